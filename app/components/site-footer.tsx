@@ -1,0 +1,14 @@
+import { useRouteLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { RootData } from "~/root";
+
+export function SiteFooter() {
+  const { t } = useTranslation();
+  const data = useRouteLoaderData("root") as RootData | undefined;
+  return (
+    <footer className="site-footer">
+      {data?.organization?.footer ? <p className="org-footer">{data.organization.footer}</p> : null}
+      <p className="powered-by">{t("app.poweredBy")}</p>
+    </footer>
+  );
+}

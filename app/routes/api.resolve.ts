@@ -1,0 +1,15 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { publicOrganization } from "~/models/organization.server";
+import { apiInvalid, apiNotFound, apiOk } from "~/utils/api.server";
+
+const querySchema = z.object({ domain: z.string().trim().min(1).max(253) });
+
+/** `GET /api/resolve?domain=<host>`: the organization reached on a host, before anyone logs in. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const query = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!query.success) return apiInvalid(request, context, query.error);
+  const { organization } = context.platform.organizations.resolve(query.data.domain);
+  if (!organization) return apiNotFound(request, context);
+  return apiOk(publicOrganization(organization));
+}

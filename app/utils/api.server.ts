@@ -1,0 +1,75 @@
+import type { AppLoadContext } from "@remix-run/node";
+import type { TFunction } from "i18next";
+import type { ZodError, ZodIssue } from "zod";
+import { getFixedT } from "./i18n.server";
+import { languageFor } from "./preferences.server";
+
+/**
+ * The /api envelope (ARCHITECTURE.md): `{ payload, status }` on success and
+ * `{ error: true, payload: { message, code, fields }, status }` on failure, with the same HTTP status.
+ */
+export function apiOk<T>(payload: T, status = 200, headers?: HeadersInit) {
+  return Response.json({ payload, status }, { status, headers });
+}
+
+export interface ApiErrorPayload {
+  message: string;
+  code: string;
+  fields?: Record<string, string[]>;
+}
+
+export function apiError(status: number, payload: ApiErrorPayload, headers?: HeadersInit) {
+  return Response.json({ error: true, payload, status }, { status, headers });
+}
+
+/** The translator for an /api reply, in the caller's language. */
+export async function apiT(request: Request, context: AppLoadContext) {
+  return getFixedT(await languageFor(request, context));
+}
+
+export async function apiNotFound(request: Request, context: AppLoadContext) {
+  const t = await apiT(request, context);
+  return apiError(404, { message: t("api.notFound"), code: "not_found" });
+}
+
+/** A 422 reply with one translated message per field. */
+export async function apiInvalid(request: Request, context: AppLoadContext, error: ZodError) {
+  const t = await apiT(request, context);
+  return apiError(422, { message: t("api.invalid"), code: "invalid", fields: fieldErrors(error, t) });
+}
+
+export function fieldErrors(error: ZodError, t: TFunction) {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "_";
+    (fields[key] ??= []).push(issueMessage(issue, t));
+  }
+  return fields;
+}
+
+/** Zod's own messages are English only; every message a person sees comes from the locales. */
+export function issueMessage(issue: ZodIssue, t: TFunction): string {
+  switch (issue.code) {
+    case "invalid_type":
+      if (issue.received === "undefined" || issue.received === "null") return t("validation.required");
+      if (issue.expected === "number" || issue.expected === "integer") return t("validation.notANumber");
+      return t("validation.invalid");
+    case "too_small":
+      if (issue.type === "string") {
+        return Number(issue.minimum) <= 1
+          ? t("validation.required")
+          : t("validation.tooShort", { count: Number(issue.minimum) });
+      }
+      return t("validation.tooSmall", { count: Number(issue.minimum) });
+    case "too_big":
+      return issue.type === "string"
+        ? t("validation.tooLong", { count: Number(issue.maximum) })
+        : t("validation.tooBig", { count: Number(issue.maximum) });
+    case "invalid_enum_value":
+    case "invalid_literal":
+    case "invalid_union_discriminator":
+      return t("validation.invalidOption");
+    default:
+      return t("validation.invalid");
+  }
+}

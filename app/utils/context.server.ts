@@ -1,0 +1,22 @@
+import type { Organization } from "../../db/platform";
+import type { TenantDb } from "../../db/open";
+import type { Platform } from "../../server/platform";
+import type { Language } from "./i18n";
+import type { Theme } from "./theme";
+
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    /** The organization of the request's host; null on the platform host. */
+    organization: Organization | null;
+    /** That organization's database; null on the platform host. */
+    db: TenantDb | null;
+    platform: Platform;
+    cspNonce: string;
+    requestId: string;
+    /** Per-request memo of the detected interface language (see utils/preferences.server.ts). */
+    language?: Language;
+    theme?: Theme;
+  }
+}
+
+export {};

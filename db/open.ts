@@ -1,0 +1,187 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { readMigrationFiles } from "drizzle-orm/migrator";
+import * as platformSchema from "./platform";
+import * as tenantSchema from "./tenant";
+
+export type PlatformSchema = typeof platformSchema;
+export type TenantSchema = typeof tenantSchema;
+
+/** drizzle 0.45's type has no `$client`; we add it (STACK.md trap 7). */
+export type DrizzleDb<S extends Record<string, unknown>> = BetterSQLite3Database<S> & {
+  $client: Database.Database;
+};
+export type PlatformDb = DrizzleDb<PlatformSchema>;
+export type TenantDb = DrizzleDb<TenantSchema>;
+/** What model functions take: an open tenant database or a transaction on one. */
+export type TenantConn = BaseSQLiteDatabase<"sync", Database.RunResult, TenantSchema>;
+export type PlatformConn = BaseSQLiteDatabase<"sync", Database.RunResult, PlatformSchema>;
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const MIGRATIONS = {
+  platform: path.join(root, "migrations", "platform"),
+  tenant: path.join(root, "migrations", "tenant"),
+};
+
+/** A tenant's database cannot be used: missing, not a SQLite file, truncated or corrupt. */
+export class DatabaseUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly file: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "DatabaseUnavailableError";
+  }
+}
+
+/**
+ * Durability settings (docs/decisions/003-sqlite-durability.md): WAL with synchronous=NORMAL survives any
+ * process crash; a power loss may lose the last commits but never corrupts the file.
+ */
+function applyPragmas(sqlite: Database.Database) {
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("wal_autocheckpoint = 1000");
+}
+
+const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
+
+/**
+ * Cheap structural check of a database file before SQLite sees it. SQLite treats an empty file as a new,
+ * empty database, so without this a truncated tenant file would be "repaired" into an empty organization.
+ */
+export function checkDatabaseFile(file: string) {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    throw new DatabaseUnavailableError("database file is missing", file, { cause: error });
+  }
+  if (!stat.isFile() || stat.size < 512) {
+    throw new DatabaseUnavailableError("database file is empty or truncated", file);
+  }
+  const header = Buffer.alloc(100);
+  const fd = fs.openSync(file, "r");
+  try {
+    fs.readSync(fd, header, 0, 100, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (!header.subarray(0, 16).equals(SQLITE_MAGIC)) {
+    throw new DatabaseUnavailableError("file is not a SQLite database", file);
+  }
+  const rawPageSize = header.readUInt16BE(16);
+  const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
+  const changeCounter = header.readUInt32BE(24);
+  const pageCount = header.readUInt32BE(28);
+  const versionValidFor = header.readUInt32BE(92);
+  // The in-header size is trustworthy only when it was written by the same change (SQLite file format §1.3.7).
+  if (pageCount > 0 && changeCounter === versionValidFor && stat.size < pageCount * pageSize) {
+    throw new DatabaseUnavailableError("database file is truncated", file);
+  }
+}
+
+type MigrationFolder = keyof typeof MIGRATIONS;
+const latestMigration = new Map<MigrationFolder, number>();
+
+/** The `folderMillis` of the newest migration in a folder, read once per process. */
+function newestMigrationMillis(folder: MigrationFolder) {
+  let newest = latestMigration.get(folder);
+  if (newest === undefined) {
+    const migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS[folder] });
+    newest = migrations.reduce((max, m) => Math.max(max, m.folderMillis), 0);
+    latestMigration.set(folder, newest);
+  }
+  return newest;
+}
+
+function hasMigrationsTable(sqlite: Database.Database) {
+  return Boolean(
+    sqlite
+      .prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'")
+      .get(),
+  );
+}
+
+/** Applies pending migrations; skips the folder scan when the newest one is already applied. */
+function migrateIfNeeded(db: DrizzleDb<any>, folder: MigrationFolder) {
+  const sqlite = db.$client;
+  if (hasMigrationsTable(sqlite)) {
+    const row = sqlite.prepare("select max(created_at) as last from __drizzle_migrations").get() as {
+      last: number | null;
+    };
+    if ((row.last ?? 0) >= newestMigrationMillis(folder)) return;
+  }
+  migrate(db, { migrationsFolder: MIGRATIONS[folder] });
+}
+
+function openWith<S extends Record<string, unknown>>(
+  file: string,
+  schema: S,
+  folder: MigrationFolder,
+  { create }: { create: boolean },
+): DrizzleDb<S> {
+  if (!create) checkDatabaseFile(file);
+  let sqlite: Database.Database | undefined;
+  try {
+    sqlite = new Database(file, { fileMustExist: !create });
+    applyPragmas(sqlite);
+    const db = drizzle(sqlite, { schema }) as DrizzleDb<S>;
+    if (!create && !hasMigrationsTable(sqlite)) {
+      // Every database we create is migrated at once; one without the table was never ours or lost it.
+      throw new DatabaseUnavailableError("database has no migration history", file);
+    }
+    migrateIfNeeded(db, folder);
+    return db;
+  } catch (error) {
+    sqlite?.close();
+    if (error instanceof DatabaseUnavailableError) throw error;
+    throw new DatabaseUnavailableError(`cannot open database: ${(error as Error).message}`, file, {
+      cause: error,
+    });
+  }
+}
+
+/** The platform registry; created and migrated when missing (a fresh install). */
+export function openPlatformDatabase(dataDir: string): PlatformDb {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, "platform.sqlite");
+  return openWith(file, platformSchema, "platform", { create: !fs.existsSync(file) });
+}
+
+/** An existing tenant database. Never creates one: a missing file is an error (fail closed). */
+export function openTenantDatabase(file: string): TenantDb {
+  return openWith(file, tenantSchema, "tenant", { create: false });
+}
+
+/**
+ * Creates a new tenant database, fully migrated. It is built under a temporary name and renamed into
+ * place, so a crash half-way never leaves a half-made database where the organization expects one.
+ */
+export function createTenantDatabase(file: string) {
+  if (fs.existsSync(file)) throw new Error(`tenant database already exists: ${file}`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.creating-${process.pid}`;
+  fs.rmSync(temporary, { force: true });
+  const db = openWith(temporary, tenantSchema, "tenant", { create: true });
+  db.$client.pragma("journal_mode = DELETE"); // fold the WAL back in before the rename
+  db.$client.close();
+  fs.renameSync(temporary, file);
+}
+
+/** SQLite errors that mean the file itself is damaged, rather than the query being wrong. */
+export function isCorruptionError(error: unknown) {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === "string" &&
+    (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB") || code.startsWith("SQLITE_IOERR"))
+  );
+}

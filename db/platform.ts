@@ -1,0 +1,39 @@
+import { sql } from "drizzle-orm";
+import { check, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { id, timestamps } from "./columns";
+
+/**
+ * The platform registry (`<DATA_DIR>/platform.sqlite`): which organizations exist and how their hosts
+ * map to them. Everything else of an organization lives in its own tenant database (db/tenant.ts).
+ */
+export const organizations = sqliteTable(
+  "organizations",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    /** A full host name the organization owns on the platform, e.g. `learn.acme.com`. */
+    domain: text("domain"),
+    /** `<urlPrefix>.<PLATFORM_DOMAIN>` reaches the organization. */
+    urlPrefix: text("url_prefix"),
+    /** A host name outside the platform pointed at it by the organization. */
+    customDomain: text("custom_domain"),
+    language: text("language").notNull().default("en"),
+    favicon: text("favicon"),
+    logo: text("logo"),
+    loginBackground: text("login_background"),
+    footer: text("footer"),
+    featuredCourse: integer("featured_course"),
+    /** An address that receives a blind copy of every mail the organization sends. */
+    bcc: text("bcc"),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex("organizations_domain_unique").on(t.domain),
+    uniqueIndex("organizations_url_prefix_unique").on(t.urlPrefix),
+    uniqueIndex("organizations_custom_domain_unique").on(t.customDomain),
+    check("organizations_language_check", sql`${t.language} in ('en','pl','da','no','sv')`),
+  ],
+);
+
+export type Organization = typeof organizations.$inferSelect;
+export type NewOrganization = typeof organizations.$inferInsert;

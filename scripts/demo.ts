@@ -1,0 +1,95 @@
+import { createCourse } from "../app/models/course.server";
+import { createOrganization, listOrganizations } from "../app/models/organization.server";
+import { categories, type CourseType } from "../db/tenant";
+import type { Platform } from "../server/platform";
+
+interface DemoCourse {
+  title: string;
+  description: string;
+  type: CourseType;
+  published: boolean;
+  category?: string;
+  externalUrl?: string;
+}
+
+interface DemoOrganization {
+  name: string;
+  urlPrefix: string;
+  language: "en" | "da";
+  footer: string;
+  categories: string[];
+  courses: DemoCourse[];
+}
+
+const DEMO: DemoOrganization[] = [
+  {
+    name: "Acme Academy",
+    urlPrefix: "acme",
+    language: "en",
+    footer: "Acme Academy · Learning for every Acme team",
+    categories: ["Onboarding", "Compliance", "Skills"],
+    courses: [
+      { title: "Welcome to Acme", description: "A ten-minute film about who we are, what we make and how we work together.", type: "movie", published: true, category: "Onboarding" },
+      { title: "Workplace Safety Essentials", description: "Five short episodes on hazards, protective equipment and what to do when something goes wrong.", type: "series", published: true, category: "Compliance" },
+      { title: "Data Protection Basics", description: "How to handle personal data under the GDPR, with everyday examples from sales and support.", type: "series", published: true, category: "Compliance" },
+      { title: "Customer Service Handbook", description: "The handbook our support team works from, as a PDF to keep.", type: "download", published: true, category: "Skills" },
+      { title: "Project Management Fundamentals", description: "Planning, estimating and running a project, from kick-off to retrospective.", type: "series", published: true, category: "Skills" },
+      { title: "Advanced Negotiation (draft)", description: "Not published yet: learners must not see this course.", type: "series", published: false, category: "Skills" },
+    ],
+  },
+  {
+    name: "Nordlys Akademi",
+    urlPrefix: "nordlys",
+    language: "da",
+    footer: "Nordlys Akademi · Læring for hele organisationen",
+    categories: ["Introduktion", "Sikkerhed", "Bæredygtighed"],
+    courses: [
+      { title: "Velkommen til Nordlys", description: "En kort film om vores historie, vores værdier og vores hverdag.", type: "movie", published: true, category: "Introduktion" },
+      { title: "Førstehjælp på arbejdspladsen", description: "Fire afsnit om hjertestop, forbrændinger og hvordan du kalder hjælp.", type: "series", published: true, category: "Sikkerhed" },
+      { title: "Bæredygtighed i hverdagen", description: "Små vaner, der gør en stor forskel for energi, affald og transport.", type: "series", published: true, category: "Bæredygtighed" },
+      { title: "Medarbejderhåndbog", description: "Håndbogen med alt om ferie, sygdom og arbejdstid som PDF.", type: "download", published: true, category: "Introduktion" },
+      { title: "Ledelse for nye ledere (kladde)", description: "Endnu ikke udgivet.", type: "series", published: false, category: "Introduktion" },
+    ],
+  },
+];
+
+/**
+ * Seeds the two demo organizations and their courses. Only runs on a registry with no organizations, so
+ * it never touches real data.
+ */
+export function seedDemo(platform: Platform): { seeded: boolean; hosts: string[] } {
+  const hosts = DEMO.map((o) => `${o.urlPrefix}.${platform.platformDomain}`);
+  if (listOrganizations(platform.db).length > 0) return { seeded: false, hosts };
+  for (const demo of DEMO) {
+    const organization = createOrganization(
+      platform.db,
+      { dataDir: platform.dataDir },
+      { name: demo.name, urlPrefix: demo.urlPrefix, language: demo.language, footer: demo.footer },
+    );
+    const db = platform.tenants.acquire(organization.id);
+    try {
+      db.transaction((tx) => {
+        const categoryIds = new Map<string, number>();
+        demo.categories.forEach((name, position) => {
+          const row = tx.insert(categories).values({ name, position }).returning().get();
+          categoryIds.set(name, row.id);
+        });
+        demo.courses.forEach((course, position) => {
+          createCourse(tx, {
+            title: course.title,
+            description: course.description,
+            type: course.type,
+            published: course.published,
+            categoryId: course.category ? categoryIds.get(course.category) : undefined,
+            externalUrl: course.externalUrl,
+            position,
+          });
+        });
+      });
+    } finally {
+      platform.tenants.release(organization.id);
+    }
+  }
+  platform.organizations.invalidate();
+  return { seeded: true, hosts };
+}

@@ -1,0 +1,170 @@
+import crypto from "node:crypto";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import helmet from "helmet";
+import { DatabaseUnavailableError, type TenantDb } from "../db/open";
+import type { Organization } from "../db/platform";
+import type { Platform } from "./platform";
+import { sendStatusPage } from "./status-page";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+interface TenantLocals {
+  organization: Organization | null;
+  db: TenantDb | null;
+}
+
+/** The Express host: security headers, static files, tenancy, then Remix (ARCHITECTURE.md "Request flow"). */
+export function createApp(platform: Platform, build: ServerBuild | (() => Promise<ServerBuild>)) {
+  const { config } = platform;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.TRUST_PROXY);
+
+  app.use(requestId);
+  if (config.LOG_REQUESTS) app.use(requestLog);
+  app.use(forwardedHeaders(config.TRUST_PROXY));
+  app.use(cspNonce);
+  app.use(securityHeaders());
+  app.use(compression());
+
+  app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }));
+
+  app.use(tenancy(platform));
+
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      mode: config.NODE_ENV === "development" ? "development" : "production",
+      getLoadContext: (_req, res) => {
+        const tenant = res.locals.tenant as TenantLocals;
+        return {
+          organization: tenant.organization,
+          db: tenant.db,
+          platform,
+          cspNonce: res.locals.cspNonce as string,
+          requestId: res.locals.requestId as string,
+        };
+      },
+    }),
+  );
+
+  return app;
+}
+
+function requestId(_req: Request, res: Response, next: NextFunction) {
+  res.locals.requestId = crypto.randomUUID();
+  res.setHeader("X-Request-Id", res.locals.requestId);
+  next();
+}
+
+/** One JSON line per request, written when the response is done. */
+function requestLog(req: Request, res: Response, next: NextFunction) {
+  const started = process.hrtime.bigint();
+  res.on("finish", () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    process.stdout.write(
+      `${JSON.stringify({
+        t: new Date().toISOString(),
+        id: res.locals.requestId,
+        host: req.headers.host,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+      })}\n`,
+    );
+  });
+  next();
+}
+
+/**
+ * Forwarded headers are the client's word unless a proxy we trust set them (SECURITY.md "Tenant
+ * isolation"). Untrusted, they are removed so nothing downstream can read them by mistake.
+ */
+function forwardedHeaders(trusted: boolean) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    if (!trusted) {
+      delete req.headers["x-forwarded-host"];
+      delete req.headers["x-forwarded-proto"];
+      delete req.headers["x-forwarded-for"];
+      delete req.headers.forwarded;
+    }
+    next();
+  };
+}
+
+function cspNonce(_req: Request, res: Response, next: NextFunction) {
+  res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+  next();
+}
+
+function securityHeaders() {
+  const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce}'`;
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", nonce],
+        "style-src": ["'self'", nonce],
+        "img-src": ["'self'", "data:", "blob:"],
+        "media-src": ["'self'", "blob:"],
+        "connect-src": ["'self'"],
+        "frame-ancestors": ["'self'"],
+        "form-action": ["'self'"],
+        "upgrade-insecure-requests": null,
+      },
+    },
+    // Cross-origin isolation would break embedded players and SCORM frames later; not worth it here.
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: "no-referrer" },
+    strictTransportSecurity: false,
+  });
+}
+
+/**
+ * Host → organization → that organization's database, or a 404 (unknown host) / 503 (its database
+ * cannot be read) before anything else runs. The platform host goes on with no organization.
+ */
+function tenancy(platform: Platform) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const rawHost = platform.config.TRUST_PROXY
+      ? (req.get("x-forwarded-host")?.split(",")[0]?.trim() ?? req.get("host"))
+      : req.get("host");
+    const { host, organization } = platform.organizations.resolve(rawHost);
+    if (!organization) {
+      if (platform.organizations.isPlatformHost(host)) {
+        res.locals.tenant = { organization: null, db: null } satisfies TenantLocals;
+        return next();
+      }
+      return sendStatusPage(req, res, 404);
+    }
+    let db: TenantDb;
+    try {
+      db = platform.tenants.acquire(organization.id);
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailableError)) return next(error);
+      console.error(
+        JSON.stringify({ level: "error", msg: "tenant unavailable", organization: organization.id, reason: error.message }),
+      );
+      return sendStatusPage(req, res, 503, { language: organization.language });
+    }
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      platform.tenants.release(organization.id);
+    };
+    res.on("finish", release);
+    res.on("close", release);
+    res.locals.tenant = { organization, db } satisfies TenantLocals;
+    next();
+  };
+}

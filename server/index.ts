@@ -1,0 +1,60 @@
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import { seedDemo } from "../scripts/demo";
+import { createApp } from "./app";
+import { readConfig } from "./config";
+import { Platform } from "./platform";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const buildPath = path.join(root, "build", "index.js");
+
+async function main() {
+  const config = readConfig();
+  if (!fs.existsSync(buildPath)) {
+    throw new Error("No build found: run `npm run build` first (npm start does it for you).");
+  }
+  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+
+  const platform = new Platform(config);
+  if (config.SEED_DEMO === "auto") {
+    const { seeded } = seedDemo(platform);
+    if (seeded) console.log(JSON.stringify({ level: "info", msg: "seeded the demo organizations" }));
+  }
+
+  const app = createApp(platform, build);
+  const server = app.listen(config.PORT, config.HOST, () => {
+    const { port } = server.address() as AddressInfo;
+    // One machine-readable line for scripts and tests, then the addresses for people.
+    console.log(JSON.stringify({ level: "info", msg: "listening", port, dataDir: config.DATA_DIR }));
+    console.log(`\nLectern is running. Demo organizations:`);
+    console.log(`  Acme Academy     http://acme.${config.PLATFORM_DOMAIN}:${port}/`);
+    console.log(`  Nordlys Akademi  http://nordlys.${config.PLATFORM_DOMAIN}:${port}/`);
+    console.log(`  Platform         http://${config.PLATFORM_DOMAIN}:${port}/\n`);
+    if (config.NODE_ENV === "development") broadcastDevReady(build);
+  });
+  server.keepAliveTimeout = 65_000;
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(JSON.stringify({ level: "info", msg: "stopping", signal }));
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close(() => {
+      platform.close();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
