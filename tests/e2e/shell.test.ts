@@ -1,0 +1,101 @@
+import type { Browser, Page } from "puppeteer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, newPage } from "../helpers/browser";
+import { startServer, type RunningServer } from "../helpers/server";
+
+let server: RunningServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ browser, close: closeBrowser } = await launchBrowser());
+});
+afterAll(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+});
+
+const url = (host: string, path = "/") => `http://${host}:${server.port}${path}`;
+const htmlClass = (page: Page) => page.$eval("html", (el) => el.className);
+const heading = (page: Page) => page.$eval("h1", (el) => el.textContent);
+
+/**
+ * Submits a form by clicking its button and waits for the result. With JavaScript on, Remix handles the
+ * post itself (no full navigation), so we wait for the expected state instead of a navigation.
+ */
+async function submitAndWaitFor(page: Page, selector: string, condition: () => Promise<boolean>) {
+  await page.click(selector);
+  for (let i = 0; i < 100; i++) {
+    try {
+      if (await condition()) return;
+    } catch {
+      // the page is between documents
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`condition not met after submitting ${selector}`);
+}
+
+for (const javascript of [true, false]) {
+  describe(`the page shell with JavaScript ${javascript ? "on" : "off"}`, () => {
+    it("shows Acme Academy with its published courses, light by default (organization 1)", async () => {
+      const page = await newPage(browser, { javascript });
+      const res = await page.goto(url("acme.localhost"), { waitUntil: "load" });
+      expect(res?.status()).toBe(200);
+      expect(await page.title()).toBe("Acme Academy");
+      expect(await page.$eval(".brand-name", (el) => el.textContent)).toBe("Acme Academy");
+      expect(await htmlClass(page)).toBe("theme-light");
+      const titles = await page.$$eval(".course-title", (els) => els.map((e) => e.textContent));
+      expect(titles).toContain("Workplace Safety Essentials");
+      expect(titles).not.toContain("Advanced Negotiation (draft)");
+      await page.browserContext().close();
+    });
+
+    it("switches the theme and remembers it on the device", async () => {
+      const page = await newPage(browser, { javascript });
+      await page.goto(url("acme.localhost"), { waitUntil: "load" });
+      await submitAndWaitFor(page, '[data-testid="theme-switch"]', async () => (await htmlClass(page)) === "theme-dark");
+      await page.reload({ waitUntil: "load" });
+      expect(await htmlClass(page)).toBe("theme-dark");
+      // The choice is this host's: Nordlys keeps its own default.
+      await page.goto(url("nordlys.localhost"), { waitUntil: "load" });
+      expect(await htmlClass(page)).toBe("theme-dark");
+      await submitAndWaitFor(page, '[data-testid="theme-switch"]', async () => (await htmlClass(page)) === "theme-light");
+      await page.goto(url("acme.localhost"), { waitUntil: "load" });
+      expect(await htmlClass(page)).toBe("theme-dark");
+      expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+      await page.browserContext().close();
+    });
+
+    it("switches the language and remembers it", async () => {
+      const page = await newPage(browser, { javascript });
+      await page.goto(url("nordlys.localhost"), { waitUntil: "load" });
+      expect(await page.$eval("html", (el) => el.lang)).toBe("da");
+      expect(await heading(page)).toBe("Kurser");
+      await page.select('[data-testid="language-select"]', "sv");
+      await submitAndWaitFor(page, '[data-testid="language-submit"]', async () => (await heading(page)) === "Kurser" && (await page.$eval("html", (el) => el.lang)) === "sv");
+      expect(await page.$eval('[data-testid="language-submit"]', (el) => el.textContent)).toBe("Byt språk");
+      await page.select('[data-testid="language-select"]', "pl");
+      await submitAndWaitFor(page, '[data-testid="language-submit"]', async () => (await heading(page)) === "Kursy");
+      await page.reload({ waitUntil: "load" });
+      expect(await heading(page)).toBe("Kursy");
+      expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+      await page.browserContext().close();
+    });
+
+    it("shows the 404 page with a link home, on a known and an unknown host", async () => {
+      const page = await newPage(browser, { javascript });
+      const res = await page.goto(url("acme.localhost", "/nowhere"), { waitUntil: "load" });
+      expect(res?.status()).toBe(404);
+      expect(await heading(page)).toBe("This page could not be found");
+      await Promise.all([page.waitForFunction(() => location.pathname === "/"), page.click(".error-page a")]);
+      expect(await page.$eval(".brand-name", (el) => el.textContent)).toBe("Acme Academy");
+
+      const unknown = await page.goto(url("unknown.localhost"), { waitUntil: "load" });
+      expect(unknown?.status()).toBe(404);
+      expect(await heading(page)).toBe("This page could not be found");
+      await page.browserContext().close();
+    });
+  });
+}

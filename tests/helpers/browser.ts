@@ -1,0 +1,51 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import puppeteer, { type Browser, type Page } from "puppeteer";
+
+export const CHROMIUM = process.env.CHROME_PATH || "/usr/bin/chromium";
+
+/**
+ * Debian's Chromium, headless, with a fresh profile that is removed afterwards (STACK.md traps 3 and 5).
+ * The background-networking flags keep it from calling out of this closed network.
+ */
+export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-chromium-"));
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      `--user-data-dir=${profile}`,
+    ],
+  });
+  return {
+    browser,
+    close: async () => {
+      await browser.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A page in its own browser context (its own cookies), with JavaScript on or off. */
+export async function newPage(browser: Browser, { javascript }: { javascript: boolean }): Promise<Page> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setJavaScriptEnabled(javascript);
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  (page as Page & { jsErrors: string[] }).jsErrors = errors;
+  return page;
+}
+
+/** Clicks something that submits a form and waits for the navigation it causes. */
+export async function clickAndWait(page: Page, selector: string) {
+  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(selector)]);
+}

@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+export interface RunningServer {
+  port: number;
+  dataDir: string;
+  process: ChildProcess;
+  output: () => string;
+  /** Graceful stop (SIGTERM), waiting for the process to exit. */
+  stop: () => Promise<void>;
+}
+
+export function makeDataDir(prefix = "lectern-test-") {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/**
+ * Starts the real server (`node --import tsx server/index.ts`, the same command as production) on a
+ * random port with its own data directory, and waits until it listens.
+ */
+export async function startServer({
+  dataDir = makeDataDir(),
+  env = {},
+  timeoutMs = 30_000,
+}: { dataDir?: string; env?: Record<string, string> } & { timeoutMs?: number } = {}): Promise<RunningServer> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      PLATFORM_DOMAIN: "localhost",
+      LOG_REQUESTS: "false",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), timeoutMs);
+    const onData = () => {
+      const match = output.match(/"msg":"listening","port":(\d+)/);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout!.off("data", onData);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+
+  return {
+    port,
+    dataDir,
+    process: child,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** Every file under a directory, relative to it, for "nothing new was created" checks. */
+export function listFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
+}

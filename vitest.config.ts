@@ -1,0 +1,41 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+const alias = { "~": path.resolve(__dirname, "app") };
+
+/**
+ * Three projects, all run by `npm test`: unit (pure functions and components), integration (a real server
+ * on a random port over HTTP, real SQLite files) and e2e (Debian's Chromium through puppeteer).
+ */
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"], environment: "node" },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
