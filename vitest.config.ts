@@ -10,6 +10,7 @@ const alias = { "~": path.resolve(__dirname, "app") };
 export default defineConfig({
   resolve: { alias },
   test: {
+    reporters: ["default", "./tests/helpers/summary-reporter.ts"],
     projects: [
       {
         resolve: { alias },

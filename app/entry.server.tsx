@@ -2,15 +2,41 @@ import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { createInstance } from "i18next";
+import { createInstance, type i18n } from "i18next";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { isCorruptionError } from "../db/open";
-import { DEFAULT_NAMESPACE, FALLBACK_LANGUAGE } from "./utils/i18n";
+import { DEFAULT_NAMESPACE, FALLBACK_LANGUAGE, type Language } from "./utils/i18n";
 import { resources } from "./utils/i18n.server";
 import { languageFor } from "./utils/preferences.server";
 
 const RENDER_TIMEOUT_MS = 10_000;
+
+/**
+ * One i18next instance per language, made on first use and shared by every render in that language:
+ * renders only read from it, and making one per request cost more than the rest of a small page.
+ */
+const instances = new Map<Language, Promise<i18n>>();
+function i18nFor(language: Language) {
+  let instance = instances.get(language);
+  if (!instance) {
+    const created = createInstance();
+    instance = created
+      .use(initReactI18next)
+      .init({
+        lng: language,
+        fallbackLng: FALLBACK_LANGUAGE,
+        defaultNS: DEFAULT_NAMESPACE,
+        ns: [DEFAULT_NAMESPACE],
+        resources,
+        interpolation: { escapeValue: false },
+        initImmediate: false,
+      })
+      .then(() => created);
+    instances.set(language, instance);
+  }
+  return instance;
+}
 
 /**
  * Pages are rendered in full before the first byte is sent (no streaming): the status code is always
@@ -23,20 +49,11 @@ export default async function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const language = await languageFor(request, loadContext);
-  const i18n = createInstance();
-  await i18n.use(initReactI18next).init({
-    lng: language,
-    fallbackLng: FALLBACK_LANGUAGE,
-    defaultNS: DEFAULT_NAMESPACE,
-    ns: [DEFAULT_NAMESPACE],
-    resources,
-    interpolation: { escapeValue: false },
-    initImmediate: false,
-  });
+  const i18n = await i18nFor(await languageFor(request, loadContext));
 
   return new Promise<Response>((resolve, reject) => {
     let didError = false;
+    const timer = setTimeout(() => abort(), RENDER_TIMEOUT_MS);
     const { pipe, abort } = renderToPipeableStream(
       <I18nextProvider i18n={i18n}>
         <RemixServer context={remixContext} url={request.url} nonce={loadContext.cspNonce} />
@@ -44,6 +61,7 @@ export default async function handleRequest(
       {
         nonce: loadContext.cspNonce,
         onAllReady() {
+          clearTimeout(timer);
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(
@@ -55,6 +73,7 @@ export default async function handleRequest(
           pipe(body);
         },
         onShellError(error: unknown) {
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
@@ -63,7 +82,6 @@ export default async function handleRequest(
         },
       },
     );
-    setTimeout(abort, RENDER_TIMEOUT_MS);
   });
 }
 

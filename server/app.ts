@@ -33,7 +33,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   app.use(compression());
 
   app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false }));
+  app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false, redirect: false }));
 
   app.use(tenancy(platform));
 

@@ -20,10 +20,19 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === "string" && (LANGUAGES as readonly string[]).includes(value);
 }
 
+// Building an Intl.DateTimeFormat costs about a millisecond; a page formats many dates with few formats.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 export function formatDate(
   value: Date | number | string,
   { locale = DEFAULT_DATE_LOCALE, ...options }: Intl.DateTimeFormatOptions & { locale?: string } = {},
 ) {
   const date = value instanceof Date ? value : new Date(value);
-  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", ...options }).format(date);
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat(locale, { dateStyle: "medium", ...options });
+    formatters.set(key, formatter);
+  }
+  return formatter.format(date);
 }

@@ -1,0 +1,197 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { createCourse } from "../../app/models/course.server";
+import { createOrganization } from "../../app/models/organization.server";
+import { readConfig } from "../../server/config";
+import { Platform } from "../../server/platform";
+import { seedDemo } from "../demo";
+
+/**
+ * `npm run bench`: throughput of Lectern against a bare Express + better-sqlite3 baseline measured in the
+ * same run, the cost of spreading load over many organizations, and the server's peak memory.
+ * Figures, not pass/fail: goals live here rather than in timed tests (DEVELOPERS.md).
+ */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ORGANIZATIONS = Number(process.env.BENCH_ORGANIZATIONS ?? 1000);
+const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 100);
+
+interface Server {
+  port: number;
+  child: ChildProcess;
+}
+
+async function start(script: string, env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on("data", (chunk) => {
+      out += chunk;
+      const match = out.match(/"msg":"listening","port":(\d+)/);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}: ${out}`)));
+  });
+  return { port, child };
+}
+
+async function stop(server: Server) {
+  await new Promise<void>((resolve) => {
+    server.child.once("exit", () => resolve());
+    server.child.kill("SIGTERM");
+  });
+}
+
+/** Peak resident memory of a process so far (VmHWM), in MiB. */
+function peakRssMiB(pid: number) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(status.match(/VmHWM:\s+(\d+)\s+kB/)?.[1] ?? 0);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+interface Load {
+  port: number;
+  path: string;
+  hosts: string[];
+}
+
+async function measure({ port, path: urlPath, hosts }: Load, duration = DURATION) {
+  let next = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration,
+    requests: [
+      {
+        method: "GET",
+        path: urlPath,
+        // A new Host on every request spreads the load over the organizations round-robin.
+        setupRequest: (req: any) => ({ ...req, headers: { ...req.headers, host: hosts[next++ % hosts.length] } }),
+      },
+    ],
+  });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad > 0) throw new Error(`${bad} failed requests against ${urlPath}`);
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+  };
+}
+
+async function run(load: Load) {
+  await measure(load, 2); // warm up: JIT, caches, open handles
+  return measure(load);
+}
+
+function makeDataDir(name: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `lectern-bench-${name}-`));
+  return dir;
+}
+
+/** An install with `count` organizations of five published courses each, like the demo's. */
+function seedOrganizations(dataDir: string, count: number) {
+  const platform = new Platform({ ...readConfig({} as NodeJS.ProcessEnv), DATA_DIR: dataDir, TENANT_POOL_SIZE: 4 });
+  try {
+    for (let i = 1; i <= count; i++) {
+      const organization = createOrganization(
+        platform.db,
+        { dataDir },
+        { name: `Organization ${i}`, urlPrefix: `org${i}`, language: "en" },
+      );
+      const db = platform.tenants.acquire(organization.id);
+      db.transaction((tx) => {
+        for (let c = 1; c <= 5; c++) {
+          createCourse(tx, { title: `Course ${c} of organization ${i}`, description: "A course.", type: "series", published: true, position: c });
+        }
+      });
+      platform.tenants.release(organization.id);
+    }
+  } finally {
+    platform.close();
+  }
+}
+
+const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
+
+async function main() {
+  console.log(`Lectern bench: ${DURATION}s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores\n`);
+
+  // 1. One organization: Lectern against the bare baseline, same data.
+  const demoDir = makeDataDir("demo");
+  const setup = new Platform({ ...readConfig({} as NodeJS.ProcessEnv), DATA_DIR: demoDir });
+  seedDemo(setup);
+  setup.close();
+
+  const baseline = await start("scripts/bench/baseline.ts", { DATA_DIR: demoDir });
+  const baselineResolve = await run({ port: baseline.port, path: "/api/resolve?domain=acme.localhost", hosts: ["acme.localhost"] });
+  await stop(baseline);
+
+  const lectern = await start("server/index.ts", { DATA_DIR: demoDir, SEED_DEMO: "false" });
+  const resolve = await run({ port: lectern.port, path: "/api/resolve?domain=acme.localhost", hosts: ["acme.localhost"] });
+  const home = await run({ port: lectern.port, path: "/", hosts: ["acme.localhost"] });
+  const singleRss = peakRssMiB(lectern.child.pid!);
+  await stop(lectern);
+
+  // 2. The same home page load spread over many organizations, with fewer open handles than organizations.
+  const manyDir = makeDataDir("many");
+  const seedStarted = Date.now();
+  seedOrganizations(manyDir, ORGANIZATIONS);
+  const seedSeconds = (Date.now() - seedStarted) / 1000;
+  const many = await start("server/index.ts", {
+    DATA_DIR: manyDir,
+    SEED_DEMO: "false",
+    TENANT_POOL_SIZE: String(POOL_SIZE),
+  });
+  const oneOfMany = await run({ port: many.port, path: "/", hosts: ["org1.localhost"] });
+  const hosts = Array.from({ length: ORGANIZATIONS }, (_, i) => `org${i + 1}.localhost`);
+  const spread = await run({ port: many.port, path: "/", hosts });
+  const manyRss = peakRssMiB(many.child.pid!);
+  await stop(many);
+
+  fs.rmSync(demoDir, { recursive: true, force: true });
+  fs.rmSync(manyDir, { recursive: true, force: true });
+
+  const rows = [
+    ["baseline: Express + better-sqlite3, GET /api/resolve", baselineResolve],
+    ["Lectern GET /api/resolve (one organization)", resolve],
+    ["Lectern GET / home page (one organization)", home],
+    [`Lectern GET / home, organization 1 of ${ORGANIZATIONS}`, oneOfMany],
+    [`Lectern GET / home, spread over ${ORGANIZATIONS} organizations (pool ${POOL_SIZE})`, spread],
+  ] as const;
+  console.log("requests/s    p50 ms   p99 ms   what");
+  for (const [label, r] of rows) {
+    console.log(`${String(r.rps).padStart(10)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)}   ${label}`);
+  }
+  const figures = {
+    resolve_vs_baseline: ratio(resolve.rps, baselineResolve.rps),
+    home_vs_baseline: ratio(home.rps, baselineResolve.rps),
+    spread_vs_single_organization: ratio(spread.rps, oneOfMany.rps),
+    peak_rss_mib_one_organization: singleRss,
+    peak_rss_mib_many_organizations: manyRss,
+    seconds_to_create_organizations: seedSeconds,
+  };
+  console.log("\nratios and figures");
+  console.log(`  /api/resolve vs baseline:                ${figures.resolve_vs_baseline}`);
+  console.log(`  home page vs baseline:                   ${figures.home_vs_baseline}`);
+  console.log(`  spread over ${ORGANIZATIONS} vs one organization:   ${figures.spread_vs_single_organization}`);
+  console.log(`  peak RSS, one organization:              ${singleRss} MiB`);
+  console.log(`  peak RSS, ${ORGANIZATIONS} organizations:            ${manyRss} MiB`);
+  console.log(`  creating ${ORGANIZATIONS} organizations took:        ${seedSeconds.toFixed(1)} s`);
+  console.log(`\n${JSON.stringify({ bench: "foundation", ...figures })}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
