@@ -1,0 +1,71 @@
+// @vitest-environment happy-dom
+import { createRemixStub } from "@remix-run/testing";
+import { cleanup, render, screen } from "@testing-library/react";
+import { createInstance } from "i18next";
+import type { ReactNode } from "react";
+import { I18nextProvider, initReactI18next } from "react-i18next";
+import { afterEach, describe, expect, it } from "vitest";
+import { ErrorPage } from "~/components/error-page";
+import { LanguageSwitch } from "~/components/language-switch";
+import { ThemeSwitch } from "~/components/theme-switch";
+import da from "../../locales/da/common.json";
+import en from "../../locales/en/common.json";
+
+afterEach(cleanup);
+
+function renderInRemix(ui: ReactNode, language: "en" | "da" = "en") {
+  const i18n = createInstance();
+  i18n.use(initReactI18next).init({
+    lng: language,
+    resources: { en: { common: en }, da: { common: da } },
+    defaultNS: "common",
+    interpolation: { escapeValue: false },
+    initImmediate: false,
+  });
+  const Stub = createRemixStub([{ path: "/", Component: () => <>{ui}</> }]);
+  return render(
+    <I18nextProvider i18n={i18n}>
+      <Stub />
+    </I18nextProvider>,
+  );
+}
+
+describe("ErrorPage", () => {
+  it("says the page could not be found, with a link to the home page", async () => {
+    renderInRemix(<ErrorPage status={404} />);
+    expect(await screen.findByRole("heading", { name: "This page could not be found" })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Go to the home page" }).getAttribute("href")).toBe("/");
+  });
+
+  it("says 'Something went wrong' for any other failure", async () => {
+    renderInRemix(<ErrorPage status={500} />);
+    expect(await screen.findByRole("heading", { name: "Something went wrong" })).toBeTruthy();
+  });
+
+  it("speaks the visitor's language", async () => {
+    renderInRemix(<ErrorPage status={503} />, "da");
+    expect(await screen.findByRole("heading", { name: "Organisationen er midlertidigt utilgængelig" })).toBeTruthy();
+  });
+});
+
+describe("ThemeSwitch", () => {
+  it("is a form that posts the other theme to /theme and comes back to the page", async () => {
+    const { container } = renderInRemix(<ThemeSwitch theme="dark" redirectTo="/courses?x=1" />);
+    const button = await screen.findByRole("button", { name: "Light theme" });
+    const form = button.closest("form")!;
+    expect(form.getAttribute("method")).toBe("post");
+    expect(form.getAttribute("action")).toBe("/theme");
+    expect(container.querySelector<HTMLInputElement>('input[name="theme"]')!.value).toBe("light");
+    expect(container.querySelector<HTMLInputElement>('input[name="redirectTo"]')!.value).toBe("/courses?x=1");
+  });
+});
+
+describe("LanguageSwitch", () => {
+  it("offers all five languages by their own names, the current one selected", async () => {
+    renderInRemix(<LanguageSwitch language="da" redirectTo="/" />, "da");
+    const select = (await screen.findByRole("combobox")) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(["English", "Polski", "Dansk", "Norsk", "Svenska"]);
+    expect(select.value).toBe("da");
+    expect(screen.getByRole("button", { name: "Skift sprog" }).closest("form")!.getAttribute("action")).toBe("/language");
+  });
+});
