@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Links,
@@ -17,6 +17,8 @@ import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { publicOrganization } from "~/models/organization.server";
 import styles from "~/styles/app.css";
+import { getAuth } from "~/utils/auth.server";
+import { takeFlash } from "~/utils/flash.server";
 import { resources } from "~/utils/i18n.server";
 import { languageFor, themeFor } from "~/utils/preferences.server";
 
@@ -26,17 +28,30 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const language = await languageFor(request, context);
   const theme = await themeFor(request, context);
   const url = new URL(request.url);
-  return {
-    organization: context.organization ? publicOrganization(context.organization) : null,
-    language,
-    theme,
-    translations: resources[language].common,
-    cspNonce: context.cspNonce,
-    path: url.pathname + url.search,
-  };
+  const auth = await getAuth(request, context);
+  const flash = await takeFlash(request);
+  return json(
+    {
+      organization: context.organization ? publicOrganization(context.organization) : null,
+      user:
+        auth && !auth.session.twoFactorPending
+          ? {
+              name: [auth.person.firstName, auth.person.lastName].filter(Boolean).join(" ") || auth.person.email,
+              role: auth.role,
+            }
+          : null,
+      flash: flash.message,
+      language,
+      theme,
+      translations: resources[language].common,
+      cspNonce: context.cspNonce,
+      path: url.pathname + url.search,
+    },
+    { headers: flash.headers },
+  );
 }
 
-export type RootData = Awaited<ReturnType<typeof loader>>;
+export type RootData = SerializeFrom<typeof loader>;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.organization?.name ?? "Lectern" },
@@ -66,6 +81,7 @@ export function Layout({ children }: { children: ReactNode }) {
 
 function Shell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
+  const data = useRouteLoaderData<typeof loader>("root");
   return (
     <>
       <a className="skip-link" href="#main">
@@ -73,6 +89,11 @@ function Shell({ children }: { children: ReactNode }) {
       </a>
       <SiteHeader />
       <main id="main" className="page">
+        {data?.flash ? (
+          <p className="flash" role="status" data-testid="flash">
+            {t(data.flash)}
+          </p>
+        ) : null}
         {children}
       </main>
       <SiteFooter />

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { loginFailureColumns, personColumns, resetTokenColumns, sessionColumns } from "./auth-columns";
 import { id, timestamps } from "./columns";
 
 /**
@@ -25,6 +26,8 @@ export const organizations = sqliteTable(
     featuredCourse: integer("featured_course"),
     /** An address that receives a blind copy of every mail the organization sends. */
     bcc: text("bcc"),
+    /** Whether people of this organization must enter an e-mailed code after their password. */
+    twoFactorRequired: integer("two_factor_required", { mode: "boolean" }).notNull().default(false),
     ...timestamps(),
   },
   (t) => [
@@ -37,3 +40,36 @@ export const organizations = sqliteTable(
 
 export type Organization = typeof organizations.$inferSelect;
 export type NewOrganization = typeof organizations.$inferInsert;
+
+/** Super-admins run the whole platform; they sign in on the platform host. */
+export const superAdmins = sqliteTable("super_admins", personColumns(), (t) => [
+  uniqueIndex("super_admins_email_unique").on(t.email),
+]);
+
+export const platformSessions = sqliteTable(
+  "platform_sessions",
+  {
+    ...sessionColumns(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => superAdmins.id, { onDelete: "cascade" }),
+  },
+  (t) => [uniqueIndex("platform_sessions_token_hash_unique").on(t.tokenHash)],
+);
+
+export const platformPasswordResets = sqliteTable(
+  "platform_password_resets",
+  {
+    ...resetTokenColumns(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => superAdmins.id, { onDelete: "cascade" }),
+  },
+  (t) => [uniqueIndex("platform_password_resets_token_hash_unique").on(t.tokenHash)],
+);
+
+export const platformLoginFailures = sqliteTable("platform_login_failures", loginFailureColumns(), (t) => [
+  index("platform_login_failures_email_created_idx").on(t.email, t.createdAt),
+]);
+
+export type SuperAdmin = typeof superAdmins.$inferSelect;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { loginFailureColumns, personColumns, resetTokenColumns, sessionColumns } from "./auth-columns";
 import { id, timestamps } from "./columns";
 
 /**
@@ -49,3 +50,57 @@ export const courses = sqliteTable(
 
 export type Course = typeof courses.$inferSelect;
 export type NewCourse = typeof courses.$inferInsert;
+
+/** A person's role in this organization; null means the account exists but has no access here. */
+export const USER_ROLES = ["learner", "admin"] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+export const users = sqliteTable(
+  "users",
+  {
+    ...personColumns(),
+    role: text("role", { enum: USER_ROLES }),
+  },
+  (t) => [uniqueIndex("users_email_unique").on(t.email)],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    ...sessionColumns(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [uniqueIndex("sessions_token_hash_unique").on(t.tokenHash), index("sessions_user_idx").on(t.userId)],
+);
+
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    ...resetTokenColumns(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [uniqueIndex("password_resets_token_hash_unique").on(t.tokenHash)],
+);
+
+/** Single-use sign-in codes, exchanged by POST /api/auth/magic-link or the /auth/magic page. */
+export const magicLinks = sqliteTable(
+  "magic_links",
+  {
+    ...resetTokenColumns(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [uniqueIndex("magic_links_token_hash_unique").on(t.tokenHash)],
+);
+
+export const loginFailures = sqliteTable("login_failures", loginFailureColumns(), (t) => [
+  index("login_failures_email_created_idx").on(t.email, t.createdAt),
+]);
+
+export type User = typeof users.$inferSelect;
+export type Session = typeof sessions.$inferSelect;

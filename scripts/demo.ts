@@ -1,5 +1,7 @@
 import { createCourse } from "../app/models/course.server";
 import { createOrganization, listOrganizations } from "../app/models/organization.server";
+import { createSuperAdmin, createUser } from "../app/models/user.server";
+import { superAdmins } from "../db/platform";
 import { categories, type CourseType } from "../db/tenant";
 import type { Platform } from "../server/platform";
 
@@ -12,10 +14,22 @@ interface DemoCourse {
   externalUrl?: string;
 }
 
+/** The demo's password for every account (README). */
+export const DEMO_PASSWORD = "demo1234";
+
+interface DemoPerson {
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: "admin" | "learner";
+}
+
 interface DemoOrganization {
   name: string;
   urlPrefix: string;
   language: "en" | "da";
+  twoFactorRequired: boolean;
+  people: DemoPerson[];
   footer: string;
   categories: string[];
   courses: DemoCourse[];
@@ -26,6 +40,11 @@ const DEMO: DemoOrganization[] = [
     name: "Acme Academy",
     urlPrefix: "acme",
     language: "en",
+    twoFactorRequired: true,
+    people: [
+      { email: "admin@acme.test", firstName: "Ada", lastName: "Admin", role: "admin" },
+      { email: "learner@acme.test", firstName: "Leo", lastName: "Learner", role: "learner" },
+    ],
     footer: "Acme Academy · Learning for every Acme team",
     categories: ["Onboarding", "Compliance", "Skills"],
     courses: [
@@ -41,6 +60,11 @@ const DEMO: DemoOrganization[] = [
     name: "Nordlys Akademi",
     urlPrefix: "nordlys",
     language: "da",
+    twoFactorRequired: false,
+    people: [
+      { email: "admin@nordlys.test", firstName: "Astrid", lastName: "Andersen", role: "admin" },
+      { email: "learner@nordlys.test", firstName: "Lars", lastName: "Larsen", role: "learner" },
+    ],
     footer: "Nordlys Akademi · Læring for hele organisationen",
     categories: ["Introduktion", "Sikkerhed", "Bæredygtighed"],
     courses: [
@@ -57,17 +81,29 @@ const DEMO: DemoOrganization[] = [
  * Seeds the two demo organizations and their courses. Only runs on a registry with no organizations, so
  * it never touches real data.
  */
-export function seedDemo(platform: Platform): { seeded: boolean; hosts: string[] } {
+export async function seedDemo(platform: Platform): Promise<{ seeded: boolean; hosts: string[] }> {
   const hosts = DEMO.map((o) => `${o.urlPrefix}.${platform.platformDomain}`);
   if (listOrganizations(platform.db).length > 0) return { seeded: false, hosts };
+  if (!platform.db.select().from(superAdmins).get()) {
+    await createSuperAdmin(platform.db, { email: "super@lectern.test", password: DEMO_PASSWORD, firstName: "Sam", lastName: "Super" });
+  }
   for (const demo of DEMO) {
     const organization = createOrganization(
       platform.db,
       { dataDir: platform.dataDir },
-      { name: demo.name, urlPrefix: demo.urlPrefix, language: demo.language, footer: demo.footer },
+      {
+        name: demo.name,
+        urlPrefix: demo.urlPrefix,
+        language: demo.language,
+        footer: demo.footer,
+        twoFactorRequired: demo.twoFactorRequired,
+      },
     );
     const db = platform.tenants.acquire(organization.id);
     try {
+      for (const person of demo.people) {
+        await createUser(db, { ...person, password: DEMO_PASSWORD });
+      }
       db.transaction((tx) => {
         const categoryIds = new Map<string, number>();
         demo.categories.forEach((name, position) => {

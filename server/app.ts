@@ -9,6 +9,7 @@ import helmet from "helmet";
 import { DatabaseUnavailableError, type TenantDb } from "../db/open";
 import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
+import { magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
 import { sendStatusPage } from "./status-page";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -36,13 +37,16 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false, redirect: false }));
 
   app.use(tenancy(platform));
+  app.use(sameOriginPosts);
+  app.use(rateLimits(config));
+  app.use(magicLinkParameter);
 
   app.all(
     "*",
     createRequestHandler({
       build,
       mode: config.NODE_ENV === "development" ? "development" : "production",
-      getLoadContext: (_req, res) => {
+      getLoadContext: (req, res) => {
         const tenant = res.locals.tenant as TenantLocals;
         return {
           organization: tenant.organization,
@@ -50,6 +54,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
           platform,
           cspNonce: res.locals.cspNonce as string,
           requestId: res.locals.requestId as string,
+          clientIp: req.ip ?? "",
         };
       },
     }),

@@ -21,6 +21,17 @@ const schema = z.object({
   SEED_DEMO: z.enum(["auto", "false"]).default("auto"),
   LOG_REQUESTS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   NODE_ENV: z.string().default("production"),
+  /** Mail goes through this SMTP server (smtp://user:pass@host:port); without it, to <DATA_DIR>/outbox. */
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default("Lectern <no-reply@lectern.local>"),
+  /** How links in mails start: the scheme, and a port when the public one is not the listening one. */
+  PUBLIC_SCHEME: z.enum(["http", "https"]).default("http"),
+  PUBLIC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Requests a minute per address: auth posts, and other non-GET requests. */
+  RATE_LIMIT_AUTH: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_MUTATIONS: z.coerce.number().int().min(1).default(100),
+  /** Whether super-admins must enter an e-mailed code after their password. */
+  SUPER_ADMIN_2FA: flag,
 });
 
 export type Config = Omit<z.infer<typeof schema>, "DATA_DIR"> & { DATA_DIR: string };

@@ -20,13 +20,14 @@ async function main() {
 
   const platform = new Platform(config);
   if (config.SEED_DEMO === "auto") {
-    const { seeded } = seedDemo(platform);
+    const { seeded } = await seedDemo(platform);
     if (seeded) console.log(JSON.stringify({ level: "info", msg: "seeded the demo organizations" }));
   }
 
   const app = createApp(platform, build);
   const server = app.listen(config.PORT, config.HOST, () => {
     const { port } = server.address() as AddressInfo;
+    platform.listeningPort = port;
     // One machine-readable line for scripts and tests, then the addresses for people.
     console.log(JSON.stringify({ level: "info", msg: "listening", port, dataDir: config.DATA_DIR }));
     console.log(`\nLectern is running. Demo organizations:`);

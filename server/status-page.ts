@@ -28,24 +28,25 @@ const escapeHtml = (s: string) =>
 export function sendStatusPage(
   req: Request,
   res: Response,
-  status: 404 | 503,
+  status: 403 | 404 | 429 | 503,
   { language }: { language?: string | null } = {},
 ) {
   const lng = pickLanguage(req, language);
   const s = strings[lng];
   if (status === 503) res.setHeader("Retry-After", "60");
   res.setHeader("Cache-Control", "no-store");
+  const { title, body, message, code } = {
+    403: { title: s.errors.generic, body: s.api.crossSite, message: s.api.crossSite, code: "cross_site" },
+    404: { title: s.errors.notFound, body: null, message: s.api.notFound, code: "not_found" },
+    429: { title: s.errors.generic, body: s.api.tooManyRequests, message: s.api.tooManyRequests, code: "too_many_requests" },
+    503: { title: s.errors.unavailable, body: s.errors.unavailableBody, message: s.api.unavailable, code: "unavailable" },
+  }[status];
   if (req.path === "/api" || req.path.startsWith("/api/")) {
-    const message = status === 404 ? s.api.notFound : s.api.unavailable;
-    const code = status === 404 ? "not_found" : "unavailable";
     res.status(status).json({ error: true, payload: { message, code }, status });
     return;
   }
-  const title = status === 404 ? s.errors.notFound : s.errors.unavailable;
-  const body =
-    status === 404
-      ? `<p><a href="/">${escapeHtml(s.errors.backHome)}</a></p>`
-      : `<p>${escapeHtml(s.errors.unavailableBody)}</p>`;
+  const home = `<p><a href="/">${escapeHtml(s.errors.backHome)}</a></p>`;
+  const html = body ? `<p>${escapeHtml(body)}</p>${status === 503 ? "" : home}` : home;
   const nonce = String(res.locals.cspNonce ?? "");
   res
     .status(status)
@@ -53,6 +54,6 @@ export function sendStatusPage(
     .send(
       `<!DOCTYPE html><html lang="${lng}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
         `<title>${escapeHtml(title)}</title><style nonce="${nonce}">body{font-family:system-ui,sans-serif;background:#11141a;color:#e8ecf2;text-align:center;padding:4rem 1rem}a{color:#6ea8fe}</style></head>` +
-        `<body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
+        `<body><main><h1>${escapeHtml(title)}</h1>${html}</main></body></html>`,
     );
 }

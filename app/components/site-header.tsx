@@ -1,4 +1,4 @@
-import { Link, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { RootData } from "~/root";
 import { LanguageSwitch } from "./language-switch";
@@ -17,10 +17,27 @@ export function SiteHeader() {
       </Link>
       <nav aria-label={t("nav.main")} className="site-nav">
         <Link to="/">{t("nav.home")}</Link>
+        {data?.user?.role === "super_admin" ? <Link to="/admin">{t("nav.admin")}</Link> : null}
       </nav>
       <div className="site-tools">
         {data ? <ThemeSwitch theme={data.theme} redirectTo={data.path} /> : null}
         {data ? <LanguageSwitch language={data.language} redirectTo={data.path} /> : null}
+        {data?.user ? (
+          <>
+            <Link to="/auth/password" className="user-name" data-testid="user-name" title={t("nav.changePassword")}>
+              {data.user.name}
+            </Link>
+            <Form method="post" action="/auth/logout">
+              <button type="submit" data-testid="logout">
+                {t("nav.signOut")}
+              </button>
+            </Form>
+          </>
+        ) : data ? (
+          <Link to="/auth/login" className="sign-in" data-testid="sign-in">
+            {t("nav.signIn")}
+          </Link>
+        ) : null}
       </div>
     </header>
   );

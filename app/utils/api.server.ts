@@ -49,6 +49,8 @@ export function fieldErrors(error: ZodError, t: TFunction) {
 
 /** Zod's own messages are English only; every message a person sees comes from the locales. */
 export function issueMessage(issue: ZodIssue, t: TFunction): string {
+  // Schemas shared with forms carry translation keys as their messages.
+  if (/^(validation|auth)\./.test(issue.message)) return t(issue.message);
   switch (issue.code) {
     case "invalid_type":
       if (issue.received === "undefined" || issue.received === "null") return t("validation.required");
@@ -72,4 +74,37 @@ export function issueMessage(issue: ZodIssue, t: TFunction): string {
     default:
       return t("validation.invalid");
   }
+}
+
+/**
+ * The JSON (or form) body of an /api call, checked against a schema: the data, or a thrown 422 envelope
+ * with one message per field. Unknown fields are dropped by the schema (zod strips them), so extra
+ * fields such as `role` can never reach a model.
+ */
+export async function parseApiBody<S extends import("zod").ZodTypeAny>(
+  request: Request,
+  context: AppLoadContext,
+  schema: S,
+): Promise<import("zod").infer<S>> {
+  let body: unknown = {};
+  const type = request.headers.get("Content-Type") ?? "";
+  try {
+    if (type.includes("application/json")) {
+      const text = await request.text();
+      body = text ? JSON.parse(text) : {};
+    } else if (type.includes("form")) {
+      body = Object.fromEntries(await request.formData());
+    }
+  } catch {
+    const t = await apiT(request, context);
+    throw apiError(422, { message: t("api.invalid"), code: "invalid_body" });
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) throw await apiInvalid(request, context, result.error);
+  return result.data;
+}
+
+export async function apiMethodNotAllowed(request: Request, context: AppLoadContext, allowed: string[]) {
+  const t = await apiT(request, context);
+  return apiError(405, { message: t("api.methodNotAllowed"), code: "method_not_allowed" }, { Allow: allowed.join(", ") });
 }

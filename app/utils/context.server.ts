@@ -3,6 +3,7 @@ import type { TenantDb } from "../../db/open";
 import type { Platform } from "../../server/platform";
 import type { Language } from "./i18n";
 import type { Theme } from "./theme";
+import type { Auth } from "./auth.server";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
@@ -13,6 +14,10 @@ declare module "@remix-run/node" {
     platform: Platform;
     cspNonce: string;
     requestId: string;
+    /** The client's address (Express's req.ip: the socket's, or X-Forwarded-For behind a trusted proxy). */
+    clientIp: string;
+    /** Per-request memo of who is asking (utils/auth.server.ts getAuth); undefined until looked up. */
+    auth?: Auth | null;
     /** Per-request memo of the detected interface language (see utils/preferences.server.ts). */
     language?: Language;
     theme?: Theme;

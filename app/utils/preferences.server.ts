@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { createCookie } from "@remix-run/node";
+import { getAuth } from "./auth.server";
 import { detectLanguage } from "./i18n.server";
 import type { Language } from "./i18n";
 import { defaultThemeFor, isTheme, type Theme } from "./theme";
@@ -14,7 +15,10 @@ export const themeCookie = createCookie("theme", {
 });
 
 export async function languageFor(request: Request, context: AppLoadContext): Promise<Language> {
-  context.language ??= await detectLanguage(request, { organization: context.organization });
+  if (!context.language) {
+    const auth = await getAuth(request, context);
+    context.language = await detectLanguage(request, { user: auth?.person, organization: context.organization });
+  }
   return context.language;
 }
 

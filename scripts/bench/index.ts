@@ -130,7 +130,7 @@ async function main() {
   // 1. One organization: Lectern against the bare baseline, same data.
   const demoDir = makeDataDir("demo");
   const setup = new Platform({ ...readConfig({} as NodeJS.ProcessEnv), DATA_DIR: demoDir });
-  seedDemo(setup);
+  await seedDemo(setup);
   setup.close();
 
   const baseline = await start("scripts/bench/baseline.ts", { DATA_DIR: demoDir });

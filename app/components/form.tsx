@@ -1,0 +1,51 @@
+import type { FieldMetadata } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
+import { useTranslation } from "react-i18next";
+
+/** Error keys from the schemas (or the server), translated; rendered on the server too. */
+export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
+  const { t } = useTranslation();
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="field-errors" role="alert">
+      {errors.map((error) => (
+        <li key={error}>{t(error)}</li>
+      ))}
+    </ul>
+  );
+}
+
+export function Field({
+  label,
+  field,
+  type,
+  autoComplete,
+  autoFocus,
+  inputMode,
+}: {
+  label: string;
+  field: FieldMetadata<string>;
+  type: "text" | "email" | "password";
+  autoComplete?: string;
+  autoFocus?: boolean;
+  inputMode?: "numeric" | "text" | "email";
+}) {
+  const props = getInputProps(field, { type });
+  return (
+    <div className="field">
+      <label htmlFor={field.id}>{label}</label>
+      <input {...props} key={props.key} autoComplete={autoComplete} autoFocus={autoFocus} inputMode={inputMode} />
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}
+
+/** A message for the whole form: an error (role=alert) or a notice. */
+export function FormMessage({ kind = "error", children }: { kind?: "error" | "notice"; children: React.ReactNode }) {
+  if (!children) return null;
+  return (
+    <p className={`form-message form-message-${kind}`} role={kind === "error" ? "alert" : "status"}>
+      {children}
+    </p>
+  );
+}

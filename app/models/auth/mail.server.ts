@@ -1,0 +1,54 @@
+import type { User } from "../../../db/tenant";
+import type { Platform } from "../../../server/platform";
+import { getFixedT } from "../../utils/i18n.server";
+import { FALLBACK_LANGUAGE, isLanguage } from "../../utils/i18n";
+import type { AuthRealm } from "./realm.server";
+
+/** Mails speak the person's language, else the organization's; links use the stored origin only. */
+async function compose(platform: Platform, realm: AuthRealm, person: User) {
+  const language = isLanguage(person.language)
+    ? person.language
+    : isLanguage(realm.organization?.language)
+      ? realm.organization.language
+      : FALLBACK_LANGUAGE;
+  const t = await getFixedT(language);
+  const organization = realm.organization?.name ?? "Lectern";
+  const name = [person.firstName, person.lastName].filter(Boolean).join(" ") || person.email;
+  return { t, organization, name, origin: platform.originFor(realm.organization) };
+}
+
+function send(platform: Platform, realm: AuthRealm, to: string, subject: string, lines: string[]) {
+  return platform.mailer.send({ to, bcc: realm.organization?.bcc, subject, text: `${lines.join("\n\n")}\n` });
+}
+
+export async function sendTwoFactorCode(platform: Platform, realm: AuthRealm, person: User, code: string) {
+  const { t, organization, name } = await compose(platform, realm, person);
+  await send(platform, realm, person.email, t("mail.twoFactor.subject", { organization }), [
+    t("mail.greeting", { name }),
+    t("mail.twoFactor.body", { code }),
+    t("mail.twoFactor.ignore"),
+    t("mail.signature", { organization }),
+  ]);
+}
+
+export async function sendPasswordReset(platform: Platform, realm: AuthRealm, person: User, token: string) {
+  const { t, organization, name, origin } = await compose(platform, realm, person);
+  const link = `${origin}/auth/reset/${encodeURIComponent(person.email)}/${token}`;
+  await send(platform, realm, person.email, t("mail.reset.subject", { organization }), [
+    t("mail.greeting", { name }),
+    `${t("mail.reset.body")}\n${link}`,
+    t("mail.reset.ignore"),
+    t("mail.signature", { organization }),
+  ]);
+}
+
+export async function sendMagicLink(platform: Platform, realm: AuthRealm, person: User, code: string) {
+  const { t, organization, name, origin } = await compose(platform, realm, person);
+  const link = `${origin}/?auth=${code}`;
+  await send(platform, realm, person.email, t("mail.magic.subject", { organization }), [
+    t("mail.greeting", { name }),
+    `${t("mail.magic.body")}\n${link}`,
+    t("mail.reset.ignore"),
+    t("mail.signature", { organization }),
+  ]);
+}

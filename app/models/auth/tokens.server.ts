@@ -1,0 +1,114 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { magicLinks, type passwordResets } from "../../../db/tenant";
+import type { AuthRealm } from "./realm.server";
+import { hashPassword, hashToken, normalizeEmail, randomToken } from "./secrets.server";
+import { findPersonByEmail } from "./login.server";
+import { revokeSessionsOf } from "./session.server";
+
+/** Reset links live an hour; sign-in links a quarter of an hour. Both are single use. */
+export const RESET_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
+export const MAGIC_LINK_LIFETIME_MS = 15 * 60 * 1000;
+
+type TokenTable = typeof passwordResets;
+
+function issue(realm: AuthRealm, table: TokenTable, personId: number, lifetimeMs: number, now: Date) {
+  const token = randomToken();
+  realm.db
+    .insert(table)
+    .values({ userId: personId, tokenHash: hashToken(token), createdAt: now, expiresAt: new Date(now.getTime() + lifetimeMs) })
+    .run();
+  return token;
+}
+
+/** Marks a live token used and returns whose it was; the update is the check, so it cannot be used twice. */
+function spend(realm: AuthRealm, table: TokenTable, token: string, now: Date): number | null {
+  if (!token || token.length > 200) return null;
+  const row = realm.db
+    .update(table)
+    .set({ usedAt: now })
+    .where(and(eq(table.tokenHash, hashToken(token)), isNull(table.usedAt), gt(table.expiresAt, now)))
+    .returning({ userId: table.userId })
+    .get();
+  return row?.userId ?? null;
+}
+
+/** Whether a token is live (unused, unexpired), without spending it: pages check before they ask. */
+function isLive(realm: AuthRealm, table: TokenTable, token: string, now: Date) {
+  if (!token || token.length > 200) return null;
+  const row = realm.db
+    .select({ userId: table.userId })
+    .from(table)
+    .where(and(eq(table.tokenHash, hashToken(token)), isNull(table.usedAt), gt(table.expiresAt, now)))
+    .get();
+  return row?.userId ?? null;
+}
+
+export function isResetTokenLive(realm: AuthRealm, { email, token }: { email: string; token: string }, now = new Date()) {
+  const person = findPersonByEmail(realm, email);
+  return Boolean(person && isLive(realm, realm.resets, token, now) === person.id);
+}
+
+export function isMagicLinkLive(realm: AuthRealm, code: string, now = new Date()) {
+  return realm.kind === "organization" && isLive(realm, realmMagicLinks(realm), code, now) !== null;
+}
+
+/** A reset token for the person with this e-mail, or null when there is none (the caller says the same). */
+export function requestPasswordReset(realm: AuthRealm, email: string, now = new Date()) {
+  const person = findPersonByEmail(realm, email);
+  if (!person || person.disabledAt || person.managedExternally) return null;
+  return { person, token: issue(realm, realm.resets, person.id, RESET_TOKEN_LIFETIME_MS, now) };
+}
+
+/** Sets a new password with a reset token; every session of the person is revoked. */
+export async function resetPassword(
+  realm: AuthRealm,
+  { email, token, password }: { email: string; token: string; password: string },
+  now = new Date(),
+): Promise<boolean> {
+  const person = findPersonByEmail(realm, email);
+  if (!person) return false;
+  const passwordHash = await hashPassword(password);
+  return realm.db.transaction(() => {
+    const owner = spend(realm, realm.resets, token, now);
+    if (owner !== person.id) {
+      if (owner !== null) throw new Error("reset token belongs to another account"); // rolls the spend back
+      return false;
+    }
+    realm.db.update(realm.people).set({ passwordHash }).where(eq(realm.people.id, person.id)).run();
+    revokeSessionsOf(realm, person.id);
+    return true;
+  });
+}
+
+export async function changePassword(
+  realm: AuthRealm,
+  { personId, password, keepSessionId }: { personId: number; password: string; keepSessionId: number },
+) {
+  const passwordHash = await hashPassword(password);
+  realm.db.transaction(() => {
+    realm.db.update(realm.people).set({ passwordHash }).where(eq(realm.people.id, personId)).run();
+    revokeSessionsOf(realm, personId, { except: keepSessionId });
+  });
+}
+
+export function createMagicLink(realm: AuthRealm, personId: number, now = new Date()) {
+  return issue(realm, realmMagicLinks(realm), personId, MAGIC_LINK_LIFETIME_MS, now);
+}
+
+/** Spends a sign-in code; the person it signs in, or null when it is unknown, used or expired. */
+export function exchangeMagicLink(realm: AuthRealm, code: string, now = new Date()) {
+  if (realm.kind !== "organization") return null;
+  return spend(realm, realmMagicLinks(realm), code, now);
+}
+
+export function requestMagicLink(realm: AuthRealm, email: string, now = new Date()) {
+  const person = findPersonByEmail(realm, normalizeEmail(email));
+  if (!person || person.disabledAt || !person.role) return null;
+  return { person, code: createMagicLink(realm, person.id, now) };
+}
+
+/** Sign-in links exist in organizations only; the table has the same columns as password resets. */
+function realmMagicLinks(realm: AuthRealm): TokenTable {
+  if (realm.kind !== "organization") throw new Error("sign-in links belong to an organization");
+  return magicLinks as unknown as TokenTable;
+}

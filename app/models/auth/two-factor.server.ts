@@ -1,0 +1,58 @@
+import { eq } from "drizzle-orm";
+import { HOTP, Secret } from "otpauth";
+import type { Session } from "../../../db/tenant";
+import type { AuthRealm } from "./realm.server";
+
+/** SECURITY.md: 6 digits, valid at most 10 minutes, single use, voided by a resend, at most 5 tries. */
+export const CODE_DIGITS = 6;
+export const CODE_LIFETIME_MS = 10 * 60 * 1000;
+export const MAX_CODE_ATTEMPTS = 5;
+/** Codes one sign-in may send (the first and four resends); then the person signs in again. */
+export const MAX_CODE_SENDS = 5;
+
+/**
+ * Each code comes from a fresh random HOTP secret (otpauth) stored on the session; a resend replaces the
+ * secret, so an older code can never match again, and a used code clears it.
+ */
+export function issueCode(realm: AuthRealm, session: Session, now = new Date()): { code: string } | { error: "too_many_sends" } {
+  if (session.twoFactorSends >= MAX_CODE_SENDS) return { error: "too_many_sends" };
+  const secret = new Secret({ size: 20 });
+  const code = new HOTP({ secret, digits: CODE_DIGITS }).generate({ counter: 0 });
+  realm.db
+    .update(realm.sessions)
+    .set({
+      twoFactorSecret: secret.base32,
+      twoFactorIssuedAt: now,
+      twoFactorAttempts: 0,
+      twoFactorSends: session.twoFactorSends + 1,
+    })
+    .where(eq(realm.sessions.id, session.id))
+    .run();
+  return { code };
+}
+
+export type CodeCheck = "ok" | "invalid" | "expired" | "too_many_attempts" | "no_code";
+
+/** Checks a code, counting the try; on success the session is confirmed and the code is spent. */
+export function confirmCode(realm: AuthRealm, sessionId: number, code: string, now = new Date()): CodeCheck {
+  return realm.db.transaction((tx) => {
+    const session = tx.select().from(realm.sessions).where(eq(realm.sessions.id, sessionId)).get();
+    if (!session?.twoFactorSecret || !session.twoFactorIssuedAt) return "no_code";
+    if (session.twoFactorAttempts >= MAX_CODE_ATTEMPTS) return "too_many_attempts";
+    if (now.getTime() - session.twoFactorIssuedAt.getTime() > CODE_LIFETIME_MS) return "expired";
+    const hotp = new HOTP({ secret: Secret.fromBase32(session.twoFactorSecret), digits: CODE_DIGITS });
+    const valid = /^\d{6}$/.test(code) && hotp.validate({ token: code, counter: 0, window: 0 }) !== null;
+    if (!valid) {
+      tx.update(realm.sessions)
+        .set({ twoFactorAttempts: session.twoFactorAttempts + 1 })
+        .where(eq(realm.sessions.id, sessionId))
+        .run();
+      return session.twoFactorAttempts + 1 >= MAX_CODE_ATTEMPTS ? "too_many_attempts" : "invalid";
+    }
+    tx.update(realm.sessions)
+      .set({ twoFactorPending: false, twoFactorSecret: null, twoFactorIssuedAt: null, twoFactorAttempts: 0 })
+      .where(eq(realm.sessions.id, sessionId))
+      .run();
+    return "ok";
+  });
+}

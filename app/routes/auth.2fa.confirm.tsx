@@ -1,0 +1,72 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Field, FormMessage } from "~/components/form";
+import { sendTwoFactorCode } from "~/models/auth/mail.server";
+import { confirmCode, issueCode } from "~/models/auth/two-factor.server";
+import { twoFactorSchema } from "~/utils/auth-schemas";
+import { homeFor, requireUser } from "~/utils/auth.server";
+import { safeRedirectPath } from "~/utils/preferences.server";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireUser(request, context, { allowPendingTwoFactor: true });
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo") ?? "";
+  if (!auth.session.twoFactorPending) throw redirect(safeRedirectPath(redirectTo, homeFor(auth)));
+  return { email: auth.person.email, redirectTo };
+}
+
+/** The code step: confirm the e-mailed code, or have a new one sent (which voids the old one). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireUser(request, context, { allowPendingTwoFactor: true });
+  const submission = parseWithZod(await request.formData(), { schema: twoFactorSchema });
+  if (submission.status !== "success") return json({ result: submission.reply(), resent: false }, { status: 400 });
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo") ?? "";
+  if (!auth.session.twoFactorPending) return redirect(safeRedirectPath(redirectTo, homeFor(auth)));
+
+  if (submission.value.intent === "resend") {
+    const issued = issueCode(auth.realm, auth.session);
+    if ("error" in issued) {
+      return json({ result: submission.reply({ formErrors: [`auth.twoFactor.${issued.error}`] }), resent: false }, { status: 429 });
+    }
+    await sendTwoFactorCode(context.platform, auth.realm, auth.person, issued.code);
+    return json({ result: submission.reply({ resetForm: true }), resent: true });
+  }
+
+  const check = confirmCode(auth.realm, auth.session.id, submission.value.code);
+  if (check !== "ok") {
+    return json({ result: submission.reply({ formErrors: [`auth.twoFactor.${check}`] }), resent: false }, { status: 400 });
+  }
+  return redirect(safeRedirectPath(redirectTo, homeFor(auth)));
+}
+
+export default function ConfirmTwoFactor() {
+  const { t } = useTranslation();
+  const { email } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: twoFactorSchema }),
+  });
+  return (
+    <section className="auth-card">
+      <h1>{t("auth.twoFactor.title")}</h1>
+      <p>{t("auth.twoFactor.intro", { email })}</p>
+      {actionData?.resent ? <FormMessage kind="notice">{t("auth.twoFactor.resent")}</FormMessage> : null}
+      <Form method="post" {...getFormProps(form)}>
+        <FormMessage>{form.errors?.map((e) => t(e)).join(" ")}</FormMessage>
+        <Field label={t("auth.twoFactor.code")} field={fields.code} type="text" autoComplete="one-time-code" inputMode="numeric" autoFocus />
+        <button type="submit" name="intent" value="confirm" className="primary" data-testid="code-submit">
+          {t("auth.twoFactor.submit")}
+        </button>
+      </Form>
+      <Form method="post" className="secondary-form">
+        <button type="submit" name="intent" value="resend" data-testid="code-resend">
+          {t("auth.twoFactor.resend")}
+        </button>
+      </Form>
+    </section>
+  );
+}

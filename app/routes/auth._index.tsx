@@ -1,0 +1,6 @@
+import { redirect } from "@remix-run/node";
+
+/** /auth itself has nothing to show: it is the way in. */
+export function loader() {
+  return redirect("/auth/login");
+}

@@ -1,0 +1,77 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Field, FormMessage } from "~/components/form";
+import { authenticate } from "~/models/auth/login.server";
+import { revokeSession } from "~/models/auth/session.server";
+import { loginSchema } from "~/utils/auth-schemas";
+import { getAuth, homeFor, realmFor, sessionCookie, startSession } from "~/utils/auth.server";
+import { safeRedirectPath } from "~/utils/preferences.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign in" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await getAuth(request, context);
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo") ?? "";
+  if (auth && !auth.session.twoFactorPending && auth.role) {
+    throw redirect(safeRedirectPath(redirectTo, homeFor(auth)));
+  }
+  return { redirectTo, platform: !context.organization, canUseLinks: Boolean(context.organization) };
+}
+
+/** Spec §2 and §4: the password step; where the organization asks for it, the code step follows. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: loginSchema });
+  if (submission.status !== "success") {
+    return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  }
+  const realm = realmFor(context);
+  const { email, password, redirectTo } = submission.value;
+  const result = await authenticate(realm, { email, password, ip: context.clientIp });
+  if (!result.ok) {
+    return json(submission.reply({ formErrors: [`auth.errors.${result.error}`], hideFields: ["password"] }), {
+      status: result.error === "throttled" ? 429 : 400,
+    });
+  }
+  // A new sign-in on this browser replaces the one it had.
+  const previous = await getAuth(request, context);
+  if (previous) revokeSession(realm, previous.session.id);
+  const { token, twoFactorPending } = await startSession(request, context, realm, result.person, { kind: "web" });
+  const headers = { "Set-Cookie": await sessionCookie.serialize(token) };
+  const target = safeRedirectPath(redirectTo, "/auth/redirect");
+  if (twoFactorPending) {
+    return redirect(`/auth/2fa/confirm?${new URLSearchParams({ redirectTo: target })}`, { headers });
+  }
+  return redirect(target, { headers });
+}
+
+export default function Login() {
+  const { t } = useTranslation();
+  const { redirectTo, platform, canUseLinks } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+  });
+  return (
+    <section className="auth-card">
+      <h1>{platform ? t("auth.login.platformTitle") : t("auth.login.title")}</h1>
+      <Form method="post" {...getFormProps(form)}>
+        <FormMessage>{form.errors?.map((e) => t(e)).join(" ")}</FormMessage>
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Field label={t("auth.login.email")} field={fields.email} type="email" autoComplete="username" autoFocus />
+        <Field label={t("auth.login.password")} field={fields.password} type="password" autoComplete="current-password" />
+        <button type="submit" className="primary" data-testid="login-submit">
+          {t("auth.login.submit")}
+        </button>
+      </Form>
+      <p className="auth-links">
+        <Link to="/auth/reset">{t("auth.login.forgot")}</Link>
+        {canUseLinks ? <Link to="/auth/magic">{t("auth.login.magicLink")}</Link> : null}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { revokeSession } from "~/models/auth/session.server";
+import { getAuth, sessionCookie } from "~/utils/auth.server";
+import { redirectWithFlash } from "~/utils/flash.server";
+
+/** A GET only asks: signing out changes state, so it takes a post (a link prefetch must not sign anyone out). */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (!(await getAuth(request, context))) throw redirect("/auth/login");
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await getAuth(request, context);
+  if (auth) revokeSession(auth.realm, auth.session.id);
+  return redirectWithFlash("/auth/login", "auth.logout.done", {
+    headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
+  });
+}
+
+export default function Logout() {
+  const { t } = useTranslation();
+  return (
+    <section className="auth-card">
+      <h1>{t("auth.logout.title")}</h1>
+      <p>{t("auth.logout.confirm")}</p>
+      <Form method="post">
+        <button type="submit" className="primary" data-testid="logout-confirm">
+          {t("auth.logout.submit")}
+        </button>
+      </Form>
+    </section>
+  );
+}

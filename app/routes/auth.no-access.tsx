@@ -1,0 +1,25 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { getAuth } from "~/utils/auth.server";
+
+/** Spec §4: a signed-in person without a role in this organization gets a clear page, not a loop. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await getAuth(request, context);
+  if (!auth) throw redirect("/auth/login");
+  return null;
+}
+
+export default function NoAccess() {
+  const { t } = useTranslation();
+  return (
+    <section className="auth-card">
+      <h1>{t("auth.noAccess.title")}</h1>
+      <p>{t("auth.noAccess.body")}</p>
+      <Form method="post" action="/auth/logout">
+        <button type="submit">{t("auth.logout.submit")}</button>
+      </Form>
+    </section>
+  );
+}

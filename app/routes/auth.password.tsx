@@ -1,0 +1,63 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Field, FormMessage } from "~/components/form";
+import { verifyPassword } from "~/models/auth/secrets.server";
+import { changePassword } from "~/models/auth/tokens.server";
+import { changePasswordSchema } from "~/utils/auth-schemas";
+import { requireUser } from "~/utils/auth.server";
+import { redirectWithFlash } from "~/utils/flash.server";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireUser(request, context);
+  return { managedExternally: auth.person.managedExternally };
+}
+
+/** Changing the password signs out every other device of the person. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireUser(request, context);
+  const submission = parseWithZod(await request.formData(), { schema: changePasswordSchema });
+  const hide = ["currentPassword", "password", "passwordConfirmation"];
+  if (auth.person.managedExternally) {
+    return json(submission.reply({ formErrors: ["auth.password.managedExternally"], hideFields: hide }), { status: 403 });
+  }
+  if (submission.status !== "success") return json(submission.reply({ hideFields: hide }), { status: 400 });
+  if (!(await verifyPassword(auth.person.passwordHash, submission.value.currentPassword))) {
+    return json(submission.reply({ fieldErrors: { currentPassword: ["auth.password.wrongCurrent"] }, hideFields: hide }), {
+      status: 400,
+    });
+  }
+  await changePassword(auth.realm, { personId: auth.person.id, password: submission.value.password, keepSessionId: auth.session.id });
+  return redirectWithFlash("/auth/password", "auth.password.changed");
+}
+
+export default function ChangePassword() {
+  const { t } = useTranslation();
+  const { managedExternally } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
+  });
+  return (
+    <section className="auth-card">
+      <h1>{t("auth.password.title")}</h1>
+      {managedExternally ? (
+        <p>{t("auth.password.managedExternally")}</p>
+      ) : (
+        <Form method="post" {...getFormProps(form)}>
+          <FormMessage>{form.errors?.map((e) => t(e)).join(" ")}</FormMessage>
+          <Field label={t("auth.password.current")} field={fields.currentPassword} type="password" autoComplete="current-password" />
+          <Field label={t("auth.password.new")} field={fields.password} type="password" autoComplete="new-password" />
+          <Field label={t("auth.password.confirmation")} field={fields.passwordConfirmation} type="password" autoComplete="new-password" />
+          <button type="submit" className="primary">
+            {t("auth.password.submit")}
+          </button>
+        </Form>
+      )}
+    </section>
+  );
+}

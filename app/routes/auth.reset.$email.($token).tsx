@@ -1,0 +1,66 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Field, FormMessage } from "~/components/form";
+import { isResetTokenLive, resetPassword } from "~/models/auth/tokens.server";
+import { newPasswordSchema } from "~/utils/auth-schemas";
+import { realmFor } from "~/utils/auth.server";
+import { redirectWithFlash } from "~/utils/flash.server";
+
+/** Spec §2: /auth/reset/{email}/{token}. Without a token there is nothing to reset: ask for a link. */
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  if (!params.token) throw redirect("/auth/reset");
+  const live = isResetTokenLive(realmFor(context), { email: params.email ?? "", token: params.token });
+  return { live };
+}
+
+/** A good token sets the password, spends the token and signs the person out everywhere. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: newPasswordSchema });
+  const hide = ["password", "passwordConfirmation"];
+  if (submission.status !== "success") return json(submission.reply({ hideFields: hide }), { status: 400 });
+  const ok = await resetPassword(realmFor(context), {
+    email: params.email ?? "",
+    token: params.token ?? "",
+    password: submission.value.password,
+  });
+  if (!ok) return json(submission.reply({ formErrors: ["auth.reset.invalidLink"], hideFields: hide }), { status: 400 });
+  return redirectWithFlash("/auth/login", "auth.password.changed");
+}
+
+export default function ResetPassword() {
+  const { t } = useTranslation();
+  const { live } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: newPasswordSchema }),
+  });
+  if (!live) {
+    return (
+      <section className="auth-card">
+        <h1>{t("auth.reset.newTitle")}</h1>
+        <FormMessage>{t("auth.reset.invalidLink")}</FormMessage>
+        <p>
+          <Link to="/auth/reset">{t("auth.reset.requestAgain")}</Link>
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="auth-card">
+      <h1>{t("auth.reset.newTitle")}</h1>
+      <Form method="post" {...getFormProps(form)}>
+        <FormMessage>{form.errors?.map((e) => t(e)).join(" ")}</FormMessage>
+        <Field label={t("auth.password.new")} field={fields.password} type="password" autoComplete="new-password" autoFocus />
+        <Field label={t("auth.password.confirmation")} field={fields.passwordConfirmation} type="password" autoComplete="new-password" />
+        <button type="submit" className="primary">
+          {t("auth.reset.save")}
+        </button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+import { createCookie, redirect } from "@remix-run/node";
+
+/**
+ * One-time messages after a redirect ("Your password has been changed."), kept in their own short-lived
+ * cookie and rendered by the root as HTML, so they show without JavaScript. The cookie holds only a
+ * translation key from the `flash` allowlist below, so a forged cookie can show nothing of its own.
+ */
+export const FLASH_MESSAGES = [
+  "auth.password.changed",
+  "auth.logout.done",
+  "auth.reset.sent",
+  "auth.twoFactor.resent",
+] as const;
+export type FlashMessage = (typeof FLASH_MESSAGES)[number];
+
+const flashCookie = createCookie("lectern_flash", {
+  path: "/",
+  httpOnly: true,
+  sameSite: "lax",
+  secure: process.env.COOKIE_SECURE === "true",
+  maxAge: 60,
+});
+
+export async function redirectWithFlash(url: string, message: FlashMessage, init: { headers?: HeadersInit } = {}) {
+  const headers = new Headers(init.headers);
+  headers.append("Set-Cookie", await flashCookie.serialize(message));
+  return redirect(url, { headers });
+}
+
+/** The pending message, if any, and the header that clears it. */
+export async function takeFlash(request: Request): Promise<{ message: FlashMessage | null; headers: Headers }> {
+  const headers = new Headers();
+  const value = await flashCookie.parse(request.headers.get("Cookie"));
+  if (value === null || value === undefined) return { message: null, headers };
+  headers.append("Set-Cookie", await flashCookie.serialize("", { maxAge: 0 }));
+  const message = (FLASH_MESSAGES as readonly string[]).includes(value) ? (value as FlashMessage) : null;
+  return { message, headers };
+}

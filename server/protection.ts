@@ -1,0 +1,75 @@
+import type { NextFunction, Request, Response } from "express";
+import { rateLimit } from "express-rate-limit";
+import type { Config } from "./config";
+import { sendStatusPage } from "./status-page";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Cross-site request refusal (SECURITY.md "Tenant isolation"): a non-GET request that a cookie
+ * authenticates must come from a page of the same origin. SameSite=Lax is not enough: sibling
+ * sub-domains of the platform domain are the same *site*, so a page on tenant B could post to tenant A.
+ * Browsers send Sec-Fetch-Site and Origin on every such request; requests with neither (scripts, curl)
+ * cannot carry a victim's cookie by a browser's hand and pass.
+ */
+export function sameOriginPosts(req: Request, res: Response, next: NextFunction) {
+  if (SAFE_METHODS.has(req.method) || !req.headers.cookie) return next();
+  const site = req.get("sec-fetch-site");
+  const origin = req.get("origin");
+  let allowed = true;
+  if (site !== undefined) {
+    allowed = site === "same-origin" || site === "none";
+  } else if (origin !== undefined) {
+    try {
+      allowed = origin !== "null" && new URL(origin).host === req.get("host");
+    } catch {
+      allowed = false;
+    }
+  }
+  if (allowed) return next();
+  sendStatusPage(req, res, 403);
+}
+
+/**
+ * Per-address limits: auth posts (sign-in, codes, resets, sign-in links) and every other mutation.
+ * Behind a trusted proxy the address is X-Forwarded-For's; otherwise the socket's.
+ */
+export function rateLimits(config: Pick<Config, "RATE_LIMIT_AUTH" | "RATE_LIMIT_MUTATIONS">) {
+  const handler = (req: Request, res: Response) => sendStatusPage(req, res, 429);
+  const auth = rateLimit({
+    windowMs: 60_000,
+    limit: config.RATE_LIMIT_AUTH,
+    standardHeaders: "draft-7",
+    legacyHeaders: false,
+    handler,
+    skip: (req) => SAFE_METHODS.has(req.method) || !isAuthPath(req.path),
+  });
+  const mutations = rateLimit({
+    windowMs: 60_000,
+    limit: config.RATE_LIMIT_MUTATIONS,
+    standardHeaders: "draft-7",
+    legacyHeaders: false,
+    handler,
+    skip: (req) => SAFE_METHODS.has(req.method) || isAuthPath(req.path),
+  });
+  return [auth, mutations];
+}
+
+function isAuthPath(path: string) {
+  return path.startsWith("/auth/") || path.startsWith("/api/auth/");
+}
+
+/**
+ * Spec §7: a page loaded with `?auth=<code>` signs in with that sign-in link. A GET must never spend the
+ * code (mail scanners fetch links), so the page goes to /auth/magic, which asks for one click (or
+ * submits itself with JavaScript) and then returns to the same address without the parameter.
+ */
+export function magicLinkParameter(req: Request, res: Response, next: NextFunction) {
+  if (req.method !== "GET" || req.path.startsWith("/api/") || req.path === "/auth/magic") return next();
+  const url = new URL(req.originalUrl, "http://placeholder");
+  const code = url.searchParams.get("auth");
+  if (!code) return next();
+  url.searchParams.delete("auth");
+  const back = url.pathname + (url.searchParams.size ? `?${url.searchParams}` : "");
+  res.redirect(303, `/auth/magic?${new URLSearchParams({ code, redirectTo: back })}`);
+}
