@@ -13,9 +13,14 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * cannot carry a victim's cookie by a browser's hand and pass.
  */
 export function sameOriginPosts(req: Request, res: Response, next: NextFunction) {
-  if (SAFE_METHODS.has(req.method) || !req.headers.cookie) return next();
+  if (SAFE_METHODS.has(req.method)) return next();
   const site = req.get("sec-fetch-site");
   const origin = req.get("origin");
+  // Under `Referrer-Policy: no-referrer` browsers send `Origin: null` even on same-origin form posts
+  // (Fetch standard, "append a request Origin header"). Sec-Fetch-Site, which pages cannot forge, says
+  // where it came from; we drop the opaque Origin so Remix's own Host/Origin check does not refuse it.
+  if (origin === "null" && site === "same-origin") delete req.headers.origin;
+  if (!req.headers.cookie) return next();
   let allowed = true;
   if (site !== undefined) {
     allowed = site === "same-origin" || site === "none";
