@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     {
       organization: context.organization ? publicOrganization(context.organization) : null,
       user:
-        auth && !auth.session.twoFactorPending
+        auth?.session && auth.person && !auth.session.twoFactorPending
           ? {
               name: [auth.person.firstName, auth.person.lastName].filter(Boolean).join(" ") || auth.person.email,
               role: auth.role,

@@ -177,11 +177,11 @@ export function createTenantDatabase(file: string) {
   fs.renameSync(temporary, file);
 }
 
-/** SQLite errors that mean the file itself is damaged, rather than the query being wrong. */
+/**
+ * SQLite errors that mean the file itself is damaged, rather than the query being wrong or the disk
+ * being busy or full for a moment (SQLITE_IOERR and SQLITE_FULL are transient and not counted).
+ */
 export function isCorruptionError(error: unknown) {
   const code = (error as { code?: unknown } | null)?.code;
-  return (
-    typeof code === "string" &&
-    (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB") || code.startsWith("SQLITE_IOERR"))
-  );
+  return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB"));
 }

@@ -10,17 +10,22 @@ export function tenantDatabaseFile(dataDir: string, organizationId: number) {
   return path.join(tenantFolder(dataDir, organizationId), "db.sqlite");
 }
 
-interface Entry {
-  db: TenantDb;
+/** One open handle and the requests using it. Leases are per handle, never per organization id. */
+export interface Lease {
+  readonly organizationId: number;
+  readonly db: TenantDb;
   users: number;
+  /** Taken out of the pool (evicted over size, or found damaged): closed when its last user leaves. */
+  retired: boolean;
 }
 
 /**
- * A bounded LRU of open tenant databases (docs/decisions/002-tenancy.md). A handle in use by a request is
- * never closed under it: eviction skips busy handles and the pool may briefly hold more than its size.
+ * A bounded LRU of open tenant databases (docs/decisions/002-tenancy.md). A handle in use by a request
+ * is never closed under it: eviction skips busy handles (the pool may briefly hold more than its size),
+ * and a handle retired while in use is closed when its last request releases it.
  */
 export class TenantPool {
-  readonly #entries = new Map<number, Entry>();
+  readonly #entries = new Map<number, Lease>();
   /** Organizations whose file raised a corruption error: checked in full before they are used again. */
   readonly #suspect = new Set<number>();
 
@@ -32,35 +37,38 @@ export class TenantPool {
     if (!Number.isInteger(size) || size < 1) throw new Error("tenant pool size must be at least 1");
   }
 
-  /** Opens (or reuses) the organization's database and marks it in use until `release`. */
-  acquire(organizationId: number): TenantDb {
-    let entry = this.#entries.get(organizationId);
-    if (entry) {
+  /** Opens (or reuses) the organization's database; the lease must be given back with `release`. */
+  acquire(organizationId: number): Lease {
+    let lease = this.#entries.get(organizationId);
+    if (lease) {
       this.#entries.delete(organizationId); // re-insert: most recently used goes last
     } else {
-      entry = { db: this.#openChecked(organizationId), users: 0 };
+      lease = { organizationId, db: this.#openChecked(organizationId), users: 0, retired: false };
     }
-    entry.users += 1;
-    this.#entries.set(organizationId, entry);
+    lease.users += 1;
+    this.#entries.set(organizationId, lease);
     this.#evict();
-    return entry.db;
+    return lease;
   }
 
-  release(organizationId: number) {
-    const entry = this.#entries.get(organizationId);
-    if (entry && entry.users > 0) entry.users -= 1;
+  release(lease: Lease) {
+    if (lease.users > 0) lease.users -= 1;
+    if (lease.retired) {
+      if (lease.users === 0) closeQuietly(lease.db);
+      return;
+    }
     this.#evict();
   }
 
-  /** Closes and forgets a handle, e.g. after the file was found corrupt or the organization moved. */
+  /** Takes an organization's handle out of the pool (e.g. its folder moved); closed once idle. */
   discard(organizationId: number) {
-    const entry = this.#entries.get(organizationId);
-    if (!entry) return;
+    const lease = this.#entries.get(organizationId);
+    if (!lease) return;
     this.#entries.delete(organizationId);
-    closeQuietly(entry.db);
+    this.#retire(lease);
   }
 
-  /** After SQLite reported damage: close the handle; the next open runs an integrity check first. */
+  /** After SQLite reported damage: retire the handle; the next open runs an integrity check first. */
   markSuspect(organizationId: number) {
     this.#suspect.add(organizationId);
     this.discard(organizationId);
@@ -75,9 +83,9 @@ export class TenantPool {
   }
 
   closeAll() {
-    for (const [id, entry] of this.#entries) {
+    for (const [id, lease] of this.#entries) {
       this.#entries.delete(id);
-      closeQuietly(entry.db);
+      closeQuietly(lease.db);
     }
   }
 
@@ -85,7 +93,12 @@ export class TenantPool {
     const file = tenantDatabaseFile(this.dataDir, organizationId);
     const db = this.open(file);
     if (this.#suspect.has(organizationId)) {
-      const result = db.$client.pragma("quick_check(1)", { simple: true });
+      let result: unknown;
+      try {
+        result = db.$client.pragma("quick_check(1)", { simple: true });
+      } catch (error) {
+        result = (error as Error).message;
+      }
       if (result !== "ok") {
         closeQuietly(db);
         throw new DatabaseUnavailableError(`integrity check failed: ${String(result)}`, file);
@@ -95,13 +108,18 @@ export class TenantPool {
     return db;
   }
 
+  #retire(lease: Lease) {
+    lease.retired = true;
+    if (lease.users === 0) closeQuietly(lease.db);
+  }
+
   #evict() {
     if (this.#entries.size <= this.size) return;
-    for (const [id, entry] of this.#entries) {
+    for (const [id, lease] of this.#entries) {
       if (this.#entries.size <= this.size) break;
-      if (entry.users > 0) continue;
+      if (lease.users > 0) continue;
       this.#entries.delete(id);
-      closeQuietly(entry.db);
+      this.#retire(lease);
     }
   }
 }

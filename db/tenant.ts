@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { loginFailureColumns, personColumns, resetTokenColumns, sessionColumns } from "./auth-columns";
 import { id, timestamps } from "./columns";
 
@@ -104,3 +104,48 @@ export const loginFailures = sqliteTable("login_failures", loginFailureColumns()
 
 export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
+
+/** Groups of people (spec §3): members, and the members who administer the group. */
+export const groups = sqliteTable("groups", {
+  id: id(),
+  name: text("name").notNull(),
+  description: text("description").notNull().default(""),
+  ...timestamps(),
+});
+
+export const groupMembers = sqliteTable(
+  "group_members",
+  {
+    groupId: integer("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index("group_members_user_idx").on(t.userId)],
+);
+
+/**
+ * API tokens for scripts and apps: a name, a subset of the creator's capabilities (JSON array), an
+ * expiry. Stored as SHA-256. `user_id` is the person whose rights bound the token; null for tokens a
+ * super-admin made for the organization.
+ */
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    id: id(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    capabilities: text("capabilities", { mode: "json" }).$type<string[]>().notNull(),
+    createdAt: integer("created_at", { mode: "timestamp" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp" }).notNull(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp" }),
+  },
+  (t) => [uniqueIndex("api_tokens_token_hash_unique").on(t.tokenHash)],
+);
+
+export type Group = typeof groups.$inferSelect;
+export type ApiToken = typeof apiTokens.$inferSelect;

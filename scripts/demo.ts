@@ -99,7 +99,8 @@ export async function seedDemo(platform: Platform): Promise<{ seeded: boolean; h
         twoFactorRequired: demo.twoFactorRequired,
       },
     );
-    const db = platform.tenants.acquire(organization.id);
+    const lease = platform.tenants.acquire(organization.id);
+    const db = lease.db;
     try {
       for (const person of demo.people) {
         await createUser(db, { ...person, password: DEMO_PASSWORD });
@@ -123,7 +124,7 @@ export async function seedDemo(platform: Platform): Promise<{ seeded: boolean; h
         });
       });
     } finally {
-      platform.tenants.release(organization.id);
+      platform.tenants.release(lease);
     }
   }
   platform.organizations.invalidate();

@@ -7,6 +7,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
 import { DatabaseUnavailableError, type TenantDb } from "../db/open";
+import type { Lease } from "../db/tenant-pool";
 import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
 import { magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
@@ -24,7 +25,8 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   const { config } = platform;
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", config.TRUST_PROXY);
+  // A number of proxy hops, never `true`: trusting every hop would let a client pick its own address.
+  app.set("trust proxy", config.TRUST_PROXY ? config.TRUST_PROXY_HOPS : false);
 
   app.use(requestId);
   if (config.LOG_REQUESTS) app.use(requestLog);
@@ -60,6 +62,14 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
     }),
   );
 
+  // Anything that escapes (a platform database error, a file-system failure while opening a tenant):
+  // the generic page, never Express's default handler with its stack trace.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    console.error(JSON.stringify({ level: "error", msg: "unhandled", id: res.locals.requestId, error: String(error) }));
+    if (res.headersSent) return res.end();
+    sendStatusPage(req, res, 500);
+  });
+
   return app;
 }
 
@@ -80,13 +90,18 @@ function requestLog(req: Request, res: Response, next: NextFunction) {
         id: res.locals.requestId,
         host: req.headers.host,
         method: req.method,
-        path: req.path,
+        path: redactPath(req.path),
         status: res.statusCode,
         ms: Math.round(ms * 10) / 10,
       })}\n`,
     );
   });
   next();
+}
+
+/** Reset links carry a secret in their path; logs must not hold working credentials. */
+export function redactPath(path: string) {
+  return path.replace(/^(\/auth\/reset\/[^/]+\/)[^/]+/, "$1[redacted]");
 }
 
 /**
@@ -151,9 +166,9 @@ function tenancy(platform: Platform) {
       }
       return sendStatusPage(req, res, 404);
     }
-    let db: TenantDb;
+    let lease: Lease;
     try {
-      db = platform.tenants.acquire(organization.id);
+      lease = platform.tenants.acquire(organization.id);
     } catch (error) {
       if (!(error instanceof DatabaseUnavailableError)) return next(error);
       console.error(
@@ -165,11 +180,11 @@ function tenancy(platform: Platform) {
     const release = () => {
       if (released) return;
       released = true;
-      platform.tenants.release(organization.id);
+      platform.tenants.release(lease);
     };
     res.on("finish", release);
     res.on("close", release);
-    res.locals.tenant = { organization, db } satisfies TenantLocals;
+    res.locals.tenant = { organization, db: lease.db } satisfies TenantLocals;
     next();
   };
 }

@@ -16,6 +16,8 @@ const schema = z.object({
     .regex(/^[a-z0-9.-]+$/, "PLATFORM_DOMAIN must be a host name without port or scheme")
     .default("localhost"),
   TRUST_PROXY: flag,
+  /** How many proxies stand in front of the server when TRUST_PROXY is set (X-Forwarded-For hops). */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   TENANT_POOL_SIZE: z.coerce.number().int().min(1).default(64),
   /** `auto` seeds the demo organizations when the data directory holds none; `false` never does. */
   SEED_DEMO: z.enum(["auto", "false"]).default("auto"),

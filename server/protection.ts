@@ -6,11 +6,11 @@ import { sendStatusPage } from "./status-page";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Cross-site request refusal (SECURITY.md "Tenant isolation"): a non-GET request that a cookie
- * authenticates must come from a page of the same origin. SameSite=Lax is not enough: sibling
- * sub-domains of the platform domain are the same *site*, so a page on tenant B could post to tenant A.
- * Browsers send Sec-Fetch-Site and Origin on every such request; requests with neither (scripts, curl)
- * cannot carry a victim's cookie by a browser's hand and pass.
+ * Cross-site request refusal (SECURITY.md "Tenant isolation"): a non-GET request from a browser must
+ * come from a page of the same origin — with or without a cookie, since a forged sign-in post would sign
+ * the victim in as the attacker. SameSite=Lax is not enough: sibling sub-domains of the platform domain
+ * are the same *site*, so a page on tenant B could post to tenant A. Browsers send Sec-Fetch-Site and
+ * Origin on every such request; requests with neither (scripts, curl) carry no browser's cookies.
  */
 export function sameOriginPosts(req: Request, res: Response, next: NextFunction) {
   if (SAFE_METHODS.has(req.method)) return next();
@@ -20,7 +20,9 @@ export function sameOriginPosts(req: Request, res: Response, next: NextFunction)
   // (Fetch standard, "append a request Origin header"). Sec-Fetch-Site, which pages cannot forge, says
   // where it came from; we drop the opaque Origin so Remix's own Host/Origin check does not refuse it.
   if (origin === "null" && site === "same-origin") delete req.headers.origin;
-  if (!req.headers.cookie) return next();
+  // A call carrying its own credentials (Authorization) cannot be forged by another page: browsers
+  // send such headers cross-origin only after a CORS preflight, which this server never grants.
+  if (req.headers.authorization) return next();
   let allowed = true;
   if (site !== undefined) {
     allowed = site === "same-origin" || site === "none";

@@ -2,12 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { sendTwoFactorCode } from "~/models/auth/mail.server";
 import { issueCode } from "~/models/auth/two-factor.server";
 import { apiError, apiMethodNotAllowed, apiOk, apiT } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiSession } from "~/utils/auth.server";
 
 /** `POST /api/auth/2fa/resend`: a new code; the previous one stops working. */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["POST"]);
-  const auth = await requireApiAuth(request, context, { allowPendingTwoFactor: true });
+  const auth = await requireApiSession(request, context, { allowPendingTwoFactor: true });
   const t = await apiT(request, context);
   if (!auth.session.twoFactorPending) return apiOk({ sent: false });
   const issued = issueCode(auth.realm, auth.session);

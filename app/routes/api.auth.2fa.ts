@@ -3,14 +3,14 @@ import { z } from "zod";
 import { confirmCode } from "~/models/auth/two-factor.server";
 import { personView } from "~/models/user.server";
 import { apiError, apiMethodNotAllowed, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiSession } from "~/utils/auth.server";
 
 const bodySchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, "validation.code") });
 
 /** `POST /api/auth/2fa {code}`: confirms the pending token with the e-mailed code. */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["POST"]);
-  const auth = await requireApiAuth(request, context, { allowPendingTwoFactor: true });
+  const auth = await requireApiSession(request, context, { allowPendingTwoFactor: true });
   const { code } = await parseApiBody(request, context, bodySchema);
   if (auth.session.twoFactorPending) {
     const check = confirmCode(auth.realm, auth.session.id, code);

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { revokeSession } from "~/models/auth/session.server";
 import { apiMethodNotAllowed, apiOk } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiSession } from "~/utils/auth.server";
 
 /** `POST /api/auth/logout`: revokes the calling token (pending or not). */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["POST"]);
-  const auth = await requireApiAuth(request, context, { allowPendingTwoFactor: true });
+  const auth = await requireApiSession(request, context, { allowPendingTwoFactor: true });
   revokeSession(auth.realm, auth.session.id);
   return apiOk({ logged_out: true });
 }

@@ -1,12 +1,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { personView } from "~/models/user.server";
-import { apiOk } from "~/utils/api.server";
+import { apiNotFound, apiOk } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";
 
-/** `POST /api/auth/user` (spec §7; GET answers the same): the person the token belongs to. */
+/**
+ * `POST /api/auth/user` (spec §7; GET answers the same): the person the session or token belongs to.
+ * An organization's own token (made by a super-admin) and a super-admin's platform token have no person
+ * in this organization.
+ */
 async function currentUser({ request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
   const auth = await requireApiAuth(request, context);
-  return apiOk(personView(auth.realm, auth.person, { twoFactorPending: auth.session.twoFactorPending }));
+  if (!auth.person) return apiNotFound(request, context);
+  return apiOk({
+    ...personView(auth.realm, auth.person, { twoFactorPending: auth.session?.twoFactorPending ?? false }),
+    type: auth.role,
+    capabilities: [...auth.capabilities].sort(),
+  });
 }
 
 export const action = currentUser;

@@ -15,7 +15,7 @@ export const meta: MetaFunction = () => [{ title: "Sign in" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await getAuth(request, context);
   const redirectTo = new URL(request.url).searchParams.get("redirectTo") ?? "";
-  if (auth && !auth.session.twoFactorPending && auth.role) {
+  if (auth?.session && !auth.session.twoFactorPending && auth.role) {
     throw redirect(safeRedirectPath(redirectTo, homeFor(auth)));
   }
   return { redirectTo, platform: !context.organization, canUseLinks: Boolean(context.organization) };
@@ -37,7 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   // A new sign-in on this browser replaces the one it had.
   const previous = await getAuth(request, context);
-  if (previous) revokeSession(realm, previous.session.id);
+  if (previous?.session) revokeSession(realm, previous.session.id);
   const { token, twoFactorPending } = await startSession(request, context, realm, result.person, { kind: "web" });
   const headers = { "Set-Cookie": await sessionCookie.serialize(token) };
   const target = safeRedirectPath(redirectTo, "/auth/redirect");

@@ -13,7 +13,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await getAuth(request, context);
-  if (auth) revokeSession(auth.realm, auth.session.id);
+  if (auth?.session) revokeSession(auth.realm, auth.session.id);
   return redirectWithFlash("/auth/login", "auth.logout.done", {
     headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
   });

@@ -1,6 +1,11 @@
 import { createCookie, redirect, type AppLoadContext } from "@remix-run/node";
 import type { Session, User } from "../../db/tenant";
-import { organizationRealm, platformRealm, roleIn, type AuthRealm, type PersonRole } from "../models/auth/realm.server";
+import type { ApiToken } from "../../db/tenant";
+import { findApiToken, tokenCapabilities } from "../models/auth/api-token.server";
+import { organizationRealm, platformRealm, roleIn, type AuthRealm } from "../models/auth/realm.server";
+import { administeredGroupIds } from "../models/group.server";
+import { getUser } from "../models/user.server";
+import { capabilitiesOf, type Capability, type Role } from "./capabilities";
 import { createSession, findSession, SESSION_LIFETIME_SECONDS, type SessionKind } from "../models/auth/session.server";
 import { issueCode } from "../models/auth/two-factor.server";
 import { sendTwoFactorCode } from "../models/auth/mail.server";
@@ -16,12 +21,21 @@ export const sessionCookie = createCookie("lectern_session", {
 });
 
 export interface Auth {
+  /** The realm of the request's host: the organization's people, or the platform's super-admins. */
   realm: AuthRealm;
-  session: Session;
-  person: User;
-  role: PersonRole | null;
   via: "cookie" | "bearer";
+  /** The signed-in device, when the caller signed in (cookie, or an /api login token). */
+  session: Session | null;
+  /** The API token, when the caller uses one. */
+  token: ApiToken | null;
+  /** The person acting: an organization's user, or (on the platform host) a super-admin. */
+  person: User | null;
+  role: Role | null;
+  capabilities: ReadonlySet<Capability>;
 }
+
+/** An Auth that comes from a signed-in session: pages, and the session calls of /api. */
+export type SessionAuth = Auth & { session: Session; person: User };
 
 /** The organization's users on its host; super-admins on the platform host. */
 export function realmFor(context: AppLoadContext): AuthRealm {
@@ -36,8 +50,25 @@ export function bearerToken(request: Request) {
 }
 
 /**
- * Who is asking, checked against the database on every request (memoised for the request): an API
- * token in `Authorization: Bearer`, or the session cookie. A token is never read from the query string.
+ * A person's role here: super-admin on the platform; in an organization, admin, or learner — and a
+ * learner who administers a group is a group admin.
+ */
+export function roleOf(realm: AuthRealm, context: AppLoadContext, person: User): Role | null {
+  const stored = roleIn(realm, person);
+  if (stored === "super_admin" || stored === "admin" || stored === null) return stored;
+  return context.db && administeredGroupIds(context.db, person.id).length > 0 ? "group_admin" : "learner";
+}
+
+function fromSession(realm: AuthRealm, context: AppLoadContext, via: Auth["via"], found: { session: Session; person: User }): Auth {
+  const role = roleOf(realm, context, found.person);
+  return { realm, via, session: found.session, token: null, person: found.person, role, capabilities: capabilitiesOf(role) };
+}
+
+/**
+ * Who is asking, checked against the database on every request (memoised for the request). A Bearer
+ * token is a signed-in app's session or an API token (bounded by its owner's current rights), always of
+ * the request's own organization: a token of one host is never accepted on another, the platform's
+ * included. A browser is known by its session cookie. A token is never read from the query string.
  */
 export async function getAuth(request: Request, context: AppLoadContext): Promise<Auth | null> {
   if (context.auth !== undefined) return context.auth;
@@ -45,15 +76,32 @@ export async function getAuth(request: Request, context: AppLoadContext): Promis
   const bearer = bearerToken(request);
   let auth: Auth | null = null;
   if (bearer) {
-    const found = findSession(realm, bearer);
-    if (found && found.session.kind === "api") auth = { realm, ...found, role: roleIn(realm, found.person), via: "bearer" };
+    auth = bearerAuth(realm, context, bearer);
   } else {
     const token = await sessionCookie.parse(request.headers.get("Cookie"));
     const found = typeof token === "string" ? findSession(realm, token) : null;
-    if (found && found.session.kind === "web") auth = { realm, ...found, role: roleIn(realm, found.person), via: "cookie" };
+    if (found && found.session.kind === "web") auth = fromSession(realm, context, "cookie", found);
   }
   context.auth = auth;
   return auth;
+}
+
+function bearerAuth(realm: AuthRealm, context: AppLoadContext, bearer: string): Auth | null {
+  const found = findSession(realm, bearer);
+  if (found) return found.session.kind === "api" ? fromSession(realm, context, "bearer", found) : null;
+  if (realm.kind === "organization" && context.db) {
+    const apiToken = findApiToken(context.db, bearer);
+    if (apiToken) {
+      const owner = apiToken.userId ? getUser(context.db, apiToken.userId) : null;
+      if (apiToken.userId && (!owner || owner.disabledAt)) return null;
+      // A token can never do more than its owner can do today: lowering the owner lowers the token.
+      const ceiling = owner ? capabilitiesOf(roleOf(realm, context, owner)) : capabilitiesOf("admin");
+      const capabilities = new Set(tokenCapabilities(apiToken).filter((c) => ceiling.has(c)));
+      const role = owner ? roleOf(realm, context, owner) : "admin";
+      return { realm, via: "bearer", session: null, token: apiToken, person: owner ?? null, role, capabilities };
+    }
+  }
+  return null;
 }
 
 function currentPath(request: Request) {
@@ -69,13 +117,23 @@ export async function requireUser(
   request: Request,
   context: AppLoadContext,
   { allowPendingTwoFactor = false }: { allowPendingTwoFactor?: boolean } = {},
-): Promise<Auth> {
+): Promise<SessionAuth> {
   const auth = await getAuth(request, context);
-  if (!auth) {
+  if (!auth || !auth.session || !auth.person) {
     throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: currentPath(request) })}`);
   }
   if (auth.session.twoFactorPending && !allowPendingTwoFactor) throw redirect("/auth/2fa/confirm");
   if (!auth.role) throw redirect("/auth/no-access");
+  return auth as SessionAuth;
+}
+
+/**
+ * A page that needs a capability: signed in (as requireUser), then 403 for those without it. Pages
+ * hide links to what a person may not do; this is what holds when someone types the address.
+ */
+export async function requireCapability(request: Request, context: AppLoadContext, capability: Capability) {
+  const auth = await requireUser(request, context);
+  if (!auth.capabilities.has(capability)) throw new Response("Forbidden", { status: 403 });
   return auth;
 }
 
@@ -87,20 +145,40 @@ export async function requireSuperAdmin(request: Request, context: AppLoadContex
   return auth;
 }
 
-/** The same guards for /api, answered in the envelope: 401 without a live token, 401 until the code is in. */
+/**
+ * The same guards for /api, answered in the envelope: 401 without a live token, 401 until the code is
+ * in, 403 without a role here or (when one is named) without the capability.
+ */
 export async function requireApiAuth(
   request: Request,
   context: AppLoadContext,
-  { allowPendingTwoFactor = false }: { allowPendingTwoFactor?: boolean } = {},
+  { allowPendingTwoFactor = false, capability }: { allowPendingTwoFactor?: boolean; capability?: Capability } = {},
 ): Promise<Auth> {
   const auth = await getAuth(request, context);
   const t = await apiT(request, context);
   if (!auth) throw apiError(401, { message: t("api.unauthenticated"), code: "unauthenticated" });
-  if (auth.session.twoFactorPending && !allowPendingTwoFactor) {
+  if (auth.session?.twoFactorPending && !allowPendingTwoFactor) {
     throw apiError(401, { message: t("api.twoFactorPending"), code: "two_factor_pending" });
   }
   if (!auth.role) throw apiError(403, { message: t("auth.errors.organization"), code: "organization" });
+  if (capability && !auth.capabilities.has(capability)) {
+    throw apiError(403, { message: t("api.forbidden"), code: "forbidden" });
+  }
   return auth;
+}
+
+/** The /api calls about one's own sign-in (2FA, logout, refresh, devices) need a session, not a token. */
+export async function requireApiSession(
+  request: Request,
+  context: AppLoadContext,
+  options: { allowPendingTwoFactor?: boolean } = {},
+): Promise<SessionAuth> {
+  const auth = await requireApiAuth(request, context, options);
+  if (!auth.session || !auth.person) {
+    const t = await apiT(request, context);
+    throw apiError(403, { message: t("api.sessionOnly"), code: "session_only" });
+  }
+  return auth as SessionAuth;
 }
 
 /**
@@ -126,7 +204,7 @@ export async function startSession(
     const issued = issueCode(realm, session);
     if ("code" in issued) await sendTwoFactorCode(context.platform, realm, person, issued.code);
   }
-  context.auth = { realm, session, person, role: roleIn(realm, person), via: kind === "api" ? "bearer" : "cookie" };
+  context.auth = fromSession(realm, context, kind === "api" ? "bearer" : "cookie", { session, person });
   return { token, session, twoFactorPending };
 }
 

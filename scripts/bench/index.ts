@@ -109,13 +109,14 @@ function seedOrganizations(dataDir: string, count: number) {
         { dataDir },
         { name: `Organization ${i}`, urlPrefix: `org${i}`, language: "en" },
       );
-      const db = platform.tenants.acquire(organization.id);
+      const lease = platform.tenants.acquire(organization.id);
+    const db = lease.db;
       db.transaction((tx) => {
         for (let c = 1; c <= 5; c++) {
           createCourse(tx, { title: `Course ${c} of organization ${i}`, description: "A course.", type: "series", published: true, position: c });
         }
       });
-      platform.tenants.release(organization.id);
+      platform.tenants.release(lease);
     }
   } finally {
     platform.close();

@@ -19,7 +19,15 @@ export function request(
 ): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port, path, method, headers: { Host: host, ...headers }, setHost: false },
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method,
+        // Node sends a DELETE body without framing unless told its length.
+        headers: { Host: host, ...(body !== undefined ? { "Content-Length": String(Buffer.byteLength(body)) } : {}), ...headers },
+        setHost: false,
+      },
       (res) => {
         let data = "";
         res.setEncoding("utf8");

@@ -58,6 +58,25 @@ describe("cross-site posts (SameSite is not enough between sibling sub-domains)"
     expect(forged.status).toBe(403);
   });
 
+  it("refuses a cross-site sign-in post even from a browser without cookies (login CSRF)", async () => {
+    const res = await request(server.port, "nordlys.localhost", "/auth/login", {
+      ...form({ email: "learner@nordlys.test", password: "demo1234" }),
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://evil.localhost", "Sec-Fetch-Site": "same-site" },
+    });
+    expect(res.status).toBe(403);
+    expect(cookieFrom(res, "lectern_session")).toBeNull();
+  });
+
+  it("does not hand a browser's session token out through /api/auth/refresh", async () => {
+    const cookie = await signedIn();
+    const res = await request(server.port, "nordlys.localhost", "/api/auth/refresh", {
+      method: "POST",
+      headers: { Cookie: cookie, "Sec-Fetch-Site": "same-origin" },
+    });
+    expect(res.status).toBe(405);
+    expect(res.body).not.toMatch(/"token"/);
+  });
+
   it("answers /api in the envelope", async () => {
     const cookie = await signedIn();
     const res = await request(server.port, "nordlys.localhost", "/api/auth/logout", {

@@ -67,20 +67,21 @@ describe("TenantPool", () => {
   it("keeps at most `size` idle handles open and closes the least recently used", () => {
     makeTenants([1, 2, 3]);
     const pool = new TenantPool(dir, 2);
-    const first = pool.acquire(1);
-    pool.release(1);
-    pool.acquire(2);
-    pool.release(2);
-    pool.acquire(1); // 1 is now the most recently used
-    pool.release(1);
-    pool.acquire(3);
-    pool.release(3);
+    const use = (id: number) => {
+      const lease = pool.acquire(id);
+      pool.release(lease);
+      return lease;
+    };
+    const first = use(1);
+    use(2);
+    use(1); // 1 is now the most recently used
+    use(3);
     expect(pool.openCount).toBe(2);
     expect(pool.has(2)).toBe(false);
     expect(pool.has(1)).toBe(true);
-    expect(first.$client.open).toBe(true);
+    expect(first.db.$client.open).toBe(true);
     pool.closeAll();
-    expect(first.$client.open).toBe(false);
+    expect(first.db.$client.open).toBe(false);
   });
 
   it("never closes a handle that a request is still using", () => {
@@ -88,13 +89,32 @@ describe("TenantPool", () => {
     const pool = new TenantPool(dir, 1);
     const busy = pool.acquire(1);
     const other = pool.acquire(2);
-    expect(busy.$client.open).toBe(true);
+    expect(busy.db.$client.open).toBe(true);
     expect(pool.openCount).toBe(2);
-    pool.release(2);
-    expect(busy.$client.open).toBe(true);
-    pool.release(1);
+    pool.release(other);
+    expect(busy.db.$client.open).toBe(true);
+    pool.release(busy);
     expect(pool.openCount).toBe(1);
-    expect(other.$client.open || busy.$client.open).toBe(true);
+    pool.closeAll();
+  });
+
+  it("closes a handle retired while in use only when its last request is done, and keeps counts per handle", () => {
+    makeTenants([1]);
+    const pool = new TenantPool(dir, 2);
+    const a = pool.acquire(1);
+    const b = pool.acquire(1);
+    expect(a).toBe(b);
+    pool.markSuspect(1); // request A saw damage
+    expect(a.db.$client.open).toBe(true); // request B still uses it
+    const c = pool.acquire(1); // a new handle after the check
+    expect(c).not.toBe(a);
+    pool.release(a);
+    expect(a.db.$client.open).toBe(true);
+    pool.release(b);
+    expect(a.db.$client.open).toBe(false);
+    expect(c.users).toBe(1); // releasing A and B never touched C's count
+    expect(c.db.$client.open).toBe(true);
+    pool.release(c);
     pool.closeAll();
   });
 
@@ -107,11 +127,10 @@ describe("TenantPool", () => {
   it("checks a suspect database in full before using it again", () => {
     makeTenants([1]);
     const pool = new TenantPool(dir, 2);
-    pool.acquire(1);
-    pool.release(1);
+    pool.release(pool.acquire(1));
     pool.markSuspect(1);
     expect(pool.has(1)).toBe(false);
-    expect(pool.acquire(1).$client.open).toBe(true);
+    expect(pool.acquire(1).db.$client.open).toBe(true);
     pool.closeAll();
   });
 });

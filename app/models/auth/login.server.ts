@@ -34,10 +34,15 @@ export async function authenticate(
   const person = findPersonByEmail(realm, address);
   if (!person) return { ok: false, error: "user_not_found" };
   if (recentFailures(realm, address, now) >= MAX_FAILURES_PER_HOUR) return { ok: false, error: "throttled" };
-  if (!(await verifyPassword(person.passwordHash, password))) {
-    realm.db.insert(realm.failures).values({ email: address, ip: ip.slice(0, 64), createdAt: now }).run();
-    return { ok: false, error: "invalid_password" };
-  }
+  // Count the attempt as a failure before the slow password check (no await between the count and the
+  // insert), so a burst of concurrent guesses cannot all slip under the limit; a success takes it back.
+  const attempt = realm.db
+    .insert(realm.failures)
+    .values({ email: address, ip: ip.slice(0, 64), createdAt: now })
+    .returning({ id: realm.failures.id })
+    .get();
+  if (!(await verifyPassword(person.passwordHash, password))) return { ok: false, error: "invalid_password" };
+  realm.db.delete(realm.failures).where(eq(realm.failures.id, attempt.id)).run();
   if (person.disabledAt) return { ok: false, error: "disabled" };
   if (!roleIn(realm, person)) return { ok: false, error: "organization" };
   // Old failures are of no use once the window has passed.

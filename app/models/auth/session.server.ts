@@ -54,7 +54,12 @@ export function findSession(realm: AuthRealm, token: string, now = new Date()): 
     .get();
   if (!row || row.person.disabledAt) return null;
   if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-    realm.db.update(realm.sessions).set({ lastSeenAt: now }).where(eq(realm.sessions.id, row.session.id)).run();
+    // Best effort: a busy or full disk must not turn every page of a signed-in person into an error.
+    try {
+      realm.db.update(realm.sessions).set({ lastSeenAt: now }).where(eq(realm.sessions.id, row.session.id)).run();
+    } catch {
+      // last_seen_at is informational
+    }
   }
   return row as { session: Session; person: User };
 }

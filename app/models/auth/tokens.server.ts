@@ -20,16 +20,34 @@ function issue(realm: AuthRealm, table: TokenTable, personId: number, lifetimeMs
   return token;
 }
 
-/** Marks a live token used and returns whose it was; the update is the check, so it cannot be used twice. */
-function spend(realm: AuthRealm, table: TokenTable, token: string, now: Date): number | null {
+/**
+ * Marks a live token used and returns whose it was; the update is the check, so it cannot be used twice.
+ * With `owner`, only that person's token is spent (another's is left alone and not found).
+ */
+function spend(realm: AuthRealm, table: TokenTable, token: string, now: Date, owner?: number): number | null {
   if (!token || token.length > 200) return null;
   const row = realm.db
     .update(table)
     .set({ usedAt: now })
-    .where(and(eq(table.tokenHash, hashToken(token)), isNull(table.usedAt), gt(table.expiresAt, now)))
+    .where(
+      and(
+        eq(table.tokenHash, hashToken(token)),
+        isNull(table.usedAt),
+        gt(table.expiresAt, now),
+        owner === undefined ? undefined : eq(table.userId, owner),
+      ),
+    )
     .returning({ userId: table.userId })
     .get();
   return row?.userId ?? null;
+}
+
+/** After a password changes, no older reset or sign-in link of the person may still work. */
+function cancelOutstandingLinks(realm: AuthRealm, personId: number, now: Date) {
+  realm.db.update(realm.resets).set({ usedAt: now }).where(and(eq(realm.resets.userId, personId), isNull(realm.resets.usedAt))).run();
+  if (realm.kind === "organization") {
+    realm.db.update(magicLinks).set({ usedAt: now }).where(and(eq(magicLinks.userId, personId), isNull(magicLinks.usedAt))).run();
+  }
 }
 
 /** Whether a token is live (unused, unexpired), without spending it: pages check before they ask. */
@@ -69,13 +87,10 @@ export async function resetPassword(
   if (!person) return false;
   const passwordHash = await hashPassword(password);
   return realm.db.transaction(() => {
-    const owner = spend(realm, realm.resets, token, now);
-    if (owner !== person.id) {
-      if (owner !== null) throw new Error("reset token belongs to another account"); // rolls the spend back
-      return false;
-    }
+    if (spend(realm, realm.resets, token, now, person.id) !== person.id) return false;
     realm.db.update(realm.people).set({ passwordHash }).where(eq(realm.people.id, person.id)).run();
     revokeSessionsOf(realm, person.id);
+    cancelOutstandingLinks(realm, person.id, now);
     return true;
   });
 }
@@ -88,6 +103,7 @@ export async function changePassword(
   realm.db.transaction(() => {
     realm.db.update(realm.people).set({ passwordHash }).where(eq(realm.people.id, personId)).run();
     revokeSessionsOf(realm, personId, { except: keepSessionId });
+    cancelOutstandingLinks(realm, personId, new Date());
   });
 }
 

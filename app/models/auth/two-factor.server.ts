@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { HOTP, Secret } from "otpauth";
 import type { Session } from "../../../db/tenant";
 import type { AuthRealm } from "./realm.server";
@@ -15,20 +15,21 @@ export const MAX_CODE_SENDS = 5;
  * secret, so an older code can never match again, and a used code clears it.
  */
 export function issueCode(realm: AuthRealm, session: Session, now = new Date()): { code: string } | { error: "too_many_sends" } {
-  if (session.twoFactorSends >= MAX_CODE_SENDS) return { error: "too_many_sends" };
   const secret = new Secret({ size: 20 });
   const code = new HOTP({ secret, digits: CODE_DIGITS }).generate({ counter: 0 });
-  realm.db
+  // The limit is part of the update itself, so concurrent resends cannot all pass it.
+  const issued = realm.db
     .update(realm.sessions)
     .set({
       twoFactorSecret: secret.base32,
       twoFactorIssuedAt: now,
       twoFactorAttempts: 0,
-      twoFactorSends: session.twoFactorSends + 1,
+      twoFactorSends: sql`${realm.sessions.twoFactorSends} + 1`,
     })
-    .where(eq(realm.sessions.id, session.id))
-    .run();
-  return { code };
+    .where(and(eq(realm.sessions.id, session.id), lt(realm.sessions.twoFactorSends, MAX_CODE_SENDS)))
+    .returning({ id: realm.sessions.id })
+    .get();
+  return issued ? { code } : { error: "too_many_sends" };
 }
 
 export type CodeCheck = "ok" | "invalid" | "expired" | "too_many_attempts" | "no_code";

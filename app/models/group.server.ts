@@ -1,0 +1,24 @@
+import { and, eq } from "drizzle-orm";
+import type { TenantConn } from "../../db/open";
+import { groupMembers, groups } from "../../db/tenant";
+
+export function createGroup(db: TenantConn, input: { name: string; description?: string }) {
+  return db.insert(groups).values({ name: input.name, description: input.description ?? "" }).returning().get();
+}
+
+export function addGroupMember(db: TenantConn, { groupId, userId, isAdmin = false }: { groupId: number; userId: number; isAdmin?: boolean }) {
+  db.insert(groupMembers)
+    .values({ groupId, userId, isAdmin })
+    .onConflictDoUpdate({ target: [groupMembers.groupId, groupMembers.userId], set: { isAdmin } })
+    .run();
+}
+
+/** The groups a person administers (spec §6: groups have admins who manage the group). */
+export function administeredGroupIds(db: TenantConn, userId: number): number[] {
+  return db
+    .select({ id: groupMembers.groupId })
+    .from(groupMembers)
+    .where(and(eq(groupMembers.userId, userId), eq(groupMembers.isAdmin, true)))
+    .all()
+    .map((r) => r.id);
+}

@@ -1,0 +1,119 @@
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import { z, type ZodTypeAny } from "zod";
+import type { TenantDb } from "../../db/open";
+import type { Organization } from "../../db/platform";
+import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "./api.server";
+import { requireApiAuth, type Auth } from "./auth.server";
+import type { Capability } from "./capabilities";
+import { pageSchema, paginated, type Page } from "./pagination";
+
+/**
+ * The generic /api resource calls (spec §7: GET {resource}, GET {resource}/{id}, GET {resource}/search,
+ * POST {resource}, PUT {resource}/{id}, DELETE {resource}/{id}). A resource names its capabilities,
+ * its schemas and its model functions; this module does the rest the same way for every resource:
+ * the capability check, the organization scope, validation (422), pagination and the envelope.
+ */
+export interface ResourceScope {
+  db: TenantDb;
+  organization: Organization;
+  viewer: Auth;
+}
+
+/** A model's answer to a write: the new state, or a field it refuses (e.g. an unknown category). */
+export type WriteResult<V> = { ok: true; value: V } | { ok: false; field: string; message: string };
+
+export interface Resource<V, C extends ZodTypeAny, U extends ZodTypeAny> {
+  read: Capability;
+  write: Capability;
+  createSchema: C;
+  updateSchema: U;
+  list(scope: ResourceScope, page: Page): { items: V[]; total: number };
+  search(scope: ResourceScope, query: string, page: Page): { items: V[]; total: number };
+  get(scope: ResourceScope, id: number): V | null;
+  create?(scope: ResourceScope, input: z.infer<C>): WriteResult<V>;
+  update?(scope: ResourceScope, id: number, input: z.infer<U>): WriteResult<V> | null;
+  remove?(scope: ResourceScope, id: number): boolean;
+}
+
+const idSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const searchSchema = pageSchema.extend({ q: z.string().trim().min(1).max(200) });
+
+async function scopeFor(request: Request, context: AppLoadContext, capability: Capability): Promise<ResourceScope> {
+  if (!context.organization || !context.db) throw await apiNotFound(request, context);
+  const viewer = await requireApiAuth(request, context, { capability });
+  return { db: context.db, organization: context.organization, viewer };
+}
+
+function query(request: Request) {
+  return Object.fromEntries(new URL(request.url).searchParams);
+}
+
+async function writeReply<V>(request: Request, context: AppLoadContext, result: WriteResult<V>, status = 200) {
+  if (result.ok) return apiOk(result.value, status);
+  const t = await apiT(request, context);
+  return apiError(422, { message: t("api.invalid"), code: "invalid", fields: { [result.field]: [t(result.message)] } });
+}
+
+/** `GET {resource}` (paginated) and `POST {resource}`. */
+export function collectionRoute<V, C extends ZodTypeAny, U extends ZodTypeAny>(resource: Resource<V, C, U>) {
+  return {
+    loader: async ({ request, context }: LoaderFunctionArgs) => {
+      const scope = await scopeFor(request, context, resource.read);
+      const page = pageSchema.safeParse(query(request));
+      if (!page.success) return apiInvalid(request, context, page.error);
+      const p = { page: page.data.page, perPage: page.data.per_page };
+      const { items, total } = resource.list(scope, p);
+      return apiOk(paginated(items, total, p));
+    },
+    action: async ({ request, context }: ActionFunctionArgs) => {
+      if (request.method !== "POST" || !resource.create) return apiMethodNotAllowed(request, context, ["GET", ...(resource.create ? ["POST"] : [])]);
+      const scope = await scopeFor(request, context, resource.write);
+      const input = await parseApiBody(request, context, resource.createSchema);
+      return writeReply(request, context, resource.create(scope, input), 201);
+    },
+  };
+}
+
+/** `GET {resource}/{id}`, `PUT {resource}/{id}`, `DELETE {resource}/{id}`. */
+export function itemRoute<V, C extends ZodTypeAny, U extends ZodTypeAny>(resource: Resource<V, C, U>) {
+  const allowed = ["GET", ...(resource.update ? ["PUT"] : []), ...(resource.remove ? ["DELETE"] : [])];
+  return {
+    loader: async ({ request, context, params }: LoaderFunctionArgs) => {
+      const scope = await scopeFor(request, context, resource.read);
+      const id = idSchema.safeParse(params);
+      if (!id.success) return apiNotFound(request, context);
+      const value = resource.get(scope, id.data.id);
+      return value ? apiOk(value) : apiNotFound(request, context);
+    },
+    action: async ({ request, context, params }: ActionFunctionArgs) => {
+      const method = request.method;
+      if (!((method === "PUT" && resource.update) || (method === "DELETE" && resource.remove))) {
+        return apiMethodNotAllowed(request, context, allowed);
+      }
+      const scope = await scopeFor(request, context, resource.write);
+      const id = idSchema.safeParse(params);
+      if (!id.success) return apiNotFound(request, context);
+      if (method === "DELETE") {
+        return resource.remove!(scope, id.data.id) ? apiOk({ id: id.data.id, deleted: true }) : apiNotFound(request, context);
+      }
+      const input = await parseApiBody(request, context, resource.updateSchema);
+      const result = resource.update!(scope, id.data.id, input);
+      return result ? writeReply(request, context, result) : apiNotFound(request, context);
+    },
+  };
+}
+
+/** `GET {resource}/search?q=`. */
+export function searchRoute<V, C extends ZodTypeAny, U extends ZodTypeAny>(resource: Resource<V, C, U>) {
+  return {
+    loader: async ({ request, context }: LoaderFunctionArgs) => {
+      const scope = await scopeFor(request, context, resource.read);
+      const parsed = searchSchema.safeParse(query(request));
+      if (!parsed.success) return apiInvalid(request, context, parsed.error);
+      const p = { page: parsed.data.page, perPage: parsed.data.per_page };
+      const { items, total } = resource.search(scope, parsed.data.q, p);
+      return apiOk(paginated(items, total, p));
+    },
+    action: async ({ request, context }: ActionFunctionArgs) => apiMethodNotAllowed(request, context, ["GET"]),
+  };
+}
