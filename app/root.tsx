@@ -32,12 +32,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const flash = await takeFlash(request);
   return json(
     {
-      organization: context.organization ? publicOrganization(context.organization) : null,
+      organization: context.organization
+        ? publicOrganization(context.organization, (v) => context.platform.brandingUrl(context.organization!, v))
+        : null,
       user:
         auth?.session && auth.person && !auth.session.twoFactorPending
           ? {
               name: [auth.person.firstName, auth.person.lastName].filter(Boolean).join(" ") || auth.person.email,
               role: auth.role,
+              capabilities: [...auth.capabilities],
             }
           : null,
       flash: flash.message,

@@ -10,6 +10,7 @@ import { DatabaseUnavailableError, type TenantDb } from "../db/open";
 import type { Lease } from "../db/tenant-pool";
 import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
+import { serveFiles } from "./files";
 import { magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
 import { sendStatusPage } from "./status-page";
 
@@ -42,6 +43,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   app.use(sameOriginPosts);
   app.use(rateLimits(config));
   app.use(magicLinkParameter);
+  app.use(serveFiles(platform));
 
   app.all(
     "*",

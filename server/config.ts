@@ -32,6 +32,11 @@ const schema = z.object({
   /** Requests a minute per address: auth posts, and other non-GET requests. */
   RATE_LIMIT_AUTH: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_MUTATIONS: z.coerce.number().int().min(1).default(100),
+  /** Upload limits in bytes: any file, and images (which are also re-encoded). */
+  FILE_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
+  IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+  /** Signs download links; without it a random key is made once and kept in <DATA_DIR>/secret.key. */
+  SECRET_KEY: z.string().min(32).optional(),
   /** Whether super-admins must enter an e-mailed code after their password. */
   SUPER_ADMIN_2FA: flag,
 });

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { openPlatformDatabase, type PlatformDb } from "../db/open";
@@ -16,6 +17,7 @@ export class Platform {
   readonly tenants: TenantPool;
   readonly organizations: OrganizationDirectory;
   readonly mailer: Mailer;
+  readonly #secret: Buffer;
   /** The port the server listens on, once it does; links in mails use it unless PUBLIC_PORT is set. */
   listeningPort: number | null = null;
 
@@ -25,6 +27,41 @@ export class Platform {
     this.tenants = new TenantPool(config.DATA_DIR, config.TENANT_POOL_SIZE);
     this.organizations = new OrganizationDirectory(this.db, config.PLATFORM_DOMAIN);
     this.mailer = new Mailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: this.outboxDir() });
+    this.#secret = config.SECRET_KEY ? Buffer.from(config.SECRET_KEY) : loadOrCreateSecret(path.join(config.DATA_DIR, "secret.key"));
+  }
+
+  /**
+   * A signed, expiring address for one organization's file (ARCHITECTURE.md "Data": downloads use signed,
+   * expiring URLs). Expiry is rounded up to `granularity` seconds so that pages rendered within that
+   * window share one address and browsers can cache it.
+   */
+  signFileUrl(organizationId: number, file: { id: number; name: string }, ttlSeconds: number, granularity = 1) {
+    const now = Math.floor(Date.now() / 1000);
+    const expires = Math.ceil((now + ttlSeconds) / granularity) * granularity;
+    const signature = this.#sign(organizationId, file.id, expires);
+    return { url: `/files/${file.id}/${expires}/${signature}/${encodeURIComponent(file.name)}`, expires };
+  }
+
+  verifyFileSignature(organizationId: number, fileId: number, expires: number, signature: string) {
+    if (!Number.isSafeInteger(expires) || expires < Math.floor(Date.now() / 1000)) return false;
+    const expected = Buffer.from(this.#sign(organizationId, fileId, expires));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+  }
+
+  /**
+   * The address of a branding image: a stored file (`file:<id>`) gets a signed address valid for a week,
+   * the same for a whole day so pages and browsers can cache it; anything else is returned as it is.
+   */
+  brandingUrl(organization: Organization, value: string | null, { absolute = false } = {}) {
+    const match = value ? /^file:(\d+)$/.exec(value) : null;
+    if (!match) return value;
+    const { url } = this.signFileUrl(organization.id, { id: Number(match[1]), name: "image" }, 7 * 86_400, 86_400);
+    return absolute ? `${this.originFor(organization)}${url}` : url;
+  }
+
+  #sign(organizationId: number, fileId: number, expires: number) {
+    return crypto.createHmac("sha256", this.#secret).update(`file:${organizationId}:${fileId}:${expires}`).digest("base64url");
   }
 
   /**
@@ -54,5 +91,17 @@ export class Platform {
   close() {
     this.tenants.closeAll();
     this.db.$client.close();
+  }
+}
+
+/** A random key made on first start and kept beside the data (mode 0600), so links survive restarts. */
+function loadOrCreateSecret(file: string) {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    const key = crypto.randomBytes(32);
+    fs.writeFileSync(`${file}.tmp`, key, { mode: 0o600 });
+    fs.renameSync(`${file}.tmp`, file);
+    return key;
   }
 }

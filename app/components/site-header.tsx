@@ -18,6 +18,11 @@ export function SiteHeader() {
       <nav aria-label={t("nav.main")} className="site-nav">
         <Link to="/">{t("nav.home")}</Link>
         {data?.user?.role === "super_admin" ? <Link to="/admin">{t("nav.admin")}</Link> : null}
+        {data?.organization && data.user?.capabilities.includes("read:organization") ? (
+          <Link to="/dashboard" data-testid="dashboard-link">
+            {t("nav.dashboard")}
+          </Link>
+        ) : null}
       </nav>
       <div className="site-tools">
         {data ? <ThemeSwitch theme={data.theme} redirectTo={data.path} /> : null}

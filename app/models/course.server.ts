@@ -161,3 +161,7 @@ export const courseResource: Resource<CourseView, typeof createSchema, typeof up
   },
   remove: (scope, id) => scope.db.delete(courses).where(eq(courses.id, id)).run().changes > 0,
 };
+
+export function countCourses(db: TenantConn) {
+  return db.select({ n: count() }).from(courses).get()?.n ?? 0;
+}

@@ -1,7 +1,11 @@
-import { eq, or } from "drizzle-orm";
+import fs from "node:fs";
+import path from "node:path";
+import { eq, like, or } from "drizzle-orm";
+import { z } from "zod";
 import { organizations, type NewOrganization, type Organization } from "../../db/platform";
 import { createTenantDatabase, type PlatformDb } from "../../db/open";
-import { tenantDatabaseFile } from "../../db/tenant-pool";
+import { tenantDatabaseFile, tenantFolder } from "../../db/tenant-pool";
+import { LANGUAGES } from "../utils/i18n";
 import { defaultThemeFor } from "../utils/theme";
 
 export type { Organization };
@@ -80,15 +84,18 @@ export function organizationHost(organization: Organization, platformDomain: str
   );
 }
 
-/** The public face of an organization, as `GET /api/resolve` gives it to apps before anyone logs in. */
-export function publicOrganization(organization: Organization) {
+/**
+ * The public face of an organization, as `GET /api/resolve` gives it to apps before anyone logs in.
+ * Branding images stored in the file store (`file:<id>`) become addresses through `imageUrl`.
+ */
+export function publicOrganization(organization: Organization, imageUrl: (value: string | null) => string | null = (v) => v) {
   return {
     id: organization.id,
     name: organization.name,
     language: organization.language,
-    logo: organization.logo,
-    favicon: organization.favicon,
-    login_background: organization.loginBackground,
+    logo: imageUrl(organization.logo),
+    favicon: imageUrl(organization.favicon),
+    login_background: imageUrl(organization.loginBackground),
     footer: organization.footer,
     featured_course: organization.featuredCourse,
     theme: defaultThemeFor(organization.id),
@@ -96,4 +103,152 @@ export function publicOrganization(organization: Organization) {
     urlPrefix: organization.urlPrefix,
     customDomain: organization.customDomain,
   };
+}
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const hostField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .refine((v) => normalizeHost(v) === v && v.includes("."), "validation.host")
+  .nullable()
+  .optional()
+  .transform((v) => (v ? v : null));
+
+/** What a super-admin (or the organization's own admin) may set on an organization. */
+export const organizationSettingsSchema = z.object({
+  name: z.string({ required_error: "validation.required" }).trim().min(1, "validation.required").max(120),
+  language: z.enum(LANGUAGES, { errorMap: () => ({ message: "validation.invalidOption" }) }),
+  urlPrefix: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(63)
+    .refine((v) => v === "" || LABEL.test(v), "validation.urlPrefix")
+    .optional()
+    .transform((v) => (v ? v : null)),
+  domain: hostField,
+  customDomain: hostField,
+  twoFactorRequired: z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean()).default(false),
+  footer: z.string().trim().max(500).optional().transform((v) => v || null),
+  bcc: z
+    .string()
+    .trim()
+    .max(254)
+    .refine((v) => v === "" || z.string().email().safeParse(v).success, "validation.email")
+    .optional()
+    .transform((v) => v || null),
+  featuredCourse: z.preprocess((v) => (v === "" || v === undefined ? null : v), z.coerce.number().int().positive().nullable()).default(null),
+});
+export type OrganizationSettings = z.infer<typeof organizationSettingsSchema>;
+
+export const createOrganizationSchema = z.object({
+  name: organizationSettingsSchema.shape.name,
+  language: organizationSettingsSchema.shape.language,
+  urlPrefix: organizationSettingsSchema.shape.urlPrefix,
+  adminEmail: z
+    .string()
+    .trim()
+    .max(254)
+    .refine((v) => v === "" || z.string().email().safeParse(v).success, "validation.email")
+    .optional()
+    .transform((v) => v || null),
+});
+
+/** A url prefix from a name: "Nordlys Akademi" → "nordlys-akademi". */
+export function prefixFromName(name: string) {
+  return (
+    name
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/æ/g, "ae")
+      .replace(/ø/g, "o")
+      .replace(/å/g, "a")
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 63)
+      .replace(/-+$/g, "") || "organization"
+  );
+}
+
+export type FieldErrors = Record<string, string[]>;
+
+/** Which host fields clash with another organization's (or the platform's own host). */
+export function hostConflicts(
+  db: PlatformDb,
+  platformDomain: string,
+  values: { urlPrefix?: string | null; domain?: string | null; customDomain?: string | null },
+  exceptId?: number,
+): FieldErrors {
+  const errors: FieldErrors = {};
+  const hosts: Array<[keyof typeof values, string | null | undefined]> = [
+    ["urlPrefix", values.urlPrefix ? `${values.urlPrefix}.${platformDomain}` : null],
+    ["domain", values.domain],
+    ["customDomain", values.customDomain],
+  ];
+  for (const [field, host] of hosts) {
+    if (!host) continue;
+    if (host === platformDomain) {
+      errors[field] = ["validation.hostTaken"];
+      continue;
+    }
+    const owner = findOrganizationByHost(db, host, platformDomain);
+    if (owner && owner.id !== exceptId) errors[field] = ["validation.hostTaken"];
+  }
+  return errors;
+}
+
+export function updateOrganization(db: PlatformDb, id: number, values: Partial<OrganizationSettings> & { favicon?: string | null; logo?: string | null; loginBackground?: string | null }) {
+  return db.update(organizations).set(values).where(eq(organizations.id, id)).returning().get();
+}
+
+/**
+ * Deletes an organization without destroying anything: the registry row goes, and its folder is moved
+ * aside to `<DATA_DIR>/deleted/org-<id>-<time>` (spec §8 asks for confirmation; a slip stays recoverable).
+ */
+export function deleteOrganization(db: PlatformDb, { dataDir }: { dataDir: string }, id: number) {
+  return db.transaction((tx) => {
+    const row = tx.delete(organizations).where(eq(organizations.id, id)).returning().get();
+    if (!row) return null;
+    const folder = tenantFolder(dataDir, id);
+    if (fs.existsSync(folder)) {
+      const deletedDir = path.join(dataDir, "deleted");
+      fs.mkdirSync(deletedDir, { recursive: true });
+      fs.renameSync(folder, path.join(deletedDir, `org-${id}-${new Date().toISOString().replace(/[:.]/g, "-")}`));
+    }
+    return row;
+  });
+}
+
+/** An organization in /api and exports: the spec's names (urlPrefix, customDomain), else snake_case. */
+export function organizationView(organization: Organization, url: string) {
+  return {
+    id: organization.id,
+    name: organization.name,
+    url,
+    domain: organization.domain,
+    urlPrefix: organization.urlPrefix,
+    customDomain: organization.customDomain,
+    language: organization.language,
+    favicon: organization.favicon,
+    logo: organization.logo,
+    login_background: organization.loginBackground,
+    footer: organization.footer,
+    featured_course: organization.featuredCourse,
+    bcc: organization.bcc,
+    two_factor_required: organization.twoFactorRequired,
+    created_at: organization.createdAt.toISOString(),
+  };
+}
+
+export function searchOrganizations(db: PlatformDb, query: string) {
+  const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return db
+    .select()
+    .from(organizations)
+    .where(or(like(organizations.name, pattern), like(organizations.urlPrefix, pattern), like(organizations.domain, pattern), like(organizations.customDomain, pattern)))
+    .orderBy(organizations.id)
+    .all();
 }

@@ -1,4 +1,6 @@
-import { eq } from "drizzle-orm";
+import { asc, count, eq, like, or } from "drizzle-orm";
+import { z } from "zod";
+import { LANGUAGES } from "../utils/i18n";
 import type { PlatformConn, TenantConn } from "../../db/open";
 import { superAdmins } from "../../db/platform";
 import { users, type User, type UserRole } from "../../db/tenant";
@@ -66,4 +68,98 @@ export function personView(realm: AuthRealm, person: User, { twoFactorPending }:
     managed_externally: person.managedExternally,
     created_at: person.createdAt.toISOString(),
   };
+}
+
+export const ASSIGNABLE_ROLES = ["learner", "admin"] as const;
+
+/** The fields an admin sets on a person (spec §3 User). */
+export const userFormSchema = z.object({
+  firstName: z.string().trim().max(100).default(""),
+  lastName: z.string().trim().max(100).default(""),
+  email: z.string({ required_error: "validation.required" }).trim().max(254).email("validation.email"),
+  phone: z.string().trim().max(40).optional().transform((v) => v || null),
+  role: z.enum(ASSIGNABLE_ROLES, { errorMap: () => ({ message: "validation.invalidOption" }) }),
+  language: z
+    .enum(["", ...LANGUAGES])
+    .optional()
+    .transform((v) => (v ? v : null)),
+});
+export type UserForm = z.infer<typeof userFormSchema>;
+
+export function findUserByEmail(db: TenantConn, email: string) {
+  return db.select().from(users).where(eq(users.email, normalizeEmail(email))).get();
+}
+
+export function listUsers(db: TenantConn, { q, page, perPage }: { q?: string; page: number; perPage: number }) {
+  const where = q
+    ? or(
+        like(users.email, `%${escapeLike(q)}%`),
+        like(users.firstName, `%${escapeLike(q)}%`),
+        like(users.lastName, `%${escapeLike(q)}%`),
+      )
+    : undefined;
+  const items = db
+    .select()
+    .from(users)
+    .where(where)
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .all();
+  const total = db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
+  return { items, total };
+}
+
+export function escapeLike(text: string) {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Adds a person by an admin's hand; no password yet (they choose one from the invitation). */
+export function addUser(db: TenantConn, input: UserForm): { ok: true; user: User } | { ok: false; fields: Record<string, string[]> } {
+  if (findUserByEmail(db, input.email)) return { ok: false, fields: { email: ["validation.emailTaken"] } };
+  const user = db
+    .insert(users)
+    .values({
+      email: normalizeEmail(input.email),
+      firstName: input.firstName,
+      lastName: input.lastName,
+      phone: input.phone,
+      role: input.role,
+      language: input.language,
+    })
+    .returning()
+    .get();
+  return { ok: true, user };
+}
+
+export function editUser(db: TenantConn, id: number, input: UserForm): { ok: true; user: User } | { ok: false; fields: Record<string, string[]> } | null {
+  const other = findUserByEmail(db, input.email);
+  if (other && other.id !== id) return { ok: false, fields: { email: ["validation.emailTaken"] } };
+  const user = db
+    .update(users)
+    .set({
+      email: normalizeEmail(input.email),
+      firstName: input.firstName,
+      lastName: input.lastName,
+      phone: input.phone,
+      role: input.role,
+      language: input.language,
+    })
+    .where(eq(users.id, id))
+    .returning()
+    .get();
+  return user ? { ok: true, user } : null;
+}
+
+export function setUserDisabled(db: TenantConn, id: number, disabled: boolean) {
+  db.update(users).set({ disabledAt: disabled ? new Date() : null }).where(eq(users.id, id)).run();
+}
+
+/** Removes a person and, by cascade, their sessions, tokens and memberships. */
+export function deleteUser(db: TenantConn, id: number) {
+  return db.delete(users).where(eq(users.id, id)).run().changes > 0;
+}
+
+export function countUsers(db: TenantConn) {
+  return db.select({ n: count() }).from(users).get()?.n ?? 0;
 }

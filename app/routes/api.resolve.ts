@@ -11,5 +11,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!query.success) return apiInvalid(request, context, query.error);
   const { organization } = context.platform.organizations.resolve(query.data.domain);
   if (!organization) return apiNotFound(request, context);
-  return apiOk(publicOrganization(organization));
+  return apiOk(publicOrganization(organization, (v) => context.platform.brandingUrl(organization, v, { absolute: true })));
 }

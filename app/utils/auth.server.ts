@@ -210,5 +210,6 @@ export async function startSession(
 
 /** Where a signed-in person belongs (spec §2: /auth/redirect acts as home). */
 export function homeFor(auth: Pick<Auth, "role">) {
-  return auth.role === "super_admin" ? "/admin" : "/";
+  if (auth.role === "super_admin") return "/admin";
+  return auth.role === "admin" ? "/dashboard" : "/";
 }

@@ -10,6 +10,15 @@ export const FLASH_MESSAGES = [
   "auth.logout.done",
   "auth.reset.sent",
   "auth.twoFactor.resent",
+  "flash.organizationCreated",
+  "flash.organizationDeleted",
+  "flash.settingsSaved",
+  "flash.userCreated",
+  "flash.userUpdated",
+  "flash.userDeleted",
+  "flash.signedOutEverywhere",
+  "flash.tokenRevoked",
+  "flash.fileDeleted",
 ] as const;
 export type FlashMessage = (typeof FLASH_MESSAGES)[number];
 

@@ -56,3 +56,15 @@ export async function sendMagicLink(platform: Platform, realm: AuthRealm, person
     t("mail.signature", { organization }),
   ]);
 }
+
+/** A person added by an admin (or an organization's first admin) chooses a password from this mail. */
+export async function sendInvitation(platform: Platform, realm: AuthRealm, person: User, token: string) {
+  const { t, organization, name, origin } = await compose(platform, realm, person);
+  const link = `${origin}/auth/reset/${encodeURIComponent(person.email)}/${token}`;
+  await send(platform, realm, person.email, t("mail.invitation.subject", { organization }), [
+    t("mail.greeting", { name }),
+    t("mail.invitation.body", { organization }),
+    `${t("mail.invitation.action")}\n${link}`,
+    t("mail.signature", { organization }),
+  ]);
+}

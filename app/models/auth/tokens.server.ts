@@ -71,11 +71,14 @@ export function isMagicLinkLive(realm: AuthRealm, code: string, now = new Date()
 }
 
 /** A reset token for the person with this e-mail, or null when there is none (the caller says the same). */
-export function requestPasswordReset(realm: AuthRealm, email: string, now = new Date()) {
+export function requestPasswordReset(realm: AuthRealm, email: string, now = new Date(), lifetimeMs = RESET_TOKEN_LIFETIME_MS) {
   const person = findPersonByEmail(realm, email);
   if (!person || person.disabledAt || person.managedExternally) return null;
-  return { person, token: issue(realm, realm.resets, person.id, RESET_TOKEN_LIFETIME_MS, now) };
+  return { person, token: issue(realm, realm.resets, person.id, lifetimeMs, now) };
 }
+
+/** An invitation is a set-password link that waits a week for the new person. */
+export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Sets a new password with a reset token; every session of the person is revoked. */
 export async function resetPassword(

@@ -1,0 +1,215 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { Readable, Transform } from "node:stream";
+import { unstable_composeUploadHandlers, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
+import { and, count, desc, eq } from "drizzle-orm";
+import sharp from "sharp";
+import type { TenantConn } from "../../db/open";
+import { files, type FileKind, type StoredFile } from "../../db/tenant";
+import { tenantFolder } from "../../db/tenant-pool";
+import type { Page } from "../utils/pagination";
+
+/**
+ * The file store (ARCHITECTURE.md "Data"): uploads are streamed to a temporary file under the
+ * organization's folder with a running size limit, their type is read from their first bytes (never the
+ * name or the browser's word), images are re-encoded (which drops anything hidden in them), and only
+ * then are they moved into place and recorded. Anything refused leaves no file behind.
+ */
+export type UploadProblem = "too_large" | "type_not_allowed" | "empty" | "missing";
+
+export class UploadError extends Error {
+  constructor(readonly problem: UploadProblem) {
+    super(problem);
+    this.name = "UploadError";
+  }
+}
+
+interface Sniffed {
+  mime: string;
+  kind: FileKind;
+  ext: string;
+}
+
+/** Magic numbers of the types we accept. HTML, SVG, scripts and anything unknown are refused. */
+export function sniffType(head: Buffer): Sniffed | null {
+  const starts = (bytes: number[] | string, offset = 0) => {
+    const b = typeof bytes === "string" ? Buffer.from(bytes, "latin1") : Buffer.from(bytes);
+    return head.length >= offset + b.length && head.subarray(offset, offset + b.length).equals(b);
+  };
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { mime: "image/png", kind: "image", ext: "png" };
+  if (starts([0xff, 0xd8, 0xff])) return { mime: "image/jpeg", kind: "image", ext: "jpg" };
+  if (starts("GIF87a") || starts("GIF89a")) return { mime: "image/gif", kind: "image", ext: "gif" };
+  if (starts("RIFF") && starts("WEBP", 8)) return { mime: "image/webp", kind: "image", ext: "webp" };
+  if (starts("%PDF-")) return { mime: "application/pdf", kind: "document", ext: "pdf" };
+  if (starts("ftyp", 4)) return { mime: "video/mp4", kind: "video", ext: "mp4" };
+  if (starts([0x1a, 0x45, 0xdf, 0xa3])) return { mime: "video/webm", kind: "video", ext: "webm" };
+  if (starts("ID3") || starts([0xff, 0xfb]) || starts([0xff, 0xf3])) return { mime: "audio/mpeg", kind: "audio", ext: "mp3" };
+  if (starts("PK\x03\x04")) return { mime: "application/zip", kind: "archive", ext: "zip" };
+  return null;
+}
+
+export interface UploadLimits {
+  maxBytes: number;
+  imageMaxBytes: number;
+}
+
+interface Pending {
+  tempPath: string;
+  name: string;
+  size: number;
+  head: Buffer;
+}
+
+function filesDir(dataDir: string, organizationId: number) {
+  return path.join(tenantFolder(dataDir, organizationId), "files");
+}
+
+/** A clean file name for Content-Disposition and listings: no paths, no control characters. */
+export function cleanName(name: string) {
+  const base = path.basename(name.replace(/\\/g, "/")).replace(/[\u0000-\u001f\u007f"]/g, "").trim();
+  return (base || "file").slice(0, 200);
+}
+
+/**
+ * Reads a multipart request: every file part is streamed to a temporary file and cut off (and removed)
+ * the moment it passes the limit; small text fields are kept in memory. Call `cleanup` when done.
+ */
+export async function receiveUpload(request: Request, { dataDir, organizationId, limits }: { dataDir: string; organizationId: number; limits: UploadLimits }) {
+  const tempDir = path.join(filesDir(dataDir, organizationId), ".incoming");
+  fs.mkdirSync(tempDir, { recursive: true });
+  const pending = new Map<string, Pending>();
+  const cleanup = () => {
+    for (const p of pending.values()) fs.rmSync(p.tempPath, { force: true });
+  };
+  const fileHandler = async ({ name, filename, data }: { name: string; filename?: string; data: AsyncIterable<Uint8Array> }) => {
+    if (!filename) return undefined;
+    const key = crypto.randomBytes(12).toString("hex");
+    const tempPath = path.join(tempDir, key);
+    const entry: Pending = { tempPath, name: cleanName(filename), size: 0, head: Buffer.alloc(0) };
+    pending.set(key, entry);
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        entry.size += chunk.length;
+        if (entry.head.length < 64) entry.head = Buffer.concat([entry.head, chunk.subarray(0, 64 - entry.head.length)]);
+        if (entry.size > limits.maxBytes) return callback(new UploadError("too_large"));
+        callback(null, chunk);
+      },
+    });
+    await pipeline(Readable.from(data), counter, fs.createWriteStream(tempPath, { flags: "wx", mode: 0o600 }));
+    return `upload:${key}:${name}`;
+  };
+  try {
+    const formData = await unstable_parseMultipartFormData(
+      request,
+      unstable_composeUploadHandlers(fileHandler, unstable_createMemoryUploadHandler({ maxPartSize: 64 * 1024 })),
+    );
+    return { formData, pending, cleanup };
+  } catch (error) {
+    cleanup();
+    if (error instanceof UploadError) throw error;
+    if ((error as Error)?.name === "MaxPartSizeExceededError") throw new UploadError("too_large");
+    throw error;
+  }
+}
+
+/**
+ * Checks one received file and stores it: type from the bytes (and allowed for this use), size limits,
+ * images re-encoded. The row and the final file appear together or not at all.
+ */
+export async function storeUpload(
+  db: TenantConn,
+  {
+    dataDir,
+    organizationId,
+    pending,
+    limits,
+    allowed,
+    uploadedBy,
+  }: { dataDir: string; organizationId: number; pending: Pending | undefined; limits: UploadLimits; allowed?: readonly FileKind[]; uploadedBy: number | null },
+): Promise<StoredFile> {
+  if (!pending) throw new UploadError("missing");
+  if (pending.size === 0) throw new UploadError("empty");
+  const type = sniffType(pending.head);
+  if (!type || (allowed && !allowed.includes(type.kind))) throw new UploadError("type_not_allowed");
+  if (type.kind === "image" && pending.size > limits.imageMaxBytes) throw new UploadError("too_large");
+
+  let source = pending.tempPath;
+  if (type.kind === "image") {
+    // Re-encode: what comes out is an image we made, whatever was appended to or hidden in the upload.
+    const reencoded = `${pending.tempPath}.clean`;
+    try {
+      const image = sharp(pending.tempPath, { limitInputPixels: 40_000_000, animated: type.mime === "image/gif" });
+      await (type.mime === "image/jpeg" ? image.rotate().jpeg({ quality: 88 }) : type.mime === "image/webp" ? image.webp() : type.mime === "image/gif" ? image.gif() : image.png()).toFile(reencoded);
+    } catch {
+      fs.rmSync(reencoded, { force: true });
+      throw new UploadError("type_not_allowed");
+    }
+    fs.rmSync(pending.tempPath, { force: true });
+    source = reencoded;
+  }
+  const bytes = fs.statSync(source).size;
+  const sha256 = crypto.createHash("sha256").update(fs.readFileSync(source)).digest("hex");
+  const relative = path.join(crypto.randomBytes(1).toString("hex"), `${crypto.randomBytes(16).toString("hex")}.${type.ext}`);
+  const target = path.join(filesDir(dataDir, organizationId), relative);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  try {
+    return db.transaction((tx) => {
+      const row = tx
+        .insert(files)
+        .values({ kind: type.kind, mime: type.mime, name: pending.name, size: bytes, sha256, path: relative, uploadedBy })
+        .returning()
+        .get();
+      fs.renameSync(source, target); // inside the transaction: if it fails, the row is rolled back
+      return row;
+    });
+  } finally {
+    fs.rmSync(source, { force: true });
+  }
+}
+
+export function fileOnDisk(dataDir: string, organizationId: number, file: StoredFile) {
+  const root = filesDir(dataDir, organizationId);
+  const full = path.resolve(root, file.path);
+  if (!full.startsWith(root + path.sep)) throw new Error("file path escapes the organization's folder");
+  return full;
+}
+
+export function getFile(db: TenantConn, id: number) {
+  return db.select().from(files).where(eq(files.id, id)).get();
+}
+
+export function listFiles(db: TenantConn, { kind, page }: { kind?: FileKind; page: Page }) {
+  const where = kind ? eq(files.kind, kind) : undefined;
+  const items = db
+    .select()
+    .from(files)
+    .where(and(where))
+    .orderBy(desc(files.createdAt), desc(files.id))
+    .limit(page.perPage)
+    .offset((page.page - 1) * page.perPage)
+    .all();
+  const total = db.select({ n: count() }).from(files).where(where).get()?.n ?? 0;
+  return { items, total };
+}
+
+/** Deletes the row, then the bytes (a crash between leaves an orphan file, never a row without bytes). */
+export function deleteFile(db: TenantConn, { dataDir, organizationId }: { dataDir: string; organizationId: number }, id: number) {
+  const row = db.delete(files).where(eq(files.id, id)).returning().get();
+  if (!row) return false;
+  fs.rmSync(fileOnDisk(dataDir, organizationId, row), { force: true });
+  return true;
+}
+
+export function fileView(file: StoredFile) {
+  return {
+    id: file.id,
+    type: file.kind,
+    mime: file.mime,
+    name: file.name,
+    size: file.size,
+    sha256: file.sha256,
+    created_at: file.createdAt.toISOString(),
+  };
+}

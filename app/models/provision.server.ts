@@ -1,0 +1,56 @@
+import type { Platform } from "../../server/platform";
+import { sendInvitation } from "./auth/mail.server";
+import { organizationRealm } from "./auth/realm.server";
+import { INVITATION_LIFETIME_MS, requestPasswordReset } from "./auth/tokens.server";
+import { createOrganization, hostConflicts, prefixFromName, type FieldErrors } from "./organization.server";
+import { addUser, findUserByEmail, type UserForm } from "./user.server";
+import type { TenantDb } from "../../db/open";
+import type { Organization } from "../../db/platform";
+
+/**
+ * Creates an organization with its folder and migrated database, and invites its first admin by mail.
+ * The url prefix defaults to one made from the name (made unique with a number when taken).
+ */
+export async function provisionOrganization(
+  platform: Platform,
+  input: { name: string; language: Organization["language"]; urlPrefix: string | null; adminEmail: string | null },
+): Promise<{ ok: true; organization: Organization } | { ok: false; fields: FieldErrors }> {
+  let urlPrefix = input.urlPrefix;
+  if (urlPrefix) {
+    const conflicts = hostConflicts(platform.db, platform.platformDomain, { urlPrefix });
+    if (Object.keys(conflicts).length) return { ok: false, fields: conflicts };
+  } else {
+    const base = prefixFromName(input.name);
+    urlPrefix = base;
+    for (let n = 2; Object.keys(hostConflicts(platform.db, platform.platformDomain, { urlPrefix })).length; n++) {
+      urlPrefix = `${base.slice(0, 60)}-${n}`;
+    }
+  }
+  const organization = createOrganization(platform.db, { dataDir: platform.dataDir }, { name: input.name, language: input.language, urlPrefix });
+  platform.organizations.invalidate();
+  if (input.adminEmail) {
+    const lease = platform.tenants.acquire(organization.id);
+    try {
+      await inviteUser(platform, lease.db, organization, { email: input.adminEmail, firstName: "", lastName: "", phone: null, role: "admin", language: null });
+    } finally {
+      platform.tenants.release(lease);
+    }
+  }
+  return { ok: true, organization };
+}
+
+/** Adds a person and mails them a link to choose their password. */
+export async function inviteUser(platform: Platform, db: TenantDb, organization: Organization, input: UserForm) {
+  const added = addUser(db, input);
+  if (!added.ok) return added;
+  const realm = organizationRealm(db, organization);
+  const issued = requestPasswordReset(realm, added.user.email, new Date(), INVITATION_LIFETIME_MS);
+  if (issued) {
+    await sendInvitation(platform, realm, issued.person, issued.token).catch((error) =>
+      console.error(JSON.stringify({ level: "error", msg: "invitation mail failed", error: String(error) })),
+    );
+  }
+  return added;
+}
+
+export { findUserByEmail };

@@ -1,0 +1,92 @@
+import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ErrorList, Field } from "~/components/form";
+import { createOrganizationSchema, listOrganizations } from "~/models/organization.server";
+import { provisionOrganization } from "~/models/provision.server";
+import { requireSuperAdmin } from "~/utils/auth.server";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
+
+/** Spec §2: organizations, listed with name and URL; created with name and language. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireSuperAdmin(request, context);
+  return {
+    platformDomain: context.platform.platformDomain,
+    organizations: listOrganizations(context.platform.db).map((o) => ({ id: o.id, name: o.name, url: context.platform.originFor(o) })),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireSuperAdmin(request, context);
+  const submission = parseWithZod(await request.formData(), { schema: createOrganizationSchema });
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  const result = await provisionOrganization(context.platform, submission.value);
+  if (!result.ok) return json(submission.reply({ fieldErrors: result.fields }), { status: 400 });
+  return redirectWithFlash(`/admin/organizations/${result.organization.id}`, "flash.organizationCreated");
+}
+
+export default function Organizations() {
+  const { t } = useTranslation();
+  const { organizations, platformDomain } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    lastResult,
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: createOrganizationSchema }),
+    defaultValue: { language: "en" },
+  });
+  return (
+    <section>
+      <h1>{t("admin.organizations")}</h1>
+      {organizations.length === 0 ? (
+        <p className="empty-state">{t("admin.empty")}</p>
+      ) : (
+        <table className="table" data-testid="organizations">
+          <thead>
+            <tr>
+              <th>{t("admin.name")}</th>
+              <th>{t("admin.url")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {organizations.map((o) => (
+              <tr key={o.id}>
+                <td>
+                  <Link to={`/admin/organizations/${o.id}`}>{o.name}</Link>
+                </td>
+                <td>
+                  <a href={o.url}>{o.url}</a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h2>{t("admin.createOrganization")}</h2>
+      <Form method="post" {...getFormProps(form)} className="panel">
+        <Field label={t("admin.name")} field={fields.name} type="text" />
+        <div className="field">
+          <label htmlFor={fields.language.id}>{t("admin.language")}</label>
+          <select {...getSelectProps(fields.language)} key={fields.language.key}>
+            {LANGUAGES.map((lng) => (
+              <option key={lng} value={lng}>
+                {LANGUAGE_NAMES[lng]}
+              </option>
+            ))}
+          </select>
+          <ErrorList errors={fields.language.errors} />
+        </div>
+        <Field label={t("admin.urlPrefix")} field={fields.urlPrefix} type="text" />
+        <p className="hint">{t("admin.urlPrefixHint", { domain: platformDomain })}</p>
+        <Field label={t("admin.adminEmail")} field={fields.adminEmail} type="email" />
+        <p className="hint">{t("admin.adminEmailHint")}</p>
+        <button type="submit" className="primary" data-testid="create-organization">
+          {t("admin.create")}
+        </button>
+      </Form>
+    </section>
+  );
+}

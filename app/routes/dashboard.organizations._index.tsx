@@ -1,0 +1,43 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { requireCapability } from "~/utils/auth.server";
+import { requireOrganization } from "~/utils/tenant.server";
+
+/**
+ * The organizations this admin manages. People belong to one organization's database, so on this host
+ * that is this organization; an admin of several signs in on each.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { organization } = requireOrganization(context);
+  await requireCapability(request, context, "read:organization");
+  return { organizations: [{ id: organization.id, name: organization.name, url: context.platform.originFor(organization) }] };
+}
+
+export default function DashboardOrganizations() {
+  const { t } = useTranslation();
+  const { organizations } = useLoaderData<typeof loader>();
+  return (
+    <section>
+      <h1>{t("dashboard.organizations")}</h1>
+      <table className="table">
+        <thead>
+          <tr>
+            <th>{t("admin.name")}</th>
+            <th>{t("admin.url")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {organizations.map((o) => (
+            <tr key={o.id}>
+              <td>
+                <Link to={`/dashboard/organizations/${o.id}`}>{o.name}</Link>
+              </td>
+              <td>{o.url}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AreaNav } from "~/components/area-nav";
+import { requireCapability } from "~/utils/auth.server";
+import { requireOrganization } from "~/utils/tenant.server";
+
+/** The organization admin's area (spec §2 "Dashboard"), on the organization's own host. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { organization } = requireOrganization(context);
+  await requireCapability(request, context, "read:organization");
+  return { id: organization.id };
+}
+
+export default function DashboardLayout() {
+  const { t } = useTranslation();
+  const { id } = useLoaderData<typeof loader>();
+  return (
+    <div className="area">
+      <AreaNav
+        label={t("dashboard.title")}
+        links={[
+          { to: "/dashboard", label: t("dashboard.overview"), end: true },
+          { to: "/dashboard/organizations", label: t("dashboard.organizations") },
+          { to: "/dashboard/users", label: t("dashboard.users") },
+          { to: `/dashboard/organizations/${id}`, label: t("dashboard.settings"), end: true },
+        ]}
+      />
+      <div className="area-body">
+        <Outlet />
+      </div>
+    </div>
+  );
+}

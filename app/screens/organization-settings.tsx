@@ -1,0 +1,219 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ErrorList, Field, FormMessage } from "~/components/form";
+import { listPublishedCourses } from "~/models/course.server";
+import { hostConflicts, organizationSettingsSchema, updateOrganization } from "~/models/organization.server";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
+import { receiveUpload, storeUpload, UploadError } from "~/models/file.server";
+import { getFixedT } from "~/utils/i18n.server";
+import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+import { languageFor } from "~/utils/preferences.server";
+import { uploadLimits, uploadProblem } from "~/utils/upload.server";
+
+/**
+ * Organization settings and branding (spec §3 Organization). Host names (prefix, domain, custom domain)
+ * decide which requests reach the organization, so only super-admins change them; an organization's own
+ * admin sees them read-only.
+ */
+export function settingsLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "read:organization" }, ({ organization, db, base }) => ({
+      area,
+      base,
+      platformDomain: context.platform.platformDomain,
+      settings: {
+        name: organization.name,
+        language: organization.language,
+        urlPrefix: organization.urlPrefix ?? "",
+        domain: organization.domain ?? "",
+        customDomain: organization.customDomain ?? "",
+        twoFactorRequired: organization.twoFactorRequired,
+        footer: organization.footer ?? "",
+        bcc: organization.bcc ?? "",
+        featuredCourse: organization.featuredCourse ? String(organization.featuredCourse) : "",
+      },
+      branding: {
+        logo: context.platform.brandingUrl(organization, organization.logo),
+        favicon: context.platform.brandingUrl(organization, organization.favicon),
+        loginBackground: context.platform.brandingUrl(organization, organization.loginBackground),
+      },
+      courses: listPublishedCourses(db, { page: 1, perPage: 100 }).items.map((c) => ({ id: c.id, title: c.title })),
+    }));
+}
+
+const BRANDING = { logo: "logo", favicon: "favicon", loginBackground: "loginBackground" } as const;
+type BrandingField = keyof typeof BRANDING;
+const isBrandingField = (v: unknown): v is BrandingField => typeof v === "string" && v in BRANDING;
+
+/** Branding images go through the file store (type from the bytes, re-encoded) and are kept as `file:<id>`. */
+async function brandingAction(request: Request, context: ActionFunctionArgs["context"], managed: Managed) {
+  const { organization, db, base, auth } = managed;
+  const limits = uploadLimits(context);
+  let received: Awaited<ReturnType<typeof receiveUpload>> | undefined;
+  try {
+    received = await receiveUpload(request, { dataDir: context.platform.dataDir, organizationId: organization.id, limits });
+    const field = received.formData.get("field");
+    if (!isBrandingField(field)) throw new Response("Bad Request", { status: 400 });
+    if (received.formData.get("intent") === "remove") {
+      updateOrganization(context.platform.db, organization.id, { [field]: null });
+    } else {
+      const key = String(received.formData.get("image") ?? "").split(":")[1];
+      const stored = await storeUpload(db, {
+        dataDir: context.platform.dataDir,
+        organizationId: organization.id,
+        pending: key ? received.pending.get(key) : undefined,
+        limits,
+        allowed: ["image"],
+        uploadedBy: managed.area === "dashboard" ? auth.person.id : null,
+      });
+      updateOrganization(context.platform.db, organization.id, { [field]: `file:${stored.id}` });
+    }
+    context.platform.organizations.invalidate();
+    return redirectWithFlash(base, "flash.settingsSaved");
+  } catch (error) {
+    if (!(error instanceof UploadError)) throw error;
+    const t = await getFixedT(await languageFor(request, context));
+    const { status, message } = uploadProblem(error, t, limits.imageMaxBytes);
+    return json({ brandingError: message }, { status });
+  } finally {
+    received?.cleanup();
+  }
+}
+
+export function settingsAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:organization" }, async (managed) => {
+      const { organization, base } = managed;
+      if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
+        return brandingAction(request, context, managed);
+      }
+      const formData = await request.formData();
+      if (area === "dashboard") {
+        // Host names are the platform's to assign: whatever the form says, they stay as they are.
+        formData.set("urlPrefix", organization.urlPrefix ?? "");
+        formData.set("domain", organization.domain ?? "");
+        formData.set("customDomain", organization.customDomain ?? "");
+      }
+      const submission = parseWithZod(formData, { schema: organizationSettingsSchema });
+      if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+      const conflicts = hostConflicts(context.platform.db, context.platform.platformDomain, submission.value, organization.id);
+      if (Object.keys(conflicts).length) return json(submission.reply({ fieldErrors: conflicts }), { status: 400 });
+      updateOrganization(context.platform.db, organization.id, submission.value);
+      context.platform.organizations.invalidate();
+      return redirectWithFlash(base, "flash.settingsSaved");
+    });
+}
+
+export function SettingsScreen() {
+  const { t } = useTranslation();
+  const { area, base, settings, courses, platformDomain, branding } = useLoaderData<ReturnType<ReturnType<typeof settingsLoader>> extends Promise<infer T> ? T : never>();
+  const actionData = useActionData<unknown>() as { brandingError?: string } | undefined;
+  const lastResult = actionData && "brandingError" in actionData ? undefined : actionData;
+  const [form, fields] = useForm({
+    lastResult: lastResult as never,
+    defaultValue: settings,
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: organizationSettingsSchema }),
+  });
+  const hostsEditable = area === "admin";
+  return (
+    <section>
+      <h2>{t("settings.title")}</h2>
+      <Form method="post" {...getFormProps(form)} className="panel">
+        <Field label={t("admin.name")} field={fields.name} type="text" />
+        <div className="field">
+          <label htmlFor={fields.language.id}>{t("admin.language")}</label>
+          <select {...getSelectProps(fields.language)} key={fields.language.key}>
+            {LANGUAGES.map((lng) => (
+              <option key={lng} value={lng}>
+                {LANGUAGE_NAMES[lng]}
+              </option>
+            ))}
+          </select>
+          <ErrorList errors={fields.language.errors} />
+        </div>
+        {hostsEditable ? (
+          <>
+            <Field label={t("admin.urlPrefix")} field={fields.urlPrefix} type="text" />
+            <p className="hint">{t("admin.urlPrefixHint", { domain: platformDomain })}</p>
+            <Field label={t("settings.domain")} field={fields.domain} type="text" />
+            <Field label={t("settings.customDomain")} field={fields.customDomain} type="text" />
+          </>
+        ) : (
+          <dl className="readonly">
+            <dt>{t("admin.urlPrefix")}</dt>
+            <dd>{settings.urlPrefix || "—"}</dd>
+            <dt>{t("settings.domain")}</dt>
+            <dd>{settings.domain || "—"}</dd>
+            <dt>{t("settings.customDomain")}</dt>
+            <dd>{settings.customDomain || "—"}</dd>
+          </dl>
+        )}
+        <div className="field field-check">
+          <label>
+            <input {...getInputProps(fields.twoFactorRequired, { type: "checkbox" })} key={fields.twoFactorRequired.key} />{" "}
+            {t("settings.twoFactorRequired")}
+          </label>
+        </div>
+        <Field label={t("settings.footer")} field={fields.footer} type="text" />
+        <Field label={t("settings.bcc")} field={fields.bcc} type="email" />
+        <div className="field">
+          <label htmlFor={fields.featuredCourse.id}>{t("settings.featuredCourse")}</label>
+          <select {...getSelectProps(fields.featuredCourse)} key={fields.featuredCourse.key}>
+            <option value="">{t("settings.none")}</option>
+            {courses.map((c) => (
+              <option key={c.id} value={String(c.id)}>
+                {c.title}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="primary" data-testid="save-settings">
+          {t("settings.save")}
+        </button>
+      </Form>
+      <div className="panel">
+        <h3>{t("settings.branding")}</h3>
+        <FormMessage>{actionData?.brandingError}</FormMessage>
+        <p className="hint">{t("settings.imageHint")}</p>
+        {(["logo", "favicon", "loginBackground"] as const).map((field) => (
+          <div key={field} className="branding-item">
+            <strong>{t(`settings.${field}`)}</strong>
+            {branding[field] ? <img src={branding[field]!} alt="" className="branding-preview" data-testid={`preview-${field}`} /> : null}
+            <Form method="post" encType="multipart/form-data" className="inline-form">
+              <input type="hidden" name="field" value={field} />
+              <label>
+                <span className="visually-hidden">{t(`settings.${field}`)}</span>
+                <input type="file" name="image" accept="image/png,image/jpeg,image/gif,image/webp" required data-testid={`upload-${field}`} />
+              </label>
+              <button type="submit" name="intent" value="upload" data-testid={`submit-${field}`}>
+                {t("settings.upload")}
+              </button>
+            </Form>
+            {branding[field] ? (
+              <Form method="post" encType="multipart/form-data" className="inline-form">
+                <input type="hidden" name="field" value={field} />
+                <button type="submit" name="intent" value="remove">
+                  {t("settings.remove")}
+                </button>
+              </Form>
+            ) : null}
+          </div>
+        ))}
+      </div>
+      {area === "admin" ? (
+        <div className="panel danger-zone">
+          <h3>{t("settings.dangerZone")}</h3>
+          <p className="hint">{t("settings.deleteHint")}</p>
+          <Link to={`${base}/delete`} className="button danger" data-testid="delete-organization">
+            {t("settings.delete")}
+          </Link>
+        </div>
+      ) : null}
+    </section>
+  );
+}

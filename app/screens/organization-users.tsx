@@ -1,0 +1,308 @@
+import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { z } from "zod";
+import { ConfirmDelete } from "~/components/confirm-delete";
+import { ErrorList, Field } from "~/components/form";
+import { organizationRealm } from "~/models/auth/realm.server";
+import { revokeSessionsOf } from "~/models/auth/session.server";
+import { inviteUser } from "~/models/provision.server";
+import { deleteUser, editUser, getUser, listUsers, setUserDisabled, userFormSchema, ASSIGNABLE_ROLES } from "~/models/user.server";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
+import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+
+/**
+ * The users of one organization (spec §2: a table of name, e-mail and type; add, settings, delete),
+ * built once and mounted under /admin/organizations/{id}/users, /dashboard/organizations/{id}/users and
+ * /dashboard/users.
+ */
+export interface UsersMount {
+  area: Area;
+  /** Where the users screens of this mount live. */
+  usersBase: (managed: Managed) => string;
+}
+
+const PER_PAGE = 50;
+const listQuery = z.object({ q: z.string().trim().max(100).optional(), page: z.coerce.number().int().min(1).max(100_000).catch(1) });
+
+export function usersListLoader(mount: UsersMount) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area: mount.area, capability: "read:user" }, (managed) => {
+      const query = listQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+      const { items, total } = listUsers(managed.db, { q: query.q, page: query.page, perPage: PER_PAGE });
+      return {
+        base: mount.usersBase(managed),
+        exportUrl: managed.area === "dashboard" ? "/api/users/export" : null,
+        q: query.q ?? "",
+        page: query.page,
+        pages: Math.max(1, Math.ceil(total / PER_PAGE)),
+        total,
+        users: items.map((u) => ({
+          id: u.id,
+          name: [u.firstName, u.lastName].filter(Boolean).join(" "),
+          email: u.email,
+          role: u.role,
+          disabled: u.disabledAt !== null,
+        })),
+      };
+    });
+}
+
+export function UsersList() {
+  const { t } = useTranslation();
+  const data = useLoaderData<ReturnType<ReturnType<typeof usersListLoader>> extends Promise<infer T> ? T : never>();
+  return (
+    <section>
+      <div className="toolbar">
+        <h2>{t("users.title")}</h2>
+        <Link to={`${data.base}/create`} className="button primary" data-testid="add-user">
+          {t("users.add")}
+        </Link>
+        {data.exportUrl ? (
+          <a href={data.exportUrl} className="button" download>
+            {t("users.export")}
+          </a>
+        ) : null}
+      </div>
+      <Form method="get" className="search">
+        <label>
+          <span className="visually-hidden">{t("admin.searchLabel")}</span>
+          <input type="search" name="q" defaultValue={data.q} placeholder={t("admin.searchLabel")} />
+        </label>
+        <button type="submit">{t("admin.search")}</button>
+      </Form>
+      {data.users.length === 0 ? (
+        <p className="empty-state">{data.q ? t("admin.noUsers") : t("users.empty")}</p>
+      ) : (
+        <table className="table" data-testid="users">
+          <thead>
+            <tr>
+              <th>{t("users.name")}</th>
+              <th>{t("users.email")}</th>
+              <th>{t("users.type")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.users.map((u) => (
+              <tr key={u.id} data-email={u.email}>
+                <td>
+                  <Link to={`${data.base}/${u.id}`}>{u.name || u.email}</Link>
+                  {u.disabled ? <span className="badge">{t("admin.disabled")}</span> : null}
+                </td>
+                <td>{u.email}</td>
+                <td>{t(`users.roles.${u.role ?? "none"}`)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {data.pages > 1 ? (
+        <nav className="pager" aria-label="pages">
+          {data.page > 1 ? <Link to={`?${new URLSearchParams({ q: data.q, page: String(data.page - 1) })}`}>‹</Link> : null}
+          <span>
+            {data.page} / {data.pages}
+          </span>
+          {data.page < data.pages ? <Link to={`?${new URLSearchParams({ q: data.q, page: String(data.page + 1) })}`}>›</Link> : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+function UserFields({ fields }: { fields: ReturnType<typeof useUserForm>[1] }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Field label={t("users.firstName")} field={fields.firstName} type="text" />
+      <Field label={t("users.lastName")} field={fields.lastName} type="text" />
+      <Field label={t("users.email")} field={fields.email} type="email" />
+      <Field label={t("users.phone")} field={fields.phone} type="text" />
+      <div className="field">
+        <label htmlFor={fields.role.id}>{t("users.role")}</label>
+        <select {...getSelectProps(fields.role)} key={fields.role.key}>
+          {ASSIGNABLE_ROLES.map((role) => (
+            <option key={role} value={role}>
+              {t(`users.roles.${role}`)}
+            </option>
+          ))}
+        </select>
+        <ErrorList errors={fields.role.errors} />
+      </div>
+      <div className="field">
+        <label htmlFor={fields.language.id}>{t("users.language")}</label>
+        <select {...getSelectProps(fields.language)} key={fields.language.key}>
+          <option value="">{t("users.languageDefault")}</option>
+          {LANGUAGES.map((lng) => (
+            <option key={lng} value={lng}>
+              {LANGUAGE_NAMES[lng]}
+            </option>
+          ))}
+        </select>
+      </div>
+    </>
+  );
+}
+
+function useUserForm(lastResult: unknown, defaultValue?: Record<string, string>) {
+  return useForm({
+    lastResult: lastResult as never,
+    defaultValue: defaultValue ?? { role: "learner" },
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: userFormSchema }),
+  });
+}
+
+export function createUserLoader(mount: UsersMount) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, (managed) => ({ base: mount.usersBase(managed) }));
+}
+
+export function createUserAction(mount: UsersMount) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, async (managed) => {
+      const submission = parseWithZod(await request.formData(), { schema: userFormSchema });
+      if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+      const added = await inviteUser(context.platform, managed.db, managed.organization, submission.value);
+      if (!added.ok) return json(submission.reply({ fieldErrors: added.fields }), { status: 400 });
+      return redirectWithFlash(mount.usersBase(managed), "flash.userCreated");
+    });
+}
+
+export function CreateUser() {
+  const { t } = useTranslation();
+  const { base } = useLoaderData<{ base: string }>();
+  const [form, fields] = useUserForm(useActionData());
+  return (
+    <section>
+      <h2>{t("users.create")}</h2>
+      <Form method="post" {...getFormProps(form)} className="panel">
+        <UserFields fields={fields} />
+        <button type="submit" className="primary" data-testid="save-user">
+          {t("users.save")}
+        </button>{" "}
+        <Link to={base}>{t("confirm.cancel")}</Link>
+      </Form>
+    </section>
+  );
+}
+
+function userFrom(managed: Managed, userId: string | undefined) {
+  const user = getUser(managed.db, Number(userId));
+  if (!user) throw new Response("Not Found", { status: 404 });
+  return user;
+}
+
+export function editUserLoader(mount: UsersMount) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, (managed) => {
+      const user = userFrom(managed, params.userId);
+      return {
+        base: mount.usersBase(managed),
+        isSelf: managed.area === "dashboard" && managed.auth.person.id === user.id,
+        user: {
+          id: user.id,
+          email: user.email,
+          disabled: user.disabledAt !== null,
+          values: {
+            firstName: user.firstName,
+            lastName: user.lastName,
+            email: user.email,
+            phone: user.phone ?? "",
+            role: user.role ?? "learner",
+            language: user.language ?? "",
+          },
+        },
+      };
+    });
+}
+
+export function editUserAction(mount: UsersMount) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, async (managed) => {
+      const user = userFrom(managed, params.userId);
+      const isSelf = managed.area === "dashboard" && managed.auth.person.id === user.id;
+      const formData = await request.formData();
+      const intent = formData.get("intent");
+      const realm = organizationRealm(managed.db, managed.organization);
+      const back = `${mount.usersBase(managed)}/${user.id}`;
+      if (intent === "disable" || intent === "enable") {
+        if (isSelf) throw new Response("Forbidden", { status: 403 });
+        setUserDisabled(managed.db, user.id, intent === "disable");
+        if (intent === "disable") revokeSessionsOf(realm, user.id);
+        return redirectWithFlash(back, "flash.userUpdated");
+      }
+      if (intent === "sign-out-everywhere") {
+        revokeSessionsOf(realm, user.id);
+        return redirectWithFlash(back, "flash.signedOutEverywhere");
+      }
+      if (isSelf) formData.set("role", user.role ?? "learner"); // nobody lowers (or locks out) themselves here
+      const submission = parseWithZod(formData, { schema: userFormSchema });
+      if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+      const result = editUser(managed.db, user.id, submission.value);
+      if (!result) throw new Response("Not Found", { status: 404 });
+      if (!result.ok) return json(submission.reply({ fieldErrors: result.fields }), { status: 400 });
+      return redirectWithFlash(mount.usersBase(managed), "flash.userUpdated");
+    });
+}
+
+export function EditUser() {
+  const { t } = useTranslation();
+  const { base, user, isSelf } = useLoaderData<ReturnType<ReturnType<typeof editUserLoader>> extends Promise<infer T> ? T : never>();
+  const [form, fields] = useUserForm(useActionData(), user.values);
+  return (
+    <section>
+      <h2>{t("users.edit")}</h2>
+      <Form method="post" {...getFormProps(form)} className="panel">
+        <UserFields fields={fields} />
+        <button type="submit" className="primary" data-testid="save-user">
+          {t("users.save")}
+        </button>{" "}
+        <Link to={base}>{t("confirm.cancel")}</Link>
+      </Form>
+      {isSelf ? null : (
+        <div className="panel">
+          <Form method="post" className="inline-form">
+            <button type="submit" name="intent" value={user.disabled ? "enable" : "disable"}>
+              {user.disabled ? t("admin.enable") : t("admin.disable")}
+            </button>
+          </Form>
+          <Form method="post" className="inline-form">
+            <button type="submit" name="intent" value="sign-out-everywhere" title={t("admin.signOutEverywhereHint")}>
+              {t("admin.signOutEverywhere")}
+            </button>
+          </Form>
+          <Link to={`${base}/${user.id}/delete`} className="button danger" data-testid="delete-user">
+            {t("users.delete")}
+          </Link>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function deleteUserLoader(mount: UsersMount) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, (managed) => {
+      const user = userFrom(managed, params.userId);
+      if (managed.area === "dashboard" && managed.auth.person.id === user.id) throw redirect(`${mount.usersBase(managed)}/${user.id}`);
+      return { name: [user.firstName, user.lastName].filter(Boolean).join(" ") || user.email, back: `${mount.usersBase(managed)}/${user.id}` };
+    });
+}
+
+export function deleteUserAction(mount: UsersMount) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, (managed) => {
+      const user = userFrom(managed, params.userId);
+      if (managed.area === "dashboard" && managed.auth.person.id === user.id) throw new Response("Forbidden", { status: 403 });
+      deleteUser(managed.db, user.id);
+      return redirectWithFlash(mount.usersBase(managed), "flash.userDeleted");
+    });
+}
+
+export function DeleteUser() {
+  const { name, back } = useLoaderData<{ name: string; back: string }>();
+  return <ConfirmDelete name={name} cancelTo={back} />;
+}

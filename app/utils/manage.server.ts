@@ -1,0 +1,69 @@
+import type { AppLoadContext } from "@remix-run/node";
+import type { Params } from "@remix-run/react";
+import type { TenantDb } from "../../db/open";
+import { DatabaseUnavailableError } from "../../db/open";
+import type { Organization } from "../../db/platform";
+import { getOrganization } from "../models/organization.server";
+import { requireCapability, requireSuperAdmin, type SessionAuth } from "./auth.server";
+import type { Capability } from "./capabilities";
+
+/**
+ * Management screens exist twice (ARCHITECTURE.md "Pages"): under /admin/organizations/{id}/… for
+ * super-admins on the platform host, and under /dashboard/… for an organization's own admins on its
+ * host. Each screen is built once and asks this module for the organization it manages, with the guard
+ * of its area.
+ */
+export type Area = "admin" | "dashboard";
+
+export interface Managed {
+  area: Area;
+  auth: SessionAuth;
+  organization: Organization;
+  db: TenantDb;
+  /** Where this organization's screens live in this area, e.g. `/admin/organizations/3`. */
+  base: string;
+}
+
+function notFound(): never {
+  throw new Response("Not Found", { status: 404 });
+}
+
+/**
+ * Runs `work` with the managed organization's database. In the admin area the database is taken from the
+ * pool by id (and given back afterwards); in the dashboard it is the request's own, and the id in the
+ * address must be the host's organization — another organization's dashboard does not exist here.
+ */
+export async function withManagedOrganization<T>(
+  request: Request,
+  context: AppLoadContext,
+  params: Params,
+  { area, capability }: { area: Area; capability: Capability },
+  work: (managed: Managed) => Promise<T> | T,
+): Promise<T> {
+  if (area === "dashboard") {
+    // The dashboard is the organization admin's: a group admin's read:user (its groups' members only)
+    // must not open the organization-wide screens, even through a data request for one route.
+    await requireCapability(request, context, "read:organization");
+    const auth = await requireCapability(request, context, capability);
+    const { organization, db } = context;
+    if (!organization || !db) notFound();
+    if (params.id !== undefined && params.id !== String(organization.id)) notFound();
+    return work({ area, auth, organization, db, base: `/dashboard/organizations/${organization.id}` });
+  }
+  const auth = await requireSuperAdmin(request, context);
+  const id = Number(params.id);
+  const organization = Number.isSafeInteger(id) && id > 0 ? getOrganization(context.platform.db, id) : undefined;
+  if (!organization) notFound();
+  let lease;
+  try {
+    lease = context.platform.tenants.acquire(organization.id);
+  } catch (error) {
+    if (error instanceof DatabaseUnavailableError) throw new Response("Unavailable", { status: 503 });
+    throw error;
+  }
+  try {
+    return await work({ area, auth, organization, db: lease.db, base: `/admin/organizations/${organization.id}` });
+  } finally {
+    context.platform.tenants.release(lease);
+  }
+}
