@@ -35,6 +35,8 @@ const schema = z.object({
   /** Upload limits in bytes: any file, and images (which are also re-encoded). */
   FILE_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
   IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+  /** How long a signed download address works, in seconds. */
+  DOWNLOAD_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 86_400).default(900),
   /** Signs download links; without it a random key is made once and kept in <DATA_DIR>/secret.key. */
   SECRET_KEY: z.string().min(32).optional(),
   /** Whether super-admins must enter an e-mailed code after their password. */

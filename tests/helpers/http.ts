@@ -4,6 +4,7 @@ export interface HttpResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
+  raw: Buffer;
   json: () => any;
 }
 
@@ -15,7 +16,7 @@ export function request(
   port: number,
   host: string,
   path: string,
-  { method = "GET", headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  { method = "GET", headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -27,14 +28,16 @@ export function request(
         // Node sends a DELETE body without framing unless told its length.
         headers: { Host: host, ...(body !== undefined ? { "Content-Length": String(Buffer.byteLength(body)) } : {}), ...headers },
         setHost: false,
+        agent: false,
       },
       (res) => {
-        let data = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk) => (data += chunk));
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data, json: () => JSON.parse(data) }),
-        );
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const raw = Buffer.concat(chunks);
+          const data = raw.toString("utf8");
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data, raw, json: () => JSON.parse(data) });
+        });
       },
     );
     req.on("error", reject);
@@ -55,4 +58,19 @@ export function form(fields: Record<string, string>) {
 export function setCookie(res: HttpResponse, name: string) {
   const all = res.headers["set-cookie"] ?? [];
   return all.find((c) => c.startsWith(`${name}=`));
+}
+
+/** A multipart/form-data body, as a browser sends a form with files. */
+export function multipart(fields: Record<string, string>, files: Record<string, { name: string; type: string; data: Buffer }> = {}) {
+  const boundary = `----lectern${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  for (const [name, file] of Object.entries(files)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+    parts.push(file.data, Buffer.from("\r\n"));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
