@@ -134,7 +134,7 @@ describe("the organization admin manages users", () => {
     expect(duplicate.status).toBe(400);
 
     const confirm = await page("nordlys.localhost", `/dashboard/users/${id}/delete`, admin);
-    expect(confirm.body).toContain("Er du sikker? Denne handling kan ikke fortrydes");
+    expect(confirm.body).toContain("Er du sikker? Handlingen kan ikke fortrydes");
     const del = await postForm(server, "nordlys.localhost", `/dashboard/users/${id}/delete`, { intent: "delete" }, admin);
     expect(del.status).toBe(302);
     expect((await page("nordlys.localhost", "/dashboard/users", admin)).body).not.toContain("ny@nordlys.test");

@@ -77,7 +77,7 @@ describe("uploads", () => {
     const big = Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(LIMIT * 2, 0x20)]);
     const res = await upload("big.pdf", "application/pdf", big);
     expect(res.status).toBe(413);
-    expect(res.json().payload.message).toBe("Filen er for stor: grænsen er 293 KB.");
+    expect(res.json().payload.message).toBe("Filen er for stor: den må højst fylde 293 KB.");
     expect(stored()).toEqual(before);
   });
 
