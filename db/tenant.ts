@@ -38,6 +38,11 @@ export const courses = sqliteTable(
     forceGroups: integer("force_groups", { mode: "boolean" }).notNull().default(false),
     /** For external-link courses. */
     externalUrl: text("external_url"),
+    /** For download courses: the file to download (spec §1 "download (a file such as a PDF)"). */
+    fileId: integer("file_id"),
+    coverFileId: integer("cover_file_id"),
+    /** Lessons can require all earlier lessons to be seen (spec §4). */
+    sequentialLessons: integer("sequential_lessons", { mode: "boolean" }).notNull().default(false),
     position: integer("position").notNull().default(0),
     ...timestamps(),
   },
@@ -175,3 +180,115 @@ export const files = sqliteTable(
 );
 
 export type StoredFile = typeof files.$inferSelect;
+
+export const LESSON_KINDS = ["text", "image", "video", "quiz", "scorm"] as const;
+export type LessonKind = (typeof LESSON_KINDS)[number];
+
+/** A course's lessons (episodes), in order (spec §3 Lesson: text, image, quiz, video, interactive/scorm). */
+export const lessons = sqliteTable(
+  "lessons",
+  {
+    id: id(),
+    courseId: integer("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    kind: text("kind", { enum: LESSON_KINDS }).notNull().default("text"),
+    /** Rich text (text lessons, and the introduction of any lesson), sanitised when saved. */
+    body: text("body").notNull().default(""),
+    /** An uploaded image or video. */
+    fileId: integer("file_id").references(() => files.id, { onDelete: "set null" }),
+    /** A video hosted elsewhere. */
+    videoUrl: text("video_url"),
+    durationSeconds: integer("duration_seconds"),
+    position: integer("position").notNull().default(0),
+    ...timestamps(),
+  },
+  (t) => [index("lessons_course_position_idx").on(t.courseId, t.position)],
+);
+
+/** Files attached to a course for learners to download (spec §3 "materials"). */
+export const materials = sqliteTable(
+  "materials",
+  {
+    id: id(),
+    courseId: integer("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    fileId: integer("file_id")
+      .notNull()
+      .references(() => files.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    position: integer("position").notNull().default(0),
+    ...timestamps(),
+  },
+  (t) => [index("materials_course_idx").on(t.courseId, t.position)],
+);
+
+export const links = sqliteTable(
+  "links",
+  {
+    id: id(),
+    courseId: integer("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    url: text("url").notNull(),
+    position: integer("position").notNull().default(0),
+    ...timestamps(),
+  },
+  (t) => [index("links_course_idx").on(t.courseId, t.position)],
+);
+
+export const carousels = sqliteTable("carousels", {
+  id: id(),
+  title: text("title").notNull(),
+  published: integer("published", { mode: "boolean" }).notNull().default(false),
+  position: integer("position").notNull().default(0),
+  ...timestamps(),
+});
+
+export const carouselCourses = sqliteTable(
+  "carousel_courses",
+  {
+    carouselId: integer("carousel_id")
+      .notNull()
+      .references(() => carousels.id, { onDelete: "cascade" }),
+    courseId: integer("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    position: integer("position").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.carouselId, t.courseId] })],
+);
+
+export const JOB_STATUSES = ["queued", "running", "done", "failed"] as const;
+
+/**
+ * Background work of this organization (course clone, later imports and PDF renders): survives a
+ * restart, reports progress to the page that started it.
+ */
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: id(),
+    kind: text("kind").notNull(),
+    status: text("status", { enum: JOB_STATUSES }).notNull().default("queued"),
+    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    progress: integer("progress").notNull().default(0),
+    result: text("result", { mode: "json" }).$type<Record<string, unknown>>(),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    startedAt: integer("started_at", { mode: "timestamp" }),
+    finishedAt: integer("finished_at", { mode: "timestamp" }),
+    ...timestamps(),
+  },
+  (t) => [index("jobs_status_idx").on(t.status)],
+);
+
+export type Lesson = typeof lessons.$inferSelect;
+export type Material = typeof materials.$inferSelect;
+export type Link = typeof links.$inferSelect;
+export type Carousel = typeof carousels.$inferSelect;
+export type Category = typeof categories.$inferSelect;
+export type Job = typeof jobs.$inferSelect;

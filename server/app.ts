@@ -11,7 +11,7 @@ import type { Lease } from "../db/tenant-pool";
 import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
 import { serveFiles } from "./files";
-import { magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
+import { bodyLimits, magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
 import { sendStatusPage } from "./status-page";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -41,6 +41,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
 
   app.use(tenancy(platform));
   app.use(sameOriginPosts);
+  app.use(bodyLimits(config.FILE_MAX_BYTES));
   app.use(rateLimits(config));
   app.use(magicLinkParameter);
   app.use(serveFiles(platform));

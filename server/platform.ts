@@ -95,13 +95,23 @@ export class Platform {
 }
 
 /** A random key made on first start and kept beside the data (mode 0600), so links survive restarts. */
-function loadOrCreateSecret(file: string) {
+function loadOrCreateSecret(file: string): Buffer {
   try {
-    return fs.readFileSync(file);
-  } catch {
-    const key = crypto.randomBytes(32);
-    fs.writeFileSync(`${file}.tmp`, key, { mode: 0o600 });
-    fs.renameSync(`${file}.tmp`, file);
+    const key = fs.readFileSync(file);
+    if (key.length < 32) throw new Error(`${file} holds fewer than 32 bytes: not a usable key`);
     return key;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    const key = crypto.randomBytes(32);
+    const temporary = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`;
+    fs.writeFileSync(temporary, key, { mode: 0o600, flag: "wx" });
+    try {
+      fs.linkSync(temporary, file); // fails if another process made the key first: then use theirs
+    } catch {
+      // another process won the race
+    } finally {
+      fs.rmSync(temporary, { force: true });
+    }
+    return fs.readFileSync(file);
   }
 }

@@ -80,3 +80,26 @@ export function magicLinkParameter(req: Request, res: Response, next: NextFuncti
   const back = url.pathname + (url.searchParams.size ? `?${url.searchParams}` : "");
   res.redirect(303, `/auth/magic?${new URLSearchParams({ code, redirectTo: back })}`);
 }
+
+/** Bodies of ordinary requests (forms, JSON) are small; only multipart uploads may be large. */
+export const MAX_FORM_BYTES = 1024 * 1024;
+
+/**
+ * Refuses oversized bodies before anything reads them (a form or JSON body is read into memory): 413
+ * past 1 MiB, or past the upload limit for multipart requests (which are also counted while streamed).
+ * A body without a length is accepted only as an upload, where the stream itself is counted.
+ */
+export function bodyLimits(maxUploadBytes: number) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const multipart = (req.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data");
+    const limit = multipart ? maxUploadBytes + MAX_FORM_BYTES : MAX_FORM_BYTES;
+    const length = req.get("content-length");
+    if (length !== undefined) {
+      if (Number(length) > limit) return sendStatusPage(req, res.set("Connection", "close"), 413);
+      return next();
+    }
+    if (req.get("transfer-encoding") && !multipart) return sendStatusPage(req, res.set("Connection", "close"), 413);
+    next();
+  };
+}

@@ -28,7 +28,7 @@ const escapeHtml = (s: string) =>
 export function sendStatusPage(
   req: Request,
   res: Response,
-  status: 403 | 404 | 429 | 500 | 503,
+  status: 403 | 404 | 413 | 429 | 500 | 503,
   { language }: { language?: string | null } = {},
 ) {
   const lng = pickLanguage(req, language);
@@ -38,6 +38,7 @@ export function sendStatusPage(
   const { title, body, message, code } = {
     403: { title: s.errors.generic, body: s.api.crossSite, message: s.api.crossSite, code: "cross_site" },
     404: { title: s.errors.notFound, body: null, message: s.api.notFound, code: "not_found" },
+    413: { title: s.errors.generic, body: s.api.tooLarge, message: s.api.tooLarge, code: "too_large" },
     429: { title: s.errors.generic, body: s.api.tooManyRequests, message: s.api.tooManyRequests, code: "too_many_requests" },
     500: { title: s.errors.generic, body: s.errors.genericBody, message: s.api.error, code: "error" },
     503: { title: s.errors.unavailable, body: s.errors.unavailableBody, message: s.api.unavailable, code: "unavailable" },

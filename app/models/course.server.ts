@@ -1,9 +1,12 @@
 import { and, asc, count, eq, like, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { categories, COURSE_TYPES, courses, type Course, type NewCourse } from "../../db/tenant";
+import { categories, COURSE_TYPES, courses, files, links, lessons, type Course, type NewCourse } from "../../db/tenant";
+import { sanitizeRichText } from "../utils/sanitize.server";
 import type { TenantConn } from "../../db/open";
 import type { Page } from "../utils/pagination";
+import { moveRow } from "./ordering.server";
 import type { Resource, ResourceScope, WriteResult } from "../utils/resource.server";
+import { contains } from "../utils/pagination";
 
 export function createCourse(db: TenantConn, input: Omit<NewCourse, "id" | "createdAt" | "updatedAt">) {
   return db.insert(courses).values(input).returning().get();
@@ -45,12 +48,15 @@ export function courseView(course: Course) {
     allow_quizzes: course.allowQuizzes,
     force_groups: course.forceGroups,
     external_url: course.externalUrl,
+    file_id: course.fileId,
+    cover_file_id: course.coverFileId,
+    sequential_lessons: course.sequentialLessons,
     position: course.position,
     created_at: course.createdAt.toISOString(),
     updated_at: course.updatedAt.toISOString(),
   };
 }
-export type CourseView = ReturnType<typeof courseView>;
+export type CourseView = ReturnType<typeof courseView> & { links?: Array<{ id: number; title: string; url: string }> };
 
 /** Who may see unpublished courses: those who may write them. Everyone else sees published ones only. */
 function visibility(scope: ResourceScope): SQL | undefined {
@@ -82,8 +88,21 @@ const courseFields = {
   allow_certificates: z.boolean().default(false),
   allow_quizzes: z.boolean().default(false),
   force_groups: z.boolean().default(false),
-  external_url: z.string().url().max(2000).nullable().default(null),
+  external_url: z
+    .string()
+    .max(2000)
+    .url("validation.url")
+    .refine((v) => /^https?:\/\//i.test(v), "validation.url")
+    .nullable()
+    .default(null),
+  file_id: z.number().int().positive().nullable().default(null),
+  cover_file_id: z.number().int().positive().nullable().default(null),
+  sequential_lessons: z.boolean().default(false),
   position: z.number().int().min(0).default(0),
+  links: z
+    .array(z.object({ title: z.string().trim().min(1, "validation.required").max(200), url: z.string().max(2000).url("validation.url").refine((v) => /^https?:\/\//i.test(v), "validation.url") }))
+    .max(50)
+    .optional(),
 };
 
 // Unknown fields are dropped by zod (no .passthrough()), so `id`, `created_at` or anything else sent is ignored.
@@ -108,15 +127,30 @@ function toColumns(input: CourseInput): Partial<NewCourse> {
     allow_quizzes: "allowQuizzes",
     force_groups: "forceGroups",
     external_url: "externalUrl",
+    file_id: "fileId",
+    cover_file_id: "coverFileId",
+    sequential_lessons: "sequentialLessons",
     position: "position",
   };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) if (value !== undefined && map[key]) out[map[key]] = value;
+  // Descriptions are rich text: only the allowlist survives saving.
+  if (typeof out.description === "string") out.description = sanitizeRichText(out.description);
   return out as Partial<NewCourse>;
 }
 
 /** References must point inside this organization's database, to rows that exist. */
 function checkReferences(db: TenantConn, input: CourseInput, selfId?: number): WriteResult<null> {
+  for (const field of ["file_id", "cover_file_id"] as const) {
+    const fileId = input[field];
+    if (fileId != null && !db.select({ id: files.id }).from(files).where(eq(files.id, fileId)).get()) {
+      return { ok: false, field, message: "validation.invalid" };
+    }
+  }
+  if (input.cover_file_id != null) {
+    const cover = db.select({ kind: files.kind }).from(files).where(eq(files.id, input.cover_file_id)).get();
+    if (cover?.kind !== "image") return { ok: false, field: "cover_file_id", message: "validation.invalid" };
+  }
   if (input.category_id != null && !db.select({ id: categories.id }).from(categories).where(eq(categories.id, input.category_id)).get()) {
     return { ok: false, field: "category_id", message: "validation.invalid" };
   }
@@ -128,35 +162,73 @@ function checkReferences(db: TenantConn, input: CourseInput, selfId?: number): W
   return { ok: true, value: null };
 }
 
+/** Each kind needs its own piece: an external-link course its address, a download course its file. */
+function checkKind(merged: { type: string; externalUrl: string | null; fileId: number | null }): WriteResult<null> {
+  if (merged.type === "external_link" && !merged.externalUrl) return { ok: false, field: "external_url", message: "validation.required" };
+  if (merged.type === "download" && !merged.fileId) return { ok: false, field: "file_id", message: "validation.required" };
+  return { ok: true, value: null };
+}
+
+function replaceLinks(db: TenantConn, courseId: number, items: Array<{ title: string; url: string }> | undefined) {
+  if (!items) return;
+  db.delete(links).where(eq(links.courseId, courseId)).run();
+  items.forEach((item, position) => db.insert(links).values({ courseId, title: item.title, url: item.url, position }).run());
+}
+
+export function courseLinks(db: TenantConn, courseId: number) {
+  return db.select().from(links).where(eq(links.courseId, courseId)).orderBy(asc(links.position), asc(links.id)).all();
+}
+
+export function lessonCount(db: TenantConn, courseId: number) {
+  return db.select({ n: count() }).from(lessons).where(eq(lessons.courseId, courseId)).get()?.n ?? 0;
+}
+
 export const courseResource: Resource<CourseView, typeof createSchema, typeof updateSchema> = {
   read: "read:course",
   write: "write:course",
   createSchema,
   updateSchema,
-  list: (scope, page) => pageOf(scope.db, visibility(scope), page),
+  list: (scope, page, filters) =>
+    pageOf(scope.db, and(visibility(scope), filters.category_id ? eq(courses.categoryId, Number(filters.category_id) || -1) : undefined), page),
   search: (scope, q, page) => {
-    const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const match = or(like(courses.title, pattern), like(courses.description, pattern));
+    const match = or(contains(courses.title, q), contains(courses.description, q));
     return pageOf(scope.db, and(visibility(scope), match), page);
   },
   get: (scope, id) => {
     const row = scope.db.select().from(courses).where(and(eq(courses.id, id), visibility(scope))).get();
-    return row ? courseView(row) : null;
+    if (!row) return null;
+    const courseLinkRows = courseLinks(scope.db, id).map((l) => ({ id: l.id, title: l.title, url: l.url }));
+    return { ...courseView(row), links: courseLinkRows };
   },
   create: (scope, input) => {
     const refs = checkReferences(scope.db, input);
     if (!refs.ok) return refs;
-    const row = scope.db.insert(courses).values(toColumns(input) as NewCourse).returning().get();
+    const columns = toColumns(input) as NewCourse;
+    const kind = checkKind({ type: columns.type ?? "movie", externalUrl: columns.externalUrl ?? null, fileId: columns.fileId ?? null });
+    if (!kind.ok) return kind;
+    const row = scope.db.transaction((tx) => {
+      const created = tx.insert(courses).values(columns).returning().get();
+      replaceLinks(tx, created.id, input.links);
+      return created;
+    });
     return { ok: true, value: courseView(row) };
   },
   update: (scope, id, input) => {
+    const existing = scope.db.select().from(courses).where(eq(courses.id, id)).get();
+    if (!existing) return null;
     const refs = checkReferences(scope.db, input as CourseInput, id);
     if (!refs.ok) return refs;
     const changes = toColumns(input as CourseInput);
-    const row =
-      Object.keys(changes).length > 0
-        ? scope.db.update(courses).set(changes).where(eq(courses.id, id)).returning().get()
-        : scope.db.select().from(courses).where(eq(courses.id, id)).get();
+    const merged = { ...existing, ...changes };
+    const kind = checkKind({ type: merged.type, externalUrl: merged.externalUrl ?? null, fileId: merged.fileId ?? null });
+    if (!kind.ok) return kind;
+    if (merged.type === "movie" && existing.type !== "movie" && lessonCount(scope.db, id) > 1) {
+      return { ok: false, field: "type", message: "validation.movieSingleEpisode" };
+    }
+    const row = scope.db.transaction((tx) => {
+      replaceLinks(tx, id, (input as CourseInput).links);
+      return Object.keys(changes).length > 0 ? tx.update(courses).set(changes).where(eq(courses.id, id)).returning().get() : existing;
+    });
     return row ? { ok: true, value: courseView(row) } : null;
   },
   remove: (scope, id) => scope.db.delete(courses).where(eq(courses.id, id)).run().changes > 0,
@@ -164,4 +236,12 @@ export const courseResource: Resource<CourseView, typeof createSchema, typeof up
 
 export function countCourses(db: TenantConn) {
   return db.select({ n: count() }).from(courses).get()?.n ?? 0;
+}
+
+export function moveCourse(db: TenantConn, id: number, to: import("./ordering.server").Move) {
+  return moveRow(db, courses, id, to);
+}
+
+export function isPublishedCourse(db: TenantConn, id: number) {
+  return Boolean(db.select({ id: courses.id }).from(courses).where(and(eq(courses.id, id), eq(courses.published, true))).get());
 }

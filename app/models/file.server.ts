@@ -60,6 +60,7 @@ interface Pending {
   name: string;
   size: number;
   head: Buffer;
+  hash: crypto.Hash;
 }
 
 function filesDir(dataDir: string, organizationId: number) {
@@ -85,15 +86,18 @@ export async function receiveUpload(request: Request, { dataDir, organizationId,
   };
   const fileHandler = async ({ name, filename, data }: { name: string; filename?: string; data: AsyncIterable<Uint8Array> }) => {
     if (!filename) return undefined;
+    // One file a request: the limit is per request, not per part.
+    if (pending.size > 0) throw new UploadError("too_large");
     const key = crypto.randomBytes(12).toString("hex");
     const tempPath = path.join(tempDir, key);
-    const entry: Pending = { tempPath, name: cleanName(filename), size: 0, head: Buffer.alloc(0) };
+    const entry: Pending = { tempPath, name: cleanName(filename), size: 0, head: Buffer.alloc(0), hash: crypto.createHash("sha256") };
     pending.set(key, entry);
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         entry.size += chunk.length;
         if (entry.head.length < 64) entry.head = Buffer.concat([entry.head, chunk.subarray(0, 64 - entry.head.length)]);
         if (entry.size > limits.maxBytes) return callback(new UploadError("too_large"));
+        entry.hash.update(chunk);
         callback(null, chunk);
       },
     });
@@ -110,7 +114,9 @@ export async function receiveUpload(request: Request, { dataDir, organizationId,
     cleanup();
     if (error instanceof UploadError) throw error;
     if ((error as Error)?.name === "MaxPartSizeExceededError") throw new UploadError("too_large");
-    throw error;
+    if ((error as NodeJS.ErrnoException)?.code) throw error; // the disk, not the request
+    throw new UploadError("missing"); // a body that is not multipart as it claims
+
   }
 }
 
@@ -150,7 +156,8 @@ export async function storeUpload(
     source = reencoded;
   }
   const bytes = fs.statSync(source).size;
-  const sha256 = crypto.createHash("sha256").update(fs.readFileSync(source)).digest("hex");
+  // The hash of what is kept: the upload's own (streamed), or the re-encoded image's.
+  const sha256 = source === pending.tempPath ? pending.hash.digest("hex") : await hashFile(source);
   const relative = path.join(crypto.randomBytes(1).toString("hex"), `${crypto.randomBytes(16).toString("hex")}.${type.ext}`);
   const target = path.join(filesDir(dataDir, organizationId), relative);
   fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -167,6 +174,17 @@ export async function storeUpload(
   } finally {
     fs.rmSync(source, { force: true });
   }
+}
+
+async function hashFile(file: string) {
+  const hash = crypto.createHash("sha256");
+  await pipeline(fs.createReadStream(file), hash);
+  return hash.digest("hex");
+}
+
+/** Leftovers of uploads cut short by a crash: swept when the server starts. */
+export function sweepIncoming(dataDir: string, organizationId: number) {
+  fs.rmSync(path.join(filesDir(dataDir, organizationId), ".incoming"), { recursive: true, force: true });
 }
 
 export function fileOnDisk(dataDir: string, organizationId: number, file: StoredFile) {

@@ -7,6 +7,7 @@ import { createTenantDatabase, type PlatformDb } from "../../db/open";
 import { tenantDatabaseFile, tenantFolder } from "../../db/tenant-pool";
 import { LANGUAGES } from "../utils/i18n";
 import { defaultThemeFor } from "../utils/theme";
+import { contains } from "../utils/pagination";
 
 export type { Organization };
 
@@ -244,11 +245,25 @@ export function organizationView(organization: Organization, url: string) {
 }
 
 export function searchOrganizations(db: PlatformDb, query: string) {
-  const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return db
     .select()
     .from(organizations)
-    .where(or(like(organizations.name, pattern), like(organizations.urlPrefix, pattern), like(organizations.domain, pattern), like(organizations.customDomain, pattern)))
+    .where(or(contains(organizations.name, query), contains(organizations.urlPrefix, query), contains(organizations.domain, query), contains(organizations.customDomain, query)))
     .orderBy(organizations.id)
     .all();
+}
+
+/** An organization's settings in the shape of organizationSettingsSchema's input. */
+export function currentSettings(organization: Organization) {
+  return {
+    name: organization.name,
+    language: organization.language,
+    urlPrefix: organization.urlPrefix ?? "",
+    domain: organization.domain ?? "",
+    customDomain: organization.customDomain ?? "",
+    twoFactorRequired: organization.twoFactorRequired,
+    footer: organization.footer ?? "",
+    bcc: organization.bcc ?? "",
+    featuredCourse: organization.featuredCourse ?? "",
+  };
 }

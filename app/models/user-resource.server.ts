@@ -4,6 +4,7 @@ import { groupMembers, users, type User } from "../../db/tenant";
 import type { Page } from "../utils/pagination";
 import type { Resource, ResourceScope } from "../utils/resource.server";
 import { administeredGroupIds } from "./group.server";
+import { contains } from "../utils/pagination";
 
 /** A user as /api lists them (spec §2: name, e-mail and type). Never the password hash. */
 export function userView(user: User) {
@@ -49,6 +50,11 @@ function pageOf(scope: ResourceScope, where: SQL | undefined, page: Page) {
   return { items, total };
 }
 
+/** The users a viewer may read, a page at a time (lists and the CSV export). */
+export function listVisibleUsers(scope: ResourceScope, page: Page) {
+  return pageOf(scope, visibleUsers(scope), page);
+}
+
 const noWrites = z.object({});
 
 /** Users of the organization: reading now; adding, editing and removing come with the user screens. */
@@ -57,10 +63,9 @@ export const userResource: Resource<UserView, typeof noWrites, typeof noWrites> 
   write: "write:user",
   createSchema: noWrites,
   updateSchema: noWrites,
-  list: (scope, page) => pageOf(scope, visibleUsers(scope), page),
+  list: (scope, page) => listVisibleUsers(scope, page),
   search: (scope, q, page) => {
-    const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return pageOf(scope, and(visibleUsers(scope), or(like(users.email, pattern), like(users.firstName, pattern), like(users.lastName, pattern))), page);
+    return pageOf(scope, and(visibleUsers(scope), or(contains(users.email, q), contains(users.firstName, q), contains(users.lastName, q))), page);
   },
   get: (scope, id) => {
     const row = scope.db.select().from(users).where(and(eq(users.id, id), visibleUsers(scope))).get();

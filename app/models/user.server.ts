@@ -1,11 +1,12 @@
-import { asc, count, eq, like, or } from "drizzle-orm";
+import { and, asc, count, eq, isNull, or } from "drizzle-orm";
 import { z } from "zod";
 import { LANGUAGES } from "../utils/i18n";
 import type { PlatformConn, TenantConn } from "../../db/open";
 import { superAdmins } from "../../db/platform";
-import { users, type User, type UserRole } from "../../db/tenant";
+import { magicLinks, passwordResets, sessions, users, type User, type UserRole } from "../../db/tenant";
 import { roleIn, type AuthRealm } from "./auth/realm.server";
 import { hashPassword, normalizeEmail } from "./auth/secrets.server";
+import { contains } from "../utils/pagination";
 
 export interface NewPerson {
   email: string;
@@ -70,7 +71,8 @@ export function personView(realm: AuthRealm, person: User, { twoFactorPending }:
   };
 }
 
-export const ASSIGNABLE_ROLES = ["learner", "admin"] as const;
+/** Roles an admin assigns; "none" keeps the account (and its history) without access. */
+export const ASSIGNABLE_ROLES = ["learner", "admin", "none"] as const;
 
 /** The fields an admin sets on a person (spec §3 User). */
 export const userFormSchema = z.object({
@@ -78,7 +80,9 @@ export const userFormSchema = z.object({
   lastName: z.string().trim().max(100).default(""),
   email: z.string({ required_error: "validation.required" }).trim().max(254).email("validation.email"),
   phone: z.string().trim().max(40).optional().transform((v) => v || null),
-  role: z.enum(ASSIGNABLE_ROLES, { errorMap: () => ({ message: "validation.invalidOption" }) }),
+  role: z
+    .enum(ASSIGNABLE_ROLES, { errorMap: () => ({ message: "validation.invalidOption" }) })
+    .transform((v) => (v === "none" ? null : v)),
   language: z
     .enum(["", ...LANGUAGES])
     .optional()
@@ -93,9 +97,9 @@ export function findUserByEmail(db: TenantConn, email: string) {
 export function listUsers(db: TenantConn, { q, page, perPage }: { q?: string; page: number; perPage: number }) {
   const where = q
     ? or(
-        like(users.email, `%${escapeLike(q)}%`),
-        like(users.firstName, `%${escapeLike(q)}%`),
-        like(users.lastName, `%${escapeLike(q)}%`),
+        contains(users.email, q),
+        contains(users.firstName, q),
+        contains(users.lastName, q),
       )
     : undefined;
   const items = db
@@ -132,9 +136,21 @@ export function addUser(db: TenantConn, input: UserForm): { ok: true; user: User
   return { ok: true, user };
 }
 
+/**
+ * Saves an admin's edit. A changed e-mail address cancels every outstanding invitation, reset and sign-in
+ * link and ends the person's sessions: a link sent to the old (perhaps mistyped) address must not work.
+ */
 export function editUser(db: TenantConn, id: number, input: UserForm): { ok: true; user: User } | { ok: false; fields: Record<string, string[]> } | null {
   const other = findUserByEmail(db, input.email);
   if (other && other.id !== id) return { ok: false, fields: { email: ["validation.emailTaken"] } };
+  const before = getUser(db, id);
+  if (!before) return null;
+  if (before.email !== normalizeEmail(input.email)) {
+    const now = new Date();
+    db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, id), isNull(passwordResets.usedAt))).run();
+    db.update(magicLinks).set({ usedAt: now }).where(and(eq(magicLinks.userId, id), isNull(magicLinks.usedAt))).run();
+    db.delete(sessions).where(eq(sessions.userId, id)).run();
+  }
   const user = db
     .update(users)
     .set({

@@ -8,7 +8,7 @@ import { requireSuperAdmin } from "~/utils/auth.server";
 
 const MAX_ROWS = 500;
 const query = z.object({
-  q: z.string().trim().max(100).optional(),
+  q: z.string().trim().max(100).optional().catch(undefined),
   organization: z.coerce.number().int().positive().optional().catch(undefined),
 });
 

@@ -35,6 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     capabilities: body.capabilities,
     ceiling: auth.capabilities,
     days: body.expires_in_days,
+    notAfter: auth.token?.expiresAt ?? auth.session?.expiresAt,
   });
   if ("error" in result) {
     const t = await apiT(request, context);

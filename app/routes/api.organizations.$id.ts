@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { deleteOrganization, getOrganization, hostConflicts, organizationSettingsSchema, organizationView, updateOrganization } from "~/models/organization.server";
-import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
+import { z } from "zod";
+import { currentSettings, deleteOrganization, getOrganization, hostConflicts, organizationSettingsSchema, organizationView, updateOrganization } from "~/models/organization.server";
+import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { requireApiSuperAdmin } from "~/utils/platform-api.server";
 
 function find(context: LoaderFunctionArgs["context"], id: string | undefined) {
@@ -27,7 +28,15 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     context.platform.organizations.invalidate();
     return apiOk({ id: organization.id, deleted: true });
   }
-  const body = await parseApiBody(request, context, organizationSettingsSchema);
+  // A PUT changes what it names and keeps the rest: settings as stored, overlaid with the body (which may
+  // use the names GET answers with, such as two_factor_required and featured_course).
+  const raw = await parseApiBody(request, context, z.record(z.unknown()));
+  const aliases: Record<string, string> = { two_factor_required: "twoFactorRequired", featured_course: "featuredCourse" };
+  const given = Object.fromEntries(Object.entries(raw).map(([k, v]) => [aliases[k] ?? k, v]));
+  const merged = { ...currentSettings(organization), ...given };
+  const parsed = organizationSettingsSchema.safeParse(merged);
+  if (!parsed.success) return apiInvalid(request, context, parsed.error);
+  const body = parsed.data;
   const conflicts = hostConflicts(context.platform.db, context.platform.platformDomain, body, organization.id);
   if (Object.keys(conflicts).length) {
     const t = await apiT(request, context);

@@ -4,7 +4,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ErrorList, Field, FormMessage } from "~/components/form";
-import { listPublishedCourses } from "~/models/course.server";
+import { isPublishedCourse, listPublishedCourses } from "~/models/course.server";
 import { hostConflicts, organizationSettingsSchema, updateOrganization } from "~/models/organization.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
@@ -47,7 +47,7 @@ export function settingsLoader(area: Area) {
 
 const BRANDING = { logo: "logo", favicon: "favicon", loginBackground: "loginBackground" } as const;
 type BrandingField = keyof typeof BRANDING;
-const isBrandingField = (v: unknown): v is BrandingField => typeof v === "string" && v in BRANDING;
+const isBrandingField = (v: unknown): v is BrandingField => typeof v === "string" && Object.hasOwn(BRANDING, v);
 
 /** Branding images go through the file store (type from the bytes, re-encoded) and are kept as `file:<id>`. */
 async function brandingAction(request: Request, context: ActionFunctionArgs["context"], managed: Managed) {
@@ -88,7 +88,7 @@ export function settingsAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:organization" }, async (managed) => {
       const { organization, base } = managed;
-      if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
+      if ((request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
         return brandingAction(request, context, managed);
       }
       const formData = await request.formData();
@@ -101,6 +101,9 @@ export function settingsAction(area: Area) {
       const submission = parseWithZod(formData, { schema: organizationSettingsSchema });
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       const conflicts = hostConflicts(context.platform.db, context.platform.platformDomain, submission.value, organization.id);
+      if (submission.value.featuredCourse && !isPublishedCourse(managed.db, submission.value.featuredCourse)) {
+        conflicts.featuredCourse = ["validation.invalid"];
+      }
       if (Object.keys(conflicts).length) return json(submission.reply({ fieldErrors: conflicts }), { status: 400 });
       updateOrganization(context.platform.db, organization.id, submission.value);
       context.platform.organizations.invalidate();

@@ -26,7 +26,10 @@ export interface UsersMount {
 }
 
 const PER_PAGE = 50;
-const listQuery = z.object({ q: z.string().trim().max(100).optional(), page: z.coerce.number().int().min(1).max(100_000).catch(1) });
+const listQuery = z.object({
+  q: z.string().trim().max(100).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
 
 export function usersListLoader(mount: UsersMount) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
@@ -211,7 +214,7 @@ export function editUserLoader(mount: UsersMount) {
             lastName: user.lastName,
             email: user.email,
             phone: user.phone ?? "",
-            role: user.role ?? "learner",
+            role: user.role ?? "none",
             language: user.language ?? "",
           },
         },
@@ -238,7 +241,7 @@ export function editUserAction(mount: UsersMount) {
         revokeSessionsOf(realm, user.id);
         return redirectWithFlash(back, "flash.signedOutEverywhere");
       }
-      if (isSelf) formData.set("role", user.role ?? "learner"); // nobody lowers (or locks out) themselves here
+      if (isSelf) formData.set("role", user.role ?? "none"); // nobody lowers (or locks out) themselves here
       const submission = parseWithZod(formData, { schema: userFormSchema });
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       const result = editUser(managed.db, user.id, submission.value);

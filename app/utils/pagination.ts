@@ -1,3 +1,5 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 
 export interface Page {
@@ -23,4 +25,10 @@ export function paginated<T>(items: T[], total: number, { page, perPage }: Page)
       last_page: Math.max(1, Math.ceil(total / perPage)),
     },
   };
+}
+
+/** `column LIKE %text%` where the text's own % _ and \\ match only themselves. */
+export function contains(column: SQLiteColumn, text: string): SQL {
+  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql`${column} like ${pattern} escape '\\'`;
 }

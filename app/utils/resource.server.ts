@@ -27,7 +27,8 @@ export interface Resource<V, C extends ZodTypeAny, U extends ZodTypeAny> {
   write: Capability;
   createSchema: C;
   updateSchema: U;
-  list(scope: ResourceScope, page: Page): { items: V[]; total: number };
+  /** `filters` are the list call's query parameters (e.g. `course_id` for lessons). */
+  list(scope: ResourceScope, page: Page, filters: Record<string, string>): { items: V[]; total: number } | WriteResult<never>;
   search(scope: ResourceScope, query: string, page: Page): { items: V[]; total: number };
   get(scope: ResourceScope, id: number): V | null;
   create?(scope: ResourceScope, input: z.infer<C>): WriteResult<V>;
@@ -62,8 +63,9 @@ export function collectionRoute<V, C extends ZodTypeAny, U extends ZodTypeAny>(r
       const page = pageSchema.safeParse(query(request));
       if (!page.success) return apiInvalid(request, context, page.error);
       const p = { page: page.data.page, perPage: page.data.per_page };
-      const { items, total } = resource.list(scope, p);
-      return apiOk(paginated(items, total, p));
+      const listed = resource.list(scope, p, query(request));
+      if ("ok" in listed) return writeReply(request, context, listed);
+      return apiOk(paginated(listed.items, listed.total, p));
     },
     action: async ({ request, context }: ActionFunctionArgs) => {
       if (request.method !== "POST" || !resource.create) return apiMethodNotAllowed(request, context, ["GET", ...(resource.create ? ["POST"] : [])]);
@@ -115,5 +117,21 @@ export function searchRoute<V, C extends ZodTypeAny, U extends ZodTypeAny>(resou
       return apiOk(paginated(items, total, p));
     },
     action: async ({ request, context }: ActionFunctionArgs) => apiMethodNotAllowed(request, context, ["GET"]),
+  };
+}
+
+/** `POST {resource}/{id}/move {position}|{direction}`: reorders among its siblings. */
+export function moveRoute(capability: Capability, move: (scope: ResourceScope, id: number, to: import("../models/ordering.server").Move) => boolean) {
+  return {
+    loader: async ({ request, context }: LoaderFunctionArgs) => apiMethodNotAllowed(request, context, ["POST"]),
+    action: async ({ request, context, params }: ActionFunctionArgs) => {
+      if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["POST"]);
+      const scope = await scopeFor(request, context, capability);
+      const id = idSchema.safeParse(params);
+      if (!id.success) return apiNotFound(request, context);
+      const { moveSchema } = await import("../models/ordering.server");
+      const to = await parseApiBody(request, context, moveSchema);
+      return move(scope, id.data.id, to) ? apiOk({ id: id.data.id, moved: true }) : apiNotFound(request, context);
+    },
   };
 }

@@ -22,8 +22,18 @@ export function createApiToken(
     capabilities,
     ceiling,
     days = DEFAULT_TOKEN_DAYS,
+    notAfter,
     now = new Date(),
-  }: { userId: number | null; name: string; capabilities: Capability[]; ceiling: ReadonlySet<Capability>; days?: number; now?: Date },
+  }: {
+    userId: number | null;
+    name: string;
+    capabilities: Capability[];
+    ceiling: ReadonlySet<Capability>;
+    days?: number;
+    /** A token made by a token lives no longer than its maker. */
+    notAfter?: Date;
+    now?: Date;
+  },
 ): { token: string; apiToken: ApiToken } | { error: "beyond_own_capabilities"; capabilities: Capability[] } {
   const beyond = capabilities.filter((c) => !ceiling.has(c));
   if (beyond.length > 0) return { error: "beyond_own_capabilities", capabilities: beyond };
@@ -36,7 +46,7 @@ export function createApiToken(
       tokenHash: hashToken(token),
       capabilities: [...new Set(capabilities)].sort(),
       createdAt: now,
-      expiresAt: new Date(now.getTime() + Math.min(days, MAX_TOKEN_DAYS) * DAY_MS),
+      expiresAt: new Date(Math.min(now.getTime() + Math.min(days, MAX_TOKEN_DAYS) * DAY_MS, notAfter?.getTime() ?? Infinity)),
     })
     .returning()
     .get();
