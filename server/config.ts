@@ -35,6 +35,8 @@ const schema = z.object({
   /** Upload limits in bytes: any file, and images (which are also re-encoded). */
   FILE_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
   IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+  /** A pause between the steps of background jobs, in ms (0 in production; tests slow jobs down with it). */
+  JOB_STEP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** How long a signed download address works, in seconds. */
   DOWNLOAD_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 86_400).default(900),
   /** Signs download links; without it a random key is made once and kept in <DATA_DIR>/secret.key. */

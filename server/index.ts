@@ -35,6 +35,7 @@ async function main() {
     console.log(`  Nordlys Akademi  http://nordlys.${config.PLATFORM_DOMAIN}:${port}/`);
     console.log(`  Platform         http://${config.PLATFORM_DOMAIN}:${port}/\n`);
     if (config.NODE_ENV === "development") broadcastDevReady(build);
+    platform.jobs.resumeAll();
   });
   server.keepAliveTimeout = 65_000;
 
@@ -46,8 +47,10 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     server.close(() => {
-      platform.close();
-      process.exit(0);
+      void platform.jobs.stop().finally(() => {
+        platform.close();
+        process.exit(0);
+      });
     });
     server.closeIdleConnections();
   };

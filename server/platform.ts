@@ -5,6 +5,7 @@ import { openPlatformDatabase, type PlatformDb } from "../db/open";
 import { TenantPool } from "../db/tenant-pool";
 import type { Config } from "./config";
 import { OrganizationDirectory } from "./directory";
+import { JobRunner } from "./jobs";
 import { Mailer } from "./mailer";
 import { organizationHost, type Organization } from "../app/models/organization.server";
 
@@ -17,6 +18,7 @@ export class Platform {
   readonly tenants: TenantPool;
   readonly organizations: OrganizationDirectory;
   readonly mailer: Mailer;
+  readonly jobs: JobRunner;
   readonly #secret: Buffer;
   /** The port the server listens on, once it does; links in mails use it unless PUBLIC_PORT is set. */
   listeningPort: number | null = null;
@@ -27,6 +29,7 @@ export class Platform {
     this.tenants = new TenantPool(config.DATA_DIR, config.TENANT_POOL_SIZE);
     this.organizations = new OrganizationDirectory(this.db, config.PLATFORM_DOMAIN);
     this.mailer = new Mailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: this.outboxDir() });
+    this.jobs = new JobRunner(this, config.JOB_STEP_DELAY_MS);
     this.#secret = config.SECRET_KEY ? Buffer.from(config.SECRET_KEY) : loadOrCreateSecret(path.join(config.DATA_DIR, "secret.key"));
   }
 

@@ -245,3 +245,7 @@ export function moveCourse(db: TenantConn, id: number, to: import("./ordering.se
 export function isPublishedCourse(db: TenantConn, id: number) {
   return Boolean(db.select({ id: courses.id }).from(courses).where(and(eq(courses.id, id), eq(courses.published, true))).get());
 }
+
+export function getCourse(db: TenantConn, id: number) {
+  return db.select().from(courses).where(eq(courses.id, id)).get();
+}

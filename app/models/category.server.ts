@@ -1,0 +1,82 @@
+import { asc, count, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { TenantConn } from "../../db/open";
+import { categories, courses, type Category } from "../../db/tenant";
+import { contains, type Page } from "../utils/pagination";
+import type { Resource, ResourceScope } from "../utils/resource.server";
+import { moveRow, nextPosition, type Move } from "./ordering.server";
+
+export function categoryView(category: Category, courseCount?: number) {
+  return {
+    id: category.id,
+    name: category.name,
+    position: category.position,
+    ...(courseCount !== undefined ? { course_count: courseCount } : {}),
+    created_at: category.createdAt.toISOString(),
+    updated_at: category.updatedAt.toISOString(),
+  };
+}
+export type CategoryView = ReturnType<typeof categoryView>;
+
+export const categorySchema = z.object({ name: z.string({ required_error: "validation.required" }).trim().min(1, "validation.required").max(100) });
+
+export function listCategories(db: TenantConn) {
+  return db.select().from(categories).orderBy(asc(categories.position), asc(categories.id)).all();
+}
+
+export function getCategory(db: TenantConn, id: number) {
+  return db.select().from(categories).where(eq(categories.id, id)).get();
+}
+
+export function createCategory(db: TenantConn, input: z.infer<typeof categorySchema>) {
+  return db.insert(categories).values({ name: input.name, position: nextPosition(db, categories) }).returning().get();
+}
+
+export function renameCategory(db: TenantConn, id: number, input: z.infer<typeof categorySchema>) {
+  return db.update(categories).set({ name: input.name }).where(eq(categories.id, id)).returning().get();
+}
+
+/** Deleting a category leaves its courses uncategorised (the foreign key sets null). */
+export function deleteCategory(db: TenantConn, id: number) {
+  return db.delete(categories).where(eq(categories.id, id)).run().changes > 0;
+}
+
+export function moveCategory(db: TenantConn, id: number, to: Move) {
+  return moveRow(db, categories, id, to);
+}
+
+function pageOf(scope: ResourceScope, where: ReturnType<typeof contains> | undefined, page: Page) {
+  const items = scope.db
+    .select()
+    .from(categories)
+    .where(where)
+    .orderBy(asc(categories.position), asc(categories.id))
+    .limit(page.perPage)
+    .offset((page.page - 1) * page.perPage)
+    .all()
+    .map((c) => categoryView(c));
+  const total = scope.db.select({ n: count() }).from(categories).where(where).get()?.n ?? 0;
+  return { items, total };
+}
+
+/** Spec §7 "courses/categories". */
+export const categoryResource: Resource<CategoryView, typeof categorySchema, ReturnType<typeof categorySchema.partial>> = {
+  read: "read:category",
+  write: "write:category",
+  createSchema: categorySchema,
+  updateSchema: categorySchema.partial(),
+  list: (scope, page) => pageOf(scope, undefined, page),
+  search: (scope, q, page) => pageOf(scope, contains(categories.name, q), page),
+  get: (scope, id) => {
+    const row = getCategory(scope.db, id);
+    if (!row) return null;
+    const n = scope.db.select({ n: count() }).from(courses).where(eq(courses.categoryId, id)).get()?.n ?? 0;
+    return categoryView(row, n);
+  },
+  create: (scope, input) => ({ ok: true, value: categoryView(createCategory(scope.db, input)) }),
+  update: (scope, id, input) => {
+    const row = input.name ? renameCategory(scope.db, id, { name: input.name }) : getCategory(scope.db, id);
+    return row ? { ok: true, value: categoryView(row) } : null;
+  },
+  remove: (scope, id) => deleteCategory(scope.db, id),
+};

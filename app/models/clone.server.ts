@@ -1,0 +1,113 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { eq, inArray } from "drizzle-orm";
+import type { TenantDb } from "../../db/open";
+import { courses, files, lessons, links, materials, type Job, type StoredFile } from "../../db/tenant";
+import { tenantFolder } from "../../db/tenant-pool";
+import { JobError } from "./job.server";
+import { nextPosition } from "./ordering.server";
+
+export interface JobContext {
+  db: TenantDb;
+  dataDir: string;
+  organizationId: number;
+  job: Job;
+  progress: (percent: number) => void;
+  /** Lets other requests run between steps (and, when configured, slows jobs down for tests). */
+  pause: () => Promise<void>;
+}
+
+/**
+ * Copies a course with its lessons, materials, links and files (spec §4 "course clone runs in the
+ * background"). Files are copied into a staging folder first; the new rows and the files' final places
+ * appear together in one transaction at the end, so a failure — or a restart, after which the job runs
+ * again from the start — never leaves half a copy.
+ */
+export async function cloneCourse({ db, dataDir, organizationId, job, progress, pause }: JobContext) {
+  const courseId = Number(job.payload.course_id);
+  const title = String(job.payload.title ?? "");
+  const root = path.join(tenantFolder(dataDir, organizationId), "files");
+  const staging = path.join(root, `.clone-${job.id}`);
+  fs.rmSync(staging, { recursive: true, force: true }); // what an interrupted attempt left
+  fs.mkdirSync(staging, { recursive: true });
+  const placed: string[] = [];
+  try {
+    const course = db.select().from(courses).where(eq(courses.id, courseId)).get();
+    if (!course) throw new JobError("The course to copy no longer exists.");
+    const courseLessons = db.select().from(lessons).where(eq(lessons.courseId, courseId)).all();
+    const courseMaterials = db.select().from(materials).where(eq(materials.courseId, courseId)).all();
+    const courseLinks = db.select().from(links).where(eq(links.courseId, courseId)).all();
+    const fileIds = [
+      ...new Set(
+        [course.fileId, course.coverFileId, ...courseLessons.map((l) => l.fileId), ...courseMaterials.map((m) => m.fileId)].filter(
+          (id): id is number => typeof id === "number",
+        ),
+      ),
+    ];
+    const sources: StoredFile[] = fileIds.length ? db.select().from(files).where(inArray(files.id, fileIds)).all() : [];
+    const totalBytes = sources.reduce((sum, f) => sum + f.size, 0) || 1;
+    let copied = 0;
+    const staged = new Map<number, { stagedPath: string; relative: string }>();
+    progress(2);
+    for (const file of sources) {
+      const relative = path.join(crypto.randomBytes(1).toString("hex"), `${crypto.randomBytes(16).toString("hex")}${path.extname(file.path)}`);
+      const stagedPath = path.join(staging, relative.replace(path.sep, "-"));
+      await fs.promises.copyFile(path.join(root, file.path), stagedPath);
+      staged.set(file.id, { stagedPath, relative });
+      copied += file.size;
+      progress(2 + (90 * copied) / totalBytes);
+      await pause();
+    }
+
+    const copy = db.transaction((tx) => {
+      const newFileId = new Map<number, number>();
+      for (const file of sources) {
+        const { stagedPath, relative } = staged.get(file.id)!;
+        const row = tx
+          .insert(files)
+          .values({ kind: file.kind, mime: file.mime, name: file.name, size: file.size, sha256: file.sha256, path: relative, uploadedBy: file.uploadedBy })
+          .returning()
+          .get();
+        newFileId.set(file.id, row.id);
+        const target = path.join(root, relative);
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.renameSync(stagedPath, target);
+        placed.push(target);
+      }
+      const mapFile = (id: number | null) => (id === null ? null : (newFileId.get(id) ?? null));
+      const { id: _id, createdAt: _c, updatedAt: _u, ...fields } = course;
+      const created = tx
+        .insert(courses)
+        .values({
+          ...fields,
+          title: title || `${course.title} (copy)`,
+          published: false,
+          fileId: mapFile(course.fileId),
+          coverFileId: mapFile(course.coverFileId),
+          position: nextPosition(tx, courses),
+        })
+        .returning()
+        .get();
+      for (const lesson of courseLessons) {
+        const { id: _lid, createdAt: _lc, updatedAt: _lu, ...rest } = lesson;
+        tx.insert(lessons).values({ ...rest, courseId: created.id, fileId: mapFile(lesson.fileId) }).run();
+      }
+      for (const material of courseMaterials) {
+        const { id: _mid, createdAt: _mc, updatedAt: _mu, ...rest } = material;
+        tx.insert(materials).values({ ...rest, courseId: created.id, fileId: mapFile(material.fileId)! }).run();
+      }
+      for (const link of courseLinks) {
+        const { id: _kid, createdAt: _kc, updatedAt: _ku, ...rest } = link;
+        tx.insert(links).values({ ...rest, courseId: created.id }).run();
+      }
+      return created;
+    });
+    return { course_id: copy.id };
+  } catch (error) {
+    for (const target of placed) fs.rmSync(target, { force: true });
+    throw error;
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}

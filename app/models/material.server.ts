@@ -1,0 +1,92 @@
+import { and, asc, count, eq, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { TenantConn } from "../../db/open";
+import { courses, files, materials, type Material } from "../../db/tenant";
+import { contains, type Page } from "../utils/pagination";
+import type { Resource, ResourceScope, WriteResult } from "../utils/resource.server";
+import { nextPosition } from "./ordering.server";
+
+export function materialView(material: Material) {
+  return {
+    id: material.id,
+    course_id: material.courseId,
+    file_id: material.fileId,
+    title: material.title,
+    position: material.position,
+    created_at: material.createdAt.toISOString(),
+  };
+}
+export type MaterialView = ReturnType<typeof materialView>;
+
+const createSchema = z.object({
+  course_id: z.number().int().positive(),
+  file_id: z.number().int().positive(),
+  title: z.string({ required_error: "validation.required" }).trim().min(1, "validation.required").max(200),
+});
+const updateSchema = z.object({ title: createSchema.shape.title.optional() });
+
+function visibleCourses(scope: ResourceScope): SQL | undefined {
+  return scope.viewer.capabilities.has("write:course") ? undefined : eq(courses.published, true);
+}
+
+export function listMaterials(db: TenantConn, courseId: number) {
+  return db.select().from(materials).where(eq(materials.courseId, courseId)).orderBy(asc(materials.position), asc(materials.id)).all();
+}
+
+export function addMaterial(db: TenantConn, input: z.infer<typeof createSchema>): WriteResult<Material> {
+  if (!db.select({ id: courses.id }).from(courses).where(eq(courses.id, input.course_id)).get()) {
+    return { ok: false, field: "course_id", message: "validation.invalid" };
+  }
+  if (!db.select({ id: files.id }).from(files).where(eq(files.id, input.file_id)).get()) {
+    return { ok: false, field: "file_id", message: "validation.invalid" };
+  }
+  const row = db
+    .insert(materials)
+    .values({ courseId: input.course_id, fileId: input.file_id, title: input.title, position: nextPosition(db, materials, eq(materials.courseId, input.course_id)) })
+    .returning()
+    .get();
+  return { ok: true, value: row };
+}
+
+export function deleteMaterial(db: TenantConn, id: number) {
+  return db.delete(materials).where(eq(materials.id, id)).run().changes > 0;
+}
+
+function pageOf(scope: ResourceScope, where: SQL | undefined, page: Page) {
+  const items = scope.db
+    .select({ material: materials })
+    .from(materials)
+    .innerJoin(courses, eq(courses.id, materials.courseId))
+    .where(and(where, visibleCourses(scope)))
+    .orderBy(asc(materials.courseId), asc(materials.position), asc(materials.id))
+    .limit(page.perPage)
+    .offset((page.page - 1) * page.perPage)
+    .all()
+    .map((r) => materialView(r.material));
+  const total =
+    scope.db.select({ n: count() }).from(materials).innerJoin(courses, eq(courses.id, materials.courseId)).where(and(where, visibleCourses(scope))).get()?.n ?? 0;
+  return { items, total };
+}
+
+/** Spec §7 "materials": files attached to a course. */
+export const materialResource: Resource<MaterialView, typeof createSchema, typeof updateSchema> = {
+  read: "read:course",
+  write: "write:course",
+  createSchema,
+  updateSchema,
+  list: (scope, page, filters) => pageOf(scope, filters.course_id ? eq(materials.courseId, Number(filters.course_id) || -1) : undefined, page),
+  search: (scope, q, page) => pageOf(scope, contains(materials.title, q), page),
+  get: (scope, id) => {
+    const row = scope.db.select({ material: materials }).from(materials).innerJoin(courses, eq(courses.id, materials.courseId)).where(and(eq(materials.id, id), visibleCourses(scope))).get();
+    return row ? materialView(row.material) : null;
+  },
+  create: (scope, input) => {
+    const result = addMaterial(scope.db, input);
+    return result.ok ? { ok: true, value: materialView(result.value) } : result;
+  },
+  update: (scope, id, input) => {
+    const row = input.title ? scope.db.update(materials).set({ title: input.title }).where(eq(materials.id, id)).returning().get() : scope.db.select().from(materials).where(eq(materials.id, id)).get();
+    return row ? { ok: true, value: materialView(row) } : null;
+  },
+  remove: (scope, id) => deleteMaterial(scope.db, id),
+};

@@ -1,0 +1,115 @@
+import type { TenantDb } from "../db/open";
+import { cloneCourse, type JobContext } from "../app/models/clone.server";
+import { enqueueJob, failJob, finishJob, hasPendingJobs, JobError, nextJob, reportProgress, startJob } from "../app/models/job.server";
+import { listOrganizations } from "../app/models/organization.server";
+import { sweepIncoming } from "../app/models/file.server";
+import type { Platform } from "./platform";
+
+type Handler = (context: JobContext) => Promise<Record<string, unknown>>;
+
+/** What each kind of job does. */
+const HANDLERS: Record<string, Handler> = {
+  "course.clone": cloneCourse,
+};
+
+/**
+ * The in-process job runner (ARCHITECTURE.md "Data"): jobs live in each organization's `jobs` table, so
+ * they survive a restart; the runner works through one organization's jobs at a time, oldest first. A job
+ * found "running" after a restart was interrupted and runs again from the start (handlers make that safe).
+ */
+export class JobRunner {
+  readonly #waiting = new Set<number>();
+  #active: Promise<void> | null = null;
+  #stopped = false;
+
+  constructor(
+    readonly platform: Platform,
+    readonly stepDelayMs = 0,
+  ) {}
+
+  enqueue(organizationId: number, db: TenantDb, kind: string, payload: Record<string, unknown>) {
+    if (!HANDLERS[kind]) throw new Error(`unknown job kind: ${kind}`);
+    const job = enqueueJob(db, kind, payload);
+    this.kick(organizationId);
+    return job;
+  }
+
+  kick(organizationId: number) {
+    if (this.#stopped) return;
+    this.#waiting.add(organizationId);
+    if (!this.#active) this.#active = this.#drain().finally(() => (this.#active = null));
+  }
+
+  /** At start: sweep upload leftovers and pick up every organization's unfinished jobs, in the background. */
+  resumeAll() {
+    setImmediate(() => {
+      for (const organization of listOrganizations(this.platform.db)) {
+        if (this.#stopped) return;
+        try {
+          sweepIncoming(this.platform.dataDir, organization.id);
+          const lease = this.platform.tenants.acquire(organization.id);
+          try {
+            if (hasPendingJobs(lease.db)) this.kick(organization.id);
+          } finally {
+            this.platform.tenants.release(lease);
+          }
+        } catch {
+          // an unreadable organization has no runnable jobs; its pages answer 503
+        }
+      }
+    });
+  }
+
+  async stop() {
+    this.#stopped = true;
+    await this.#active;
+  }
+
+  async #drain() {
+    while (this.#waiting.size && !this.#stopped) {
+      const [organizationId] = this.#waiting;
+      this.#waiting.delete(organizationId);
+      try {
+        while (!this.#stopped && (await this.#runNext(organizationId))) {
+          // next job of the same organization
+        }
+      } catch (error) {
+        console.error(JSON.stringify({ level: "error", msg: "job runner", organization: organizationId, error: String(error) }));
+      }
+    }
+  }
+
+  async #runNext(organizationId: number): Promise<boolean> {
+    const lease = this.platform.tenants.acquire(organizationId);
+    try {
+      const { db } = lease;
+      const pending = nextJob(db);
+      if (!pending) return false;
+      const job = startJob(db, pending);
+      let last = 0;
+      const context: JobContext = {
+        db,
+        dataDir: this.platform.dataDir,
+        organizationId,
+        job,
+        progress: (percent) => {
+          if (Math.round(percent) !== last) reportProgress(db, job.id, (last = Math.round(percent)));
+        },
+        pause: () => new Promise((resolve) => setTimeout(resolve, this.stepDelayMs)),
+      };
+      try {
+        const result = await HANDLERS[job.kind](context);
+        finishJob(db, job.id, result);
+      } catch (error) {
+        const message = error instanceof JobError ? error.message : "Something went wrong";
+        if (!(error instanceof JobError)) {
+          console.error(JSON.stringify({ level: "error", msg: "job failed", organization: organizationId, job: job.id, error: String(error) }));
+        }
+        failJob(db, job.id, message);
+      }
+      return true;
+    } finally {
+      this.platform.tenants.release(lease);
+    }
+  }
+}
