@@ -19,6 +19,16 @@ export const FLASH_MESSAGES = [
   "flash.signedOutEverywhere",
   "flash.tokenRevoked",
   "flash.fileDeleted",
+  "flash.courseCreated",
+  "flash.courseSaved",
+  "flash.courseDeleted",
+  "flash.lessonSaved",
+  "flash.lessonDeleted",
+  "flash.categorySaved",
+  "flash.categoryDeleted",
+  "flash.carouselSaved",
+  "flash.carouselDeleted",
+  "flash.cloneStarted",
 ] as const;
 export type FlashMessage = (typeof FLASH_MESSAGES)[number];
 

@@ -1,0 +1,239 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ConfirmDelete } from "~/components/confirm-delete";
+import { ErrorList, FormMessage } from "~/components/form";
+import { MoveButtons } from "~/components/move-buttons";
+import {
+  carouselCourseIds,
+  carouselSchema,
+  createCarousel,
+  deleteCarousel,
+  getCarousel,
+  listCarousels,
+  moveCarousel,
+  moveCourseInCarousel,
+  updateCarousel,
+} from "~/models/carousel.server";
+import { courseResource } from "~/models/course.server";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { checkbox, moveIntent, text } from "~/utils/form-data.server";
+import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+
+/** Carousels (spec §2): a title, published or not, an ordered list of courses; carousels reorder too. */
+const base = (m: Managed) => `${m.base}/carousels`;
+
+export function carouselsLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, (m) => ({
+      base: base(m),
+      carousels: listCarousels(m.db).map((c) => ({ id: c.id, title: c.title, published: c.published, count: carouselCourseIds(m.db, c.id).length })),
+    }));
+}
+
+export function carouselsAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, async (m) => {
+      const formData = await request.formData();
+      const move = moveIntent(formData);
+      if (move) {
+        moveCarousel(m.db, move.id, { direction: move.direction });
+        return redirect(base(m));
+      }
+      const parsed = carouselSchema.safeParse({ title: text(formData, "title") ?? "", published: checkbox(formData, "published") });
+      if (!parsed.success) return json({ errors: { title: [parsed.error.issues[0].message] } }, { status: 400 });
+      const created = createCarousel(m.db, parsed.data);
+      return redirectWithFlash(created.ok ? `${base(m)}/${created.value.id}` : base(m), "flash.carouselSaved");
+    });
+}
+
+export function Carousels() {
+  const { t } = useTranslation();
+  const { base: here, carousels } = useLoaderData<{ base: string; carousels: Array<{ id: number; title: string; published: boolean; count: number }> }>();
+  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  return (
+    <section>
+      <h2>{t("carousels.title")}</h2>
+      {carousels.length === 0 ? (
+        <p className="empty-state">{t("carousels.empty")}</p>
+      ) : (
+        <table className="table" data-testid="carousels">
+          <tbody>
+            {carousels.map((c, i) => (
+              <tr key={c.id} data-carousel={c.title}>
+                <td>
+                  <Link to={`${here}/${c.id}`}>{c.title}</Link>
+                </td>
+                <td>{t("categories.courses", { count: c.count })}</td>
+                <td>{c.published ? <span className="badge published">{t("courses.published")}</span> : <span className="badge">{t("courses.draft")}</span>}</td>
+                <td className="actions">
+                  <MoveButtons id={c.id} first={i === 0} last={i === carousels.length - 1} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Form method="post" className="panel">
+        <h3>{t("carousels.create")}</h3>
+        <div className="field">
+          <label htmlFor="carousel-title">{t("carousels.name")}</label>
+          <input id="carousel-title" name="title" maxLength={200} required />
+          <ErrorList errors={errors.title} />
+        </div>
+        <div className="field field-check">
+          <label>
+            <input type="checkbox" name="published" /> {t("carousels.published")}
+          </label>
+        </div>
+        <button type="submit" className="primary" data-testid="create-carousel">
+          {t("carousels.create")}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+function carouselFrom(m: Managed, id: string | undefined) {
+  const carousel = /^\d{1,15}$/.test(id ?? "") ? getCarousel(m.db, Number(id)) : undefined;
+  if (!carousel) throw new Response("Not Found", { status: 404 });
+  return carousel;
+}
+
+export function carouselLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, (m) => {
+      const carousel = carouselFrom(m, params.carouselId);
+      const all = (courseResource.list({ db: m.db, organization: m.organization, viewer: m.auth }, { page: 1, perPage: 500 }, {}) as {
+        items: Array<{ id: number; title: string }>;
+      }).items;
+      const inside = carouselCourseIds(m.db, carousel.id);
+      const titles = new Map(all.map((c) => [c.id, c.title]));
+      return {
+        base: base(m),
+        carousel: { id: carousel.id, title: carousel.title, published: carousel.published },
+        courses: inside.map((id) => ({ id, title: titles.get(id) ?? String(id) })),
+        others: all.filter((c) => !inside.includes(c.id)),
+      };
+    });
+}
+
+export function carouselAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, async (m) => {
+      const carousel = carouselFrom(m, params.carouselId);
+      const here = `${base(m)}/${carousel.id}`;
+      const formData = await request.formData();
+      const move = moveIntent(formData);
+      if (move) {
+        moveCourseInCarousel(m.db, carousel.id, move.id, { direction: move.direction });
+        return redirect(here);
+      }
+      const intent = text(formData, "intent");
+      const current = carouselCourseIds(m.db, carousel.id);
+      if (intent === "add-course" || intent === "remove-course") {
+        const id = Number(text(formData, "course_id"));
+        const next = intent === "add-course" ? [...current, id] : current.filter((c) => c !== id);
+        const result = updateCarousel(m.db, carousel.id, { course_ids: next });
+        if (result && !result.ok) return json({ errors: { course_ids: [result.message] } }, { status: 400 });
+        return redirect(here);
+      }
+      const parsed = carouselSchema.pick({ title: true, published: true }).safeParse({ title: text(formData, "title") ?? "", published: checkbox(formData, "published") });
+      if (!parsed.success) return json({ errors: { title: [parsed.error.issues[0].message] } }, { status: 400 });
+      updateCarousel(m.db, carousel.id, parsed.data);
+      return redirectWithFlash(base(m), "flash.carouselSaved");
+    });
+}
+
+export function EditCarousel() {
+  const { t } = useTranslation();
+  const data = useLoaderData<{
+    base: string;
+    carousel: { id: number; title: string; published: boolean };
+    courses: Array<{ id: number; title: string }>;
+    others: Array<{ id: number; title: string }>;
+  }>();
+  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  return (
+    <section>
+      <h2>{t("carousels.edit")}</h2>
+      <Form method="post" className="panel">
+        <div className="field">
+          <label htmlFor="carousel-title">{t("carousels.name")}</label>
+          <input id="carousel-title" name="title" defaultValue={data.carousel.title} maxLength={200} required />
+          <ErrorList errors={errors.title} />
+        </div>
+        <div className="field field-check">
+          <label>
+            <input type="checkbox" name="published" defaultChecked={data.carousel.published} /> {t("carousels.published")}
+          </label>
+        </div>
+        <button type="submit" name="intent" value="save" className="primary">
+          {t("carousels.save")}
+        </button>
+      </Form>
+      <div className="panel">
+        <h3>{t("carousels.courses")}</h3>
+        <FormMessage>{errors.course_ids?.map((e) => t(e)).join(" ")}</FormMessage>
+        {data.courses.length === 0 ? <p className="empty-state">{t("carousels.noCourses")}</p> : null}
+        <ol className="lesson-list">
+          {data.courses.map((c, i) => (
+            <li key={c.id}>
+              {c.title}
+              <MoveButtons id={c.id} first={i === 0} last={i === data.courses.length - 1} />
+              <Form method="post" className="inline-form">
+                <input type="hidden" name="course_id" value={c.id} />
+                <button type="submit" name="intent" value="remove-course" className="danger">
+                  {t("courses.remove")}
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ol>
+        {data.others.length ? (
+          <Form method="post" className="subform">
+            <label>
+              <span className="visually-hidden">{t("carousels.chooseCourse")}</span>
+              <select name="course_id">
+                {data.others.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.title}
+                  </option>
+                ))}
+              </select>
+            </label>{" "}
+            <button type="submit" name="intent" value="add-course">
+              {t("carousels.addCourse")}
+            </button>
+          </Form>
+        ) : null}
+      </div>
+      <div className="panel danger-zone">
+        <Link to={`${data.base}/${data.carousel.id}/delete`} className="button danger">
+          {t("carousels.delete")}
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+export function deleteCarouselLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, (m) => {
+      const carousel = carouselFrom(m, params.carouselId);
+      return { name: carousel.title, back: `${base(m)}/${carousel.id}` };
+    });
+}
+
+export function deleteCarouselAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, (m) => {
+      deleteCarousel(m.db, carouselFrom(m, params.carouselId).id);
+      return redirectWithFlash(base(m), "flash.carouselDeleted");
+    });
+}
+
+export function DeleteCarousel() {
+  const { name, back } = useLoaderData<{ name: string; back: string }>();
+  return <ConfirmDelete name={name} cancelTo={back} />;
+}

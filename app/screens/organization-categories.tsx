@@ -1,0 +1,150 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ConfirmDelete } from "~/components/confirm-delete";
+import { ErrorList } from "~/components/form";
+import { MoveButtons } from "~/components/move-buttons";
+import { categorySchema, createCategory, deleteCategory, getCategory, listCategories, moveCategory, renameCategory } from "~/models/category.server";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { moveIntent, text } from "~/utils/form-data.server";
+import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+
+/** Categories (spec §2 categories tab, create and detail pages): create, rename, reorder, delete. */
+const base = (m: Managed) => `${m.base}/categories`;
+
+export function categoriesLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:category" }, (m) => ({
+      base: base(m),
+      categories: listCategories(m.db).map((c) => ({ id: c.id, name: c.name })),
+    }));
+}
+
+export function categoriesAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:category" }, async (m) => {
+      const formData = await request.formData();
+      const move = moveIntent(formData);
+      if (move) {
+        moveCategory(m.db, move.id, { direction: move.direction });
+        return redirect(base(m));
+      }
+      const parsed = categorySchema.safeParse({ name: text(formData, "name") ?? "" });
+      if (!parsed.success) return json({ errors: { name: [parsed.error.issues[0].message] } }, { status: 400 });
+      createCategory(m.db, parsed.data);
+      return redirectWithFlash(base(m), "flash.categorySaved");
+    });
+}
+
+export function Categories() {
+  const { t } = useTranslation();
+  const { base: here, categories } = useLoaderData<{ base: string; categories: Array<{ id: number; name: string }> }>();
+  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  return (
+    <section>
+      <h2>{t("categories.title")}</h2>
+      {categories.length === 0 ? (
+        <p className="empty-state">{t("categories.empty")}</p>
+      ) : (
+        <table className="table" data-testid="categories">
+          <tbody>
+            {categories.map((c, i) => (
+              <tr key={c.id} data-category={c.name}>
+                <td>
+                  <Link to={`${here}/${c.id}`}>{c.name}</Link>
+                </td>
+                <td className="actions">
+                  <MoveButtons id={c.id} first={i === 0} last={i === categories.length - 1} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Form method="post" className="panel">
+        <h3>{t("categories.create")}</h3>
+        <div className="field">
+          <label htmlFor="category-name">{t("categories.name")}</label>
+          <input id="category-name" name="name" maxLength={100} required />
+          <ErrorList errors={errors.name} />
+        </div>
+        <button type="submit" className="primary" data-testid="create-category">
+          {t("categories.create")}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+function categoryFrom(m: Managed, id: string | undefined) {
+  const category = /^\d{1,15}$/.test(id ?? "") ? getCategory(m.db, Number(id)) : undefined;
+  if (!category) throw new Response("Not Found", { status: 404 });
+  return category;
+}
+
+export function categoryLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:category" }, (m) => {
+      const category = categoryFrom(m, params.categoryId);
+      return { base: base(m), category: { id: category.id, name: category.name } };
+    });
+}
+
+export function categoryAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:category" }, async (m) => {
+      const category = categoryFrom(m, params.categoryId);
+      const parsed = categorySchema.safeParse({ name: text(await request.formData(), "name") ?? "" });
+      if (!parsed.success) return json({ errors: { name: [parsed.error.issues[0].message] } }, { status: 400 });
+      renameCategory(m.db, category.id, parsed.data);
+      return redirectWithFlash(base(m), "flash.categorySaved");
+    });
+}
+
+export function EditCategory() {
+  const { t } = useTranslation();
+  const { base: here, category } = useLoaderData<{ base: string; category: { id: number; name: string } }>();
+  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  return (
+    <section>
+      <h2>{t("categories.edit")}</h2>
+      <Form method="post" className="panel">
+        <div className="field">
+          <label htmlFor="category-name">{t("categories.name")}</label>
+          <input id="category-name" name="name" defaultValue={category.name} maxLength={100} required />
+          <ErrorList errors={errors.name} />
+        </div>
+        <button type="submit" className="primary">
+          {t("categories.save")}
+        </button>{" "}
+        <Link to={here}>{t("confirm.cancel")}</Link>
+      </Form>
+      <div className="panel danger-zone">
+        <Link to={`${here}/${category.id}/delete`} className="button danger" data-testid="delete-category">
+          {t("categories.delete")}
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+export function deleteCategoryLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:category" }, (m) => {
+      const category = categoryFrom(m, params.categoryId);
+      return { name: category.name, back: `${base(m)}/${category.id}` };
+    });
+}
+
+export function deleteCategoryAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:category" }, (m) => {
+      deleteCategory(m.db, categoryFrom(m, params.categoryId).id);
+      return redirectWithFlash(base(m), "flash.categoryDeleted");
+    });
+}
+
+export function DeleteCategory() {
+  const { name, back } = useLoaderData<{ name: string; back: string }>();
+  return <ConfirmDelete name={name} cancelTo={back} />;
+}
