@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { listPublishedCourses } from "~/models/course.server";
 import { formatDate } from "~/utils/i18n";
+import { richTextToPlain } from "~/utils/sanitize.server";
 
 const HOME_COURSE_LIMIT = 24;
 
@@ -12,7 +13,8 @@ export async function loader({ context }: LoaderFunctionArgs) {
   const { items } = listPublishedCourses(db, { page: 1, perPage: HOME_COURSE_LIMIT });
   return {
     kind: "organization" as const,
-    courses: items.map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })),
+    // Descriptions are rich text; the card shows their words only.
+    courses: items.map((c) => ({ ...c, description: richTextToPlain(c.description), createdAt: c.createdAt.toISOString() })),
   };
 }
 

@@ -223,3 +223,39 @@ describe("a clone interrupted by a restart", () => {
     expect(fs.readdirSync(path.join(dataDir, "org-2", "files")).some((f) => f.startsWith(".clone-"))).toBe(false);
   });
 });
+
+describe("authoring through the pages (no JavaScript)", () => {
+  it("creates a course of each kind, adds and reorders lessons, and publishes", async () => {
+    const { postForm } = await import("../helpers/auth");
+    const { cookieFor } = await import("../helpers/sessions");
+    const cookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
+    const file = await uploadFile("side.pdf", "application/pdf", pdf());
+    const base = "/dashboard/organizations/2/courses";
+    const kinds: Array<Record<string, string>> = [
+      { title: "Side film", type: "movie" },
+      { title: "Side serie", type: "series" },
+      { title: "Side download", type: "download", file_id: String(file) },
+      { title: "Side link", type: "external_link", external_url: "https://example.org/x" },
+    ];
+    const ids: number[] = [];
+    for (const fields of kinds) {
+      const res = await postForm(server, ORG, `${base}/create`, fields, cookie);
+      expect(res.status, res.body.slice(0, 300)).toBe(302);
+      ids.push(Number(res.headers.location!.split("/").pop()));
+    }
+    const missing = await postForm(server, ORG, `${base}/create`, { title: "Uden adresse", type: "external_link" }, cookie);
+    expect(missing.status).toBe(400);
+    expect(missing.body).toContain("Feltet skal udfyldes.");
+
+    const series = ids[1];
+    for (const title of ["A", "B", "C"]) {
+      expect((await postForm(server, ORG, `${base}/${series}`, { intent: "add-lesson", lesson_title: title, lesson_kind: "text" }, cookie)).status).toBe(302);
+    }
+    const lessons = async () => (await call("GET", `lessons?course_id=${series}`)).json().payload.data as Array<{ id: number; title: string }>;
+    const [, , c] = await lessons();
+    await postForm(server, ORG, `${base}/${series}`, { intent: "move-lesson:up", id: String(c.id) }, cookie);
+    expect((await lessons()).map((l) => l.title)).toEqual(["A", "C", "B"]);
+    await postForm(server, ORG, `${base}/${series}`, { intent: "publish" }, cookie);
+    expect((await call("GET", `courses/${series}`)).json().payload.published).toBe(true);
+  });
+});

@@ -1,0 +1,84 @@
+import type { Browser, Page } from "puppeteer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, newPage } from "../helpers/browser";
+import { startServer, type RunningServer } from "../helpers/server";
+
+let server: RunningServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ browser, close: closeBrowser } = await launchBrowser());
+});
+afterAll(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+});
+
+const url = (host: string, p = "/") => `http://${host}:${server.port}${p}`;
+const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+async function clickAndWait(page: Page, selector: string) {
+  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(selector)]);
+}
+
+async function signIn(page: Page, host: string, email: string) {
+  await page.goto(url(host, "/auth/login"), { waitUntil: "load" });
+  await page.type("input[name=email]", email);
+  await page.type("input[name=password]", "demo1234");
+  await clickAndWait(page, '[data-testid="login-submit"]');
+}
+
+describe("with JavaScript off, an admin authors a course", () => {
+  it("creates a series with three lessons, reorders, publishes it, and it shows on that organization's home only", async () => {
+    const page = await newPage(browser, { javascript: false });
+    await signIn(page, "nordlys.localhost", "admin@nordlys.test");
+    await page.goto(url("nordlys.localhost", "/dashboard/organizations/2/courses"), { waitUntil: "load" });
+    await clickAndWait(page, '[data-testid="create-course"]');
+    await page.type("input[name=title]", "Vinterhavet");
+    await page.select("select[name=type]", "series");
+    await page.type("textarea[name=description]", "<p>Om <strong>havet</strong> om vinteren.</p><script>alert(1)</script>");
+    await clickAndWait(page, '[data-testid="save-course"]');
+    expect(pathOf(page)).toMatch(/^\/dashboard\/organizations\/2\/courses\/\d+$/);
+
+    for (const title of ["Isen", "Strømmen", "Lyset"]) {
+      await page.type("#lesson_title", title);
+      await clickAndWait(page, '[data-testid="add-lesson"]');
+    }
+    const lessons = () => page.$$eval("[data-lesson]", (els) => els.map((e) => e.getAttribute("data-lesson")));
+    expect(await lessons()).toEqual(["Isen", "Strømmen", "Lyset"]);
+    const lastId = await page.$eval('[data-lesson="Lyset"] [data-testid^="up-"]', (el) => el.getAttribute("data-testid")!.slice(3));
+    await clickAndWait(page, `[data-testid="up-${lastId}"]`);
+    expect(await lessons()).toEqual(["Isen", "Lyset", "Strømmen"]);
+
+    await clickAndWait(page, '[data-testid="toggle-publish"]');
+    expect(await page.$eval('[data-testid="toggle-publish"]', (el) => el.textContent)).toBe("Afpublicer");
+
+    const learner = await newPage(browser, { javascript: false });
+    await learner.goto(url("nordlys.localhost"), { waitUntil: "load" });
+    const titles = await learner.$$eval(".course-title", (els) => els.map((e) => e.textContent));
+    expect(titles).toContain("Vinterhavet");
+    const card = await learner.$$eval("[data-course-id]", (els) => els.map((e) => e.textContent ?? "").find((t) => t.includes("Vinterhavet")));
+    expect(card).toContain("Om havet om vinteren.");
+    expect(card).not.toContain("<strong>");
+    expect(card).not.toContain("alert(1)");
+    await learner.goto(url("acme.localhost"), { waitUntil: "load" });
+    expect(await learner.$$eval(".course-title", (els) => els.map((e) => e.textContent))).not.toContain("Vinterhavet");
+    await learner.browserContext().close();
+    await page.browserContext().close();
+  });
+
+  it("copies a course in the background and follows the progress page to the copy", async () => {
+    const page = await newPage(browser, { javascript: false });
+    await signIn(page, "nordlys.localhost", "admin@nordlys.test");
+    await page.goto(url("nordlys.localhost", "/dashboard/organizations/2/courses/1"), { waitUntil: "load" });
+    await clickAndWait(page, '[data-testid="clone-course"]');
+    expect(pathOf(page)).toMatch(/^\/dashboard\/organizations\/2\/jobs\/\d+$/);
+    // The page refreshes itself (meta refresh) until the job is done.
+    await page.waitForSelector('[data-testid="job"][data-status="done"]', { timeout: 20_000 });
+    await clickAndWait(page, '[data-testid="open-copy"]');
+    expect(await page.$eval("h2", (el) => el.textContent)).toBe("Velkommen til Nordlys (kopi)");
+    await page.browserContext().close();
+  });
+});
