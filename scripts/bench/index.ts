@@ -9,6 +9,7 @@ import { createOrganization } from "../../app/models/organization.server";
 import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
 import { seedDemo } from "../demo";
+import { benchClone } from "./clone";
 
 /**
  * `npm run bench`: throughput of Lectern against a bare Express + better-sqlite3 baseline measured in the
@@ -189,7 +190,13 @@ async function main() {
   console.log(`  peak RSS, one organization:              ${singleRss} MiB`);
   console.log(`  peak RSS, ${ORGANIZATIONS} organizations:            ${manyRss} MiB`);
   console.log(`  creating ${ORGANIZATIONS} organizations took:        ${seedSeconds.toFixed(1)} s`);
-  console.log(`\n${JSON.stringify({ bench: "foundation", ...figures })}`);
+  // 3. Copying a large course in the background (spec §4: "up to about 10 minutes").
+  const clone = await benchClone({
+    lessonCount: Number(process.env.BENCH_CLONE_LESSONS ?? 500),
+    totalBytes: Number(process.env.BENCH_CLONE_BYTES ?? 1024 ** 3),
+  });
+  console.log(`  clone of ${clone.lessonCount} lessons and ${clone.totalMiB} MiB in ${clone.fileCount} files: ${clone.seconds} s`);
+  console.log(`\n${JSON.stringify({ bench: "foundation", ...figures, clone_seconds: clone.seconds, clone_lessons: clone.lessonCount, clone_mib: clone.totalMiB })}`);
 }
 
 main().catch((error) => {
