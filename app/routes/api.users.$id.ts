@@ -1,5 +1,37 @@
-import { userResource } from "~/models/user-resource.server";
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { userResource, userView } from "~/models/user-resource.server";
+import { deleteUser, editUser, getUser, userFormSchema } from "~/models/user.server";
+import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
+import { requireApiAuth } from "~/utils/auth.server";
 import { itemRoute } from "~/utils/resource.server";
 
-/** Spec §7 "Users": the generic resource calls, checked against read:user (scoped for group admins). */
-export const { loader, action } = itemRoute(userResource);
+/** `GET users/{id}` (read:user, scoped for group admins). */
+export const { loader } = itemRoute(userResource);
+
+/**
+ * `PUT users/{id}` (all of the user's fields, as on the user screen) and `DELETE users/{id}` (write:user).
+ * Nobody changes their own role or deletes themselves here: an organization must not lock itself out.
+ */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  if (request.method !== "PUT" && request.method !== "DELETE") return apiMethodNotAllowed(request, context, ["GET", "PUT", "DELETE"]);
+  if (!context.db) return apiNotFound(request, context);
+  const auth = await requireApiAuth(request, context, { capability: "write:user" });
+  const user = /^\d{1,15}$/.test(params.id ?? "") ? getUser(context.db, Number(params.id)) : undefined;
+  if (!user) return apiNotFound(request, context);
+  const t = await apiT(request, context);
+  const isSelf = auth.person?.id === user.id;
+  if (request.method === "DELETE") {
+    if (isSelf) return apiError(403, { message: t("users.cannotDeleteSelf"), code: "self" });
+    deleteUser(context.db, user.id);
+    return apiOk({ id: user.id, deleted: true });
+  }
+  const body = await parseApiBody(request, context, userFormSchema);
+  if (isSelf && body.role !== user.role) return apiError(403, { message: t("api.forbidden"), code: "self" });
+  const result = editUser(context.db, user.id, body);
+  if (!result) return apiNotFound(request, context);
+  if (!result.ok) {
+    const fields = Object.fromEntries(Object.entries(result.fields).map(([k, v]) => [k, v.map((m) => t(m))]));
+    return apiError(422, { message: t("api.invalid"), code: "invalid", fields });
+  }
+  return apiOk(userView(result.user));
+}

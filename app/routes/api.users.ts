@@ -1,5 +1,28 @@
-import { userResource } from "~/models/user-resource.server";
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { inviteUser } from "~/models/provision.server";
+import { userResource, userView } from "~/models/user-resource.server";
+import { userFormSchema } from "~/models/user.server";
+import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
+import { requireApiAuth } from "~/utils/auth.server";
 import { collectionRoute } from "~/utils/resource.server";
 
-/** Spec §7 "Users": the generic resource calls, checked against read:user (scoped for group admins). */
-export const { loader, action } = collectionRoute(userResource);
+/** Spec §7 "Users": `GET users` (read:user, scoped for group admins). */
+export const { loader } = collectionRoute(userResource);
+
+/**
+ * `POST users {email, firstName?, lastName?, phone?, role, language?}` (write:user): adds the person and
+ * mails an invitation to choose a password. `role` is learner, admin or none.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["GET", "POST"]);
+  if (!context.organization || !context.db) return apiNotFound(request, context);
+  await requireApiAuth(request, context, { capability: "write:user" });
+  const body = await parseApiBody(request, context, userFormSchema);
+  const added = await inviteUser(context.platform, context.db, context.organization, body);
+  if (!added.ok) {
+    const t = await apiT(request, context);
+    const fields = Object.fromEntries(Object.entries(added.fields).map(([k, v]) => [k, v.map((m) => t(m))]));
+    return apiError(422, { message: t("api.invalid"), code: "invalid", fields });
+  }
+  return apiOk(userView(added.user), 201);
+}

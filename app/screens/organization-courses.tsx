@@ -55,6 +55,7 @@ function courseInput(formData: FormData) {
     prerequisite_course_id: optionalNumber(formData, "prerequisite_course_id"),
     external_url: optionalText(formData, "external_url"),
     file_id: optionalNumber(formData, "file_id"),
+    cover_file_id: optionalNumber(formData, "cover_file_id"),
     published: checkbox(formData, "published"),
     sequential_lessons: checkbox(formData, "sequential_lessons"),
     block_default_access: checkbox(formData, "block_default_access"),
@@ -192,6 +193,20 @@ function CourseFields({ data, errors }: { data: CourseFormData; errors: Errors }
         </select>,
       )}
       {field(
+        "cover_file_id",
+        t("courses.fields.cover"),
+        <select id="course-cover_file_id" name="cover_file_id" defaultValue={String(v.cover_file_id ?? "")}>
+          <option value="">—</option>
+          {data.documents
+            .filter((f) => f.kind === "image")
+            .map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.name}
+              </option>
+            ))}
+        </select>,
+      )}
+      {field(
         "prerequisite_course_id",
         t("courses.fields.prerequisite"),
         <select id="course-prerequisite_course_id" name="prerequisite_course_id" defaultValue={String(v.prerequisite_course_id ?? "")}>
@@ -272,6 +287,7 @@ export function editCourseLoader(area: Area) {
           prerequisite_course_id: course.prerequisiteCourseId ? String(course.prerequisiteCourseId) : "",
           external_url: course.externalUrl ?? "",
           file_id: course.fileId ? String(course.fileId) : "",
+          cover_file_id: course.coverFileId ? String(course.coverFileId) : "",
           published: course.published,
           sequential_lessons: course.sequentialLessons,
           block_default_access: course.blockDefaultAccess,
@@ -392,9 +408,13 @@ async function addMaterialFromUpload(request: Request, context: ActionFunctionAr
       limits,
       uploadedBy: managed.area === "dashboard" ? managed.auth.person.id : null,
     });
-    const title = String(received.formData.get("title") ?? "").trim() || stored.name;
-    const added = addMaterial(managed.db, { course_id: courseId, file_id: stored.id, title: title.slice(0, 200) });
-    if (!added.ok) return json({ errors: { material: [added.message] } }, { status: 400 });
+    // Uploaded here, a file can become a material of this course, or wait in the organization's library
+    // to be chosen as a lesson's image or video, the cover, or a download course's file.
+    if (received.formData.get("as_material") === "on") {
+      const title = String(received.formData.get("title") ?? "").trim() || stored.name;
+      const added = addMaterial(managed.db, { course_id: courseId, file_id: stored.id, title: title.slice(0, 200) });
+      if (!added.ok) return json({ errors: { material: [added.message] } }, { status: 400 });
+    }
     return redirect(here);
   } catch (error) {
     if (!(error instanceof UploadError)) throw error;
@@ -522,9 +542,15 @@ export function EditCourse() {
             {t("courses.materialTitle")} <input name="title" maxLength={200} />
           </label>{" "}
           <label>
-            {t("courses.materialFile")} <input type="file" name="file" required />
+            {t("courses.materialFile")} <input type="file" name="file" required data-testid="upload-file" />
           </label>{" "}
-          <button type="submit">{t("courses.addMaterial")}</button>
+          <label>
+            <input type="checkbox" name="as_material" defaultChecked /> {t("courses.asMaterial")}
+          </label>{" "}
+          <button type="submit" data-testid="upload-submit">
+            {t("courses.upload")}
+          </button>
+          <p className="hint">{t("courses.uploadHint")}</p>
         </Form>
       </div>
 

@@ -153,3 +153,21 @@ describe("mass assignment", () => {
     expect(forAdmin.map((c: { id: number }) => c.id)).toEqual([draft.id]);
   });
 });
+
+describe("users through /api", () => {
+  it("adds, edits and deletes a user; nobody deletes or demotes themselves", async () => {
+    const created = await api(server, ORG, "POST", "users", { token: admin, body: { email: "api-user@nordlys.test", firstName: "Api", role: "learner" } });
+    expect(created.status, created.body).toBe(201);
+    const id = created.json().payload.id;
+    expect(created.json().payload).toMatchObject({ email: "api-user@nordlys.test", type: "learner" });
+    const dup = await api(server, ORG, "POST", "users", { token: admin, body: { email: "API-USER@nordlys.test", role: "learner" } });
+    expect(dup.status).toBe(422);
+    const edited = await api(server, ORG, "PUT", `users/${id}`, { token: admin, body: { email: "api-user@nordlys.test", firstName: "Api", lastName: "Bruger", role: "none" } });
+    expect(edited.json().payload).toMatchObject({ last_name: "Bruger", type: null });
+    expect((await api(server, ORG, "DELETE", `users/${id}`, { token: admin })).status).toBe(200);
+    expect((await api(server, ORG, "GET", `users/${id}`, { token: admin })).status).toBe(404);
+    expect((await api(server, ORG, "DELETE", "users/1", { token: admin })).status).toBe(403);
+    const demote = await api(server, ORG, "PUT", "users/1", { token: admin, body: { email: "admin@nordlys.test", role: "learner" } });
+    expect(demote.status).toBe(403);
+  });
+});
