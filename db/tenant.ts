@@ -65,6 +65,8 @@ export const users = sqliteTable(
   {
     ...personColumns(),
     role: text("role", { enum: USER_ROLES }),
+    /** When the lesson player's instructions were shown to this person (spec §7 "player-window"). */
+    playerInstructionsShownAt: integer("player_instructions_shown_at", { mode: "timestamp" }),
   },
   (t) => [uniqueIndex("users_email_unique").on(t.email)],
 );
@@ -292,3 +294,99 @@ export type Link = typeof links.$inferSelect;
 export type Carousel = typeof carousels.$inferSelect;
 export type Category = typeof categories.$inferSelect;
 export type Job = typeof jobs.$inferSelect;
+
+/** A learner's place in one lesson (spec §7 "lesson-progresses"). */
+export const lessonProgress = sqliteTable(
+  "lesson_progress",
+  {
+    id: id(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    lessonId: integer("lesson_id")
+      .notNull()
+      .references(() => lessons.id, { onDelete: "cascade" }),
+    courseId: integer("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    positionSeconds: integer("position_seconds").notNull().default(0),
+    /** Seconds actually watched: each heartbeat adds at most the wall-clock time since the previous one. */
+    watchedSeconds: integer("watched_seconds").notNull().default(0),
+    lastHeartbeatAt: integer("last_heartbeat_at", { mode: "timestamp_ms" }),
+    completedAt: integer("completed_at", { mode: "timestamp" }),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("lesson_progress_user_lesson_unique").on(t.userId, t.lessonId), index("lesson_progress_user_course_idx").on(t.userId, t.courseId)],
+);
+
+export const courseCompletions = sqliteTable(
+  "course_completions",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    courseId: integer("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    completedAt: integer("completed_at", { mode: "timestamp" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.courseId] })],
+);
+
+/** Watch time per learner and day, for analytics and the leaderboard (spec §3 KPIs, §9 widgets). */
+export const watchTimeDaily = sqliteTable(
+  "watch_time_daily",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    seconds: integer("seconds").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);
+
+export const bookmarks = sqliteTable(
+  "bookmarks",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    courseId: integer("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at", { mode: "timestamp" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.courseId] })],
+);
+
+export const ratings = sqliteTable(
+  "ratings",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    courseId: integer("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    stars: integer("stars").notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.courseId] }), check("ratings_stars_check", sql`${t.stars} between 1 and 5`), index("ratings_course_idx").on(t.courseId)],
+);
+
+/** Which groups may take a course that is blocked by default or limited to its groups (spec §3, §4). */
+export const groupCourses = sqliteTable(
+  "group_courses",
+  {
+    groupId: integer("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    courseId: integer("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.courseId] }), index("group_courses_course_idx").on(t.courseId)],
+);
+
+export type LessonProgress = typeof lessonProgress.$inferSelect;

@@ -17,6 +17,9 @@ export function SiteHeader() {
       </Link>
       <nav aria-label={t("nav.main")} className="site-nav">
         <Link to="/">{t("nav.home")}</Link>
+        {data?.organization ? <Link to="/categories">{t("nav.categories")}</Link> : null}
+        {data?.organization ? <Link to="/search">{t("nav.search")}</Link> : null}
+        {data?.organization && data.user ? <Link to="/history">{t("nav.history")}</Link> : null}
         {data?.user?.role === "super_admin" ? <Link to="/admin">{t("nav.admin")}</Link> : null}
         {data?.organization && data.user?.capabilities.includes("read:organization") ? (
           <Link to="/dashboard" data-testid="dashboard-link">
@@ -29,7 +32,7 @@ export function SiteHeader() {
         {data ? <LanguageSwitch language={data.language} redirectTo={data.path} /> : null}
         {data?.user ? (
           <>
-            <Link to="/auth/password" className="user-name" data-testid="user-name" title={t("nav.changePassword")}>
+            <Link to={data.organization ? "/profile" : "/auth/password"} className="user-name" data-testid="user-name" title={t("nav.profile")}>
               {data.user.name}
             </Link>
             <Form method="post" action="/auth/logout">

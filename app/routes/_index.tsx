@@ -1,19 +1,46 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
+import { inArray } from "drizzle-orm";
 import { useTranslation } from "react-i18next";
+import { courses as courseTable } from "../../db/tenant";
+import { CourseCards } from "~/components/course-cards";
+import { carouselCourseIds, listCarousels } from "~/models/carousel.server";
 import { listPublishedCourses } from "~/models/course.server";
+import { publishedCourse, recentCourses } from "~/models/learning.server";
+import { getAuth } from "~/utils/auth.server";
 import { formatDate } from "~/utils/i18n";
 import { richTextToPlain } from "~/utils/sanitize.server";
 
 const HOME_COURSE_LIMIT = 24;
 
-export async function loader({ context }: LoaderFunctionArgs) {
+/**
+ * Spec §2 "/" home: the featured course, "continue watching" for a signed-in learner, the published
+ * carousels, and the published courses. Unpublished courses never appear here.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const { organization, db } = context;
   if (!organization || !db) return { kind: "platform" as const };
+  const auth = await getAuth(request, context);
+  const learnerId = auth?.person && auth.role && !auth.session?.twoFactorPending ? auth.person.id : null;
+  const card = (c: { id: number; title: string; type: string; description?: string }) => ({
+    id: c.id,
+    title: c.title,
+    type: c.type,
+    description: c.description ? richTextToPlain(c.description) : "",
+  });
+  const featured = organization.featuredCourse ? publishedCourse(db, organization.featuredCourse) : undefined;
+  const carousels = listCarousels(db, { publishedOnly: true }).map((carousel) => {
+    const ids = carouselCourseIds(db, carousel.id, { publishedOnly: true });
+    const rows = ids.length ? db.select().from(courseTable).where(inArray(courseTable.id, ids)).all() : [];
+    const byId = new Map(rows.map((c) => [c.id, c]));
+    return { id: carousel.id, title: carousel.title, courses: ids.map((id) => card(byId.get(id)!)) };
+  });
   const { items } = listPublishedCourses(db, { page: 1, perPage: HOME_COURSE_LIMIT });
   return {
     kind: "organization" as const,
-    // Descriptions are rich text; the card shows their words only.
+    featured: featured ? card(featured) : null,
+    continueWatching: learnerId ? recentCourses(db, learnerId, 6).map(({ course }) => card(course)) : [],
+    carousels: carousels.filter((c) => c.courses.length > 0),
     courses: items.map((c) => ({ ...c, description: richTextToPlain(c.description), createdAt: c.createdAt.toISOString() })),
   };
 }
@@ -30,22 +57,49 @@ export default function Home() {
     );
   }
   return (
-    <section>
-      <h1>{t("home.title")}</h1>
-      {data.courses.length === 0 ? (
-        <p className="empty-state">{t("home.empty")}</p>
-      ) : (
-        <ul className="course-grid">
-          {data.courses.map((course) => (
-            <li key={course.id} className="course-card" data-course-id={course.id}>
-              <span className="course-type">{t(`courseType.${course.type}`)}</span>
-              <h2 className="course-title">{course.title}</h2>
-              <p className="course-description">{course.description}</p>
-              <p className="course-meta">{t("home.added", { date: formatDate(course.createdAt) })}</p>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <>
+      {data.featured ? (
+        <section className="featured panel" data-testid="featured">
+          <span className="course-type">{t("home.featured")}</span>
+          <h2>
+            <Link to={`/courses/${data.featured.id}`}>{data.featured.title}</Link>
+          </h2>
+          <p className="course-description">{data.featured.description}</p>
+        </section>
+      ) : null}
+      {data.continueWatching.length ? (
+        <section>
+          <h2>{t("home.continue")}</h2>
+          <CourseCards courses={data.continueWatching} testId="continue-watching" />
+        </section>
+      ) : null}
+      {data.carousels.map((carousel) => (
+        <section key={carousel.id} className="carousel" data-carousel={carousel.title}>
+          <h2>
+            <Link to={`/carousels/${carousel.id}`}>{carousel.title}</Link>
+          </h2>
+          <CourseCards courses={carousel.courses} />
+        </section>
+      ))}
+      <section>
+        <h1>{t("home.title")}</h1>
+        {data.courses.length === 0 ? (
+          <p className="empty-state">{t("home.empty")}</p>
+        ) : (
+          <ul className="course-grid">
+            {data.courses.map((course) => (
+              <li key={course.id} className="course-card" data-course-id={course.id}>
+                <span className="course-type">{t(`courseType.${course.type}`)}</span>
+                <h2 className="course-title">
+                  <Link to={`/courses/${course.id}`}>{course.title}</Link>
+                </h2>
+                <p className="course-description">{course.description}</p>
+                <p className="course-meta">{t("home.added", { date: formatDate(course.createdAt) })}</p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
   );
 }

@@ -29,6 +29,8 @@ export const FLASH_MESSAGES = [
   "flash.carouselSaved",
   "flash.carouselDeleted",
   "flash.cloneStarted",
+  "flash.profileSaved",
+  "flash.deviceRevoked",
 ] as const;
 export type FlashMessage = (typeof FLASH_MESSAGES)[number];
 

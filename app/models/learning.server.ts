@@ -1,0 +1,272 @@
+import { and, asc, avg, count, desc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import type { TenantConn } from "../../db/open";
+import {
+  bookmarks,
+  courseCompletions,
+  courses,
+  groupCourses,
+  groupMembers,
+  lessonProgress,
+  lessons,
+  ratings,
+  watchTimeDaily,
+  type Course,
+  type Lesson,
+} from "../../db/tenant";
+
+/**
+ * The learner's side: who may open what (spec §4, §8 access messages), progress and watch time, course
+ * completion, bookmarks, ratings, history and search. Pages and /api call the same functions.
+ */
+export type AccessDenied = "login" | "limited" | "prerequisite" | "previous_lessons";
+export type Access = { allowed: true } | { allowed: false; reason: AccessDenied };
+
+export interface Learner {
+  id: number;
+  /** Those who may write courses preview everything, whatever the rules for learners say. */
+  canPreview: boolean;
+}
+
+function inCourseGroup(db: TenantConn, userId: number, courseId: number) {
+  return Boolean(
+    db
+      .select({ g: groupCourses.groupId })
+      .from(groupCourses)
+      .innerJoin(groupMembers, eq(groupMembers.groupId, groupCourses.groupId))
+      .where(and(eq(groupCourses.courseId, courseId), eq(groupMembers.userId, userId)))
+      .get(),
+  );
+}
+
+export function isCourseCompleted(db: TenantConn, userId: number, courseId: number) {
+  return Boolean(db.select().from(courseCompletions).where(and(eq(courseCompletions.userId, userId), eq(courseCompletions.courseId, courseId))).get());
+}
+
+/**
+ * May this person open the course? One function for pages and /api (the caller has already checked the
+ * course is published, or that the person may preview drafts).
+ */
+export function courseAccess(db: TenantConn, course: Course, learner: Learner | null): Access {
+  if (!learner) return { allowed: false, reason: "login" };
+  if (learner.canPreview) return { allowed: true };
+  if ((course.blockDefaultAccess || course.forceGroups) && !inCourseGroup(db, learner.id, course.id)) {
+    return { allowed: false, reason: "limited" };
+  }
+  if (course.prerequisiteCourseId && !isCourseCompleted(db, learner.id, course.prerequisiteCourseId)) {
+    return { allowed: false, reason: "prerequisite" };
+  }
+  return { allowed: true };
+}
+
+/** Lessons can require all earlier lessons to be seen (spec §4): completed, here. */
+export function lessonAccess(db: TenantConn, course: Course, lesson: Lesson, learner: Learner | null): Access {
+  const access = courseAccess(db, course, learner);
+  if (!access.allowed || !learner || learner.canPreview || !course.sequentialLessons) return access;
+  const earlier = db.select({ id: lessons.id }).from(lessons).where(and(eq(lessons.courseId, course.id), lt(lessons.position, lesson.position))).all();
+  if (earlier.length === 0) return access;
+  const done = db
+    .select({ n: count() })
+    .from(lessonProgress)
+    .where(and(eq(lessonProgress.userId, learner.id), inArray(lessonProgress.lessonId, earlier.map((l) => l.id)), isNotNull(lessonProgress.completedAt)))
+    .get()?.n ?? 0;
+  return done < earlier.length ? { allowed: false, reason: "previous_lessons" } : access;
+}
+
+/** Heartbeats may claim watch time only up to the time that really passed since the previous one. */
+export const HEARTBEAT_TOLERANCE_MS = 2_000;
+/** A gap this long starts a new viewing: nothing is credited for it. */
+const MAX_HEARTBEAT_GAP_MS = 5 * 60_000;
+
+function day(now: Date) {
+  return now.toISOString().slice(0, 10);
+}
+
+function progressRow(db: TenantConn, userId: number, lesson: Lesson) {
+  const existing = db.select().from(lessonProgress).where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.lessonId, lesson.id))).get();
+  if (existing) return existing;
+  return db.insert(lessonProgress).values({ userId, lessonId: lesson.id, courseId: lesson.courseId }).returning().get();
+}
+
+/**
+ * A player's heartbeat: the position, and the seconds it says were watched since the last one. What is
+ * credited is never more than the wall-clock time between heartbeats (no farming by claiming hours).
+ */
+export function recordHeartbeat(
+  db: TenantConn,
+  { userId, lesson, positionSeconds, watchedSeconds, now = new Date() }: { userId: number; lesson: Lesson; positionSeconds: number; watchedSeconds: number; now?: Date },
+) {
+  return db.transaction((tx) => {
+    const row = progressRow(tx, userId, lesson);
+    const elapsedMs = row.lastHeartbeatAt ? now.getTime() - row.lastHeartbeatAt.getTime() : 0;
+    const allowed = elapsedMs > 0 && elapsedMs <= MAX_HEARTBEAT_GAP_MS ? Math.floor((elapsedMs + HEARTBEAT_TOLERANCE_MS) / 1000) : 0;
+    const credited = Math.max(0, Math.min(Math.floor(watchedSeconds), allowed));
+    const updated = tx
+      .update(lessonProgress)
+      .set({
+        positionSeconds: Math.max(0, Math.floor(positionSeconds)),
+        watchedSeconds: row.watchedSeconds + credited,
+        lastHeartbeatAt: now,
+        updatedAt: now,
+      })
+      .where(eq(lessonProgress.id, row.id))
+      .returning()
+      .get()!;
+    if (credited > 0) {
+      tx.insert(watchTimeDaily)
+        .values({ userId, day: day(now), seconds: credited })
+        .onConflictDoUpdate({ target: [watchTimeDaily.userId, watchTimeDaily.day], set: { seconds: sql`${watchTimeDaily.seconds} + ${credited}` } })
+        .run();
+    }
+    return { progress: updated, credited };
+  });
+}
+
+/** Marks a lesson seen; the course is completed when all its lessons are. */
+export function completeLesson(db: TenantConn, { userId, lesson, now = new Date() }: { userId: number; lesson: Lesson; now?: Date }) {
+  return db.transaction((tx) => {
+    const row = progressRow(tx, userId, lesson);
+    if (!row.completedAt) tx.update(lessonProgress).set({ completedAt: now, updatedAt: now }).where(eq(lessonProgress.id, row.id)).run();
+    const total = tx.select({ n: count() }).from(lessons).where(eq(lessons.courseId, lesson.courseId)).get()?.n ?? 0;
+    const done =
+      tx
+        .select({ n: count() })
+        .from(lessonProgress)
+        .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
+        .where(and(eq(lessonProgress.userId, userId), eq(lessons.courseId, lesson.courseId), isNotNull(lessonProgress.completedAt)))
+        .get()?.n ?? 0;
+    const courseCompleted = total > 0 && done >= total;
+    if (courseCompleted) {
+      tx.insert(courseCompletions).values({ userId, courseId: lesson.courseId, completedAt: now }).onConflictDoNothing().run();
+    }
+    return { courseCompleted };
+  });
+}
+
+export function courseProgress(db: TenantConn, userId: number, courseId: number) {
+  const rows = db.select().from(lessonProgress).where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.courseId, courseId))).all();
+  const total = db.select({ n: count() }).from(lessons).where(eq(lessons.courseId, courseId)).get()?.n ?? 0;
+  const completed = rows.filter((r) => r.completedAt).length;
+  return {
+    course_id: courseId,
+    lessons: total,
+    completed_lessons: completed,
+    percent: total ? Math.round((100 * completed) / total) : 0,
+    completed: isCourseCompleted(db, userId, courseId),
+    watched_seconds: rows.reduce((sum, r) => sum + r.watchedSeconds, 0),
+    lesson_progress: rows.map(progressView),
+  };
+}
+
+export function progressView(p: typeof lessonProgress.$inferSelect) {
+  return {
+    id: p.id,
+    lesson_id: p.lessonId,
+    course_id: p.courseId,
+    position_seconds: p.positionSeconds,
+    watched_seconds: p.watchedSeconds,
+    completed: p.completedAt !== null,
+    completed_at: p.completedAt?.toISOString() ?? null,
+    updated_at: p.updatedAt.toISOString(),
+  };
+}
+
+/** Courses the learner has started, most recently watched first (spec §2 /history, "continue watching"). */
+export function recentCourses(db: TenantConn, userId: number, limit = 20) {
+  return db
+    .select({ course: courses, lastSeen: sql<number>`max(${lessonProgress.updatedAt})`.as("last_seen") })
+    .from(lessonProgress)
+    .innerJoin(courses, eq(courses.id, lessonProgress.courseId))
+    .where(and(eq(lessonProgress.userId, userId), eq(courses.published, true)))
+    .groupBy(courses.id)
+    .orderBy(desc(sql`last_seen`))
+    .limit(limit)
+    .all();
+}
+
+export function isBookmarked(db: TenantConn, userId: number, courseId: number) {
+  return Boolean(db.select().from(bookmarks).where(and(eq(bookmarks.userId, userId), eq(bookmarks.courseId, courseId))).get());
+}
+
+export function setBookmark(db: TenantConn, userId: number, courseId: number, on: boolean) {
+  if (on) db.insert(bookmarks).values({ userId, courseId, createdAt: new Date() }).onConflictDoNothing().run();
+  else db.delete(bookmarks).where(and(eq(bookmarks.userId, userId), eq(bookmarks.courseId, courseId))).run();
+}
+
+export function listBookmarks(db: TenantConn, userId: number) {
+  return db
+    .select({ course: courses, createdAt: bookmarks.createdAt })
+    .from(bookmarks)
+    .innerJoin(courses, eq(courses.id, bookmarks.courseId))
+    .where(and(eq(bookmarks.userId, userId), eq(courses.published, true)))
+    .orderBy(desc(bookmarks.createdAt))
+    .all();
+}
+
+export function rateCourse(db: TenantConn, userId: number, courseId: number, stars: number) {
+  db.insert(ratings)
+    .values({ userId, courseId, stars, updatedAt: new Date() })
+    .onConflictDoUpdate({ target: [ratings.userId, ratings.courseId], set: { stars, updatedAt: new Date() } })
+    .run();
+}
+
+export function courseRating(db: TenantConn, courseId: number, userId?: number) {
+  const row = db.select({ average: avg(ratings.stars), count: count() }).from(ratings).where(eq(ratings.courseId, courseId)).get();
+  const mine = userId ? db.select({ stars: ratings.stars }).from(ratings).where(and(eq(ratings.userId, userId), eq(ratings.courseId, courseId))).get() : undefined;
+  return { average: row?.average ? Math.round(Number(row.average) * 10) / 10 : null, count: row?.count ?? 0, mine: mine?.stars ?? null };
+}
+
+/** The learner's completed lessons of a course, by id. */
+export function completedLessonIds(db: TenantConn, userId: number, courseId: number) {
+  return new Set(
+    db
+      .select({ id: lessonProgress.lessonId })
+      .from(lessonProgress)
+      .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.courseId, courseId), isNotNull(lessonProgress.completedAt)))
+      .all()
+      .map((r) => r.id),
+  );
+}
+
+export function publishedCourse(db: TenantConn, id: number, { includeDrafts = false } = {}) {
+  return db.select().from(courses).where(and(eq(courses.id, id), includeDrafts ? undefined : eq(courses.published, true))).get();
+}
+
+export function courseLessons(db: TenantConn, courseId: number) {
+  return db.select().from(lessons).where(eq(lessons.courseId, courseId)).orderBy(asc(lessons.position), asc(lessons.id)).all();
+}
+
+/** FTS5 query from what a person typed: each word as a prefix, all words required. */
+export function ftsQuery(q: string) {
+  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.slice(0, 10).map((w) => `"${w}"*`).join(" ");
+}
+
+export interface SearchHit {
+  kind: "course" | "lesson" | "material";
+  id: number;
+  course_id: number;
+  title: string;
+  snippet: string;
+}
+
+/**
+ * Ranked search (SQLite FTS5, bm25 with titles weighing most) over courses, lessons and materials the
+ * viewer may see: learners only those of published courses.
+ */
+export function search(db: TenantConn, q: string, { includeDrafts = false, limit = 20, offset = 0 } = {}) {
+  const match = ftsQuery(q);
+  if (!match) return { items: [] as SearchHit[], total: 0 };
+  const client = (db as unknown as { $client?: import("better-sqlite3").Database }).$client ?? (db as unknown as { session: { client: import("better-sqlite3").Database } }).session.client;
+  const visible = includeDrafts ? "" : "and c.published = 1";
+  const items = client
+    .prepare(
+      `select s.kind as kind, s.ref_id as id, s.course_id as course_id, s.title as title,
+              snippet(search_index, 4, '', '', '…', 12) as snippet
+       from search_index s join courses c on c.id = s.course_id
+       where search_index match ? ${visible}
+       order by bm25(search_index, 0, 0, 0, 10.0, 1.0) limit ? offset ?`,
+    )
+    .all(match, limit, offset) as SearchHit[];
+  const total = (client.prepare(`select count(*) as n from search_index s join courses c on c.id = s.course_id where search_index match ? ${visible}`).get(match) as { n: number }).n;
+  return { items: items.map((i) => ({ ...i, snippet: i.snippet.replace(/<[^>]*>/g, "") })), total };
+}

@@ -1,0 +1,59 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { and, desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { lessonProgress } from "../../db/tenant";
+import { completeLesson, lessonAccess, progressView, publishedCourse, recordHeartbeat } from "~/models/learning.server";
+import { getLesson } from "~/models/lesson.server";
+import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
+import { requireApiAuth } from "~/utils/auth.server";
+import { pageSchema, paginated } from "~/utils/pagination";
+
+/** `GET /api/lesson-progresses`: the caller's own lesson progress (never anyone else's), newest first. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (!context.db) return apiNotFound(request, context);
+  const auth = await requireApiAuth(request, context, { capability: "learn:course" });
+  if (!auth.person) return apiNotFound(request, context);
+  const page = pageSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!page.success) return apiInvalid(request, context, page.error);
+  const p = { page: page.data.page, perPage: page.data.per_page };
+  const mine = and(eq(lessonProgress.userId, auth.person.id));
+  const items = context.db.select().from(lessonProgress).where(mine).orderBy(desc(lessonProgress.updatedAt)).limit(p.perPage).offset((p.page - 1) * p.perPage).all();
+  const total = context.db.select().from(lessonProgress).where(mine).all().length;
+  return apiOk(paginated(items.map(progressView), total, p));
+}
+
+const bodySchema = z.object({
+  lesson_id: z.number().int().positive(),
+  position_seconds: z.number().min(0).max(1_000_000).default(0),
+  watched_seconds: z.number().min(0).max(1_000_000).default(0),
+  completed: z.boolean().optional(),
+});
+
+/**
+ * `POST /api/lesson-progresses {lesson_id, position_seconds, watched_seconds, completed?}`: a heartbeat
+ * from the player for the caller. The watch time credited never exceeds the wall-clock time since the
+ * previous heartbeat.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["GET", "POST"]);
+  if (!context.db) return apiNotFound(request, context);
+  const auth = await requireApiAuth(request, context, { capability: "learn:course" });
+  if (!auth.person) return apiNotFound(request, context);
+  const body = await parseApiBody(request, context, bodySchema);
+  const lesson = getLesson(context.db, body.lesson_id);
+  const course = lesson ? publishedCourse(context.db, lesson.courseId, { includeDrafts: auth.capabilities.has("write:course") }) : undefined;
+  if (!lesson || !course) return apiNotFound(request, context);
+  const access = lessonAccess(context.db, course, lesson, { id: auth.person.id, canPreview: auth.capabilities.has("write:course") });
+  if (!access.allowed) {
+    const t = await apiT(request, context);
+    return apiError(403, { message: t(`access.${access.reason}`), code: access.reason });
+  }
+  const { progress, credited } = recordHeartbeat(context.db, {
+    userId: auth.person.id,
+    lesson,
+    positionSeconds: body.position_seconds,
+    watchedSeconds: body.watched_seconds,
+  });
+  const completion = body.completed ? completeLesson(context.db, { userId: auth.person.id, lesson }) : { courseCompleted: false };
+  return apiOk({ ...progressView(progress), completed: body.completed ? true : progressView(progress).completed, credited_seconds: credited, course_completed: completion.courseCompleted });
+}

@@ -1,0 +1,28 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { eq } from "drizzle-orm";
+import { users } from "../../db/tenant";
+import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
+import { requireApiAuth } from "~/utils/auth.server";
+import { safeRedirectPath } from "~/utils/preferences.server";
+
+/**
+ * `POST /api/player-window` (spec §7): the player's instructions have been shown to the caller. A form
+ * post from the page (with `redirectTo`) goes back to the page; other callers get the envelope.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["POST"]);
+  if (!context.db) return apiNotFound(request, context);
+  const auth = await requireApiAuth(request, context, { capability: "learn:course" });
+  if (!auth.person) return apiNotFound(request, context);
+  context.db.update(users).set({ playerInstructionsShownAt: new Date() }).where(eq(users.id, auth.person.id)).run();
+  const type = request.headers.get("Content-Type") ?? "";
+  if (type.includes("form")) {
+    const back = (await request.formData()).get("redirectTo");
+    if (typeof back === "string" && back) return redirect(safeRedirectPath(back));
+  }
+  return apiOk({ shown: true });
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return apiMethodNotAllowed(request, context, ["POST"]);
+}

@@ -1,0 +1,52 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { search } from "~/models/learning.server";
+import { getAuth } from "~/utils/auth.server";
+import { requireOrganization } from "~/utils/tenant.server";
+
+/** The search page: a GET form, so results have an address and work without JavaScript. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { db } = requireOrganization(context);
+  const auth = await getAuth(request, context);
+  const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
+  const results = q ? search(db, q, { includeDrafts: Boolean(auth?.capabilities.has("write:course")), limit: 50 }) : { items: [], total: 0 };
+  return { q, ...results };
+}
+
+export default function SearchPage() {
+  const { t } = useTranslation();
+  const { q, items, total } = useLoaderData<typeof loader>();
+  return (
+    <section>
+      <h1>{t("search.title")}</h1>
+      <Form method="get" className="search" role="search">
+        <label>
+          <span className="visually-hidden">{t("search.label")}</span>
+          <input type="search" name="q" defaultValue={q} placeholder={t("search.label")} data-testid="search-input" />
+        </label>
+        <button type="submit" data-testid="search-submit">
+          {t("search.submit")}
+        </button>
+      </Form>
+      {q ? (
+        items.length ? (
+          <>
+            <p className="hint">{t("search.results", { count: total })}</p>
+            <ol className="search-results" data-testid="search-results">
+              {items.map((hit) => (
+                <li key={`${hit.kind}-${hit.id}`} data-kind={hit.kind}>
+                  <span className="badge">{t(`search.kinds.${hit.kind}`)}</span>{" "}
+                  <Link to={hit.kind === "lesson" ? `/courses/${hit.course_id}/lessons/${hit.id}` : `/courses/${hit.course_id}`}>{hit.title}</Link>
+                  {hit.snippet ? <p className="course-description">{hit.snippet}</p> : null}
+                </li>
+              ))}
+            </ol>
+          </>
+        ) : (
+          <p className="empty-state">{t("search.empty", { q })}</p>
+        )
+      ) : null}
+    </section>
+  );
+}

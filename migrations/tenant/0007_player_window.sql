@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `player_instructions_shown_at` integer;
