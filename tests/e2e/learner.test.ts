@@ -1,0 +1,85 @@
+import type { Browser, Page } from "puppeteer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../helpers/auth";
+import { launchBrowser, newPage } from "../helpers/browser";
+import { startServer, type RunningServer } from "../helpers/server";
+import { insertSession } from "../helpers/sessions";
+
+let server: RunningServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+const ORG = "nordlys.localhost";
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ browser, close: closeBrowser } = await launchBrowser());
+  const admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
+  for (const title of ["Stjernebilleder", "Polarlys"]) {
+    const course = (await api(server, ORG, "POST", "courses", { token: admin, body: { title, type: "series", published: true, description: `<p>Om ${title.toLowerCase()}.</p>` } })).json().payload;
+    for (const lesson of ["Intro", "Dybere"]) {
+      await api(server, ORG, "POST", "lessons", { token: admin, body: { course_id: course.id, title: `${title}: ${lesson}`, kind: "text", body: `<p>${lesson} om ${title}</p>` } });
+    }
+  }
+});
+afterAll(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+});
+
+const url = (p = "/") => `http://${ORG}:${server.port}${p}`;
+const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+/** Clicks and waits until the page shows what the click should lead to (navigation or in-place update). */
+async function clickUntil(page: Page, selector: string, done: () => Promise<boolean>) {
+  await page.click(selector);
+  for (let i = 0; i < 200; i++) {
+    try {
+      if (await done()) return;
+    } catch {
+      // between documents
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nothing happened after ${selector} (${page.url()})`);
+}
+
+for (const javascript of [true, false]) {
+  const course = javascript ? "Stjernebilleder" : "Polarlys";
+  describe(`a learner with JavaScript ${javascript ? "on" : "off"}`, () => {
+    it("opens a course and a lesson, completes it, bookmarks and rates the course, and finds it in history and search", async () => {
+      const page = await newPage(browser, { javascript });
+      await page.goto(url(`/courses/1`), { waitUntil: "load" });
+      expect(await page.$eval('[data-testid="access-message"]', (el) => el.getAttribute("data-reason"))).toBe("login");
+
+      await page.goto(url("/auth/login"), { waitUntil: "load" });
+      await page.type("input[name=email]", "learner@nordlys.test");
+      await page.type("input[name=password]", "demo1234");
+      await clickUntil(page, '[data-testid="login-submit"]', async () => pathOf(page) === "/");
+
+      await clickUntil(page, `xpath/.//a[normalize-space()="${course}"]`, async () => pathOf(page).startsWith("/courses/"));
+      const courseUrl = pathOf(page);
+      expect(await page.$eval("h1", (el) => el.textContent)).toBe(course);
+      await clickUntil(page, '[data-testid="start"]', async () => pathOf(page).includes("/lessons/"));
+      expect(await page.$eval("h1", (el) => el.textContent)).toBe(`${course}: Intro`);
+      await clickUntil(page, '[data-testid="complete"]', async () => (await page.$eval("h1", (el) => el.textContent)) === `${course}: Dybere`);
+
+      await page.goto(url(courseUrl), { waitUntil: "load" });
+      expect(await page.$eval('[data-lesson$="Intro"]', (el) => el.className)).toBe("done");
+      await clickUntil(page, '[data-testid="bookmark"]', async () => (await page.$eval('[data-testid="bookmark"]', (el) => el.getAttribute("aria-pressed"))) === "true");
+      await clickUntil(page, '[data-testid="rate-4"]', async () => (await page.$eval('[data-testid="rate-4"]', (el) => el.getAttribute("aria-pressed"))) === "true");
+      expect(await page.$eval('[data-testid="rating"]', (el) => el.textContent)).toContain("4");
+
+      await page.goto(url("/profile/bookmarks"), { waitUntil: "load" });
+      expect(await page.$$eval('[data-testid="bookmarks"] .course-title', (els) => els.map((e) => e.textContent))).toContain(course);
+      await page.goto(url("/history"), { waitUntil: "load" });
+      expect(await page.$$eval('[data-testid="history"] .course-title', (els) => els.map((e) => e.textContent))).toContain(course);
+      await page.goto(url("/search"), { waitUntil: "load" });
+      await page.type('[data-testid="search-input"]', course.slice(0, 6));
+      await clickUntil(page, '[data-testid="search-submit"]', async () => (await page.$('[data-testid="search-results"]')) !== null);
+      const hits = await page.$$eval('[data-testid="search-results"] a', (els) => els.map((e) => e.textContent));
+      expect(hits[0]).toBe(course);
+      expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+      await page.browserContext().close();
+    });
+  });
+}

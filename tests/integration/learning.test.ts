@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, postForm } from "../helpers/auth";
+import { request } from "../helpers/http";
+import { startServer, type RunningServer } from "../helpers/server";
+import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
+
+let server: RunningServer;
+let admin: string;
+let learner: string;
+let other: string;
+const ORG = "nordlys.localhost";
+
+beforeAll(async () => {
+  server = await startServer();
+  execTenant(server, 2, "insert into users (email, first_name, role) values ('other@nordlys.test', 'Olga', 'learner')");
+  admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
+  learner = insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "api" });
+  other = insertSession(server, { organizationId: 2 }, { email: "other@nordlys.test", kind: "api" });
+});
+afterAll(() => server?.stop());
+
+const call = (method: string, p: string, body?: unknown, token = admin) => api(server, ORG, method, p, { token, body });
+
+async function courseWithLessons(fields: Record<string, unknown>, titles = ["Første", "Anden"]) {
+  const course = (await call("POST", "courses", { type: "series", published: true, ...fields })).json().payload;
+  const lessons: number[] = [];
+  for (const title of titles) lessons.push((await call("POST", "lessons", { course_id: course.id, title, kind: "text", body: `<p>${title} tekst</p>` })).json().payload.id);
+  return { id: course.id as number, lessons };
+}
+
+describe("progress", () => {
+  it("credits no more watch time than passed between heartbeats", async () => {
+    const { lessons } = await courseWithLessons({ title: "Farming" });
+    const first = await call("POST", "lesson-progresses", { lesson_id: lessons[0], position_seconds: 10, watched_seconds: 3600 }, learner);
+    expect(first.status).toBe(200);
+    expect(first.json().payload.credited_seconds).toBe(0); // the first heartbeat only starts the clock
+    await new Promise((r) => setTimeout(r, 1100));
+    const second = await call("POST", "lesson-progresses", { lesson_id: lessons[0], position_seconds: 20, watched_seconds: 3600 }, learner);
+    const credited = second.json().payload.credited_seconds;
+    expect(credited).toBeGreaterThanOrEqual(1);
+    expect(credited).toBeLessThanOrEqual(4);
+    expect(second.json().payload.watched_seconds).toBe(credited);
+    expect(second.json().payload.position_seconds).toBe(20);
+  });
+
+  it("completes a course when all its lessons are completed", async () => {
+    const { id, lessons } = await courseWithLessons({ title: "Fuldført" });
+    await call("POST", "lesson-progresses", { lesson_id: lessons[0], completed: true }, learner);
+    let progress = (await call("GET", `lesson-progresses/course/${id}`, undefined, learner)).json().payload;
+    expect(progress).toMatchObject({ lessons: 2, completed_lessons: 1, percent: 50, completed: false });
+    const last = await call("POST", "lesson-progresses", { lesson_id: lessons[1], completed: true }, learner);
+    expect(last.json().payload.course_completed).toBe(true);
+    progress = (await call("GET", `lesson-progresses/course/${id}`, undefined, learner)).json().payload;
+    expect(progress).toMatchObject({ completed_lessons: 2, percent: 100, completed: true });
+    const courses = (await call("GET", "lesson-progresses/courses", undefined, learner)).json().payload.data;
+    expect(courses.find((c: { course_id: number }) => c.course_id === id)).toMatchObject({ completed: true });
+  });
+});
+
+describe("one learner and another", () => {
+  it("cannot read or change each other's progress, bookmarks or ratings", async () => {
+    const { id, lessons } = await courseWithLessons({ title: "Privat" });
+    await call("POST", "lesson-progresses", { lesson_id: lessons[0], completed: true }, learner);
+    await call("POST", "bookmarks", { course_id: id }, learner);
+    await call("POST", "courses/ratings", { course_id: id, stars: 5 }, learner);
+
+    const theirs = (await call("GET", "lesson-progresses", undefined, other)).json().payload.data;
+    expect(theirs).toEqual([]);
+    expect((await call("GET", `lesson-progresses/course/${id}`, undefined, other)).json().payload.completed_lessons).toBe(0);
+    expect((await call("GET", "bookmarks", undefined, other)).json().payload.data).toEqual([]);
+    expect((await call("DELETE", `bookmarks/${id}`, undefined, other)).status).toBe(404);
+    expect((await call("GET", "bookmarks", undefined, learner)).json().payload.data.map((b: { course_id: number }) => b.course_id)).toContain(id);
+    await call("POST", "courses/ratings", { course_id: id, stars: 1 }, other);
+    const mine = (await call("GET", `courses/ratings?course_id=${id}`, undefined, learner)).json().payload;
+    expect(mine).toMatchObject({ average: 3, count: 2, mine: 5 });
+    // A body naming another user is simply not about anyone else: fields it may not set are dropped.
+    const sneaky = await call("POST", "lesson-progresses", { lesson_id: lessons[1], completed: true, user_id: 1 }, other);
+    expect(sneaky.status).toBe(200);
+    expect((await call("GET", `lesson-progresses/course/${id}`, undefined, learner)).json().payload.completed_lessons).toBe(1);
+  });
+});
+
+describe("unpublished courses", () => {
+  it("never reach a learner: not in lists, search, single reads, lessons, bookmarks or pages", async () => {
+    const { id, lessons } = await courseWithLessons({ title: "Hemmelig zebrakursus", published: false });
+    const listed = (await call("GET", "courses?per_page=100", undefined, learner)).json().payload.data.map((c: { id: number }) => c.id);
+    expect(listed).not.toContain(id);
+    expect((await call("GET", "search?q=zebrakursus", undefined, learner)).json().payload.data).toEqual([]);
+    expect((await call("GET", "search?q=zebrakursus")).json().payload.data.length).toBeGreaterThan(0);
+    expect((await call("GET", `courses/${id}`, undefined, learner)).status).toBe(404);
+    expect((await call("GET", `lessons?course_id=${id}`, undefined, learner)).json().payload.data).toEqual([]);
+    expect((await call("GET", `lessons/${lessons[0]}`, undefined, learner)).status).toBe(404);
+    expect((await call("POST", "bookmarks", { course_id: id }, learner)).status).toBe(404);
+    expect((await call("POST", "lesson-progresses", { lesson_id: lessons[0] }, learner)).status).toBe(404);
+    expect((await request(server.port, ORG, `/courses/${id}`)).status).toBe(404);
+    const home = await request(server.port, ORG, "/");
+    expect(home.body).not.toContain("zebrakursus");
+    const page = await request(server.port, ORG, "/search?q=zebrakursus");
+    expect(page.body).not.toContain("Hemmelig");
+  });
+});
+
+describe("search", () => {
+  it("finds courses, lessons and materials by a word, ranked, and stays current on edits", async () => {
+    const { id, lessons } = await courseWithLessons({ title: "Nordlysets fysik" }, ["Solvind og magnetfelter", "Farverne"]);
+    const hits = (await call("GET", "search?q=solvind", undefined, learner)).json().payload.data;
+    expect(hits[0]).toMatchObject({ kind: "lesson", id: lessons[0], course_id: id });
+    const course = (await call("GET", "search?q=nordlysets", undefined, learner)).json().payload.data;
+    expect(course[0]).toMatchObject({ kind: "course", id });
+    await call("PUT", `lessons/${lessons[1]}`, { title: "Aurora borealis" });
+    expect((await call("GET", "search?q=aurora", undefined, learner)).json().payload.data[0]).toMatchObject({ id: lessons[1] });
+    // The old title is gone from the index; the hit for the body's word now carries the new title.
+    expect((await call("GET", "search?q=farverne", undefined, learner)).json().payload.data.map((h: { title: string }) => h.title)).toEqual(["Aurora borealis"]);
+    await call("DELETE", `lessons/${lessons[0]}`);
+    expect((await call("GET", "search?q=solvind", undefined, learner)).json().payload.data).toEqual([]);
+    const hostile = `search?q=${encodeURIComponent('" OR 1=1 -- * NEAR(')}`;
+    expect((await call("GET", hostile, undefined, learner)).status).toBe(200); // no FTS syntax errors
+  });
+});
+
+describe("access messages", () => {
+  async function pageFor(courseId: number, token?: string) {
+    const cookie = token ? await cookieFor(token) : undefined;
+    return request(server.port, ORG, `/courses/${courseId}`, { headers: cookie ? { Cookie: cookie } : {} });
+  }
+  const reason = (body: string) => body.match(/data-reason="([a-z_]+)"/)?.[1] ?? null;
+  const web = (email: string) => insertSession(server, { organizationId: 2 }, { email, kind: "web" });
+
+  it("asks visitors to log in", async () => {
+    const { id } = await courseWithLessons({ title: "Åben" });
+    const res = await pageFor(id);
+    expect(reason(res.body)).toBe("login");
+    expect(res.body).toContain("Log ind for at fortsætte");
+  });
+
+  it("limits a course blocked by default to its groups", async () => {
+    const { id, lessons } = await courseWithLessons({ title: "Blokeret", block_default_access: true });
+    expect(reason((await pageFor(id, web("learner@nordlys.test"))).body)).toBe("limited");
+    expect((await call("POST", "lesson-progresses", { lesson_id: lessons[0] }, learner)).json().payload.code).toBe("limited");
+    execTenant(server, 2, "insert into groups (name) values ('Adgang')");
+    execTenant(server, 2, `insert into group_courses (group_id, course_id) select max(id), ${id} from groups`);
+    execTenant(server, 2, "insert into group_members (group_id, user_id) select (select max(id) from groups), id from users where email = 'learner@nordlys.test'");
+    expect(reason((await pageFor(id, web("learner@nordlys.test"))).body)).toBeNull();
+  });
+
+  it("asks to complete the previous course first", async () => {
+    const first = await courseWithLessons({ title: "Trin 1" }, ["Kun lektion"]);
+    const second = await courseWithLessons({ title: "Trin 2", prerequisite_course_id: first.id });
+    const cookie = web("other@nordlys.test");
+    const res = await pageFor(second.id, cookie);
+    expect(reason(res.body)).toBe("prerequisite");
+    await call("POST", "lesson-progresses", { lesson_id: first.lessons[0], completed: true }, other);
+    expect(reason((await pageFor(second.id, cookie)).body)).toBeNull();
+  });
+
+  it("asks to complete previous lessons where the order is enforced, and the form completes them", async () => {
+    const { id, lessons } = await courseWithLessons({ title: "I rækkefølge", sequential_lessons: true }, ["Et", "To", "Tre"]);
+    const token = web("other@nordlys.test");
+    const cookie = await cookieFor(token);
+    const locked = await request(server.port, ORG, `/courses/${id}/lessons/${lessons[1]}`, { headers: { Cookie: cookie } });
+    expect(reason(locked.body)).toBe("previous_lessons");
+    const done = await postForm(server, ORG, `/courses/${id}/lessons/${lessons[0]}`, { intent: "complete" }, cookie);
+    expect(done.status).toBe(302);
+    expect(done.headers.location).toBe(`/courses/${id}/lessons/${lessons[1]}`);
+    const open = await request(server.port, ORG, `/courses/${id}/lessons/${lessons[1]}`, { headers: { Cookie: cookie } });
+    expect(reason(open.body)).toBeNull();
+    expect(open.body).toContain("To tekst");
+  });
+});
