@@ -65,6 +65,11 @@ export const users = sqliteTable(
   {
     ...personColumns(),
     role: text("role", { enum: USER_ROLES }),
+    /**
+     * Watch time is credited up to this moment (ms) and never past the wall clock: one clock per person,
+     * whatever the number of lessons or devices sending heartbeats.
+     */
+    watchCreditedUntil: integer("watch_credited_until"),
     /** When the lesson player's instructions were shown to this person (spec §7 "player-window"). */
     playerInstructionsShownAt: integer("player_instructions_shown_at", { mode: "timestamp" }),
   },

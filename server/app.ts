@@ -137,8 +137,12 @@ function securityHeaders() {
         "default-src": ["'self'"],
         "script-src": ["'self'", nonce],
         "style-src": ["'self'", nonce],
+        // style="" attributes (React's and the video player's sizing) cannot run code; <style> still needs the nonce.
+        "style-src-attr": ["'unsafe-inline'"],
         "img-src": ["'self'", "data:", "blob:"],
-        "media-src": ["'self'", "blob:"],
+        // Lesson videos may live on other sites (an http(s) address) or video services (embedded frames).
+        "media-src": ["'self'", "blob:", "https:"],
+        "frame-src": ["'self'", "https:"],
         "connect-src": ["'self'"],
         "frame-ancestors": ["'self'"],
         "form-action": ["'self'"],

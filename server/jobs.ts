@@ -1,11 +1,14 @@
 import type { TenantDb } from "../db/open";
 import { cloneCourse, type JobContext } from "../app/models/clone.server";
-import { enqueueJob, failJob, finishJob, hasPendingJobs, JobError, nextJob, reportProgress, startJob } from "../app/models/job.server";
+import { enqueueJob, failJob, finishJob, getJob, hasPendingJobs, JobError, nextJob, reportProgress, startJob } from "../app/models/job.server";
 import { listOrganizations } from "../app/models/organization.server";
 import { sweepIncoming } from "../app/models/file.server";
 import type { Platform } from "./platform";
 
 type Handler = (context: JobContext) => Promise<Record<string, unknown>>;
+
+/** Attempts before a job is given up (each restart during a job counts as one). */
+const MAX_ATTEMPTS = 3;
 
 /** What each kind of job does. */
 const HANDLERS: Record<string, Handler> = {
@@ -85,6 +88,11 @@ export class JobRunner {
       const { db } = lease;
       const pending = nextJob(db);
       if (!pending) return false;
+      if (pending.attempts >= MAX_ATTEMPTS) {
+        // A job that keeps stopping the process (or keeps being interrupted) is not run again forever.
+        failJob(db, pending.id, "The work was interrupted too many times.");
+        return true;
+      }
       const job = startJob(db, pending);
       let last = 0;
       const context: JobContext = {
@@ -99,7 +107,7 @@ export class JobRunner {
       };
       try {
         const result = await HANDLERS[job.kind](context);
-        finishJob(db, job.id, result);
+        if (getJob(db, job.id)?.status !== "done") finishJob(db, job.id, result);
       } catch (error) {
         const message = error instanceof JobError ? error.message : "Something went wrong";
         if (!(error instanceof JobError)) {

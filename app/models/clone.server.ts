@@ -5,7 +5,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { TenantDb } from "../../db/open";
 import { courses, files, lessons, links, materials, type Job, type StoredFile } from "../../db/tenant";
 import { tenantFolder } from "../../db/tenant-pool";
-import { JobError } from "./job.server";
+import { finishJob, JobError } from "./job.server";
 import { nextPosition } from "./ordering.server";
 
 export interface JobContext {
@@ -37,7 +37,7 @@ export async function cloneCourse({ db, dataDir, organizationId, job, progress, 
     if (!course) throw new JobError("The course to copy no longer exists.");
     const courseLessons = db.select().from(lessons).where(eq(lessons.courseId, courseId)).all();
     const courseMaterials = db.select().from(materials).where(eq(materials.courseId, courseId)).all();
-    const courseLinks = db.select().from(links).where(eq(links.courseId, courseId)).all();
+
     const fileIds = [
       ...new Set(
         [course.fileId, course.coverFileId, ...courseLessons.map((l) => l.fileId), ...courseMaterials.map((m) => m.fileId)].filter(
@@ -61,6 +61,12 @@ export async function cloneCourse({ db, dataDir, organizationId, job, progress, 
     }
 
     const copy = db.transaction((tx) => {
+      // Read the course again inside the transaction: what was deleted or changed during the copy counts.
+      const current = tx.select().from(courses).where(eq(courses.id, courseId)).get();
+      if (!current) throw new JobError("The course to copy no longer exists.");
+      const freshLessons = tx.select().from(lessons).where(eq(lessons.courseId, courseId)).all();
+      const freshMaterials = tx.select().from(materials).where(eq(materials.courseId, courseId)).all();
+      const freshLinks = tx.select().from(links).where(eq(links.courseId, courseId)).all();
       const newFileId = new Map<number, number>();
       for (const file of sources) {
         const { stagedPath, relative } = staged.get(file.id)!;
@@ -76,31 +82,35 @@ export async function cloneCourse({ db, dataDir, organizationId, job, progress, 
         placed.push(target);
       }
       const mapFile = (id: number | null) => (id === null ? null : (newFileId.get(id) ?? null));
-      const { id: _id, createdAt: _c, updatedAt: _u, ...fields } = course;
+      const { id: _id, createdAt: _c, updatedAt: _u, ...fields } = current;
       const created = tx
         .insert(courses)
         .values({
           ...fields,
-          title: title || `${course.title} (copy)`,
+          title: title || `${current.title} (copy)`,
           published: false,
-          fileId: mapFile(course.fileId),
-          coverFileId: mapFile(course.coverFileId),
+          fileId: mapFile(current.fileId),
+          coverFileId: mapFile(current.coverFileId),
           position: nextPosition(tx, courses),
         })
         .returning()
         .get();
-      for (const lesson of courseLessons) {
+      for (const lesson of freshLessons) {
         const { id: _lid, createdAt: _lc, updatedAt: _lu, ...rest } = lesson;
         tx.insert(lessons).values({ ...rest, courseId: created.id, fileId: mapFile(lesson.fileId) }).run();
       }
-      for (const material of courseMaterials) {
+      for (const material of freshMaterials) {
+        const fileId = mapFile(material.fileId);
+        if (fileId === null) continue; // added during the copy, after its files were taken
         const { id: _mid, createdAt: _mc, updatedAt: _mu, ...rest } = material;
-        tx.insert(materials).values({ ...rest, courseId: created.id, fileId: mapFile(material.fileId)! }).run();
+        tx.insert(materials).values({ ...rest, courseId: created.id, fileId }).run();
       }
-      for (const link of courseLinks) {
+      for (const link of freshLinks) {
         const { id: _kid, createdAt: _kc, updatedAt: _ku, ...rest } = link;
         tx.insert(links).values({ ...rest, courseId: created.id }).run();
       }
+      // The job is marked done in the same transaction: a crash can never leave a copy whose job runs again.
+      finishJob(tx as unknown as TenantDb, job.id, { course_id: created.id });
       return created;
     });
     return { course_id: copy.id };

@@ -4,7 +4,7 @@ import { categories, COURSE_TYPES, courses, files, links, lessons, type Course, 
 import { sanitizeRichText } from "../utils/sanitize.server";
 import type { TenantConn } from "../../db/open";
 import type { Page } from "../utils/pagination";
-import { moveRow } from "./ordering.server";
+import { moveRow, nextPosition } from "./ordering.server";
 import type { Resource, ResourceScope, WriteResult } from "../utils/resource.server";
 import { contains } from "../utils/pagination";
 
@@ -98,7 +98,8 @@ const courseFields = {
   file_id: z.number().int().positive().nullable().default(null),
   cover_file_id: z.number().int().positive().nullable().default(null),
   sequential_lessons: z.boolean().default(false),
-  position: z.number().int().min(0).default(0),
+  /** Left out, a new course goes to the end of the list; order is changed with move. */
+  position: z.number().int().min(0).optional(),
   links: z
     .array(z.object({ title: z.string().trim().min(1, "validation.required").max(200), url: z.string().max(2000).url("validation.url").refine((v) => /^https?:\/\//i.test(v), "validation.url") }))
     .max(50)
@@ -158,6 +159,13 @@ function checkReferences(db: TenantConn, input: CourseInput, selfId?: number): W
     if (input.prerequisite_course_id === selfId || !db.select({ id: courses.id }).from(courses).where(eq(courses.id, input.prerequisite_course_id)).get()) {
       return { ok: false, field: "prerequisite_course_id", message: "validation.invalid" };
     }
+    // A chain of prerequisites that comes back to this course would lock every learner out for good.
+    const seen = new Set<number>();
+    for (let id: number | null = input.prerequisite_course_id; id !== null; ) {
+      if (id === selfId || seen.has(id)) return { ok: false, field: "prerequisite_course_id", message: "validation.prerequisiteCycle" };
+      seen.add(id);
+      id = db.select({ next: courses.prerequisiteCourseId }).from(courses).where(eq(courses.id, id)).get()?.next ?? null;
+    }
   }
   return { ok: true, value: null };
 }
@@ -204,6 +212,7 @@ export const courseResource: Resource<CourseView, typeof createSchema, typeof up
     const refs = checkReferences(scope.db, input);
     if (!refs.ok) return refs;
     const columns = toColumns(input) as NewCourse;
+    if (columns.position === undefined) columns.position = nextPosition(scope.db, courses);
     const kind = checkKind({ type: columns.type ?? "movie", externalUrl: columns.externalUrl ?? null, fileId: columns.fileId ?? null });
     if (!kind.ok) return kind;
     const row = scope.db.transaction((tx) => {

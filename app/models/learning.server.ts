@@ -10,6 +10,7 @@ import {
   lessons,
   ratings,
   watchTimeDaily,
+  users,
   type Course,
   type Lesson,
 } from "../../db/tenant";
@@ -72,10 +73,12 @@ export function lessonAccess(db: TenantConn, course: Course, lesson: Lesson, lea
   return done < earlier.length ? { allowed: false, reason: "previous_lessons" } : access;
 }
 
-/** Heartbeats may claim watch time only up to the time that really passed since the previous one. */
-export const HEARTBEAT_TOLERANCE_MS = 2_000;
-/** A gap this long starts a new viewing: nothing is credited for it. */
-const MAX_HEARTBEAT_GAP_MS = 5 * 60_000;
+/**
+ * Watch time is credited against one clock per person (users.watch_credited_until): a heartbeat gets at
+ * most the time between that clock and now, and moves the clock on by what it got. However many
+ * heartbeats, lessons or devices, the total never passes the wall clock. Idle time banks at most a minute.
+ */
+const MAX_BANKED_MS = 60_000;
 
 function day(now: Date) {
   return now.toISOString().slice(0, 10);
@@ -97,9 +100,14 @@ export function recordHeartbeat(
 ) {
   return db.transaction((tx) => {
     const row = progressRow(tx, userId, lesson);
-    const elapsedMs = row.lastHeartbeatAt ? now.getTime() - row.lastHeartbeatAt.getTime() : 0;
-    const allowed = elapsedMs > 0 && elapsedMs <= MAX_HEARTBEAT_GAP_MS ? Math.floor((elapsedMs + HEARTBEAT_TOLERANCE_MS) / 1000) : 0;
-    const credited = Math.max(0, Math.min(Math.floor(watchedSeconds), allowed));
+    const person = tx.select({ until: users.watchCreditedUntil }).from(users).where(eq(users.id, userId)).get();
+    const nowMs = now.getTime();
+    // The first heartbeat only starts the clock; later ones draw on the time that has passed since.
+    const from = person?.until == null ? nowMs : Math.min(nowMs, Math.max(person.until, nowMs - MAX_BANKED_MS));
+    const available = Math.floor((nowMs - from) / 1000);
+    // Only videos are watched; text and image lessons are read, and earn no watch time.
+    const credited = lesson.kind === "video" ? Math.max(0, Math.min(Math.floor(watchedSeconds), available)) : 0;
+    tx.update(users).set({ watchCreditedUntil: from + credited * 1000 }).where(eq(users.id, userId)).run();
     const updated = tx
       .update(lessonProgress)
       .set({
@@ -269,4 +277,34 @@ export function search(db: TenantConn, q: string, { includeDrafts = false, limit
     .all(match, limit, offset) as SearchHit[];
   const total = (client.prepare(`select count(*) as n from search_index s join courses c on c.id = s.course_id where search_index match ? ${visible}`).get(match) as { n: number }).n;
   return { items: items.map((i) => ({ ...i, snippet: i.snippet.replace(/<[^>]*>/g, "") })), total };
+}
+
+/**
+ * What a searcher may see of the hits: courses always (their page says what access needs); lessons and
+ * materials only of courses they may open, and a lesson's text only when they may open that lesson.
+ */
+export function visibleHits(db: TenantConn, hits: SearchHit[], learner: Learner | null): SearchHit[] {
+  if (learner?.canPreview) return hits;
+  const courseCache = new Map<number, Course | undefined>();
+  const accessCache = new Map<number, boolean>();
+  const courseOf = (id: number) => {
+    if (!courseCache.has(id)) courseCache.set(id, db.select().from(courses).where(eq(courses.id, id)).get());
+    return courseCache.get(id);
+  };
+  const mayOpen = (id: number) => {
+    if (!accessCache.has(id)) {
+      const course = courseOf(id);
+      accessCache.set(id, Boolean(course && courseAccess(db, course, learner).allowed));
+    }
+    return accessCache.get(id)!;
+  };
+  return hits.flatMap((hit) => {
+    if (hit.kind === "course") return [hit];
+    if (!mayOpen(hit.course_id)) return [];
+    if (hit.kind === "lesson") {
+      const lesson = db.select().from(lessons).where(eq(lessons.id, hit.id)).get();
+      if (!lesson || !lessonAccess(db, courseOf(hit.course_id)!, lesson, learner).allowed) return [{ ...hit, snippet: "" }];
+    }
+    return [hit];
+  });
 }

@@ -5,6 +5,7 @@ import { courses, files, LESSON_KINDS, lessons, type Lesson } from "../../db/ten
 import type { Page } from "../utils/pagination";
 import type { Resource, ResourceScope, WriteResult } from "../utils/resource.server";
 import { sanitizeRichText } from "../utils/sanitize.server";
+import { courseAccess, lessonAccess } from "./learning.server";
 import { moveRow, nextPosition, type Move } from "./ordering.server";
 import { contains } from "../utils/pagination";
 
@@ -120,15 +121,33 @@ export function moveLesson(db: TenantConn, id: number, to: Move) {
   return lesson ? moveRow(db, lessons, id, to, eq(lessons.courseId, lesson.courseId)) : false;
 }
 
+/**
+ * What a viewer may see of lessons (the same rules as the pages): editors everything; learners only the
+ * lessons of courses they may open, and of a locked lesson (order enforced) its title but not its content.
+ */
+export function lessonsForViewer(scope: ResourceScope, rows: Lesson[]): Array<LessonView & { locked?: boolean }> {
+  if (scope.viewer.capabilities.has("write:course")) return rows.map(lessonView);
+  const learner = scope.viewer.person ? { id: scope.viewer.person.id, canPreview: false } : null;
+  const courseCache = new Map<number, typeof courses.$inferSelect | undefined>();
+  return rows.flatMap((lesson) => {
+    if (!courseCache.has(lesson.courseId)) courseCache.set(lesson.courseId, scope.db.select().from(courses).where(eq(courses.id, lesson.courseId)).get());
+    const course = courseCache.get(lesson.courseId);
+    if (!course || !courseAccess(scope.db, course, learner).allowed) return [];
+    const view = lessonView(lesson);
+    return lessonAccess(scope.db, course, lesson, learner).allowed ? [view] : [{ ...view, body: "", video_url: null, file_id: null, locked: true }];
+  });
+}
+
 function pageOf(scope: ResourceScope, where: SQL | undefined, page: Page) {
   const base = scope.db.select({ lesson: lessons }).from(lessons).innerJoin(courses, eq(courses.id, lessons.courseId));
-  const items = base
+  const rows = base
     .where(and(where, visibleCourses(scope)))
     .orderBy(asc(lessons.courseId), asc(lessons.position), asc(lessons.id))
     .limit(page.perPage)
     .offset((page.page - 1) * page.perPage)
     .all()
-    .map((r) => lessonView(r.lesson));
+    .map((r) => r.lesson);
+  const items = lessonsForViewer(scope, rows);
   const total =
     scope.db.select({ n: count() }).from(lessons).innerJoin(courses, eq(courses.id, lessons.courseId)).where(and(where, visibleCourses(scope))).get()?.n ?? 0;
   return { items, total };
@@ -145,7 +164,7 @@ export const lessonResource: Resource<LessonView, typeof createSchema, typeof up
   },
   get: (scope, id) => {
     const row = scope.db.select({ lesson: lessons }).from(lessons).innerJoin(courses, eq(courses.id, lessons.courseId)).where(and(eq(lessons.id, id), visibleCourses(scope))).get();
-    return row ? lessonView(row.lesson) : null;
+    return row ? (lessonsForViewer(scope, [row.lesson])[0] ?? null) : null;
   },
   create: (scope, input) => {
     const result = createLesson(scope.db, input);

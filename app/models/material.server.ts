@@ -4,6 +4,7 @@ import type { TenantConn } from "../../db/open";
 import { courses, files, materials, type Material } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
 import type { Resource, ResourceScope, WriteResult } from "../utils/resource.server";
+import { courseAccess } from "./learning.server";
 import { nextPosition } from "./ordering.server";
 
 export function materialView(material: Material) {
@@ -52,7 +53,22 @@ export function deleteMaterial(db: TenantConn, id: number) {
   return db.delete(materials).where(eq(materials.id, id)).run().changes > 0;
 }
 
+/** Learners see the materials of courses they may open (the same rule as the course page). */
+function mayOpen(scope: ResourceScope) {
+  if (scope.viewer.capabilities.has("write:course")) return () => true;
+  const learner = scope.viewer.person ? { id: scope.viewer.person.id, canPreview: false } : null;
+  const cache = new Map<number, boolean>();
+  return (courseId: number) => {
+    if (!cache.has(courseId)) {
+      const course = scope.db.select().from(courses).where(eq(courses.id, courseId)).get();
+      cache.set(courseId, Boolean(course && courseAccess(scope.db, course, learner).allowed));
+    }
+    return cache.get(courseId)!;
+  };
+}
+
 function pageOf(scope: ResourceScope, where: SQL | undefined, page: Page) {
+  const allowed = mayOpen(scope);
   const items = scope.db
     .select({ material: materials })
     .from(materials)
@@ -62,6 +78,7 @@ function pageOf(scope: ResourceScope, where: SQL | undefined, page: Page) {
     .limit(page.perPage)
     .offset((page.page - 1) * page.perPage)
     .all()
+    .filter((r) => allowed(r.material.courseId))
     .map((r) => materialView(r.material));
   const total =
     scope.db.select({ n: count() }).from(materials).innerJoin(courses, eq(courses.id, materials.courseId)).where(and(where, visibleCourses(scope))).get()?.n ?? 0;
@@ -78,7 +95,7 @@ export const materialResource: Resource<MaterialView, typeof createSchema, typeo
   search: (scope, q, page) => pageOf(scope, contains(materials.title, q), page),
   get: (scope, id) => {
     const row = scope.db.select({ material: materials }).from(materials).innerJoin(courses, eq(courses.id, materials.courseId)).where(and(eq(materials.id, id), visibleCourses(scope))).get();
-    return row ? materialView(row.material) : null;
+    return row && mayOpen(scope)(row.material.courseId) ? materialView(row.material) : null;
   },
   create: (scope, input) => {
     const result = addMaterial(scope.db, input);

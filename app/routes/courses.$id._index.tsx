@@ -19,6 +19,7 @@ import {
 } from "~/models/learning.server";
 import { listMaterials } from "~/models/material.server";
 import { learnerContext } from "~/utils/learner.server";
+import { sanitizeRichText } from "~/utils/sanitize.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
   ...matches.flatMap((m) => m.meta ?? []).filter((m) => !("title" in m)),
@@ -49,7 +50,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       id: course.id,
       title: course.title,
       type: course.type,
-      description: course.description,
+      // Sanitised when saved, and again here: rows written before sanitising existed are made safe too.
+      description: sanitizeRichText(course.description),
       externalUrl: access.allowed ? course.externalUrl : null,
       download: access.allowed && course.fileId ? sign(course.fileId) : null,
       published: course.published,

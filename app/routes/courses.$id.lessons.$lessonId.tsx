@@ -1,6 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import ReactPlayer from "react-player";
 import { useTranslation } from "react-i18next";
 import { AccessMessage } from "~/components/access-message";
 import { getFile } from "~/models/file.server";
@@ -8,6 +9,7 @@ import { completedLessonIds, completeLesson, courseLessons, lessonAccess, publis
 import { getLesson } from "~/models/lesson.server";
 import { getUser } from "~/models/user.server";
 import { learnerContext } from "~/utils/learner.server";
+import { sanitizeRichText } from "~/utils/sanitize.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
   ...matches.flatMap((m) => m.meta ?? []).filter((m) => !("title" in m)),
@@ -41,7 +43,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       id: lesson.id,
       title: lesson.title,
       kind: lesson.kind,
-      body: access.allowed ? lesson.body : "",
+      body: access.allowed ? sanitizeRichText(lesson.body) : "",
       videoUrl: access.allowed ? lesson.videoUrl : null,
       completed: done.has(lesson.id),
     },
@@ -161,12 +163,15 @@ function Video({ lessonId, src, mime }: { lessonId: number; src: string | null; 
   const skip = (seconds: number) => {
     if (ref.current) ref.current.currentTime = Math.max(0, ref.current.currentTime + seconds);
   };
+  void mime;
   return (
-    <div className="video">
-      <video ref={ref} controls preload="metadata" data-testid="video">
-        <source src={src} type={mime} />
+    <div className="video" data-testid="video">
+      {/* react-player renders a plain <video controls> on the server, so the video plays without JavaScript;
+          in the browser it also takes addresses of video services. */}
+      <ReactPlayer ref={ref} src={src} controls preload="metadata" width="100%" height="auto" />
+      <noscript>
         <a href={src}>{t("learn.videoElsewhere")}</a>
-      </video>
+      </noscript>
       {enhanced ? (
         <div className="video-controls">
           <button type="button" onClick={() => skip(-15)} aria-label={t("learn.skipBack")}>

@@ -317,7 +317,7 @@ export function editCourseAction(area: Area) {
       const intent = text(formData, "intent") ?? "save";
       const lessonMove = moveIntent(formData, "move-lesson");
       if (lessonMove) {
-        moveLesson(managed.db, lessonMove.id, { direction: lessonMove.direction });
+        if (getLesson(managed.db, lessonMove.id)?.courseId === course.id) moveLesson(managed.db, lessonMove.id, { direction: lessonMove.direction });
         return redirect(here);
       }
       switch (intent) {
@@ -626,10 +626,17 @@ export function editLessonAction(area: Area) {
       const course = courseFrom(managed, params.courseId);
       const lesson = getLesson(managed.db, Number(params.lessonId));
       if (!lesson || lesson.courseId !== course.id) throw new Response("Not Found", { status: 404 });
-      const parsed = lessonInput(await request.formData(), course.id);
+      // Only what the form shows changes (a duration set through /api, say, is kept).
+      const formData = await request.formData();
+      const parsed = lessonResource.updateSchema.safeParse({
+        title: text(formData, "lesson_title") ?? "",
+        kind: text(formData, "lesson_kind") ?? "text",
+        body: text(formData, "lesson_body") ?? "",
+        video_url: optionalText(formData, "lesson_video_url"),
+        file_id: optionalNumber(formData, "lesson_file_id"),
+      });
       if (!parsed.success) return json({ errors: prefix("lesson_", zodErrors(parsed.error)) }, { status: 400 });
-      const { course_id: _c, ...changes } = parsed.data;
-      const result = updateLesson(managed.db, lesson.id, changes);
+      const result = updateLesson(managed.db, lesson.id, parsed.data);
       if (result && !result.ok) return json({ errors: prefix("lesson_", failed(result)) }, { status: 400 });
       return redirectWithFlash(`${coursesBase(managed)}/${course.id}`, "flash.lessonSaved");
     });

@@ -22,5 +22,7 @@ export function sanitizeRichText(html: string) {
 
 /** Plain text from rich text, for search and summaries. */
 export function richTextToPlain(html: string) {
-  return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).replace(/\s+/g, " ").trim();
+  const text = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).replace(/\s+/g, " ").trim();
+  // The text is rendered as text by React, so entities are turned back into their characters.
+  return text.replace(/&(amp|lt|gt|quot|#39);/g, (_m, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[e]!);
 }

@@ -29,18 +29,31 @@ async function courseWithLessons(fields: Record<string, unknown>, titles = ["Fø
 }
 
 describe("progress", () => {
-  it("credits no more watch time than passed between heartbeats", async () => {
-    const { lessons } = await courseWithLessons({ title: "Farming" });
-    const first = await call("POST", "lesson-progresses", { lesson_id: lessons[0], position_seconds: 10, watched_seconds: 3600 }, learner);
-    expect(first.status).toBe(200);
-    expect(first.json().payload.credited_seconds).toBe(0); // the first heartbeat only starts the clock
+  it("credits no more watch time than passed, over all lessons together, and none for reading", async () => {
+    const course = (await call("POST", "courses", { title: "Video", type: "series", published: true })).json().payload;
+    const videos: number[] = [];
+    for (const title of ["V1", "V2", "V3"]) {
+      videos.push((await call("POST", "lessons", { course_id: course.id, title, kind: "video", video_url: "https://example.org/v.mp4" })).json().payload.id);
+    }
+    const text = (await call("POST", "lessons", { course_id: course.id, title: "T", kind: "text" })).json().payload.id;
+    const beat = (lesson: number, seconds: number) =>
+      call("POST", "lesson-progresses", { lesson_id: lesson, position_seconds: 10, watched_seconds: seconds }, learner).then((r) => r.json().payload);
+    expect((await beat(videos[0], 3600)).credited_seconds).toBe(0); // the first heartbeat only starts the clock
+    const started = Date.now();
+    await new Promise((r) => setTimeout(r, 2100));
+    // Three lessons at once, each claiming an hour: together they get no more than the time that passed.
+    const credited = (await Promise.all(videos.map((v) => beat(v, 3600)))).reduce((sum, p) => sum + p.credited_seconds, 0);
+    const elapsed = (Date.now() - started) / 1000;
+    expect(credited).toBeGreaterThanOrEqual(2);
+    expect(credited).toBeLessThanOrEqual(Math.ceil(elapsed));
+    // Rapid heartbeats gain nothing extra either.
+    let rapid = 0;
+    for (let i = 0; i < 10; i++) rapid += (await beat(videos[0], 60)).credited_seconds;
+    expect(rapid).toBeLessThanOrEqual(1);
     await new Promise((r) => setTimeout(r, 1100));
-    const second = await call("POST", "lesson-progresses", { lesson_id: lessons[0], position_seconds: 20, watched_seconds: 3600 }, learner);
-    const credited = second.json().payload.credited_seconds;
-    expect(credited).toBeGreaterThanOrEqual(1);
-    expect(credited).toBeLessThanOrEqual(4);
-    expect(second.json().payload.watched_seconds).toBe(credited);
-    expect(second.json().payload.position_seconds).toBe(20);
+    expect((await beat(text, 60)).credited_seconds).toBe(0);
+    const progress = (await call("GET", `lesson-progresses/course/${course.id}`, undefined, learner)).json().payload;
+    expect(progress.watched_seconds).toBe(credited + rapid);
   });
 
   it("completes a course when all its lessons are completed", async () => {
@@ -165,5 +178,40 @@ describe("access messages", () => {
     const open = await request(server.port, ORG, `/courses/${id}/lessons/${lessons[1]}`, { headers: { Cookie: cookie } });
     expect(reason(open.body)).toBeNull();
     expect(open.body).toContain("To tekst");
+  });
+});
+
+describe("the rules hold in /api as on the pages", () => {
+  it("keeps a limited course's lessons and materials, and a locked lesson's text, from a learner", async () => {
+    const limited = await courseWithLessons({ title: "Kun for gruppen", force_groups: true }, ["Gruppelektion"]);
+    const listed = (await call("GET", `lessons?course_id=${limited.id}`, undefined, other)).json().payload.data;
+    expect(listed).toEqual([]);
+    expect((await call("GET", `lessons/${limited.lessons[0]}`, undefined, other)).status).toBe(404);
+    const hits = (await call("GET", "search?q=gruppelektion", undefined, other)).json().payload.data;
+    expect(hits).toEqual([]);
+
+    const ordered = await courseWithLessons({ title: "Trinvis", sequential_lessons: true }, ["Begyndelsen", "Hemmeligheden"]);
+    const second = (await call("GET", `lessons/${ordered.lessons[1]}`, undefined, other)).json().payload;
+    expect(second).toMatchObject({ title: "Hemmeligheden", body: "", locked: true });
+    const snippet = (await call("GET", "search?q=hemmeligheden", undefined, other)).json().payload.data[0];
+    expect(snippet).toMatchObject({ kind: "lesson", snippet: "" });
+    expect((await call("GET", `lessons/${ordered.lessons[1]}`)).json().payload.body).toBe("<p>Hemmeligheden tekst</p>");
+  });
+
+  it("refuses prerequisites that go round in a circle", async () => {
+    const a = (await call("POST", "courses", { title: "A" })).json().payload;
+    const b = (await call("POST", "courses", { title: "B", prerequisite_course_id: a.id })).json().payload;
+    const loop = await call("PUT", `courses/${a.id}`, { prerequisite_course_id: b.id });
+    expect(loop.status).toBe(422);
+    expect(loop.json().payload.fields).toHaveProperty("prerequisite_course_id");
+  });
+
+  it("puts a new course at the end and keeps its place when it is saved again", async () => {
+    const created = (await call("POST", "courses", { title: "Sidst" })).json().payload;
+    const all = (await call("GET", "courses?per_page=100")).json().payload.data;
+    expect(all[all.length - 1].id).toBe(created.id);
+    await call("PUT", `courses/${created.id}`, { title: "Stadig sidst" });
+    const again = (await call("GET", "courses?per_page=100")).json().payload.data;
+    expect(again[again.length - 1].id).toBe(created.id);
   });
 });

@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `watch_credited_until` integer;
