@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
 import autocannon from "autocannon";
 import { createCourse } from "../../app/models/course.server";
 import { createOrganization } from "../../app/models/organization.server";
@@ -10,6 +11,7 @@ import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
 import { seedDemo } from "../demo";
 import { benchClone } from "./clone";
+import { seedLearnerBench } from "./learner";
 
 /**
  * `npm run bench`: throughput of Lectern against a bare Express + better-sqlite3 baseline measured in the
@@ -63,11 +65,14 @@ interface Load {
   port: number;
   path: string;
   hosts: string[];
+  /** Per request: a different path, method, body or headers (signed-in learners, heartbeats). */
+  vary?: () => { path?: string; method?: string; body?: string; headers?: Record<string, string> };
 }
 
-async function measure({ port, path: urlPath, hosts }: Load, duration = DURATION) {
+async function measure({ port, path: urlPath, hosts, vary }: Load, duration = DURATION) {
   let next = 0;
-  const result = await autocannon({
+  const latencies: number[] = [];
+  const instance = autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
     duration,
@@ -76,15 +81,29 @@ async function measure({ port, path: urlPath, hosts }: Load, duration = DURATION
         method: "GET",
         path: urlPath,
         // A new Host on every request spreads the load over the organizations round-robin.
-        setupRequest: (req: any) => ({ ...req, headers: { ...req.headers, host: hosts[next++ % hosts.length] } }),
+        setupRequest: (req: any) => {
+          const extra = vary?.() ?? {};
+          return {
+            ...req,
+            ...(extra.path ? { path: extra.path } : {}),
+            ...(extra.method ? { method: extra.method } : {}),
+            ...(extra.body ? { body: extra.body } : {}),
+            headers: { ...req.headers, ...(extra.headers ?? {}), host: hosts[next++ % hosts.length] },
+          };
+        },
       },
     ],
   });
+  (instance as unknown as NodeJS.EventEmitter).on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
+  const result = await instance;
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) throw new Error(`${bad} failed requests against ${urlPath}`);
+  latencies.sort((a, b) => a - b);
+  const p95 = latencies.length ? Math.round(latencies[Math.floor(latencies.length * 0.95)] * 10) / 10 : 0;
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
+    p95,
     p99: result.latency.p99,
     requests: result.requests.total,
   };
@@ -125,6 +144,29 @@ function seedOrganizations(dataDir: string, count: number) {
 }
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
+
+/** The JavaScript a learner's browser loads for the home page (entry, root and home route), gzipped. */
+function learnerHomeJs() {
+  const manifestFile = fs.readdirSync(path.join(ROOT, "public", "build")).find((f) => f.startsWith("manifest-"));
+  const text = fs.readFileSync(path.join(ROOT, "public", "build", manifestFile!), "utf8");
+  const manifest = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)) as {
+    entry: { module: string; imports: string[] };
+    routes: Record<string, { module: string; imports?: string[] }>;
+  };
+  const files = new Set([manifest.entry.module, ...manifest.entry.imports]);
+  for (const id of ["root", "routes/_index"]) {
+    files.add(manifest.routes[id].module);
+    for (const f of manifest.routes[id].imports ?? []) files.add(f);
+  }
+  let raw = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const bytes = fs.readFileSync(path.join(ROOT, "public", file));
+    raw += bytes.length;
+    gzip += zlib.gzipSync(bytes, { level: 9 }).length;
+  }
+  return { files: files.size, rawKiB: Math.round(raw / 102.4) / 10, gzipKiB: Math.round(gzip / 102.4) / 10 };
+}
 
 async function main() {
   console.log(`Lectern bench: ${DURATION}s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores\n`);
@@ -190,13 +232,71 @@ async function main() {
   console.log(`  peak RSS, one organization:              ${singleRss} MiB`);
   console.log(`  peak RSS, ${ORGANIZATIONS} organizations:            ${manyRss} MiB`);
   console.log(`  creating ${ORGANIZATIONS} organizations took:        ${seedSeconds.toFixed(1)} s`);
-  // 3. Copying a large course in the background (spec §4: "up to about 10 minutes").
+  // 3. The learner's side at the size of a large organization.
+  const big = await seedLearnerBench({
+    courses: Number(process.env.BENCH_COURSES ?? 1_000),
+    lessons: Number(process.env.BENCH_LESSONS ?? 20_000),
+    learners: Number(process.env.BENCH_LEARNERS ?? 10_000),
+    progressRows: Number(process.env.BENCH_PROGRESS_ROWS ?? 1_000_000),
+  });
+  const learnerServer = await start("server/index.ts", { DATA_DIR: big.dataDir, SEED_DEMO: "false", RATE_LIMIT_MUTATIONS: "100000000" });
+  const pick = <T,>(list: T[]) => list[Math.floor(Math.random() * list.length)];
+  const words = ["river", "mountain", "safety", "finance", "history", "design"];
+  const learnerRuns = {
+    home: await run({ port: learnerServer.port, path: "/", hosts: [big.host], vary: () => ({ headers: { cookie: pick(big.cookies) } }) }),
+    course: await run({
+      port: learnerServer.port,
+      path: "/",
+      hosts: [big.host],
+      vary: () => ({ path: `/courses/${pick(big.courseIds)}`, headers: { cookie: pick(big.cookies) } }),
+    }),
+    search: await run({
+      port: learnerServer.port,
+      path: "/",
+      hosts: [big.host],
+      vary: () => ({ path: `/api/search?q=${pick(words)}`, headers: { authorization: `Bearer ${pick(big.tokens)}` } }),
+    }),
+    heartbeat: await run({
+      port: learnerServer.port,
+      path: "/api/lesson-progresses",
+      hosts: [big.host],
+      vary: () => ({
+        method: "POST",
+        body: JSON.stringify({ lesson_id: pick(big.lessonIds), position_seconds: 30, watched_seconds: 15 }),
+        headers: { authorization: `Bearer ${pick(big.tokens)}`, "content-type": "application/json" },
+      }),
+    }),
+  };
+  const learnerRss = peakRssMiB(learnerServer.child.pid!);
+  await stop(learnerServer);
+  fs.rmSync(big.dataDir, { recursive: true, force: true });
+  console.log(
+    `\nlearner side: ${big.counts.courses} courses, ${big.counts.lessons} lessons, ${big.counts.learners} learners, ${big.counts.progressRows} progress rows (seeded in ${big.seedSeconds.toFixed(1)} s)`,
+  );
+  console.log("requests/s   p50 ms   p95 ms   vs baseline   what");
+  for (const [label, r] of Object.entries(learnerRuns)) {
+    console.log(`${String(r.rps).padStart(10)} ${String(r.p50).padStart(8)} ${String(r.p95).padStart(8)} ${String(ratio(r.rps, baselineResolve.rps)).padStart(13)}   ${label}`);
+  }
+  const js = learnerHomeJs();
+  console.log(`  learner home JavaScript: ${js.gzipKiB} KiB gzipped (${js.rawKiB} KiB raw, ${js.files} files); peak RSS ${learnerRss} MiB`);
+
+  // 4. Copying a large course in the background (spec §4: "up to about 10 minutes").
   const clone = await benchClone({
     lessonCount: Number(process.env.BENCH_CLONE_LESSONS ?? 500),
     totalBytes: Number(process.env.BENCH_CLONE_BYTES ?? 1024 ** 3),
   });
   console.log(`  clone of ${clone.lessonCount} lessons and ${clone.totalMiB} MiB in ${clone.fileCount} files: ${clone.seconds} s`);
-  console.log(`\n${JSON.stringify({ bench: "foundation", ...figures, clone_seconds: clone.seconds, clone_lessons: clone.lessonCount, clone_mib: clone.totalMiB })}`);
+  console.log(
+    `\n${JSON.stringify({
+      bench: "lectern",
+      ...figures,
+      learner: Object.fromEntries(Object.entries(learnerRuns).map(([k, r]) => [k, { rps: r.rps, p95_ms: r.p95, vs_baseline: ratio(r.rps, baselineResolve.rps) }])),
+      learner_home_js_gzip_kib: js.gzipKiB,
+      clone_seconds: clone.seconds,
+      clone_lessons: clone.lessonCount,
+      clone_mib: clone.totalMiB,
+    })}`,
+  );
 }
 
 main().catch((error) => {
