@@ -1,5 +1,6 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { getInputProps } from "@conform-to/react";
+import { getInputProps, getSelectProps } from "@conform-to/react";
+import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { useTranslation } from "react-i18next";
 
 /** Error keys from the schemas (or the server), translated; rendered on the server too. */
@@ -47,5 +48,22 @@ export function FormMessage({ kind = "error", children }: { kind?: "error" | "no
     <p className={`form-message form-message-${kind}`} role={kind === "error" ? "alert" : "status"}>
       {children}
     </p>
+  );
+}
+
+/** A language choice among the five interface languages, each shown by its own name. */
+export function LanguageField({ label, field }: { label: string; field: FieldMetadata<string> }) {
+  return (
+    <div className="field">
+      <label htmlFor={field.id}>{label}</label>
+      <select {...getSelectProps(field)} key={field.key}>
+        {LANGUAGES.map((lng) => (
+          <option key={lng} value={lng}>
+            {LANGUAGE_NAMES[lng]}
+          </option>
+        ))}
+      </select>
+      <ErrorList errors={field.errors} />
+    </div>
   );
 }

@@ -1,14 +1,13 @@
-import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ErrorList, Field } from "~/components/form";
+import { Field, LanguageField } from "~/components/form";
 import { createOrganizationSchema, listOrganizations } from "~/models/organization.server";
 import { provisionOrganization } from "~/models/provision.server";
 import { requireSuperAdmin } from "~/utils/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 
 /** Spec §2: organizations, listed with name and URL; created with name and language. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -68,17 +67,7 @@ export default function Organizations() {
       <h2>{t("admin.createOrganization")}</h2>
       <Form method="post" {...getFormProps(form)} className="panel">
         <Field label={t("admin.name")} field={fields.name} type="text" />
-        <div className="field">
-          <label htmlFor={fields.language.id}>{t("admin.language")}</label>
-          <select {...getSelectProps(fields.language)} key={fields.language.key}>
-            {LANGUAGES.map((lng) => (
-              <option key={lng} value={lng}>
-                {LANGUAGE_NAMES[lng]}
-              </option>
-            ))}
-          </select>
-          <ErrorList errors={fields.language.errors} />
-        </div>
+        <LanguageField label={t("admin.language")} field={fields.language} />
         <Field label={t("admin.urlPrefix")} field={fields.urlPrefix} type="text" />
         <p className="hint">{t("admin.urlPrefixHint", { domain: platformDomain })}</p>
         <Field label={t("admin.adminEmail")} field={fields.adminEmail} type="email" />

@@ -476,44 +476,7 @@ export function EditCourse() {
         <Form method="post" className="subform" data-testid="add-lesson-form">
           <h4>{t("courses.addLesson")}</h4>
           <FormMessage>{errors.lesson_course_id?.map((e) => t(e)).join(" ")}</FormMessage>
-          <div className="field">
-            <label htmlFor="lesson_title">{t("courses.lessonTitle")}</label>
-            <input id="lesson_title" name="lesson_title" maxLength={200} />
-            <ErrorList errors={errors.lesson_title} />
-          </div>
-          <div className="field">
-            <label htmlFor="lesson_kind">{t("courses.lessonKind")}</label>
-            <select id="lesson_kind" name="lesson_kind" defaultValue="text">
-              {LESSON_KINDS.map((kind) => (
-                <option key={kind} value={kind}>
-                  {t(`courses.kinds.${kind}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="lesson_body">{t("courses.lessonBody")}</label>
-            <textarea id="lesson_body" name="lesson_body" rows={3} />
-          </div>
-          <div className="field">
-            <label htmlFor="lesson_video_url">{t("courses.videoUrl")}</label>
-            <input id="lesson_video_url" name="lesson_video_url" type="url" />
-            <ErrorList errors={errors.lesson_video_url} />
-          </div>
-          <div className="field">
-            <label htmlFor="lesson_file_id">{t("courses.lessonFile")}</label>
-            <select id="lesson_file_id" name="lesson_file_id" defaultValue="">
-              <option value="">—</option>
-              {data.documents
-                .filter((f) => f.kind === "image" || f.kind === "video")
-                .map((f) => (
-                  <option key={f.id} value={f.id}>
-                    {f.name}
-                  </option>
-                ))}
-            </select>
-            <ErrorList errors={errors.lesson_file_id} />
-          </div>
+          <LessonFields errors={errors} media={data.documents.filter((f) => f.kind === "image" || f.kind === "video")} />
           <button type="submit" name="intent" value="add-lesson" data-testid="add-lesson">
             {t("courses.addLesson")}
           </button>
@@ -604,6 +567,52 @@ export function EditCourse() {
   );
 }
 
+// ——— lesson fields (add on the course page, edit on the lesson page) ———
+
+function LessonFields({ errors, media, values = {} }: { errors: Errors; media: Array<{ id: number; name: string }>; values?: Record<string, string> }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="lesson_title">{t("courses.lessonTitle")}</label>
+        <input id="lesson_title" name="lesson_title" defaultValue={values.title ?? ""} maxLength={200} />
+        <ErrorList errors={errors.lesson_title} />
+      </div>
+      <div className="field">
+        <label htmlFor="lesson_kind">{t("courses.lessonKind")}</label>
+        <select id="lesson_kind" name="lesson_kind" defaultValue={values.kind ?? "text"}>
+          {LESSON_KINDS.map((kind) => (
+            <option key={kind} value={kind}>
+              {t(`courses.kinds.${kind}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="lesson_body">{t("courses.lessonBody")}</label>
+        <textarea id="lesson_body" name="lesson_body" rows={4} defaultValue={values.body ?? ""} />
+      </div>
+      <div className="field">
+        <label htmlFor="lesson_video_url">{t("courses.videoUrl")}</label>
+        <input id="lesson_video_url" name="lesson_video_url" type="url" defaultValue={values.video_url ?? ""} />
+        <ErrorList errors={errors.lesson_video_url} />
+      </div>
+      <div className="field">
+        <label htmlFor="lesson_file_id">{t("courses.lessonFile")}</label>
+        <select id="lesson_file_id" name="lesson_file_id" defaultValue={values.file_id ?? ""}>
+          <option value="">—</option>
+          {media.map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.name}
+            </option>
+          ))}
+        </select>
+        <ErrorList errors={errors.lesson_file_id} />
+      </div>
+    </>
+  );
+}
+
 // ——— lesson edit ———
 
 export function editLessonLoader(area: Area) {
@@ -650,42 +659,7 @@ export function EditLesson() {
     <section>
       <h2>{t("courses.editLesson")}</h2>
       <Form method="post" className="panel">
-        <div className="field">
-          <label htmlFor="lesson_title">{t("courses.lessonTitle")}</label>
-          <input id="lesson_title" name="lesson_title" defaultValue={lesson.title} maxLength={200} required />
-          <ErrorList errors={errors.lesson_title} />
-        </div>
-        <div className="field">
-          <label htmlFor="lesson_kind">{t("courses.lessonKind")}</label>
-          <select id="lesson_kind" name="lesson_kind" defaultValue={lesson.kind}>
-            {LESSON_KINDS.map((kind) => (
-              <option key={kind} value={kind}>
-                {t(`courses.kinds.${kind}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="lesson_body">{t("courses.lessonBody")}</label>
-          <textarea id="lesson_body" name="lesson_body" rows={6} defaultValue={lesson.body} />
-        </div>
-        <div className="field">
-          <label htmlFor="lesson_video_url">{t("courses.videoUrl")}</label>
-          <input id="lesson_video_url" name="lesson_video_url" type="url" defaultValue={lesson.video_url} />
-          <ErrorList errors={errors.lesson_video_url} />
-        </div>
-        <div className="field">
-          <label htmlFor="lesson_file_id">{t("courses.lessonFile")}</label>
-          <select id="lesson_file_id" name="lesson_file_id" defaultValue={lesson.file_id}>
-            <option value="">—</option>
-            {media.map((f) => (
-              <option key={f.id} value={f.id}>
-                {f.name}
-              </option>
-            ))}
-          </select>
-          <ErrorList errors={errors.lesson_file_id} />
-        </div>
+        <LessonFields errors={errors} media={media} values={lesson} />
         <button type="submit" className="primary">
           {t("courses.saveLesson")}
         </button>{" "}

@@ -3,11 +3,10 @@ import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ErrorList, Field, FormMessage } from "~/components/form";
+import { ErrorList, Field, FormMessage, LanguageField } from "~/components/form";
 import { isPublishedCourse, listPublishedCourses } from "~/models/course.server";
-import { hostConflicts, organizationSettingsSchema, updateOrganization } from "~/models/organization.server";
+import { currentSettings, hostConflicts, organizationSettingsSchema, updateOrganization } from "~/models/organization.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { receiveUpload, storeUpload, UploadError } from "~/models/file.server";
 import { getFixedT } from "~/utils/i18n.server";
 import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
@@ -25,17 +24,7 @@ export function settingsLoader(area: Area) {
       area,
       base,
       platformDomain: context.platform.platformDomain,
-      settings: {
-        name: organization.name,
-        language: organization.language,
-        urlPrefix: organization.urlPrefix ?? "",
-        domain: organization.domain ?? "",
-        customDomain: organization.customDomain ?? "",
-        twoFactorRequired: organization.twoFactorRequired,
-        footer: organization.footer ?? "",
-        bcc: organization.bcc ?? "",
-        featuredCourse: organization.featuredCourse ? String(organization.featuredCourse) : "",
-      },
+      settings: { ...currentSettings(organization), featuredCourse: organization.featuredCourse ? String(organization.featuredCourse) : "" },
       branding: {
         logo: context.platform.brandingUrl(organization, organization.logo),
         favicon: context.platform.brandingUrl(organization, organization.favicon),
@@ -128,17 +117,7 @@ export function SettingsScreen() {
       <h2>{t("settings.title")}</h2>
       <Form method="post" {...getFormProps(form)} className="panel">
         <Field label={t("admin.name")} field={fields.name} type="text" />
-        <div className="field">
-          <label htmlFor={fields.language.id}>{t("admin.language")}</label>
-          <select {...getSelectProps(fields.language)} key={fields.language.key}>
-            {LANGUAGES.map((lng) => (
-              <option key={lng} value={lng}>
-                {LANGUAGE_NAMES[lng]}
-              </option>
-            ))}
-          </select>
-          <ErrorList errors={fields.language.errors} />
-        </div>
+        <LanguageField label={t("admin.language")} field={fields.language} />
         {hostsEditable ? (
           <>
             <Field label={t("admin.urlPrefix")} field={fields.urlPrefix} type="text" />

@@ -10,10 +10,22 @@ let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const ORG = "nordlys.localhost";
 
+const rules = { limited: 0, second: 0, ordered: 0, orderedSecondLesson: 0 };
+
 beforeAll(async () => {
   server = await startServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
   const admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
+  const make = async (body: Record<string, unknown>) => (await api(server, ORG, "POST", "courses", { token: admin, body: { type: "series", published: true, ...body } })).json().payload.id as number;
+  const lesson = async (courseId: number, title: string) =>
+    (await api(server, ORG, "POST", "lessons", { token: admin, body: { course_id: courseId, title, kind: "text" } })).json().payload.id as number;
+  rules.limited = await make({ title: "Kun for holdet", block_default_access: true });
+  const first = await make({ title: "Grundkursus" });
+  await lesson(first, "Grundlektion");
+  rules.second = await make({ title: "Overbygning", prerequisite_course_id: first });
+  rules.ordered = await make({ title: "Trin for trin", sequential_lessons: true });
+  await lesson(rules.ordered, "Trin et");
+  rules.orderedSecondLesson = await lesson(rules.ordered, "Trin to");
   for (const title of ["Stjernebilleder", "Polarlys"]) {
     const course = (await api(server, ORG, "POST", "courses", { token: admin, body: { title, type: "series", published: true, description: `<p>Om ${title.toLowerCase()}.</p>` } })).json().payload;
     for (const lesson of ["Intro", "Dybere"]) {
@@ -54,7 +66,9 @@ for (const javascript of [true, false]) {
       await page.goto(url("/auth/login"), { waitUntil: "load" });
       await page.type("input[name=email]", "learner@nordlys.test");
       await page.type("input[name=password]", "demo1234");
-      await clickUntil(page, '[data-testid="login-submit"]', async () => pathOf(page) === "/");
+      // A learner who has not started anything is greeted on /welcome first (the second run has started).
+      await clickUntil(page, '[data-testid="login-submit"]', async () => pathOf(page) === (javascript ? "/welcome" : "/"));
+      await page.goto(url("/"), { waitUntil: "load" });
 
       await clickUntil(page, `xpath/.//a[normalize-space()="${course}"]`, async () => pathOf(page).startsWith("/courses/"));
       const courseUrl = pathOf(page);
@@ -80,6 +94,26 @@ for (const javascript of [true, false]) {
       expect(hits[0]).toBe(course);
       expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
       await page.browserContext().close();
+    });
+
+    it("sees each access message where its rule applies", async () => {
+      const page = await newPage(browser, { javascript });
+      await page.goto(url("/auth/login"), { waitUntil: "load" });
+      await page.type("input[name=email]", "learner@nordlys.test");
+      await page.type("input[name=password]", "demo1234");
+      await clickUntil(page, '[data-testid="login-submit"]', async () => !pathOf(page).startsWith("/auth"));
+      const reason = async (p: string) => {
+        await page.goto(url(p), { waitUntil: "load" });
+        return page.$eval('[data-testid="access-message"]', (el) => [el.getAttribute("data-reason"), el.textContent]);
+      };
+      expect(await reason(`/courses/${rules.limited}`)).toEqual(["limited", "Begrænset adgang til kurset (kontakt din rådgiver)"]);
+      expect((await reason(`/courses/${rules.second}`))[0]).toBe("prerequisite");
+      expect((await reason(`/courses/${rules.ordered}/lessons/${rules.orderedSecondLesson}`))[0]).toBe("previous_lessons");
+      await page.browserContext().close();
+      const visitor = await newPage(browser, { javascript });
+      await visitor.goto(url(`/courses/${rules.ordered}`), { waitUntil: "load" });
+      expect(await visitor.$eval('[data-testid="access-message"]', (el) => el.getAttribute("data-reason"))).toBe("login");
+      await visitor.browserContext().close();
     });
   });
 }

@@ -29,7 +29,7 @@ describe("signing in on a page", () => {
     expect(line).toMatch(/Max-Age=2592000/);
     const landing = await page("nordlys.localhost", "/auth/redirect", cookie);
     expect(landing.status).toBe(302);
-    expect(landing.headers.location).toBe("/");
+    expect(landing.headers.location).toBe("/welcome"); // a learner who has not started anything yet
     const home = await page("nordlys.localhost", "/", cookie);
     expect(home.body).toContain('data-testid="user-name"');
     expect(home.body).toContain("Lars Larsen");
@@ -243,6 +243,22 @@ describe("guards", () => {
     expect((await api(server, "nordlys.localhost", "POST", "auth/user", { token })).status).toBe(403);
     const db2 = tenantDb(server, 2);
     db2.prepare("update users set role = 'admin' where email = 'admin@nordlys.test'").run();
+    db2.close();
+  });
+
+  it("keeps accounts managed by an external platform from editing their details", async () => {
+    const db = tenantDb(server, 2);
+    db.prepare("update users set managed_externally = 1 where email = 'learner@nordlys.test'").run();
+    db.close();
+    const { cookie } = await loginPage(server, "nordlys.localhost", "learner@nordlys.test");
+    const profile = await postForm(server, "nordlys.localhost", "/profile?index", { firstName: "Changed", lastName: "", language: "" }, cookie!);
+    expect(profile.status).toBe(403);
+    const password = await postForm(server, "nordlys.localhost", "/auth/password", { currentPassword: "demo1234", password: "another1", passwordConfirmation: "another1" }, cookie!);
+    expect(password.status).toBe(403);
+    expect(password.body).toContain("Din konto administreres af en ekstern platform");
+    const db2 = tenantDb(server, 2);
+    expect(db2.prepare("select first_name from users where email = 'learner@nordlys.test'").pluck().get()).toBe("Lars");
+    db2.prepare("update users set managed_externally = 0 where email = 'learner@nordlys.test'").run();
     db2.close();
   });
 
