@@ -4,7 +4,7 @@ import path from "node:path";
 import sharp from "sharp";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newPage } from "../helpers/browser";
+import { clickAndWait, launchBrowser, newPage, pathOf, signIn as signInAt } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 
 let server: RunningServer;
@@ -24,18 +24,7 @@ afterAll(async () => {
 });
 
 const url = (host: string, p = "/") => `http://${host}:${server.port}${p}`;
-const pathOf = (page: Page) => new URL(page.url()).pathname;
-
-async function clickAndWait(page: Page, selector: string) {
-  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(selector)]);
-}
-
-async function signIn(page: Page, host: string, email: string) {
-  await page.goto(url(host, "/auth/login"), { waitUntil: "load" });
-  await page.type("input[name=email]", email);
-  await page.type("input[name=password]", "demo1234");
-  await clickAndWait(page, '[data-testid="login-submit"]');
-}
+const signIn = (page: Page, host: string, email: string) => signInAt(page, url(host, "").replace(/\/$/, ""), email);
 
 describe("with JavaScript off", () => {
   it("a super-admin creates an organization and gives it a logo that shows on its pages", async () => {

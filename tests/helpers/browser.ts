@@ -49,3 +49,13 @@ export async function newPage(browser: Browser, { javascript }: { javascript: bo
 export async function clickAndWait(page: Page, selector: string) {
   await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(selector)]);
 }
+
+export const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+/** Signs in through the real form (the organization here has no two-factor step). */
+export async function signIn(page: Page, origin: string, email: string, password = "demo1234") {
+  await page.goto(`${origin}/auth/login`, { waitUntil: "load" });
+  await page.type("input[name=email]", email);
+  await page.type("input[name=password]", password);
+  await clickAndWait(page, '[data-testid="login-submit"]');
+}
