@@ -1,0 +1,122 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { backupOrganization } from "../../scripts/backup";
+import { restoreOrganization } from "../../scripts/restore";
+import { api, loginPage } from "../helpers/auth";
+import { makeDataDir, ROOT, startServer, type RunningServer } from "../helpers/server";
+import { insertSession } from "../helpers/sessions";
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+const ORG = "nordlys.localhost";
+const dbFile = (dataDir: string) => path.join(dataDir, "org-2", "db.sqlite");
+
+function integrity(file: string) {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.pragma("integrity_check", { simple: true });
+  } finally {
+    db.close();
+  }
+}
+
+function categoryIds(file: string) {
+  const db = new Database(file, { readonly: true });
+  try {
+    return new Set(db.prepare("select id from categories").pluck().all() as number[]);
+  } finally {
+    db.close();
+  }
+}
+
+describe("kill -9 during a burst of writes (SECURITY.md 'Durability')", () => {
+  it("keeps every acknowledged write, and the file stays intact, again and again", async () => {
+    const dataDir = makeDataDir();
+    for (let round = 0; round < 3; round++) {
+      server = await startServer({ dataDir });
+      const token = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
+      const acknowledged: number[] = [];
+      let stop = false;
+      const writer = async (n: number) => {
+        for (let i = 0; !stop; i++) {
+          try {
+            const res = await api(server!, ORG, "POST", "courses/categories", { token, body: { name: `r${round}-w${n}-${i}` } });
+            if (res.status === 201) acknowledged.push(res.json().payload.id);
+          } catch {
+            return; // the server died under us: that request was never acknowledged
+          }
+        }
+      };
+      const writers = Array.from({ length: 8 }, (_, n) => writer(n));
+      await new Promise((r) => setTimeout(r, 400 + round * 150));
+      server.process.kill("SIGKILL");
+      stop = true;
+      await Promise.all(writers);
+      const child = server.process;
+      if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once("exit", r));
+      server = undefined;
+      expect(acknowledged.length).toBeGreaterThan(0);
+      expect(integrity(dbFile(dataDir))).toBe("ok");
+      const stored = categoryIds(dbFile(dataDir));
+      expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+    }
+    server = await startServer({ dataDir });
+    expect((await api(server, ORG, "GET", "courses/categories")).status).toBe(401); // up and answering
+  });
+});
+
+describe("backup and restore of one organization", () => {
+  it("takes a consistent copy while the server writes, and puts it back with the same rows", async () => {
+    const dataDir = makeDataDir();
+    server = await startServer({ dataDir });
+    const token = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
+    let stop = false;
+    const writing = (async () => {
+      for (let i = 0; !stop; i++) await api(server!, ORG, "POST", "courses/categories", { token, body: { name: `load ${i}` } });
+    })();
+    await new Promise((r) => setTimeout(r, 200));
+    const backup = backupOrganization(dataDir, 2);
+    stop = true;
+    await writing;
+    expect(integrity(path.join(backup, "db.sqlite"))).toBe("ok");
+    const inBackup = categoryIds(path.join(backup, "db.sqlite"));
+    expect(inBackup.size).toBeGreaterThan(3);
+    await api(server, ORG, "POST", "courses/categories", { token, body: { name: "after the backup" } });
+    await server.stop();
+    server = undefined;
+
+    restoreOrganization(dataDir, 2, backup);
+    expect(integrity(dbFile(dataDir))).toBe("ok");
+    expect(categoryIds(dbFile(dataDir))).toEqual(inBackup);
+    server = await startServer({ dataDir });
+    const admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
+    const listed = (await api(server, ORG, "GET", "courses/categories?per_page=100", { token: admin })).json().payload.meta.total;
+    expect(listed).toBe(inBackup.size);
+  });
+});
+
+describe("npm run super-admin", () => {
+  it("creates a super-admin who can sign in on the platform host, and refuses a short password", async () => {
+    const dataDir = makeDataDir();
+    await (await startServer({ dataDir })).stop();
+    const run = (email: string, password: string) =>
+      spawnSync(process.execPath, ["--import", "tsx", "scripts/create-super-admin.ts", email], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, SUPER_ADMIN_PASSWORD: password },
+        encoding: "utf8",
+      });
+    expect(run("ops@lectern.test", "short").status).toBe(2);
+    const made = run("ops@lectern.test", "a-long-password");
+    expect(made.status, made.stderr).toBe(0);
+    expect(run("ops@lectern.test", "a-long-password").stderr).toContain("already exists");
+    server = await startServer({ dataDir });
+    const { cookie } = await loginPage(server, "localhost", "ops@lectern.test", "a-long-password");
+    expect(cookie).not.toBeNull();
+  });
+});
