@@ -89,6 +89,17 @@ export function checkDatabaseFile(file: string) {
   }
 }
 
+/**
+ * Transactions take the write lock when they begin (`BEGIN IMMEDIATE`), not at their first write: with
+ * a deferred BEGIN, a transaction that reads and then writes while another process (a CLI script, a
+ * backup) holds the lock fails with SQLITE_BUSY at once, without waiting for busy_timeout.
+ */
+function writeTransactionsImmediately(db: DrizzleDb<any>) {
+  const begin = db.transaction.bind(db);
+  db.transaction = ((work: Parameters<typeof begin>[0], config?: Parameters<typeof begin>[1]) =>
+    begin(work, { behavior: "immediate", ...config })) as typeof db.transaction;
+}
+
 type MigrationFolder = keyof typeof MIGRATIONS;
 const latestMigration = new Map<MigrationFolder, number>();
 
@@ -135,6 +146,7 @@ function openWith<S extends Record<string, unknown>>(
     sqlite = new Database(file, { fileMustExist: !create });
     applyPragmas(sqlite);
     const db = drizzle(sqlite, { schema }) as DrizzleDb<S>;
+    writeTransactionsImmediately(db);
     if (!create && !hasMigrationsTable(sqlite)) {
       // Every database we create is migrated at once; one without the table was never ours or lost it.
       throw new DatabaseUnavailableError("database has no migration history", file);

@@ -120,3 +120,38 @@ describe("npm run super-admin", () => {
     expect(cookie).not.toBeNull();
   });
 });
+
+describe("several processes writing one organization", () => {
+  it("wait for each other instead of failing: no SQLITE_BUSY reaches a user", async () => {
+    const dataDir = makeDataDir();
+    server = await startServer({ dataDir });
+    const token = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
+    // Another process (a script, a backup) takes the write lock over and over, holding it a while each time.
+    const script = `
+      const Database = require("better-sqlite3");
+      const db = new Database(${JSON.stringify(dbFile(dataDir))});
+      db.pragma("busy_timeout = 5000");
+      const end = Date.now() + 2500;
+      while (Date.now() < end) {
+        db.exec("BEGIN IMMEDIATE");
+        db.prepare("insert into categories (name) values ('from a script')").run();
+        const hold = Date.now() + 30; while (Date.now() < hold) {}
+        db.exec("COMMIT");
+      }`;
+    const { spawn } = await import("node:child_process");
+    const other = spawn(process.execPath, ["-e", script], { cwd: ROOT, stdio: "inherit" });
+    const otherDone = new Promise((r) => other.once("exit", r));
+    const statuses: number[] = [];
+    const deadline = Date.now() + 2000;
+    while (Date.now() < deadline) {
+      const batch = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => api(server!, ORG, "POST", "courses/categories", { token, body: { name: `api ${i}` } })),
+      );
+      statuses.push(...batch.map((r) => r.status));
+    }
+    await otherDone;
+    expect(statuses.length).toBeGreaterThanOrEqual(4);
+    expect(statuses.filter((s) => s !== 201)).toEqual([]);
+    expect(integrity(dbFile(dataDir))).toBe("ok");
+  });
+});
