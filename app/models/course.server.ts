@@ -1,4 +1,4 @@
-import { and, asc, count, eq, like, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { categories, COURSE_TYPES, courses, files, links, lessons, type Course, type NewCourse } from "../../db/tenant";
 import { sanitizeRichText } from "../utils/sanitize.server";

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, like, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import { courses, files, LESSON_KINDS, lessons, type Lesson } from "../../db/tenant";

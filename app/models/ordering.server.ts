@@ -14,10 +14,6 @@ export const moveSchema = z.union([
 ]);
 export type Move = z.infer<typeof moveSchema>;
 
-export function moveFormSchema() {
-  return z.object({ direction: z.enum(["up", "down", "first", "last"]) });
-}
-
 type Ordered = SQLiteTable & { id: SQLiteColumn; position: SQLiteColumn };
 
 /** The new order of ids after a move, or null when the id is not among them. */

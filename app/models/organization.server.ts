@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { eq, like, or } from "drizzle-orm";
+import { eq, or } from "drizzle-orm";
 import { z } from "zod";
 import { organizations, type NewOrganization, type Organization } from "../../db/platform";
 import { createTenantDatabase, type PlatformDb } from "../../db/open";

@@ -3,7 +3,7 @@ import { sendInvitation } from "./auth/mail.server";
 import { organizationRealm } from "./auth/realm.server";
 import { INVITATION_LIFETIME_MS, requestPasswordReset } from "./auth/tokens.server";
 import { createOrganization, hostConflicts, prefixFromName, type FieldErrors } from "./organization.server";
-import { addUser, findUserByEmail, type UserForm } from "./user.server";
+import { addUser, type UserForm } from "./user.server";
 import type { TenantDb } from "../../db/open";
 import type { Organization } from "../../db/platform";
 
@@ -52,5 +52,3 @@ export async function inviteUser(platform: Platform, db: TenantDb, organization:
   }
   return added;
 }
-
-export { findUserByEmail };

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, like, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { groupMembers, users, type User } from "../../db/tenant";
 import type { Page } from "../utils/pagination";

@@ -47,10 +47,6 @@ export function getUser(db: TenantConn, id: number) {
   return db.select().from(users).where(eq(users.id, id)).get();
 }
 
-export function setUserRole(db: TenantConn, id: number, role: UserRole | null) {
-  db.update(users).set({ role }).where(eq(users.id, id)).run();
-}
-
 /**
  * A person as /api shows them (`POST /api/auth/user`): the spec's own names (is_2fa_confirmed, type)
  * and snake_case for the rest. Never the password hash.
@@ -112,10 +108,6 @@ export function listUsers(db: TenantConn, { q, page, perPage }: { q?: string; pa
     .all();
   const total = db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
   return { items, total };
-}
-
-export function escapeLike(text: string) {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** Adds a person by an admin's hand; no password yet (they choose one from the invitation). */

@@ -1,9 +1,10 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, LanguageField } from "~/components/form";
+import { OrganizationsTable } from "~/components/organizations-table";
 import { createOrganizationSchema, listOrganizations } from "~/models/organization.server";
 import { provisionOrganization } from "~/models/provision.server";
 import { requireSuperAdmin } from "~/utils/auth.server";
@@ -43,26 +44,7 @@ export default function Organizations() {
       {organizations.length === 0 ? (
         <p className="empty-state">{t("admin.empty")}</p>
       ) : (
-        <table className="table" data-testid="organizations">
-          <thead>
-            <tr>
-              <th>{t("admin.name")}</th>
-              <th>{t("admin.url")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {organizations.map((o) => (
-              <tr key={o.id}>
-                <td>
-                  <Link to={`/admin/organizations/${o.id}`}>{o.name}</Link>
-                </td>
-                <td>
-                  <a href={o.url}>{o.url}</a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <OrganizationsTable organizations={organizations} base="/admin/organizations" />
       )}
       <h2>{t("admin.createOrganization")}</h2>
       <Form method="post" {...getFormProps(form)} className="panel">

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { OrganizationsTable } from "~/components/organizations-table";
 import { useTranslation } from "react-i18next";
 import { requireCapability } from "~/utils/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
@@ -20,24 +21,7 @@ export default function DashboardOrganizations() {
   return (
     <section>
       <h1>{t("dashboard.organizations")}</h1>
-      <table className="table">
-        <thead>
-          <tr>
-            <th>{t("admin.name")}</th>
-            <th>{t("admin.url")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {organizations.map((o) => (
-            <tr key={o.id}>
-              <td>
-                <Link to={`/dashboard/organizations/${o.id}`}>{o.name}</Link>
-              </td>
-              <td>{o.url}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <OrganizationsTable organizations={organizations} base="/dashboard/organizations" />
     </section>
   );
 }
