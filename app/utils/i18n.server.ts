@@ -1,10 +1,8 @@
 import { createCookie } from "@remix-run/node";
 import { RemixI18Next } from "remix-i18next/server";
-import en from "../../locales/en/common.json";
-import pl from "../../locales/pl/common.json";
-import da from "../../locales/da/common.json";
-import no from "../../locales/no/common.json";
-import sv from "../../locales/sv/common.json";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   DEFAULT_NAMESPACE,
   FALLBACK_LANGUAGE,
@@ -13,13 +11,41 @@ import {
   type Language,
 } from "./i18n";
 
-export const resources = {
-  en: { common: en },
-  pl: { common: pl },
-  da: { common: da },
-  no: { common: no },
-  sv: { common: sv },
-} satisfies Record<Language, { common: typeof en }>;
+type Strings = Record<string, unknown>;
+
+/** The locales folder, found upward from this module (it runs from app/utils in tests and from build/). */
+function findLocalesDir() {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, "locales", FALLBACK_LANGUAGE);
+    if (fs.existsSync(candidate)) return path.dirname(candidate);
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error("locales folder not found");
+    dir = parent;
+  }
+}
+
+/**
+ * Each language is a folder of JSON files (common.json, and one file per feature such as quiz.json), all
+ * merged into the one `common` namespace: a feature keeps its texts under its own top-level key, and two
+ * files never define the same top-level key.
+ */
+function loadLanguage(dir: string): Strings {
+  const merged: Strings = {};
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+    const strings = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Strings;
+    for (const [key, value] of Object.entries(strings)) {
+      if (key in merged) throw new Error(`locales: ${path.join(dir, file)} defines "${key}" again`);
+      merged[key] = value;
+    }
+  }
+  return merged;
+}
+
+const localesDir = findLocalesDir();
+export const resources = Object.fromEntries(
+  LANGUAGES.map((lng) => [lng, { common: loadLanguage(path.join(localesDir, lng)) }]),
+) as Record<Language, { common: Strings }>;
 
 /** The language chosen on this device with the language switch. Host-only, a year long. */
 export const languageCookie = createCookie("lng", {
