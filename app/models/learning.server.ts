@@ -1,5 +1,6 @@
 import { and, asc, avg, count, desc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
+import { onBookmarked, onCourseCompleted, onLessonCompleted, onWatchTimeCredited } from "./events.server";
 import {
   bookmarks,
   courseCompletions,
@@ -124,6 +125,7 @@ export function recordHeartbeat(
         .values({ userId, day: day(now), seconds: credited })
         .onConflictDoUpdate({ target: [watchTimeDaily.userId, watchTimeDaily.day], set: { seconds: sql`${watchTimeDaily.seconds} + ${credited}` } })
         .run();
+      onWatchTimeCredited(tx, { userId, lessonId: lesson.id, courseId: lesson.courseId, seconds: credited, at: now });
     }
     return { progress: updated, credited };
   });
@@ -133,7 +135,10 @@ export function recordHeartbeat(
 export function completeLesson(db: TenantConn, { userId, lesson, now = new Date() }: { userId: number; lesson: Lesson; now?: Date }) {
   return db.transaction((tx) => {
     const row = progressRow(tx, userId, lesson);
-    if (!row.completedAt) tx.update(lessonProgress).set({ completedAt: now, updatedAt: now }).where(eq(lessonProgress.id, row.id)).run();
+    if (!row.completedAt) {
+      tx.update(lessonProgress).set({ completedAt: now, updatedAt: now }).where(eq(lessonProgress.id, row.id)).run();
+      onLessonCompleted(tx, { userId, lessonId: lesson.id, courseId: lesson.courseId, at: now });
+    }
     const total = tx.select({ n: count() }).from(lessons).where(eq(lessons.courseId, lesson.courseId)).get()?.n ?? 0;
     const done =
       tx
@@ -144,7 +149,8 @@ export function completeLesson(db: TenantConn, { userId, lesson, now = new Date(
         .get()?.n ?? 0;
     const courseCompleted = total > 0 && done >= total;
     if (courseCompleted) {
-      tx.insert(courseCompletions).values({ userId, courseId: lesson.courseId, completedAt: now }).onConflictDoNothing().run();
+      const inserted = tx.insert(courseCompletions).values({ userId, courseId: lesson.courseId, completedAt: now }).onConflictDoNothing().run();
+      if (inserted.changes > 0) onCourseCompleted(tx, { userId, courseId: lesson.courseId, at: now });
     }
     return { courseCompleted };
   });
@@ -196,8 +202,13 @@ export function isBookmarked(db: TenantConn, userId: number, courseId: number) {
 }
 
 export function setBookmark(db: TenantConn, userId: number, courseId: number, on: boolean) {
-  if (on) db.insert(bookmarks).values({ userId, courseId, createdAt: new Date() }).onConflictDoNothing().run();
-  else db.delete(bookmarks).where(and(eq(bookmarks.userId, userId), eq(bookmarks.courseId, courseId))).run();
+  if (on) {
+    db.transaction((tx) => {
+      const now = new Date();
+      const inserted = tx.insert(bookmarks).values({ userId, courseId, createdAt: now }).onConflictDoNothing().run();
+      if (inserted.changes > 0) onBookmarked(tx, { userId, courseId, at: now });
+    });
+  } else db.delete(bookmarks).where(and(eq(bookmarks.userId, userId), eq(bookmarks.courseId, courseId))).run();
 }
 
 export function listBookmarks(db: TenantConn, userId: number) {

@@ -1,0 +1,66 @@
+import type { TenantConn } from "../../db/open";
+
+/**
+ * Learning events, called inside the transaction that records them. Features that react to learning
+ * (points and badges, certificates, analytics) add one call each to the body of the event they care about,
+ * so every path that records progress (pages, /api, quizzes, SCORM) triggers them the same way, once.
+ * Handlers must be idempotent where an event can repeat and must only write to the tenant's database.
+ */
+export type Tx = TenantConn;
+
+export interface LessonCompleted {
+  userId: number;
+  lessonId: number;
+  courseId: number;
+  at: Date;
+}
+
+export interface CourseCompleted {
+  userId: number;
+  courseId: number;
+  at: Date;
+}
+
+export interface QuizAttemptEnded {
+  userId: number;
+  quizId: number;
+  attemptId: number;
+  /** The quiz lesson the attempt was taken in, when taken inside a course. */
+  lessonId: number | null;
+  courseId: number | null;
+  /** Score out of 100. */
+  score: number;
+  passed: boolean;
+  /** 1 for the first attempt. */
+  attemptNumber: number;
+  at: Date;
+}
+
+export interface Bookmarked {
+  userId: number;
+  courseId: number;
+  at: Date;
+}
+
+export interface WatchTimeCredited {
+  userId: number;
+  lessonId: number;
+  courseId: number;
+  seconds: number;
+  at: Date;
+}
+
+/** A lesson became completed for the first time. */
+export function onLessonCompleted(_tx: Tx, _e: LessonCompleted) {}
+
+/** A course became completed for the first time (every lesson completed, quiz lessons passed). */
+export function onCourseCompleted(_tx: Tx, _e: CourseCompleted) {}
+
+/** A quiz attempt was submitted and graded (or ended by its deadline). */
+export function onQuizAttemptEnded(_tx: Tx, _e: QuizAttemptEnded) {}
+
+/** A course was bookmarked (not called when it already was). */
+export function onBookmarked(_tx: Tx, _e: Bookmarked) {}
+
+/** Watch time was credited by a heartbeat. */
+export function onWatchTimeCredited(_tx: Tx, _e: WatchTimeCredited) {}
