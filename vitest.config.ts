@@ -11,10 +11,11 @@ export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ["default", "./tests/helpers/summary-reporter.ts"],
+    globalSetup: ["./tests/setup/global.ts"],
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"], environment: "node" },
+        test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"], environment: "node", setupFiles: ["./tests/setup/cleanup.ts"] },
       },
       {
         resolve: { alias },
@@ -22,6 +23,7 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
+          setupFiles: ["./tests/setup/cleanup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -32,6 +34,7 @@ export default defineConfig({
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
           environment: "node",
+          setupFiles: ["./tests/setup/cleanup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,

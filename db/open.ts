@@ -197,3 +197,10 @@ export function isCorruptionError(error: unknown) {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB"));
 }
+
+/** Whether a database holds every migration of its folder (for /readyz). */
+export function migrationsApplied(sqlite: Database.Database, folder: MigrationFolder) {
+  if (!hasMigrationsTable(sqlite)) return false;
+  const row = sqlite.prepare("select max(created_at) as last from __drizzle_migrations").get() as { last: number | null };
+  return (row.last ?? 0) >= newestMigrationMillis(folder);
+}

@@ -11,6 +11,7 @@ import type { Lease } from "../db/tenant-pool";
 import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
 import { serveFiles } from "./files";
+import { healthChecks } from "./health";
 import { bodyLimits, magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
 import { sendStatusPage } from "./status-page";
 
@@ -29,6 +30,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   // A number of proxy hops, never `true`: trusting every hop would let a client pick its own address.
   app.set("trust proxy", config.TRUST_PROXY ? config.TRUST_PROXY_HOPS : false);
 
+  app.use(healthChecks(platform));
   app.use(requestId);
   if (config.LOG_REQUESTS) app.use(requestLog);
   app.use(forwardedHeaders(config.TRUST_PROXY));

@@ -1,11 +1,11 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickAndWait, launchBrowser, newPage, pathOf, signIn as signInAt } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
+import { tempDir } from "../helpers/temp";
 
 let server: RunningServer;
 let browser: Browser;
@@ -15,7 +15,7 @@ let logoFile: string;
 beforeAll(async () => {
   server = await startServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
-  logoFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lectern-logo-")), "logo.png");
+  logoFile = path.join(tempDir("lectern-logo-"), "logo.png");
   fs.writeFileSync(logoFile, await sharp({ create: { width: 160, height: 48, channels: 3, background: "#22aa66" } }).png().toBuffer());
 });
 afterAll(async () => {

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "./temp";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -15,8 +16,9 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
+/** A data directory for one server, removed when the test file ends. */
 export function makeDataDir(prefix = "lectern-test-") {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return tempDir(prefix);
 }
 
 /**
