@@ -45,11 +45,16 @@ const schema = z.object({
   SUPER_ADMIN_2FA: flag,
 });
 
+/** Every setting the server reads (README "Configuration" and .env.example list each one). */
+export const CONFIG_KEYS = Object.keys(schema.shape);
+
 export type Config = Omit<z.infer<typeof schema>, "DATA_DIR"> & { DATA_DIR: string };
 
 /** Reads the configuration from the environment; a bad value stops the server with a clear message. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const result = schema.safeParse(env);
+  // `NAME=` in an env file means "not set": use the default rather than reject an empty value.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const result = schema.safeParse(given);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
