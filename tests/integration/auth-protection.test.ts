@@ -105,6 +105,10 @@ describe("rate limits and throttling", () => {
     expect(statuses.slice(5)).toEqual([429, 429]);
     const limited = await api(server, "nordlys.localhost", "POST", "auth/login", { body: { email: "a@b.c", password: "x" } });
     expect(limited.json()).toMatchObject({ error: true, status: 429, payload: { code: "too_many_requests" } });
+    // API users see the limit and when to come back (IETF RateLimit headers, draft 7, and Retry-After).
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    expect(limited.headers["ratelimit-policy"]).toBe("5;w=60");
+    expect(limited.headers.ratelimit).toMatch(/^limit=5, remaining=0, reset=\d+$/);
   });
 });
 
