@@ -4,7 +4,6 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import * as platformSchema from "./platform";
 import * as tenantSchema from "./tenant";
@@ -101,17 +100,21 @@ function writeTransactionsImmediately(db: DrizzleDb<any>) {
 }
 
 type MigrationFolder = keyof typeof MIGRATIONS;
-const latestMigration = new Map<MigrationFolder, number>();
+const migrationFiles = new Map<MigrationFolder, ReturnType<typeof readMigrationFiles>>();
 
-/** The `folderMillis` of the newest migration in a folder, read once per process. */
-function newestMigrationMillis(folder: MigrationFolder) {
-  let newest = latestMigration.get(folder);
-  if (newest === undefined) {
-    const migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS[folder] });
-    newest = migrations.reduce((max, m) => Math.max(max, m.folderMillis), 0);
-    latestMigration.set(folder, newest);
+/** A folder's migrations, oldest first, read once per process. */
+function migrationsOf(folder: MigrationFolder) {
+  let migrations = migrationFiles.get(folder);
+  if (!migrations) {
+    migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS[folder] });
+    migrationFiles.set(folder, migrations);
   }
-  return newest;
+  return migrations;
+}
+
+/** The `folderMillis` of the newest migration in a folder. */
+function newestMigrationMillis(folder: MigrationFolder) {
+  return migrationsOf(folder).reduce((max, m) => Math.max(max, m.folderMillis), 0);
 }
 
 function hasMigrationsTable(sqlite: Database.Database) {
@@ -122,16 +125,43 @@ function hasMigrationsTable(sqlite: Database.Database) {
   );
 }
 
-/** Applies pending migrations; skips the folder scan when the newest one is already applied. */
+function lastAppliedMillis(sqlite: Database.Database) {
+  const row = sqlite.prepare("select max(created_at) as last from __drizzle_migrations").get() as { last: number | null };
+  return Number(row.last ?? 0);
+}
+
+/** Applies pending migrations; a database that holds the newest one costs one query. */
 function migrateIfNeeded(db: DrizzleDb<any>, folder: MigrationFolder) {
   const sqlite = db.$client;
-  if (hasMigrationsTable(sqlite)) {
-    const row = sqlite.prepare("select max(created_at) as last from __drizzle_migrations").get() as {
-      last: number | null;
-    };
-    if ((row.last ?? 0) >= newestMigrationMillis(folder)) return;
-  }
-  migrate(db, { migrationsFolder: MIGRATIONS[folder] });
+  if (hasMigrationsTable(sqlite) && lastAppliedMillis(sqlite) >= newestMigrationMillis(folder)) return;
+  applyMigrations(sqlite, folder);
+}
+
+/**
+ * drizzle's migrator, made safe for several processes: it reads what is applied only once it holds the
+ * write lock (BEGIN IMMEDIATE), so the server and `npm run db:migrate` opening the same file never apply a
+ * migration twice; and every pending migration goes in that one transaction, so a failing one leaves the
+ * database exactly as it was (the organization then fails closed with 503 until it is fixed).
+ * The bookkeeping table is drizzle's own, so `drizzle-kit` and earlier databases agree with it.
+ */
+function applyMigrations(sqlite: Database.Database, folder: MigrationFolder) {
+  sqlite
+    .transaction(() => {
+      sqlite.exec(`CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`);
+      const last = lastAppliedMillis(sqlite);
+      const record = sqlite.prepare(`INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)`);
+      for (const migration of migrationsOf(folder)) {
+        if (migration.folderMillis <= last) continue;
+        for (const statement of migration.sql) if (statement.trim()) sqlite.exec(statement);
+        record.run(migration.hash, migration.folderMillis);
+      }
+    })
+    .immediate();
+}
+
+/** Whether a database holds every migration of its folder (for /readyz). */
+export function migrationsApplied(sqlite: Database.Database, folder: MigrationFolder) {
+  return hasMigrationsTable(sqlite) && lastAppliedMillis(sqlite) >= newestMigrationMillis(folder);
 }
 
 function openWith<S extends Record<string, unknown>>(
@@ -198,9 +228,3 @@ export function isCorruptionError(error: unknown) {
   return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB"));
 }
 
-/** Whether a database holds every migration of its folder (for /readyz). */
-export function migrationsApplied(sqlite: Database.Database, folder: MigrationFolder) {
-  if (!hasMigrationsTable(sqlite)) return false;
-  const row = sqlite.prepare("select max(created_at) as last from __drizzle_migrations").get() as { last: number | null };
-  return (row.last ?? 0) >= newestMigrationMillis(folder);
-}

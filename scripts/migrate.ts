@@ -6,22 +6,33 @@ import { Platform } from "../server/platform";
 
 /**
  * `npm run db:migrate`: applies pending migrations to the platform database (on open) and to every
- * organization's database. A tenant whose file cannot be opened is reported and skipped, never recreated.
+ * organization's database, one at a time, each in one transaction under SQLite's write lock (so it is safe
+ * while the server runs). A tenant whose file cannot be opened or whose migration fails is reported and
+ * left as it was — never recreated, never half-migrated — and the others go on; the server keeps that one
+ * organization closed (503) until it is fixed. Exit code 1 when any failed.
  */
 const platform = new Platform(readConfig());
 let failed = 0;
+const started = Date.now();
 try {
-  for (const organization of listOrganizations(platform.db)) {
+  const organizations = listOrganizations(platform.db);
+  const width = String(organizations.length).length;
+  organizations.forEach((organization, index) => {
     const file = tenantDatabaseFile(platform.dataDir, organization.id);
+    const position = `[${String(index + 1).padStart(width)}/${organizations.length}]`;
+    const t0 = Date.now();
     try {
       openTenantDatabase(file).$client.close();
-      console.log(`ok      ${organization.id} ${organization.name}`);
+      console.log(`${position} ok      ${organization.id} ${organization.name} (${Date.now() - t0} ms)`);
     } catch (error) {
       failed += 1;
       const reason = error instanceof DatabaseUnavailableError ? error.message : String(error);
-      console.error(`FAILED  ${organization.id} ${organization.name}: ${reason}`);
+      console.error(`${position} FAILED  ${organization.id} ${organization.name}: ${reason}`);
     }
-  }
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const summary = `${organizations.length - failed} of ${organizations.length} organizations up to date in ${seconds} s`;
+  console.log(failed ? `${summary}; ${failed} failed and stay closed until fixed` : summary);
 } finally {
   platform.close();
 }

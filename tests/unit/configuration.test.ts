@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONFIG_KEYS, readConfig } from "../../server/config";
+import { CONFIG_KEYS, readConfig as readConfigFrom } from "../../server/config";
+
+const readConfig = (env: Record<string, string>) => readConfigFrom(env as NodeJS.ProcessEnv);
 
 const root = path.resolve(__dirname, "..", "..");
 const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
