@@ -12,6 +12,7 @@ import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
 import { serveFiles } from "./files";
 import { healthChecks } from "./health";
+import { serveImages } from "./images";
 import { bodyLimits, magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
 import { sendStatusPage } from "./status-page";
 
@@ -47,6 +48,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   app.use(rateLimits(config));
   app.use(magicLinkParameter);
   app.use(serveFiles(platform));
+  app.use(serveImages(platform));
 
   app.all(
     "*",

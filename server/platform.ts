@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { openPlatformDatabase, type PlatformDb } from "../db/open";
 import { TenantPool } from "../db/tenant-pool";
+import type { ImageBucket } from "../app/utils/images";
 import type { Config } from "./config";
 import { OrganizationDirectory } from "./directory";
 import { JobRunner } from "./jobs";
@@ -61,6 +62,24 @@ export class Platform {
     if (!match) return value;
     const { url } = this.signFileUrl(organization.id, { id: Number(match[1]), name: "image" }, 7 * 86_400, 86_400);
     return absolute ? `${this.originFor(organization)}${url}` : url;
+  }
+
+  /**
+   * The image provider's address of a stored image in a bucket (server/images.ts), without `?w=`: it does
+   * not expire, so browsers and proxies may cache it for good; deleting the file ends it.
+   */
+  imageUrl(organizationId: number, fileId: number, bucket: ImageBucket) {
+    return `/images/${bucket}/${fileId}/${this.#signImage(organizationId, fileId, bucket)}`;
+  }
+
+  verifyImageSignature(organizationId: number, fileId: number, bucket: ImageBucket, signature: string) {
+    const expected = Buffer.from(this.#signImage(organizationId, fileId, bucket));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+  }
+
+  #signImage(organizationId: number, fileId: number, bucket: ImageBucket) {
+    return crypto.createHmac("sha256", this.#secret).update(`image:${organizationId}:${fileId}:${bucket}`).digest("base64url");
   }
 
   #sign(organizationId: number, fileId: number, expires: number) {

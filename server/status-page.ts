@@ -28,7 +28,7 @@ const escapeHtml = (s: string) =>
 export function sendStatusPage(
   req: Request,
   res: Response,
-  status: 403 | 404 | 413 | 429 | 500 | 503,
+  status: 400 | 403 | 404 | 413 | 429 | 500 | 503,
   { language }: { language?: string | null } = {},
 ) {
   const lng = pickLanguage(req, language);
@@ -36,6 +36,7 @@ export function sendStatusPage(
   if (status === 503) res.setHeader("Retry-After", "60");
   res.setHeader("Cache-Control", "no-store");
   const { title, body, message, code } = {
+    400: { title: s.errors.generic, body: s.api.invalid, message: s.api.invalid, code: "invalid" },
     403: { title: s.errors.generic, body: s.api.crossSite, message: s.api.crossSite, code: "cross_site" },
     404: { title: s.errors.notFound, body: null, message: s.api.notFound, code: "not_found" },
     413: { title: s.errors.generic, body: s.api.tooLarge, message: s.api.tooLarge, code: "too_large" },

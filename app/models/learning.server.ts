@@ -131,6 +131,15 @@ export function recordHeartbeat(
   });
 }
 
+/** Whether a learner may watch a stored file: it is the media of a lesson they may open. */
+export function canWatchFile(db: TenantConn, fileId: number, learner: Learner) {
+  const candidates = db.select().from(lessons).where(eq(lessons.fileId, fileId)).all();
+  return candidates.some((lesson) => {
+    const course = publishedCourse(db, lesson.courseId, { includeDrafts: learner.canPreview });
+    return Boolean(course && lessonAccess(db, course, lesson, learner).allowed);
+  });
+}
+
 /** Marks a lesson seen; the course is completed when all its lessons are. */
 export function completeLesson(db: TenantConn, { userId, lesson, now = new Date() }: { userId: number; lesson: Lesson; now?: Date }) {
   return db.transaction((tx) => {
