@@ -4,6 +4,9 @@ import { createSuperAdmin, createUser } from "../app/models/user.server";
 import { superAdmins } from "../db/platform";
 import { categories, type CourseType } from "../db/tenant";
 import type { Platform } from "../server/platform";
+import { CATALOG } from "./demo/catalog";
+import { seedContent } from "./demo/content";
+import { seedHistory } from "./demo/history";
 
 interface DemoCourse {
   title: string;
@@ -78,10 +81,15 @@ const DEMO: DemoOrganization[] = [
 ];
 
 /**
- * Seeds the two demo organizations and their courses. Only runs on a registry with no organizations, so
- * it never touches real data.
+ * Seeds the two demo organizations: accounts, categories, courses with their content and carousels
+ * (scripts/demo/catalog.ts), and — unless `history` is false — 200 generated learners per organization
+ * with four months of learning behind them (scripts/demo/history.ts). Only runs on a registry with no
+ * organizations, so it never touches real data.
  */
-export async function seedDemo(platform: Platform): Promise<{ seeded: boolean; hosts: string[] }> {
+export async function seedDemo(
+  platform: Platform,
+  { history = true, now = new Date() }: { history?: boolean; now?: Date } = {},
+): Promise<{ seeded: boolean; hosts: string[] }> {
   const hosts = DEMO.map((o) => `${o.urlPrefix}.${platform.platformDomain}`);
   if (listOrganizations(platform.db).length > 0) return { seeded: false, hosts };
   if (!platform.db.select().from(superAdmins).get()) {
@@ -123,6 +131,9 @@ export async function seedDemo(platform: Platform): Promise<{ seeded: boolean; h
           });
         });
       });
+      const target = { db, dataDir: platform.dataDir, organizationId: organization.id };
+      await seedContent(target, CATALOG[demo.urlPrefix]);
+      if (history) seedHistory(db, { seed: demo.urlPrefix, domain: `${demo.urlPrefix}.test`, language: demo.language, now });
     } finally {
       platform.tenants.release(lease);
     }

@@ -231,3 +231,35 @@ export function fileView(file: StoredFile) {
     created_at: file.createdAt.toISOString(),
   };
 }
+
+/**
+ * Stores bytes the server made itself (seeded media, rendered documents) as a library file: the type is
+ * still read from the bytes, and the row and the file appear together or not at all.
+ */
+export function storeGeneratedFile(
+  db: TenantConn,
+  { dataDir, organizationId }: { dataDir: string; organizationId: number },
+  { name, data, uploadedBy = null }: { name: string; data: Buffer; uploadedBy?: number | null },
+): StoredFile {
+  const type = sniffType(data.subarray(0, 16));
+  if (!type) throw new UploadError("type_not_allowed");
+  const sha256 = crypto.createHash("sha256").update(data).digest("hex");
+  const relative = path.join(sha256.slice(0, 2), `${sha256.slice(0, 32)}-${crypto.randomBytes(4).toString("hex")}.${type.ext}`);
+  const target = path.join(filesDir(dataDir, organizationId), relative);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const temporary = `${target}.tmp`;
+  fs.writeFileSync(temporary, data);
+  try {
+    return db.transaction((tx) => {
+      const row = tx
+        .insert(files)
+        .values({ kind: type.kind, mime: type.mime, name: cleanName(name), size: data.length, sha256, path: relative, uploadedBy })
+        .returning()
+        .get();
+      fs.renameSync(temporary, target);
+      return row;
+    });
+  } finally {
+    fs.rmSync(temporary, { force: true });
+  }
+}

@@ -210,10 +210,9 @@ export function isBookmarked(db: TenantConn, userId: number, courseId: number) {
   return Boolean(db.select().from(bookmarks).where(and(eq(bookmarks.userId, userId), eq(bookmarks.courseId, courseId))).get());
 }
 
-export function setBookmark(db: TenantConn, userId: number, courseId: number, on: boolean) {
+export function setBookmark(db: TenantConn, userId: number, courseId: number, on: boolean, now = new Date()) {
   if (on) {
     db.transaction((tx) => {
-      const now = new Date();
       const inserted = tx.insert(bookmarks).values({ userId, courseId, createdAt: now }).onConflictDoNothing().run();
       if (inserted.changes > 0) onBookmarked(tx, { userId, courseId, at: now });
     });

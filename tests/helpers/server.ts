@@ -16,9 +16,15 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-/** A data directory for one server, removed when the test file ends. */
-export function makeDataDir(prefix = "lectern-test-") {
-  return tempDir(prefix);
+/**
+ * A data directory for one server, removed when the test file ends: a copy of the demo seeded once for
+ * the whole run (tests/setup/global.ts), or empty with `{ empty: true }` (the server then seeds it itself).
+ */
+export function makeDataDir({ prefix = "lectern-test-", empty = false }: { prefix?: string; empty?: boolean } = {}) {
+  const dir = tempDir(prefix);
+  const template = process.env.LECTERN_TEST_TEMPLATE;
+  if (!empty && template) fs.cpSync(template, dir, { recursive: true });
+  return dir;
 }
 
 /**

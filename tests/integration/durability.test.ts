@@ -54,7 +54,9 @@ describe("kill -9 during a burst of writes (SECURITY.md 'Durability')", () => {
         }
       };
       const writers = Array.from({ length: 8 }, (_, n) => writer(n));
-      await new Promise((r) => setTimeout(r, 400 + round * 150));
+      // Kill mid-burst: once writes are landing (however slow the machine), a little later each round.
+      while (acknowledged.length < 5) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, round * 150));
       server.process.kill("SIGKILL");
       stop = true;
       await Promise.all(writers);
@@ -77,10 +79,15 @@ describe("backup and restore of one organization", () => {
     server = await startServer({ dataDir });
     const token = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
     let stop = false;
+    let written = 0;
     const writing = (async () => {
-      for (let i = 0; !stop; i++) await api(server!, ORG, "POST", "courses/categories", { token, body: { name: `load ${i}` } });
+      for (let i = 0; !stop; i++) {
+        await api(server!, ORG, "POST", "courses/categories", { token, body: { name: `load ${i}` } });
+        written += 1;
+      }
     })();
-    await new Promise((r) => setTimeout(r, 200));
+    // The backup runs while writes go on, and after some have landed (on a slow machine 200 ms may see none).
+    while (written < 3) await new Promise((r) => setTimeout(r, 50));
     const backup = backupOrganization(dataDir, 2);
     stop = true;
     await writing;

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,8 +12,18 @@ export default function setup() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-run-"));
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = root;
+  // The demo is seeded once per run; each server's data directory starts as a copy (tests/helpers/server.ts).
+  const template = path.join(root, "demo-template");
+  const seeded = spawnSync(process.execPath, ["--import", "tsx", "scripts/seed.ts"], {
+    cwd: path.resolve(__dirname, "..", ".."),
+    env: { ...process.env, DATA_DIR: template },
+    encoding: "utf8",
+  });
+  if (seeded.status !== 0) throw new Error(`seeding the demo template failed:\n${seeded.stdout}${seeded.stderr}`);
+  process.env.LECTERN_TEST_TEMPLATE = template;
   return () => {
     const left = fs.readdirSync(root).filter((name) => name.startsWith("lectern-"));
+    delete process.env.LECTERN_TEST_TEMPLATE;
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
     fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 });

@@ -1,0 +1,98 @@
+import Database from "better-sqlite3";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { seedDemo } from "../../scripts/demo";
+import { readConfig } from "../../server/config";
+import { Platform } from "../../server/platform";
+import { request } from "../helpers/http";
+import { makeDataDir, startServer } from "../helpers/server";
+import { cookieFor, insertSession } from "../helpers/sessions";
+
+/** The demo that `npm start` seeds into an empty data directory (issue 18 "A rich demo"). */
+const NOW = new Date("2026-11-20T12:00:00Z");
+
+async function seededAt(now: Date) {
+  const dataDir = makeDataDir({ empty: true });
+  const platform = new Platform(readConfig({ DATA_DIR: dataDir, PLATFORM_DOMAIN: "localhost" } as unknown as NodeJS.ProcessEnv));
+  try {
+    expect((await seedDemo(platform, { now })).seeded).toBe(true);
+  } finally {
+    platform.close();
+  }
+  return dataDir;
+}
+
+function dump(dataDir: string, organizationId: number) {
+  const db = new Database(path.join(dataDir, `org-${organizationId}`, "db.sqlite"), { readonly: true });
+  try {
+    return {
+      // Accounts and rows made "now" (the demo's own accounts, courses) carry the seeding's real time.
+      users: db.prepare("select id, email, first_name, last_name, role, case when email like '%.%.%@%' then created_at end as joined from users order by id").all(),
+      progress: db.prepare("select user_id, lesson_id, watched_seconds, completed_at from lesson_progress order by id").all(),
+      completions: db.prepare("select user_id, course_id, completed_at from course_completions order by user_id, course_id").all(),
+      watch: db.prepare("select user_id, day, seconds from watch_time_daily order by user_id, day").all(),
+      lessons: db.prepare("select course_id, title, kind, file_id is not null as has_file from lessons order by id").all(),
+      files: db.prepare("select kind, mime, name, sha256 from files order by id").all(),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+describe("the demo", () => {
+  it("is the same every time for the same moment, with content and four months of learning", async () => {
+    const a = dump(await seededAt(NOW), 1);
+    const b = dump(await seededAt(NOW), 1);
+    expect(b).toEqual(a);
+
+    const learners = a.users.filter((u: any) => u.role === "learner");
+    expect(learners.length).toBe(201); // the demo learner and 200 generated ones
+    const joined = learners.filter((u: any) => u.joined !== null).map((u: any) => u.joined * 1000);
+    expect(joined.length).toBe(200);
+    expect(Math.min(...joined)).toBeGreaterThan(NOW.getTime() - 121 * 86_400_000);
+    expect(Math.max(...joined)).toBeLessThanOrEqual(NOW.getTime());
+    expect(a.completions.length).toBeGreaterThan(50);
+    expect(a.progress.length).toBeGreaterThan(300);
+    expect(new Set(a.watch.map((w: any) => w.day)).size).toBeGreaterThan(60); // activity spread over the months
+    // Every published kind of content: videos, text and image lessons; covers, PDFs and clips in the library.
+    expect(new Set(a.lessons.map((l: any) => l.kind))).toEqual(new Set(["video", "text", "image"]));
+    expect(new Set(a.files.map((f: any) => f.mime))).toEqual(new Set(["image/webp", "video/webm", "application/pdf"]));
+  }, 180_000);
+
+  it("shows a learner carousels, episodes to watch, a video that plays and a PDF to download", async () => {
+    const server = await startServer({ dataDir: makeDataDir({ empty: true }), timeoutMs: 110_000 });
+    try {
+      const learner = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "web" }));
+      const home = await request(server.port, "nordlys.localhost", "/", { headers: { Cookie: learner } });
+      expect(home.body).toContain("Kom godt i gang");
+      expect(home.body).toContain("Populært lige nu");
+
+      const db = new Database(path.join(server.dataDir, "org-2", "db.sqlite"), { readonly: true });
+      const course = db.prepare("select id from courses where title = ?").get("Førstehjælp på arbejdspladsen") as { id: number };
+      const video = db.prepare("select id from lessons where course_id = ? and kind = 'video' order by position limit 1").get(course.id) as { id: number };
+      const handbook = db.prepare("select id from courses where title = ?").get("Medarbejderhåndbog") as { id: number };
+      db.close();
+
+      const coursePage = await request(server.port, "nordlys.localhost", `/courses/${course.id}`, { headers: { Cookie: learner } });
+      expect(coursePage.body).toContain("Hjertestop");
+      expect(coursePage.body).toContain("Førstehjælpskort");
+
+      const player = await request(server.port, "nordlys.localhost", `/courses/${course.id}/lessons/${video.id}`, { headers: { Cookie: learner } });
+      const src = /<video[^>]*src="([^"]+)"|<source[^>]*src="([^"]+)"/.exec(player.body);
+      expect(src).not.toBeNull();
+      const clip = await request(server.port, "nordlys.localhost", (src![1] ?? src![2]).replace(/&amp;/g, "&"), { headers: { Range: "bytes=0-3" } });
+      expect(clip.status).toBe(206);
+      expect(clip.raw.equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))).toBe(true); // WebM
+
+      const download = await request(server.port, "nordlys.localhost", `/courses/${handbook.id}`, { headers: { Cookie: learner } });
+      const pdfUrl = /href="(\/files\/[^"]+)"/.exec(download.body);
+      expect(pdfUrl).not.toBeNull();
+      const pdf = await request(server.port, "nordlys.localhost", pdfUrl![1].replace(/&amp;/g, "&"));
+      expect(pdf.status).toBe(200);
+      expect(pdf.body.startsWith("%PDF-1.4")).toBe(true);
+      expect(pdf.body).toContain("Medarbejderh");
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+});
