@@ -74,7 +74,9 @@ export async function providerConfiguration(tenant: SsoTenant, driver: SsoDriver
   try {
     if (driver.kind === "oidc") {
       const config = await oidc.discovery(new URL(driver.issuer ?? ""), driver.clientId, undefined, auth, {
-        execute: insecure ? [oidc.allowInsecureRequests] : [],
+        // The issue asks for ID tokens signed with an unknown key to be refused: check signatures against
+        // the provider's published keys too, not only trust the TLS connection to its token endpoint.
+        execute: insecure ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks] : [oidc.enableNonRepudiationChecks],
         timeout: PROVIDER_TIMEOUT_SECONDS,
       });
       config.timeout = PROVIDER_TIMEOUT_SECONDS;
