@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormMessage } from "~/components/form";
 import { SsoButtons } from "~/components/sso-buttons";
+import ssoStyles from "~/styles/sso.css";
 import { passwordLoginEnabled, signInOptions } from "~/models/sso/drivers.server";
 import { SSO_ERROR_CODES } from "~/utils/sso.server";
 import { authenticate } from "~/models/auth/login.server";
@@ -14,6 +15,7 @@ import { getAuth, homeFor, realmFor, sessionCookie, startSession } from "~/utils
 import { safeRedirectPath } from "~/utils/preferences.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in" }];
+export const links = () => [{ rel: "stylesheet", href: ssoStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await getAuth(request, context);
