@@ -1,6 +1,6 @@
 import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
-import { beginSignIn, completeSignIn, type ProviderIdentity, type SsoKind, type SsoTenant } from "./flow.server";
+import { beginSignIn, completeSignIn, SsoFailure, type ProviderIdentity, type SsoKind, type SsoTenant } from "./flow.server";
 import type { SsoDriver } from "../../../db/tenant";
 
 export interface SsoStrategyOptions {
@@ -36,7 +36,8 @@ export class OrganizationSsoStrategy<User> extends Strategy<User, { identity: Pr
     const { tenant, kind, driver, binding, redirectTo, onBegin } = this.options;
     const params = await answerParams(request);
     if (!params.has("state") && !params.has("code") && !params.has("error")) {
-      if (!driver || !onBegin) throw new Error("a sign-in can only start at a driver's address");
+      // A callback address opened without the provider's answer: nothing to finish.
+      if (!driver || !onBegin) throw new SsoFailure("state", "no answer from the provider");
       return onBegin(await beginSignIn(tenant, driver, { kind, redirectTo }));
     }
     const identity = await completeSignIn(tenant, { params, binding, kind, driverSlug: driver?.slug });
