@@ -4,6 +4,7 @@ import { createSuperAdmin, createUser } from "../app/models/user.server";
 import { superAdmins } from "../db/platform";
 import { categories, type CourseType } from "../db/tenant";
 import type { Platform } from "../server/platform";
+import { seedSsoDemo } from "./demo/sso";
 
 interface DemoCourse {
   title: string;
@@ -127,6 +128,7 @@ export async function seedDemo(platform: Platform): Promise<{ seeded: boolean; h
       platform.tenants.release(lease);
     }
   }
+  seedSsoDemo(platform);
   platform.organizations.invalidate();
   return { seeded: true, hosts };
 }
