@@ -146,6 +146,7 @@ export function SsoMethods() {
         <h3>{t("sso.add")}</h3>
         <CallbackAddresses web={data.callbackPattern} app={data.appCallbackPattern} />
         <SsoDriverForm
+          key={data.drivers.length}
           values={action?.values ?? NEW_DRIVER}
           errors={action?.errors}
           groups={data.groups}
