@@ -93,7 +93,7 @@ describe("single sign-on end to end", () => {
     await page.goto(url(`/dashboard/organizations/${nordlysId}/sso/1`), { waitUntil: "load" });
     expect(await page.$eval("#sso-clientSecret", (el) => (el as HTMLInputElement).value)).toBe("");
     expect(await page.content()).not.toContain(CLIENT.client_secret);
-    expect(page.jsErrors).toEqual([]);
+    expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
   });
 
   it.each([
