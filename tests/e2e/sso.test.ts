@@ -135,9 +135,9 @@ describe("single sign-on end to end", () => {
     await page.goto(url(`/auth/sso/company/callback?code=stolen&state=forged`), { waitUntil: "load" });
     expect(pathOf(page)).toBe("/auth/login");
     expect(await page.$eval(".form-message-error", (el) => el.textContent)).toMatch(/could not be verified|kunne ikke bekræftes/);
+    await shoot(page, "login-error");
     await page.goto(url("/profile"), { waitUntil: "load" });
     expect(pathOf(page)).toBe("/auth/login");
-    await shoot(page, "login-error");
   });
 
   it("an ID token for another audience fails closed", async () => {

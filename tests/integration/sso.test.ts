@@ -294,6 +294,11 @@ describe("apps", () => {
     expect(reply.user).toMatchObject({ email: "app.user@idp.test", managed_externally: true });
     const me = await api(server, NORDLYS, "GET", "auth/user", { token: reply.token });
     expect(me.json().payload.email).toBe("app.user@idp.test");
+    // Refusals were logged (by code), never with a secret, a code or a token.
+    expect(server.output()).toContain('"msg":"sso sign-in refused"');
+    expect(server.output()).not.toContain(CLIENT.client_secret);
+    expect(server.output()).not.toContain(raw2.code);
+    expect(server.output()).not.toContain(reply.token);
   });
 });
 
