@@ -49,6 +49,7 @@ beforeAll(async () => {
     createUsers: true,
   });
   insertDriver(server, acmeId, { slug: "corp", issuer: idp.issuer, ...secretOf(ACME_CLIENT), createUsers: true });
+  insertDriver(server, nordlysId, { slug: "offline", issuer: "http://127.0.0.1:1", clientId: "x", clientSecret: "y" });
 });
 afterAll(async () => {
   await server?.stop();
@@ -193,6 +194,19 @@ describe("OpenID Connect sign-in in a browser", () => {
       idp.tamper.mode = null;
     }
     expect(person(nordlysId, `tampered.${mode}@idp.test`.replace("_", "_"))).toBeUndefined();
+  });
+
+  it("a provider that cannot be reached, or a secret sealed by another key, is answered clearly", async () => {
+    expectRefused(await get(NORDLYS, "/auth/sso/offline/redirect"), "unreachable");
+    const db = tenantDb(server, nordlysId);
+    try {
+      // As if SECRET_KEY had changed: the stored secret no longer opens.
+      db.prepare("update sso_drivers set client_secret_sealed = 'v1.AAAA.BBBB.CCCC' where slug = 'offline'").run();
+    } finally {
+      db.close();
+    }
+    expectRefused(await get(NORDLYS, "/auth/sso/offline/redirect"), "config");
+    expectRefused(await get(NORDLYS, "/auth/sso/no-such-driver/redirect"), "unknown_driver");
   });
 
   it("shows the reason on the sign-in page, translated", async () => {
