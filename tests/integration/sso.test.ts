@@ -6,6 +6,7 @@ import { request, type HttpResponse } from "../helpers/http";
 import { IdpVisitor, insertDriver, startIdp, TEST_SECRET_KEY, type RunningIdp } from "../helpers/idp";
 import { codeFrom, startMailbox, type Mailbox } from "../helpers/mail";
 import { startServer, type RunningServer } from "../helpers/server";
+import { cookieFor, insertSession } from "../helpers/sessions";
 
 let server: RunningServer;
 let idp: RunningIdp;
@@ -209,6 +210,16 @@ describe("OpenID Connect sign-in in a browser", () => {
     expectRefused(await get(NORDLYS, "/auth/sso/no-such-driver/redirect"), "unknown_driver");
   });
 
+  it("a callback address without a driver lets the state name it; with another driver's name it is refused", async () => {
+    let flow = await start(NORDLYS, "corp");
+    let answer = await new IdpVisitor(idp.issuer).signIn(flow.authorizationUrl, "no.driver");
+    const res = await get(NORDLYS, `/auth/sso/callback${answer.search}`, flow.binding);
+    expect(res.headers.location).toBe("/auth/redirect");
+    flow = await start(NORDLYS, "corp");
+    answer = await new IdpVisitor(idp.issuer).signIn(flow.authorizationUrl, "no.driver");
+    expectRefused(await get(NORDLYS, `/auth/sso/strict/callback${answer.search}`, flow.binding), "state");
+  });
+
   it("shows the reason on the sign-in page, translated", async () => {
     const page = await get(NORDLYS, "/auth/login?sso=state", null);
     expect(page.body).toContain("Login kunne ikke bekræftes");
@@ -335,5 +346,94 @@ describe("turning e-mail and password off", () => {
       db2.prepare("update sso_settings set password_login = 1").run();
       db2.close();
     }
+  });
+});
+
+describe("the sign-in methods screen", () => {
+  const dashboard = (id: number) => `/dashboard/organizations/${id}/sso`;
+  const driverFields = (over: Record<string, string> = {}) => ({
+    intent: "save",
+    kind: "oidc",
+    label: "Settings test",
+    slug: "settings-test",
+    clientId: "settings-client",
+    clientSecret: "top-secret-value",
+    scopes: "openid email profile",
+    issuer: idp.issuer,
+    enabled: "on",
+    createUsers: "on",
+    defaultRole: "learner",
+    ...over,
+  });
+  const sealedOf = (id: number, slug: string) => {
+    const db = tenantDb(server, id);
+    try {
+      return (db.prepare("select client_secret_sealed s from sso_drivers where slug = ?").get(slug) as { s: string } | undefined)?.s;
+    } finally {
+      db.close();
+    }
+  };
+
+  it("adds a provider with a write-only secret, and shows clear errors for bad input", async () => {
+    const cookie = await cookieFor(insertSession(server, { organizationId: nordlysId }, { email: "admin@nordlys.test", kind: "web" }));
+    const bad = await postForm(server, NORDLYS, `${dashboard(nordlysId)}?index`, driverFields({ slug: "Not a slug!", issuer: "ftp://x" }), cookie);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain("Brug små bogstaver, cifre og bindestreger.");
+    expect(bad.body).toContain("Angiv en fuld http(s)-adresse.");
+    expect(bad.body).not.toContain("top-secret-value");
+    expect(sealedOf(nordlysId, "settings-test")).toBeUndefined();
+
+    const added = await postForm(server, NORDLYS, `${dashboard(nordlysId)}?index`, driverFields(), cookie);
+    expect(added.status).toBe(302);
+    const sealed = sealedOf(nordlysId, "settings-test")!;
+    expect(sealed).toMatch(/^v1\./);
+    expect(sealed).not.toContain("top-secret-value");
+    const taken = await postForm(server, NORDLYS, `${dashboard(nordlysId)}?index`, driverFields(), cookie);
+    expect(taken.body).toContain("En anden udbyder bruger allerede dette navn i adressen.");
+
+    const db = tenantDb(server, nordlysId);
+    const { id } = db.prepare("select id from sso_drivers where slug = 'settings-test'").get() as { id: number };
+    db.close();
+    const page = await get(NORDLYS, `${dashboard(nordlysId)}/${id}`, cookie);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain("settings-client");
+    expect(page.body).not.toContain("top-secret-value");
+    // An empty secret on an edit keeps the stored one; a new one replaces it.
+    expect((await postForm(server, NORDLYS, `${dashboard(nordlysId)}/${id}`, driverFields({ clientSecret: "", label: "Renamed" }), cookie)).status).toBe(302);
+    expect(sealedOf(nordlysId, "settings-test")).toBe(sealed);
+    expect((await postForm(server, NORDLYS, `${dashboard(nordlysId)}/${id}`, driverFields({ clientSecret: "another" }), cookie)).status).toBe(302);
+    expect(sealedOf(nordlysId, "settings-test")).not.toBe(sealed);
+    // A learner gets nowhere near it.
+    const learner = await cookieFor(insertSession(server, { organizationId: nordlysId }, { email: "learner@nordlys.test", kind: "web" }));
+    expect((await postForm(server, NORDLYS, `${dashboard(nordlysId)}/${id}`, { intent: "delete" }, learner)).status).toBe(403);
+    expect((await postForm(server, NORDLYS, `${dashboard(nordlysId)}/${id}`, { intent: "delete" }, cookie)).status).toBe(302);
+    expect(sealedOf(nordlysId, "settings-test")).toBeUndefined();
+  });
+
+  it("never leaves an organization without a way in", async () => {
+    const cookie = await cookieFor(insertSession(server, { organizationId: acmeId }, { email: "admin@acme.test", kind: "web" }));
+    const ids = () => {
+      const db = tenantDb(server, acmeId);
+      try {
+        return Object.fromEntries((db.prepare("select slug, id from sso_drivers").all() as Array<{ slug: string; id: number }>).map((r) => [r.slug, r.id]));
+      } finally {
+        db.close();
+      }
+    };
+    const { corp, "demo-idp": demo } = ids();
+    const methods = (on: boolean) => postForm(server, ACME, `${dashboard(acmeId)}?index`, { intent: "methods", ...(on ? { passwordLogin: "on" } : {}) }, cookie);
+    expect((await postForm(server, ACME, `${dashboard(acmeId)}/${demo}`, { intent: "delete" }, cookie)).status).toBe(302);
+    expect((await methods(false)).status).toBe(302);
+    const lastDelete = await postForm(server, ACME, `${dashboard(acmeId)}/${corp}`, { intent: "delete" }, cookie);
+    expect(lastDelete.status).toBe(400);
+    expect(lastDelete.body).toContain("keep at least one provider on");
+    const lastDisable = await postForm(server, ACME, `${dashboard(acmeId)}/${corp}`, driverFields({ slug: "corp", clientSecret: "", enabled: "" }), cookie);
+    expect(lastDisable.status).toBe(400);
+    expect(ids().corp).toBe(corp);
+    expect((await methods(true)).status).toBe(302);
+    expect((await postForm(server, ACME, `${dashboard(acmeId)}/${corp}`, { intent: "delete" }, cookie)).status).toBe(302);
+    const needs = await methods(false);
+    expect(needs.status).toBe(400);
+    expect(needs.body).toContain("Add and turn on an identity provider");
   });
 });
