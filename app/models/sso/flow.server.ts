@@ -63,8 +63,25 @@ function loopback(url: string) {
   return host === "localhost" || host.endsWith(".localhost") || host === "127.0.0.1" || host === "[::1]";
 }
 
+/**
+ * Discovered providers, kept 5 minutes (with their key sets), so a burst of sign-ins does not mean a burst
+ * of discovery requests. Keyed by everything that shapes the configuration: any edit makes a new entry.
+ */
+const CONFIG_TTL_MS = 5 * 60 * 1000;
+const configCache = new Map<string, { config: oidc.Configuration; until: number }>();
+
 /** The provider as openid-client sees it: discovered (OIDC) or built from the three addresses (OAuth2). */
 export async function providerConfiguration(tenant: SsoTenant, driver: SsoDriver): Promise<oidc.Configuration> {
+  const key = JSON.stringify([tenant.organizationId, driver.id, driver.updatedAt.getTime(), driver.clientSecretSealed, driver.issuer, driver.authorizationUrl, driver.tokenUrl, driver.userinfoUrl, driver.clientId]);
+  const cached = configCache.get(key);
+  if (cached && cached.until > Date.now()) return cached.config;
+  const config = await buildConfiguration(tenant, driver);
+  if (configCache.size >= 200) configCache.clear();
+  configCache.set(key, { config, until: Date.now() + CONFIG_TTL_MS });
+  return config;
+}
+
+async function buildConfiguration(tenant: SsoTenant, driver: SsoDriver): Promise<oidc.Configuration> {
   const secret = tenant.box.open(driver.clientSecretSealed, secretScope(tenant.organizationId));
   if (secret === null) throw new SsoFailure("config", "client secret does not open with this server's key");
   // RFC 6749 §2.3.1: every provider supports HTTP Basic for the client's credentials.
