@@ -83,7 +83,9 @@ describe("single sign-on end to end", () => {
     // OAuth2's addresses hide when OpenID Connect is chosen (with JavaScript).
     expect(await page.$eval("#sso-tokenUrl", (el) => (el.closest("fieldset") as HTMLFieldSetElement).hidden)).toBe(true);
     await shoot(page, "settings-add");
-    await clickAndWait(page, '[data-testid="add-driver-submit"]');
+    // With JavaScript the form posts through Remix's fetch: wait for what the new page shows.
+    await page.click('[data-testid="add-driver-submit"]');
+    await page.waitForSelector('[data-testid="sso-drivers"]', { timeout: 20_000 });
     expect(pathOf(page)).toBe(`/dashboard/organizations/${nordlysId}/sso`);
     const list = await page.$eval('[data-testid="sso-drivers"]', (el) => el.textContent);
     expect(list).toContain("Continue with Company");
@@ -94,6 +96,32 @@ describe("single sign-on end to end", () => {
     expect(await page.$eval("#sso-clientSecret", (el) => (el as HTMLInputElement).value)).toBe("");
     expect(await page.content()).not.toContain(CLIENT.client_secret);
     expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+  });
+
+  it("with JavaScript off, the same screen adds a plain OAuth2 provider (both kinds' fields show)", async () => {
+    const page = await newPage(browser, { javascript: false });
+    await signInAt(page, url("").replace(/\/$/, ""), "admin@nordlys.test");
+    await page.goto(url(`/dashboard/organizations/${nordlysId}/sso`), { waitUntil: "load" });
+    expect(await page.$eval("#sso-tokenUrl", (el) => (el.closest("fieldset") as HTMLFieldSetElement).hidden)).toBe(false);
+    await page.select("#sso-kind", "oauth2");
+    await page.type("#sso-label", "Company (OAuth2)");
+    await page.type("#sso-slug", "company-oauth");
+    await page.type("#sso-clientId", CLIENT.client_id);
+    await page.type("#sso-clientSecret", CLIENT.client_secret);
+    await page.type("#sso-authorizationUrl", `${idp.issuer}/auth`);
+    await page.type("#sso-tokenUrl", `${idp.issuer}/token`);
+    // The user-info address is missing: the page says so, and keeps what was typed (but not the secret).
+    await clickAndWait(page, '[data-testid="add-driver-submit"]');
+    expect(await page.$eval("#sso-userinfoUrl + .field-errors, #sso-userinfoUrl ~ .field-errors", (el) => el.textContent)).toBeTruthy();
+    expect(await page.$eval("#sso-label", (el) => (el as HTMLInputElement).value)).toBe("Company (OAuth2)");
+    expect(await page.content()).not.toContain(CLIENT.client_secret);
+    await page.type("#sso-clientSecret", CLIENT.client_secret);
+    await page.type("#sso-userinfoUrl", `${idp.issuer}/me`);
+    await clickAndWait(page, '[data-testid="add-driver-submit"]');
+    expect(await page.$eval('[data-testid="sso-drivers"]', (el) => el.textContent)).toContain("Company (OAuth2)");
+    await page.goto(url(`/dashboard/organizations/${nordlysId}/sso/2`), { waitUntil: "load" });
+    expect(await page.$eval("#sso-kind", (el) => (el as HTMLSelectElement).value)).toBe("oauth2");
+    await shoot(page, "settings-edit-nojs");
   });
 
   it.each([
