@@ -278,13 +278,25 @@ describe("tenants and accounts", () => {
     expect(home.body).toContain("Lars Larsen");
   });
 
-  it("the plain OAuth2 driver signs in against the same provider's endpoints", async () => {
+  it("the plain OAuth2 driver signs in against the same provider's endpoints; new people join its default groups", async () => {
+    const db = tenantDb(server, nordlysId);
+    const group = db.prepare("insert into groups (name) values ('Field staff') returning id").get() as { id: number };
+    db.prepare("update sso_drivers set default_group_ids = ? where slug = 'oauth'").run(JSON.stringify([group.id]));
+    db.close();
     const { authorizationUrl, binding } = await start(NORDLYS, "oauth");
     expect(new URL(authorizationUrl).searchParams.get("nonce")).toBeNull();
     const answer = await new IdpVisitor(idp.issuer).signIn(authorizationUrl, "otto.oauth");
     const res = await callback(NORDLYS, answer, binding);
     expect(res.headers.location).toBe("/auth/redirect");
-    expect(person(nordlysId, "otto.oauth@idp.test")).toMatchObject({ first_name: "Otto", role: "learner" });
+    const otto = person(nordlysId, "otto.oauth@idp.test")!;
+    expect(otto).toMatchObject({ first_name: "Otto", role: "learner" });
+    const check = tenantDb(server, nordlysId);
+    try {
+      expect(check.prepare("select group_id, is_admin from group_members where user_id = ?").all(otto.id)).toEqual([{ group_id: group.id, is_admin: 0 }]);
+      expect(check.prepare("select issuer from sso_identities where user_id = ?").get(otto.id)).toEqual({ issuer: `oauth2:${idp.issuer}` });
+    } finally {
+      check.close();
+    }
   });
 });
 
