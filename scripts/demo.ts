@@ -7,6 +7,7 @@ import type { Platform } from "../server/platform";
 import { CATALOG } from "./demo/catalog";
 import { seedContent } from "./demo/content";
 import { seedHistory } from "./demo/history";
+import { seedSsoDemo } from "./demo/sso";
 
 interface DemoCourse {
   title: string;
@@ -138,6 +139,7 @@ export async function seedDemo(
       platform.tenants.release(lease);
     }
   }
+  seedSsoDemo(platform);
   platform.organizations.invalidate();
   return { seeded: true, hosts };
 }

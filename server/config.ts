@@ -39,7 +39,10 @@ const schema = z.object({
   JOB_STEP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** How long a signed download address works, in seconds. */
   DOWNLOAD_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 86_400).default(900),
-  /** Signs download links; without it a random key is made once and kept in <DATA_DIR>/secret.key. */
+  /**
+   * Signs download links and seals SSO client secrets at rest; without it a random key is made once and
+   * kept in <DATA_DIR>/secret.key. Changing it voids stored SSO secrets (they must be entered again).
+   */
   SECRET_KEY: z.string().min(32).optional(),
   /** Whether super-admins must enter an e-mailed code after their password. */
   SUPER_ADMIN_2FA: flag,

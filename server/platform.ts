@@ -9,6 +9,7 @@ import { OrganizationDirectory } from "./directory";
 import { JobRunner } from "./jobs";
 import { Mailer } from "./mailer";
 import { organizationHost, type Organization } from "../app/models/organization.server";
+import { makeSecretBox, type SecretBox } from "../app/models/sso/seal.server";
 
 /**
  * Everything the server holds open for its lifetime, handed to loaders and actions through the load
@@ -21,6 +22,8 @@ export class Platform {
   readonly mailer: Mailer;
   readonly jobs: JobRunner;
   readonly #secret: Buffer;
+  /** Seals secrets kept at rest (SSO client secrets) with a key derived from the server's key. */
+  readonly secrets: SecretBox;
   /** The port the server listens on, once it does; links in mails use it unless PUBLIC_PORT is set. */
   listeningPort: number | null = null;
 
@@ -32,6 +35,7 @@ export class Platform {
     this.mailer = new Mailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: this.outboxDir() });
     this.jobs = new JobRunner(this, config.JOB_STEP_DELAY_MS);
     this.#secret = config.SECRET_KEY ? Buffer.from(config.SECRET_KEY) : loadOrCreateSecret(path.join(config.DATA_DIR, "secret.key"));
+    this.secrets = makeSecretBox(this.#secret);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { authenticate } from "~/models/auth/login.server";
 import { SESSION_LIFETIME_SECONDS } from "~/models/auth/session.server";
+import { passwordLoginEnabled } from "~/models/sso/drivers.server";
 import { personView } from "~/models/user.server";
 import { apiError, apiMethodNotAllowed, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { realmFor, startSession } from "~/utils/auth.server";
@@ -20,6 +21,10 @@ const STATUS = { user_not_found: 401, invalid_password: 401, organization: 403, 
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["POST"]);
   const body = await parseApiBody(request, context, bodySchema);
+  if (context.db && !passwordLoginEnabled(context.db)) {
+    const t = await apiT(request, context);
+    return apiError(403, { message: t("sso.errors.passwordOff"), code: "password_login_off" });
+  }
   const realm = realmFor(context);
   const result = await authenticate(realm, { ...body, ip: context.clientIp });
   if (!result.ok) {

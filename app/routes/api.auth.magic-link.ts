@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { SESSION_LIFETIME_SECONDS } from "~/models/auth/session.server";
 import { exchangeMagicLink } from "~/models/auth/tokens.server";
+import { passwordLoginEnabled } from "~/models/sso/drivers.server";
 import { getUser, personView } from "~/models/user.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { realmFor, startSession } from "~/utils/auth.server";
@@ -20,6 +21,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!context.organization || !context.db) return apiNotFound(request, context);
   const body = await parseApiBody(request, context, bodySchema);
   const t = await apiT(request, context);
+  if (!passwordLoginEnabled(context.db)) return apiError(403, { message: t("sso.errors.passwordOff"), code: "password_login_off" });
   const invalid = () => apiError(422, { message: t("auth.magic.invalid"), code: "invalid_code" });
   if (body.organization_id !== context.organization.id) return invalid();
   const realm = realmFor(context);

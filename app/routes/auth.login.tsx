@@ -4,6 +4,10 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormMessage } from "~/components/form";
+import { SsoButtons } from "~/components/sso-buttons";
+import ssoStyles from "~/styles/sso.css";
+import { passwordLoginEnabled, signInOptions } from "~/models/sso/drivers.server";
+import { SSO_ERROR_CODES } from "~/utils/sso.server";
 import { authenticate } from "~/models/auth/login.server";
 import { revokeSession } from "~/models/auth/session.server";
 import { loginSchema } from "~/utils/auth-schemas";
@@ -11,14 +15,18 @@ import { getAuth, homeFor, realmFor, sessionCookie, startSession } from "~/utils
 import { safeRedirectPath } from "~/utils/preferences.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in" }];
+export const links = () => [{ rel: "stylesheet", href: ssoStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await getAuth(request, context);
-  const redirectTo = new URL(request.url).searchParams.get("redirectTo") ?? "";
+  const url = new URL(request.url);
+  const redirectTo = url.searchParams.get("redirectTo") ?? "";
   if (auth?.session && !auth.session.twoFactorPending && auth.role) {
     throw redirect(safeRedirectPath(redirectTo, homeFor(auth)));
   }
-  return { redirectTo, platform: !context.organization, canUseLinks: Boolean(context.organization) };
+  const sso = context.db ? signInOptions(context.db) : null;
+  const ssoError = SSO_ERROR_CODES.find((code) => code === url.searchParams.get("sso")) ?? null;
+  return { redirectTo, platform: !context.organization, canUseLinks: Boolean(context.organization) && sso?.passwordLogin !== false, sso, ssoError };
 }
 
 /** Spec §2 and §4: the password step; where the organization asks for it, the code step follows. */
@@ -26,6 +34,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: loginSchema });
   if (submission.status !== "success") {
     return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  }
+  if (context.db && !passwordLoginEnabled(context.db)) {
+    return json(submission.reply({ formErrors: ["sso.errors.passwordOff"], hideFields: ["password"] }), { status: 403 });
   }
   const realm = realmFor(context);
   const { email, password, redirectTo } = submission.value;
@@ -49,7 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Login() {
   const { t } = useTranslation();
-  const { redirectTo, platform, canUseLinks } = useLoaderData<typeof loader>();
+  const { redirectTo, platform, canUseLinks, sso, ssoError } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
@@ -59,19 +70,24 @@ export default function Login() {
   return (
     <section className="auth-card">
       <h1>{platform ? t("auth.login.platformTitle") : t("auth.login.title")}</h1>
-      <Form method="post" {...getFormProps(form)}>
-        <FormMessage>{form.errors?.map((e) => t(e)).join(" ")}</FormMessage>
-        <input type="hidden" name="redirectTo" value={redirectTo} />
-        <Field label={t("auth.login.email")} field={fields.email} type="email" autoComplete="username" autoFocus />
-        <Field label={t("auth.login.password")} field={fields.password} type="password" autoComplete="current-password" />
-        <button type="submit" className="primary" data-testid="login-submit">
-          {t("auth.login.submit")}
-        </button>
-      </Form>
-      <p className="auth-links">
-        <Link to="/auth/reset">{t("auth.login.forgot")}</Link>
-        {canUseLinks ? <Link to="/auth/magic">{t("auth.login.magicLink")}</Link> : null}
-      </p>
+      <SsoButtons options={sso} error={ssoError} redirectTo={redirectTo} />
+      {sso?.passwordLogin === false ? null : (
+        <>
+          <Form method="post" {...getFormProps(form)}>
+            <FormMessage>{form.errors?.map((e) => t(e)).join(" ")}</FormMessage>
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <Field label={t("auth.login.email")} field={fields.email} type="email" autoComplete="username" autoFocus />
+            <Field label={t("auth.login.password")} field={fields.password} type="password" autoComplete="current-password" />
+            <button type="submit" className="primary" data-testid="login-submit">
+              {t("auth.login.submit")}
+            </button>
+          </Form>
+          <p className="auth-links">
+            <Link to="/auth/reset">{t("auth.login.forgot")}</Link>
+            {canUseLinks ? <Link to="/auth/magic">{t("auth.login.magicLink")}</Link> : null}
+          </p>
+        </>
+      )}
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { Field, FormMessage } from "~/components/form";
 import { sendMagicLink } from "~/models/auth/mail.server";
 import { exchangeMagicLink, isMagicLinkLive, requestMagicLink } from "~/models/auth/tokens.server";
+import { passwordLoginEnabled } from "~/models/sso/drivers.server";
 import { getUser } from "~/models/user.server";
 import { emailSchema } from "~/utils/auth-schemas";
 import { realmFor, sessionCookie, startSession } from "~/utils/auth.server";
@@ -21,7 +22,9 @@ import { requireOrganization } from "~/utils/tenant.server";
  * JavaScript runs. Without a code, this page sends a new link.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { organization } = requireOrganization(context);
+  const { organization, db } = requireOrganization(context);
+  // With e-mail and password off, people sign in through the organization's provider only.
+  if (!passwordLoginEnabled(db)) throw redirect("/auth/login");
   const url = new URL(request.url);
   const code = url.searchParams.get("code");
   const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
@@ -39,6 +42,7 @@ const exchangeSchema = z.object({ intent: z.literal("exchange"), code: z.string(
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { db } = requireOrganization(context);
+  if (!passwordLoginEnabled(db)) throw redirect("/auth/login");
   const formData = await request.formData();
   const realm = realmFor(context);
   if (formData.get("intent") === "exchange") {

@@ -6,8 +6,8 @@ import { withManagedOrganization, type Area } from "~/utils/manage.server";
 
 /** Spec §2: the tabs of one organization, in each area (admin and dashboard have different sets). */
 export const ORGANIZATION_TABS: Record<Area, readonly string[]> = {
-  admin: ["index", "api", "carousels", "categories", "certificate-templates", "courses", "leaderboard", "quizzes", "users"],
-  dashboard: ["index", "carousels", "categories", "certificate-templates", "courses", "groups", "quizzes", "users"],
+  admin: ["index", "api", "carousels", "categories", "certificate-templates", "courses", "leaderboard", "quizzes", "sso", "users"],
+  dashboard: ["index", "carousels", "categories", "certificate-templates", "courses", "groups", "quizzes", "sso", "users"],
 };
 
 export function organizationLayoutLoader(area: Area) {
@@ -28,7 +28,7 @@ export function OrganizationLayout() {
       <AreaNav
         label={name}
         className="tabs"
-        links={tabs.map((tab) => ({ to: tab === "index" ? base : `${base}/${tab}`, label: t(`tabs.${tab}`), end: tab === "index" }))}
+        links={tabs.map((tab) => ({ to: tab === "index" ? base : `${base}/${tab}`, label: t([`tabs.${tab}`, `${tab}.tab`]), end: tab === "index" }))}
       />
       <Outlet />
     </div>
