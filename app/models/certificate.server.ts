@@ -478,3 +478,34 @@ export function pdfName(c: Certificate) {
   const title = c.courseTitle.replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "").slice(0, 60) || "certificate";
   return `certificate-${title}-${c.publicId}.pdf`;
 }
+
+/** Every course, for choosing which use a template (with whether it issues certificates at all). */
+export function courseChoices(db: TenantConn) {
+  return db
+    .select({ id: courses.id, title: courses.title, allowCertificates: courses.allowCertificates })
+    .from(courses)
+    .orderBy(asc(courses.position), asc(courses.id))
+    .all();
+}
+
+export type PdfState =
+  | { state: "ready"; fileId: number }
+  | { state: "preparing"; jobId: number }
+  | { state: "failed"; jobId: number; error: string | null }
+  | { state: "none" };
+
+/** Where a certificate's PDF stands: rendered, being rendered, failed last time, or never asked for. */
+export function pdfState(db: TenantConn, certificate: Certificate): PdfState {
+  if (certificate.pdfFileId) return { state: "ready", fileId: certificate.pdfFileId };
+  const pending = pendingRender(db, certificate.id);
+  if (pending) return { state: "preparing", jobId: pending.id };
+  const last = lastRender(db, certificate.id);
+  if (last?.status === "failed") return { state: "failed", jobId: last.id, error: last.error };
+  return { state: "none" };
+}
+
+/** For a course page: the learner's certificate of that course, if one was issued. */
+export function courseCertificateSummary(db: TenantConn, userId: number, courseId: number) {
+  const c = certificateForCourse(db, userId, courseId);
+  return c ? { id: c.id, publicId: c.publicId, revoked: Boolean(c.revokedAt), issuedAt: c.issuedAt.toISOString() } : null;
+}
