@@ -4,6 +4,7 @@ import { createSuperAdmin, createUser } from "../app/models/user.server";
 import { superAdmins } from "../db/platform";
 import { categories, type CourseType } from "../db/tenant";
 import type { Platform } from "../server/platform";
+import { seedCertificatesDemo } from "./demo/certificates";
 
 interface DemoCourse {
   title: string;
@@ -123,6 +124,7 @@ export async function seedDemo(platform: Platform): Promise<{ seeded: boolean; h
           });
         });
       });
+      seedCertificatesDemo(db, { courseTitle: demo.courses[0].title, learnerEmail: demo.people.find((p) => p.role === "learner")!.email, language: demo.language });
     } finally {
       platform.tenants.release(lease);
     }

@@ -90,18 +90,34 @@ export const templateSchema = z.object({
 export const templateUpdateSchema = templateSchema.partial();
 export type TemplateInput = z.infer<typeof templateSchema>;
 
-/** The blocks a new template starts with: every placeholder in a sensible place. */
-export function starterBlocks(): CertificateBlock[] {
+export interface StarterLabels {
+  heading: string;
+  certifies: string;
+  completed: string;
+  score: string;
+  verify: string;
+}
+
+const ENGLISH_LABELS: StarterLabels = {
+  heading: "Certificate of completion",
+  certifies: "This certifies that",
+  completed: "has completed the course",
+  score: "Score: {score}",
+  verify: "Certificate {certificate_id} · verify at {verification_url}",
+};
+
+/** The blocks a new template starts with: every placeholder in a sensible place, in the admin's words. */
+export function starterBlocks(labels: StarterLabels = ENGLISH_LABELS): CertificateBlock[] {
   const b = (text: string, y: number, size: number, bold = false): CertificateBlock => ({ text, x: 10, y, width: 80, size, align: "center", bold, color: "#1f2937" });
   return [
-    b("Certificate of completion", 14, 34, true),
-    b("This certifies that", 30, 14),
+    b(labels.heading, 14, 34, true),
+    b(labels.certifies, 30, 14),
     b("{learner_name}", 37, 30, true),
-    b("has completed the course", 50, 14),
+    b(labels.completed, 50, 14),
     b("{course_title}", 56, 22, true),
     b("{completion_date} · {organization_name}", 68, 12),
-    b("Score: {score}", 73, 12),
-    b("Certificate {certificate_id} · verify at {verification_url}", 88, 9),
+    b(labels.score, 73, 12),
+    b(labels.verify, 88, 9),
   ];
 }
 

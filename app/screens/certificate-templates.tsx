@@ -21,6 +21,8 @@ import { verificationPath } from "~/models/certificate-render.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { text } from "~/utils/form-data.server";
 import { formatDate } from "~/utils/i18n";
+import { getFixedT } from "~/utils/i18n.server";
+import { languageFor } from "~/utils/preferences.server";
 import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
 
 /**
@@ -84,7 +86,9 @@ export function templatesAction(area: Area) {
       }
       const name = (text(formData, "name") ?? "").trim();
       if (!name || name.length > 200) return json({ errors: { name: ["validation.required"] } }, { status: 400 });
-      const created = createTemplate(m.db, { name, is_default: false, layout: { ...DEFAULT_LAYOUT, blocks: starterBlocks() } });
+      const t = await getFixedT(await languageFor(request, context));
+      const labels = { heading: t("certificates.starter.heading"), certifies: t("certificates.starter.certifies"), completed: t("certificates.starter.completed"), score: t("certificates.starter.score"), verify: t("certificates.starter.verify") };
+      const created = createTemplate(m.db, { name, is_default: false, layout: { ...DEFAULT_LAYOUT, blocks: starterBlocks(labels) } });
       if (!created.ok) return json({ errors: { name: [created.message] } }, { status: 400 });
       return redirectWithFlash(`${templatesBase(m)}/${created.value.id}`, "certificates.flash.saved");
     });
