@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { getCertificateByPublicId } from "~/models/certificate.server";
 import { formatDate } from "~/utils/i18n";
 import { requireOrganization } from "~/utils/tenant.server";
+import certificateStyles from "~/styles/certificates.css";
 
 /**
  * The public verification page (no sign-in): the certificate's id, looked up only in the organization
@@ -80,3 +81,5 @@ export default function VerifyCertificate() {
     </section>
   );
 }
+
+export const links = () => [{ rel: "stylesheet", href: certificateStyles }];

@@ -5,6 +5,7 @@ import { getOwnCertificate } from "~/models/certificate.server";
 import { certificatePdf } from "~/screens/certificate-pdf.server";
 import { requireUser } from "~/utils/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
+import certificateStyles from "~/styles/certificates.css";
 
 /**
  * One of the learner's certificates as a PDF: a redirect to the signed download once rendered; until
@@ -66,3 +67,5 @@ export default function CertificatePdf() {
     </section>
   );
 }
+
+export const links = () => [{ rel: "stylesheet", href: certificateStyles }];

@@ -6,6 +6,7 @@ import { verificationUrl } from "~/models/certificate-render.server";
 import { requireUser } from "~/utils/auth.server";
 import { formatDate } from "~/utils/i18n";
 import { requireOrganization } from "~/utils/tenant.server";
+import certificateStyles from "~/styles/certificates.css";
 
 /** Spec §2 /profile/certificates: the learner's own certificates, each with its PDF and a share link. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -68,3 +69,5 @@ export default function Certificates() {
     </section>
   );
 }
+
+export const links = () => [{ rel: "stylesheet", href: certificateStyles }];

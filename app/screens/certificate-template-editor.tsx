@@ -35,6 +35,7 @@ export function templateLoader(area: Area) {
         template: { id: template.id, name: template.name, isDefault: template.isDefault, layout: template.layout },
         courseIds: templateCourseIds(m.db, template.id),
         courses: courseChoices(m.db),
+        placeholders: [...PLACEHOLDERS],
         images: listFiles(m.db, { kind: "image", page: { page: 1, perPage: 100 } }).items.map((f) => ({ id: f.id, name: f.name })),
       };
     });
@@ -247,7 +248,7 @@ export function EditTemplate() {
           <h3 id="blocks">{t("certificates.editor.blocks")}</h3>
           <p className="muted">
             {t("certificates.editor.placeholders")}{" "}
-            {PLACEHOLDERS.map((p) => (
+            {data.placeholders.map((p) => (
               <code key={p} className="placeholder">{`{${p}}`}</code>
             ))}
           </p>
