@@ -138,12 +138,13 @@ export function templateAction(area: Area) {
       const intent = text(formData, "intent") ?? "save";
       const parsed = formLayout(formData);
       if (!parsed.success) return json({ errors: layoutErrors(parsed.error.issues) }, { status: 400 });
-      if (intent === "preview") {
-        return json({ ...(await preview(request, context, m, parsed.data)), draft: parsed.data, errors: {} as Errors });
-      }
       const name = (text(formData, "name") ?? "").trim();
-      if (!name || name.length > 200) return json({ errors: { name: ["validation.required"] } as Errors }, { status: 400 });
       const courseIds = formData.getAll("course_id").map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+      if (intent === "preview") {
+        // The page comes back with the preview and the form as it was posted (nothing is saved).
+        return json({ ...(await preview(request, context, m, parsed.data)), draft: parsed.data, draftName: name, draftCourseIds: courseIds, errors: {} as Errors });
+      }
+      if (!name || name.length > 200) return json({ errors: { name: ["validation.required"] } as Errors }, { status: 400 });
       const result = updateTemplate(m.db, template.id, { name, is_default: checkbox(formData, "is_default") || undefined, layout: parsed.data, course_ids: courseIds });
       if (result && !result.ok) return json({ errors: { [result.field]: [result.message] } as Errors }, { status: 400 });
       return redirectWithFlash(intent === "add-block" ? `${here}#blocks` : here, "certificates.flash.saved");
@@ -155,6 +156,8 @@ interface PreviewReply {
   preview?: string | null;
   previewError?: string | null;
   draft?: CertificateLayout;
+  draftName?: string;
+  draftCourseIds?: number[];
   errors?: Errors;
 }
 
@@ -167,6 +170,8 @@ export function EditTemplate() {
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const errors = reply?.errors ?? {};
   const layout = reply?.draft ?? data.template.layout;
+  const name = reply?.draftName ?? data.template.name;
+  const ticked = reply?.draftCourseIds ?? data.courseIds;
   const image = fetcher.data?.preview ?? reply?.preview ?? null;
   const previewError = fetcher.data?.previewError ?? reply?.previewError ?? null;
   const blocks: Array<CertificateBlock | null> = [...layout.blocks, ...(layout.blocks.length < MAX_BLOCKS ? [null] : [])];
@@ -194,11 +199,11 @@ export function EditTemplate() {
       </p>
       <h2>{t("certificates.editor.title", { name: data.template.name })}</h2>
       <div className="editor-grid">
-        <Form method="post" className="panel editor-form" ref={formRef} onChange={refresh} key={reply?.draft ? JSON.stringify(reply.draft) : "saved"}>
+        <Form method="post" className="panel editor-form" ref={formRef} onChange={refresh} key={JSON.stringify([layout, name, ticked])}>
           <input type="hidden" name="block_count" value={blocks.length} />
           <div className="field">
             <label htmlFor="template-name">{t("certificates.templates.name")}</label>
-            <input id="template-name" name="name" defaultValue={data.template.name} maxLength={200} required />
+            <input id="template-name" name="name" defaultValue={name} maxLength={200} required />
             <ErrorList errors={errors.name} />
           </div>
           <div className="field-row">
@@ -266,7 +271,7 @@ export function EditTemplate() {
               {data.courses.map((c) => (
                 <li key={c.id}>
                   <label>
-                    <input type="checkbox" name="course_id" value={c.id} defaultChecked={data.courseIds.includes(c.id)} /> {c.title}
+                    <input type="checkbox" name="course_id" value={c.id} defaultChecked={ticked.includes(c.id)} /> {c.title}
                     {c.allowCertificates ? null : <span className="muted"> · {t("certificates.editor.certificatesOff")}</span>}
                   </label>
                 </li>
