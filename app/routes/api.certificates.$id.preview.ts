@@ -5,8 +5,8 @@ import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT } from "~/utils
 
 /**
  * `GET /api/certificates/{id}/preview`: the PDF through the files mechanism, `{ url, expires_at }` (a
- * signed address); while it is being rendered, 202 `{ status: "preparing", job_id }` (poll GET jobs/{id}
- * or this call again).
+ * signed address); while it is being rendered, 202 `{ status: "preparing", job_id }`: call again
+ * (a second or two later) until the address comes.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const caller = await certificateCaller(request, context);
