@@ -30,7 +30,11 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   );
 }
 
-export const meta: MetaFunction = ({ matches }) => [...matches.flatMap((m) => m.meta ?? []).filter((m) => !("title" in m)), { title: "Certificate" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  ...matches.flatMap((m) => m.meta ?? []).filter((m) => !("title" in m)),
+  { title: data ? `${data.id} · ${data.organization}` : "" },
+  { name: "robots", content: "noindex" },
+];
 
 export default function VerifyCertificate() {
   const { t, i18n } = useTranslation();
