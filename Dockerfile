@@ -21,7 +21,7 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 # Debian's Chromium renders certificate PDFs; tini forwards SIGTERM for a graceful stop.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium tini fonts-dejavu-core \
+ && apt-get install -y --no-install-recommends chromium tini fonts-dejavu-core fonts-wqy-zenhei \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production \

@@ -4,8 +4,9 @@ import { enqueueJob, failJob, finishJob, getJob, hasPendingJobs, JobError, nextJ
 import { listOrganizations } from "../app/models/organization.server";
 import { sweepIncoming } from "../app/models/file.server";
 import type { Platform } from "./platform";
+import { renderCertificateJob } from "./certificates";
 
-type Handler = (context: JobContext) => Promise<Record<string, unknown>>;
+type Handler = (context: JobContext, platform: Platform) => Promise<Record<string, unknown>>;
 
 /** Attempts before a job is given up (each restart during a job counts as one). */
 const MAX_ATTEMPTS = 3;
@@ -13,6 +14,7 @@ const MAX_ATTEMPTS = 3;
 /** What each kind of job does. */
 const HANDLERS: Record<string, Handler> = {
   "course.clone": cloneCourse,
+  "certificate.render": renderCertificateJob,
 };
 
 /**
@@ -106,7 +108,7 @@ export class JobRunner {
         pause: () => new Promise((resolve) => setTimeout(resolve, this.stepDelayMs)),
       };
       try {
-        const result = await HANDLERS[job.kind](context);
+        const result = await HANDLERS[job.kind](context, this.platform);
         if (getJob(db, job.id)?.status !== "done") finishJob(db, job.id, result);
       } catch (error) {
         const message = error instanceof JobError ? error.message : "Something went wrong";

@@ -8,6 +8,7 @@ import type { Config } from "./config";
 import { OrganizationDirectory } from "./directory";
 import { JobRunner } from "./jobs";
 import { Mailer } from "./mailer";
+import { PdfRenderer } from "./pdf-renderer";
 import { organizationHost, type Organization } from "../app/models/organization.server";
 import { makeSecretBox, type SecretBox } from "../app/models/sso/seal.server";
 
@@ -21,6 +22,8 @@ export class Platform {
   readonly organizations: OrganizationDirectory;
   readonly mailer: Mailer;
   readonly jobs: JobRunner;
+  /** Certificates' sandboxed Chromium (at most CERTIFICATE_RENDERERS at a time). */
+  readonly renderer: PdfRenderer;
   readonly #secret: Buffer;
   /** Seals secrets kept at rest (SSO client secrets) with a key derived from the server's key. */
   readonly secrets: SecretBox;
@@ -34,6 +37,7 @@ export class Platform {
     this.organizations = new OrganizationDirectory(this.db, config.PLATFORM_DOMAIN);
     this.mailer = new Mailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: this.outboxDir() });
     this.jobs = new JobRunner(this, config.JOB_STEP_DELAY_MS);
+    this.renderer = new PdfRenderer({ executablePath: config.CHROME_PATH, concurrency: config.CERTIFICATE_RENDERERS, timeoutMs: config.CERTIFICATE_RENDER_TIMEOUT_MS });
     this.#secret = config.SECRET_KEY ? Buffer.from(config.SECRET_KEY) : loadOrCreateSecret(path.join(config.DATA_DIR, "secret.key"));
     this.secrets = makeSecretBox(this.#secret);
   }

@@ -1,4 +1,5 @@
 import type { TenantConn } from "../../db/open";
+import { issueCertificate } from "./certificate.server";
 
 /**
  * Learning events, called inside the transaction that records them. Features that react to learning
@@ -54,7 +55,9 @@ export interface WatchTimeCredited {
 export function onLessonCompleted(_tx: Tx, _e: LessonCompleted) {}
 
 /** A course became completed for the first time (every lesson completed, quiz lessons passed). */
-export function onCourseCompleted(_tx: Tx, _e: CourseCompleted) {}
+export function onCourseCompleted(_tx: Tx, _e: CourseCompleted) {
+  issueCertificate(_tx, _e);
+}
 
 /** A quiz attempt was submitted and graded (or ended by its deadline). */
 export function onQuizAttemptEnded(_tx: Tx, _e: QuizAttemptEnded) {}

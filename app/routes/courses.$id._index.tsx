@@ -3,6 +3,8 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { AccessMessage } from "~/components/access-message";
+import { CourseCertificate } from "~/components/course-certificate";
+import { courseCertificateSummary } from "~/models/certificate.server";
 import { courseLinks } from "~/models/course.server";
 import { getFile } from "~/models/file.server";
 import {
@@ -73,6 +75,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     links: access.allowed ? courseLinks(db, course.id).map((l) => ({ id: l.id, title: l.title, url: l.url })) : [],
     rating: courseRating(db, course.id, learner?.id),
     bookmarked: learner ? isBookmarked(db, learner.id, course.id) : false,
+    certificate: learner ? courseCertificateSummary(db, learner.id, course.id) : null,
   };
 }
 
@@ -135,6 +138,7 @@ export default function CoursePage() {
           ) : null}
         </div>
       </header>
+      <CourseCertificate certificate={data.certificate} />
       <section className="panel">
         <h2>{t("learn.info")}</h2>
         {/* Stored descriptions are sanitised with an allowlist when saved (app/utils/sanitize.server.ts). */}

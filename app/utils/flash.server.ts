@@ -31,6 +31,10 @@ export const FLASH_MESSAGES = [
   "flash.cloneStarted",
   "flash.profileSaved",
   "flash.deviceRevoked",
+  "certificates.flash.saved",
+  "certificates.flash.deleted",
+  "certificates.flash.revoked",
+  "certificates.flash.restored",
 ] as const;
 export type FlashMessage = (typeof FLASH_MESSAGES)[number];
 

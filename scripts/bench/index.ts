@@ -11,6 +11,7 @@ import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
 import { seedDemo } from "../demo";
 import { benchClone } from "./clone";
+import { reportCertificates } from "./certificates";
 import { seedLearnerBench } from "./learner";
 
 /**
@@ -286,6 +287,7 @@ async function main() {
     totalBytes: Number(process.env.BENCH_CLONE_BYTES ?? 1024 ** 3),
   });
   console.log(`  clone of ${clone.lessonCount} lessons and ${clone.totalMiB} MiB in ${clone.fileCount} files: ${clone.seconds} s`);
+  await reportCertificates();
   console.log(
     `\n${JSON.stringify({
       bench: "lectern",

@@ -1,0 +1,143 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { TenantConn } from "../../db/open";
+import type { Organization } from "../../db/platform";
+import { files, type Certificate, type CertificateLayout } from "../../db/tenant";
+import { tenantFolder } from "../../db/tenant-pool";
+import { certificateDate, certificateHtml, imageDataUri, pageBox, qrSvg, type CertificatePage } from "./certificate-html.server";
+import { getCertificate, pdfName, setCertificatePdf, type Placeholder } from "./certificate.server";
+import { fileOnDisk, getFile } from "./file.server";
+
+/** What building a certificate page needs beyond the tenant database. */
+export interface CertificateEnv {
+  dataDir: string;
+  organization: Organization;
+  /** The organization's stored origin (never the request's Host), for {verification_url}. */
+  origin: string;
+}
+
+/** Renders HTML to bytes; the server's sandboxed Chromium (server/pdf-renderer.ts) in practice. */
+export interface Renderer {
+  pdf(html: string, box: { widthMm: number; heightMm: number }): Promise<Buffer>;
+  png(html: string, box: { widthMm: number; heightMm: number }): Promise<Buffer>;
+}
+
+export function verificationPath(publicId: string) {
+  return `/certificates/verify/${publicId}`;
+}
+
+export function verificationUrl(env: Pick<CertificateEnv, "origin">, publicId: string) {
+  return `${env.origin}${verificationPath(publicId)}`;
+}
+
+function fileUri(db: TenantConn, env: CertificateEnv, fileId: number | null) {
+  if (!fileId) return null;
+  const file = getFile(db, fileId);
+  if (!file) return null;
+  return imageDataUri(file, fileOnDisk(env.dataDir, env.organization.id, file));
+}
+
+function logoUri(db: TenantConn, env: CertificateEnv) {
+  const match = env.organization.logo ? /^file:(\d+)$/.exec(env.organization.logo) : null;
+  return match ? fileUri(db, env, Number(match[1])) : null;
+}
+
+async function page(db: TenantConn, env: CertificateEnv, layout: CertificateLayout, values: Record<Placeholder, string>, language: string): Promise<CertificatePage> {
+  return {
+    layout,
+    values,
+    backgroundUri: fileUri(db, env, layout.backgroundFileId),
+    logoUri: layout.showLogo ? logoUri(db, env) : null,
+    qr: layout.showQr ? await qrSvg(values.verification_url) : null,
+    language,
+  };
+}
+
+/** An issued certificate's page, from its snapshot. */
+export async function certificatePage(db: TenantConn, env: CertificateEnv, certificate: Certificate) {
+  const language = certificate.locale || env.organization.language || "en";
+  const url = verificationUrl(env, certificate.publicId);
+  const values: Record<Placeholder, string> = {
+    learner_name: certificate.learnerName,
+    course_title: certificate.courseTitle,
+    completion_date: certificateDate(certificate.issuedAt, language),
+    score: certificate.score === null ? "–" : `${certificate.score}%`,
+    organization_name: env.organization.name,
+    certificate_id: certificate.publicId,
+    verification_url: url,
+  };
+  return page(db, env, certificate.layout, values, language);
+}
+
+/** A template filled with sample data, for the live preview. */
+export async function previewPage(db: TenantConn, env: CertificateEnv, layout: CertificateLayout, sample: { learnerName: string; courseTitle: string; language: string }) {
+  const publicId = "PREV-IEW0-0000";
+  const values: Record<Placeholder, string> = {
+    learner_name: sample.learnerName,
+    course_title: sample.courseTitle,
+    completion_date: certificateDate(new Date(), sample.language),
+    score: "92%",
+    organization_name: env.organization.name,
+    certificate_id: publicId,
+    verification_url: verificationUrl(env, publicId),
+  };
+  return page(db, env, layout, values, sample.language);
+}
+
+export async function renderPreviewPng(db: TenantConn, env: CertificateEnv, renderer: Renderer, layout: CertificateLayout, sample: { learnerName: string; courseTitle: string; language: string }) {
+  const built = await previewPage(db, env, layout, sample);
+  return renderer.png(certificateHtml(built), pageBox(layout));
+}
+
+/** Writes bytes so that readers see the whole file or none: a temporary name, then a rename. */
+export function writeFileAtomic(file: string, bytes: Buffer) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.${crypto.randomBytes(6).toString("hex")}.tmp`;
+  try {
+    fs.writeFileSync(temporary, bytes, { mode: 0o600, flag: "wx" });
+    fs.renameSync(temporary, file);
+  } finally {
+    fs.rmSync(temporary, { force: true });
+  }
+}
+
+/**
+ * The render job's work: the certificate's PDF from its snapshot, stored as a file of the organization
+ * (so downloads go through the signed-address mechanism). Cached: a certificate with a PDF is not
+ * rendered again. Safe to run twice (a restart during a job): the second run finds the PDF.
+ */
+export async function renderCertificatePdf(db: TenantConn, env: CertificateEnv, renderer: Renderer, certificateId: number) {
+  const certificate = getCertificate(db, certificateId);
+  if (!certificate) return { certificateId, skipped: "missing" };
+  if (certificate.pdfFileId && getFile(db, certificate.pdfFileId)) return { certificateId, fileId: certificate.pdfFileId, cached: true };
+  const built = await certificatePage(db, env, certificate);
+  const bytes = await renderer.pdf(certificateHtml(built), pageBox(certificate.layout));
+  const relative = path.join("certificates", `${crypto.randomBytes(16).toString("hex")}.pdf`);
+  const root = path.join(tenantFolder(env.dataDir, env.organization.id), "files");
+  const target = path.join(root, relative);
+  writeFileAtomic(target, bytes);
+  try {
+    const fileId = db.transaction((tx) => {
+      const row = tx
+        .insert(files)
+        .values({
+          kind: "document",
+          mime: "application/pdf",
+          name: pdfName(certificate),
+          size: bytes.length,
+          sha256: crypto.createHash("sha256").update(bytes).digest("hex"),
+          path: relative,
+          uploadedBy: null,
+        })
+        .returning()
+        .get();
+      setCertificatePdf(tx, certificate.id, row.id);
+      return row.id;
+    });
+    return { certificateId, fileId };
+  } catch (error) {
+    fs.rmSync(target, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,89 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { getCertificateByPublicId } from "~/models/certificate.server";
+import { formatDate } from "~/utils/i18n";
+import { requireOrganization } from "~/utils/tenant.server";
+import certificateStyles from "~/styles/certificates.css";
+
+/**
+ * The public verification page (no sign-in): the certificate's id, looked up only in the organization
+ * of the host it is asked on, shows the learner's name, the course, the organization, the date and
+ * whether it is valid or revoked — nothing else. An unknown id says so plainly (404).
+ */
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  const { organization, db } = requireOrganization(context);
+  const certificate = getCertificateByPublicId(db, params.id ?? "");
+  if (!certificate) return json({ found: false as const, id: (params.id ?? "").slice(0, 40), organization: organization.name }, { status: 404, headers: { "X-Robots-Tag": "noindex" } });
+  return json(
+    {
+      found: true as const,
+      id: certificate.publicId,
+      learnerName: certificate.learnerName,
+      courseTitle: certificate.courseTitle,
+      organization: organization.name,
+      issuedAt: certificate.issuedAt.toISOString(),
+      revoked: Boolean(certificate.revokedAt),
+      revokedAt: certificate.revokedAt?.toISOString() ?? null,
+    },
+    { headers: { "X-Robots-Tag": "noindex", "Cache-Control": "no-store" } },
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  ...matches.flatMap((m) => m.meta ?? []).filter((m) => !("title" in m)),
+  { title: data ? `${data.id} · ${data.organization}` : "" },
+  { name: "robots", content: "noindex" },
+];
+
+export default function VerifyCertificate() {
+  const { t, i18n } = useTranslation();
+  const data = useLoaderData<typeof loader>();
+  const date = (iso: string) => formatDate(iso, { locale: i18n.language === "en" ? "en-GB" : undefined, dateStyle: "long" });
+  return (
+    <section className="verify-page">
+      <div className={`verify-card ${data.found ? (data.revoked ? "is-revoked" : "is-valid") : "is-missing"}`} data-testid="verification">
+        {data.found ? (
+          <>
+            <p className={`verify-status ${data.revoked ? "revoked" : "valid"}`} role="status">
+              {data.revoked ? t("certificates.verify.revoked") : t("certificates.verify.valid")}
+            </p>
+            <h1>{data.learnerName}</h1>
+            <dl className="verify-facts">
+              <dt>{t("certificates.verify.course")}</dt>
+              <dd>{data.courseTitle}</dd>
+              <dt>{t("certificates.verify.organization")}</dt>
+              <dd>{data.organization}</dd>
+              <dt>{t("certificates.verify.date")}</dt>
+              <dd>{date(data.issuedAt)}</dd>
+              {data.revokedAt ? (
+                <>
+                  <dt>{t("certificates.verify.revokedOn")}</dt>
+                  <dd>{date(data.revokedAt)}</dd>
+                </>
+              ) : null}
+              <dt>{t("certificates.verify.id")}</dt>
+              <dd>
+                <code>{data.id}</code>
+              </dd>
+            </dl>
+          </>
+        ) : (
+          <>
+            <p className="verify-status missing" role="status">
+              {t("certificates.verify.missing")}
+            </p>
+            <p>{t("certificates.verify.missingHelp", { organization: data.organization })}</p>
+          </>
+        )}
+      </div>
+      <Form method="get" action="/certificates/verify" className="subform verify-lookup">
+        <label htmlFor="verify-id">{t("certificates.verify.lookup")}</label>
+        <input id="verify-id" name="id" placeholder="XXXX-XXXX-XXXX" maxLength={20} required />
+        <button type="submit">{t("certificates.verify.check")}</button>
+      </Form>
+    </section>
+  );
+}
+
+export const links = () => [{ rel: "stylesheet", href: certificateStyles }];

@@ -1,0 +1,250 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ConfirmDelete } from "~/components/confirm-delete";
+import { ErrorList } from "~/components/form";
+import {
+  createTemplate,
+  deleteTemplate,
+  getCertificate,
+  getTemplate,
+  listCertificates,
+  listTemplates,
+  restoreCertificate,
+  revokeCertificate,
+  revokeSchema,
+  starterBlocks,
+  templateCourseIds,
+  DEFAULT_LAYOUT,
+} from "~/models/certificate.server";
+import { verificationPath } from "~/models/certificate-render.server";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { text } from "~/utils/form-data.server";
+import { formatDate } from "~/utils/i18n";
+import { getFixedT } from "~/utils/i18n.server";
+import { languageFor } from "~/utils/preferences.server";
+import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+
+/**
+ * Certificate templates (spec §2 certificate-templates in both areas): the list, a create form, and the
+ * organization's issued certificates with revoking. The editor is in certificate-template-editor.tsx.
+ */
+export const templatesBase = (m: Managed) => `${m.base}/certificate-templates`;
+const CAPABILITY = "write:certificate-template" as const;
+
+export function templatesLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: CAPABILITY }, (m) => {
+      const url = new URL(request.url);
+      const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
+      const page = Math.max(1, Math.min(10_000, Number(url.searchParams.get("page")) || 1));
+      const issued = listCertificates(m.db, { page, perPage: 25 }, { q: q || undefined });
+      return {
+        base: templatesBase(m),
+        templates: listTemplates(m.db).map((t) => ({
+          id: t.id,
+          name: t.name,
+          isDefault: t.isDefault,
+          pageSize: t.layout.pageSize,
+          orientation: t.layout.orientation,
+          courses: templateCourseIds(m.db, t.id).length,
+        })),
+        q,
+        page,
+        pages: Math.max(1, Math.ceil(issued.total / 25)),
+        certificates: issued.items.map((c) => ({
+          id: c.id,
+          publicId: c.publicId,
+          learnerName: c.learnerName,
+          courseTitle: c.courseTitle,
+          issuedAt: c.issuedAt.toISOString(),
+          revoked: Boolean(c.revokedAt),
+          revokedReason: c.revokedReason,
+          verify: verificationPath(c.publicId),
+        })),
+      };
+    });
+}
+
+export function templatesAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: CAPABILITY }, async (m) => {
+      const formData = await request.formData();
+      const intent = text(formData, "intent");
+      if (intent === "revoke" || intent === "restore") {
+        const id = Number(text(formData, "certificate_id"));
+        const certificate = Number.isSafeInteger(id) && id > 0 ? getCertificate(m.db, id) : undefined;
+        if (!certificate) throw new Response("Not Found", { status: 404 });
+        if (intent === "restore") {
+          restoreCertificate(m.db, certificate.id);
+          return redirectWithFlash(templatesBase(m), "certificates.flash.restored");
+        }
+        const parsed = revokeSchema.safeParse({ reason: text(formData, "reason") ?? "" });
+        if (!parsed.success) return json({ errors: { [`reason-${certificate.id}`]: [parsed.error.issues[0].message] } }, { status: 400 });
+        revokeCertificate(m.db, certificate.id, parsed.data.reason);
+        return redirectWithFlash(templatesBase(m), "certificates.flash.revoked");
+      }
+      const name = (text(formData, "name") ?? "").trim();
+      if (!name || name.length > 200) return json({ errors: { name: ["validation.required"] } }, { status: 400 });
+      const t = await getFixedT(await languageFor(request, context));
+      const labels = { heading: t("certificates.starter.heading"), certifies: t("certificates.starter.certifies"), completed: t("certificates.starter.completed"), score: t("certificates.starter.score"), verify: t("certificates.starter.verify") };
+      const created = createTemplate(m.db, { name, is_default: false, layout: { ...DEFAULT_LAYOUT, blocks: starterBlocks(labels) } });
+      if (!created.ok) return json({ errors: { name: [created.message] } }, { status: 400 });
+      return redirectWithFlash(`${templatesBase(m)}/${created.value.id}`, "certificates.flash.saved");
+    });
+}
+
+type ListData = Awaited<ReturnType<ReturnType<typeof templatesLoader>>>;
+
+export function CertificateTemplates() {
+  const { t, i18n } = useTranslation();
+  const data = useLoaderData<ListData>();
+  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  return (
+    <section className="certificates-admin">
+      <h2>{t("certificates.templates.title")}</h2>
+      <p className="muted">{t("certificates.templates.intro")}</p>
+      {data.templates.length === 0 ? (
+        <p className="empty-state">{t("certificates.templates.empty")}</p>
+      ) : (
+        <table className="table" data-testid="certificate-templates">
+          <thead>
+            <tr>
+              <th>{t("certificates.templates.name")}</th>
+              <th>{t("certificates.templates.page")}</th>
+              <th>{t("certificates.templates.courses")}</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {data.templates.map((tpl) => (
+              <tr key={tpl.id} data-template={tpl.name}>
+                <td>
+                  <Link to={`${data.base}/${tpl.id}`}>{tpl.name}</Link>
+                </td>
+                <td>
+                  {t(`certificates.pageSize.${tpl.pageSize}`)} · {t(`certificates.orientation.${tpl.orientation}`)}
+                </td>
+                <td>{tpl.courses}</td>
+                <td>{tpl.isDefault ? <span className="badge published">{t("certificates.templates.default")}</span> : null}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Form method="post" className="panel">
+        <h3>{t("certificates.templates.create")}</h3>
+        <div className="field">
+          <label htmlFor="template-name">{t("certificates.templates.name")}</label>
+          <input id="template-name" name="name" maxLength={200} required />
+          <ErrorList errors={errors.name} />
+        </div>
+        <button type="submit" name="intent" value="create" className="primary" data-testid="create-template">
+          {t("certificates.templates.create")}
+        </button>
+      </Form>
+
+      <h2 id="issued">{t("certificates.issued.title")}</h2>
+      <Form method="get" className="subform" action="#issued">
+        <label>
+          <span className="visually-hidden">{t("certificates.issued.search")}</span>
+          <input type="search" name="q" defaultValue={data.q} placeholder={t("certificates.issued.search")} maxLength={200} />
+        </label>{" "}
+        <button type="submit">{t("certificates.issued.searchButton")}</button>
+      </Form>
+      {data.certificates.length === 0 ? (
+        <p className="empty-state">{t("certificates.issued.empty")}</p>
+      ) : (
+        <table className="table" data-testid="issued-certificates">
+          <thead>
+            <tr>
+              <th>{t("certificates.issued.learner")}</th>
+              <th>{t("certificates.issued.course")}</th>
+              <th>{t("certificates.issued.date")}</th>
+              <th>{t("certificates.issued.status")}</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {data.certificates.map((c) => (
+              <tr key={c.id} data-certificate={c.publicId}>
+                <td>{c.learnerName}</td>
+                <td>{c.courseTitle}</td>
+                <td>{formatDate(c.issuedAt, { locale: i18n.language === "en" ? "en-GB" : undefined })}</td>
+                <td>
+                  {c.revoked ? (
+                    <span className="badge danger" title={c.revokedReason ?? ""}>
+                      {t("certificates.status.revoked")}
+                    </span>
+                  ) : (
+                    <span className="badge published">{t("certificates.status.valid")}</span>
+                  )}{" "}
+                  <a href={c.verify}>{c.publicId}</a>
+                </td>
+                <td className="actions">
+                  {c.revoked ? (
+                    <Form method="post" className="inline-form">
+                      <input type="hidden" name="certificate_id" value={c.id} />
+                      <button type="submit" name="intent" value="restore">
+                        {t("certificates.issued.restore")}
+                      </button>
+                    </Form>
+                  ) : (
+                    <Form method="post" className="inline-form revoke-form">
+                      <input type="hidden" name="certificate_id" value={c.id} />
+                      <label>
+                        <span className="visually-hidden">{t("certificates.issued.reason")}</span>
+                        <input name="reason" maxLength={500} placeholder={t("certificates.issued.reason")} required />
+                      </label>
+                      <button type="submit" name="intent" value="revoke" className="danger" data-testid={`revoke-${c.publicId}`}>
+                        {t("certificates.issued.revoke")}
+                      </button>
+                      <ErrorList errors={errors[`reason-${c.id}`]} />
+                    </Form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {data.pages > 1 ? (
+        <nav className="pagination" aria-label={t("certificates.issued.title")}>
+          {data.page > 1 ? <Link to={`?${new URLSearchParams({ q: data.q, page: String(data.page - 1) })}#issued`}>←</Link> : null}
+          <span>
+            {data.page} / {data.pages}
+          </span>
+          {data.page < data.pages ? <Link to={`?${new URLSearchParams({ q: data.q, page: String(data.page + 1) })}#issued`}>→</Link> : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+export function templateFrom(m: Managed, id: string | undefined) {
+  const template = /^\d{1,15}$/.test(id ?? "") ? getTemplate(m.db, Number(id)) : undefined;
+  if (!template) throw new Response("Not Found", { status: 404 });
+  return template;
+}
+
+export function deleteTemplateLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: CAPABILITY }, (m) => {
+      const template = templateFrom(m, params.certificateTemplateId);
+      return { name: template.name, back: `${templatesBase(m)}/${template.id}` };
+    });
+}
+
+export function deleteTemplateAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: CAPABILITY }, (m) => {
+      deleteTemplate(m.db, templateFrom(m, params.certificateTemplateId).id);
+      return redirectWithFlash(templatesBase(m), "certificates.flash.deleted");
+    });
+}
+
+export function DeleteTemplate() {
+  const { name, back } = useLoaderData<{ name: string; back: string }>();
+  return <ConfirmDelete name={name} cancelTo={back} />;
+}
+

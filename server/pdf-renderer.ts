@@ -1,0 +1,194 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Browser, HTTPRequest } from "puppeteer";
+
+/**
+ * HTML → PDF (or PNG) through Debian's Chromium, as a sandbox (SECURITY.md "Input and content"): the
+ * page runs with JavaScript off; every request it makes is refused except `data:` URIs (the renderer's
+ * callers embed images and fonts that way), so no `file://`, no internal address, no redirect; all
+ * other traffic is also pointed at a dead proxy in case interception were bypassed; a render that takes
+ * longer than the timeout (≤ 10 s) is killed with its browser; at most `concurrency` browsers run at a
+ * time and the rest wait their turn.
+ */
+export class RendererUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RendererUnavailableError";
+  }
+}
+
+export class RenderTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`The render took longer than ${ms} ms and was stopped.`);
+    this.name = "RenderTimeoutError";
+  }
+}
+
+export interface RendererOptions {
+  executablePath: string;
+  /** Browsers at a time (default 1). */
+  concurrency?: number;
+  /** Per render, at most 10 000 ms. */
+  timeoutMs?: number;
+}
+
+export interface PageBox {
+  /** CSS page size, e.g. "A4 landscape"; the HTML's own @page rule should agree. */
+  widthMm: number;
+  heightMm: number;
+}
+
+export const MAX_RENDER_MS = 10_000;
+
+export class PdfRenderer {
+  readonly executablePath: string;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  #running = 0;
+  readonly #queue: Array<() => void> = [];
+  /** Requests the sandbox refused, most recent last (for tests and logs). */
+  readonly blocked: string[] = [];
+  /** Most browsers seen running at once (for tests and the bench). */
+  peak = 0;
+
+  constructor(options: RendererOptions) {
+    this.executablePath = options.executablePath;
+    this.concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+    this.timeoutMs = Math.min(MAX_RENDER_MS, Math.max(100, options.timeoutMs ?? MAX_RENDER_MS));
+  }
+
+  /** Whether Chromium is where it is expected; a clear error otherwise. */
+  check() {
+    try {
+      fs.accessSync(this.executablePath, fs.constants.X_OK);
+    } catch {
+      throw new RendererUnavailableError(
+        `Chromium was not found at ${this.executablePath}: install it (apt-get install chromium) or set CHROME_PATH.`,
+      );
+    }
+  }
+
+  pdf(html: string, box: PageBox): Promise<Buffer> {
+    return this.#render(html, box, "pdf");
+  }
+
+  png(html: string, box: PageBox): Promise<Buffer> {
+    return this.#render(html, box, "png");
+  }
+
+  async #render(html: string, box: PageBox, kind: "pdf" | "png"): Promise<Buffer> {
+    this.check();
+    await this.#acquire();
+    try {
+      return await this.#once(html, box, kind);
+    } finally {
+      this.#release();
+    }
+  }
+
+  #acquire() {
+    if (this.#running < this.concurrency) {
+      this.#running++;
+      this.peak = Math.max(this.peak, this.#running);
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) =>
+      this.#queue.push(() => {
+        this.#running++;
+        this.peak = Math.max(this.peak, this.#running);
+        resolve();
+      }),
+    );
+  }
+
+  #release() {
+    this.#running--;
+    this.#queue.shift()?.();
+  }
+
+  async #once(html: string, box: PageBox, kind: "pdf" | "png"): Promise<Buffer> {
+    const { default: puppeteer } = await import("puppeteer");
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-render-"));
+    let browser: Browser | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    const work = (async () => {
+      browser = await puppeteer.launch({
+        executablePath: this.executablePath,
+        headless: true,
+        timeout: this.timeoutMs,
+        args: [
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--disable-extensions",
+          "--disable-features=Translate,MediaRouter,OptimizationHints",
+          // Belt and braces: if a request ever got past interception it would meet a closed port.
+          "--proxy-server=127.0.0.1:9",
+          "--proxy-bypass-list=<-loopback>",
+          `--user-data-dir=${profile}`,
+        ],
+      });
+      const page = await browser.newPage();
+      await page.setJavaScriptEnabled(false);
+      await page.setRequestInterception(true);
+      page.on("request", (request: HTTPRequest) => {
+        const url = request.url();
+        if (url.startsWith("data:")) return void request.continue();
+        this.blocked.push(url);
+        if (this.blocked.length > 100) this.blocked.shift();
+        void request.abort("blockedbyclient");
+      });
+      const pxWidth = Math.round((box.widthMm / 25.4) * 96);
+      const pxHeight = Math.round((box.heightMm / 25.4) * 96);
+      await page.setViewport({ width: pxWidth, height: pxHeight, deviceScaleFactor: kind === "png" ? 1 : 1 });
+      await page.setContent(html, { waitUntil: "load", timeout: this.timeoutMs });
+      if (kind === "png") {
+        return Buffer.from(await page.screenshot({ type: "png", clip: { x: 0, y: 0, width: pxWidth, height: pxHeight } }));
+      }
+      return Buffer.from(
+        await page.pdf({
+          width: `${box.widthMm}mm`,
+          height: `${box.heightMm}mm`,
+          printBackground: true,
+          margin: { top: 0, right: 0, bottom: 0, left: 0 },
+          timeout: this.timeoutMs,
+        }),
+      );
+    })();
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RenderTimeoutError(this.timeoutMs)), this.timeoutMs);
+    });
+    try {
+      return await Promise.race([work, deadline]);
+    } catch (error) {
+      if ((error as Error)?.name === "TimeoutError") throw new RenderTimeoutError(this.timeoutMs);
+      if (!(error instanceof RenderTimeoutError) && /Failed to launch|ENOENT|spawn/.test(String(error))) {
+        throw new RendererUnavailableError(`Chromium could not be started (${this.executablePath}): ${String(error).split("\n")[0]}`);
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      work.catch(() => {}); // its failure after a timeout is already reported
+      await closeHard(browser);
+      // The browser may still be starting when the deadline passes: close it once it exists.
+      if (!browser) void work.then(() => closeHard(browser), () => closeHard(browser));
+      fs.rmSync(profile, { recursive: true, force: true });
+    }
+  }
+}
+
+async function closeHard(browser: Browser | null) {
+  if (!browser) return;
+  const process = browser.process();
+  try {
+    await Promise.race([browser.close(), new Promise((resolve) => setTimeout(resolve, 2000))]);
+  } catch {
+    // fall through to the kill
+  }
+  if (process && process.exitCode === null) process.kill("SIGKILL");
+}
