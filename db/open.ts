@@ -51,6 +51,39 @@ function applyPragmas(sqlite: Database.Database) {
   sqlite.pragma("wal_autocheckpoint = 1000");
 }
 
+/** How many prepared statements each handle keeps (an LRU keyed by SQL text). */
+export const STATEMENT_CACHE_SIZE = 100;
+
+/**
+ * Statements are prepared once per database handle and reused: drizzle (and better-sqlite3) would
+ * otherwise parse and plan the same SQL again on every call, which was a large part of a small query's
+ * cost. A statement handed out again is put back in its default mode (drizzle switches reads to raw
+ * rows); one still being iterated is never shared — the caller then gets a fresh one.
+ */
+function cacheStatements(sqlite: Database.Database, size = STATEMENT_CACHE_SIZE) {
+  const prepare = sqlite.prepare.bind(sqlite) as (source: string) => Database.Statement;
+  const cache = new Map<string, Database.Statement>();
+  sqlite.prepare = ((source: string) => {
+    const hit = cache.get(source);
+    if (hit && !hit.busy) {
+      cache.delete(source); // most recently used goes last
+      cache.set(source, hit);
+      if (hit.reader) {
+        hit.raw(false);
+        hit.pluck(false);
+        hit.expand(false);
+      }
+      return hit;
+    }
+    const statement = prepare(source);
+    if (!hit) {
+      if (cache.size >= size) cache.delete(cache.keys().next().value!);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as typeof sqlite.prepare;
+}
+
 const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
 
 /**
@@ -174,6 +207,7 @@ function openWith<S extends Record<string, unknown>>(
   let sqlite: Database.Database | undefined;
   try {
     sqlite = new Database(file, { fileMustExist: !create });
+    cacheStatements(sqlite);
     applyPragmas(sqlite);
     const db = drizzle(sqlite, { schema }) as DrizzleDb<S>;
     writeTransactionsImmediately(db);
