@@ -39,6 +39,9 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/** Each open handle's page cache is bounded to this (SQLite `cache_size`); the tenant pool is sized by it. */
+export const HANDLE_CACHE_KIB = 2048;
+
 /**
  * Durability settings (docs/decisions/003-sqlite-durability.md): WAL with synchronous=NORMAL survives any
  * process crash; a power loss may lose the last commits but never corrupts the file.
@@ -49,6 +52,8 @@ function applyPragmas(sqlite: Database.Database) {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("wal_autocheckpoint = 1000");
+  // A bounded page cache per handle (the pool's size is worked out from it: db/tenant-pool.ts).
+  sqlite.pragma(`cache_size = -${HANDLE_CACHE_KIB}`);
 }
 
 /** How many prepared statements each handle keeps (an LRU keyed by SQL text). */
