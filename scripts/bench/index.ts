@@ -325,7 +325,7 @@ async function main() {
   if (only("load")) {
     const load = await benchConcurrentProgress({ start, stop, connections: Number(process.env.BENCH_LOAD_CONNECTIONS ?? 1000) });
     table.push({
-      what: `${load.learners} learners in ${load.organizations} organizations posting progress at once (${load.requests} posts, ${load.rps} req/s, p95 ${load.p95} ms)`,
+      what: `${load.learners} learners in ${load.organizations} organizations posting progress at once: ${load.rowsExpected} posts, ${load.rows} rows written, ${load.failures} 5xx, ${load.non2xx} other non-2xx, ${load.clientTimeouts} client timeouts, ${load.rps} req/s, p95 ${load.p95} ms`,
       value: load.failures + load.lostWrites,
       target: "0 5xx, 0 lost writes",
       ok: load.failures === 0 && load.lostWrites === 0,
