@@ -39,6 +39,9 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/** Each open handle's page cache is bounded to this (SQLite `cache_size`); the tenant pool is sized by it. */
+export const HANDLE_CACHE_KIB = 2048;
+
 /**
  * Durability settings (docs/decisions/003-sqlite-durability.md): WAL with synchronous=NORMAL survives any
  * process crash; a power loss may lose the last commits but never corrupts the file.
@@ -49,6 +52,41 @@ function applyPragmas(sqlite: Database.Database) {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("wal_autocheckpoint = 1000");
+  // A bounded page cache per handle (the pool's size is worked out from it: db/tenant-pool.ts).
+  sqlite.pragma(`cache_size = -${HANDLE_CACHE_KIB}`);
+}
+
+/** How many prepared statements each handle keeps (an LRU keyed by SQL text). */
+export const STATEMENT_CACHE_SIZE = 100;
+
+/**
+ * Statements are prepared once per database handle and reused: drizzle (and better-sqlite3) would
+ * otherwise parse and plan the same SQL again on every call, which was a large part of a small query's
+ * cost. A statement handed out again is put back in its default mode (drizzle switches reads to raw
+ * rows); one still being iterated is never shared — the caller then gets a fresh one.
+ */
+function cacheStatements(sqlite: Database.Database, size = STATEMENT_CACHE_SIZE) {
+  const prepare = sqlite.prepare.bind(sqlite) as (source: string) => Database.Statement;
+  const cache = new Map<string, Database.Statement>();
+  sqlite.prepare = ((source: string) => {
+    const hit = cache.get(source);
+    if (hit && !hit.busy) {
+      cache.delete(source); // most recently used goes last
+      cache.set(source, hit);
+      if (hit.reader) {
+        hit.raw(false);
+        hit.pluck(false);
+        hit.expand(false);
+      }
+      return hit;
+    }
+    const statement = prepare(source);
+    if (!hit) {
+      if (cache.size >= size) cache.delete(cache.keys().next().value!);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as typeof sqlite.prepare;
 }
 
 const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
@@ -174,6 +212,7 @@ function openWith<S extends Record<string, unknown>>(
   let sqlite: Database.Database | undefined;
   try {
     sqlite = new Database(file, { fileMustExist: !create });
+    cacheStatements(sqlite);
     applyPragmas(sqlite);
     const db = drizzle(sqlite, { schema }) as DrizzleDb<S>;
     writeTransactionsImmediately(db);

@@ -1,5 +1,7 @@
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { DatabaseUnavailableError, openTenantDatabase, type TenantDb } from "./open";
+import { DatabaseUnavailableError, HANDLE_CACHE_KIB, openTenantDatabase, type TenantDb } from "./open";
 
 /** Where an organization's folder lives: one folder per organization, named by its id. */
 export function tenantFolder(dataDir: string, organizationId: number) {
@@ -8,6 +10,34 @@ export function tenantFolder(dataDir: string, organizationId: number) {
 
 export function tenantDatabaseFile(dataDir: string, organizationId: number) {
   return path.join(tenantFolder(dataDir, organizationId), "db.sqlite");
+}
+
+/** Beyond its page cache, what a handle costs: the connection and its schema, statements, the shm mapping. */
+const HANDLE_OVERHEAD_KIB = 512;
+/** Descriptors kept for everything else (sockets, uploads, the platform database, logs). */
+const RESERVED_FILES = 256;
+
+/** The process's limit on open files (soft), from /proc; 1024 where it cannot be read. */
+function openFileLimit() {
+  try {
+    const match = /^Max open files\s+(\d+|unlimited)/m.exec(fs.readFileSync("/proc/self/limits", "utf8"));
+    if (match) return match[1] === "unlimited" ? 1 << 20 : Number(match[1]);
+  } catch {
+    // not Linux
+  }
+  return 1024;
+}
+
+/**
+ * How many tenant databases stay open when TENANT_POOL_SIZE is not set: as many as the file-descriptor
+ * limit allows (a handle holds up to three files: the database, its -wal and -shm) and a quarter of the
+ * machine's memory holds at the bounded page cache per handle, so a real install's working set of
+ * organizations stays open instead of churning (docs/decisions/014-speed.md).
+ */
+export function defaultPoolSize({ fileLimit = openFileLimit(), memoryBytes = os.totalmem() } = {}) {
+  const byFiles = Math.floor((fileLimit - RESERVED_FILES) / 3);
+  const byMemory = Math.floor((memoryBytes / 4) / ((HANDLE_CACHE_KIB + HANDLE_OVERHEAD_KIB) * 1024));
+  return Math.max(16, Math.min(byFiles, byMemory, 10_000));
 }
 
 /** One open handle and the requests using it. Leases are per handle, never per organization id. */

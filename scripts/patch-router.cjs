@@ -1,38 +1,104 @@
 // Speeds up route matching in @remix-run/router (React Router 6, which Remix v2 runs on): it flattens,
-// ranks and compiles every route on every match, which with Lectern's ~150 routes was the largest part
-// of a small request's CPU time (docs/decisions/012-route-matching.md). Two memoisations, both exact:
-// the ranked branches of a routes array (routes never change after start), and compiled path patterns.
-// Run on `npm install`/`npm ci` (postinstall); idempotent; if the code it expects is not found (another
-// version), it says so and changes nothing.
+// ranks and compiles every route on every match, and then tries every route in turn, which with
+// Lectern's ~150 routes was the largest part of a small request's CPU time
+// (docs/decisions/012-route-matching.md, 014-speed.md). Three changes, all exact:
+//  1. the ranked branches of a routes array are kept (routes never change after start);
+//  2. compiled path patterns are kept;
+//  3. only the branches that can match are tried: a branch whose path starts with a fixed segment can
+//     only match a pathname starting with that segment (case aside), so branches are indexed by it and
+//     tried in their ranked order together with those starting with a parameter, a splat or nothing.
+// Run on `npm install`/`npm ci` (postinstall); idempotent, step by step; if the code a step expects is not
+// found (another version), it says so and leaves that step out.
 const fs = require("node:fs");
 const path = require("node:path");
 
 const file = path.join(__dirname, "..", "node_modules", "@remix-run", "router", "dist", "router.cjs.js");
-const MARK = "/* lectern: memoised matching */";
+
+const steps = [
+  {
+    mark: "/* lectern: memoised matching */",
+    name: "ranked branches and compiled patterns memoised",
+    edits: [
+      [
+        "  let branches = flattenRoutes(routes);\n  rankRouteBranches(branches);\n",
+        "  /* lectern: memoised matching */\n  let branches = __lecternBranches.get(routes);\n" +
+          "  if (!branches) {\n    branches = flattenRoutes(routes);\n    rankRouteBranches(branches);\n    __lecternBranches.set(routes, branches);\n  }\n",
+      ],
+      [
+        "function compilePath(path, caseSensitive, end) {\n",
+        "function compilePath(path, caseSensitive, end) {\n" +
+          "  const __key = path + '\\u0000' + caseSensitive + '\\u0000' + end;\n" +
+          "  let __hit = __lecternCompiled.get(__key);\n" +
+          "  if (!__hit) { __hit = __compilePath(path, caseSensitive, end); __lecternCompiled.set(__key, __hit); }\n" +
+          "  return __hit;\n}\nfunction __compilePath(path, caseSensitive, end) {\n",
+      ],
+      ["'use strict';", "'use strict';\nconst __lecternBranches = new WeakMap();\nconst __lecternCompiled = new Map();"],
+    ],
+  },
+  {
+    mark: "/* lectern: branches by first segment */",
+    name: "branches indexed by their first segment",
+    edits: [
+      [
+        "  let decoded = decodePath(pathname);\n  for (let i = 0; matches == null && i < branches.length; ++i) {\n",
+        "  let decoded = decodePath(pathname);\n  /* lectern: branches by first segment */\n  branches = __lecternCandidates(branches, decoded);\n" +
+          "  for (let i = 0; matches == null && i < branches.length; ++i) {\n",
+      ],
+      [
+        "function convertRouteMatchToUiMatch(match, loaderData) {\n",
+        `const __lecternIndexes = new WeakMap();
+function __lecternFirstSegment(path) {
+  let start = 0;
+  while (path.charCodeAt(start) === 47) start++;
+  let end = path.indexOf("/", start);
+  return path.slice(start, end === -1 ? path.length : end).toLowerCase();
+}
+function __lecternCandidates(branches, decoded) {
+  if (decoded == null) return branches;
+  let index = __lecternIndexes.get(branches);
+  if (!index) {
+    let open = [];
+    let fixed = new Map();
+    branches.forEach((branch, i) => {
+      let first = __lecternFirstSegment(branch.path);
+      if (first === "" || /[:*?]/.test(first)) open.push(i);
+      else if (fixed.has(first)) fixed.get(first).push(i);
+      else fixed.set(first, [i]);
+    });
+    let byFirst = new Map();
+    for (let [first, list] of fixed) byFirst.set(first, list.concat(open).sort((a, b) => a - b).map(i => branches[i]));
+    index = { open: open.map(i => branches[i]), byFirst };
+    __lecternIndexes.set(branches, index);
+  }
+  return index.byFirst.get(__lecternFirstSegment(decoded)) || index.open;
+}
+function convertRouteMatchToUiMatch(match, loaderData) {
+`,
+      ],
+    ],
+  },
+];
 
 function patch() {
   if (!fs.existsSync(file)) return console.log("patch-router: @remix-run/router not installed; nothing to do");
   let source = fs.readFileSync(file, "utf8");
-  if (source.includes(MARK)) return console.log("patch-router: already applied");
-  const branchesBefore = "  let branches = flattenRoutes(routes);\n  rankRouteBranches(branches);\n";
-  const branchesAfter =
-    `  ${MARK}\n  let branches = __lecternBranches.get(routes);\n` +
-    "  if (!branches) {\n    branches = flattenRoutes(routes);\n    rankRouteBranches(branches);\n    __lecternBranches.set(routes, branches);\n  }\n";
-  const compileBefore = "function compilePath(path, caseSensitive, end) {\n";
-  const compileAfter =
-    "function compilePath(path, caseSensitive, end) {\n" +
-    "  const __key = path + '\\u0000' + caseSensitive + '\\u0000' + end;\n" +
-    "  let __hit = __lecternCompiled.get(__key);\n" +
-    "  if (!__hit) { __hit = __compilePath(path, caseSensitive, end); __lecternCompiled.set(__key, __hit); }\n" +
-    "  return __hit;\n}\nfunction __compilePath(path, caseSensitive, end) {\n";
-  if (!source.includes(branchesBefore) || !source.includes(compileBefore)) {
-    return console.log("patch-router: this version of @remix-run/router looks different; left as it is");
+  let changed = false;
+  for (const step of steps) {
+    if (source.includes(step.mark)) {
+      console.log(`patch-router: ${step.name}: already applied`);
+      continue;
+    }
+    if (!step.edits.every(([before]) => source.includes(before))) {
+      console.log(`patch-router: ${step.name}: this version of @remix-run/router looks different; left as it is`);
+      continue;
+    }
+    for (const [before, after] of step.edits) source = source.replace(before, after);
+    changed = true;
+    console.log(`patch-router: ${step.name}`);
   }
-  source = source.replace(branchesBefore, branchesAfter).replace(compileBefore, compileAfter);
-  source = source.replace("'use strict';", "'use strict';\nconst __lecternBranches = new WeakMap();\nconst __lecternCompiled = new Map();");
+  if (!changed) return;
   fs.writeFileSync(`${file}.lectern-tmp`, source);
   fs.renameSync(`${file}.lectern-tmp`, file);
-  console.log("patch-router: route matching memoised");
 }
 
 try {

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -32,15 +33,14 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   app.set("trust proxy", config.TRUST_PROXY ? config.TRUST_PROXY_HOPS : false);
 
   app.use(healthChecks(platform));
-  app.use(requestId);
+  app.use(requestIdAndNonce);
   if (config.LOG_REQUESTS) app.use(requestLog);
   app.use(forwardedHeaders(config.TRUST_PROXY));
-  app.use(cspNonce);
   app.use(securityHeaders());
   app.use(compression());
 
   app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false, redirect: false }));
+  app.use(publicFiles(config.NODE_ENV === "development"));
 
   app.use(tenancy(platform));
   app.use(sameOriginPosts);
@@ -80,10 +80,58 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   return app;
 }
 
-function requestId(_req: Request, res: Response, next: NextFunction) {
+/**
+ * Random bytes for CSP nonces, drawn from the operating system's CSPRNG in blocks rather than with one
+ * call per request; every nonce is still 16 fresh random bytes, never reused.
+ */
+const NONCE_BYTES = 16;
+const noncePool = Buffer.alloc(NONCE_BYTES * 256);
+let nonceOffset = noncePool.length;
+
+function nextNonce() {
+  if (nonceOffset + NONCE_BYTES > noncePool.length) {
+    crypto.randomFillSync(noncePool);
+    nonceOffset = 0;
+  }
+  const nonce = noncePool.toString("base64", nonceOffset, nonceOffset + NONCE_BYTES);
+  nonceOffset += NONCE_BYTES;
+  return nonce;
+}
+
+function requestIdAndNonce(_req: Request, res: Response, next: NextFunction) {
   res.locals.requestId = crypto.randomUUID();
   res.setHeader("X-Request-Id", res.locals.requestId);
+  res.locals.cspNonce = nextNonce();
   next();
+}
+
+/**
+ * The files of public/ (favicon, robots.txt, …): express.static asks the file system about every path it
+ * sees, so only paths whose first segment names an entry of public/ are handed to it. In development
+ * the folder may change under the server, so every path is.
+ */
+function publicFiles(development: boolean) {
+  const dir = path.join(root, "public");
+  const serve = express.static(dir, { maxAge: "1h", index: false, redirect: false });
+  if (development) return serve;
+  let entries: Set<string>;
+  try {
+    entries = new Set(fs.readdirSync(dir));
+  } catch {
+    entries = new Set();
+  }
+  return (req: Request, res: Response, next: NextFunction) => {
+    const end = req.path.indexOf("/", 1);
+    const first = req.path.slice(1, end === -1 ? undefined : end);
+    let name = first;
+    try {
+      name = decodeURIComponent(first);
+    } catch {
+      // not a name of ours
+    }
+    if (!entries.has(name)) return next();
+    serve(req, res, next);
+  };
 }
 
 /** One JSON line per request, written when the response is done. */
@@ -127,12 +175,34 @@ function forwardedHeaders(trusted: boolean) {
   };
 }
 
-function cspNonce(_req: Request, res: Response, next: NextFunction) {
-  res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
-  next();
+/**
+ * Helmet's headers, worked out once: helmet runs at start on a stand-in response whose nonce is a marker,
+ * and each request then gets the same headers with its own nonce put in place of the marker.
+ */
+function securityHeaders() {
+  const marker = "LECTERN_NONCE_MARKER";
+  const recorded: Array<[string, string]> = [];
+  const removed: string[] = [];
+  const standIn = {
+    locals: { cspNonce: marker },
+    setHeader: (name: string, value: unknown) => void recorded.push([name, String(value)]),
+    removeHeader: (name: string) => void removed.push(name),
+  };
+  let ran = false;
+  helmetMiddleware()({} as Request, standIn as unknown as Response, () => {
+    ran = true;
+  });
+  if (!ran) throw new Error("security headers: helmet did not finish synchronously");
+  const headers = recorded.map(([name, value]) => [name, value.split(marker)] as const);
+  return (_req: Request, res: Response, next: NextFunction) => {
+    const nonce = res.locals.cspNonce as string;
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, parts] of headers) res.setHeader(name, parts.length === 1 ? parts[0] : parts.join(nonce));
+    next();
+  };
 }
 
-function securityHeaders() {
+function helmetMiddleware() {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce}'`;
   return helmet({
     contentSecurityPolicy: {

@@ -18,7 +18,8 @@ const schema = z.object({
   TRUST_PROXY: flag,
   /** How many proxies stand in front of the server when TRUST_PROXY is set (X-Forwarded-For hops). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
-  TENANT_POOL_SIZE: z.coerce.number().int().min(1).default(64),
+  /** Open tenant databases kept at once; by default sized from the file limit and memory (db/tenant-pool.ts). */
+  TENANT_POOL_SIZE: z.coerce.number().int().min(1).optional(),
   /** `auto` seeds the demo organizations when the data directory holds none; `false` never does. */
   SEED_DEMO: z.enum(["auto", "false"]).default("auto"),
   LOG_REQUESTS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),

@@ -13,12 +13,16 @@ import {
 export class OrganizationDirectory {
   readonly #byHost = new Map<string, Organization>();
   #dataVersion = -1;
+  /** Prepared once: `pragma()` would prepare the statement again on every request. */
+  readonly #dataVersionStatement;
   static readonly MAX_CACHED = 10_000;
 
   constructor(
     readonly db: PlatformDb,
     readonly platformDomain: string,
-  ) {}
+  ) {
+    this.#dataVersionStatement = db.$client.prepare("pragma data_version").pluck();
+  }
 
   resolve(rawHost: string | undefined): { host: string | null; organization: Organization | null } {
     const host = normalizeHost(rawHost);
@@ -44,7 +48,7 @@ export class OrganizationDirectory {
   }
 
   #dropIfChangedElsewhere() {
-    const version = this.db.$client.pragma("data_version", { simple: true }) as number;
+    const version = this.#dataVersionStatement.pluck(true).get() as number;
     if (version !== this.#dataVersion) {
       this.#dataVersion = version;
       this.#byHost.clear();

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { openPlatformDatabase, type PlatformDb } from "../db/open";
-import { TenantPool } from "../db/tenant-pool";
+import { defaultPoolSize, TenantPool } from "../db/tenant-pool";
 import type { ImageBucket } from "../app/utils/images";
 import type { Config } from "./config";
 import { OrganizationDirectory } from "./directory";
@@ -33,7 +33,7 @@ export class Platform {
   constructor(readonly config: Config) {
     fs.mkdirSync(config.DATA_DIR, { recursive: true });
     this.db = openPlatformDatabase(config.DATA_DIR);
-    this.tenants = new TenantPool(config.DATA_DIR, config.TENANT_POOL_SIZE);
+    this.tenants = new TenantPool(config.DATA_DIR, config.TENANT_POOL_SIZE ?? defaultPoolSize());
     this.organizations = new OrganizationDirectory(this.db, config.PLATFORM_DOMAIN);
     this.mailer = new Mailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: this.outboxDir() });
     this.jobs = new JobRunner(this, config.JOB_STEP_DELAY_MS);

@@ -59,7 +59,13 @@ export function rateLimits(config: Pick<Config, "RATE_LIMIT_AUTH" | "RATE_LIMIT_
     handler,
     skip: (req) => SAFE_METHODS.has(req.method) || isAuthPath(req.path),
   });
-  return [auth, mutations];
+  // GET, HEAD and OPTIONS are never counted: they skip the limiters without entering them.
+  const limit = (req: Request, res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    if (isAuthPath(req.path)) return auth(req, res, next);
+    return mutations(req, res, next);
+  };
+  return limit;
 }
 
 function isAuthPath(path: string) {
@@ -72,7 +78,7 @@ function isAuthPath(path: string) {
  * submits itself with JavaScript) and then returns to the same address without the parameter.
  */
 export function magicLinkParameter(req: Request, res: Response, next: NextFunction) {
-  if (req.method !== "GET" || req.path.startsWith("/api/") || req.path === "/auth/magic") return next();
+  if (req.method !== "GET" || !req.originalUrl.includes("?") || req.path.startsWith("/api/") || req.path === "/auth/magic") return next();
   const url = new URL(req.originalUrl, "http://placeholder");
   const code = url.searchParams.get("auth");
   if (!code) return next();

@@ -6,6 +6,14 @@ import { contains, type Page } from "../utils/pagination";
 import type { Resource, ResourceScope, WriteResult } from "../utils/resource.server";
 import { moveRow, nextPosition, reorder, type Move } from "./ordering.server";
 
+/** The courses of a carousel, in its order; for learners only the published ones. */
+export function carouselCourseRows(db: TenantConn, carouselId: number, { publishedOnly = false } = {}) {
+  const ids = carouselCourseIds(db, carouselId, { publishedOnly });
+  const rows = ids.length ? db.select().from(courses).where(inArray(courses.id, ids)).all() : [];
+  const byId = new Map(rows.map((c) => [c.id, c]));
+  return ids.map((id) => byId.get(id)!).filter(Boolean);
+}
+
 /** A carousel's courses in their order; for learners only the published ones. */
 export function carouselCourseIds(db: TenantConn, carouselId: number, { publishedOnly = false } = {}) {
   return db

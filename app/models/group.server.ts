@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { preparedOnce } from "../../db/prepared";
 import type { TenantConn } from "../../db/open";
 import { groupMembers, groups } from "../../db/tenant";
 
@@ -15,10 +16,13 @@ export function addGroupMember(db: TenantConn, { groupId, userId, isAdmin = fals
 
 /** The groups a person administers (spec §6: groups have admins who manage the group). */
 export function administeredGroupIds(db: TenantConn, userId: number): number[] {
-  return db
-    .select({ id: groupMembers.groupId })
-    .from(groupMembers)
-    .where(and(eq(groupMembers.userId, userId), eq(groupMembers.isAdmin, true)))
-    .all()
+  return preparedOnce(db, "administeredGroupIds", () =>
+    db
+      .select({ id: groupMembers.groupId })
+      .from(groupMembers)
+      .where(and(eq(groupMembers.userId, sql.placeholder("userId")), eq(groupMembers.isAdmin, true)))
+      .prepare(),
+  )
+    .all({ userId })
     .map((r) => r.id);
 }

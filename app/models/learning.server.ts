@@ -1,5 +1,6 @@
 import { and, asc, avg, count, desc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
+import { preparedOnce, toSeconds } from "../../db/prepared";
 import { onBookmarked, onCourseCompleted, onLessonCompleted, onWatchTimeCredited } from "./events.server";
 import {
   bookmarks,
@@ -81,12 +82,21 @@ export function lessonAccess(db: TenantConn, course: Course, lesson: Lesson, lea
  */
 const MAX_BANKED_MS = 60_000;
 
+/** A placeholder usable where drizzle's types want a value (update sets): bound when the query runs. */
+const placeholder = (name: string) => sql`${sql.placeholder(name)}`;
+
 function day(now: Date) {
   return now.toISOString().slice(0, 10);
 }
 
 function progressRow(db: TenantConn, userId: number, lesson: Lesson) {
-  const existing = db.select().from(lessonProgress).where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.lessonId, lesson.id))).get();
+  const existing = preparedOnce(db, "learning.progressRow", () =>
+    db
+      .select()
+      .from(lessonProgress)
+      .where(and(eq(lessonProgress.userId, sql.placeholder("userId")), eq(lessonProgress.lessonId, sql.placeholder("lessonId"))))
+      .prepare(),
+  ).get({ userId, lessonId: lesson.id });
   if (existing) return existing;
   return db.insert(lessonProgress).values({ userId, lessonId: lesson.id, courseId: lesson.courseId }).returning().get();
 }
@@ -101,30 +111,54 @@ export function recordHeartbeat(
 ) {
   return db.transaction((tx) => {
     const row = progressRow(tx, userId, lesson);
-    const person = tx.select({ until: users.watchCreditedUntil }).from(users).where(eq(users.id, userId)).get();
+    // Built once per connection (db/prepared.ts): heartbeats are the most frequent write.
+    const person = preparedOnce(tx, "learning.creditClock", () =>
+      tx.select({ until: users.watchCreditedUntil }).from(users).where(eq(users.id, sql.placeholder("userId"))).prepare(),
+    ).get({ userId });
     const nowMs = now.getTime();
     // The first heartbeat only starts the clock; later ones draw on the time that has passed since.
     const from = person?.until == null ? nowMs : Math.min(nowMs, Math.max(person.until, nowMs - MAX_BANKED_MS));
     const available = Math.floor((nowMs - from) / 1000);
     // Only videos are watched; text and image lessons are read, and earn no watch time.
     const credited = lesson.kind === "video" ? Math.max(0, Math.min(Math.floor(watchedSeconds), available)) : 0;
-    tx.update(users).set({ watchCreditedUntil: from + credited * 1000 }).where(eq(users.id, userId)).run();
-    const updated = tx
-      .update(lessonProgress)
-      .set({
-        positionSeconds: Math.max(0, Math.floor(positionSeconds)),
-        watchedSeconds: row.watchedSeconds + credited,
-        lastHeartbeatAt: now,
-        updatedAt: now,
-      })
-      .where(eq(lessonProgress.id, row.id))
-      .returning()
-      .get()!;
+    // A prepared update would freeze users.updated_at's $onUpdate value, so it is a placeholder here.
+    preparedOnce(tx, "learning.moveCreditClock", () =>
+      tx
+        .update(users)
+        .set({ watchCreditedUntil: placeholder("until"), updatedAt: placeholder("updatedAt") })
+        .where(eq(users.id, sql.placeholder("userId")))
+        .prepare(),
+    ).run({ until: from + credited * 1000, updatedAt: toSeconds(new Date()), userId });
+    const updated = preparedOnce(tx, "learning.heartbeatProgress", () =>
+      tx
+        .update(lessonProgress)
+        .set({
+          positionSeconds: placeholder("position"),
+          watchedSeconds: placeholder("watched"),
+          lastHeartbeatAt: placeholder("heartbeatMs"),
+          updatedAt: placeholder("updatedAt"),
+        })
+        .where(eq(lessonProgress.id, sql.placeholder("id")))
+        .returning()
+        .prepare(),
+    ).get({
+      position: Math.max(0, Math.floor(positionSeconds)),
+      watched: row.watchedSeconds + credited,
+      heartbeatMs: now.getTime(), // last_heartbeat_at keeps milliseconds
+      updatedAt: toSeconds(now),
+      id: row.id,
+    })!;
     if (credited > 0) {
-      tx.insert(watchTimeDaily)
-        .values({ userId, day: day(now), seconds: credited })
-        .onConflictDoUpdate({ target: [watchTimeDaily.userId, watchTimeDaily.day], set: { seconds: sql`${watchTimeDaily.seconds} + ${credited}` } })
-        .run();
+      preparedOnce(tx, "learning.watchTimeDaily", () =>
+        tx
+          .insert(watchTimeDaily)
+          .values({ userId: sql.placeholder("userId"), day: sql.placeholder("day"), seconds: sql.placeholder("seconds") })
+          .onConflictDoUpdate({
+            target: [watchTimeDaily.userId, watchTimeDaily.day],
+            set: { seconds: sql`${watchTimeDaily.seconds} + ${sql.placeholder("seconds")}` },
+          })
+          .prepare(),
+      ).run({ userId, day: day(now), seconds: credited });
       onWatchTimeCredited(tx, { userId, lessonId: lesson.id, courseId: lesson.courseId, seconds: credited, at: now });
     }
     return { progress: updated, credited };
@@ -255,7 +289,13 @@ export function completedLessonIds(db: TenantConn, userId: number, courseId: num
 }
 
 export function publishedCourse(db: TenantConn, id: number, { includeDrafts = false } = {}) {
-  return db.select().from(courses).where(and(eq(courses.id, id), includeDrafts ? undefined : eq(courses.published, true))).get();
+  return preparedOnce(db, includeDrafts ? "learning.course" : "learning.publishedCourse", () =>
+    db
+      .select()
+      .from(courses)
+      .where(and(eq(courses.id, sql.placeholder("id")), includeDrafts ? undefined : eq(courses.published, true)))
+      .prepare(),
+  ).get({ id });
 }
 
 export function courseLessons(db: TenantConn, courseId: number) {

@@ -1,6 +1,7 @@
-import { and, asc, count, eq, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { TenantConn } from "../../db/open";
+import { preparedOnce } from "../../db/prepared";
 import { courses, files, LESSON_KINDS, lessons, type Lesson } from "../../db/tenant";
 import type { Page } from "../utils/pagination";
 import type { Resource, ResourceScope, WriteResult } from "../utils/resource.server";
@@ -80,7 +81,7 @@ export function listLessons(db: TenantConn, courseId: number) {
 }
 
 export function getLesson(db: TenantConn, id: number) {
-  return db.select().from(lessons).where(eq(lessons.id, id)).get();
+  return preparedOnce(db, "lesson.get", () => db.select().from(lessons).where(eq(lessons.id, sql.placeholder("id"))).prepare()).get({ id });
 }
 
 export function createLesson(db: TenantConn, input: z.infer<typeof createSchema>): WriteResult<Lesson> {

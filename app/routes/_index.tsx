@@ -1,10 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { inArray } from "drizzle-orm";
 import { useTranslation } from "react-i18next";
-import { courses as courseTable } from "../../db/tenant";
 import { CourseCards } from "~/components/course-cards";
-import { carouselCourseIds, listCarousels } from "~/models/carousel.server";
+import { carouselCourseRows, listCarousels } from "~/models/carousel.server";
 import { listPublishedCourses } from "~/models/course.server";
 import { publishedCourse, recentCourses } from "~/models/learning.server";
 import { getAuth } from "~/utils/auth.server";
@@ -29,12 +27,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     description: c.description ? richTextToPlain(c.description) : "",
   });
   const featured = organization.featuredCourse ? publishedCourse(db, organization.featuredCourse) : undefined;
-  const carousels = listCarousels(db, { publishedOnly: true }).map((carousel) => {
-    const ids = carouselCourseIds(db, carousel.id, { publishedOnly: true });
-    const rows = ids.length ? db.select().from(courseTable).where(inArray(courseTable.id, ids)).all() : [];
-    const byId = new Map(rows.map((c) => [c.id, c]));
-    return { id: carousel.id, title: carousel.title, courses: ids.map((id) => card(byId.get(id)!)) };
-  });
+  // The queries live in the model: a route module importing drizzle or db/tenant would ship them to the browser.
+  const carousels = listCarousels(db, { publishedOnly: true }).map((carousel) => ({
+    id: carousel.id,
+    title: carousel.title,
+    courses: carouselCourseRows(db, carousel.id, { publishedOnly: true }).map(card),
+  }));
   const { items } = listPublishedCourses(db, { page: 1, perPage: HOME_COURSE_LIMIT });
   return {
     kind: "organization" as const,

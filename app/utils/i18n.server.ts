@@ -1,4 +1,5 @@
 import { createCookie } from "@remix-run/node";
+import type { TFunction } from "i18next";
 import { RemixI18Next } from "remix-i18next/server";
 import fs from "node:fs";
 import path from "node:path";
@@ -84,6 +85,18 @@ export async function detectLanguage(
   return isLanguage(accepted) ? accepted : FALLBACK_LANGUAGE;
 }
 
-export function getFixedT(language: Language) {
-  return i18nServer.getFixedT(language, DEFAULT_NAMESPACE);
+/**
+ * One translator per language, made on first use: remix-i18next's getFixedT builds and initialises a new
+ * i18next instance on every call, which cost more than the rest of a small /api reply. Translating only
+ * reads the shared resources, so one instance serves every request.
+ */
+const translators = new Map<Language, Promise<TFunction>>();
+export function getFixedT(language: Language): Promise<TFunction> {
+  let translator = translators.get(language);
+  if (!translator) {
+    translator = i18nServer.getFixedT(language, DEFAULT_NAMESPACE);
+    translators.set(language, translator);
+    translator.catch(() => translators.delete(language));
+  }
+  return translator;
 }

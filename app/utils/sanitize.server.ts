@@ -16,13 +16,32 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
-export function sanitizeRichText(html: string) {
-  return sanitizeHtml(html, { ...OPTIONS, allowedAttributes: { a: ["href", "title", "rel", "target"] } }).trim();
+/**
+ * Both functions below are pure (same text in, same text out) and pages call them on every render for
+ * the same few descriptions, so results are kept in a bounded memo keyed by the input: sanitising is
+ * still applied to every text shown, only not parsed again. Long texts are not kept.
+ */
+function memoised(work: (html: string) => string, size = 2_000, maxLength = 16_384) {
+  const memo = new Map<string, string>();
+  return (html: string) => {
+    if (html.length > maxLength) return work(html);
+    let result = memo.get(html);
+    if (result === undefined) {
+      result = work(html);
+      if (memo.size >= size) memo.delete(memo.keys().next().value!);
+      memo.set(html, result);
+    }
+    return result;
+  };
 }
 
+export const sanitizeRichText = memoised((html: string) =>
+  sanitizeHtml(html, { ...OPTIONS, allowedAttributes: { a: ["href", "title", "rel", "target"] } }).trim(),
+);
+
 /** Plain text from rich text, for search and summaries. */
-export function richTextToPlain(html: string) {
+export const richTextToPlain = memoised((html: string) => {
   const text = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).replace(/\s+/g, " ").trim();
   // The text is rendered as text by React, so entities are turned back into their characters.
   return text.replace(/&(amp|lt|gt|quot|#39);/g, (_m, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[e]!);
-}
+});

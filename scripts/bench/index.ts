@@ -13,6 +13,7 @@ import { seedDemo } from "../demo";
 import { benchClone } from "./clone";
 import { reportCertificates } from "./certificates";
 import { seedLearnerBench } from "./learner";
+import { benchConcurrentProgress } from "./load";
 
 /**
  * `npm run bench`: throughput of Lectern against a bare Express + better-sqlite3 baseline measured in the
@@ -23,15 +24,21 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ORGANIZATIONS = Number(process.env.BENCH_ORGANIZATIONS ?? 1000);
-const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 100);
+const POOL_SIZE = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : null;
+/** `BENCH_ONLY=home,learner`: run only these parts (resolve, home, spread, learner, load, clone); the baseline always runs. */
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((s) => s.trim())) : null;
+const only = (part: string) => !ONLY || ONLY.has(part);
+/** `BENCH_PROFILE=<dir>`: the Lectern servers write V8 CPU profiles there (node --cpu-prof) when they stop. */
+const PROFILE_DIR = process.env.BENCH_PROFILE;
 
-interface Server {
+export interface Server {
   port: number;
   child: ChildProcess;
 }
 
 async function start(script: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  const profile = PROFILE_DIR && script.startsWith("server/") ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", script], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", ...env },
     stdio: ["ignore", "pipe", "inherit"],
@@ -62,15 +69,24 @@ function peakRssMiB(pid: number) {
   return Math.round((kb / 1024) * 10) / 10;
 }
 
+/** CPU time a process has used so far (user + system), in ms. */
+function cpuMs(pid: number) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
 interface Load {
   port: number;
+  /** The server's process: its CPU time per request is reported beside the throughput. */
+  pid?: number;
   path: string;
   hosts: string[];
   /** Per request: a different path, method, body or headers (signed-in learners, heartbeats). */
   vary?: () => { path?: string; method?: string; body?: string; headers?: Record<string, string> };
 }
 
-async function measure({ port, path: urlPath, hosts, vary }: Load, duration = DURATION) {
+async function measure({ port, pid, path: urlPath, hosts, vary }: Load, duration = DURATION) {
+  const cpuBefore = pid ? cpuMs(pid) : 0;
   let next = 0;
   const latencies: number[] = [];
   const instance = autocannon({
@@ -107,6 +123,8 @@ async function measure({ port, path: urlPath, hosts, vary }: Load, duration = DU
     p95,
     p99: result.latency.p99,
     requests: result.requests.total,
+    /** Server CPU ms per request: steadier than requests/s on a machine shared with other work. */
+    cpuPerRequest: pid && result.requests.total ? Math.round(((cpuMs(pid) - cpuBefore) / result.requests.total) * 1000) / 1000 : 0,
   };
 }
 
@@ -169,8 +187,26 @@ function learnerHomeJs() {
   return { files: files.size, rawKiB: Math.round(raw / 102.4) / 10, gzipKiB: Math.round(gzip / 102.4) / 10 };
 }
 
+interface Row {
+  what: string;
+  rps?: number;
+  p95?: number;
+  /** Server CPU ms per request, and the baseline's divided by it (the throughput ratio an idle machine would show). */
+  cpu?: number;
+  cpuRatio?: number;
+  /** The figure compared with the target (a ratio, milliseconds, MiB or KiB). */
+  value: number;
+  target: string;
+  ok: boolean;
+}
+
 async function main() {
   console.log(`Lectern bench: ${DURATION}s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores\n`);
+  const table: Row[] = [];
+  const json: Record<string, unknown> = { bench: "lectern" };
+  const atLeast = (value: number, target: number) => ({ value, target: `>= ${target}`, ok: value >= target });
+  const atMost = (value: number, target: number) => ({ value, target: `<= ${target}`, ok: value <= target });
+  const rssPeaks: number[] = [];
 
   // 1. One organization: Lectern against the bare baseline, same data.
   const demoDir = makeDataDir("demo");
@@ -179,126 +215,151 @@ async function main() {
   setup.close();
 
   const baseline = await start("scripts/bench/baseline.ts", { DATA_DIR: demoDir });
-  const baselineResolve = await run({ port: baseline.port, path: "/api/resolve?domain=acme.localhost", hosts: ["acme.localhost"] });
+  const baselineResolve = await run({ port: baseline.port, pid: baseline.child.pid, path: "/api/resolve?domain=acme.localhost", hosts: ["acme.localhost"] });
   await stop(baseline);
+  const base = baselineResolve.rps;
+  console.log(`${String(base).padStart(10)} req/s   baseline: Express + better-sqlite3, GET /api/resolve (${baselineResolve.cpuPerRequest} CPU ms per request)`);
+  json.baseline_rps = base;
 
-  const lectern = await start("server/index.ts", { DATA_DIR: demoDir, SEED_DEMO: "false" });
-  const resolve = await run({ port: lectern.port, path: "/api/resolve?domain=acme.localhost", hosts: ["acme.localhost"] });
-  const home = await run({ port: lectern.port, path: "/", hosts: ["acme.localhost"] });
-  const singleRss = peakRssMiB(lectern.child.pid!);
-  await stop(lectern);
-
-  // 2. The same home page load spread over many organizations, with fewer open handles than organizations.
-  const manyDir = makeDataDir("many");
-  const seedStarted = Date.now();
-  seedOrganizations(manyDir, ORGANIZATIONS);
-  const seedSeconds = (Date.now() - seedStarted) / 1000;
-  const many = await start("server/index.ts", {
-    DATA_DIR: manyDir,
-    SEED_DEMO: "false",
-    TENANT_POOL_SIZE: String(POOL_SIZE),
-  });
-  const oneOfMany = await run({ port: many.port, path: "/", hosts: ["org1.localhost"] });
-  const hosts = Array.from({ length: ORGANIZATIONS }, (_, i) => `org${i + 1}.localhost`);
-  const spread = await run({ port: many.port, path: "/", hosts });
-  const manyRss = peakRssMiB(many.child.pid!);
-  await stop(many);
-
+  if (only("resolve") || only("home")) {
+    const lectern = await start("server/index.ts", { DATA_DIR: demoDir, SEED_DEMO: "false" });
+    if (only("resolve")) {
+      const r = await run({ port: lectern.port, pid: lectern.child.pid, path: "/api/resolve?domain=acme.localhost", hosts: ["acme.localhost"] });
+      table.push({ what: "GET /api/resolve", rps: r.rps, p95: r.p95, cpu: r.cpuPerRequest, cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest), ...atLeast(ratio(r.rps, base), 0.6) });
+    }
+    if (only("home")) {
+      const r = await run({ port: lectern.port, pid: lectern.child.pid, path: "/", hosts: ["acme.localhost"] });
+      table.push({ what: "GET / home, one organization", rps: r.rps, p95: r.p95, cpu: r.cpuPerRequest, cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest), ...atLeast(ratio(r.rps, base), 0.2) });
+    }
+    rssPeaks.push(peakRssMiB(lectern.child.pid!));
+    await stop(lectern);
+  }
   fs.rmSync(demoDir, { recursive: true, force: true });
-  fs.rmSync(manyDir, { recursive: true, force: true });
 
-  const rows = [
-    ["baseline: Express + better-sqlite3, GET /api/resolve", baselineResolve],
-    ["Lectern GET /api/resolve (one organization)", resolve],
-    ["Lectern GET / home page (one organization)", home],
-    [`Lectern GET / home, organization 1 of ${ORGANIZATIONS}`, oneOfMany],
-    [`Lectern GET / home, spread over ${ORGANIZATIONS} organizations (pool ${POOL_SIZE})`, spread],
-  ] as const;
-  console.log("requests/s    p50 ms   p99 ms   what");
-  for (const [label, r] of rows) {
-    console.log(`${String(r.rps).padStart(10)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)}   ${label}`);
+  // 2. The same home page load spread over many organizations, with fewer open handles than organizations
+  // when BENCH_POOL_SIZE says so (by default the pool is sized by the server itself).
+  if (only("spread")) {
+    const manyDir = makeDataDir("many");
+    const seedStarted = Date.now();
+    seedOrganizations(manyDir, ORGANIZATIONS);
+    json.seconds_to_create_organizations = (Date.now() - seedStarted) / 1000;
+    const many = await start("server/index.ts", {
+      DATA_DIR: manyDir,
+      SEED_DEMO: "false",
+      ...(POOL_SIZE ? { TENANT_POOL_SIZE: String(POOL_SIZE) } : {}),
+    });
+    const oneOfMany = await run({ port: many.port, pid: many.child.pid, path: "/", hosts: ["org1.localhost"] });
+    const hosts = Array.from({ length: ORGANIZATIONS }, (_, i) => `org${i + 1}.localhost`);
+    const spread = await run({ port: many.port, pid: many.child.pid, path: "/", hosts });
+    const manyRss = peakRssMiB(many.child.pid!);
+    await stop(many);
+    fs.rmSync(manyDir, { recursive: true, force: true });
+    table.push({
+      what: `home spread over ${ORGANIZATIONS} organizations vs one (${spread.rps} vs ${oneOfMany.rps} req/s${POOL_SIZE ? `, pool ${POOL_SIZE}` : ""})`,
+      rps: spread.rps,
+      p95: spread.p95,
+      cpu: spread.cpuPerRequest,
+      cpuRatio: ratio(oneOfMany.cpuPerRequest, spread.cpuPerRequest),
+      ...atLeast(ratio(spread.rps, oneOfMany.rps), 0.9),
+    });
+    table.push({ what: `peak RSS with ${ORGANIZATIONS} organizations (MiB)`, ...atMost(manyRss, 200) });
   }
-  const figures = {
-    resolve_vs_baseline: ratio(resolve.rps, baselineResolve.rps),
-    home_vs_baseline: ratio(home.rps, baselineResolve.rps),
-    spread_vs_single_organization: ratio(spread.rps, oneOfMany.rps),
-    peak_rss_mib_one_organization: singleRss,
-    peak_rss_mib_many_organizations: manyRss,
-    seconds_to_create_organizations: seedSeconds,
-  };
-  console.log("\nratios and figures");
-  console.log(`  /api/resolve vs baseline:                ${figures.resolve_vs_baseline}`);
-  console.log(`  home page vs baseline:                   ${figures.home_vs_baseline}`);
-  console.log(`  spread over ${ORGANIZATIONS} vs one organization:   ${figures.spread_vs_single_organization}`);
-  console.log(`  peak RSS, one organization:              ${singleRss} MiB`);
-  console.log(`  peak RSS, ${ORGANIZATIONS} organizations:            ${manyRss} MiB`);
-  console.log(`  creating ${ORGANIZATIONS} organizations took:        ${seedSeconds.toFixed(1)} s`);
+
   // 3. The learner's side at the size of a large organization.
-  const big = await seedLearnerBench({
-    courses: Number(process.env.BENCH_COURSES ?? 1_000),
-    lessons: Number(process.env.BENCH_LESSONS ?? 20_000),
-    learners: Number(process.env.BENCH_LEARNERS ?? 10_000),
-    progressRows: Number(process.env.BENCH_PROGRESS_ROWS ?? 1_000_000),
-  });
-  const learnerServer = await start("server/index.ts", { DATA_DIR: big.dataDir, SEED_DEMO: "false", RATE_LIMIT_MUTATIONS: "100000000" });
-  const pick = <T,>(list: T[]) => list[Math.floor(Math.random() * list.length)];
-  const words = ["river", "mountain", "safety", "finance", "history", "design"];
-  const learnerRuns = {
-    home: await run({ port: learnerServer.port, path: "/", hosts: [big.host], vary: () => ({ headers: { cookie: pick(big.cookies) } }) }),
-    course: await run({
-      port: learnerServer.port,
-      path: "/",
-      hosts: [big.host],
-      vary: () => ({ path: `/courses/${pick(big.courseIds)}`, headers: { cookie: pick(big.cookies) } }),
-    }),
-    search: await run({
-      port: learnerServer.port,
-      path: "/",
-      hosts: [big.host],
-      vary: () => ({ path: `/api/search?q=${pick(words)}`, headers: { authorization: `Bearer ${pick(big.tokens)}` } }),
-    }),
-    heartbeat: await run({
-      port: learnerServer.port,
-      path: "/api/lesson-progresses",
-      hosts: [big.host],
-      vary: () => ({
-        method: "POST",
-        body: JSON.stringify({ lesson_id: pick(big.lessonIds), position_seconds: 30, watched_seconds: 15 }),
-        headers: { authorization: `Bearer ${pick(big.tokens)}`, "content-type": "application/json" },
-      }),
-    }),
-  };
-  const learnerRss = peakRssMiB(learnerServer.child.pid!);
-  await stop(learnerServer);
-  fs.rmSync(big.dataDir, { recursive: true, force: true });
-  console.log(
-    `\nlearner side: ${big.counts.courses} courses, ${big.counts.lessons} lessons, ${big.counts.learners} learners, ${big.counts.progressRows} progress rows (seeded in ${big.seedSeconds.toFixed(1)} s)`,
-  );
-  console.log("requests/s   p50 ms   p95 ms   vs baseline   what");
-  for (const [label, r] of Object.entries(learnerRuns)) {
-    console.log(`${String(r.rps).padStart(10)} ${String(r.p50).padStart(8)} ${String(r.p95).padStart(8)} ${String(ratio(r.rps, baselineResolve.rps)).padStart(13)}   ${label}`);
+  if (only("learner")) {
+    const big = await seedLearnerBench({
+      courses: Number(process.env.BENCH_COURSES ?? 1_000),
+      lessons: Number(process.env.BENCH_LESSONS ?? 20_000),
+      learners: Number(process.env.BENCH_LEARNERS ?? 10_000),
+      progressRows: Number(process.env.BENCH_PROGRESS_ROWS ?? 1_000_000),
+    });
+    console.log(
+      `learner side: ${big.counts.courses} courses, ${big.counts.lessons} lessons, ${big.counts.learners} learners, ${big.counts.progressRows} progress rows (seeded in ${big.seedSeconds.toFixed(1)} s)`,
+    );
+    const learnerServer = await start("server/index.ts", { DATA_DIR: big.dataDir, SEED_DEMO: "false", RATE_LIMIT_MUTATIONS: "100000000" });
+    const pick = <T,>(list: T[]) => list[Math.floor(Math.random() * list.length)];
+    const words = ["river", "mountain", "safety", "finance", "history", "design"];
+    const port = learnerServer.port;
+    const pid = learnerServer.child.pid;
+    const learnerRows: Array<[string, Load, number, number]> = [
+      ["learner home (signed in)", { port, pid, path: "/", hosts: [big.host], vary: () => ({ headers: { cookie: pick(big.cookies) } }) }, 0.15, 50],
+      [
+        "course page",
+        { port, pid, path: "/", hosts: [big.host], vary: () => ({ path: `/courses/${pick(big.courseIds)}`, headers: { cookie: pick(big.cookies) } }) },
+        0.15,
+        50,
+      ],
+      [
+        "search (/api/search)",
+        { port, pid, path: "/", hosts: [big.host], vary: () => ({ path: `/api/search?q=${pick(words)}`, headers: { authorization: `Bearer ${pick(big.tokens)}` } }) },
+        0.1,
+        60,
+      ],
+      [
+        "progress heartbeat",
+        {
+          port,
+          pid,
+          path: "/api/lesson-progresses",
+          hosts: [big.host],
+          vary: () => ({
+            method: "POST",
+            body: JSON.stringify({ lesson_id: pick(big.lessonIds), position_seconds: 30, watched_seconds: 15 }),
+            headers: { authorization: `Bearer ${pick(big.tokens)}`, "content-type": "application/json" },
+          }),
+        },
+        0.5,
+        10,
+      ],
+    ];
+    for (const [what, load, ratioTarget, p95Target] of learnerRows) {
+      const r = await run(load);
+      table.push({ what, rps: r.rps, p95: r.p95, cpu: r.cpuPerRequest, cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest), ...atLeast(ratio(r.rps, base), ratioTarget) });
+      table.push({ what: `${what}: p95 ms`, ...atMost(r.p95, p95Target) });
+    }
+    rssPeaks.push(peakRssMiB(learnerServer.child.pid!));
+    await stop(learnerServer);
+    fs.rmSync(big.dataDir, { recursive: true, force: true });
   }
-  const js = learnerHomeJs();
-  console.log(`  learner home JavaScript: ${js.gzipKiB} KiB gzipped (${js.rawKiB} KiB raw, ${js.files} files); peak RSS ${learnerRss} MiB`);
 
-  // 4. Copying a large course in the background (spec §4: "up to about 10 minutes").
-  const clone = await benchClone({
-    lessonCount: Number(process.env.BENCH_CLONE_LESSONS ?? 500),
-    totalBytes: Number(process.env.BENCH_CLONE_BYTES ?? 1024 ** 3),
-  });
-  console.log(`  clone of ${clone.lessonCount} lessons and ${clone.totalMiB} MiB in ${clone.fileCount} files: ${clone.seconds} s`);
-  await reportCertificates();
-  console.log(
-    `\n${JSON.stringify({
-      bench: "lectern",
-      ...figures,
-      learner: Object.fromEntries(Object.entries(learnerRuns).map(([k, r]) => [k, { rps: r.rps, p95_ms: r.p95, vs_baseline: ratio(r.rps, baselineResolve.rps) }])),
-      learner_home_js_gzip_kib: js.gzipKiB,
-      clone_seconds: clone.seconds,
-      clone_lessons: clone.lessonCount,
-      clone_mib: clone.totalMiB,
-    })}`,
-  );
+  // 4. SECURITY.md's load row: 1,000 learners across 20 organizations posting progress at once.
+  if (only("load")) {
+    const load = await benchConcurrentProgress({ start, stop, connections: Number(process.env.BENCH_LOAD_CONNECTIONS ?? 1000) });
+    table.push({
+      what: `${load.learners} learners in ${load.organizations} organizations posting progress at once: ${load.rowsExpected} posts, ${load.rows} rows written, ${load.failures} 5xx, ${load.non2xx} other non-2xx, ${load.clientTimeouts} client timeouts, ${load.rps} req/s, p95 ${load.p95} ms`,
+      value: load.failures + load.lostWrites,
+      target: "0 5xx, 0 lost writes",
+      ok: load.failures === 0 && load.lostWrites === 0,
+    });
+    json.load = load;
+  }
+
+  if (only("js")) {
+    const js = learnerHomeJs();
+    table.push({ what: `learner home JavaScript, KiB gzipped (${js.files} files, ${js.rawKiB} KiB raw)`, ...atMost(js.gzipKiB, 90) });
+  }
+  if (rssPeaks.length) table.push({ what: "peak RSS of the other servers (MiB)", ...atMost(Math.max(...rssPeaks), 200) });
+
+  console.log("\n  req/s   p95 ms  cpu ms/req  cpu ratio      value   target         what");
+  for (const row of table) {
+    console.log(
+      `${String(row.rps ?? "").padStart(7)} ${String(row.p95 ?? "").padStart(8)} ${String(row.cpu ?? "").padStart(11)} ${String(row.cpuRatio ?? "").padStart(10)} ${String(row.value).padStart(10)}   ${row.target.padEnd(13)}${row.ok ? " ok " : " MISS"}  ${row.what}`,
+    );
+  }
+  console.log("  (value: requests/s ratios against the baseline of this run; cpu ratio: the same from server CPU time per request)");
+  json.rows = table;
+
+  // 5. Copying a large course in the background (spec §4: "up to about 10 minutes").
+  if (only("clone")) {
+    const clone = await benchClone({
+      lessonCount: Number(process.env.BENCH_CLONE_LESSONS ?? 500),
+      totalBytes: Number(process.env.BENCH_CLONE_BYTES ?? 1024 ** 3),
+    });
+    console.log(`  clone of ${clone.lessonCount} lessons and ${clone.totalMiB} MiB in ${clone.fileCount} files: ${clone.seconds} s`);
+    json.clone = clone;
+  }
+  if (only("certificates")) await reportCertificates();
+  console.log(`\n${JSON.stringify(json)}`);
 }
 
 main().catch((error) => {

@@ -1,4 +1,5 @@
-import { and, desc, eq, gt, ne } from "drizzle-orm";
+import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
+import { preparedOnce, toSeconds } from "../../../db/prepared";
 import type { Session, User } from "../../../db/tenant";
 import type { AuthRealm } from "./realm.server";
 import { hashToken, randomToken } from "./secrets.server";
@@ -46,12 +47,15 @@ export function createSession(
  */
 export function findSession(realm: AuthRealm, token: string, now = new Date()): { session: Session; person: User } | null {
   if (!token || token.length > 200) return null;
-  const row = realm.db
-    .select({ session: realm.sessions, person: realm.people })
-    .from(realm.sessions)
-    .innerJoin(realm.people, eq(realm.people.id, realm.sessions.userId))
-    .where(and(eq(realm.sessions.tokenHash, hashToken(token)), gt(realm.sessions.expiresAt, now)))
-    .get();
+  const query = preparedOnce(realm.db, `findSession:${realm.kind}`, () =>
+    realm.db
+      .select({ session: realm.sessions, person: realm.people })
+      .from(realm.sessions)
+      .innerJoin(realm.people, eq(realm.people.id, realm.sessions.userId))
+      .where(and(eq(realm.sessions.tokenHash, sql.placeholder("hash")), gt(realm.sessions.expiresAt, sql.placeholder("now"))))
+      .prepare(),
+  );
+  const row = query.get({ hash: hashToken(token), now: toSeconds(now) });
   if (!row || row.person.disabledAt) return null;
   if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     // Best effort: a busy or full disk must not turn every page of a signed-in person into an error.

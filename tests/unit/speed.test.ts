@@ -1,0 +1,128 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { eq, sql } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTenantDatabase, openTenantDatabase } from "../../db/open";
+import { preparedOnce } from "../../db/prepared";
+import { categories } from "../../db/tenant";
+import { defaultPoolSize, tenantDatabaseFile } from "../../db/tenant-pool";
+import { richTextToPlain, sanitizeRichText } from "../../app/utils/sanitize.server";
+
+// The CommonJS build is the one the server runs (and the one scripts/patch-router.cjs patches).
+const { matchRoutes } = createRequire(import.meta.url)("@remix-run/router") as typeof import("@remix-run/router");
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-speed-"));
+  createTenantDatabase(tenantDatabaseFile(dir, 1));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("statements prepared once per handle", () => {
+  it("hands out the same statement for the same SQL, back in its default mode", () => {
+    const db = openTenantDatabase(tenantDatabaseFile(dir, 1));
+    const sqlite = db.$client;
+    sqlite.prepare("insert into categories (name) values ('a'), ('b')").run();
+    const first = sqlite.prepare("select name from categories order by id");
+    expect(first.raw().all()).toEqual([["a"], ["b"]]);
+    const again = sqlite.prepare("select name from categories order by id");
+    expect(again).toBe(first);
+    expect(again.all()).toEqual([{ name: "a" }, { name: "b" }]); // raw mode was reset
+    again.pluck();
+    expect(sqlite.prepare("select name from categories order by id").all()).toEqual([{ name: "a" }, { name: "b" }]);
+    sqlite.close();
+  });
+
+  it("never shares a statement that is still being iterated", () => {
+    const db = openTenantDatabase(tenantDatabaseFile(dir, 1));
+    const sqlite = db.$client;
+    sqlite.prepare("insert into categories (name) values ('a'), ('b')").run();
+    const names: string[] = [];
+    for (const row of sqlite.prepare("select name from categories order by id").iterate() as Iterable<{ name: string }>) {
+      // The same SQL inside the loop gets a statement of its own.
+      names.push(row.name, ...(sqlite.prepare("select name from categories order by id").all() as { name: string }[]).map((r) => r.name));
+    }
+    expect(names).toEqual(["a", "a", "b", "b", "a", "b"]);
+    sqlite.close();
+  });
+
+  it("drizzle queries give the same rows as before, and see writes made since", () => {
+    const db = openTenantDatabase(tenantDatabaseFile(dir, 1));
+    db.insert(categories).values({ name: "one" }).run();
+    const byName = (name: string) => db.select().from(categories).where(eq(categories.name, name)).get();
+    expect(byName("one")?.name).toBe("one");
+    db.insert(categories).values({ name: "two" }).run();
+    expect(byName("two")?.name).toBe("two");
+    expect(db.select().from(categories).all().map((c) => c.name)).toEqual(["one", "two"]);
+    db.$client.close();
+  });
+});
+
+describe("queries built once per connection", () => {
+  it("are shared by the connection and its transactions, not across connections", () => {
+    const a = openTenantDatabase(tenantDatabaseFile(dir, 1));
+    const b = openTenantDatabase(tenantDatabaseFile(dir, 1));
+    const build = (db: typeof a) => () => db.select().from(categories).where(eq(categories.name, sql.placeholder("name"))).prepare();
+    const query = preparedOnce(a, "test.byName", build(a));
+    expect(preparedOnce(a, "test.byName", build(a))).toBe(query);
+    a.transaction((tx) => expect(preparedOnce(tx, "test.byName", build(a))).toBe(query));
+    expect(preparedOnce(b, "test.byName", build(b))).not.toBe(query);
+    a.insert(categories).values({ name: "x" }).run();
+    expect(query.get({ name: "x" })?.name).toBe("x");
+    expect(query.get({ name: "y" })).toBeUndefined();
+    a.$client.close();
+    b.$client.close();
+  });
+});
+
+describe("the tenant pool's default size", () => {
+  it("fits the open-file limit (three files a handle) and a quarter of memory", () => {
+    expect(defaultPoolSize({ fileLimit: 20_000, memoryBytes: 1024 ** 4 })).toBe(6581);
+    expect(defaultPoolSize({ fileLimit: 1024, memoryBytes: 1024 ** 4 })).toBe(256);
+    expect(defaultPoolSize({ fileLimit: 1 << 20, memoryBytes: 4 * 1024 ** 3 })).toBe(409);
+    expect(defaultPoolSize({ fileLimit: 300, memoryBytes: 1024 ** 3 })).toBe(16);
+  });
+});
+
+describe("route matching (scripts/patch-router.cjs)", () => {
+  const routes = [
+    {
+      id: "root",
+      path: "",
+      children: [
+        { id: "home", index: true },
+        { id: "course", path: "courses/:id" },
+        { id: "lesson", path: "courses/:id/lessons/:lessonId" },
+        { id: "carousel", path: "carousels/:id?" },
+        { id: "resolve", path: "api/resolve" },
+        { id: "api", path: "api/*" },
+        { id: "catchall", path: "*" },
+      ],
+    },
+  ];
+  const ids = (p: string) => matchRoutes(routes, p)?.map((m) => m.route.id);
+  it("finds the same route as trying every one in turn", () => {
+    expect(ids("/")).toEqual(["root", "home"]);
+    expect(ids("/courses/4")).toEqual(["root", "course"]);
+    expect(ids("/COURSES/4/lessons/2")).toEqual(["root", "lesson"]);
+    expect(ids("/carousels")).toEqual(["root", "carousel"]);
+    expect(ids("/carousels/3")).toEqual(["root", "carousel"]);
+    expect(ids("/api/resolve")).toEqual(["root", "resolve"]);
+    expect(ids("/api/other/thing")).toEqual(["root", "api"]);
+    expect(ids("/nowhere/at/all")).toEqual(["root", "catchall"]);
+    expect(matchRoutes(routes, "/courses/4")?.[1].params).toEqual({ id: "4" });
+  });
+});
+
+describe("rich text", () => {
+  it("is sanitised the same way on every call", () => {
+    const html = '<p onclick="x()">Hi <a href="javascript:alert(1)">there</a><script>bad()</script></p>';
+    const once = sanitizeRichText(html);
+    expect(once).not.toMatch(/onclick|javascript|script/);
+    expect(sanitizeRichText(html)).toBe(once);
+    expect(richTextToPlain("<p>A &amp; B</p>")).toBe("A & B");
+    expect(richTextToPlain("<p>A &amp; B</p>")).toBe("A & B");
+  });
+});
