@@ -41,6 +41,15 @@ const schema = z.object({
   DOWNLOAD_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 86_400).default(900),
   /** Signs download links; without it a random key is made once and kept in <DATA_DIR>/secret.key. */
   SECRET_KEY: z.string().min(32).optional(),
+  /**
+   * SCORM content is served from `<organization id>.<SCORM_DOMAIN>`, an origin of its own that never sees
+   * the app's cookies (docs/decisions/020-scorm.md). Defaults to `scorm.<PLATFORM_DOMAIN>`.
+   */
+  SCORM_DOMAIN: z
+    .string()
+    .toLowerCase()
+    .regex(/^[a-z0-9.-]+$/, "SCORM_DOMAIN must be a host name without port or scheme")
+    .optional(),
   /** Whether super-admins must enter an e-mailed code after their password. */
   SUPER_ADMIN_2FA: flag,
 });
