@@ -13,6 +13,7 @@ import type { Platform } from "./platform";
 import { serveFiles } from "./files";
 import { healthChecks } from "./health";
 import { serveImages } from "./images";
+import { serveScormContent } from "./scorm/content";
 import { bodyLimits, magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
 import { sendStatusPage } from "./status-page";
 
@@ -36,12 +37,14 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   if (config.LOG_REQUESTS) app.use(requestLog);
   app.use(forwardedHeaders(config.TRUST_PROXY));
   app.use(cspNonce);
-  app.use(securityHeaders());
+  app.use(securityHeaders(config));
   app.use(compression());
 
   app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
   app.use(express.static(path.join(root, "public"), { maxAge: "1h", index: false, redirect: false }));
 
+  // SCORM content hosts (<id>.<SCORM_DOMAIN>) are answered before tenancy: they are no organization's app.
+  app.use(serveScormContent(platform));
   app.use(tenancy(platform));
   app.use(sameOriginPosts);
   app.use(bodyLimits(config.FILE_MAX_BYTES));
@@ -132,7 +135,12 @@ function cspNonce(_req: Request, res: Response, next: NextFunction) {
   next();
 }
 
-function securityHeaders() {
+/** The player frames SCORM content from `<id>.<SCORM_DOMAIN>` on any port (docs/decisions/020-scorm.md). */
+function scormFrames(config: Platform["config"]) {
+  return `${config.PUBLIC_SCHEME}://*.${config.SCORM_DOMAIN ?? `scorm.${config.PLATFORM_DOMAIN}`}:*`;
+}
+
+function securityHeaders(config: Platform["config"]) {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce}'`;
   return helmet({
     contentSecurityPolicy: {
@@ -146,7 +154,7 @@ function securityHeaders() {
         "img-src": ["'self'", "data:", "blob:"],
         // Lesson videos may live on other sites (an http(s) address) or video services (embedded frames).
         "media-src": ["'self'", "blob:", "https:"],
-        "frame-src": ["'self'", "https:"],
+        "frame-src": ["'self'", "https:", scormFrames(config)],
         "connect-src": ["'self'"],
         "frame-ancestors": ["'self'"],
         "form-action": ["'self'"],

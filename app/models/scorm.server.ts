@@ -2,10 +2,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
-import { lessons, scormAttempts, scormPackages, users, type Lesson, type ScormAttempt, type ScormItem, type ScormPackage } from "../../db/tenant";
+import { lessonProgress, lessons, scormAttempts, scormPackages, users, type Lesson, type ScormAttempt, type ScormItem, type ScormPackage } from "../../db/tenant";
 import { tenantFolder } from "../../db/tenant-pool";
 import { completeLesson } from "./learning.server";
 import { familyOf, formatDuration2004, formatTimespan12, parseDuration2004, parseTimespan12, validateCmi, type CmiProblem } from "./scorm/datamodel";
+import { signScormToken, type Signer } from "./scorm-token.server";
 import { launchFile, ManifestError, parseManifest } from "./scorm/manifest.server";
 import { DEFAULT_UNPACK_LIMITS, listZip, UnpackError, unpackZip, type UnpackLimits } from "./scorm/unpack.server";
 
@@ -290,6 +291,8 @@ export function commitAttempt(
       // Once done, a SCO stays done for the LMS even if the content later says otherwise.
       completedAt: existing?.completedAt ?? (done ? now : null),
     };
+    // The lesson shows as started (history, /api lesson-progresses) from the first commit on.
+    tx.insert(lessonProgress).values({ userId, lessonId: lesson.id, courseId: lesson.courseId }).onConflictDoNothing().run();
     const attempt = existing
       ? tx.update(scormAttempts).set(fields).where(eq(scormAttempts.id, existing.id)).returning().get()!
       : tx.insert(scormAttempts).values({ ...fields, userId, lessonId: lesson.id, scoId }).returning().get();
@@ -345,5 +348,55 @@ export function packageView(pkg: ScormPackage) {
     file_count: pkg.fileCount,
     unpacked_bytes: pkg.unpackedBytes,
     updated_at: pkg.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * What the lesson player needs for a SCORM lesson: the table of contents with each item's launcher
+ * address (signed for this learner) and status, and the content origin the player talks to.
+ */
+export interface ScormPlayerItem {
+  identifier: string;
+  title: string;
+  depth: number;
+  url: string;
+  completed: boolean;
+  completionStatus: string | null;
+  successStatus: string | null;
+  score: number | null;
+}
+
+export interface ScormPlayerData {
+  contentOrigin: string;
+  version: string | null;
+  title: string | null;
+  items: ScormPlayerItem[];
+}
+
+export function scormPlayerData(
+  db: TenantConn,
+  { signer, contentOrigin, organizationId, lesson, userId, preview }: { signer: Signer; contentOrigin: string; organizationId: number; lesson: Lesson; userId: number; preview: boolean },
+): ScormPlayerData {
+  const pkg = getPackage(db, lesson.id);
+  if (!pkg) return { contentOrigin, version: null, title: null, items: [] };
+  const token = signScormToken(signer, organizationId, { lessonId: lesson.id, userId, packageId: pkg.id, preview });
+  const attempts = new Map(getAttempts(db, userId, lesson.id).map((a) => [a.scoId, a]));
+  return {
+    contentOrigin,
+    version: pkg.version,
+    title: pkg.title,
+    items: pkg.items.map((item, index) => {
+      const a = attempts.get(item.identifier);
+      return {
+        identifier: item.identifier,
+        title: item.title,
+        depth: item.depth,
+        url: `${contentOrigin}/p/${token}/__lectern/launch/${index}`,
+        completed: Boolean(a?.completedAt),
+        completionStatus: a?.completionStatus ?? null,
+        successStatus: a?.successStatus ?? null,
+        score: a?.scoreScaled != null ? Math.round(a.scoreScaled * 100) : null,
+      };
+    }),
   };
 }

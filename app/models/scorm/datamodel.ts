@@ -142,7 +142,8 @@ export function validateCmi(family: Family, input: Record<string, unknown>): { o
     }
     chars += value.length;
     if (!rule.writable) continue;
-    if (rule.values && !rule.values.includes(value)) problems.push({ element, problem: "invalid_value" });
+    // "" is an element never set (scorm-again's full commits carry every element).
+    if (rule.values && value !== "" && !rule.values.includes(value)) problems.push({ element, problem: "invalid_value" });
     else if (rule.kind === "decimal" && !decimalOk(value)) problems.push({ element, problem: "invalid_value" });
     else if (rule.kind === "timespan12" && value !== "" && parseTimespan12(value) === null) problems.push({ element, problem: "invalid_value" });
     else if (rule.kind === "duration2004" && value !== "" && parseDuration2004(value) === null) problems.push({ element, problem: "invalid_value" });
