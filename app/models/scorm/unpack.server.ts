@@ -222,11 +222,14 @@ export async function unpackZip(file: string, parent: string, limits: UnpackLimi
       const destination = path.resolve(root, ...name.split("/"));
       // Belt and braces: whatever the checks above missed, nothing lands outside the package folder.
       if (!destination.startsWith(root + path.sep)) throw new UnpackError("unsafe_path", name);
-      if (isFolder) {
-        fs.mkdirSync(destination, { recursive: true });
-        return;
+      try {
+        fs.mkdirSync(isFolder ? destination : path.dirname(destination), { recursive: true });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException)?.code;
+        if (code === "EEXIST" || code === "ENOTDIR") throw new UnpackError("unsafe_path", name);
+        throw error;
       }
-      fs.mkdirSync(path.dirname(destination), { recursive: true });
+      if (isFolder) return;
       const compressed = Math.max(1, entry.compressedSize);
       let written = 0;
       const counter = new Transform({
