@@ -24,7 +24,8 @@ import { sendStatusPage } from "../status-page";
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const scormAgainDist = path.join(path.dirname(require.resolve("scorm-again/package.json")), "dist");
+// "scorm-again" resolves (require condition) to dist/scorm-again.js; its package.json is not exported.
+const scormAgainDist = path.dirname(require.resolve("scorm-again"));
 const RUNTIME: Record<string, string> = {
   "scorm12.min.js": path.join(scormAgainDist, "scorm12.min.js"),
   "scorm2004.min.js": path.join(scormAgainDist, "scorm2004.min.js"),

@@ -1,5 +1,4 @@
-PRAGMA foreign_keys=OFF;--> statement-breakpoint
-CREATE TABLE `__new_scorm_attempts` (
+CREATE TABLE `scorm_attempts` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`user_id` integer NOT NULL,
 	`lesson_id` integer NOT NULL,
@@ -20,9 +19,22 @@ CREATE TABLE `__new_scorm_attempts` (
 	FOREIGN KEY (`lesson_id`) REFERENCES `lessons`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-INSERT INTO `__new_scorm_attempts`("id", "user_id", "lesson_id", "sco_id", "version", "cmi", "completion_status", "success_status", "score_raw", "score_min", "score_max", "score_scaled", "total_seconds", "completed_at", "created_at", "updated_at") SELECT "id", "user_id", "lesson_id", "sco_id", "version", "cmi", "completion_status", "success_status", "score_raw", "score_min", "score_max", "score_scaled", "total_seconds", "completed_at", "created_at", "updated_at" FROM `scorm_attempts`;--> statement-breakpoint
-DROP TABLE `scorm_attempts`;--> statement-breakpoint
-ALTER TABLE `__new_scorm_attempts` RENAME TO `scorm_attempts`;--> statement-breakpoint
-PRAGMA foreign_keys=ON;--> statement-breakpoint
 CREATE UNIQUE INDEX `scorm_attempts_user_lesson_sco_unique` ON `scorm_attempts` (`user_id`,`lesson_id`,`sco_id`);--> statement-breakpoint
-CREATE INDEX `scorm_attempts_lesson_idx` ON `scorm_attempts` (`lesson_id`);
+CREATE INDEX `scorm_attempts_lesson_idx` ON `scorm_attempts` (`lesson_id`);--> statement-breakpoint
+CREATE TABLE `scorm_packages` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`lesson_id` integer NOT NULL,
+	`version` text NOT NULL,
+	`title` text NOT NULL,
+	`folder` text NOT NULL,
+	`items` text NOT NULL,
+	`file_count` integer NOT NULL,
+	`unpacked_bytes` integer NOT NULL,
+	`uploaded_by` integer,
+	`created_at` integer DEFAULT (unixepoch()) NOT NULL,
+	`updated_at` integer DEFAULT (unixepoch()) NOT NULL,
+	FOREIGN KEY (`lesson_id`) REFERENCES `lessons`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`uploaded_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `scorm_packages_lesson_unique` ON `scorm_packages` (`lesson_id`);
