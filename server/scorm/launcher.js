@@ -61,6 +61,10 @@
     if (!terminated) post("state", api.getFlattenedCMI(), false);
   });
 
-  var frame = document.getElementById("sco");
-  frame.src = cfg.launch;
+  // The API exists before the content starts: only then is the content frame pointed at the SCO.
+  function start() {
+    document.getElementById("sco").src = cfg.launch;
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })();

@@ -22,8 +22,8 @@ function isMessage(data: unknown): data is Message {
  * A SCORM lesson in the player (docs/decisions/020-scorm.md). The content runs in a frame from the
  * organization's content origin, where scorm-again hosts the SCORM API; it posts its commits here, and
  * this page (which holds the learner's session) sends them to POST /api/scorm-attempts. Changes that were
- * never committed are sent every 20 seconds and when the page is hidden or closed, so a closed tab keeps
- * its place. Without JavaScript it says that the content needs it.
+ * never committed are sent two seconds after the last one (and every 20 seconds), and when the page is
+ * hidden or closed, so a closed tab keeps its place. Without JavaScript it says that the content needs it.
  */
 export function ScormPlayer({ lessonId, data, onLessonCompleted }: { lessonId: number; data: ScormPlayerData; onLessonCompleted?: () => void }) {
   const { t } = useTranslation();
@@ -41,6 +41,7 @@ export function ScormPlayer({ lessonId, data, onLessonCompleted }: { lessonId: n
 
   useEffect(() => {
     let pending: { sco: string; cmi: Record<string, unknown> } | null = null;
+    let soon: number | undefined;
     const send = (sco: string, cmi: Record<string, unknown>, terminate: boolean, leaving = false) => {
       const body = JSON.stringify({ lesson_id: lessonId, sco_id: sco, cmi, terminate });
       setSave("saving");
@@ -72,13 +73,19 @@ export function ScormPlayer({ lessonId, data, onLessonCompleted }: { lessonId: n
       if (event.origin !== data.contentOrigin || !frame.current || event.source !== frame.current.contentWindow) return;
       if (!isMessage(event.data)) return;
       const m = event.data;
-      if (m.kind === "state" && m.cmi) pending = { sco: m.sco, cmi: m.cmi };
+      if (m.kind === "state" && m.cmi) {
+        // Changes the content did not commit yet are saved two seconds after the last one.
+        pending = { sco: m.sco, cmi: m.cmi };
+        window.clearTimeout(soon);
+        soon = window.setTimeout(() => flush(false), 2_000);
+      }
       if (m.kind === "commit" && m.cmi) {
         pending = null;
         void send(m.sco, m.cmi, m.terminate);
       }
     };
     const flush = (leaving: boolean) => {
+      window.clearTimeout(soon);
       if (!pending) return;
       const p = pending;
       pending = null;
@@ -98,6 +105,7 @@ export function ScormPlayer({ lessonId, data, onLessonCompleted }: { lessonId: n
       window.removeEventListener("pagehide", onHide);
       document.removeEventListener("visibilitychange", onVisibility);
       window.clearInterval(timer);
+      window.clearTimeout(soon);
     };
   }, [lessonId, data.contentOrigin]);
 

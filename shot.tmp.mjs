@@ -1,0 +1,10 @@
+import puppeteer from "puppeteer";
+const b = await puppeteer.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
+const p = await b.newPage();
+p.on("console", (m) => console.log("console:", m.text()));
+p.on("pageerror", (e) => console.log("pageerror:", String(e)));
+const r = await p.goto(process.argv[2], { waitUntil: "load" });
+await new Promise((r) => setTimeout(r, 2000));
+console.log(r.status(), p.url(), await p.$("input[name=email]") ? "has email" : "NO email");
+console.log((await p.content()).slice(0, 3000));
+await b.close();
