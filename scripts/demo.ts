@@ -4,6 +4,7 @@ import { createSuperAdmin, createUser } from "../app/models/user.server";
 import { superAdmins } from "../db/platform";
 import { categories, type CourseType } from "../db/tenant";
 import type { Platform } from "../server/platform";
+import { seedScormDemo } from "./demo/scorm";
 
 interface DemoCourse {
   title: string;
@@ -123,6 +124,7 @@ export async function seedDemo(platform: Platform): Promise<{ seeded: boolean; h
           });
         });
       });
+      await seedScormDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, language: demo.language });
     } finally {
       platform.tenants.release(lease);
     }
