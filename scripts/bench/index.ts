@@ -11,6 +11,7 @@ import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
 import { seedDemo } from "../demo";
 import { benchClone } from "./clone";
+import { benchScorm } from "./scorm";
 import { seedLearnerBench } from "./learner";
 
 /**
@@ -286,6 +287,8 @@ async function main() {
     totalBytes: Number(process.env.BENCH_CLONE_BYTES ?? 1024 ** 3),
   });
   console.log(`  clone of ${clone.lessonCount} lessons and ${clone.totalMiB} MiB in ${clone.fileCount} files: ${clone.seconds} s`);
+  const scorm = await benchScorm({ files: Number(process.env.BENCH_SCORM_FILES ?? 5000), totalBytes: Number(process.env.BENCH_SCORM_BYTES ?? 200 * 1024 ** 2) });
+  console.log(`  SCORM package of ${scorm.files} files, ${scorm.unpackedMiB} MiB: checked, unpacked and recorded in ${scorm.installSeconds} s; ${scorm.commitsPerSecond} runtime commits/s (model)`);
   console.log(
     `\n${JSON.stringify({
       bench: "lectern",
