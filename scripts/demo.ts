@@ -5,10 +5,11 @@ import { superAdmins } from "../db/platform";
 import { categories, type CourseType } from "../db/tenant";
 import type { Platform } from "../server/platform";
 import { CATALOG } from "./demo/catalog";
+import { seedCertificatesDemo } from "./demo/certificates";
 import { seedContent } from "./demo/content";
 import { seedHistory } from "./demo/history";
+import { seedScormDemo } from "./demo/scorm";
 import { seedSsoDemo } from "./demo/sso";
-import { seedCertificatesDemo } from "./demo/certificates";
 
 interface DemoCourse {
   title: string;
@@ -135,6 +136,7 @@ export async function seedDemo(
       });
       const target = { db, dataDir: platform.dataDir, organizationId: organization.id };
       await seedContent(target, CATALOG[demo.urlPrefix]);
+      await seedScormDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, language: demo.language });
       if (history) seedHistory(db, { seed: demo.urlPrefix, domain: `${demo.urlPrefix}.test`, language: demo.language, now });
       seedCertificatesDemo(db, { courseTitle: demo.courses[0].title, learnerEmail: demo.people.find((p) => p.role === "learner")!.email, language: demo.language });
     } finally {

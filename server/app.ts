@@ -14,6 +14,7 @@ import type { Platform } from "./platform";
 import { serveFiles } from "./files";
 import { healthChecks } from "./health";
 import { serveImages } from "./images";
+import { serveScormContent } from "./scorm/content";
 import { bodyLimits, magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
 import { sendStatusPage } from "./status-page";
 
@@ -36,12 +37,14 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   app.use(requestIdAndNonce);
   if (config.LOG_REQUESTS) app.use(requestLog);
   app.use(forwardedHeaders(config.TRUST_PROXY));
-  app.use(securityHeaders());
+  app.use(securityHeaders(config));
   app.use(compression());
 
   app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
   app.use(publicFiles(config.NODE_ENV === "development"));
 
+  // SCORM content hosts (<id>.<SCORM_DOMAIN>) are answered before tenancy: they are no organization's app.
+  app.use(serveScormContent(platform));
   app.use(tenancy(platform));
   app.use(sameOriginPosts);
   app.use(bodyLimits(config.FILE_MAX_BYTES));
@@ -179,7 +182,7 @@ function forwardedHeaders(trusted: boolean) {
  * Helmet's headers, worked out once: helmet runs at start on a stand-in response whose nonce is a marker,
  * and each request then gets the same headers with its own nonce put in place of the marker.
  */
-function securityHeaders() {
+function securityHeaders(config: Platform["config"]) {
   const marker = "LECTERN_NONCE_MARKER";
   const recorded: Array<[string, string]> = [];
   const removed: string[] = [];
@@ -189,7 +192,7 @@ function securityHeaders() {
     removeHeader: (name: string) => void removed.push(name),
   };
   let ran = false;
-  helmetMiddleware()({} as Request, standIn as unknown as Response, () => {
+  helmetMiddleware(config)({} as Request, standIn as unknown as Response, () => {
     ran = true;
   });
   if (!ran) throw new Error("security headers: helmet did not finish synchronously");
@@ -202,7 +205,12 @@ function securityHeaders() {
   };
 }
 
-function helmetMiddleware() {
+/** The player frames SCORM content from `<id>.<SCORM_DOMAIN>` on any port (docs/decisions/020-scorm.md). */
+function scormFrames(config: Platform["config"]) {
+  return `${config.PUBLIC_SCHEME}://*.${config.SCORM_DOMAIN ?? `scorm.${config.PLATFORM_DOMAIN}`}:*`;
+}
+
+function helmetMiddleware(config: Platform["config"]) {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce}'`;
   return helmet({
     contentSecurityPolicy: {
@@ -216,7 +224,7 @@ function helmetMiddleware() {
         "img-src": ["'self'", "data:", "blob:"],
         // Lesson videos may live on other sites (an http(s) address) or video services (embedded frames).
         "media-src": ["'self'", "blob:", "https:"],
-        "frame-src": ["'self'", "https:"],
+        "frame-src": ["'self'", "https:", scormFrames(config)],
         "connect-src": ["'self'"],
         "frame-ancestors": ["'self'"],
         "form-action": ["'self'"],

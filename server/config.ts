@@ -45,6 +45,15 @@ const schema = z.object({
    * kept in <DATA_DIR>/secret.key. Changing it voids stored SSO secrets (they must be entered again).
    */
   SECRET_KEY: z.string().min(32).optional(),
+  /**
+   * SCORM content is served from `<organization id>.<SCORM_DOMAIN>`, an origin of its own that never sees
+   * the app's cookies (docs/decisions/020-scorm.md). Defaults to `scorm.<PLATFORM_DOMAIN>`.
+   */
+  SCORM_DOMAIN: z
+    .string()
+    .toLowerCase()
+    .regex(/^[a-z0-9.-]+$/, "SCORM_DOMAIN must be a host name without port or scheme")
+    .optional(),
   /** Whether super-admins must enter an e-mailed code after their password. */
   SUPER_ADMIN_2FA: flag,
   /** Certificates: the Chromium that renders PDFs, how many may run at once, and a render's time limit. */

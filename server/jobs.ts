@@ -3,6 +3,7 @@ import { cloneCourse, type JobContext } from "../app/models/clone.server";
 import { enqueueJob, failJob, finishJob, getJob, hasPendingJobs, JobError, nextJob, reportProgress, startJob } from "../app/models/job.server";
 import { listOrganizations } from "../app/models/organization.server";
 import { sweepIncoming } from "../app/models/file.server";
+import { sweepScormIncoming } from "../app/models/scorm.server";
 import type { Platform } from "./platform";
 import { renderCertificateJob } from "./certificates";
 
@@ -52,6 +53,7 @@ export class JobRunner {
         if (this.#stopped) return;
         try {
           sweepIncoming(this.platform.dataDir, organization.id);
+          sweepScormIncoming(this.platform.dataDir, organization.id);
           const lease = this.platform.tenants.acquire(organization.id);
           try {
             if (hasPendingJobs(lease.db)) this.kick(organization.id);

@@ -90,6 +90,18 @@ export class Platform {
     return crypto.createHmac("sha256", this.#secret).update(`image:${organizationId}:${fileId}:${bucket}`).digest("base64url");
   }
 
+  /** An HMAC of `value` for one purpose (never "file" or "image", which the signers above use), base64url. */
+  signValue(purpose: string, value: string) {
+    if (purpose === "file" || purpose === "image") throw new Error("reserved purpose");
+    return crypto.createHmac("sha256", this.#secret).update(`${purpose}:${value}`).digest("base64url");
+  }
+
+  verifyValue(purpose: string, value: string, signature: string) {
+    const expected = Buffer.from(this.signValue(purpose, value));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+  }
+
   #sign(organizationId: number, fileId: number, expires: number) {
     return crypto.createHmac("sha256", this.#secret).update(`file:${organizationId}:${fileId}:${expires}`).digest("base64url");
   }
@@ -104,6 +116,19 @@ export class Platform {
     const port = this.config.PUBLIC_PORT ?? this.listeningPort;
     const defaultPort = scheme === "https" ? 443 : 80;
     return `${scheme}://${host ?? this.platformDomain}${port && port !== defaultPort ? `:${port}` : ""}`;
+  }
+
+  /** The host under which each organization's SCORM content is served (`<id>.<this>`). */
+  get scormDomain() {
+    return this.config.SCORM_DOMAIN ?? `scorm.${this.config.PLATFORM_DOMAIN}`;
+  }
+
+  /** The origin of an organization's SCORM content: never the app's own, so content cannot reach its cookies. */
+  scormOrigin(organizationId: number) {
+    const scheme = this.config.PUBLIC_SCHEME;
+    const port = this.config.PUBLIC_PORT ?? this.listeningPort;
+    const defaultPort = scheme === "https" ? 443 : 80;
+    return `${scheme}://${organizationId}.${this.scormDomain}${port && port !== defaultPort ? `:${port}` : ""}`;
   }
 
   get dataDir() {

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { lessonProgress } from "../../db/tenant";
 import { completeLesson, lessonAccess, progressView, publishedCourse, recordHeartbeat } from "~/models/learning.server";
 import { getLesson } from "~/models/lesson.server";
+import { lessonTracking } from "~/models/scorm.server";
 import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";
 import { pageSchema, paginated } from "~/utils/pagination";
@@ -19,7 +20,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const mine = and(eq(lessonProgress.userId, auth.person.id));
   const items = context.db.select().from(lessonProgress).where(mine).orderBy(desc(lessonProgress.updatedAt)).limit(p.perPage).offset((p.page - 1) * p.perPage).all();
   const total = context.db.select().from(lessonProgress).where(mine).all().length;
-  return apiOk(paginated(items.map(progressView), total, p));
+  const db = context.db;
+  // SCORM lessons carry their tracking (status, score, time; docs/decisions/020-scorm.md).
+  return apiOk(paginated(items.map((row) => ({ ...progressView(row), scorm: lessonTracking(db, row.userId, row.lessonId) })), total, p));
 }
 
 const bodySchema = z.object({

@@ -1,12 +1,14 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useFetcher, useLoaderData } from "@remix-run/react";
+import { Form, Link, useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import ReactPlayer from "react-player";
 import { useTranslation } from "react-i18next";
 import { AccessMessage } from "~/components/access-message";
+import { ScormPlayer } from "~/components/scorm/scorm-player";
 import { getFile } from "~/models/file.server";
 import { completedLessonIds, completeLesson, courseLessons, lessonAccess, publishedCourse } from "~/models/learning.server";
 import { getLesson } from "~/models/lesson.server";
+import { scormPlayerData } from "~/models/scorm.server";
 import { getUser } from "~/models/user.server";
 import { learnerContext } from "~/utils/learner.server";
 import { sanitizeRichText } from "~/utils/sanitize.server";
@@ -37,7 +39,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const file = access.allowed && lesson.fileId ? getFile(db, lesson.fileId) : undefined;
   const media = file ? { url: context.platform.signFileUrl(organization.id, file, 6 * 3600).url, mime: file.mime, kind: file.kind } : null;
   const user = learner ? getUser(db, learner.id) : undefined;
+  const { platform } = context;
+  const scorm =
+    access.allowed && learner && lesson.kind === "scorm"
+      ? scormPlayerData(db, { signer: platform, contentOrigin: platform.scormOrigin(organization.id), organizationId: organization.id, lesson, userId: learner.id, preview: learner.canPreview })
+      : null;
   return {
+    scorm,
     course: { id: course.id, title: course.title },
     lesson: {
       id: lesson.id,
@@ -63,7 +71,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!learner) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: `/courses/${course.id}/lessons/${lesson.id}` })}`);
   if (!access.allowed) throw new Response("Forbidden", { status: 403 });
   const form = await request.formData();
-  if (form.get("intent") !== "complete") return json({ error: "validation.invalid" }, { status: 400 });
+  // A SCORM lesson is completed by its package, never by a button (docs/decisions/020-scorm.md).
+  if (form.get("intent") !== "complete" || lesson.kind === "scorm") return json({ error: "validation.invalid" }, { status: 400 });
   completeLesson(db, { userId: learner.id, lesson });
   const next = courseLessons(db, course.id).find((l) => l.position > lesson.position);
   return redirect(next ? `/courses/${course.id}/lessons/${next.id}` : `/courses/${course.id}`);
@@ -73,6 +82,7 @@ export default function LessonPlayer() {
   const { t } = useTranslation();
   const data = useLoaderData<typeof loader>();
   const { lesson, course } = data;
+  const revalidator = useRevalidator();
   return (
     <div className="player-layout">
       <article className="player">
@@ -87,11 +97,12 @@ export default function LessonPlayer() {
             {lesson.kind === "video" ? <Video lessonId={lesson.id} src={data.media?.url ?? lesson.videoUrl} mime={data.media?.mime} /> : null}
             {lesson.kind === "image" && data.media ? <img src={data.media.url} alt={lesson.title} className="lesson-image" /> : null}
             {lesson.body ? <div className="rich-text" dangerouslySetInnerHTML={{ __html: lesson.body }} /> : null}
+            {data.scorm ? <ScormPlayer lessonId={lesson.id} data={data.scorm} onLessonCompleted={() => revalidator.revalidate()} /> : null}
             {lesson.completed ? (
               <p className="badge published" data-testid="lesson-completed">
                 {t("learn.lessonCompleted")}
               </p>
-            ) : (
+            ) : lesson.kind === "scorm" ? null : (
               <Form method="post">
                 <button type="submit" name="intent" value="complete" className="primary" data-testid="complete">
                   {t("learn.markComplete")}

@@ -665,6 +665,9 @@ export function EditLesson() {
         </button>{" "}
         <Link to={back}>{t("confirm.cancel")}</Link>
       </Form>
+      <p className="panel">
+        <Link to="scorm" data-testid="scorm-package-link">{t("scorm.admin.link")}</Link>
+      </p>
     </section>
   );
 }

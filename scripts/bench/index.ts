@@ -12,6 +12,7 @@ import { Platform } from "../../server/platform";
 import { seedDemo } from "../demo";
 import { benchClone } from "./clone";
 import { reportCertificates } from "./certificates";
+import { benchScorm } from "./scorm";
 import { seedLearnerBench } from "./learner";
 import { benchConcurrentProgress } from "./load";
 
@@ -359,6 +360,11 @@ async function main() {
     json.clone = clone;
   }
   if (only("certificates")) await reportCertificates();
+  if (only("scorm")) {
+    const scorm = await benchScorm({ files: Number(process.env.BENCH_SCORM_FILES ?? 5000), totalBytes: Number(process.env.BENCH_SCORM_BYTES ?? 200 * 1024 ** 2) });
+    console.log(`  SCORM package of ${scorm.files} files, ${scorm.unpackedMiB} MiB: checked, unpacked and recorded in ${scorm.installSeconds} s; ${scorm.commitsPerSecond} runtime commits/s (model)`);
+    json.scorm = scorm;
+  }
   console.log(`\n${JSON.stringify(json)}`);
 }
 

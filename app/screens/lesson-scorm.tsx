@@ -1,0 +1,136 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { getCourse } from "~/models/course.server";
+import { receiveUpload, UploadError } from "~/models/file.server";
+import { getLesson } from "~/models/lesson.server";
+import { getPackage, installPackage, packageView, ScormPackageError } from "~/models/scorm.server";
+import { getFixedT } from "~/utils/i18n.server";
+import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+import { languageFor } from "~/utils/preferences.server";
+import { formatBytes, uploadLimits, uploadProblem } from "~/utils/upload.server";
+
+/**
+ * A lesson's SCORM package (issue 16), for /admin and /dashboard: upload or replace the zip, see what the
+ * manifest says. The form posts a file and redirects, so it works without JavaScript; a refused package
+ * shows its translated reason and changes nothing.
+ */
+function lessonFrom(managed: Managed, params: LoaderFunctionArgs["params"]) {
+  const course = /^\d{1,15}$/.test(params.courseId ?? "") ? getCourse(managed.db, Number(params.courseId)) : undefined;
+  const lesson = course && /^\d{1,15}$/.test(params.lessonId ?? "") ? getLesson(managed.db, Number(params.lessonId)) : undefined;
+  if (!course || !lesson || lesson.courseId !== course.id) throw new Response("Not Found", { status: 404 });
+  return { course, lesson };
+}
+
+export function scormPackageLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:course" }, (managed) => {
+      const { course, lesson } = lessonFrom(managed, params);
+      const pkg = getPackage(managed.db, lesson.id);
+      return {
+        back: `${managed.base}/courses/${course.id}/lessons/${lesson.id}`,
+        course: { id: course.id, title: course.title },
+        lesson: { id: lesson.id, title: lesson.title, kind: lesson.kind },
+        pkg: pkg ? { ...packageView(pkg), size: formatBytes(pkg.unpackedBytes) } : null,
+        installed: new URL(request.url).searchParams.get("installed") === "1",
+        preview: `/courses/${course.id}/lessons/${lesson.id}`,
+      };
+    });
+}
+
+export function scormPackageAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:course" }, async (managed) => {
+      const { lesson } = lessonFrom(managed, params);
+      const t = await getFixedT(await languageFor(request, context));
+      const limits = uploadLimits(context);
+      let received: Awaited<ReturnType<typeof receiveUpload>> | undefined;
+      try {
+        received = await receiveUpload(request, { dataDir: context.platform.dataDir, organizationId: managed.organization.id, limits });
+        const key = String(received.formData.get("package") ?? "").split(":")[1];
+        const pending = key ? received.pending.get(key) : undefined;
+        if (!pending || pending.size === 0) return json({ error: t("scorm.errors.missing") }, { status: 400 });
+        await installPackage(managed.db, {
+          dataDir: context.platform.dataDir,
+          organizationId: managed.organization.id,
+          lesson,
+          zipPath: pending.tempPath,
+          uploadedBy: managed.area === "dashboard" ? managed.auth.person.id : null,
+        });
+        return redirect(`${new URL(request.url).pathname}?installed=1`);
+      } catch (error) {
+        if (error instanceof ScormPackageError) return json({ error: t(`scorm.errors.${error.problem}`) }, { status: 422 });
+        if (error instanceof UploadError) {
+          const { status, message } = uploadProblem(error, t, limits.maxBytes);
+          return json({ error: message }, { status });
+        }
+        throw error;
+      } finally {
+        received?.cleanup();
+      }
+    });
+}
+
+export function ScormPackagePage() {
+  const { t } = useTranslation();
+  const data = useLoaderData<ReturnType<ReturnType<typeof scormPackageLoader>>>();
+  const action = useActionData<{ error?: string }>();
+  const busy = useNavigation().state === "submitting";
+  const { pkg } = data;
+  return (
+    <section className="scorm-package">
+      <p>
+        <Link to={data.back}>← {t("scorm.admin.back")}</Link>
+      </p>
+      <h2>{t("scorm.admin.title", { lesson: data.lesson.title })}</h2>
+      {data.installed && pkg && !action?.error ? (
+        <p className="flash" role="status" data-testid="scorm-installed">
+          {t("scorm.admin.installed")}
+        </p>
+      ) : null}
+      {pkg ? (
+        <div className="panel" data-testid="scorm-package">
+          <h3>{pkg.title}</h3>
+          <dl>
+            <dt>{t("scorm.admin.version")}</dt>
+            <dd data-testid="scorm-version">{t(`scorm.versions.v${pkg.version.replace(/[.-]/g, "_")}`)}</dd>
+            <dt>{t("scorm.admin.files")}</dt>
+            <dd>
+              {t("scorm.admin.fileCount", { count: pkg.file_count })} · {pkg.size}
+            </dd>
+          </dl>
+          <h4>{t("scorm.admin.items")}</h4>
+          <ol data-testid="scorm-items">
+            {pkg.items.map((item) => (
+              <li key={item.identifier} style={{ marginInlineStart: `${item.depth}rem` }}>
+                {item.title} {item.type === "asset" ? <span className="badge">{t("scorm.admin.asset")}</span> : null}
+              </li>
+            ))}
+          </ol>
+          <p>
+            <Link to={data.preview}>{t("scorm.admin.open")}</Link>
+          </p>
+        </div>
+      ) : (
+        <p className="panel">{t("scorm.admin.none")}</p>
+      )}
+      <Form method="post" encType="multipart/form-data" className="panel" data-testid="scorm-upload">
+        <div className="field">
+          <label htmlFor="package">{pkg ? t("scorm.admin.replace") : t("scorm.admin.upload")}</label>
+          <input id="package" name="package" type="file" accept=".zip,application/zip" required aria-describedby="package-help" />
+          <p id="package-help" className="hint">
+            {t("scorm.admin.help")}
+          </p>
+          {action?.error ? (
+            <p className="field-errors" role="alert" data-testid="scorm-error">
+              {action.error}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" className="primary" disabled={busy} data-testid="scorm-submit">
+          {busy ? t("scorm.admin.uploading") : pkg ? t("scorm.admin.replaceButton") : t("scorm.admin.uploadButton")}
+        </button>
+      </Form>
+    </section>
+  );
+}

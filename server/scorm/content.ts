@@ -1,0 +1,209 @@
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import type { NextFunction, Request, Response } from "express";
+import { eq } from "drizzle-orm";
+import { courses, lessons } from "../../db/tenant";
+import { getOrganization } from "../../app/models/organization.server";
+import { lessonAccess } from "../../app/models/learning.server";
+import { getPackage, launchState, packageFile } from "../../app/models/scorm.server";
+import { verifyScormToken } from "../../app/models/scorm-token.server";
+import type { Platform } from "../platform";
+import { sendStatusPage } from "../status-page";
+
+/**
+ * SCORM content (docs/decisions/020-scorm.md): served only on `<organization id>.<SCORM_DOMAIN>`, an
+ * origin of its own that holds no session and cannot read the app's cookies or pages. Every address
+ * carries a signed, expiring token naming the lesson, the learner and the package; the player page hands
+ * it out only after checking the learner may open the lesson, and the launcher checks access again.
+ *
+ *   /_runtime/<file>                        scorm-again and the launcher script (public library code)
+ *   /p/<token>/__lectern/launch/<n>        the launcher page of the package's n-th item
+ *   /p/<token>/<path>                       a file of the package
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+// "scorm-again" resolves (require condition) to dist/scorm-again.js; its package.json is not exported.
+const scormAgainDist = path.dirname(require.resolve("scorm-again"));
+const RUNTIME: Record<string, string> = {
+  "scorm12.min.js": path.join(scormAgainDist, "scorm12.min.js"),
+  "scorm2004.min.js": path.join(scormAgainDist, "scorm2004.min.js"),
+  "launcher.js": path.join(here, "launcher.js"),
+};
+
+const TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  htm: "text/html; charset=utf-8",
+  xhtml: "application/xhtml+xml; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  mjs: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  json: "application/json; charset=utf-8",
+  xml: "application/xml; charset=utf-8",
+  xsd: "application/xml; charset=utf-8",
+  dtd: "application/xml-dtd; charset=utf-8",
+  txt: "text/plain; charset=utf-8",
+  svg: "image/svg+xml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  ico: "image/x-icon",
+  bmp: "image/bmp",
+  mp3: "audio/mpeg",
+  wav: "audio/wav",
+  ogg: "audio/ogg",
+  oga: "audio/ogg",
+  m4a: "audio/mp4",
+  mp4: "video/mp4",
+  m4v: "video/mp4",
+  webm: "video/webm",
+  ogv: "video/ogg",
+  vtt: "text/vtt; charset=utf-8",
+  woff: "font/woff",
+  woff2: "font/woff2",
+  ttf: "font/ttf",
+  otf: "font/otf",
+  eot: "application/vnd.ms-fontobject",
+  pdf: "application/pdf",
+  swf: "application/x-shockwave-flash",
+  wasm: "application/wasm",
+};
+
+export function contentType(file: string) {
+  return TYPES[path.extname(file).slice(1).toLowerCase()] ?? "application/octet-stream";
+}
+
+/**
+ * The CSP of package files: the content may run its own scripts (SCORM content is script, often inline
+ * and old), but only from this origin; it may be framed only by its own launcher inside the app's player;
+ * it can reach nothing but its own origin.
+ */
+function contentCsp(appOrigin: string) {
+  return [
+    "default-src 'self' data: blob:",
+    "script-src 'self' 'unsafe-inline' 'unsafe-eval' blob:",
+    "style-src 'self' 'unsafe-inline' data: blob:",
+    "img-src 'self' data: blob:",
+    "media-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "frame-src 'self' blob: data:",
+    "object-src 'self'",
+    "worker-src 'self' blob:",
+    "form-action 'self'",
+    "base-uri 'self'",
+    `frame-ancestors 'self' ${appOrigin}`,
+  ].join("; ");
+}
+
+function common(res: Response) {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Referrer-Policy", "no-referrer");
+  res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
+  res.removeHeader("X-Frame-Options");
+}
+
+function escapeJson(value: unknown) {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+function escapeHtml(value: string) {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Express middleware; runs before tenancy, and answers every request on a content host itself. */
+export function serveScormContent(platform: Platform) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const host = (req.get("host") ?? "").toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
+    const suffix = `.${platform.scormDomain}`;
+    if (!host.endsWith(suffix)) return next();
+    // Helmet's app CSP and frame options do not apply here: each reply sets its own.
+    res.removeHeader("Content-Security-Policy");
+    common(res);
+    const notFound = () => {
+      res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+      res.status(404).type("text/plain").send("Not Found");
+    };
+    if (req.method !== "GET" && req.method !== "HEAD") return res.status(405).set("Allow", "GET, HEAD").type("text/plain").send("Method Not Allowed");
+    const label = host.slice(0, -suffix.length);
+    if (!/^[1-9]\d{0,9}$/.test(label)) return notFound();
+    const organization = getOrganization(platform.db, Number(label));
+    if (!organization) return notFound();
+
+    const runtime = /^\/_runtime\/([a-z0-9.]+)$/.exec(req.path);
+    if (runtime) {
+      const file = RUNTIME[runtime[1]];
+      if (!file) return notFound();
+      res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+      return res.sendFile(file, { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" } }, (error) => {
+        if (error && !res.headersSent) notFound();
+      });
+    }
+
+    const m = /^\/p\/([^/]+)\/(.+)$/.exec(req.path);
+    if (!m) return notFound();
+    const token = verifyScormToken(platform, organization.id, m[1]);
+    if (!token) return notFound();
+    let lease;
+    try {
+      lease = platform.tenants.acquire(organization.id);
+    } catch {
+      return sendStatusPage(req, res, 503, { language: organization.language });
+    }
+    try {
+      const db = lease.db;
+      const pkg = getPackage(db, token.lessonId);
+      if (!pkg || pkg.id !== token.packageId) return notFound();
+      const appOrigin = platform.originFor(organization);
+      const rest = m[2];
+      const launch = /^__lectern\/launch\/(\d{1,5})$/.exec(rest);
+      if (launch) {
+        const item = pkg.items[Number(launch[1])];
+        if (!item) return notFound();
+        // Access is checked again here, so an address handed out before access changed stops working.
+        const lesson = db.select().from(lessons).where(eq(lessons.id, token.lessonId)).get();
+        const course = lesson ? db.select().from(courses).where(eq(courses.id, lesson.courseId)).get() : undefined;
+        if (!lesson || !course) return notFound();
+        const learner = { id: token.userId, canPreview: token.preview };
+        if (!token.preview && (!course.published || !lessonAccess(db, course, lesson, learner).allowed)) return notFound();
+        const cmi = launchState(db, { userId: token.userId, pkg, item });
+        const config = {
+          version: pkg.version,
+          sco: item.identifier,
+          launch: `/p/${m[1]}/${item.launch.replace(/^\.\//, "")}`,
+          cmi,
+          playerOrigin: appOrigin,
+        };
+        const script = pkg.version === "1.2" ? "scorm12.min.js" : "scorm2004.min.js";
+        res.setHeader(
+          "Content-Security-Policy",
+          `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors ${appOrigin}`,
+        );
+        res.setHeader("Cache-Control", "no-store");
+        res.type("text/html; charset=utf-8").send(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(item.title)}</title>` +
+            `<style>html,body{margin:0;height:100%;background:#fff}iframe{display:block;border:0;width:100%;height:100%}</style>` +
+            `<script type="application/json" id="lectern-scorm">${escapeJson(config)}</script>` +
+            `<script src="/_runtime/${script}"></script><script src="/_runtime/launcher.js"></script>` +
+            `</head><body><iframe id="sco" title="${escapeHtml(item.title)}" allow="fullscreen; autoplay"></iframe></body></html>`,
+        );
+        return;
+      }
+      const file = packageFile(platform.dataDir, organization.id, pkg, rest);
+      if (!file) return notFound();
+      res.setHeader("Content-Security-Policy", contentCsp(appOrigin));
+      res.sendFile(
+        file,
+        { headers: { "Content-Type": contentType(file), "Cache-Control": "private, max-age=3600" }, acceptRanges: true, dotfiles: "allow" },
+        (error) => {
+          if (error && !res.headersSent) notFound();
+        },
+      );
+    } finally {
+      platform.tenants.release(lease);
+    }
+  };
+}
