@@ -8,6 +8,7 @@ import { CATALOG } from "./demo/catalog";
 import { seedContent } from "./demo/content";
 import { seedHistory } from "./demo/history";
 import { seedSsoDemo } from "./demo/sso";
+import { seedAnalyticsDemo } from "./demo/analytics";
 
 interface DemoCourse {
   title: string;
@@ -135,6 +136,7 @@ export async function seedDemo(
       const target = { db, dataDir: platform.dataDir, organizationId: organization.id };
       await seedContent(target, CATALOG[demo.urlPrefix]);
       if (history) seedHistory(db, { seed: demo.urlPrefix, domain: `${demo.urlPrefix}.test`, language: demo.language, now });
+      if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, now });
     } finally {
       platform.tenants.release(lease);
     }

@@ -12,6 +12,7 @@ import { Platform } from "../../server/platform";
 import { seedDemo } from "../demo";
 import { benchClone } from "./clone";
 import { seedLearnerBench } from "./learner";
+import { benchAnalytics } from "./analytics";
 
 /**
  * `npm run bench`: throughput of Lectern against a bare Express + better-sqlite3 baseline measured in the
@@ -267,6 +268,7 @@ async function main() {
       }),
     }),
   };
+  await benchAnalytics({ port: learnerServer.port, host: big.host, dataDir: big.dataDir });
   const learnerRss = peakRssMiB(learnerServer.child.pid!);
   await stop(learnerServer);
   fs.rmSync(big.dataDir, { recursive: true, force: true });
