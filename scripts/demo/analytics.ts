@@ -1,53 +1,44 @@
-import { eq } from "drizzle-orm";
-import { recordCourseCompleted, recordFact, recordQuizAttempt, recordWatchTime } from "../../app/models/analytics.server";
+import { and, eq, inArray } from "drizzle-orm";
+import { recordFact, recordQuizAttempt } from "../../app/models/analytics.server";
 import type { TenantConn } from "../../db/open";
-import { courseCompletions, courses, lessons, users, watchTimeDaily } from "../../db/tenant";
+import { courses, materials, users } from "../../db/tenant";
 
 /**
- * A year of learning for the analytics demo (issue 15): learners who joined over the months, watch time,
- * course completions, quiz attempts and material downloads, growing towards today so every chart, week
- * and comparison shows something. Deterministic (a seeded generator), recorded through the same model
- * functions the event hooks call. The demo learners have no password: they exist to be counted.
+ * Analytics for the demo (issue 15). The demo's history (scripts/demo/history.ts) records sign-ups, watch
+ * time and completions through the learning models, so the event hooks already count them. What that
+ * history does not do is fetch materials or take quizzes: this adds material downloads (for the courses
+ * that have materials or are download courses) and graded quiz attempts on the days the generated learners
+ * were active, deterministically, so every chart and the per-course pass rates show something.
  */
-export function seedAnalyticsDemo(db: TenantConn, { domain, now = new Date() }: { domain: string; now?: Date }) {
-  let seed = 42;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-  const published = db.select({ id: courses.id, type: courses.type }).from(courses).where(eq(courses.published, true)).all();
-  if (published.length === 0) return;
-  const videoLessons = new Map(published.map((c) => [c.id, db.select({ id: lessons.id }).from(lessons).where(eq(lessons.courseId, c.id)).get()?.id ?? 0]));
+export function seedAnalyticsDemo(db: TenantConn, { now = new Date() }: { domain?: string; now?: Date } = {}) {
+  let seed = 15;
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const withMaterials = db.selectDistinct({ id: materials.courseId }).from(materials).all().map((r) => r.id);
+  const downloadCourses = db
+    .select({ id: courses.id })
+    .from(courses)
+    .where(and(eq(courses.type, "download"), eq(courses.published, true)))
+    .all()
+    .map((r) => r.id);
+  const fetchable = [...new Set([...withMaterials, ...downloadCourses])];
+  const published = db.select({ id: courses.id }).from(courses).where(eq(courses.published, true)).all().map((r) => r.id);
+  if (!published.length) return;
+  const learners = db.select({ id: users.id, createdAt: users.createdAt }).from(users).where(inArray(users.role, ["learner"])).all();
   const DAY = 86_400_000;
   db.transaction((tx) => {
-    for (let i = 0; i < 40; i++) {
-      // More people joined recently: the age in days skews towards today.
-      const age = Math.floor(365 * random() ** 1.6);
-      const joined = new Date(now.getTime() - age * DAY - Math.floor(random() * 12 + 7) * 3_600_000);
-      const user = tx
-        .insert(users)
-        .values({ email: `learner${i + 1}@${domain}`, firstName: `Demo ${i + 1}`, lastName: domain.startsWith("nordlys") ? "Kursist" : "Learner", role: "learner", createdAt: joined, updatedAt: joined })
-        .onConflictDoNothing()
-        .returning()
-        .get();
-      if (!user) continue;
-      const activeDays = Math.floor(random() * 12) + 2;
-      for (let d = 0; d < activeDays; d++) {
-        const at = new Date(joined.getTime() + Math.floor(random() * Math.max(1, age)) * DAY + Math.floor(random() * 8) * 3_600_000);
-        if (at > now) continue;
-        const course = published[Math.floor(random() * published.length)];
-        const seconds = Math.floor(300 + random() * 2400);
-        const day = at.toISOString().slice(0, 10);
-        tx.insert(watchTimeDaily).values({ userId: user.id, day, seconds }).onConflictDoNothing().run();
-        recordWatchTime(tx, { userId: user.id, courseId: course.id, lessonId: videoLessons.get(course.id) ?? 0, seconds, at });
-        if (random() < 0.35) {
-          const inserted = tx.insert(courseCompletions).values({ userId: user.id, courseId: course.id, completedAt: at }).onConflictDoNothing().run();
-          if (inserted.changes > 0) recordCourseCompleted(tx, { userId: user.id, courseId: course.id, at });
+    for (const learner of learners) {
+      const since = learner.createdAt.getTime();
+      const span = Math.max(0, now.getTime() - since);
+      const times = Math.floor(random() * 5);
+      for (let i = 0; i < times; i++) {
+        const at = new Date(since + Math.floor(random() * span));
+        if (fetchable.length && random() < 0.6) {
+          recordFact(tx, { metric: "downloads", userId: null, courseId: fetchable[Math.floor(random() * fetchable.length)], at });
         }
-        if (random() < 0.3) {
+        if (random() < 0.5) {
           const passed = random() < 0.7;
-          recordQuizAttempt(tx, { userId: user.id, quizId: 0, attemptId: 0, lessonId: null, courseId: course.id, score: passed ? 80 : 40, passed, attemptNumber: 1, at });
-        }
-        if (random() < 0.4) {
-          const download = published.find((c) => c.type === "download") ?? course;
-          recordFact(tx, { metric: "downloads", userId: null, courseId: download.id, at: new Date(at.getTime() + 600_000) });
+          const courseId = published[Math.floor(random() * published.length)];
+          recordQuizAttempt(tx, { userId: learner.id, quizId: 0, attemptId: 0, lessonId: null, courseId, score: passed ? 85 : 40, passed, attemptNumber: 1, at: new Date(at.getTime() + DAY / 24) });
         }
       }
     }
