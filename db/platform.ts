@@ -28,6 +28,8 @@ export const organizations = sqliteTable(
     bcc: text("bcc"),
     /** Whether people of this organization must enter an e-mailed code after their password. */
     twoFactorRequired: integer("two_factor_required", { mode: "boolean" }).notNull().default(false),
+    /** IANA time zone for analytics days, ISO weeks and months (issue 15); Danish by default like dates. */
+    timeZone: text("time_zone").notNull().default("Europe/Copenhagen"),
     ...timestamps(),
   },
   (t) => [

@@ -73,7 +73,7 @@ export const users = sqliteTable(
     /** When the lesson player's instructions were shown to this person (spec §7 "player-window"). */
     playerInstructionsShownAt: integer("player_instructions_shown_at", { mode: "timestamp" }),
   },
-  (t) => [uniqueIndex("users_email_unique").on(t.email)],
+  (t) => [uniqueIndex("users_email_unique").on(t.email), index("users_created_at_idx").on(t.createdAt)],
 );
 
 export const sessions = sqliteTable(
@@ -669,3 +669,43 @@ export const scormAttempts = sqliteTable(
 
 export type ScormPackage = typeof scormPackages.$inferSelect;
 export type ScormAttempt = typeof scormAttempts.$inferSelect;
+
+// ---- Analytics (issue 15, docs/decisions/018-analytics.md) ----
+// Facts maintained on write by the learning-event hooks and the file server, one row per UTC hour, so
+// that days, ISO weeks and months in any organization time zone are sums of whole hours and a year of
+// KPIs reads at most 8,760 rows per metric, whatever the number of learners or progress rows.
+
+export const ANALYTICS_METRICS = ["watch_seconds", "completions", "downloads", "quiz_attempts", "quiz_passes"] as const;
+export type AnalyticsMetric = (typeof ANALYTICS_METRICS)[number];
+
+/**
+ * The organization's facts per metric and UTC hour (unix seconds / 3600): one row per course, and a
+ * total row (course 0) that every fact adds to, so a KPI series reads one row per hour however many
+ * courses there are (the totals index).
+ */
+export const analyticsHourly = sqliteTable(
+  "analytics_hourly",
+  {
+    metric: text("metric", { enum: ANALYTICS_METRICS }).notNull(),
+    hour: integer("hour").notNull(),
+    /** 0: the organization's total. No foreign key: a deleted course's history still counts in the totals. */
+    courseId: integer("course_id").notNull().default(0),
+    value: integer("value").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.metric, t.hour, t.courseId] }), index("analytics_hourly_totals_idx").on(t.metric, t.courseId, t.hour, t.value)],
+);
+
+/** The same facts per person, for the figures of a group admin's groups. */
+export const analyticsUserHourly = sqliteTable(
+  "analytics_user_hourly",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    metric: text("metric", { enum: ANALYTICS_METRICS }).notNull(),
+    hour: integer("hour").notNull(),
+    courseId: integer("course_id").notNull().default(0),
+    value: integer("value").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.metric, t.hour, t.courseId] })],
+);

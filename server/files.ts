@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { TenantDb } from "../db/open";
 import type { Organization } from "../db/platform";
 import { files } from "../db/tenant";
+import { isDownloadStart, recordFileServed } from "../app/models/analytics.server";
 import { fileOnDisk } from "../app/models/file.server";
 import type { Platform } from "./platform";
 import { sendStatusPage } from "./status-page";
@@ -25,6 +26,7 @@ export function serveFiles(platform: Platform) {
     }
     const file = tenant.db.select().from(files).where(eq(files.id, Number(id))).get();
     if (!file) return sendStatusPage(req, res, 404);
+    if (isDownloadStart(req.method, req.headers.range)) recordFileServed(tenant.db, { fileId: file.id });
     const ascii = file.name.replace(/[^\x20-\x7e]/g, "_");
     res.setHeader("Content-Disposition", `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`);
     res.setHeader("X-Content-Type-Options", "nosniff");

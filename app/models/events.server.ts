@@ -1,5 +1,6 @@
 import type { TenantConn } from "../../db/open";
 import { issueCertificate } from "./certificate.server";
+import { recordCourseCompleted, recordQuizAttempt, recordWatchTime } from "./analytics.server";
 
 /**
  * Learning events, called inside the transaction that records them. Features that react to learning
@@ -55,15 +56,20 @@ export interface WatchTimeCredited {
 export function onLessonCompleted(_tx: Tx, _e: LessonCompleted) {}
 
 /** A course became completed for the first time (every lesson completed, quiz lessons passed). */
-export function onCourseCompleted(_tx: Tx, _e: CourseCompleted) {
-  issueCertificate(_tx, _e);
+export function onCourseCompleted(tx: Tx, e: CourseCompleted) {
+  issueCertificate(tx, e);
+  recordCourseCompleted(tx, e);
 }
 
 /** A quiz attempt was submitted and graded (or ended by its deadline). */
-export function onQuizAttemptEnded(_tx: Tx, _e: QuizAttemptEnded) {}
+export function onQuizAttemptEnded(tx: Tx, e: QuizAttemptEnded) {
+  recordQuizAttempt(tx, e);
+}
 
 /** A course was bookmarked (not called when it already was). */
 export function onBookmarked(_tx: Tx, _e: Bookmarked) {}
 
 /** Watch time was credited by a heartbeat. */
-export function onWatchTimeCredited(_tx: Tx, _e: WatchTimeCredited) {}
+export function onWatchTimeCredited(tx: Tx, e: WatchTimeCredited) {
+  recordWatchTime(tx, e);
+}

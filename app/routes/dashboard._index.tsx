@@ -1,17 +1,22 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { AnalyticsOverview } from "~/components/analytics/overview";
+import { loadAnalytics } from "~/screens/analytics.server";
+import analyticsStyles from "~/styles/analytics.css";
 import { countCourses } from "~/models/course.server";
 import { countUsers } from "~/models/user.server";
 import { requireCapability } from "~/utils/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
-/** Dashboard overview; the analytics KPIs (spec §3) join it with the analytics work. */
+/** Dashboard overview with the analytics KPIs (spec §2, §3). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { organization, db } = requireOrganization(context);
   await requireCapability(request, context, "read:organization");
-  return { name: organization.name, users: countUsers(db), courses: countCourses(db) };
+  return { name: organization.name, users: countUsers(db), courses: countCourses(db), analytics: await loadAnalytics(request, context) };
 }
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: analyticsStyles }];
 
 export default function DashboardIndex() {
   const { t } = useTranslation();
@@ -31,6 +36,7 @@ export default function DashboardIndex() {
           <dd>{data.courses}</dd>
         </div>
       </dl>
+      <AnalyticsOverview data={data.analytics} />
     </section>
   );
 }

@@ -21,6 +21,7 @@ export default function DashboardLayout() {
         label={t("dashboard.title")}
         links={[
           { to: "/dashboard", label: t("dashboard.overview"), end: true },
+          { to: "/dashboard/analytics", label: t("analytics.title") },
           { to: "/dashboard/organizations", label: t("dashboard.organizations") },
           { to: "/dashboard/users", label: t("dashboard.users") },
           { to: `/dashboard/organizations/${id}`, label: t("dashboard.settings"), end: true },

@@ -15,6 +15,7 @@ import { reportCertificates } from "./certificates";
 import { benchScorm } from "./scorm";
 import { seedLearnerBench } from "./learner";
 import { benchConcurrentProgress } from "./load";
+import { benchAnalytics } from "./analytics";
 
 /**
  * `npm run bench`: throughput of Lectern against a bare Express + better-sqlite3 baseline measured in the
@@ -318,6 +319,7 @@ async function main() {
       table.push({ what, rps: r.rps, p95: r.p95, cpu: r.cpuPerRequest, cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest), ...atLeast(ratio(r.rps, base), ratioTarget) });
       table.push({ what: `${what}: p95 ms`, ...atMost(r.p95, p95Target) });
     }
+    if (only("analytics")) await benchAnalytics({ port: learnerServer.port, host: big.host, dataDir: big.dataDir });
     rssPeaks.push(peakRssMiB(learnerServer.child.pid!));
     await stop(learnerServer);
     fs.rmSync(big.dataDir, { recursive: true, force: true });

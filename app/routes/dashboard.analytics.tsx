@@ -1,0 +1,34 @@
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { CoursesTable } from "~/components/analytics/courses-table";
+import { KpiCard, PeriodForm } from "~/components/analytics/kpis";
+import { AnalyticsErrors } from "~/components/analytics/overview";
+import { KPIS } from "~/utils/analytics-periods";
+import { loadAnalytics } from "~/screens/analytics.server";
+import styles from "~/styles/analytics.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+/** /dashboard/analytics (spec §2): the KPIs by day, week or month, compared, and per course. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return loadAnalytics(request, context, { courses: true });
+}
+
+export default function Analytics() {
+  const { t } = useTranslation();
+  const data = useLoaderData<typeof loader>();
+  return (
+    <section className="analytics">
+      <h1>{t("analytics.title")}</h1>
+      <PeriodForm data={data} action="/dashboard/analytics" withGrouping />
+      <AnalyticsErrors errors={data.errors} />
+      <div className="kpi-grid wide">
+        {KPIS.map((kpi) => (
+          <KpiCard key={kpi} kpi={kpi} data={data} />
+        ))}
+      </div>
+      <CoursesTable rows={data.courses} search={data.search} locale={data.dateLocale} />
+    </section>
+  );
+}

@@ -1,0 +1,140 @@
+import type { AppLoadContext } from "@remix-run/node";
+import type { TFunction } from "i18next";
+import type { ZodError } from "zod";
+import type { TenantDb } from "../../db/open";
+import type { Organization } from "../../db/platform";
+import { courseBreakdown, kpiReport, KPIS, type AnalyticsScope, type Kpi, type KpiReport } from "../models/analytics.server";
+import { administeredGroupIds } from "../models/group.server";
+import { analyticsSearch, parseAnalyticsQuery, type AnalyticsQuery } from "../utils/analytics-query";
+import { apiError, apiNotFound, apiOk, apiT, issueMessage } from "../utils/api.server";
+import { requireApiAuth, requireCapability, type Auth } from "../utils/auth.server";
+import { requireOrganization } from "../utils/tenant.server";
+import { DEFAULT_DATE_LOCALE, isLanguage } from "../utils/i18n";
+
+/**
+ * What the analytics pages, the dashboard overview, the CSV downloads and the /api calls share
+ * (issue 15): who sees which figures, reading the query, and building the reports.
+ */
+
+/** Organization admins (and super-admins) see the organization; group admins their groups' members. */
+export function analyticsScopeFor(db: TenantDb, auth: Auth): AnalyticsScope {
+  if (auth.role === "admin" || auth.role === "super_admin") return { kind: "organization" };
+  return { kind: "groups", groupIds: auth.person ? administeredGroupIds(db, auth.person.id) : [] };
+}
+
+const DATE_LOCALES = { en: "en-GB", pl: "pl-PL", da: DEFAULT_DATE_LOCALE, no: "nb-NO", sv: "sv-SE" } as const;
+
+/** Spec §1: dates are Danish unless the person chose a language of their own. */
+export function dateLocaleFor(auth: Auth | null) {
+  const chosen = auth?.person?.language;
+  return isLanguage(chosen) ? DATE_LOCALES[chosen] : DEFAULT_DATE_LOCALE;
+}
+
+export function analyticsFieldErrors(error: ZodError, t: TFunction) {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "_";
+    (fields[key] ??= []).push(issue.message.startsWith("analytics.") ? t(issue.message) : issueMessage(issue, t));
+  }
+  return fields;
+}
+
+export interface AnalyticsData {
+  query: AnalyticsQuery;
+  timeZone: string;
+  search: string;
+  reports: Record<Kpi, KpiReport>;
+}
+
+export function buildReports(db: TenantDb, organization: Organization, scope: AnalyticsScope, query: AnalyticsQuery) {
+  const timeZone = organization.timeZone;
+  const reports = Object.fromEntries(
+    KPIS.map((kpi) => [kpi, kpiReport(db, { kpi, period: query.period, group: query.group, compare: query.compare, timeZone, scope })]),
+  ) as Record<Kpi, KpiReport>;
+  return { query, timeZone, search: analyticsSearch(query), reports } satisfies AnalyticsData;
+}
+
+export function buildCourses(db: TenantDb, organization: Organization, scope: AnalyticsScope, query: AnalyticsQuery) {
+  return courseBreakdown(db, { period: query.period, timeZone: organization.timeZone, scope });
+}
+
+/** The /api form of one report (spec §7 "Analytics"): snake_case, with the query it answers. */
+export function reportPayload(report: KpiReport, query: AnalyticsQuery, timeZone: string) {
+  return {
+    kpi: report.kpi,
+    from: query.period.from,
+    to: query.period.to,
+    group: query.group,
+    compare: query.compare,
+    time_zone: timeZone,
+    unit: report.kpi === "watch_time" ? "minutes" : "count",
+    available: report.current !== null,
+    total: report.current?.total ?? null,
+    buckets: report.current?.buckets ?? [],
+    change: report.change,
+    previous: report.previous,
+  };
+}
+
+/** Parses the query of an /api call, or throws the 422 envelope. */
+export async function requireApiQuery(request: Request, context: AppLoadContext, organization: Organization) {
+  const parsed = parseAnalyticsQuery(new URL(request.url), organization.timeZone);
+  if (parsed.ok) return parsed.query;
+  const t = await apiT(request, context);
+  throw apiError(422, { message: t("api.invalid"), code: "invalid", fields: analyticsFieldErrors(parsed.error, t) });
+}
+
+/**
+ * The loader of one KPI's /api call; `overview` answers all four (GET /api/analytics/users). With
+ * `courses=true` the reply adds the per-course breakdown of the period.
+ */
+export function analyticsApiLoader(kpi: Kpi | "overview") {
+  return async ({ request, context }: { request: Request; context: AppLoadContext }) => {
+    if (!context.organization || !context.db) return apiNotFound(request, context);
+    const auth = await requireApiAuth(request, context, { capability: "read:analytics" });
+    const query = await requireApiQuery(request, context, context.organization);
+    const scope = analyticsScopeFor(context.db, auth);
+    const { reports, timeZone } = buildReports(context.db, context.organization, scope, query);
+    const withCourses = /^(true|1)$/.test(new URL(request.url).searchParams.get("courses") ?? "");
+    const courses = withCourses ? buildCourses(context.db, context.organization, scope, query) : undefined;
+    if (kpi === "overview") {
+      return apiOk({
+        from: query.period.from,
+        to: query.period.to,
+        group: query.group,
+        compare: query.compare,
+        time_zone: timeZone,
+        scope: scope.kind,
+        kpis: Object.fromEntries(KPIS.map((k) => [k, reportPayload(reports[k], query, timeZone)])),
+        courses,
+      });
+    }
+    return apiOk({ ...reportPayload(reports[kpi], query, timeZone), scope: scope.kind, ...(courses ? { courses } : {}) });
+  };
+}
+
+/**
+ * The data of the dashboard overview and the analytics page. A query that does not parse shows its
+ * errors above the default period (the last 30 days) rather than failing the page.
+ */
+export async function loadAnalytics(request: Request, context: AppLoadContext, { courses = false } = {}) {
+  const { organization, db } = requireOrganization(context);
+  const auth = await requireCapability(request, context, "read:analytics");
+  const scope = analyticsScopeFor(db, auth);
+  const parsed = parseAnalyticsQuery(new URL(request.url), organization.timeZone);
+  let errors: Record<string, string[]> | null = null;
+  let query: AnalyticsQuery;
+  if (parsed.ok) query = parsed.query;
+  else {
+    errors = analyticsFieldErrors(parsed.error, await apiT(request, context));
+    const fallback = parseAnalyticsQuery(new URL("http://fallback/"), organization.timeZone);
+    query = (fallback as Extract<typeof fallback, { ok: true }>).query;
+  }
+  return {
+    ...buildReports(db, organization, scope, query),
+    courses: courses ? buildCourses(db, organization, scope, query) : [],
+    dateLocale: dateLocaleFor(auth),
+    errors,
+    scope: scope.kind,
+  };
+}

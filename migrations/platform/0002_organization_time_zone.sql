@@ -1,0 +1,1 @@
+ALTER TABLE `organizations` ADD `time_zone` text DEFAULT 'Europe/Copenhagen' NOT NULL;

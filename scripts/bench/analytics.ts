@@ -1,0 +1,120 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import Database from "better-sqlite3";
+
+/**
+ * Analytics on the bench's large learner organization (issue 15): a year of facts (by default a million
+ * learning events over 10,000 learners and every course, written as the event hooks would), then the
+ * KPI calls one request at a time, as an admin's dashboard makes them. Target: a 12-month, week-grouped
+ * KPI call under 50 ms p95 (docs/decisions/018-analytics.md).
+ */
+export async function benchAnalytics({
+  port,
+  host,
+  dataDir,
+  events = Number(process.env.BENCH_ANALYTICS_EVENTS ?? 1_000_000),
+  requests = Number(process.env.BENCH_ANALYTICS_REQUESTS ?? 200),
+}: {
+  port: number;
+  host: string;
+  dataDir: string;
+  events?: number;
+  requests?: number;
+}) {
+  const folder = fs.readdirSync(dataDir).find((f) => /^org-\d+$/.test(f));
+  if (!folder) throw new Error(`no organization in ${dataDir}`);
+  const started = Date.now();
+  const { token, facts } = seedFacts(path.join(dataDir, folder, "db.sqlite"), events);
+  const seedSeconds = (Date.now() - started) / 1000;
+  const cookie = `lectern_session=${encodeURIComponent(Buffer.from(JSON.stringify(token.web)).toString("base64"))}`;
+  const calls: Array<[string, string, Record<string, string>]> = [
+    ["new users, 12 months by week", "/api/analytics/users/new-users?period=12m&group=week", { authorization: `Bearer ${token.api}` }],
+    ["watch time, 12 months by week, compared", "/api/analytics/watch-time?period=12m&group=week&compare=true", { authorization: `Bearer ${token.api}` }],
+    ["completions, 12 months by week, per course", "/api/analytics/courses/completions?period=12m&group=week&courses=true", { authorization: `Bearer ${token.api}` }],
+    ["all four KPIs, 12 months by week", "/api/analytics/users?period=12m&group=week", { authorization: `Bearer ${token.api}` }],
+    ["dashboard overview page, 30 days", "/dashboard", { cookie }],
+    ["analytics page, 12 months by week, per course", "/dashboard/analytics?period=12m&group=week&compare=true", { cookie }],
+  ];
+  console.log(`\nanalytics: ${facts} fact rows from ${events} events over a year (seeded in ${seedSeconds.toFixed(1)} s), one request at a time`);
+  console.log("  p50 ms   p95 ms   what");
+  const results: Record<string, { p50_ms: number; p95_ms: number }> = {};
+  for (const [label, url, headers] of calls) {
+    for (let i = 0; i < 10; i++) await get(port, host, url, headers); // warm up
+    const times: number[] = [];
+    for (let i = 0; i < requests; i++) times.push(await get(port, host, url, headers));
+    times.sort((a, b) => a - b);
+    const p = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(times.length * q))] * 10) / 10;
+    results[label] = { p50_ms: p(0.5), p95_ms: p(0.95) };
+    console.log(`${String(p(0.5)).padStart(8)} ${String(p(0.95)).padStart(8)}   ${label}`);
+  }
+  return results;
+}
+
+function get(port: number, host: string, url: string, headers: Record<string, string>) {
+  return new Promise<number>((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const req = http.request({ host: "127.0.0.1", port, path: url, headers: { host, ...headers }, setHost: false }, (res) => {
+      res.resume();
+      res.on("end", () => {
+        if (res.statusCode !== 200) return reject(new Error(`${url}: ${res.statusCode}`));
+        resolve(Number(process.hrtime.bigint() - start) / 1e6);
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** Users joined over the year; events spread over the year's hours, courses and learners. */
+function seedFacts(file: string, events: number) {
+  const db = new Database(file);
+  db.pragma("busy_timeout = 5000");
+  const now = Math.floor(Date.now() / 1000);
+  const year = 365 * 86_400;
+  const learners = (db.prepare("select id from users").all() as { id: number }[]).map((r) => r.id);
+  const courseIds = (db.prepare("select id from courses").all() as { id: number }[]).map((r) => r.id);
+  const token = { web: crypto.randomBytes(32).toString("base64url"), api: crypto.randomBytes(32).toString("base64url") };
+  const org = new Map<string, number>();
+  const perUser = new Map<string, number>();
+  const add = (map: Map<string, number>, key: string, v: number) => map.set(key, (map.get(key) ?? 0) + v);
+  for (let i = 0; i < events; i++) {
+    const hour = Math.floor((now - Math.floor(Math.random() * year)) / 3600);
+    const course = courseIds[Math.floor(Math.random() * courseIds.length)];
+    const user = learners[Math.floor(Math.random() * learners.length)];
+    const kind = Math.random();
+    const facts: Array<[string, number]> =
+      kind < 0.8 ? [["watch_seconds", 60 + Math.floor(Math.random() * 900)]] : kind < 0.9 ? [["completions", 1]] : kind < 0.95 ? [["quiz_attempts", 1], ["quiz_passes", Math.random() < 0.7 ? 1 : 0]] : [["downloads", 1]];
+    for (const [metric, value] of facts) {
+      add(org, `${metric}|${hour}|0`, value);
+      add(org, `${metric}|${hour}|${course}`, value);
+      if (metric !== "downloads") add(perUser, `${user}|${metric}|${hour}|${course}`, value);
+    }
+  }
+  db.transaction(() => {
+    db.prepare("delete from analytics_hourly").run();
+    db.prepare("delete from analytics_user_hourly").run();
+    const spread = db.prepare("update users set created_at = ? where id = ?");
+    for (const id of learners) spread.run(now - Math.floor(Math.random() * year), id);
+    const o = db.prepare("insert into analytics_hourly (metric, hour, course_id, value) values (?, ?, ?, ?)");
+    for (const [key, value] of org) {
+      const [metric, hour, course] = key.split("|");
+      o.run(metric, Number(hour), Number(course), value);
+    }
+    const u = db.prepare("insert into analytics_user_hourly (user_id, metric, hour, course_id, value) values (?, ?, ?, ?, ?)");
+    for (const [key, value] of perUser) {
+      const [user, metric, hour, course] = key.split("|");
+      u.run(Number(user), metric, Number(hour), Number(course), value);
+    }
+    const admin = db.prepare("insert into users (email, first_name, last_name, role) values ('analytics-admin@bench.test', 'Bench', 'Admin', 'admin') returning id").get() as { id: number };
+    const session = db.prepare(
+      "insert into sessions (token_hash, kind, user_agent, ip, created_at, last_seen_at, expires_at, two_factor_pending, user_id) values (?, ?, 'bench', '127.0.0.1', ?, ?, ?, 0, ?)",
+    );
+    session.run(crypto.createHash("sha256").update(token.web).digest("hex"), "web", now, now, now + 2_592_000, admin.id);
+    session.run(crypto.createHash("sha256").update(token.api).digest("hex"), "api", now, now, now + 2_592_000, admin.id);
+  })();
+  db.pragma("optimize");
+  db.close();
+  return { token, facts: org.size + perUser.size };
+}
