@@ -698,3 +698,14 @@ export function courseQuizScore(db: TenantConn, userId: number, courseId: number
   const sum = quizLessonsOfCourse.reduce((s, l) => s + (byLesson.get(l.lessonId) ?? 0), 0);
   return Math.round(sum / quizLessonsOfCourse.length);
 }
+
+/**
+ * The quiz part of the lesson player's data: the player state, or `failed` when the lesson shows no quiz
+ * (never linked, or its quiz was deleted) — the player then says the quiz could not be loaded.
+ */
+export function quizForLesson(db: TenantConn, { lesson, userId, now = new Date() }: { lesson: Lesson; userId: number; now?: Date }) {
+  const quizId = quizIdOfLesson(db, lesson.id);
+  const quiz = quizId ? getQuiz(db, quizId) : undefined;
+  if (!quiz) return { failed: true as const, quizId: null, state: null };
+  return { failed: false as const, quizId: quiz.id, state: quizPlayerState(db, { quiz, userId, now }) };
+}
