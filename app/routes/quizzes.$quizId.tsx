@@ -61,7 +61,7 @@ export default function QuizPage() {
       ) : null}
       <h1>{data.title}</h1>
       <QuizPlayer data={data.quiz} returnTo={data.returnTo} lessonId={data.course?.lessonId ?? null} confirm={data.confirm} error={data.error} />
-      <p className="muted">{t("quiz.player.serverGraded")}</p>
+      <p className="hint">{t("quiz.player.serverGraded")}</p>
     </div>
   );
 }
