@@ -12,10 +12,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["POST"]);
   const { db, auth } = await requireQuizTaker(request, context);
   const attempt = await findAttempt(request, context, auth, params.id, { own: true });
-  if (!attempt.endedAt) {
-    const after = expireIfDue(db, attempt);
-    if (after.endedAt) return quizErrorReply(request, context, new QuizError("deadline_passed"));
-  }
+  // Past the deadline the submission is refused (the attempt is closed on the answers saved in time).
+  if (expireIfDue(db, attempt).expired) return quizErrorReply(request, context, new QuizError("deadline_passed"));
   const { attempt: ended } = endAttempt(db, { attempt });
   return apiOk(attemptView(db, ended));
 }
