@@ -9,6 +9,7 @@ import { seedContent } from "./demo/content";
 import { seedHistory } from "./demo/history";
 import { seedSsoDemo } from "./demo/sso";
 import { seedCertificatesDemo } from "./demo/certificates";
+import { seedDemoQuizzes } from "./demo/quizzes";
 
 interface DemoCourse {
   title: string;
@@ -137,6 +138,7 @@ export async function seedDemo(
       await seedContent(target, CATALOG[demo.urlPrefix]);
       if (history) seedHistory(db, { seed: demo.urlPrefix, domain: `${demo.urlPrefix}.test`, language: demo.language, now });
       seedCertificatesDemo(db, { courseTitle: demo.courses[0].title, learnerEmail: demo.people.find((p) => p.role === "learner")!.email, language: demo.language });
+      seedDemoQuizzes(db, demo.language);
     } finally {
       platform.tenants.release(lease);
     }
