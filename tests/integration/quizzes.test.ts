@@ -221,6 +221,11 @@ describe("taking a quiz", () => {
     expect((await request(server.port, ORG, `/courses/${courseId}/lessons/${lessonId}`, { headers: { Cookie: learnerWeb } })).status).toBe(404);
     expect((await call("GET", `quizzes/${quiz.id}`, undefined, learner)).status).toBe(404);
     expect((await call("POST", "quizzes/submissions", { quiz_id: quiz.id }, learner)).status).toBe(404);
+    // A hidden quiz lesson does not hold the course back.
+    const { introId } = { introId: (await call("GET", `lessons?course_id=${courseId}`)).json().payload.data.find((l: { kind: string }) => l.kind === "text").id };
+    const done = await call("POST", "lesson-progresses", { lesson_id: introId, completed: true }, learner);
+    expect(done.json().payload.course_completed).toBe(true);
+    expect((await call("GET", `lesson-progresses/course/${courseId}`, undefined, learner)).json().payload).toMatchObject({ lessons: 1, percent: 100 });
   });
 
   it("takes a quiz with form posts only (no JavaScript): start, answer, confirm unanswered, submit", async () => {
