@@ -174,7 +174,8 @@ export function EditQuiz() {
           ),
         )}
       </div>
-      {data.editing ? null : <QuestionForm errors={errorsFor("add-question")} />}
+      {/* A new key after each added question gives an empty form (client navigations keep components). */}
+      {data.editing ? null : <QuestionForm key={`add-${data.questions.length}`} errors={errorsFor("add-question")} />}
 
       <div className="panel" data-testid="quiz-usage">
         <h3>{t("quiz.admin.coursesTitle")}</h3>
