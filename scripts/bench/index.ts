@@ -13,6 +13,7 @@ import { seedDemo } from "../demo";
 import { benchClone } from "./clone";
 import { reportCertificates } from "./certificates";
 import { seedLearnerBench } from "./learner";
+import { benchQuizzes } from "./quizzes";
 
 /**
  * `npm run bench`: throughput of Lectern against a bare Express + better-sqlite3 baseline measured in the
@@ -268,6 +269,7 @@ async function main() {
       }),
     }),
   };
+  await benchQuizzes(big, learnerServer.port, run, baselineResolve.rps);
   const learnerRss = peakRssMiB(learnerServer.child.pid!);
   await stop(learnerServer);
   fs.rmSync(big.dataDir, { recursive: true, force: true });
