@@ -73,6 +73,7 @@ export async function benchQuizzes(big: LearnerBenchData, port: number, run: Run
   });
   const ratio = (a: number) => Math.round((a / baselineRps) * 1000) / 1000;
   console.log(`\nquizzes: ${QUIZZES} quizzes of ${QUESTIONS} questions, ${attempts.length} open attempts (${Math.min(next, attempts.length)} ended by the end run)`);
+  console.log("requests/s   p50 ms   p95 ms   vs baseline   what");
   console.log(`${String(answer.rps).padStart(10)} ${String(answer.p50).padStart(8)} ${String(answer.p95).padStart(8)} ${String(ratio(answer.rps)).padStart(13)}   answer (POST quizzes/submissions/answers)`);
   console.log(`${String(end.rps).padStart(10)} ${String(end.p50).padStart(8)} ${String(end.p95).padStart(8)} ${String(ratio(end.rps)).padStart(13)}   end and grade (POST quizzes/submissions/end/{id})`);
   return { answer: { rps: answer.rps, p95_ms: answer.p95, vs_baseline: ratio(answer.rps) }, end: { rps: end.rps, p95_ms: end.p95, vs_baseline: ratio(end.rps), fresh_attempts: attempts.length } };
