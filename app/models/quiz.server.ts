@@ -380,10 +380,18 @@ export function getAttempt(db: TenantConn, id: number) {
  * index holds it even against concurrent starts). Refused after the deadline, when the attempts are used
  * up, after a pass (retakes follow a fail, spec §4), or when the quiz has no questions.
  */
-export function startAttempt(db: TenantConn, { quiz, userId, lesson, now = new Date() }: { quiz: Quiz; userId: number; lesson: Lesson | null; now?: Date }): QuizAttempt {
-  return db.transaction((tx) => {
+export function startAttempt(db: TenantConn, args: { quiz: Quiz; userId: number; lesson: Lesson | null; now?: Date }): QuizAttempt {
+  return openOrStartAttempt(db, args).attempt;
+}
+
+/** As startAttempt, also saying whether the attempt is new. */
+export function openOrStartAttempt(db: TenantConn, { quiz, userId, lesson, now = new Date() }: { quiz: Quiz; userId: number; lesson: Lesson | null; now?: Date }) {
+  // An open attempt past the deadline is closed first (and stays closed: the refusal below rolls back only its own work).
+  const stale = openAttempt(db, quiz.id, userId);
+  if (stale && deadlinePassed(quiz, now)) endAttempt(db, { attempt: stale, now, expired: true });
+  return db.transaction((tx): { attempt: QuizAttempt; created: boolean } => {
     const open = openAttempt(tx, quiz.id, userId);
-    if (open) return open;
+    if (open) return { attempt: open, created: false };
     if (deadlinePassed(quiz, now)) throw new QuizError("deadline_passed");
     const ended = endedAttempts(tx, quiz.id, userId);
     if (ended.some((a) => a.passed)) throw new QuizError("already_passed");
@@ -391,7 +399,7 @@ export function startAttempt(db: TenantConn, { quiz, userId, lesson, now = new D
     const questions = listQuestions(tx, quiz.id);
     if (questions.length === 0) throw new QuizError("no_questions", 409);
     const last = tx.select({ n: max(quizAttempts.attemptNumber) }).from(quizAttempts).where(and(eq(quizAttempts.quizId, quiz.id), eq(quizAttempts.userId, userId))).get()?.n ?? 0;
-    return tx
+    const attempt = tx
       .insert(quizAttempts)
       .values({
         quizId: quiz.id,
@@ -405,6 +413,7 @@ export function startAttempt(db: TenantConn, { quiz, userId, lesson, now = new D
       })
       .returning()
       .get();
+    return { attempt, created: true };
   });
 }
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { quizErrorReply, requireQuizTaker } from "~/models/quiz-api.server";
-import { attemptView, expireIfDue, getQuiz, lessonForTaking, listAttempts, openAttempt, startAttempt } from "~/models/quiz.server";
+import { attemptView, expireIfDue, getQuiz, lessonForTaking, listAttempts, openOrStartAttempt } from "~/models/quiz.server";
 import { apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, parseApiBody } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
 
@@ -43,10 +43,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const quiz = getQuiz(db, body.quiz_id);
   const place = quiz ? lessonForTaking(db, quiz.id, learner, body.lesson_id) : "none";
   if (!quiz || place === "none") return apiNotFound(request, context);
-  const existing = openAttempt(db, quiz.id, person.id);
   try {
-    const attempt = startAttempt(db, { quiz, userId: person.id, lesson: place?.lesson ?? null });
-    return apiOk(attemptView(db, attempt), existing && existing.id === attempt.id ? 200 : 201);
+    const { attempt, created } = openOrStartAttempt(db, { quiz, userId: person.id, lesson: place?.lesson ?? null });
+    return apiOk(attemptView(db, attempt), created ? 201 : 200);
   } catch (error) {
     return quizErrorReply(request, context, error);
   }

@@ -193,6 +193,15 @@ describe("taking a quiz", () => {
     expect((await call("POST", "quizzes/submissions", { quiz_id: quiz.id }, other)).json().payload.code).toBe("deadline_passed");
   });
 
+  it("keeps one open attempt per learner and quiz, even when 50 starts arrive at once", async () => {
+    const { quiz } = await quizInCourse({ title: "Samtidig", pass_min: 1 });
+    const starts = await Promise.all(Array.from({ length: 50 }, () => call("POST", "quizzes/submissions", { quiz_id: quiz.id }, other)));
+    expect(starts.every((r) => r.status === 200 || r.status === 201)).toBe(true);
+    expect(new Set(starts.map((r) => r.json().payload.id)).size).toBe(1);
+    expect(starts.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(execTenantAll(`select count(*) as n from quiz_attempts where quiz_id = ${quiz.id}`)).toBe(1);
+  });
+
   it("keeps past results when the quiz is edited", async () => {
     const { quiz } = await quizInCourse({ title: "Snapshot", pass_min: 1 });
     const a = (await call("POST", "quizzes/submissions", { quiz_id: quiz.id }, other)).json().payload;
