@@ -271,10 +271,27 @@ export function attachQuiz(db: TenantConn, quizId: number, courseId: number, les
   });
 }
 
-/** Points an existing quiz lesson at a quiz (or at none). */
-export function setLessonQuiz(db: TenantConn, lessonId: number, quizId: number | null) {
-  db.delete(quizLessons).where(eq(quizLessons.lessonId, lessonId)).run();
-  if (quizId) db.insert(quizLessons).values({ lessonId, quizId }).run();
+/** Points an existing `quiz` lesson (e.g. one added on the course screen) at this quiz. */
+export function linkQuizLesson(db: TenantConn, quizId: number, lessonId: number): Result<Lesson> {
+  const lesson = db.select().from(lessons).where(eq(lessons.id, lessonId)).get();
+  if (!lesson || lesson.kind !== "quiz" || !getQuiz(db, quizId)) return { ok: false, field: "lesson_id", message: "validation.invalid" };
+  db.transaction((tx) => {
+    tx.delete(quizLessons).where(eq(quizLessons.lessonId, lessonId)).run();
+    tx.insert(quizLessons).values({ lessonId, quizId }).run();
+  });
+  return { ok: true, value: lesson };
+}
+
+/** Quiz lessons that show no quiz yet (added on the course screen, or whose quiz was deleted). */
+export function unlinkedQuizLessons(db: TenantConn) {
+  return db
+    .select({ lessonId: lessons.id, lessonTitle: lessons.title, courseTitle: courses.title })
+    .from(lessons)
+    .innerJoin(courses, eq(courses.id, lessons.courseId))
+    .leftJoin(quizLessons, eq(quizLessons.lessonId, lessons.id))
+    .where(and(eq(lessons.kind, "quiz"), isNull(quizLessons.quizId)))
+    .orderBy(asc(courses.title), asc(lessons.position))
+    .all();
 }
 
 export function quizIdOfLesson(db: TenantConn, lessonId: number) {

@@ -1,16 +1,22 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { lessonView } from "~/models/lesson.server";
-import { attachQuiz, getQuiz } from "~/models/quiz.server";
+import { attachQuiz, getQuiz, linkQuizLesson } from "~/models/quiz.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";
 
-/** `POST /api/quizzes/{id}/attach`: adds a `quiz` lesson showing this quiz at the end of a course. */
-const bodySchema = z.object({
-  course_id: z.number().int().positive(),
-  /** The lesson's title; the quiz's title by default. */
-  title: z.string().trim().max(200).optional(),
-});
+/**
+ * `POST /api/quizzes/{id}/attach`: adds a `quiz` lesson showing this quiz at the end of a course
+ * (`course_id`), or points an existing quiz lesson at this quiz (`lesson_id`).
+ */
+const bodySchema = z.union([
+  z.object({
+    course_id: z.number().int().positive(),
+    /** The new lesson's title; the quiz's title by default. */
+    title: z.string().trim().max(200).optional(),
+  }),
+  z.object({ lesson_id: z.number().int().positive() }),
+]);
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["POST"]);
@@ -23,7 +29,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const quiz = getQuiz(context.db, Number(params.id) || -1);
   if (!quiz) return apiNotFound(request, context);
   const body = await parseApiBody(request, context, bodySchema);
-  const result = attachQuiz(context.db, quiz.id, body.course_id, body.title);
+  const result = "lesson_id" in body ? linkQuizLesson(context.db, quiz.id, body.lesson_id) : attachQuiz(context.db, quiz.id, body.course_id, body.title);
   if (!result.ok) {
     const t = await apiT(request, context);
     return apiError(422, { message: t("api.invalid"), code: "invalid", fields: { [result.field]: [t(result.message)] } });

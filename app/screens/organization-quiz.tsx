@@ -10,12 +10,14 @@ import {
   addQuestion,
   attachQuiz,
   deleteQuestion,
+  linkQuizLesson,
   listQuestions,
   moveQuestion,
   questionEditorView,
   questionSchema,
   quizResults,
   quizUsage,
+  unlinkedQuizLessons,
   updateQuestion,
   updateQuiz,
 } from "~/models/quiz.server";
@@ -46,6 +48,7 @@ export function quizLoader(area: Area) {
         questions,
         editing: questions.some((q) => q.id === editing) ? editing : null,
         usage: quizUsage(m.db, quiz.id),
+        unlinked: unlinkedQuizLessons(m.db),
         courses: courses.map((c) => ({ id: c.id, title: c.title })),
         learners: results.learners.map((l) => ({ ...l, lastAt: l.lastAt.toISOString() })),
         attemptCount: results.attempts.length,
@@ -94,6 +97,11 @@ export function quizAction(area: Area) {
         const result = deleteQuestion(m.db, quiz.id, Number(text(formData, "question_id")));
         if (!result.ok) return json({ intent, errors: { questions: [result.message] } }, { status: 400 });
         return redirectWithFlash(here, "quiz.flash.questionDeleted");
+      }
+      if (intent === "link") {
+        const result = linkQuizLesson(m.db, quiz.id, Number(text(formData, "lesson_id")) || -1);
+        if (!result.ok) return json({ intent: "attach", errors: { course_id: [result.message] } }, { status: 400 });
+        return redirectWithFlash(here, "quiz.flash.attached");
       }
       if (intent === "attach") {
         const result = attachQuiz(m.db, quiz.id, Number(text(formData, "course_id")) || -1);
@@ -206,6 +214,23 @@ export function EditQuiz() {
               {t("quiz.admin.attach")}
             </button>
             <ErrorList errors={errorsFor("attach").course_id} />
+          </Form>
+        ) : null}
+        {data.unlinked.length ? (
+          <Form method="post" className="subform">
+            <label>
+              <span className="visually-hidden">{t("quiz.admin.chooseLesson")}</span>
+              <select name="lesson_id" data-testid="link-lesson">
+                {data.unlinked.map((l) => (
+                  <option key={l.lessonId} value={l.lessonId}>
+                    {l.courseTitle} — {l.lessonTitle}
+                  </option>
+                ))}
+              </select>
+            </label>{" "}
+            <button type="submit" name="intent" value="link" data-testid="link">
+              {t("quiz.admin.link")}
+            </button>
           </Form>
         ) : null}
       </div>

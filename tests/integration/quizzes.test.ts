@@ -202,6 +202,18 @@ describe("taking a quiz", () => {
     expect(execTenantAll(`select count(*) as n from quiz_attempts where quiz_id = ${quiz.id}`)).toBe(1);
   });
 
+  it("shows 'could not be loaded' for a quiz lesson without a quiz, until a quiz is linked to it", async () => {
+    const { quiz, courseId } = await quizInCourse({ title: "Link" });
+    const lesson = (await call("POST", "lessons", { course_id: courseId, title: "Tom quiz", kind: "quiz" })).json().payload;
+    const player = () => request(server.port, ORG, `/courses/${courseId}/lessons/${lesson.id}`, { headers: { Cookie: learnerWeb } });
+    const before = await player();
+    expect(before.body).toContain('data-testid="quiz-failed"');
+    expect(before.body).toContain("Quizzen kunne ikke indlæses. Genindlæs browservinduet, og prøv igen.");
+    expect((await call("POST", `quizzes/${quiz.id}/attach`, { lesson_id: lesson.id }, learner)).status).toBe(403);
+    expect((await call("POST", `quizzes/${quiz.id}/attach`, { lesson_id: lesson.id })).status).toBe(201);
+    expect((await player()).body).toContain('data-testid="quiz-intro"');
+  });
+
   it("keeps past results when the quiz is edited", async () => {
     const { quiz } = await quizInCourse({ title: "Snapshot", pass_min: 1 });
     const a = (await call("POST", "quizzes/submissions", { quiz_id: quiz.id }, other)).json().payload;
