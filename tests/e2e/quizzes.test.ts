@@ -188,6 +188,6 @@ for (const javascript of [true, false]) {
       expect(await text(back, '[data-testid="quiz-results"]')).toContain("learner@nordlys.test");
       expect(await text(back, '[data-testid="quiz-results"] tbody tr td:nth-child(2)')).toBe("2");
       await back.browserContext().close();
-    });
+    }, 180_000); // a long flow (about 40 page loads); the machine is shared
   });
 }
