@@ -11,6 +11,7 @@ import { seedHistory } from "./demo/history";
 import { seedScormDemo } from "./demo/scorm";
 import { seedSsoDemo } from "./demo/sso";
 import { seedAnalyticsDemo } from "./demo/analytics";
+import { seedDemoQuizzes } from "./demo/quizzes";
 
 interface DemoCourse {
   title: string;
@@ -140,6 +141,7 @@ export async function seedDemo(
       await seedScormDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, language: demo.language });
       if (history) seedHistory(db, { seed: demo.urlPrefix, domain: `${demo.urlPrefix}.test`, language: demo.language, now });
       seedCertificatesDemo(db, { courseTitle: demo.courses[0].title, learnerEmail: demo.people.find((p) => p.role === "learner")!.email, language: demo.language });
+      seedDemoQuizzes(db, demo.language);
       if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, now });
     } finally {
       platform.tenants.release(lease);

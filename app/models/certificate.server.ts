@@ -19,6 +19,7 @@ import {
 } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
 import type { Resource, ResourceScope, WriteResult } from "../utils/resource.server";
+import { courseQuizScore } from "./quiz.server";
 
 /**
  * Certificates (issue 12, docs/decisions/015-certificates.md): templates (a page, a background image, the
@@ -44,12 +45,11 @@ export const RENDER_JOB = "certificate.render";
 // ------------------------------------------------------------------------------------------------
 
 /**
- * The learner's quiz score for a course (out of 100), or null when the course has none. Quizzes are built
- * on another branch, which exports `courseQuizScore(db, userId, courseId)` from ./quiz.server: when both
- * are merged, this body becomes `return courseQuizScore(db, userId, courseId);`.
+ * The learner's quiz score for a course (out of 100), or null when the course has none: the best score of
+ * each quiz lesson, averaged (docs/decisions/013-quizzes.md).
  */
-export function certificateScore(_db: TenantConn, _userId: number, _courseId: number): number | null {
-  return null;
+export function certificateScore(db: TenantConn, userId: number, courseId: number): number | null {
+  return courseQuizScore(db, userId, courseId);
 }
 
 // ------------------------------------------------------------------------------------------------

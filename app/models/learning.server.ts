@@ -65,7 +65,7 @@ export function courseAccess(db: TenantConn, course: Course, learner: Learner | 
 export function lessonAccess(db: TenantConn, course: Course, lesson: Lesson, learner: Learner | null): Access {
   const access = courseAccess(db, course, learner);
   if (!access.allowed || !learner || learner.canPreview || !course.sequentialLessons) return access;
-  const earlier = db.select({ id: lessons.id }).from(lessons).where(and(eq(lessons.courseId, course.id), lt(lessons.position, lesson.position))).all();
+  const earlier = db.select({ id: lessons.id }).from(lessons).where(and(countedLessons(course.id), lt(lessons.position, lesson.position))).all();
   if (earlier.length === 0) return access;
   const done = db
     .select({ n: count() })
@@ -174,6 +174,14 @@ export function canWatchFile(db: TenantConn, fileId: number, learner: Learner) {
   });
 }
 
+/**
+ * The lessons that count for a course: all of them, except quiz lessons when the course does not allow
+ * quizzes (spec §3 `allow_quizzes`: they are not shown, so they cannot hold a course back).
+ */
+function countedLessons(courseId: number) {
+  return and(eq(lessons.courseId, courseId), sql`(${lessons.kind} <> 'quiz' or (select allow_quizzes from courses where courses.id = ${courseId}) = 1)`);
+}
+
 /** Marks a lesson seen; the course is completed when all its lessons are. */
 export function completeLesson(db: TenantConn, { userId, lesson, now = new Date() }: { userId: number; lesson: Lesson; now?: Date }) {
   return db.transaction((tx) => {
@@ -182,13 +190,13 @@ export function completeLesson(db: TenantConn, { userId, lesson, now = new Date(
       tx.update(lessonProgress).set({ completedAt: now, updatedAt: now }).where(eq(lessonProgress.id, row.id)).run();
       onLessonCompleted(tx, { userId, lessonId: lesson.id, courseId: lesson.courseId, at: now });
     }
-    const total = tx.select({ n: count() }).from(lessons).where(eq(lessons.courseId, lesson.courseId)).get()?.n ?? 0;
+    const total = tx.select({ n: count() }).from(lessons).where(countedLessons(lesson.courseId)).get()?.n ?? 0;
     const done =
       tx
         .select({ n: count() })
         .from(lessonProgress)
         .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
-        .where(and(eq(lessonProgress.userId, userId), eq(lessons.courseId, lesson.courseId), isNotNull(lessonProgress.completedAt)))
+        .where(and(eq(lessonProgress.userId, userId), countedLessons(lesson.courseId), isNotNull(lessonProgress.completedAt)))
         .get()?.n ?? 0;
     const courseCompleted = total > 0 && done >= total;
     if (courseCompleted) {
@@ -201,8 +209,9 @@ export function completeLesson(db: TenantConn, { userId, lesson, now = new Date(
 
 export function courseProgress(db: TenantConn, userId: number, courseId: number) {
   const rows = db.select().from(lessonProgress).where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.courseId, courseId))).all();
-  const total = db.select({ n: count() }).from(lessons).where(eq(lessons.courseId, courseId)).get()?.n ?? 0;
-  const completed = rows.filter((r) => r.completedAt).length;
+  const total = db.select({ n: count() }).from(lessons).where(countedLessons(courseId)).get()?.n ?? 0;
+  const counted = new Set(db.select({ id: lessons.id }).from(lessons).where(countedLessons(courseId)).all().map((l) => l.id));
+  const completed = rows.filter((r) => r.completedAt && counted.has(r.lessonId)).length;
   return {
     course_id: courseId,
     lessons: total,
@@ -299,7 +308,7 @@ export function publishedCourse(db: TenantConn, id: number, { includeDrafts = fa
 }
 
 export function courseLessons(db: TenantConn, courseId: number) {
-  return db.select().from(lessons).where(eq(lessons.courseId, courseId)).orderBy(asc(lessons.position), asc(lessons.id)).all();
+  return db.select().from(lessons).where(countedLessons(courseId)).orderBy(asc(lessons.position), asc(lessons.id)).all();
 }
 
 /** FTS5 query from what a person typed: each word as a prefix, all words required. */

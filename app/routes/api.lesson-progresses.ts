@@ -51,6 +51,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const t = await apiT(request, context);
     return apiError(403, { message: t(`access.${access.reason}`), code: access.reason });
   }
+  if (body.completed && lesson.kind === "quiz") {
+    // A quiz lesson is completed only by passing its quiz (POST /api/quizzes/submissions/end/{id}).
+    const t = await apiT(request, context);
+    return apiError(422, { message: t("quiz.refusal.complete_by_passing"), code: "quiz_lesson", fields: { completed: [t("quiz.refusal.complete_by_passing")] } });
+  }
   const { progress, credited } = recordHeartbeat(context.db, {
     userId: auth.person.id,
     lesson,

@@ -1,17 +1,22 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import ReactPlayer from "react-player";
 import { useTranslation } from "react-i18next";
 import { AccessMessage } from "~/components/access-message";
+import { QuizPlayer } from "~/components/quiz/quiz-player";
 import { ScormPlayer } from "~/components/scorm/scorm-player";
 import { getFile } from "~/models/file.server";
 import { completedLessonIds, completeLesson, courseLessons, lessonAccess, publishedCourse } from "~/models/learning.server";
 import { getLesson } from "~/models/lesson.server";
+import { quizForLesson, quizLessonHidden } from "~/models/quiz.server";
 import { scormPlayerData } from "~/models/scorm.server";
 import { getUser } from "~/models/user.server";
+import quizStyles from "~/styles/quiz.css";
 import { learnerContext } from "~/utils/learner.server";
 import { sanitizeRichText } from "~/utils/sanitize.server";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: quizStyles }];
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
   ...matches.flatMap((m) => m.meta ?? []).filter((m) => !("title" in m)),
@@ -22,7 +27,7 @@ async function load(request: Request, context: LoaderFunctionArgs["context"], pa
   const ctx = await learnerContext(request, context);
   const course = publishedCourse(ctx.db, Number(params.id) || -1, { includeDrafts: ctx.learner?.canPreview });
   const lesson = course ? getLesson(ctx.db, Number(params.lessonId) || -1) : undefined;
-  if (!course || !lesson || lesson.courseId !== course.id) throw new Response("Not Found", { status: 404 });
+  if (!course || !lesson || lesson.courseId !== course.id || quizLessonHidden(course, lesson, ctx.learner)) throw new Response("Not Found", { status: 404 });
   return { ...ctx, course, lesson, access: lessonAccess(ctx.db, course, lesson, ctx.learner) };
 }
 
@@ -61,6 +66,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     episodes: lessons.map((l) => ({ id: l.id, title: l.title, completed: done.has(l.id), current: l.id === lesson.id })),
     previousId: index > 0 ? lessons[index - 1].id : null,
     nextId: index >= 0 && index < lessons.length - 1 ? lessons[index + 1].id : null,
+    // Quiz lessons: the player state (never a correct answer before submission; see quiz.server.ts).
+    quiz: lesson.kind === "quiz" && access.allowed && learner ? quizForLesson(db, { lesson, userId: learner.id }) : null,
+    quizConfirm: new URL(request.url).searchParams.get("quiz_confirm") === "1",
+    quizError: new URL(request.url).searchParams.get("quiz_error"),
     showInstructions: Boolean(user && !user.playerInstructionsShownAt && lesson.kind === "video"),
   };
 }
@@ -71,8 +80,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!learner) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: `/courses/${course.id}/lessons/${lesson.id}` })}`);
   if (!access.allowed) throw new Response("Forbidden", { status: 403 });
   const form = await request.formData();
-  // A SCORM lesson is completed by its package, never by a button (docs/decisions/020-scorm.md).
-  if (form.get("intent") !== "complete" || lesson.kind === "scorm") return json({ error: "validation.invalid" }, { status: 400 });
+  // SCORM lessons are completed by their package, quiz lessons only by passing (docs/decisions/020, 013).
+  if (form.get("intent") !== "complete" || lesson.kind === "scorm" || lesson.kind === "quiz") return json({ error: "validation.invalid" }, { status: 400 });
   completeLesson(db, { userId: learner.id, lesson });
   const next = courseLessons(db, course.id).find((l) => l.position > lesson.position);
   return redirect(next ? `/courses/${course.id}/lessons/${next.id}` : `/courses/${course.id}`);
@@ -98,11 +107,14 @@ export default function LessonPlayer() {
             {lesson.kind === "image" && data.media ? <img src={data.media.url} alt={lesson.title} className="lesson-image" /> : null}
             {lesson.body ? <div className="rich-text" dangerouslySetInnerHTML={{ __html: lesson.body }} /> : null}
             {data.scorm ? <ScormPlayer lessonId={lesson.id} data={data.scorm} onLessonCompleted={() => revalidator.revalidate()} /> : null}
+            {data.quiz ? (
+              <QuizPlayer data={data.quiz} returnTo={`/courses/${course.id}/lessons/${lesson.id}`} lessonId={lesson.id} confirm={data.quizConfirm} error={data.quizError} />
+            ) : null}
             {lesson.completed ? (
               <p className="badge published" data-testid="lesson-completed">
                 {t("learn.lessonCompleted")}
               </p>
-            ) : lesson.kind === "scorm" ? null : (
+            ) : lesson.kind === "scorm" || lesson.kind === "quiz" ? null : (
               <Form method="post">
                 <button type="submit" name="intent" value="complete" className="primary" data-testid="complete">
                   {t("learn.markComplete")}

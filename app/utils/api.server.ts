@@ -50,7 +50,7 @@ export function fieldErrors(error: ZodError, t: TFunction) {
 /** Zod's own messages are English only; every message a person sees comes from the locales. */
 export function issueMessage(issue: ZodIssue, t: TFunction): string {
   // Schemas shared with forms carry translation keys as their messages.
-  if (/^(validation|auth)\./.test(issue.message)) return t(issue.message);
+  if (/^(validation|auth|quiz)\./.test(issue.message)) return t(issue.message);
   switch (issue.code) {
     case "invalid_type":
       if (issue.received === "undefined" || issue.received === "null") return t("validation.required");

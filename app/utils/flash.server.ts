@@ -35,6 +35,12 @@ export const FLASH_MESSAGES = [
   "certificates.flash.deleted",
   "certificates.flash.revoked",
   "certificates.flash.restored",
+  "quiz.flash.created",
+  "quiz.flash.saved",
+  "quiz.flash.deleted",
+  "quiz.flash.questionSaved",
+  "quiz.flash.questionDeleted",
+  "quiz.flash.attached",
 ] as const;
 export type FlashMessage = (typeof FLASH_MESSAGES)[number];
 

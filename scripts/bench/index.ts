@@ -16,6 +16,7 @@ import { benchScorm } from "./scorm";
 import { seedLearnerBench } from "./learner";
 import { benchConcurrentProgress } from "./load";
 import { benchAnalytics } from "./analytics";
+import { benchQuizzes } from "./quizzes";
 
 /**
  * `npm run bench`: throughput of Lectern against a bare Express + better-sqlite3 baseline measured in the
@@ -319,6 +320,7 @@ async function main() {
       table.push({ what, rps: r.rps, p95: r.p95, cpu: r.cpuPerRequest, cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest), ...atLeast(ratio(r.rps, base), ratioTarget) });
       table.push({ what: `${what}: p95 ms`, ...atMost(r.p95, p95Target) });
     }
+    if (only("quizzes")) await benchQuizzes(big, learnerServer.port, run, baselineResolve.rps);
     if (only("analytics")) await benchAnalytics({ port: learnerServer.port, host: big.host, dataDir: big.dataDir });
     rssPeaks.push(peakRssMiB(learnerServer.child.pid!));
     await stop(learnerServer);

@@ -1,0 +1,213 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { z } from "zod";
+import { ConfirmDelete } from "~/components/confirm-delete";
+import { ErrorList } from "~/components/form";
+import { createQuiz, deleteQuiz, getQuiz, listQuizzes, quizFieldsSchema } from "~/models/quiz.server";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { optionalNumber, text } from "~/utils/form-data.server";
+import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+
+/**
+ * Quizzes of one organization (issue 10): a searchable list, the create page and the delete confirmation,
+ * mounted under /dashboard/organizations/{id}/quizzes and /admin/organizations/{id}/quizzes. The quiz's
+ * own screen (settings, questions, courses, results) is organization-quiz.tsx.
+ */
+export const quizzesBase = (m: Managed) => `${m.base}/quizzes`;
+
+const listQuery = z.object({ q: z.string().trim().max(100).optional().catch(undefined) });
+
+export function quizzesLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:quiz" }, (m) => {
+      const { q } = listQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+      const { items, total } = listQuizzes(m.db, { q, limit: 500 });
+      return {
+        base: quizzesBase(m),
+        q: q ?? "",
+        total,
+        quizzes: items.map((r) => ({ id: r.quiz.id, title: r.quiz.title, questions: r.questions, attempts: r.attempts, lessons: r.lessons, deadline: r.quiz.deadline?.toISOString() ?? null })),
+      };
+    });
+}
+
+export function QuizzesList() {
+  const { t, i18n } = useTranslation();
+  const data = useLoaderData<Awaited<ReturnType<ReturnType<typeof quizzesLoader>>>>();
+  const date = (iso: string) => new Intl.DateTimeFormat(i18n.language === "en" ? "da" : i18n.language, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(iso));
+  return (
+    <section>
+      <div className="toolbar">
+        <h2>{t("quiz.admin.title")}</h2>
+        <Link to={`${data.base}/create`} className="button primary" data-testid="new-quiz">
+          {t("quiz.admin.create")}
+        </Link>
+      </div>
+      <Form method="get" className="search" role="search">
+        <label htmlFor="quiz-search" className="visually-hidden">
+          {t("quiz.admin.search")}
+        </label>
+        <input id="quiz-search" type="search" name="q" defaultValue={data.q} placeholder={t("quiz.admin.search")} />
+        <button type="submit">{t("quiz.admin.searchButton")}</button>
+      </Form>
+      {data.quizzes.length === 0 ? (
+        <p className="empty-state panel">{data.q ? t("quiz.admin.noMatches") : t("quiz.admin.empty")}</p>
+      ) : (
+        <table className="table" data-testid="quizzes">
+          <thead>
+            <tr>
+              <th>{t("quiz.admin.name")}</th>
+              <th>{t("quiz.admin.questions")}</th>
+              <th>{t("quiz.admin.usedIn")}</th>
+              <th>{t("quiz.admin.attempts")}</th>
+              <th>{t("quiz.admin.deadline")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.quizzes.map((q) => (
+              <tr key={q.id} data-quiz={q.title}>
+                <td>
+                  <Link to={`${data.base}/${q.id}`}>{q.title}</Link>
+                </td>
+                <td>{q.questions}</td>
+                <td>{t("quiz.admin.lessonCount", { count: q.lessons })}</td>
+                <td>{q.attempts}</td>
+                <td>{q.deadline ? date(q.deadline) : "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** The settings fields as posted by the create and edit forms (datetime-local deadlines are UTC). */
+export function quizSettingsFrom(formData: FormData) {
+  const deadline = text(formData, "deadline")?.trim();
+  return quizFieldsSchema.safeParse({
+    title: text(formData, "title") ?? "",
+    description: text(formData, "description") ?? "",
+    deadline: deadline ? (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(deadline) ? `${deadline}:00Z` : "invalid") : null,
+    pass_min: optionalNumber(formData, "pass_min") ?? 0,
+    max_attempts: optionalNumber(formData, "max_attempts"),
+  });
+}
+
+export function settingsErrors(error: z.ZodError) {
+  const errors: Record<string, string[]> = {};
+  for (const issue of error.issues) (errors[String(issue.path[0] ?? "_")] ??= []).push(/^(validation|quiz)\./.test(issue.message) ? issue.message : "validation.invalid");
+  return errors;
+}
+
+export function createQuizLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:quiz" }, (m) => ({ base: quizzesBase(m) }));
+}
+
+export function createQuizAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:quiz" }, async (m) => {
+      const parsed = quizSettingsFrom(await request.formData());
+      if (!parsed.success) return json({ errors: settingsErrors(parsed.error) }, { status: 400 });
+      const created = createQuiz(m.db, { ...parsed.data, questions: [] });
+      if (!created.ok) return json({ errors: { [created.field]: [created.message] } }, { status: 400 });
+      return redirectWithFlash(`${quizzesBase(m)}/${created.value.id}`, "quiz.flash.created");
+    });
+}
+
+export function CreateQuiz() {
+  const { t } = useTranslation();
+  const { base } = useLoaderData<{ base: string }>();
+  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  return (
+    <section className="quiz-admin">
+      <p>
+        <Link to={base}>← {t("quiz.admin.title")}</Link>
+      </p>
+      <h2>{t("quiz.admin.create")}</h2>
+      <Form method="post" className="panel">
+        <QuizSettingsFields errors={errors} values={{}} />
+        <p className="hint">{t("quiz.admin.passAfterQuestions")}</p>
+        <button type="submit" className="primary" data-testid="save-quiz">
+          {t("quiz.admin.createButton")}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+export interface QuizSettingsValues {
+  title?: string;
+  description?: string;
+  deadline?: string | null;
+  pass_min?: number;
+  max_attempts?: number | null;
+  question_count?: number;
+}
+
+export function QuizSettingsFields({ errors, values }: { errors: Record<string, string[]>; values: QuizSettingsValues }) {
+  const { t } = useTranslation();
+  const editing = values.question_count !== undefined;
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="quiz-title">{t("quiz.admin.name")}</label>
+        <input id="quiz-title" name="title" defaultValue={values.title} maxLength={200} required />
+        <ErrorList errors={errors.title} />
+      </div>
+      <div className="field">
+        <label htmlFor="quiz-description">{t("quiz.admin.description")}</label>
+        <textarea id="quiz-description" name="description" defaultValue={values.description} maxLength={10000} rows={3} />
+        <ErrorList errors={errors.description} />
+      </div>
+      <div className="field-row">
+        <div className="field">
+          <label htmlFor="quiz-deadline">{t("quiz.admin.deadlineUtc")}</label>
+          <input id="quiz-deadline" name="deadline" type="datetime-local" defaultValue={values.deadline ? values.deadline.slice(0, 16) : ""} />
+          <ErrorList errors={errors.deadline} />
+        </div>
+        {editing ? (
+          <div className="field">
+            <label htmlFor="quiz-pass-min">{t("quiz.admin.passMin", { count: values.question_count })}</label>
+            <input id="quiz-pass-min" name="pass_min" type="number" min={0} max={values.question_count} defaultValue={values.pass_min ?? 0} required />
+            <ErrorList errors={errors.pass_min} />
+          </div>
+        ) : null}
+        <div className="field">
+          <label htmlFor="quiz-max-attempts">{t("quiz.admin.maxAttempts")}</label>
+          <input id="quiz-max-attempts" name="max_attempts" type="number" min={1} defaultValue={values.max_attempts ?? ""} placeholder={t("quiz.admin.unlimited")} />
+          <ErrorList errors={errors.max_attempts} />
+        </div>
+      </div>
+    </>
+  );
+}
+
+export function quizFrom(m: Managed, id: string | undefined) {
+  const quiz = /^\d{1,15}$/.test(id ?? "") ? getQuiz(m.db, Number(id)) : undefined;
+  if (!quiz) throw new Response("Not Found", { status: 404 });
+  return quiz;
+}
+
+export function deleteQuizLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:quiz" }, (m) => {
+      const quiz = quizFrom(m, params.quizId);
+      return { name: quiz.title, back: `${quizzesBase(m)}/${quiz.id}` };
+    });
+}
+
+export function deleteQuizAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:quiz" }, (m) => {
+      deleteQuiz(m.db, quizFrom(m, params.quizId).id);
+      return redirectWithFlash(quizzesBase(m), "quiz.flash.deleted");
+    });
+}
+
+export function DeleteQuiz() {
+  const { name, back } = useLoaderData<{ name: string; back: string }>();
+  return <ConfirmDelete name={name} cancelTo={back} />;
+}
