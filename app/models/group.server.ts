@@ -12,6 +12,8 @@ import {
   groupMembers,
   groupRules,
   groups,
+  lessonProgress,
+  lessons,
   users,
   type Group,
   type GroupRule,
@@ -465,6 +467,8 @@ export function coursesNotInGroup(db: TenantConn, groupId: number) {
 export function listMembers(db: TenantConn, groupId: number, { page, perPage }: { page: number; perPage: number }) {
   const groupCourseIds = db.select({ id: groupCourses.courseId }).from(groupCourses).where(eq(groupCourses.groupId, groupId));
   const completed = sql<number>`(select count(*) from ${courseCompletions} where ${courseCompletions.userId} = ${users.id} and ${courseCompletions.courseId} in ${groupCourseIds})`;
+  const groupLessonIds = db.select({ id: lessons.id }).from(lessons).where(inArray(lessons.courseId, groupCourseIds));
+  const lessonsDone = sql<number>`(select count(*) from ${lessonProgress} where ${lessonProgress.userId} = ${users.id} and ${lessonProgress.completedAt} is not null and ${lessonProgress.lessonId} in ${groupLessonIds})`;
   const items = db
     .select({
       id: users.id,
@@ -474,6 +478,7 @@ export function listMembers(db: TenantConn, groupId: number, { page, perPage }: 
       isAdmin: groupMembers.isAdmin,
       source: groupMembers.source,
       completed,
+      lessonsDone,
     })
     .from(groupMembers)
     .innerJoin(users, eq(users.id, groupMembers.userId))
@@ -484,11 +489,12 @@ export function listMembers(db: TenantConn, groupId: number, { page, perPage }: 
     .all();
   const total = db.select({ n: count() }).from(groupMembers).where(eq(groupMembers.groupId, groupId)).get()?.n ?? 0;
   const courseTotal = db.select({ n: count() }).from(groupCourses).where(eq(groupCourses.groupId, groupId)).get()?.n ?? 0;
-  return { items, total, courseTotal };
+  const lessonTotal = db.select({ n: count() }).from(lessons).where(inArray(lessons.courseId, groupCourseIds)).get()?.n ?? 0;
+  return { items, total, courseTotal, lessonTotal };
 }
 
-export function isMember(db: TenantConn, groupId: number, userId: number) {
-  return Boolean(db.select().from(groupMembers).where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId))).get());
+export function getMembership(db: TenantConn, groupId: number, userId: number) {
+  return db.select().from(groupMembers).where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId))).get();
 }
 
 /** `POST groups/{id}/attach` (spec §7): what to attach, documented by this schema. */

@@ -35,6 +35,13 @@ export const FLASH_MESSAGES = [
   "certificates.flash.deleted",
   "certificates.flash.revoked",
   "certificates.flash.restored",
+  // groups and import (issue 14): texts in locales/<lng>/groups.json
+  "groups.flash.saved",
+  "groups.flash.deleted",
+  "groups.flash.recomputed",
+  "groups.flash.membersChanged",
+  "import.flash.started",
+  "import.flash.settingsSaved",
 ] as const;
 export type FlashMessage = (typeof FLASH_MESSAGES)[number];
 
