@@ -11,6 +11,8 @@ import { seedHistory } from "./demo/history";
 import { seedScormDemo } from "./demo/scorm";
 import { seedSsoDemo } from "./demo/sso";
 import { seedAnalyticsDemo } from "./demo/analytics";
+import { seedCertificatesDemo } from "./demo/certificates";
+import { seedGroupsDemo } from "./demo/groups";
 
 interface DemoCourse {
   title: string;
@@ -141,6 +143,7 @@ export async function seedDemo(
       if (history) seedHistory(db, { seed: demo.urlPrefix, domain: `${demo.urlPrefix}.test`, language: demo.language, now });
       seedCertificatesDemo(db, { courseTitle: demo.courses[0].title, learnerEmail: demo.people.find((p) => p.role === "learner")!.email, language: demo.language });
       if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, now });
+      seedGroupsDemo(db);
     } finally {
       platform.tenants.release(lease);
     }

@@ -23,6 +23,8 @@ export function userSettingsLoader({ request, context, params }: LoaderFunctionA
 export function userSettingsAction({ request, context, params }: ActionFunctionArgs) {
   return withManagedOrganization(request, context, params, area, async (m) => {
     const formData = await request.formData();
+    // Only the form's own submission saves (checkboxes post nothing when off, so an empty body is refused).
+    if (formData.get("intent") !== "save") return json({ errors: { _: ["validation.invalid"] } }, { status: 400 });
     const parsed = userSettingsSchema.safeParse({
       defaultLanguage: formData.get("defaultLanguage") ?? "",
       defaultGroupIds: formData.getAll("defaultGroupIds"),
@@ -51,6 +53,7 @@ export function UserSettings() {
         <Link to="/dashboard/users">{t("import.back")}</Link>
       </div>
       <Form method="post" className="panel" data-testid="user-settings">
+        <input type="hidden" name="intent" value="save" />
         <p className="hint">{t("import.settings.intro")}</p>
         <div className="field">
           <label htmlFor="settings-language">{t("import.settings.language")}</label>
