@@ -5,7 +5,7 @@ import { courses, users } from "../../db/tenant";
 
 /**
  * Groups for a demo organization (issue 14): a rule-based group of every learner, and a hand-picked
- * onboarding group whose first member administers it; each given the first course. A sample import file
+ * onboarding group of the learners; each given the first course. A sample import file
  * lies in docs/users-import-sample.csv.
  */
 export function seedGroupsDemo(db: TenantConn) {
@@ -14,10 +14,9 @@ export function seedGroupsDemo(db: TenantConn) {
   const everyone = createGroup(db, { name: "All learners", description: "Everyone who learns here, kept up to date by a rule.", ruleMatch: "all" });
   addRule(db, everyone.id, { field: "role", operator: "equals", value: "learner" });
   const onboarding = createGroup(db, { name: "Onboarding", description: "New colleagues and the person who guides them." });
-  if (learners.length) {
-    addMembers(db, onboarding.id, [learners[0].id], { admin: true });
-    addMembers(db, onboarding.id, learners.slice(1).map((l) => l.id));
-  }
+  // Hand-picked members; no demo account is made a group admin here, so each demo login keeps its role
+  // (make one on the group's page: "Make group admin").
+  addMembers(db, onboarding.id, learners.map((l) => l.id));
   if (firstCourse) {
     attachCourses(db, everyone.id, [firstCourse.id]);
     attachCourses(db, onboarding.id, [firstCourse.id]);
