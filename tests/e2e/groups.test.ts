@@ -49,6 +49,9 @@ function courseId(title: string) {
   }
 }
 
+/** Waits for an element, checked inside the page (robust while a JS navigation swaps the DOM). */
+const until = (page: Page, selector: string) => page.waitForFunction((sel) => Boolean(document.querySelector(sel)), { timeout: 15_000 }, selector);
+
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? "");
 
 describe.each([
@@ -57,44 +60,60 @@ describe.each([
 ])("groups and import with JavaScript $tag", ({ javascript, tag, course }) => {
   it("runs the admin's, the member's and the group admin's path", async () => {
     const admin = await as("admin@acme.test", javascript);
+    // With JavaScript, a form's redirect and revalidation run in the page: let them finish before leaving.
+    const go = async (page: Page, p: string) => {
+      if (javascript) await page.waitForNetworkIdle({ idleTime: 300, timeout: 10_000 }).catch(() => {});
+      return page.goto(url(p), { waitUntil: "load" });
+    };
 
     // A group with a rule.
-    await admin.goto(url("/dashboard/organizations/1/groups/create"), { waitUntil: "load" });
+    await go(admin, "/dashboard/organizations/1/groups/create");
     await admin.type("#group-name", `Sales ${tag}`);
     await clickAndWait(admin, '[data-testid="save-group"]');
     expect(pathOf(admin)).toMatch(/^\/dashboard\/organizations\/1\/groups\/\d+$/);
+    await until(admin, '[data-testid="rule-person"]');
     const groupPath = pathOf(admin);
     await admin.select('[data-testid="rule-person"] select[name=field]', "email");
     await admin.select('[data-testid="rule-person"] select[name=operator]', "ends_with");
     await admin.type('[data-testid="rule-person"] input[name=value]', `@sales-${tag}.example.com`);
     await clickAndWait(admin, '[data-testid="add-person-rule"]');
+    await admin.waitForFunction((v) => document.querySelector('[data-testid="group-rules"]')?.textContent?.includes(v), {}, `@sales-${tag}.example.com`);
     expect(await text(admin, '[data-testid="group-rules"]')).toContain(`@sales-${tag}.example.com`);
 
     // A CSV with rows in and out of the rule: preview, then import.
     const file = path.join(dir, `people-${tag}.csv`);
     fs.writeFileSync(file, `First name,Last name,Phone,Email\nSiri,Salg,,siri@sales-${tag}.example.com\nOle,Other,,ole-${tag}@example.com\nSam,Salg,,sam@sales-${tag}.example.com\n`);
-    await admin.goto(url("/dashboard/users/import"), { waitUntil: "load" });
+    await go(admin, "/dashboard/users/import");
     const input = await admin.$("#import-file");
     await (input as unknown as { uploadFile: (f: string) => Promise<void> }).uploadFile(file);
     await admin.$eval("input[name=sendInvitations]", (el) => ((el as HTMLInputElement).checked = false));
     await clickAndWait(admin, '[data-testid="check-import"]');
+    await until(admin, '[data-testid="import-preview"]');
     expect(await text(admin, '[data-testid="import-preview"]')).toContain(`siri@sales-${tag}.example.com`);
     await clickAndWait(admin, '[data-testid="confirm-import"]');
-    for (let i = 0; i < 60 && (await admin.$eval('[data-testid="import"]', (el) => el.getAttribute("data-status"))) !== "done"; i++) {
+    await until(admin, '[data-testid="import"]:not([data-status="preview"])');
+    // The status page refreshes itself while the job runs (a meta refresh, with or without JavaScript).
+    const statusUrl = url(pathOf(admin));
+    let done = "";
+    for (let i = 0; i < 60 && !done.includes("Imported 3 people"); i++) {
       await new Promise((r) => setTimeout(r, 500));
-      await admin.reload({ waitUntil: "load" });
+      done = await admin
+        .goto(statusUrl, { waitUntil: "load" })
+        .then(() => text(admin, '[data-testid="import"][data-status="done"]'))
+        .catch(() => "");
     }
-    expect(await text(admin, '[data-testid="import"]')).toContain("Imported 3 people");
+    expect(done).toContain("Imported 3 people");
 
     // The rule's members appear; the course is limited to the group and attached to it.
     execTenant(server, 1, "update courses set force_groups = 1 where title = ?", course);
-    await admin.goto(url(groupPath), { waitUntil: "load" });
+    await go(admin, groupPath);
     const members = await text(admin, '[data-testid="group-members"]');
     expect(members).toContain(`siri@sales-${tag}.example.com`);
     expect(members).toContain(`sam@sales-${tag}.example.com`);
     expect(members).not.toContain(`ole-${tag}@example.com`);
     await admin.select('[data-testid="group-courses"] select[name=courseId]', String(courseId(course)));
     await clickAndWait(admin, '[data-testid="attach-course"]');
+    await admin.waitForFunction((v) => document.querySelector('[data-testid="group-courses"] ul')?.textContent?.includes(v), {}, course);
     expect(await text(admin, '[data-testid="group-courses"]')).toContain(course);
 
     // A member opens the course; a non-member reads the spec's message.
@@ -106,17 +125,20 @@ describe.each([
     expect(await text(outsider, '[data-reason="limited"]')).toBe("Limited access to the course (contact your advisor)");
 
     // Siri becomes the group's admin: she manages its members and reaches nothing else.
-    await admin.goto(url(groupPath), { waitUntil: "load" });
+    await go(admin, groupPath);
     await clickAndWait(admin, `tr[data-member="siri@sales-${tag}.example.com"] button[value=make-admin]`);
+    await until(admin, `tr[data-member="siri@sales-${tag}.example.com"] button[value=unmake-admin]`);
     const lead = await as(`siri@sales-${tag}.example.com`, javascript);
-    await lead.goto(url("/groups"), { waitUntil: "load" });
+    await go(lead, "/groups");
     await clickAndWait(lead, `[data-group="Sales ${tag}"] a`);
+    await until(lead, "#member-email");
     await lead.type("#member-email", `ole-${tag}@example.com`);
     await clickAndWait(lead, '[data-testid="add-member"]');
+    await lead.waitForFunction((v) => document.querySelector('[data-testid="group-members"]')?.textContent?.includes(v), {}, `ole-${tag}@example.com`);
     expect(await text(lead, '[data-testid="group-members"]')).toContain(`ole-${tag}@example.com`);
-    const dashboard = await lead.goto(url("/dashboard"), { waitUntil: "load" });
+    const dashboard = await go(lead, "/dashboard");
     expect(dashboard?.status()).toBe(403);
-    const other = await lead.goto(url("/dashboard/organizations/1/groups"), { waitUntil: "load" });
+    const other = await go(lead, "/dashboard/organizations/1/groups");
     expect(other?.status()).toBe(403);
     expect((admin as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
   });
