@@ -11,7 +11,6 @@ import { seedHistory } from "./demo/history";
 import { seedScormDemo } from "./demo/scorm";
 import { seedSsoDemo } from "./demo/sso";
 import { seedAnalyticsDemo } from "./demo/analytics";
-import { seedCertificatesDemo } from "./demo/certificates";
 import { seedGroupsDemo } from "./demo/groups";
 
 interface DemoCourse {

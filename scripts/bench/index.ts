@@ -368,26 +368,8 @@ async function main() {
     console.log(`  SCORM package of ${scorm.files} files, ${scorm.unpackedMiB} MiB: checked, unpacked and recorded in ${scorm.installSeconds} s; ${scorm.commitsPerSecond} runtime commits/s (model)`);
     json.scorm = scorm;
   }
-  console.log(`\n${JSON.stringify(json)}`);
-  // 4. Copying a large course in the background (spec §4: "up to about 10 minutes").
-  const clone = await benchClone({
-    lessonCount: Number(process.env.BENCH_CLONE_LESSONS ?? 500),
-    totalBytes: Number(process.env.BENCH_CLONE_BYTES ?? 1024 ** 3),
-  });
-  console.log(`  clone of ${clone.lessonCount} lessons and ${clone.totalMiB} MiB in ${clone.fileCount} files: ${clone.seconds} s`);
-  await reportCertificates();
   const g = benchGroups(); console.log(`  CSV import: ${g.importRowsPerSecond} rows/s (${g.importRows} rows); rule group recompute over ${g.recomputeUsers} users: ${g.recomputeMs} ms (${g.members} members)`); // groups and import (issue 14)
-  console.log(
-    `\n${JSON.stringify({
-      bench: "lectern",
-      ...figures,
-      learner: Object.fromEntries(Object.entries(learnerRuns).map(([k, r]) => [k, { rps: r.rps, p95_ms: r.p95, vs_baseline: ratio(r.rps, baselineResolve.rps) }])),
-      learner_home_js_gzip_kib: js.gzipKiB,
-      clone_seconds: clone.seconds,
-      clone_lessons: clone.lessonCount,
-      clone_mib: clone.totalMiB,
-    })}`,
-  );
+  console.log(`\n${JSON.stringify(json)}`);
 }
 
 main().catch((error) => {
