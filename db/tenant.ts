@@ -122,6 +122,12 @@ export const groups = sqliteTable("groups", {
   id: id(),
   name: text("name").notNull(),
   description: text("description").notNull().default(""),
+  // --- Groups and import (issue 14, docs/decisions/017-groups-and-import.md) ---
+  /** An uploaded image (files.kind = image) shown on the group's card. */
+  coverFileId: integer("cover_file_id"),
+  /** How the group's rules combine: every rule must hold ("all") or one is enough ("any"). */
+  ruleMatch: text("rule_match", { enum: ["all", "any"] }).notNull().default("all"),
+  // --- end groups and import ---
   ...timestamps(),
 });
 
@@ -135,6 +141,9 @@ export const groupMembers = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+    // --- Groups and import (issue 14): how the person became a member. "manual" members stay until
+    // removed by hand; "rule" members come and go as the group's rules are recomputed. ---
+    source: text("source", { enum: ["manual", "rule"] }).notNull().default("manual"),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index("group_members_user_idx").on(t.userId)],
 );
@@ -840,3 +849,67 @@ export type Quiz = typeof quizzes.$inferSelect;
 export type QuizQuestion = typeof quizQuestions.$inferSelect;
 export type QuizAttempt = typeof quizAttempts.$inferSelect;
 export type QuizAnswer = typeof quizAnswers.$inferSelect;
+
+// --- Groups and import (issue 14, docs/decisions/017-groups-and-import.md) ---
+
+export const GROUP_RULE_FIELDS = ["email", "first_name", "last_name", "phone", "language", "role", "created_at", "completed_course", "member_of_group"] as const;
+export const GROUP_RULE_OPERATORS = ["equals", "not_equals", "contains", "starts_with", "ends_with", "before", "after", "is", "is_not"] as const;
+
+/**
+ * Rule groups (spec §3 "rule, operator, value"): a person who matches the group's rules (all or any) is a
+ * member. A rule about a course or another group names it by foreign key, so deleting the course or group
+ * deletes the rule instead of leaving it pointing at nothing.
+ */
+export const groupRules = sqliteTable(
+  "group_rules",
+  {
+    id: id(),
+    groupId: integer("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    field: text("field", { enum: GROUP_RULE_FIELDS }).notNull(),
+    operator: text("operator", { enum: GROUP_RULE_OPERATORS }).notNull(),
+    value: text("value").notNull().default(""),
+    courseId: integer("course_id").references(() => courses.id, { onDelete: "cascade" }),
+    otherGroupId: integer("other_group_id").references(() => groups.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("group_rules_group_idx").on(t.groupId), index("group_rules_other_group_idx").on(t.otherGroupId)],
+);
+
+/** The organization's defaults for new people (the users screen's "settings"): one row, id 1. */
+export const userSettings = sqliteTable(
+  "user_settings",
+  {
+    id: integer("id").primaryKey(),
+    defaultLanguage: text("default_language"),
+    /** Groups every new person joins (by hand, so they stay), as a JSON array of group ids. */
+    defaultGroupIds: text("default_group_ids", { mode: "json" }).$type<number[]>().notNull().default(sql`'[]'`),
+    /** Whether people added by a CSV import are mailed an invitation (after the import commits). */
+    inviteImported: integer("invite_imported", { mode: "boolean" }).notNull().default(true),
+    ...timestamps(),
+  },
+  (t) => [check("user_settings_single_row", sql`${t.id} = 1`)],
+);
+
+export const USER_IMPORT_STATUSES = ["preview", "queued", "running", "done", "failed"] as const;
+
+/**
+ * A CSV upload between its preview and its import: the checked file waits here, so the admin confirms
+ * the preview without uploading again (and without JavaScript); the import job reads it from here.
+ */
+export const userImports = sqliteTable("user_imports", {
+  id: id(),
+  status: text("status", { enum: USER_IMPORT_STATUSES }).notNull().default("preview"),
+  fileName: text("file_name").notNull(),
+  content: text("content").notNull(),
+  rowCount: integer("row_count").notNull(),
+  groupId: integer("group_id").references(() => groups.id, { onDelete: "set null" }),
+  sendInvitations: integer("send_invitations", { mode: "boolean" }).notNull().default(true),
+  jobId: integer("job_id").references(() => jobs.id, { onDelete: "set null" }),
+  createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+  ...timestamps(),
+});
+
+export type GroupRule = typeof groupRules.$inferSelect;
+export type UserImport = typeof userImports.$inferSelect;
+// --- end groups and import ---

@@ -12,6 +12,7 @@ import { seedScormDemo } from "./demo/scorm";
 import { seedSsoDemo } from "./demo/sso";
 import { seedAnalyticsDemo } from "./demo/analytics";
 import { seedDemoQuizzes } from "./demo/quizzes";
+import { seedGroupsDemo } from "./demo/groups";
 
 interface DemoCourse {
   title: string;
@@ -143,6 +144,7 @@ export async function seedDemo(
       seedCertificatesDemo(db, { courseTitle: demo.courses[0].title, learnerEmail: demo.people.find((p) => p.role === "learner")!.email, language: demo.language });
       seedDemoQuizzes(db, demo.language);
       if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, now });
+      seedGroupsDemo(db);
     } finally {
       platform.tenants.release(lease);
     }

@@ -4,6 +4,7 @@ import { enqueueJob, failJob, finishJob, getJob, hasPendingJobs, JobError, nextJ
 import { listOrganizations } from "../app/models/organization.server";
 import { sweepIncoming } from "../app/models/file.server";
 import { sweepScormIncoming } from "../app/models/scorm.server";
+import { importUsersJob } from "../app/models/user-import.server";
 import type { Platform } from "./platform";
 import { renderCertificateJob } from "./certificates";
 
@@ -16,6 +17,7 @@ const MAX_ATTEMPTS = 3;
 const HANDLERS: Record<string, Handler> = {
   "course.clone": cloneCourse,
   "certificate.render": renderCertificateJob,
+  "users.import": importUsersJob, // groups and import (issue 14)
 };
 
 /**

@@ -21,6 +21,12 @@ export function SiteHeader() {
         {data?.organization ? <Link to="/search">{t("nav.search")}</Link> : null}
         {data?.organization && data.user ? <Link to="/history">{t("nav.history")}</Link> : null}
         {data?.user?.role === "super_admin" ? <Link to="/admin">{t("nav.admin")}</Link> : null}
+        {data?.organization && data.user?.role === "group_admin" ? (
+          // groups and import (issue 14): a group admin's own screen
+          <Link to="/groups" data-testid="my-groups-link">
+            {t("groups.nav")}
+          </Link>
+        ) : null}
         {data?.organization && data.user?.capabilities.includes("read:organization") ? (
           <Link to="/dashboard" data-testid="dashboard-link">
             {t("nav.dashboard")}

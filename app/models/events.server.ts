@@ -1,6 +1,7 @@
 import type { TenantConn } from "../../db/open";
 import { issueCertificate } from "./certificate.server";
 import { recordCourseCompleted, recordQuizAttempt, recordWatchTime } from "./analytics.server";
+import { recomputeUserMemberships } from "./group.server";
 
 /**
  * Learning events, called inside the transaction that records them. Features that react to learning
@@ -59,6 +60,7 @@ export function onLessonCompleted(_tx: Tx, _e: LessonCompleted) {}
 export function onCourseCompleted(tx: Tx, e: CourseCompleted) {
   issueCertificate(tx, e);
   recordCourseCompleted(tx, e);
+  recomputeUserMemberships(tx, e.userId); // groups: "completed course X" rules
 }
 
 /** A quiz attempt was submitted and graded (or ended by its deadline). */

@@ -7,6 +7,8 @@ import { magicLinks, passwordResets, sessions, users, type User, type UserRole }
 import { roleIn, type AuthRealm } from "./auth/realm.server";
 import { hashPassword, normalizeEmail } from "./auth/secrets.server";
 import { contains } from "../utils/pagination";
+import { recomputeUserMemberships } from "./group.server";
+import { getUserSettings, joinDefaultGroups } from "./user-settings.server";
 
 export interface NewPerson {
   email: string;
@@ -20,11 +22,13 @@ export interface NewPerson {
 
 export async function createUser(db: TenantConn, input: NewPerson & { role: UserRole | null }) {
   const passwordHash = input.password ? await hashPassword(input.password) : null;
-  return db
+  const user = db
     .insert(users)
     .values({ ...personValues(input), passwordHash, role: input.role })
     .returning()
     .get();
+  recomputeUserMemberships(db, user.id); // groups and import (issue 14): rule groups
+  return user;
 }
 
 export async function createSuperAdmin(db: PlatformConn, input: NewPerson) {
@@ -113,6 +117,7 @@ export function listUsers(db: TenantConn, { q, page, perPage }: { q?: string; pa
 /** Adds a person by an admin's hand; no password yet (they choose one from the invitation). */
 export function addUser(db: TenantConn, input: UserForm): { ok: true; user: User } | { ok: false; fields: Record<string, string[]> } {
   if (findUserByEmail(db, input.email)) return { ok: false, fields: { email: ["validation.emailTaken"] } };
+  const settings = getUserSettings(db); // groups and import (issue 14): the organization's defaults
   const user = db
     .insert(users)
     .values({
@@ -121,10 +126,12 @@ export function addUser(db: TenantConn, input: UserForm): { ok: true; user: User
       lastName: input.lastName,
       phone: input.phone,
       role: input.role,
-      language: input.language,
+      language: input.language ?? settings.defaultLanguage,
     })
     .returning()
     .get();
+  joinDefaultGroups(db, user.id, settings);
+  recomputeUserMemberships(db, user.id);
   return { ok: true, user };
 }
 
@@ -156,6 +163,7 @@ export function editUser(db: TenantConn, id: number, input: UserForm): { ok: tru
     .where(eq(users.id, id))
     .returning()
     .get();
+  if (user) recomputeUserMemberships(db, user.id); // groups and import (issue 14): rule groups
   return user ? { ok: true, user } : null;
 }
 

@@ -39,6 +39,7 @@ export function usersListLoader(mount: UsersMount) {
       return {
         base: mount.usersBase(managed),
         exportUrl: managed.area === "dashboard" ? "/api/users/export" : null,
+        dashboard: managed.area === "dashboard", // groups and import (issue 14): CSV import and settings live there
         q: query.q ?? "",
         page: query.page,
         pages: Math.max(1, Math.ceil(total / PER_PAGE)),
@@ -68,6 +69,16 @@ export function UsersList() {
           <a href={data.exportUrl} className="button" download>
             {t("users.export")}
           </a>
+        ) : null}
+        {data.dashboard ? (
+          <>
+            <Link to="/dashboard/users/import" className="button" data-testid="import-users">
+              {t("import.open")}
+            </Link>
+            <Link to="/dashboard/users/settings" className="button" data-testid="user-settings-link">
+              {t("import.settings.open")}
+            </Link>
+          </>
         ) : null}
       </div>
       <Form method="get" className="search">

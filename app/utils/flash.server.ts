@@ -41,6 +41,13 @@ export const FLASH_MESSAGES = [
   "quiz.flash.questionSaved",
   "quiz.flash.questionDeleted",
   "quiz.flash.attached",
+  // groups and import (issue 14): texts in locales/<lng>/groups.json
+  "groups.flash.saved",
+  "groups.flash.deleted",
+  "groups.flash.recomputed",
+  "groups.flash.membersChanged",
+  "import.flash.started",
+  "import.flash.settingsSaved",
 ] as const;
 export type FlashMessage = (typeof FLASH_MESSAGES)[number];
 

@@ -13,6 +13,7 @@ import { seedDemo } from "../demo";
 import { benchClone } from "./clone";
 import { reportCertificates } from "./certificates";
 import { benchScorm } from "./scorm";
+import { benchGroups } from "./groups";
 import { seedLearnerBench } from "./learner";
 import { benchConcurrentProgress } from "./load";
 import { benchAnalytics } from "./analytics";
@@ -369,6 +370,7 @@ async function main() {
     console.log(`  SCORM package of ${scorm.files} files, ${scorm.unpackedMiB} MiB: checked, unpacked and recorded in ${scorm.installSeconds} s; ${scorm.commitsPerSecond} runtime commits/s (model)`);
     json.scorm = scorm;
   }
+  const g = benchGroups(); console.log(`  CSV import: ${g.importRowsPerSecond} rows/s (${g.importRows} rows); rule group recompute over ${g.recomputeUsers} users: ${g.recomputeMs} ms (${g.members} members)`); // groups and import (issue 14)
   console.log(`\n${JSON.stringify(json)}`);
 }
 

@@ -63,8 +63,8 @@ beforeAll(async () => {
   // A group admin: a learner who administers a group holding the Nordlys learner.
   execTenant(server, 2, "insert into users (email, first_name, last_name, role) values ('groupadmin@nordlys.test', 'Gry', 'Gruppe', 'learner')");
   execTenant(server, 2, "insert into groups (name) values ('Team Syd')");
-  execTenant(server, 2, "insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 1 from groups g, users u where u.email = 'groupadmin@nordlys.test'");
-  execTenant(server, 2, "insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 0 from groups g, users u where u.email = 'learner@nordlys.test'");
+  execTenant(server, 2, "insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 1 from groups g, users u where g.name = 'Team Syd' and u.email = 'groupadmin@nordlys.test'");
+  execTenant(server, 2, "insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 0 from groups g, users u where g.name = 'Team Syd' and u.email = 'learner@nordlys.test'");
 });
 afterAll(() => server?.stop());
 

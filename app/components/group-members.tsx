@@ -1,0 +1,117 @@
+import { Form, Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ErrorList } from "./form";
+
+export interface MemberRow {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  isAdmin: boolean;
+  source: "manual" | "rule";
+  completed: number;
+  lessonsDone: number;
+}
+
+export interface MembersPage {
+  items: MemberRow[];
+  total: number;
+  courseTotal: number;
+  lessonTotal: number;
+  page: number;
+  pages: number;
+}
+
+/**
+ * A group's members with their progress in the group's courses (spec §6: group admins see their members'
+ * progress). Organization admins also make and unmake the group's admins here.
+ */
+export function GroupMembers({ members, canSetAdmin, errors }: { members: MembersPage; canSetAdmin: boolean; errors?: string[] }) {
+  const { t } = useTranslation();
+  return (
+    <div className="panel" data-testid="group-members">
+      <div className="toolbar">
+        <h3>{t("groups.members.title", { count: members.total })}</h3>
+      </div>
+      <Form method="post" className="inline-form group-add-member">
+        <input type="hidden" name="intent" value="add-member" />
+        <label htmlFor="member-email" className="visually-hidden">
+          {t("groups.members.email")}
+        </label>
+        <input id="member-email" name="email" type="email" placeholder={t("groups.members.email")} required maxLength={254} />
+        <button type="submit" data-testid="add-member">
+          {t("groups.members.add")}
+        </button>
+        <ErrorList errors={errors} />
+      </Form>
+      {members.items.length === 0 ? (
+        <p className="empty-state">{t("groups.members.empty")}</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>{t("users.name")}</th>
+              <th>{t("groups.members.how")}</th>
+              <th>{t("groups.members.progress")}</th>
+              <th>
+                <span className="visually-hidden">{t("groups.members.actions")}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.items.map((m) => {
+              const percent = members.lessonTotal ? Math.round((m.lessonsDone / members.lessonTotal) * 100) : 0;
+              return (
+                <tr key={m.id} data-member={m.email}>
+                  <td>
+                    <span className="user-name">{[m.firstName, m.lastName].filter(Boolean).join(" ") || m.email}</span>
+                    <br />
+                    <small className="hint">{m.email}</small>
+                  </td>
+                  <td>
+                    <span className={`badge group-source-${m.source}`}>{t(`groups.members.source.${m.source}`)}</span>
+                    {m.isAdmin ? <span className="badge group-admin-badge">{t("groups.members.admin")}</span> : null}
+                  </td>
+                  <td>
+                    <div className="group-progress" title={t("groups.members.lessons", { done: m.lessonsDone, total: members.lessonTotal })}>
+                      <progress max={100} value={percent} aria-label={t("groups.members.progress")} />
+                      <small>{t("groups.members.courses", { done: m.completed, total: members.courseTotal })}</small>
+                    </div>
+                  </td>
+                  <td className="actions">
+                    {canSetAdmin ? (
+                      <Form method="post" className="inline-form">
+                        <input type="hidden" name="userId" value={m.id} />
+                        <button type="submit" name="intent" value={m.isAdmin ? "unmake-admin" : "make-admin"}>
+                          {m.isAdmin ? t("groups.members.unmakeAdmin") : t("groups.members.makeAdmin")}
+                        </button>
+                      </Form>
+                    ) : null}
+                    {canSetAdmin || !m.isAdmin ? (
+                      <Form method="post" className="inline-form">
+                        <input type="hidden" name="userId" value={m.id} />
+                        <button type="submit" name="intent" value="remove-member" className="danger" data-testid="remove-member">
+                          {t("groups.members.remove")}
+                        </button>
+                      </Form>
+                    ) : null}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {members.pages > 1 ? (
+        <nav className="pager" aria-label="pages">
+          {members.page > 1 ? <Link to={`?page=${members.page - 1}`}>‹</Link> : null}
+          <span>
+            {members.page} / {members.pages}
+          </span>
+          {members.page < members.pages ? <Link to={`?page=${members.page + 1}`}>›</Link> : null}
+        </nav>
+      ) : null}
+      <p className="hint">{t("groups.members.ruleHint")}</p>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import type { TenantConn } from "../../db/open";
+import { groupMembers, groups, userSettings } from "../../db/tenant";
+import { LANGUAGES } from "../utils/i18n";
+
+/**
+ * The organization's defaults for new people (spec §2: the users screen's "settings"): their language,
+ * the groups they join, and whether people added by a CSV import get an invitation. Whether sign-in needs
+ * a second factor is the organization's own setting (organizations.two_factor_required), shown beside these.
+ */
+export function getUserSettings(db: TenantConn) {
+  const row = db.select().from(userSettings).where(eq(userSettings.id, 1)).get();
+  const existingGroups = row?.defaultGroupIds.length
+    ? db.select({ id: groups.id }).from(groups).where(inArray(groups.id, row.defaultGroupIds)).all().map((g) => g.id)
+    : [];
+  return {
+    defaultLanguage: (row?.defaultLanguage ?? null) as (typeof LANGUAGES)[number] | null,
+    defaultGroupIds: existingGroups,
+    inviteImported: row?.inviteImported ?? true,
+  };
+}
+export type UserSettings = ReturnType<typeof getUserSettings>;
+
+export const userSettingsSchema = z.object({
+  defaultLanguage: z
+    .enum(["", ...LANGUAGES], { errorMap: () => ({ message: "validation.invalidOption" }) })
+    .optional()
+    .transform((v) => (v ? v : null)),
+  defaultGroupIds: z
+    .union([z.array(z.coerce.number().int().positive()), z.coerce.number().int().positive()])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? [...new Set(v)] : [v])),
+  inviteImported: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()),
+  twoFactorRequired: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()),
+});
+export type UserSettingsForm = z.infer<typeof userSettingsSchema>;
+
+export function saveUserSettings(db: TenantConn, input: Omit<UserSettingsForm, "twoFactorRequired">) {
+  const known = input.defaultGroupIds.length
+    ? db.select({ id: groups.id }).from(groups).where(inArray(groups.id, input.defaultGroupIds)).all().map((g) => g.id)
+    : [];
+  if (known.length !== input.defaultGroupIds.length) return { ok: false as const, field: "defaultGroupIds", message: "validation.invalidOption" };
+  const values = { defaultLanguage: input.defaultLanguage, defaultGroupIds: known, inviteImported: input.inviteImported };
+  db.insert(userSettings)
+    .values({ id: 1, ...values })
+    .onConflictDoUpdate({ target: userSettings.id, set: values })
+    .run();
+  return { ok: true as const };
+}
+
+/** A new person joins the default groups (by hand, so they stay). */
+export function joinDefaultGroups(db: TenantConn, userId: number, settings = getUserSettings(db)) {
+  for (const groupId of settings.defaultGroupIds) {
+    db.insert(groupMembers).values({ groupId, userId, source: "manual" }).onConflictDoNothing().run();
+  }
+}

@@ -1,0 +1,4 @@
+import { MyGroups, myGroupsLoader } from "~/screens/group-admin";
+
+export const loader = myGroupsLoader;
+export default MyGroups;

@@ -1,0 +1,336 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ErrorList } from "~/components/form";
+import { GroupMembers } from "~/components/group-members";
+import {
+  addMembers,
+  addRule,
+  attachCourses,
+  coursesNotInGroup,
+  describeRules,
+  detachCourse,
+  groupCourseList,
+  groupFormSchema,
+  getMembership,
+  listGroups,
+  listMembers,
+  recomputeGroup,
+  removeMember,
+  removeRule,
+  ruleSchema,
+
+  saveGroup,
+  setMemberAdmin,
+} from "~/models/group.server";
+import { findUserByEmail } from "~/models/user.server";
+import type { TenantConn } from "../../db/open";
+import { GROUP_RULE_FIELDS } from "../../db/tenant";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { text } from "~/utils/form-data.server";
+import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
+import { withManagedOrganization, type Area } from "~/utils/manage.server";
+import { groupFormValues, groupFrom, groupsBase, GroupFields, imageChoices } from "./groups";
+
+/** A group's page (spec §2 groups/{groupId}): its fields, rules, courses, members and admins. */
+const PER_PAGE = 50;
+const PERSON_FIELDS = GROUP_RULE_FIELDS.filter((f) => f !== "completed_course" && f !== "member_of_group");
+
+export function membersPage(db: TenantConn, groupId: number, request: Request) {
+  const page = Math.min(100_000, Math.max(1, Number(new URL(request.url).searchParams.get("page")) || 1));
+  const members = listMembers(db, groupId, { page, perPage: PER_PAGE });
+  return { ...members, page, pages: Math.max(1, Math.ceil(members.total / PER_PAGE)) };
+}
+
+/**
+ * The member intents, shared with the group admin's screen: add by e-mail, remove; and (organization
+ * admins only) make or unmake a group admin. Returns an error key for the form, or null when done.
+ */
+export function memberIntent(db: TenantConn, groupId: number, formData: FormData, { canSetAdmin }: { canSetAdmin: boolean }): { done: boolean; error?: string } {
+  const intent = text(formData, "intent");
+  if (intent === "add-member") {
+    const email = text(formData, "email")?.trim() ?? "";
+    const person = email ? findUserByEmail(db, email) : undefined;
+    if (!person) return { done: false, error: "groups.errors.noSuchUser" };
+    addMembers(db, groupId, [person.id]);
+    return { done: true };
+  }
+  const userId = Number(text(formData, "userId"));
+  const membership = Number.isSafeInteger(userId) && userId > 0 ? getMembership(db, groupId, userId) : undefined;
+  if (!membership) return { done: false, error: "groups.errors.notMember" };
+  if (intent === "remove-member") {
+    // A group admin does not remove another admin of the group (nor themselves): that is the organization's call.
+    if (!canSetAdmin && membership.isAdmin) {
+      throw new Response("Forbidden", { status: 403 });
+    }
+    removeMember(db, groupId, userId);
+    return { done: true };
+  }
+  if ((intent === "make-admin" || intent === "unmake-admin") && canSetAdmin) {
+    setMemberAdmin(db, groupId, userId, intent === "make-admin");
+    return { done: true };
+  }
+  throw new Response("Bad Request", { status: 400 });
+}
+
+export function groupLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:group" }, (m) => {
+      const group = groupFrom(m, params.groupId);
+      return {
+        base: groupsBase(m),
+        group: { id: group.id, name: group.name, description: group.description, coverFileId: group.coverFileId, ruleMatch: group.ruleMatch },
+        images: imageChoices(m),
+        rules: describeRules(m.db, group.id),
+        courses: groupCourseList(m.db, group.id),
+        otherCourses: coursesNotInGroup(m.db, group.id),
+        otherGroups: listGroups(m.db, { personId: null, organizationAdmin: true })
+          .filter((g) => g.id !== group.id)
+          .map((g) => ({ id: g.id, name: g.name })),
+        members: membersPage(m.db, group.id, request),
+      };
+    });
+}
+
+type ActionData = { form: string; errors: Record<string, string[] | undefined> };
+
+export function groupAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:group" }, async (m) => {
+      const group = groupFrom(m, params.groupId);
+      const here = `${groupsBase(m)}/${group.id}`;
+      const formData = await request.formData();
+      const intent = text(formData, "intent");
+      const fail = (form: string, errors: ActionData["errors"]) => json<ActionData>({ form, errors }, { status: 400 });
+      switch (intent) {
+        case "save": {
+          const parsed = groupFormSchema.safeParse(groupFormValues(formData));
+          if (!parsed.success) return fail("save", parsed.error.flatten().fieldErrors);
+          const saved = saveGroup(m.db, group.id, parsed.data);
+          if (!saved) throw new Response("Not Found", { status: 404 });
+          if (!saved.ok) return fail("save", { [saved.field]: [saved.message] });
+          return redirectWithFlash(here, "groups.flash.saved");
+        }
+        case "add-rule": {
+          const kind = text(formData, "kind");
+          const raw =
+            kind === "course"
+              ? { field: "completed_course", operator: text(formData, "operator"), value: text(formData, "courseId") ?? "" }
+              : kind === "group"
+                ? { field: "member_of_group", operator: text(formData, "operator"), value: text(formData, "otherGroupId") ?? "" }
+                : { field: text(formData, "field"), operator: text(formData, "operator"), value: text(formData, "value") ?? "" };
+          const parsed = ruleSchema.safeParse(raw);
+          if (!parsed.success) return fail(`rule-${kind ?? "person"}`, parsed.error.flatten().fieldErrors);
+          const added = addRule(m.db, group.id, parsed.data);
+          if (!added.ok) return fail(`rule-${kind ?? "person"}`, { [added.field]: [added.message] });
+          return redirectWithFlash(here, "groups.flash.saved");
+        }
+        case "remove-rule":
+          removeRule(m.db, group.id, Number(text(formData, "ruleId")));
+          return redirectWithFlash(here, "groups.flash.saved");
+        case "recompute":
+          recomputeGroup(m.db, group.id);
+          return redirectWithFlash(here, "groups.flash.recomputed");
+        case "attach-course": {
+          const courseId = Number(text(formData, "courseId"));
+          if (!attachCourses(m.db, group.id, Number.isSafeInteger(courseId) ? [courseId] : [])) return fail("courses", { courseId: ["validation.invalidOption"] });
+          return redirectWithFlash(here, "groups.flash.saved");
+        }
+        case "detach-course":
+          detachCourse(m.db, group.id, Number(text(formData, "courseId")));
+          return redirect(here);
+        default: {
+          const result = memberIntent(m.db, group.id, formData, { canSetAdmin: true });
+          if (!result.done) return fail("members", { email: [result.error!] });
+          return redirectWithFlash(here, "groups.flash.membersChanged");
+        }
+      }
+    });
+}
+
+function RuleForms({ data, action }: { data: GroupData; action?: ActionData }) {
+  const { t } = useTranslation();
+  const errors = (form: string) => (action?.form === form ? action.errors : {});
+  const person = errors("rule-person");
+  return (
+    <div className="group-rule-forms">
+      <Form method="post" className="subform" data-testid="rule-person">
+        <input type="hidden" name="intent" value="add-rule" />
+        <input type="hidden" name="kind" value="person" />
+        <h4>{t("groups.rules.personTitle")}</h4>
+        <div className="group-rule-row">
+          <select name="field" aria-label={t("groups.rules.field")}>
+            {PERSON_FIELDS.map((f) => (
+              <option key={f} value={f}>
+                {t(`groups.rules.fields.${f}`)}
+              </option>
+            ))}
+          </select>
+          <select name="operator" aria-label={t("groups.rules.operator")}>
+            {["equals", "not_equals", "contains", "starts_with", "ends_with", "before", "after"].map((o) => (
+              <option key={o} value={o}>
+                {t(`groups.rules.operators.${o}`)}
+              </option>
+            ))}
+          </select>
+          <input name="value" aria-label={t("groups.rules.value")} placeholder={t("groups.rules.valuePlaceholder")} maxLength={254} required />
+          <button type="submit" data-testid="add-person-rule">
+            {t("groups.rules.add")}
+          </button>
+        </div>
+        <p className="hint">{t("groups.rules.personHint", { languages: LANGUAGES.map((l) => `${l} (${LANGUAGE_NAMES[l]})`).join(", ") })}</p>
+        <ErrorList errors={[...(person.field ?? []), ...(person.operator ?? []), ...(person.value ?? [])]} />
+      </Form>
+      <Form method="post" className="subform">
+        <input type="hidden" name="intent" value="add-rule" />
+        <input type="hidden" name="kind" value="course" />
+        <h4>{t("groups.rules.courseTitle")}</h4>
+        <div className="group-rule-row">
+          <select name="operator" aria-label={t("groups.rules.operator")}>
+            <option value="is">{t("groups.rules.operators.completed")}</option>
+            <option value="is_not">{t("groups.rules.operators.notCompleted")}</option>
+          </select>
+          <select name="courseId" aria-label={t("groups.rules.fields.completed_course")} required>
+            {[...data.courses, ...data.otherCourses].map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.title}
+              </option>
+            ))}
+          </select>
+          <button type="submit">{t("groups.rules.add")}</button>
+        </div>
+        <ErrorList errors={errors("rule-course").value} />
+      </Form>
+      {data.otherGroups.length ? (
+        <Form method="post" className="subform">
+          <input type="hidden" name="intent" value="add-rule" />
+          <input type="hidden" name="kind" value="group" />
+          <h4>{t("groups.rules.groupTitle")}</h4>
+          <div className="group-rule-row">
+            <select name="operator" aria-label={t("groups.rules.operator")}>
+              <option value="is">{t("groups.rules.operators.memberOf")}</option>
+              <option value="is_not">{t("groups.rules.operators.notMemberOf")}</option>
+            </select>
+            <select name="otherGroupId" aria-label={t("groups.rules.fields.member_of_group")} required>
+              {data.otherGroups.map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.name}
+                </option>
+              ))}
+            </select>
+            <button type="submit">{t("groups.rules.add")}</button>
+          </div>
+          <ErrorList errors={errors("rule-group").value} />
+        </Form>
+      ) : null}
+    </div>
+  );
+}
+
+type GroupData = ReturnType<ReturnType<typeof groupLoader>> extends Promise<infer T> ? T : never;
+
+export function GroupDetail() {
+  const { t } = useTranslation();
+  const data = useLoaderData<GroupData>();
+  const action = useActionData<ActionData>();
+  const errors = (form: string) => (action?.form === form ? action.errors : {});
+  return (
+    <section className="group-page">
+      <div className="toolbar">
+        <h2>{data.group.name}</h2>
+        <Link to={data.base}>{t("groups.back")}</Link>
+      </div>
+      <div className="group-columns">
+        <div>
+          <Form method="post" className="panel">
+            <h3>{t("groups.details")}</h3>
+            <input type="hidden" name="intent" value="save" />
+            <GroupFields values={data.group} images={data.images} errors={errors("save")} />
+            <button type="submit" className="primary" data-testid="save-group">
+              {t("groups.save")}
+            </button>
+          </Form>
+          <div className="panel" data-testid="group-rules">
+            <div className="toolbar">
+              <h3>{t("groups.rules.title")}</h3>
+              <Form method="post" className="inline-form">
+                <button type="submit" name="intent" value="recompute" data-testid="recompute">
+                  {t("groups.rules.recompute")}
+                </button>
+              </Form>
+            </div>
+            {data.rules.length === 0 ? (
+              <p className="empty-state">{t("groups.rules.empty")}</p>
+            ) : (
+              <>
+                <p className="hint">{t(`groups.match.${data.group.ruleMatch}`)}</p>
+                <ul className="plain-list group-rules">
+                  {data.rules.map((r) => (
+                    <li key={r.id} data-rule={`${r.field} ${r.operator} ${r.value}`}>
+                      <span className="group-rule">
+                        <strong>{t(`groups.rules.fields.${r.field}`)}</strong> {t(`groups.rules.operators.${r.operator}`)} <code>{r.value}</code>
+                      </span>
+                      <Form method="post" className="inline-form">
+                        <input type="hidden" name="ruleId" value={r.id} />
+                        <button type="submit" name="intent" value="remove-rule" aria-label={t("groups.rules.remove")}>
+                          {t("groups.rules.remove")}
+                        </button>
+                      </Form>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+            <RuleForms data={data} action={action} />
+          </div>
+          <div className="panel" data-testid="group-courses">
+            <h3>{t("groups.courses.title")}</h3>
+            {data.courses.length === 0 ? (
+              <p className="empty-state">{t("groups.courses.empty")}</p>
+            ) : (
+              <ul className="plain-list">
+                {data.courses.map((c) => (
+                  <li key={c.id} data-course={c.title}>
+                    {c.title} {c.forceGroups ? <span className="badge">{t("groups.courses.forced")}</span> : null}
+                    <Form method="post" className="inline-form">
+                      <input type="hidden" name="courseId" value={c.id} />
+                      <button type="submit" name="intent" value="detach-course">
+                        {t("groups.courses.detach")}
+                      </button>
+                    </Form>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {data.otherCourses.length ? (
+              <Form method="post" className="inline-form">
+                <input type="hidden" name="intent" value="attach-course" />
+                <select name="courseId" aria-label={t("groups.courses.choose")}>
+                  {data.otherCourses.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.title}
+                    </option>
+                  ))}
+                </select>
+                <button type="submit" data-testid="attach-course">
+                  {t("groups.courses.attach")}
+                </button>
+                <ErrorList errors={errors("courses").courseId} />
+              </Form>
+            ) : null}
+            <p className="hint">{t("groups.courses.hint")}</p>
+          </div>
+        </div>
+        <div>
+          <GroupMembers members={data.members} canSetAdmin errors={errors("members").email} />
+          <div className="panel danger-zone">
+            <Link to={`${data.base}/${data.group.id}/delete`} className="button danger" data-testid="delete-group">
+              {t("groups.delete")}
+            </Link>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
+

@@ -1,0 +1,185 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ConfirmDelete } from "~/components/confirm-delete";
+import { ErrorList } from "~/components/form";
+import { listFiles } from "~/models/file.server";
+import { deleteGroup, getGroup, groupFormSchema, listGroups, saveGroup, type GroupForm } from "~/models/group.server";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { optionalNumber, text } from "~/utils/form-data.server";
+import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+
+/**
+ * Groups (spec §2 dashboard "groups" tab, groups/create, groups/{groupId}; spec §3 Group), for organization
+ * admins. The group admins' own screen is screens/group-admin.tsx.
+ */
+export const groupsBase = (m: Managed) => `${m.base}/groups`;
+const ALL = { personId: null, organizationAdmin: true };
+
+export function groupsLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:group" }, (m) => {
+      const q = new URL(request.url).searchParams.get("q")?.trim().slice(0, 100) ?? "";
+      return {
+        base: groupsBase(m),
+        q,
+        groups: listGroups(m.db, ALL, { q }).map((g) => ({ id: g.id, name: g.name, description: g.description, members: g.members, rules: g.rules, courses: g.courses, ruleMatch: g.ruleMatch })),
+      };
+    });
+}
+
+export function Groups() {
+  const { t } = useTranslation();
+  const data = useLoaderData<ReturnType<ReturnType<typeof groupsLoader>> extends Promise<infer T> ? T : never>();
+  return (
+    <section>
+      <div className="toolbar">
+        <h2>{t("groups.title")}</h2>
+        <Link to={`${data.base}/create`} className="button primary" data-testid="create-group">
+          {t("groups.create")}
+        </Link>
+      </div>
+      <Form method="get" className="search">
+        <label>
+          <span className="visually-hidden">{t("groups.search")}</span>
+          <input type="search" name="q" defaultValue={data.q} placeholder={t("groups.search")} />
+        </label>
+        <button type="submit">{t("admin.search")}</button>
+      </Form>
+      {data.groups.length === 0 ? (
+        <p className="empty-state panel">{data.q ? t("groups.noMatches") : t("groups.empty")}</p>
+      ) : (
+        <ul className="course-grid" data-testid="groups">
+          {data.groups.map((g) => (
+            <li key={g.id} className="course-card group-card" data-group={g.name}>
+              <span className="course-type">{g.rules > 0 ? t("groups.kind.rules") : t("groups.kind.manual")}</span>
+              <h3 className="course-title">
+                <Link to={`${data.base}/${g.id}`}>{g.name}</Link>
+              </h3>
+              {g.description ? <p className="course-description">{g.description}</p> : null}
+              <p className="course-meta">
+                {t("groups.counts", { members: g.members, courses: g.courses })}
+                {g.rules > 0 ? ` · ${t("groups.ruleCount", { count: g.rules })}` : ""}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export function groupFormValues(formData: FormData): Record<string, unknown> {
+  return {
+    name: text(formData, "name") ?? "",
+    description: text(formData, "description") ?? "",
+    coverFileId: optionalNumber(formData, "coverFileId"),
+    ruleMatch: text(formData, "ruleMatch") || "all",
+  };
+}
+
+export function imageChoices(m: Managed) {
+  return listFiles(m.db, { page: { page: 1, perPage: 200 } })
+    .items.filter((f) => f.kind === "image")
+    .map((f) => ({ id: f.id, name: f.name }));
+}
+
+export function createGroupLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:group" }, (m) => ({ base: groupsBase(m), images: imageChoices(m) }));
+}
+
+export function createGroupAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:group" }, async (m) => {
+      const parsed = groupFormSchema.safeParse(groupFormValues(await request.formData()));
+      if (!parsed.success) return json({ errors: parsed.error.flatten().fieldErrors }, { status: 400 });
+      const saved = saveGroup(m.db, null, parsed.data);
+      if (!saved?.ok) return json({ errors: saved ? { [saved.field]: [saved.message] } : {} }, { status: 400 });
+      return redirectWithFlash(`${groupsBase(m)}/${saved.group.id}`, "groups.flash.saved");
+    });
+}
+
+/** Name, description, cover and how rules combine: the group's own fields (create and detail pages). */
+export function GroupFields({ values, images, errors }: { values?: Partial<GroupForm>; images: Array<{ id: number; name: string }>; errors: Record<string, string[] | undefined> }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="group-name">{t("groups.fields.name")}</label>
+        <input id="group-name" name="name" defaultValue={values?.name ?? ""} maxLength={120} required />
+        <ErrorList errors={errors.name} />
+      </div>
+      <div className="field">
+        <label htmlFor="group-description">{t("groups.fields.description")}</label>
+        <textarea id="group-description" name="description" defaultValue={values?.description ?? ""} maxLength={2000} rows={3} />
+        <ErrorList errors={errors.description} />
+      </div>
+      <div className="field">
+        <label htmlFor="group-cover">{t("groups.fields.cover")}</label>
+        <select id="group-cover" name="coverFileId" defaultValue={String(values?.coverFileId ?? "")}>
+          <option value="">—</option>
+          {images.map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.name}
+            </option>
+          ))}
+        </select>
+        <ErrorList errors={errors.coverFileId} />
+      </div>
+      <div className="field">
+        <label htmlFor="group-match">{t("groups.fields.ruleMatch")}</label>
+        <select id="group-match" name="ruleMatch" defaultValue={values?.ruleMatch ?? "all"}>
+          <option value="all">{t("groups.match.all")}</option>
+          <option value="any">{t("groups.match.any")}</option>
+        </select>
+      </div>
+    </>
+  );
+}
+
+export function CreateGroup() {
+  const { t } = useTranslation();
+  const { base, images } = useLoaderData<{ base: string; images: Array<{ id: number; name: string }> }>();
+  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  return (
+    <section>
+      <h2>{t("groups.create")}</h2>
+      <Form method="post" className="panel">
+        <GroupFields images={images} errors={errors} />
+        <p className="hint">{t("groups.createHint")}</p>
+        <button type="submit" className="primary" data-testid="save-group">
+          {t("groups.save")}
+        </button>{" "}
+        <Link to={base}>{t("confirm.cancel")}</Link>
+      </Form>
+    </section>
+  );
+}
+
+export function groupFrom(m: Managed, id: string | undefined) {
+  const group = /^\d{1,15}$/.test(id ?? "") ? getGroup(m.db, Number(id)) : undefined;
+  if (!group) throw new Response("Not Found", { status: 404 });
+  return group;
+}
+
+export function deleteGroupLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:group" }, (m) => {
+      const group = groupFrom(m, params.groupId);
+      return { name: group.name, back: `${groupsBase(m)}/${group.id}` };
+    });
+}
+
+export function deleteGroupAction(area: Area) {
+  return ({ request, context, params }: ActionFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: "write:group" }, (m) => {
+      deleteGroup(m.db, groupFrom(m, params.groupId).id);
+      return redirectWithFlash(groupsBase(m), "groups.flash.deleted");
+    });
+}
+
+export function DeleteGroup() {
+  const { name, back } = useLoaderData<{ name: string; back: string }>();
+  return <ConfirmDelete name={name} cancelTo={back} />;
+}

@@ -1,0 +1,145 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "puppeteer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tenantDb } from "../helpers/auth";
+import { clickAndWait, launchBrowser, newPage, pathOf } from "../helpers/browser";
+import { startServer, type RunningServer } from "../helpers/server";
+import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
+
+/**
+ * Issue 14 end to end, with JavaScript on and off: an Acme admin creates a group with a rule, imports a
+ * CSV whose rows fall in and out of it, sees the members appear, attaches a force_groups course; a member
+ * opens it, a non-member gets the spec's message; a group admin manages members and reaches nothing else.
+ */
+let server: RunningServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+let dir: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ browser, close: closeBrowser } = await launchBrowser());
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-csv-"));
+});
+afterAll(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const HOST = "acme.localhost";
+const url = (p: string) => `http://${HOST}:${server.port}${p}`;
+
+async function as(email: string, javascript: boolean) {
+  const page = await newPage(browser, { javascript });
+  const token = insertSession(server, { organizationId: 1 }, { email, kind: "web" });
+  const value = (await cookieFor(token)).slice("lectern_session=".length);
+  await page.setCookie({ name: "lectern_session", value, domain: HOST, path: "/" });
+  return page;
+}
+
+function courseId(title: string) {
+  const db = tenantDb(server, 1);
+  try {
+    return (db.prepare("select id from courses where title = ?").get(title) as { id: number }).id;
+  } finally {
+    db.close();
+  }
+}
+
+/** Waits for an element, checked inside the page (robust while a JS navigation swaps the DOM). */
+const until = (page: Page, selector: string) => page.waitForFunction((sel) => Boolean(document.querySelector(sel)), { timeout: 15_000 }, selector);
+
+const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? "");
+
+describe.each([
+  { javascript: false, tag: "off", course: "Data Protection Basics" },
+  { javascript: true, tag: "on", course: "Project Management Fundamentals" },
+])("groups and import with JavaScript $tag", ({ javascript, tag, course }) => {
+  it("runs the admin's, the member's and the group admin's path", async () => {
+    const admin = await as("admin@acme.test", javascript);
+    // With JavaScript, a form's redirect and revalidation run in the page: let them finish before leaving.
+    const go = async (page: Page, p: string) => {
+      if (javascript) await page.waitForNetworkIdle({ idleTime: 300, timeout: 10_000 }).catch(() => {});
+      return page.goto(url(p), { waitUntil: "load" });
+    };
+
+    // A group with a rule.
+    await go(admin, "/dashboard/organizations/1/groups/create");
+    await admin.type("#group-name", `Sales ${tag}`);
+    await clickAndWait(admin, '[data-testid="save-group"]');
+    expect(pathOf(admin)).toMatch(/^\/dashboard\/organizations\/1\/groups\/\d+$/);
+    await until(admin, '[data-testid="rule-person"]');
+    const groupPath = pathOf(admin);
+    await admin.select('[data-testid="rule-person"] select[name=field]', "email");
+    await admin.select('[data-testid="rule-person"] select[name=operator]', "ends_with");
+    await admin.type('[data-testid="rule-person"] input[name=value]', `@sales-${tag}.example.com`);
+    await clickAndWait(admin, '[data-testid="add-person-rule"]');
+    await admin.waitForFunction((v) => document.querySelector('[data-testid="group-rules"]')?.textContent?.includes(v), {}, `@sales-${tag}.example.com`);
+    expect(await text(admin, '[data-testid="group-rules"]')).toContain(`@sales-${tag}.example.com`);
+
+    // A CSV with rows in and out of the rule: preview, then import.
+    const file = path.join(dir, `people-${tag}.csv`);
+    fs.writeFileSync(file, `First name,Last name,Phone,Email\nSiri,Salg,,siri@sales-${tag}.example.com\nOle,Other,,ole-${tag}@example.com\nSam,Salg,,sam@sales-${tag}.example.com\n`);
+    await go(admin, "/dashboard/users/import");
+    const input = await admin.$("#import-file");
+    await (input as unknown as { uploadFile: (f: string) => Promise<void> }).uploadFile(file);
+    await admin.$eval("input[name=sendInvitations]", (el) => ((el as HTMLInputElement).checked = false));
+    await clickAndWait(admin, '[data-testid="check-import"]');
+    await until(admin, '[data-testid="import-preview"]');
+    expect(await text(admin, '[data-testid="import-preview"]')).toContain(`siri@sales-${tag}.example.com`);
+    await clickAndWait(admin, '[data-testid="confirm-import"]');
+    await until(admin, '[data-testid="import"]:not([data-status="preview"])');
+    // The status page refreshes itself while the job runs (a meta refresh, with or without JavaScript).
+    const statusUrl = url(pathOf(admin));
+    let done = "";
+    for (let i = 0; i < 60 && !done.includes("Imported 3 people"); i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      done = await admin
+        .goto(statusUrl, { waitUntil: "load" })
+        .then(() => text(admin, '[data-testid="import"][data-status="done"]'))
+        .catch(() => "");
+    }
+    expect(done).toContain("Imported 3 people");
+
+    // The rule's members appear; the course is limited to the group and attached to it.
+    execTenant(server, 1, "update courses set force_groups = 1 where title = ?", course);
+    await go(admin, groupPath);
+    const members = await text(admin, '[data-testid="group-members"]');
+    expect(members).toContain(`siri@sales-${tag}.example.com`);
+    expect(members).toContain(`sam@sales-${tag}.example.com`);
+    expect(members).not.toContain(`ole-${tag}@example.com`);
+    await admin.select('[data-testid="group-courses"] select[name=courseId]', String(courseId(course)));
+    await clickAndWait(admin, '[data-testid="attach-course"]');
+    await admin.waitForFunction((v) => document.querySelector('[data-testid="group-courses"] ul')?.textContent?.includes(v), {}, course);
+    expect(await text(admin, '[data-testid="group-courses"]')).toContain(course);
+
+    // A member opens the course; a non-member reads the spec's message.
+    const member = await as(`siri@sales-${tag}.example.com`, javascript);
+    await member.goto(url(`/courses/${courseId(course)}`), { waitUntil: "load" });
+    expect(await member.$('[data-reason="limited"]')).toBeNull();
+    const outsider = await as(`ole-${tag}@example.com`, javascript);
+    await outsider.goto(url(`/courses/${courseId(course)}`), { waitUntil: "load" });
+    expect(await text(outsider, '[data-reason="limited"]')).toBe("Limited access to the course (contact your advisor)");
+
+    // Siri becomes the group's admin: she manages its members and reaches nothing else.
+    await go(admin, groupPath);
+    await clickAndWait(admin, `tr[data-member="siri@sales-${tag}.example.com"] button[value=make-admin]`);
+    await until(admin, `tr[data-member="siri@sales-${tag}.example.com"] button[value=unmake-admin]`);
+    const lead = await as(`siri@sales-${tag}.example.com`, javascript);
+    await go(lead, "/groups");
+    await clickAndWait(lead, `[data-group="Sales ${tag}"] a`);
+    await until(lead, "#member-email");
+    await lead.type("#member-email", `ole-${tag}@example.com`);
+    await clickAndWait(lead, '[data-testid="add-member"]');
+    await lead.waitForFunction((v) => document.querySelector('[data-testid="group-members"]')?.textContent?.includes(v), {}, `ole-${tag}@example.com`);
+    expect(await text(lead, '[data-testid="group-members"]')).toContain(`ole-${tag}@example.com`);
+    const dashboard = await go(lead, "/dashboard");
+    expect(dashboard?.status()).toBe(403);
+    const other = await go(lead, "/dashboard/organizations/1/groups");
+    expect(other?.status()).toBe(403);
+    expect((admin as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+  });
+});
