@@ -174,10 +174,12 @@ export class PdfRenderer {
     } finally {
       clearTimeout(timer);
       work.catch(() => {}); // its failure after a timeout is already reported
+      const removeProfile = () => fs.rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
       await closeHard(browser);
-      // The browser may still be starting when the deadline passes: close it once it exists.
-      if (!browser) void work.then(() => closeHard(browser), () => closeHard(browser));
-      fs.rmSync(profile, { recursive: true, force: true });
+      // The browser may still be starting when the deadline passes: close it once it exists, and only then
+      // remove its profile (a starting Chromium would write it again).
+      if (!browser) void work.then(() => closeHard(browser), () => closeHard(browser)).finally(removeProfile);
+      removeProfile();
     }
   }
 }
