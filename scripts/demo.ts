@@ -13,6 +13,7 @@ import { seedSsoDemo } from "./demo/sso";
 import { seedAnalyticsDemo } from "./demo/analytics";
 import { seedDemoQuizzes } from "./demo/quizzes";
 import { seedGroupsDemo } from "./demo/groups";
+import { seedLeaderboardDemo } from "./demo/leaderboard";
 
 interface DemoCourse {
   title: string;
@@ -142,6 +143,7 @@ export async function seedDemo(
       await seedScormDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, language: demo.language });
       if (history) seedHistory(db, { seed: demo.urlPrefix, domain: `${demo.urlPrefix}.test`, language: demo.language, now });
       seedCertificatesDemo(db, { courseTitle: demo.courses[0].title, learnerEmail: demo.people.find((p) => p.role === "learner")!.email, language: demo.language });
+      seedLeaderboardDemo(db, { language: demo.language, domain: `${demo.urlPrefix}.test` });
       seedDemoQuizzes(db, demo.language);
       if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, now });
       seedGroupsDemo(db);

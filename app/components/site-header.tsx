@@ -20,6 +20,7 @@ export function SiteHeader() {
         {data?.organization ? <Link to="/categories">{t("nav.categories")}</Link> : null}
         {data?.organization ? <Link to="/search">{t("nav.search")}</Link> : null}
         {data?.organization && data.user ? <Link to="/history">{t("nav.history")}</Link> : null}
+        {data?.organization && data.user?.capabilities.includes("read:leaderboard") ? <Link to="/leaderboard">{t("leaderboard.title")}</Link> : null}
         {data?.user?.role === "super_admin" ? <Link to="/admin">{t("nav.admin")}</Link> : null}
         {data?.organization && data.user?.role === "group_admin" ? (
           // groups and import (issue 14): a group admin's own screen

@@ -2,6 +2,7 @@ import type { TenantConn } from "../../db/open";
 import { issueCertificate } from "./certificate.server";
 import { recordCourseCompleted, recordQuizAttempt, recordWatchTime } from "./analytics.server";
 import { recomputeUserMemberships } from "./group.server";
+import { pointsForBookmark, pointsForCourseCompleted, pointsForLessonCompleted, pointsForQuizAttempt, pointsForWatchTime } from "./points.server";
 
 /**
  * Learning events, called inside the transaction that records them. Features that react to learning
@@ -54,24 +55,31 @@ export interface WatchTimeCredited {
 }
 
 /** A lesson became completed for the first time. */
-export function onLessonCompleted(_tx: Tx, _e: LessonCompleted) {}
+export function onLessonCompleted(_tx: Tx, _e: LessonCompleted) {
+  pointsForLessonCompleted(_tx, _e);
+}
 
 /** A course became completed for the first time (every lesson completed, quiz lessons passed). */
 export function onCourseCompleted(tx: Tx, e: CourseCompleted) {
   issueCertificate(tx, e);
   recordCourseCompleted(tx, e);
   recomputeUserMemberships(tx, e.userId); // groups: "completed course X" rules
+  pointsForCourseCompleted(tx, e);
 }
 
 /** A quiz attempt was submitted and graded (or ended by its deadline). */
 export function onQuizAttemptEnded(tx: Tx, e: QuizAttemptEnded) {
   recordQuizAttempt(tx, e);
+  pointsForQuizAttempt(tx, e);
 }
 
 /** A course was bookmarked (not called when it already was). */
-export function onBookmarked(_tx: Tx, _e: Bookmarked) {}
+export function onBookmarked(_tx: Tx, _e: Bookmarked) {
+  pointsForBookmark(_tx, _e);
+}
 
 /** Watch time was credited by a heartbeat. */
 export function onWatchTimeCredited(tx: Tx, e: WatchTimeCredited) {
   recordWatchTime(tx, e);
+  pointsForWatchTime(tx, e);
 }

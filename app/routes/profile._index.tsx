@@ -5,16 +5,20 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { users } from "../../db/tenant";
 import { ErrorList, FormMessage } from "~/components/form";
+import { LeaderboardSummary, leaderboardLinks } from "~/components/leaderboard-summary";
+import { learnerSummary } from "~/models/leaderboard.server";
 import { requireUser } from "~/utils/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { languageCookie } from "~/utils/i18n.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
+export const links = leaderboardLinks;
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  requireOrganization(context);
+  const { db } = requireOrganization(context);
   const { person } = await requireUser(request, context);
-  return { firstName: person.firstName, lastName: person.lastName, email: person.email, language: person.language ?? "", managedExternally: person.managedExternally };
+  return { firstName: person.firstName, lastName: person.lastName, email: person.email, language: person.language ?? "", managedExternally: person.managedExternally, leaderboard: learnerSummary(db, person.id) };
 }
 
 const schema = z.object({
@@ -75,6 +79,7 @@ export default function ProfileIndex() {
           </button>
         )}
       </Form>
+      <LeaderboardSummary summary={data.leaderboard} />
     </section>
   );
 }

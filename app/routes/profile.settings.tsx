@@ -1,7 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useRouteLoaderData } from "@remix-run/react";
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LanguageSwitch } from "~/components/language-switch";
+import { LeaderboardVisibility } from "~/components/leaderboard-visibility";
+import { learnerHidden } from "~/models/leaderboard.server";
 import { ThemeSwitch } from "~/components/theme-switch";
 import type { RootData } from "~/root";
 import { requireUser } from "~/utils/auth.server";
@@ -9,14 +11,15 @@ import { requireOrganization } from "~/utils/tenant.server";
 
 /** Language and theme for this device. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  requireOrganization(context);
-  await requireUser(request, context);
-  return null;
+  const { db } = requireOrganization(context);
+  const { person } = await requireUser(request, context);
+  return { leaderboardHidden: learnerHidden(db, person.id) };
 }
 
 export default function Settings() {
   const { t } = useTranslation();
   const root = useRouteLoaderData("root") as RootData | undefined;
+  const data = useLoaderData<typeof loader>();
   if (!root) return null;
   return (
     <section>
@@ -29,6 +32,7 @@ export default function Settings() {
         <h2>{t("language.label")}</h2>
         <LanguageSwitch language={root.language} redirectTo="/profile/settings" />
       </div>
+      <LeaderboardVisibility hidden={data.leaderboardHidden} />
     </section>
   );
 }

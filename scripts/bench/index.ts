@@ -18,6 +18,7 @@ import { seedLearnerBench } from "./learner";
 import { benchConcurrentProgress } from "./load";
 import { benchAnalytics } from "./analytics";
 import { benchQuizzes } from "./quizzes";
+import { benchLeaderboard } from "./leaderboard";
 
 /**
  * `npm run bench`: throughput of Lectern against a bare Express + better-sqlite3 baseline measured in the
@@ -354,6 +355,8 @@ async function main() {
   }
   console.log("  (value: requests/s ratios against the baseline of this run; cpu ratio: the same from server CPU time per request)");
   json.rows = table;
+
+  if (only("leaderboard")) await benchLeaderboard({ start, stop, run });
 
   // 5. Copying a large course in the background (spec §4: "up to about 10 minutes").
   if (only("clone")) {

@@ -1,0 +1,243 @@
+import { and, asc, desc, eq, gt, gte, sql, sum } from "drizzle-orm";
+import type { TenantConn } from "../../db/open";
+import { badges, bookmarks, learnerStats, levels, pointsHistogram, pointsLedger, pointsTotals, userBadges, users, watchTimeDaily, type BoardPeriod, type Level } from "../../db/tenant";
+import { addDays, dayIn, monthKey, previousDay, weekKey } from "./calendar.server";
+import { ensureLeaderboard, lifetimePoints, type Settings } from "./points.server";
+
+/**
+ * Reading the leaderboard: boards from the maintained totals (an index range), ranks from the histogram
+ * of points values, the three widgets of spec §9 from windows of indexed rows. Opted-out learners are left
+ * out of every list and every rank of others; they still see their own standing.
+ */
+export const PERIODS = ["all", "month", "week"] as const;
+export type Period = (typeof PERIODS)[number];
+export const WIDGETS = ["bookmarks", "watch-time", "streak"] as const;
+export type Widget = (typeof WIDGETS)[number];
+
+export interface Board {
+  period: BoardPeriod;
+  key: string;
+}
+
+/** The board of a period as of now (this month, this week, in the organization's time zone). */
+export function currentBoard(settings: Settings, period: Period, now = new Date()): Board {
+  const day = dayIn(settings.timeZone, now);
+  if (period === "month") return { period, key: monthKey(day) };
+  if (period === "week") return { period, key: weekKey(day) };
+  return { period: "all", key: "" };
+}
+
+export function courseBoard(courseId: number): Board {
+  return { period: "course", key: String(courseId) };
+}
+
+export function displayName(u: { firstName: string; lastName: string; id: number }) {
+  return `${u.firstName} ${u.lastName}`.trim() || `#${u.id}`;
+}
+
+/** 1 + the visible learners with more points on the board: a sum over distinct values above, not a sort. */
+export function rankFor(db: TenantConn, board: Board, points: number) {
+  const above = db
+    .select({ n: sum(pointsHistogram.learners) })
+    .from(pointsHistogram)
+    .where(and(eq(pointsHistogram.period, board.period), eq(pointsHistogram.key, board.key), gt(pointsHistogram.points, points)))
+    .get();
+  return 1 + Number(above?.n ?? 0);
+}
+
+export function boardSize(db: TenantConn, board: Board) {
+  const row = db
+    .select({ n: sum(pointsHistogram.learners) })
+    .from(pointsHistogram)
+    .where(and(eq(pointsHistogram.period, board.period), eq(pointsHistogram.key, board.key)))
+    .get();
+  return Number(row?.n ?? 0);
+}
+
+export interface BoardEntry {
+  rank: number;
+  user_id: number;
+  name: string;
+  points: number;
+}
+
+/** One page of a board, best first; ties share a rank. */
+export function boardPage(db: TenantConn, board: Board, { limit = 10, offset = 0 } = {}): BoardEntry[] {
+  const rows = db
+    .select({ userId: pointsTotals.userId, points: pointsTotals.points, firstName: users.firstName, lastName: users.lastName })
+    .from(pointsTotals)
+    .innerJoin(users, eq(users.id, pointsTotals.userId))
+    .where(and(eq(pointsTotals.period, board.period), eq(pointsTotals.key, board.key), eq(pointsTotals.hidden, false)))
+    .orderBy(desc(pointsTotals.points), desc(pointsTotals.userId))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  const ranks = new Map<number, number>();
+  return rows.map((r) => {
+    if (!ranks.has(r.points)) ranks.set(r.points, rankFor(db, board, r.points));
+    return { rank: ranks.get(r.points)!, user_id: r.userId, name: displayName({ id: r.userId, firstName: r.firstName, lastName: r.lastName }), points: r.points };
+  });
+}
+
+export function learnerHidden(db: TenantConn, userId: number) {
+  return db.select({ hidden: learnerStats.hidden }).from(learnerStats).where(eq(learnerStats.userId, userId)).get()?.hidden ?? false;
+}
+
+/** A learner's points and rank on a board (rank among the visible learners, as if they were visible). */
+export function standing(db: TenantConn, board: Board, userId: number) {
+  const points =
+    db
+      .select({ points: pointsTotals.points })
+      .from(pointsTotals)
+      .where(and(eq(pointsTotals.userId, userId), eq(pointsTotals.period, board.period), eq(pointsTotals.key, board.key)))
+      .get()?.points ?? 0;
+  return { user_id: userId, points, rank: rankFor(db, board, points), hidden: learnerHidden(db, userId) };
+}
+
+export function listLevels(db: TenantConn) {
+  return db.select().from(levels).orderBy(asc(levels.threshold)).all();
+}
+
+/** The level a points total reaches, the next one, and the way there in percent. */
+export function levelProgress(all: Level[], points: number) {
+  let current: Level | null = null;
+  let next: Level | null = null;
+  for (const level of all) {
+    if (level.threshold <= points) current = level;
+    else if (!next) next = level;
+  }
+  const from = current?.threshold ?? 0;
+  const percent = next ? Math.min(100, Math.max(0, Math.floor((100 * (points - from)) / (next.threshold - from)))) : 100;
+  return { level: current, next, percent, toNext: next ? next.threshold - points : 0 };
+}
+
+export function levelView(l: Level | null) {
+  return l ? { id: l.id, name: l.name, threshold: l.threshold, color: l.color } : null;
+}
+
+export function earnedBadges(db: TenantConn, userId: number) {
+  return db
+    .select({ id: badges.id, name: badges.name, description: badges.description, color: badges.color, uid: userBadges.uid, awardedAt: userBadges.awardedAt })
+    .from(userBadges)
+    .innerJoin(badges, eq(badges.id, userBadges.badgeId))
+    .where(eq(userBadges.userId, userId))
+    .orderBy(desc(userBadges.awardedAt), desc(userBadges.id))
+    .all();
+}
+
+/** The current daily streak: the run of days ending today or yesterday; older runs have ended. */
+export function currentStreak(settings: Settings, row: { currentStreak: number; lastActiveDay: string | null } | undefined, now = new Date()) {
+  if (!row?.lastActiveDay) return 0;
+  const today = dayIn(settings.timeZone, now);
+  return row.lastActiveDay === today || row.lastActiveDay === previousDay(today) ? row.currentStreak : 0;
+}
+
+/** What /profile and the top of /leaderboard show a learner about themselves. */
+export function learnerSummary(db: TenantConn, userId: number, now = new Date()) {
+  const settings = ensureLeaderboard(db);
+  const points = lifetimePoints(db, userId);
+  const progress = levelProgress(listLevels(db), points);
+  const row = db.select().from(learnerStats).where(eq(learnerStats.userId, userId)).get();
+  const all = currentBoard(settings, "all", now);
+  return {
+    points,
+    level: levelView(progress.level),
+    next_level: levelView(progress.next),
+    percent: progress.percent,
+    to_next: progress.toNext,
+    rank: rankFor(db, all, standing(db, all, userId).points),
+    hidden: row?.hidden ?? false,
+    streak: currentStreak(settings, row, now),
+    longest_streak: row?.longestStreak ?? 0,
+    badges: earnedBadges(db, userId).map((b) => ({ id: b.id, name: b.name, description: b.description, color: b.color, uid: b.uid, awarded_at: b.awardedAt.toISOString() })),
+  };
+}
+
+export interface WidgetEntry {
+  rank: number;
+  user_id: number;
+  name: string;
+  value: number;
+}
+
+function ranked(rows: Array<{ userId: number; firstName: string; lastName: string; value: number }>): WidgetEntry[] {
+  let rank = 0;
+  let last: number | null = null;
+  return rows.map((r, i) => {
+    if (r.value !== last) rank = i + 1;
+    last = r.value;
+    return { rank, user_id: r.userId, name: displayName({ id: r.userId, firstName: r.firstName, lastName: r.lastName }), value: r.value };
+  });
+}
+
+/**
+ * Spec §9 widgets: most bookmarks in the last 30 days, most watch time (seconds) in the last 7 days,
+ * longest current daily streak. Each aggregates an indexed window first (bookmarks by created_at, watch
+ * time by day, streaks by length), then joins the few people in it: never a pass over all learners.
+ */
+export function widget(db: TenantConn, name: Widget, { limit = 10, now = new Date() } = {}): WidgetEntry[] {
+  const settings = ensureLeaderboard(db);
+  type Row = { userId: number; firstName: string; lastName: string; value: number };
+  const top = (window: ReturnType<typeof sql>) =>
+    ranked(
+      db.all<Row>(sql`select w.user_id as userId, u.first_name as firstName, u.last_name as lastName, w.value as value
+        from (${window}) w
+        cross join users u on u.id = w.user_id
+        where not exists (select 1 from learner_stats s where s.user_id = w.user_id and s.hidden = 1)
+        order by w.value desc, w.user_id asc limit ${limit}`),
+    );
+  if (name === "bookmarks") {
+    const since = Math.floor(now.getTime() / 1000) - 30 * 86_400;
+    return top(sql`select user_id, count(*) as value from bookmarks where created_at >= ${since} group by user_id`);
+  }
+  if (name === "watch-time") {
+    // watch_time_daily counts UTC days (app/models/learning.server.ts); seven of them, today included.
+    const since = addDays(now.toISOString().slice(0, 10), -6);
+    return top(sql`select user_id, sum(seconds) as value from watch_time_daily where day >= ${since} group by user_id`);
+  }
+  // Longest streaks first (index on hidden, current_streak); a streak counts while its last day is today or yesterday.
+  const yesterday = previousDay(dayIn(settings.timeZone, now));
+  return ranked(
+    db
+      .select({ userId: users.id, firstName: users.firstName, lastName: users.lastName, value: learnerStats.currentStreak })
+      .from(learnerStats)
+      .innerJoin(users, eq(users.id, learnerStats.userId))
+      .where(and(eq(learnerStats.hidden, false), gte(learnerStats.lastActiveDay, yesterday), gt(learnerStats.currentStreak, 0)))
+      .orderBy(desc(learnerStats.currentStreak), desc(learnerStats.lastActiveDay), desc(learnerStats.userId))
+      .limit(limit)
+      .all(),
+  );
+}
+
+/** One learner's own widget value (shown to them even when outside the top, or hidden). */
+export function widgetValue(db: TenantConn, name: Widget, userId: number, now = new Date()) {
+  const settings = ensureLeaderboard(db);
+  if (name === "bookmarks") {
+    const since = new Date(now.getTime() - 30 * 86_400_000);
+    return db.select({ n: sql<number>`count(*)` }).from(bookmarks).where(and(eq(bookmarks.userId, userId), gte(bookmarks.createdAt, since))).get()?.n ?? 0;
+  }
+  if (name === "watch-time") return watchSeconds(db, userId, 7, now);
+  return currentStreak(settings, db.select().from(learnerStats).where(eq(learnerStats.userId, userId)).get(), now);
+}
+
+/** Seconds watched in the last `days` UTC days (today included); all time when `days` is null. */
+export function watchSeconds(db: TenantConn, userId: number, days: number | null, now = new Date()) {
+  const since = days === null ? "" : addDays(now.toISOString().slice(0, 10), -(days - 1));
+  const row = db
+    .select({ n: sum(watchTimeDaily.seconds) })
+    .from(watchTimeDaily)
+    .where(and(eq(watchTimeDaily.userId, userId), gte(watchTimeDaily.day, since)))
+    .get();
+  return Number(row?.n ?? 0);
+}
+
+/** Ledger entries of one learner, newest first (their points history). */
+export function ledgerOf(db: TenantConn, userId: number, { limit = 20 } = {}) {
+  return db
+    .select()
+    .from(pointsLedger)
+    .where(and(eq(pointsLedger.userId, userId), gt(pointsLedger.points, 0)))
+    .orderBy(desc(pointsLedger.createdAt), desc(pointsLedger.id))
+    .limit(limit)
+    .all();
+}

@@ -1,0 +1,5 @@
+import { levelResource } from "~/models/level-resource.server";
+import { searchRoute } from "~/utils/resource.server";
+
+/** `GET /api/leaderboard/levels/search?q=`. */
+export const { loader, action } = searchRoute(levelResource);

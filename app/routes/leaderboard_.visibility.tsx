@@ -1,0 +1,20 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { setHidden } from "~/models/leaderboard-admin.server";
+import { requireUser } from "~/utils/auth.server";
+import { requireOrganization } from "~/utils/tenant.server";
+
+/** POST /leaderboard/visibility {hidden}: the signed-in learner's own opt-out of public ranking. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { db } = requireOrganization(context);
+  const { person } = await requireUser(request, context);
+  const parsed = z.object({ hidden: z.enum(["true", "false"]) }).safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return json({ errors: { hidden: ["validation.invalidOption"] } }, { status: 400 });
+  setHidden(db, person.id, parsed.data.hidden === "true");
+  return redirect("/profile/settings");
+}
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  requireOrganization(context);
+  return redirect("/profile/settings");
+}

@@ -1,0 +1,48 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { z } from "zod";
+import { courses, users, type LeaderboardActivity } from "../../db/tenant";
+import { eq } from "drizzle-orm";
+import { learnerHidden, PERIODS } from "~/models/leaderboard.server";
+import { ensureLeaderboard } from "~/models/points.server";
+import { apiInvalid, apiNotFound } from "~/utils/api.server";
+import { requireApiAuth } from "~/utils/auth.server";
+import { pageSchema } from "~/utils/pagination";
+
+/** Shared steps of the /api/leaderboard calls (spec §7 "Leaderboard"): guard, scope, query parsing. */
+export async function leaderboardApi(request: Request, context: AppLoadContext) {
+  if (!context.db) throw await apiNotFound(request, context);
+  const auth = await requireApiAuth(request, context, { capability: "read:leaderboard" });
+  return { db: context.db, auth, settings: ensureLeaderboard(context.db) };
+}
+
+export const boardQuery = pageSchema.extend({ period: z.enum(PERIODS).default("all") });
+
+export async function parseQuery<S extends z.ZodTypeAny>(request: Request, context: AppLoadContext, schema: S): Promise<z.infer<S>> {
+  const parsed = schema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) throw await apiInvalid(request, context, parsed.error);
+  return parsed.data;
+}
+
+/**
+ * The learner an `…/{id}` call asks about: a person of this organization whom the caller may see — any
+ * visible learner, oneself, or anyone for those who manage the leaderboard. Opted-out learners do not
+ * exist for others (404, the same as an unknown id).
+ */
+export async function visibleLearner(request: Request, context: AppLoadContext, scope: Awaited<ReturnType<typeof leaderboardApi>>, raw: string | undefined) {
+  const id = /^\d{1,15}$/.test(raw ?? "") ? Number(raw) : 0;
+  const person = id ? scope.db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, id)).get() : undefined;
+  const self = scope.auth.person?.id === id;
+  if (!person || (!self && !scope.auth.capabilities.has("write:leaderboard") && learnerHidden(scope.db, id))) throw await apiNotFound(request, context);
+  return person;
+}
+
+export async function publishedCourseId(request: Request, context: AppLoadContext, db: NonNullable<AppLoadContext["db"]>, raw: string | undefined) {
+  const id = /^\d{1,15}$/.test(raw ?? "") ? Number(raw) : 0;
+  const course = id ? db.select({ id: courses.id, title: courses.title, published: courses.published }).from(courses).where(eq(courses.id, id)).get() : undefined;
+  if (!course || !course.published) throw await apiNotFound(request, context);
+  return course;
+}
+
+export function activityApiView(a: LeaderboardActivity) {
+  return { kind: a.kind, points: a.points, enabled: a.enabled, daily_cap: a.dailyCap, updated_at: a.updatedAt.toISOString() };
+}
