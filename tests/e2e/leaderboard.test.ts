@@ -120,12 +120,14 @@ for (const javascript of [true, false]) {
 
       await page.goto(url("/leaderboard"), { waitUntil: "load" });
       const rank = await text(page, '[data-testid="my-rank"]');
-      const row = await page.$eval("tr.lb-me", (el) => el.getAttribute("data-learner"));
-      expect(row).toBe(`${javascript ? "Aurora" : "Bjørn"} Elev`);
-      const board = await page.$$eval('[data-testid="board"] tbody tr', (els) => els.map((e) => [e.querySelector(".lb-rank")?.textContent, e.getAttribute("data-learner")]));
-      expect(board.find(([, name]) => name === row)?.[0]).toBe(rank.slice(1));
+      const name = `${javascript ? "Aurora" : "Bjørn"} Elev`;
+      // The demo's learners have months of points: the learner's own row is in the top ten or follows it.
+      const [shown, listedAs] = await page.$eval("tr.lb-me", (el) => [el.querySelector(".lb-rank")?.textContent, el.getAttribute("data-learner")]);
+      expect(shown).toBe(rank.slice(1));
+      if (listedAs === null) expect(await text(page, '[data-testid="my-row"]')).toContain("Dig");
+      else expect(listedAs).toBe(name);
       await page.goto(url(`/leaderboard?course=${courses[course].id}`), { waitUntil: "load" });
-      expect(await page.$$eval('[data-testid="board"] tbody tr', (els) => els.map((e) => e.getAttribute("data-learner")))).toEqual([row]);
+      expect(await page.$$eval('[data-testid="board"] tbody tr', (els) => els.map((e) => e.getAttribute("data-learner")))).toEqual([name]);
       expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
       await page.browserContext().close();
     });
