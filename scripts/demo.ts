@@ -1,8 +1,9 @@
 import { createCourse } from "../app/models/course.server";
 import { createOrganization, listOrganizations } from "../app/models/organization.server";
 import { createSuperAdmin, createUser } from "../app/models/user.server";
-import { superAdmins } from "../db/platform";
-import { categories, type CourseType } from "../db/tenant";
+import { eq } from "drizzle-orm";
+import { organizations, superAdmins } from "../db/platform";
+import { categories, courses, type CourseType } from "../db/tenant";
 import type { Platform } from "../server/platform";
 import { CATALOG } from "./demo/catalog";
 import { seedCertificatesDemo } from "./demo/certificates";
@@ -138,6 +139,9 @@ export async function seedDemo(
           });
         });
       });
+      // The first course (a short film) is the organization's featured course on the home page.
+      const first = db.select({ id: courses.id }).from(courses).where(eq(courses.title, demo.courses[0].title)).get();
+      if (first) platform.db.update(organizations).set({ featuredCourse: first.id }).where(eq(organizations.id, organization.id)).run();
       const target = { db, dataDir: platform.dataDir, organizationId: organization.id };
       await seedContent(target, CATALOG[demo.urlPrefix]);
       await seedScormDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, language: demo.language });

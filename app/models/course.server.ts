@@ -21,6 +21,7 @@ export function listPublishedCourses(db: TenantConn, page: Page) {
       title: courses.title,
       description: courses.description,
       type: courses.type,
+      coverFileId: courses.coverFileId,
       createdAt: courses.createdAt,
     })
     .from(courses)

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CourseCards } from "~/components/course-cards";
+import { ProviderImage } from "~/components/provider-image";
 import { carouselCourseRows, listCarousels } from "~/models/carousel.server";
 import { listPublishedCourses } from "~/models/course.server";
 import { publishedCourse, recentCourses } from "~/models/learning.server";
@@ -20,11 +21,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!organization || !db) return { kind: "platform" as const };
   const auth = await getAuth(request, context);
   const learnerId = auth?.person && auth.role && !auth.session?.twoFactorPending ? auth.person.id : null;
-  const card = (c: { id: number; title: string; type: string; description?: string }) => ({
+  const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
+  const card = (c: { id: number; title: string; type: string; description?: string; coverFileId?: number | null }) => ({
     id: c.id,
     title: c.title,
     type: c.type,
     description: c.description ? richTextToPlain(c.description) : "",
+    cover: cover(c.coverFileId),
   });
   const featured = organization.featuredCourse ? publishedCourse(db, organization.featuredCourse) : undefined;
   // The queries live in the model: a route module importing drizzle or db/tenant would ship them to the browser.
@@ -39,7 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     featured: featured ? card(featured) : null,
     continueWatching: learnerId ? recentCourses(db, learnerId, 6).map(({ course }) => card(course)) : [],
     carousels: carousels.filter((c) => c.courses.length > 0),
-    courses: items.map((c) => ({ ...c, description: richTextToPlain(c.description), createdAt: c.createdAt.toISOString() })),
+    courses: items.map((c) => ({ ...c, description: richTextToPlain(c.description), cover: cover(c.coverFileId), createdAt: c.createdAt.toISOString() })),
   };
 }
 
@@ -57,12 +60,20 @@ export default function Home() {
   return (
     <>
       {data.featured ? (
-        <section className="featured panel" data-testid="featured">
-          <span className="course-type">{t("home.featured")}</span>
-          <h2>
-            <Link to={`/courses/${data.featured.id}`}>{data.featured.title}</Link>
-          </h2>
-          <p className="course-description">{data.featured.description}</p>
+        <section className={data.featured.cover ? "featured panel with-cover" : "featured panel"} data-testid="featured">
+          {data.featured.cover ? (
+            <ProviderImage src={data.featured.cover} bucket="cover" width={960} sizes="(max-width: 1000px) 100vw, 960px" priority className="featured-cover" />
+          ) : null}
+          <div className="featured-text">
+            <span className="course-type">{t("home.featured")}</span>
+            <h2>
+              <Link to={`/courses/${data.featured.id}`}>{data.featured.title}</Link>
+            </h2>
+            <p className="course-description">{data.featured.description}</p>
+            <Link className="button primary" to={`/courses/${data.featured.id}`}>
+              {t("learn.start")}
+            </Link>
+          </div>
         </section>
       ) : null}
       {data.continueWatching.length ? (
