@@ -51,6 +51,13 @@ export class PdfRenderer {
   readonly blocked: string[] = [];
   /** Most browsers seen running at once (for tests and the bench). */
   peak = 0;
+  /** Clean-ups still running after a render gave up (a browser that was still starting). */
+  readonly #cleanups = new Set<Promise<unknown>>();
+
+  /** Resolves once every browser this renderer started is closed and its profile removed. */
+  async drain() {
+    while (this.#cleanups.size) await Promise.allSettled([...this.#cleanups]);
+  }
 
   constructor(options: RendererOptions) {
     this.executablePath = options.executablePath;
@@ -110,6 +117,7 @@ export class PdfRenderer {
   async #once(html: string, box: PageBox, kind: "pdf" | "png"): Promise<Buffer> {
     const { default: puppeteer } = await import("puppeteer");
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-render-"));
+    liveProfiles.add(profile);
     let browser: Browser | null = null;
     let timer: NodeJS.Timeout | undefined;
     const work = (async () => {
@@ -174,15 +182,28 @@ export class PdfRenderer {
     } finally {
       clearTimeout(timer);
       work.catch(() => {}); // its failure after a timeout is already reported
-      const removeProfile = () => fs.rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+      const removeProfile = () => {
+        fs.rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+        liveProfiles.delete(profile);
+      };
       await closeHard(browser);
       // The browser may still be starting when the deadline passes: close it once it exists, and only then
       // remove its profile (a starting Chromium would write it again).
-      if (!browser) void work.then(() => closeHard(browser), () => closeHard(browser)).finally(removeProfile);
+      if (!browser) {
+        const cleanup = work.then(() => closeHard(browser), () => closeHard(browser)).finally(removeProfile);
+        this.#cleanups.add(cleanup);
+        void cleanup.finally(() => this.#cleanups.delete(cleanup));
+      }
       removeProfile();
     }
   }
 }
+
+/** Profiles of renders under way; a process that stops mid-render (a server shutting down) removes them. */
+const liveProfiles = new Set<string>();
+process.once("exit", () => {
+  for (const profile of liveProfiles) fs.rmSync(profile, { recursive: true, force: true });
+});
 
 async function closeHard(browser: Browser | null) {
   if (!browser) return;

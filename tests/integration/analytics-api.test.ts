@@ -20,9 +20,9 @@ beforeAll(async () => {
   server = await startServer();
   execTenant(server, 2, "insert into users (email, first_name, last_name, role) values ('groupadmin@nordlys.test', 'Gry', 'Gruppe', 'learner')");
   execTenant(server, 2, "insert into groups (name) values ('Team Syd')");
-  execTenant(server, 2, "insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 1 from groups g, users u where u.email = 'groupadmin@nordlys.test'");
+  execTenant(server, 2, "insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 1 from groups g, users u where g.name = 'Team Syd' and u.email = 'groupadmin@nordlys.test'");
   // Two of the demo's generated learners belong to the group.
-  execTenant(server, 2, `insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 0 from groups g, users u where u.id in ${MEMBERS}`);
+  execTenant(server, 2, `insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 0 from groups g, users u where g.name = 'Team Syd' and u.id in ${MEMBERS}`);
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   learner = insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "api" });
   groupAdmin = insertSession(server, { organizationId: 2 }, { email: "groupadmin@nordlys.test", kind: "api" });

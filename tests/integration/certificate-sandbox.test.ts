@@ -98,6 +98,7 @@ describe("the certificate renderer", () => {
   it("stops a render past its time limit", async () => {
     const quick = new PdfRenderer({ executablePath: renderer.executablePath, timeoutMs: 100 });
     await expect(quick.pdf(page(""), A4)).rejects.toBeInstanceOf(RenderTimeoutError);
+    await quick.drain(); // the browser it gave up on is closed and its profile removed
     // …and works again afterwards: nothing is left holding its slot.
     await expect(renderer.pdf(page(""), A4)).resolves.toBeInstanceOf(Buffer);
   });
