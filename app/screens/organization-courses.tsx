@@ -384,8 +384,7 @@ function prefix(p: string, errors: Errors): Errors {
 }
 
 function lessonInput(formData: FormData, courseId: number) {
-  // Read at call time: a module-level read would run in the browser, where server modules are empty.
-  return lessonResource.createSchema.safeParse({
+  return createLessonSchema.safeParse({
     course_id: courseId,
     title: text(formData, "lesson_title") ?? "",
     kind: text(formData, "lesson_kind") ?? "text",
@@ -394,6 +393,7 @@ function lessonInput(formData: FormData, courseId: number) {
     file_id: optionalNumber(formData, "lesson_file_id"),
   });
 }
+const createLessonSchema = lessonResource.createSchema;
 
 async function addMaterialFromUpload(request: Request, context: ActionFunctionArgs["context"], managed: Managed, courseId: number, here: string) {
   const limits = uploadLimits(context);
