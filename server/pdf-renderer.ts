@@ -31,6 +31,8 @@ export interface RendererOptions {
   concurrency?: number;
   /** Per render, at most 10 000 ms. */
   timeoutMs?: number;
+  /** Where each render's throw-away Chromium profile is made (default: the system's temporary folder). */
+  profileRoot?: string;
 }
 
 export interface PageBox {
@@ -45,6 +47,7 @@ export class PdfRenderer {
   readonly executablePath: string;
   readonly concurrency: number;
   readonly timeoutMs: number;
+  readonly profileRoot: string;
   #running = 0;
   readonly #queue: Array<() => void> = [];
   /** Requests the sandbox refused, most recent last (for tests and logs). */
@@ -63,6 +66,7 @@ export class PdfRenderer {
     this.executablePath = options.executablePath;
     this.concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
     this.timeoutMs = Math.min(MAX_RENDER_MS, Math.max(100, options.timeoutMs ?? MAX_RENDER_MS));
+    this.profileRoot = options.profileRoot ?? os.tmpdir();
   }
 
   /** Whether Chromium is where it is expected; a clear error otherwise. */
@@ -116,7 +120,8 @@ export class PdfRenderer {
 
   async #once(html: string, box: PageBox, kind: "pdf" | "png"): Promise<Buffer> {
     const { default: puppeteer } = await import("puppeteer");
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-render-"));
+    fs.mkdirSync(this.profileRoot, { recursive: true });
+    const profile = fs.mkdtempSync(path.join(this.profileRoot, "lectern-render-"));
     liveProfiles.add(profile);
     let browser: Browser | null = null;
     let timer: NodeJS.Timeout | undefined;
