@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/temp";
 import { certificateHtml } from "../../app/models/certificate-html.server";
 import { DEFAULT_LAYOUT } from "../../app/models/certificate.server";
 import { PdfRenderer, RendererUnavailableError, RenderTimeoutError } from "../../server/pdf-renderer";
@@ -33,8 +34,11 @@ afterAll(() => new Promise<void>((resolve) => internal.close(() => resolve())));
 
 const page = (body: string, head = "") => `<!doctype html><html><head><meta charset="utf-8">${head}</head><body><p>VISIBLE</p>${body}</body></html>`;
 
+// Chromium profiles go in a folder of this file's, removed when it ends (a browser given up on may still be writing).
+const profileRoot = tempDir("lectern-profiles-");
+
 describe("the certificate renderer", () => {
-  const renderer = new PdfRenderer({ executablePath: process.env.CHROME_PATH || "/usr/bin/chromium", concurrency: 1, timeoutMs: 10_000 });
+  const renderer = new PdfRenderer({ executablePath: process.env.CHROME_PATH || "/usr/bin/chromium", concurrency: 1, timeoutMs: 10_000, profileRoot });
 
   it("runs no JavaScript", async () => {
     const text = pdfText(await renderer.pdf(page(`<script>document.body.innerHTML = "<p>SCRIPT RAN</p>"</script><img src="x" onerror="document.body.append('ONERROR RAN')">`), A4));
@@ -96,7 +100,7 @@ describe("the certificate renderer", () => {
   });
 
   it("stops a render past its time limit", async () => {
-    const quick = new PdfRenderer({ executablePath: renderer.executablePath, timeoutMs: 100 });
+    const quick = new PdfRenderer({ executablePath: renderer.executablePath, timeoutMs: 100, profileRoot });
     await expect(quick.pdf(page(""), A4)).rejects.toBeInstanceOf(RenderTimeoutError);
     await quick.drain(); // the browser it gave up on is closed and its profile removed
     // …and works again afterwards: nothing is left holding its slot.
@@ -104,14 +108,14 @@ describe("the certificate renderer", () => {
   });
 
   it("runs at most the configured number of browsers at once", async () => {
-    const one = new PdfRenderer({ executablePath: renderer.executablePath, concurrency: 1 });
+    const one = new PdfRenderer({ executablePath: renderer.executablePath, concurrency: 1, profileRoot });
     const pdfs = await Promise.all([1, 2, 3].map((n) => one.pdf(page(`<p>N${n}</p>`), A4)));
     expect(pdfs.map((p) => pdfText(p).includes("VISIBLE"))).toEqual([true, true, true]);
     expect(one.peak).toBe(1);
   });
 
   it("says clearly when Chromium is missing", async () => {
-    const missing = new PdfRenderer({ executablePath: "/nowhere/chromium" });
+    const missing = new PdfRenderer({ executablePath: "/nowhere/chromium", profileRoot });
     const error = await missing.pdf(page(""), A4).catch((e) => e);
     expect(error).toBeInstanceOf(RendererUnavailableError);
     expect(String(error.message)).toMatch(/Chromium was not found at \/nowhere\/chromium/);
