@@ -187,19 +187,17 @@ export class PdfRenderer {
     } finally {
       clearTimeout(timer);
       work.catch(() => {}); // its failure after a timeout is already reported
-      const removeProfile = () => {
-        fs.rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
-        liveProfiles.delete(profile);
-      };
-      await closeHard(browser);
-      // The browser may still be starting when the deadline passes: close it once it exists, and only then
-      // remove its profile (a starting Chromium would write it again).
-      if (!browser) {
+      const removeProfile = () => removeQuietly(profile);
+      if (browser) {
+        await closeHard(browser);
+        await removeProfile();
+      } else {
+        // The browser may still be starting when the deadline passes: close it once it exists, and only
+        // then remove its profile (a starting Chromium would write it again). `drain()` waits for this.
         const cleanup = work.then(() => closeHard(browser), () => closeHard(browser)).finally(removeProfile);
         this.#cleanups.add(cleanup);
         void cleanup.finally(() => this.#cleanups.delete(cleanup));
       }
-      removeProfile();
     }
   }
 }
@@ -207,16 +205,39 @@ export class PdfRenderer {
 /** Profiles of renders under way; a process that stops mid-render (a server shutting down) removes them. */
 const liveProfiles = new Set<string>();
 process.once("exit", () => {
-  for (const profile of liveProfiles) fs.rmSync(profile, { recursive: true, force: true });
+  for (const profile of liveProfiles) {
+    try {
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // a child still writing; nothing more can be done as the process exits
+    }
+  }
 });
+
+/** Removes a profile folder; a Chromium child still flushing gets a few tries, and the exit hook has the last word. */
+async function removeQuietly(profile: string) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+      liveProfiles.delete(profile);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
+    }
+  }
+}
 
 async function closeHard(browser: Browser | null) {
   if (!browser) return;
-  const process = browser.process();
+  const child = browser.process();
   try {
     await Promise.race([browser.close(), new Promise((resolve) => setTimeout(resolve, 2000))]);
   } catch {
     // fall through to the kill
   }
-  if (process && process.exitCode === null) process.kill("SIGKILL");
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGKILL");
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+  }
 }
