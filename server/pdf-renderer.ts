@@ -154,6 +154,12 @@ export class PdfRenderer {
         if (url.startsWith("data:")) return void request.continue();
         this.blocked.push(url);
         if (this.blocked.length > 100) this.blocked.shift();
+        // A navigation of the page itself (a meta refresh, a link target) is answered here with "204 No
+        // Content", which Chromium does not commit: the page stays the certificate, and nothing is reached.
+        // Aborting it instead would commit an error page, and printing during that swap fails.
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+          return void request.respond({ status: 204, body: "" });
+        }
         void request.abort("blockedbyclient");
       });
       const pxWidth = Math.round((box.widthMm / 25.4) * 96);
