@@ -57,10 +57,11 @@ export interface AnalyticsData {
   reports: Record<Kpi, KpiReport>;
 }
 
-export function buildReports(db: TenantDb, organization: Organization, scope: AnalyticsScope, query: AnalyticsQuery) {
+/** The reports of every KPI, or of the listed ones only (a one-KPI /api call builds just its own). */
+export function buildReports(db: TenantDb, organization: Organization, scope: AnalyticsScope, query: AnalyticsQuery, kpis: readonly Kpi[] = KPIS) {
   const timeZone = organization.timeZone;
   const reports = Object.fromEntries(
-    KPIS.map((kpi) => [kpi, kpiReport(db, { kpi, period: query.period, group: query.group, compare: query.compare, timeZone, scope })]),
+    kpis.map((kpi) => [kpi, kpiReport(db, { kpi, period: query.period, group: query.group, compare: query.compare, timeZone, scope })]),
   ) as Record<Kpi, KpiReport>;
   return { query, timeZone, search: analyticsSearch(query), reports } satisfies AnalyticsData;
 }
@@ -106,7 +107,7 @@ export function analyticsApiLoader(kpi: Kpi | "overview") {
     const organization = withTimeZone(context, context.organization, context.db);
     const query = await requireApiQuery(request, context, organization);
     const scope = analyticsScopeFor(context.db, auth);
-    const { reports, timeZone } = buildReports(context.db, organization, scope, query);
+    const { reports, timeZone } = buildReports(context.db, organization, scope, query, kpi === "overview" ? KPIS : [kpi]);
     const withCourses = /^(true|1)$/.test(new URL(request.url).searchParams.get("courses") ?? "");
     const courses = withCourses ? buildCourses(context.db, organization, scope, query) : undefined;
     if (kpi === "overview") {

@@ -54,8 +54,22 @@ function nextStart(start: string, group: Grouping) {
   return addMonths(start, 1);
 }
 
+// The same periods are asked for again and again (a dashboard's presets end today); their buckets never
+// change, so the last few hundred are kept. Callers must not change the returned buckets.
+const knownBuckets = new Map<string, readonly Bucket[]>();
+
 /** Every bucket of the period, empty ones included, in order. */
-export function bucketsOf(period: Period, group: Grouping, timeZone: string): Bucket[] {
+export function bucketsOf(period: Period, group: Grouping, timeZone: string): readonly Bucket[] {
+  const key = `${period.from}|${period.to}|${group}|${timeZone}`;
+  const known = knownBuckets.get(key);
+  if (known) return known;
+  const buckets = computeBuckets(period, group, timeZone);
+  if (knownBuckets.size >= 500) knownBuckets.clear();
+  knownBuckets.set(key, buckets);
+  return buckets;
+}
+
+function computeBuckets(period: Period, group: Grouping, timeZone: string): readonly Bucket[] {
   const buckets: Bucket[] = [];
   const end = addDays(period.to, 1);
   let { start, key } = bucketStart(period.from, group);
