@@ -149,7 +149,7 @@ export async function seedDemo(
       seedCertificatesDemo(db, { courseTitle: demo.courses[0].title, learnerEmail: demo.people.find((p) => p.role === "learner")!.email, language: demo.language });
       seedLeaderboardDemo(db, { language: demo.language, domain: `${demo.urlPrefix}.test` });
       seedDemoQuizzes(db, demo.language);
-      if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, now });
+      if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, language: demo.language, now });
       seedGroupsDemo(db);
     } finally {
       platform.tenants.release(lease);

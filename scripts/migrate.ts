@@ -1,4 +1,5 @@
 import { listOrganizations } from "../app/models/organization.server";
+import { alignTimeZone } from "../app/models/time-zone.server";
 import { DatabaseUnavailableError, openTenantDatabase } from "../db/open";
 import { tenantDatabaseFile } from "../db/tenant-pool";
 import { readConfig } from "../server/config";
@@ -22,7 +23,12 @@ try {
     const position = `[${String(index + 1).padStart(width)}/${organizations.length}]`;
     const t0 = Date.now();
     try {
-      openTenantDatabase(file).$client.close();
+      const tenant = openTenantDatabase(file);
+      try {
+        alignTimeZone(platform.db, tenant, organization); // one time zone: a leaderboard zone set before it became the organization's moves over
+      } finally {
+        tenant.$client.close();
+      }
       console.log(`${position} ok      ${organization.id} ${organization.name} (${Date.now() - t0} ms)`);
     } catch (error) {
       failed += 1;

@@ -14,7 +14,7 @@ import {
   pointsTotals,
   type ActivityKind,
 } from "../../db/tenant";
-import { dayIn, isTimeZone, monthKey, weekKey } from "./calendar.server";
+import { dayIn, monthKey, weekKey } from "../utils/calendar";
 import { currentBoard, type Period } from "./leaderboard.server";
 import { ensureLeaderboard } from "./points.server";
 
@@ -120,13 +120,6 @@ export function saveBadge(db: TenantConn, id: number | null, input: BadgeInput, 
 
 export function deleteBadge(db: TenantConn, id: number) {
   return db.delete(badges).where(eq(badges.id, id)).run().changes > 0;
-}
-
-export function setTimeZone(db: TenantConn, timeZone: string) {
-  if (!isTimeZone(timeZone)) return false;
-  ensureLeaderboard(db);
-  db.update(leaderboardSettings).set({ timeZone, updatedAt: new Date() }).where(eq(leaderboardSettings.id, 1)).run();
-  return true;
 }
 
 /**

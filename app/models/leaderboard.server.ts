@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, sql, sum } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { badges, bookmarks, learnerStats, levels, pointsHistogram, pointsLedger, pointsTotals, userBadges, users, watchTimeDaily, type BoardPeriod, type Level } from "../../db/tenant";
-import { addDays, dayIn, monthKey, previousDay, weekKey } from "./calendar.server";
+import { addDays, dayIn, monthKey, previousDay, weekKey } from "../utils/calendar";
 import { ensureLeaderboard, lifetimePoints, type Settings } from "./points.server";
 
 /**

@@ -14,7 +14,7 @@ import {
   type BadgeRule,
   type BoardPeriod,
 } from "../../db/tenant";
-import { DEFAULT_TIME_ZONE, dayIn, monthKey, previousDay, weekKey } from "./calendar.server";
+import { DEFAULT_TIME_ZONE, dayIn, monthKey, previousDay, weekKey } from "../utils/calendar";
 import type { Bookmarked, CourseCompleted, LessonCompleted, QuizAttemptEnded, WatchTimeCredited } from "./events.server";
 
 /**

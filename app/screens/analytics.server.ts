@@ -5,6 +5,7 @@ import type { TenantDb } from "../../db/open";
 import type { Organization } from "../../db/platform";
 import { courseBreakdown, kpiReport, KPIS, type AnalyticsScope, type Kpi, type KpiReport } from "../models/analytics.server";
 import { administeredGroupIds } from "../models/group.server";
+import { alignTimeZoneOnce } from "../models/time-zone.server";
 import { analyticsSearch, parseAnalyticsQuery, type AnalyticsQuery } from "../utils/analytics-query";
 import { apiError, apiNotFound, apiOk, apiT, issueMessage } from "../utils/api.server";
 import { requireApiAuth, requireCapability, type Auth } from "../utils/auth.server";
@@ -39,6 +40,16 @@ export function analyticsFieldErrors(error: ZodError, t: TFunction) {
   return fields;
 }
 
+/**
+ * The organization with its time zone brought into line with the leaderboard's older setting, once per
+ * open database (app/models/time-zone.server.ts): the one zone analytics and the leaderboard count in.
+ */
+function withTimeZone(context: AppLoadContext, organization: Organization, db: TenantDb): Organization {
+  const { timeZone, adopted } = alignTimeZoneOnce(context.platform.db, db, organization);
+  if (adopted) context.platform.organizations.invalidate();
+  return timeZone === organization.timeZone ? organization : { ...organization, timeZone };
+}
+
 export interface AnalyticsData {
   query: AnalyticsQuery;
   timeZone: string;
@@ -46,10 +57,11 @@ export interface AnalyticsData {
   reports: Record<Kpi, KpiReport>;
 }
 
-export function buildReports(db: TenantDb, organization: Organization, scope: AnalyticsScope, query: AnalyticsQuery) {
+/** The reports of every KPI, or of the listed ones only (a one-KPI /api call builds just its own). */
+export function buildReports(db: TenantDb, organization: Organization, scope: AnalyticsScope, query: AnalyticsQuery, kpis: readonly Kpi[] = KPIS) {
   const timeZone = organization.timeZone;
   const reports = Object.fromEntries(
-    KPIS.map((kpi) => [kpi, kpiReport(db, { kpi, period: query.period, group: query.group, compare: query.compare, timeZone, scope })]),
+    kpis.map((kpi) => [kpi, kpiReport(db, { kpi, period: query.period, group: query.group, compare: query.compare, timeZone, scope })]),
   ) as Record<Kpi, KpiReport>;
   return { query, timeZone, search: analyticsSearch(query), reports } satisfies AnalyticsData;
 }
@@ -92,11 +104,12 @@ export function analyticsApiLoader(kpi: Kpi | "overview") {
   return async ({ request, context }: { request: Request; context: AppLoadContext }) => {
     if (!context.organization || !context.db) return apiNotFound(request, context);
     const auth = await requireApiAuth(request, context, { capability: "read:analytics" });
-    const query = await requireApiQuery(request, context, context.organization);
+    const organization = withTimeZone(context, context.organization, context.db);
+    const query = await requireApiQuery(request, context, organization);
     const scope = analyticsScopeFor(context.db, auth);
-    const { reports, timeZone } = buildReports(context.db, context.organization, scope, query);
+    const { reports, timeZone } = buildReports(context.db, organization, scope, query, kpi === "overview" ? KPIS : [kpi]);
     const withCourses = /^(true|1)$/.test(new URL(request.url).searchParams.get("courses") ?? "");
-    const courses = withCourses ? buildCourses(context.db, context.organization, scope, query) : undefined;
+    const courses = withCourses ? buildCourses(context.db, organization, scope, query) : undefined;
     if (kpi === "overview") {
       return apiOk({
         from: query.period.from,
@@ -118,8 +131,10 @@ export function analyticsApiLoader(kpi: Kpi | "overview") {
  * errors above the default period (the last 30 days) rather than failing the page.
  */
 export async function loadAnalytics(request: Request, context: AppLoadContext, { courses = false } = {}) {
-  const { organization, db } = requireOrganization(context);
+  const required = requireOrganization(context);
+  const db = required.db;
   const auth = await requireCapability(request, context, "read:analytics");
+  const organization = withTimeZone(context, required.organization, db);
   const scope = analyticsScopeFor(db, auth);
   const parsed = parseAnalyticsQuery(new URL(request.url), organization.timeZone);
   let errors: Record<string, string[]> | null = null;

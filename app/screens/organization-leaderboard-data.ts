@@ -11,12 +11,12 @@ import {
   resetBoard,
   saveBadge,
   saveLevel,
-  setTimeZone,
   levelSchema,
   updateActivity,
 } from "~/models/leaderboard-admin.server";
 import { boardPage, boardSize, currentBoard, listLevels, PERIODS } from "~/models/leaderboard.server";
 import { ensureLeaderboard } from "~/models/points.server";
+import { alignTimeZoneOnce, setOrganizationTimeZone } from "~/models/time-zone.server";
 import { apiT, fieldErrors } from "~/utils/api.server";
 import { checkbox, optionalNumber, text } from "~/utils/form-data.server";
 import { withManagedOrganization, type Area } from "~/utils/manage.server";
@@ -31,13 +31,16 @@ const capability = "write:leaderboard" as const;
 export function leaderboardTabLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability }, (m) => {
+      // The organization's time zone (one setting, shared with analytics; the tenant keeps a copy).
+      const zone = alignTimeZoneOnce(context.platform.db, m.db, m.organization);
+      if (zone.adopted) context.platform.organizations.invalidate();
       const settings = ensureLeaderboard(m.db);
       const board = currentBoard(settings, "all");
       const saved = new URL(request.url).searchParams.get("saved");
       return {
         base: `${m.base}/leaderboard`,
         saved: saved && /^[a-z-]{1,20}$/.test(saved) ? saved : null,
-        timeZone: settings.timeZone,
+        timeZone: zone.timeZone,
         timeZones: Intl.supportedValuesOf("timeZone"),
         activities: listActivities(m.db).map((a) => ({ kind: a.kind, points: a.points, enabled: a.enabled, dailyCap: a.dailyCap })),
         levels: listLevels(m.db).map((l) => ({ id: l.id, name: l.name, threshold: l.threshold, color: l.color })),
@@ -65,7 +68,11 @@ export function leaderboardTabAction(area: Area) {
       const parse = <S extends z.ZodTypeAny>(schema: S, input: unknown) => schema.safeParse(input) as z.SafeParseReturnType<unknown, z.infer<S>>;
 
       if (intent === "time-zone") {
-        return setTimeZone(m.db, text(formData, "timeZone") ?? "") ? done() : invalid({ timeZone: [t("leaderboard.errors.timeZone")] });
+        if (!setOrganizationTimeZone(context.platform.db, m.db, m.organization.id, text(formData, "timeZone") ?? "")) {
+          return invalid({ timeZone: [t("leaderboard.errors.timeZone")] });
+        }
+        context.platform.organizations.invalidate();
+        return done();
       }
       if (intent === "activity") {
         const kind = z.enum(ACTIVITY_KINDS).safeParse(text(formData, "kind"));

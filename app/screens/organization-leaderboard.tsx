@@ -191,7 +191,7 @@ function BoardPanel({ data }: { data: Data }) {
       <Form method="post" className="search">
         <input type="hidden" name="intent" value="time-zone" />
         <label htmlFor="lb-time-zone">{t("leaderboard.admin.timeZone")}</label>
-        <select id="lb-time-zone" name="timeZone" defaultValue={data.timeZone}>
+        <select id="lb-time-zone" name="timeZone" defaultValue={data.timeZone} aria-describedby="lb-time-zone-hint">
           {data.timeZones.map((z) => (
             <option key={z} value={z}>
               {z}
@@ -199,6 +199,9 @@ function BoardPanel({ data }: { data: Data }) {
           ))}
         </select>
         <button type="submit">{t("leaderboard.admin.save")}</button>
+        <p className="hint" id="lb-time-zone-hint">
+          {t("calendar.timeZoneHint")}
+        </p>
       </Form>
       <Form method="post" className="search danger-zone">
         <input type="hidden" name="intent" value="reset" />

@@ -1,7 +1,9 @@
+import { addDays, addMonths, daysBetween, isoWeek, localMidnight, monthKey, monthStart } from "./calendar";
+
 /**
  * Periods and buckets for analytics (issue 15, docs/decisions/018-analytics.md): calendar days, ISO weeks
  * (Monday first) and months in the organization's time zone, each turned into the UTC instants where it
- * starts and ends, so that a DST change gives a 23- or 25-hour day and nothing is lost or counted twice.
+ * starts and ends (app/utils/calendar.ts), so that a DST change gives a 23- or 25-hour day and nothing is lost or counted twice.
  * Pure functions, shared by the server and the browser.
  */
 
@@ -36,113 +38,14 @@ export interface Bucket {
   endMs: number;
 }
 
-const DAY_MS = 86_400_000;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-export function isDate(value: string) {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === value;
-}
-
-/** Calendar arithmetic on local dates, through UTC so no time zone gets in the way. */
-function toUtcDay(date: string) {
-  const m = DATE.exec(date)!;
-  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-}
-function fromUtcDay(ms: number) {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-export function addDays(date: string, days: number) {
-  return fromUtcDay(toUtcDay(date) + days * DAY_MS);
-}
-export function daysBetween(from: string, to: string) {
-  return Math.round((toUtcDay(to) - toUtcDay(from)) / DAY_MS);
-}
-export function addMonths(date: string, months: number) {
-  const d = new Date(toUtcDay(date));
-  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1));
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(d.getUTCDate(), lastDay));
-  return fromUtcDay(target.getTime());
-}
-
-const partFormatters = new Map<string, Intl.DateTimeFormat>();
-function partsIn(ms: number, timeZone: string) {
-  let f = partFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    partFormatters.set(timeZone, f);
-  }
-  const p: Record<string, number> = {};
-  for (const { type, value } of f.formatToParts(new Date(ms))) if (type !== "literal") p[type] = Number(value);
-  return p;
-}
-
-/** The zone's offset from UTC at an instant, in ms (Copenhagen in summer: +7,200,000). */
-function offsetAt(ms: number, timeZone: string) {
-  const p = partsIn(ms, timeZone);
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return asUtc - Math.floor(ms / 1000) * 1000;
-}
-
-// Asking Intl for a zone's offset costs tens of microseconds; a year of weeks asks hundreds of times, and
-// every request asks again for the same days. The answers never change, so they are kept (bounded).
-const midnights = new Map<string, number>();
-
-/** The UTC instant of local midnight starting `date` in the zone. */
-export function localMidnight(date: string, timeZone: string) {
-  const key = `${timeZone}|${date}`;
-  const known = midnights.get(key);
-  if (known !== undefined) return known;
-  const wall = toUtcDay(date);
-  let guess = wall - offsetAt(wall, timeZone);
-  guess = wall - offsetAt(guess, timeZone);
-  if (midnights.size >= 50_000) midnights.clear();
-  midnights.set(key, guess);
-  return guess;
-}
-
-/** The local date (YYYY-MM-DD) of an instant in the zone. */
-export function localDate(ms: number, timeZone: string) {
-  const p = partsIn(ms, timeZone);
-  return `${String(p.year).padStart(4, "0")}-${String(p.month).padStart(2, "0")}-${String(p.day).padStart(2, "0")}`;
-}
-
-export function isTimeZone(value: string) {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** ISO 8601 week: the Monday it starts on, and its `YYYY-Www` name (week-numbering year). */
-export function isoWeek(date: string) {
-  const day = toUtcDay(date);
-  const weekday = (new Date(day).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
-  const monday = day - weekday * DAY_MS;
-  const thursday = monday + 3 * DAY_MS;
-  const year = new Date(thursday).getUTCFullYear();
-  const week = Math.floor((thursday - Date.UTC(year, 0, 1)) / (7 * DAY_MS)) + 1;
-  return { start: fromUtcDay(monday), key: `${year}-W${String(week).padStart(2, "0")}` };
-}
+// Day arithmetic, ISO weeks and local midnights live in the one calendar module (shared with the leaderboard);
+// re-exported here for the analytics code and tests that import them from this module.
+export { addDays, addMonths, daysBetween, isDate, isTimeZone, isoWeek, localDate, localMidnight } from "./calendar";
 
 function bucketStart(date: string, group: Grouping) {
   if (group === "day") return { start: date, key: date };
   if (group === "week") return isoWeek(date);
-  return { start: `${date.slice(0, 7)}-01`, key: date.slice(0, 7) };
+  return { start: monthStart(date), key: monthKey(date) };
 }
 
 function nextStart(start: string, group: Grouping) {
@@ -151,8 +54,22 @@ function nextStart(start: string, group: Grouping) {
   return addMonths(start, 1);
 }
 
+// The same periods are asked for again and again (a dashboard's presets end today); their buckets never
+// change, so the last few hundred are kept. Callers must not change the returned buckets.
+const knownBuckets = new Map<string, readonly Bucket[]>();
+
 /** Every bucket of the period, empty ones included, in order. */
-export function bucketsOf(period: Period, group: Grouping, timeZone: string): Bucket[] {
+export function bucketsOf(period: Period, group: Grouping, timeZone: string): readonly Bucket[] {
+  const key = `${period.from}|${period.to}|${group}|${timeZone}`;
+  const known = knownBuckets.get(key);
+  if (known) return known;
+  const buckets = computeBuckets(period, group, timeZone);
+  if (knownBuckets.size >= 500) knownBuckets.clear();
+  knownBuckets.set(key, buckets);
+  return buckets;
+}
+
+function computeBuckets(period: Period, group: Grouping, timeZone: string): readonly Bucket[] {
   const buckets: Bucket[] = [];
   const end = addDays(period.to, 1);
   let { start, key } = bucketStart(period.from, group);

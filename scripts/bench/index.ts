@@ -323,7 +323,7 @@ async function main() {
       table.push({ what: `${what}: p95 ms`, ...atMost(r.p95, p95Target) });
     }
     if (only("quizzes")) await benchQuizzes(big, learnerServer.port, run, baselineResolve.rps);
-    if (only("analytics")) await benchAnalytics({ port: learnerServer.port, host: big.host, dataDir: big.dataDir });
+    if (only("analytics")) await benchAnalytics({ port: learnerServer.port, host: big.host, dataDir: big.dataDir, pid: learnerServer.child.pid });
     rssPeaks.push(peakRssMiB(learnerServer.child.pid!));
     await stop(learnerServer);
     fs.rmSync(big.dataDir, { recursive: true, force: true });

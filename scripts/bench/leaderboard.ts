@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { createOrganization } from "../../app/models/organization.server";
 import { ensureLeaderboard } from "../../app/models/points.server";
-import { dayIn, monthKey, weekKey } from "../../app/models/calendar.server";
+import { dayIn, monthKey, weekKey } from "../../app/utils/calendar";
 import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
 

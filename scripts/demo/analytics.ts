@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { recordFact, recordQuizAttempt } from "../../app/models/analytics.server";
 import type { TenantConn } from "../../db/open";
 import { courses, materials, users } from "../../db/tenant";
+import { seedHistory } from "./history";
 
 /**
  * Analytics for the demo (issue 15). The demo's history (scripts/demo/history.ts) records sign-ups, watch
@@ -10,7 +11,15 @@ import { courses, materials, users } from "../../db/tenant";
  * that have materials or are download courses) and graded quiz attempts on the days the generated learners
  * were active, deterministically, so every chart and the per-course pass rates show something.
  */
-export function seedAnalyticsDemo(db: TenantConn, { now = new Date() }: { domain?: string; now?: Date } = {}) {
+export function seedAnalyticsDemo(
+  db: TenantConn,
+  { domain = "demo.test", language = "en", now = new Date() }: { domain?: string; language?: "en" | "da"; now?: Date } = {},
+) {
+  // The shared history covers the last 120 days. An earlier cohort, who joined 4 to 15 months ago and learned
+  // until 4 months ago, recorded through the same learning models, gives the 12-month charts something in
+  // every month and the previous period something to compare with.
+  const DAY = 86_400_000;
+  seedHistory(db, { seed: `${domain}-earlier`, domain: `learners.${domain}`, language, learners: 90, days: 330, now: new Date(now.getTime() - 120 * DAY) });
   let seed = 15;
   const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const withMaterials = db.selectDistinct({ id: materials.courseId }).from(materials).all().map((r) => r.id);
@@ -24,7 +33,6 @@ export function seedAnalyticsDemo(db: TenantConn, { now = new Date() }: { domain
   const published = db.select({ id: courses.id }).from(courses).where(eq(courses.published, true)).all().map((r) => r.id);
   if (!published.length) return;
   const learners = db.select({ id: users.id, createdAt: users.createdAt }).from(users).where(inArray(users.role, ["learner"])).all();
-  const DAY = 86_400_000;
   db.transaction((tx) => {
     for (const learner of learners) {
       const since = learner.createdAt.getTime();
