@@ -33,17 +33,27 @@ export interface Learner {
 
 function inCourseGroup(db: TenantConn, userId: number, courseId: number) {
   return Boolean(
-    db
-      .select({ g: groupCourses.groupId })
-      .from(groupCourses)
-      .innerJoin(groupMembers, eq(groupMembers.groupId, groupCourses.groupId))
-      .where(and(eq(groupCourses.courseId, courseId), eq(groupMembers.userId, userId)))
-      .get(),
+    preparedOnce(db, "learning.inCourseGroup", () =>
+      db
+        .select({ g: groupCourses.groupId })
+        .from(groupCourses)
+        .innerJoin(groupMembers, eq(groupMembers.groupId, groupCourses.groupId))
+        .where(and(eq(groupCourses.courseId, sql.placeholder("courseId")), eq(groupMembers.userId, sql.placeholder("userId"))))
+        .prepare(),
+    ).get({ courseId, userId }),
   );
 }
 
 export function isCourseCompleted(db: TenantConn, userId: number, courseId: number) {
-  return Boolean(db.select().from(courseCompletions).where(and(eq(courseCompletions.userId, userId), eq(courseCompletions.courseId, courseId))).get());
+  return Boolean(
+    preparedOnce(db, "learning.courseCompleted", () =>
+      db
+        .select()
+        .from(courseCompletions)
+        .where(and(eq(courseCompletions.userId, sql.placeholder("userId")), eq(courseCompletions.courseId, sql.placeholder("courseId"))))
+        .prepare(),
+    ).get({ userId, courseId }),
+  );
 }
 
 /**
@@ -376,7 +386,7 @@ export function visibleHits(db: TenantConn, hits: SearchHit[], learner: Learner 
   const courseCache = new Map<number, Course | undefined>();
   const accessCache = new Map<number, boolean>();
   const courseOf = (id: number) => {
-    if (!courseCache.has(id)) courseCache.set(id, db.select().from(courses).where(eq(courses.id, id)).get());
+    if (!courseCache.has(id)) courseCache.set(id, publishedCourse(db, id, { includeDrafts: true }));
     return courseCache.get(id);
   };
   const mayOpen = (id: number) => {
@@ -390,7 +400,7 @@ export function visibleHits(db: TenantConn, hits: SearchHit[], learner: Learner 
     if (hit.kind === "course") return [hit];
     if (!mayOpen(hit.course_id)) return [];
     if (hit.kind === "lesson") {
-      const lesson = db.select().from(lessons).where(eq(lessons.id, hit.id)).get();
+      const lesson = preparedOnce(db, "learning.lesson", () => db.select().from(lessons).where(eq(lessons.id, sql.placeholder("id"))).prepare()).get({ id: hit.id });
       if (!lesson || !lessonAccess(db, courseOf(hit.course_id)!, lesson, learner).allowed) return [{ ...hit, snippet: "" }];
     }
     return [hit];
