@@ -77,10 +77,71 @@ function convertRouteMatchToUiMatch(match, loaderData) {
       ],
     ],
   },
+  // 4. The route tree a page render builds (docs/decisions/014-speed.md): Remix's createServerRoutes and
+  // React Router's createStaticRouter rebuilt it from the same manifest and modules on every page, and
+  // the fresh array defeated the memoised branches above. Both are pure functions of their inputs, so the
+  // result is kept per manifest (Remix) and per routes array (React Router), checked on every call.
+  {
+    file: path.join(__dirname, "..", "node_modules", "@remix-run", "react", "dist", "routes.js"),
+    mark: "/* lectern: server routes memoised */",
+    name: "Remix's server route tree memoised",
+    edits: [
+      [
+        "function createServerRoutes(manifest, routeModules, future, isSpaMode, parentId = \"\", ",
+        `/* lectern: server routes memoised */
+const __lecternServerRoutes = new WeakMap();
+function createServerRoutes(manifest, routeModules, future, isSpaMode, parentId, routesByParentId, spaModeLazyPromise) {
+  if (parentId !== undefined || routesByParentId !== undefined || spaModeLazyPromise !== undefined) {
+    return __createServerRoutes(manifest, routeModules, future, isSpaMode, parentId, routesByParentId, spaModeLazyPromise);
+  }
+  let kept = __lecternServerRoutes.get(manifest);
+  if (kept && kept.future === future && kept.isSpaMode === isSpaMode && kept.ids.every((id) => routeModules[id] === kept.modules[id])) {
+    return kept.routes;
+  }
+  let ids = Object.keys(manifest);
+  let modules = {};
+  for (let id of ids) modules[id] = routeModules[id];
+  let routes = __createServerRoutes(manifest, routeModules, future, isSpaMode);
+  if (!isSpaMode) __lecternServerRoutes.set(manifest, { future, isSpaMode, ids, modules, routes });
+  return routes;
+}
+function __createServerRoutes(manifest, routeModules, future, isSpaMode, parentId = "", `,
+      ],
+      [
+        "    let children = createServerRoutes(manifest, routeModules, future, isSpaMode, route.id, routesByParentId, spaModeLazyPromise);",
+        "    let children = __createServerRoutes(manifest, routeModules, future, isSpaMode, route.id, routesByParentId, spaModeLazyPromise);",
+      ],
+    ],
+  },
+  {
+    file: path.join(__dirname, "..", "node_modules", "react-router-dom", "server.js"),
+    mark: "/* lectern: static data routes memoised */",
+    name: "React Router's static data routes memoised",
+    edits: [
+      [
+        "function createStaticRouter(routes, context, opts = {}) {\n  let manifest = {};\n  let dataRoutes = router.UNSAFE_convertRoutesToDataRoutes(routes, reactRouter.UNSAFE_mapRouteProperties, undefined, manifest);\n",
+        `/* lectern: static data routes memoised */
+const __lecternDataRoutes = new WeakMap();
+function createStaticRouter(routes, context, opts = {}) {
+  let __kept = __lecternDataRoutes.get(routes);
+  if (!__kept) {
+    let manifest = {};
+    __kept = { manifest, dataRoutes: router.UNSAFE_convertRoutesToDataRoutes(routes, reactRouter.UNSAFE_mapRouteProperties, undefined, manifest) };
+    __lecternDataRoutes.set(routes, __kept);
+  }
+  let { manifest, dataRoutes } = __kept;
+`,
+      ],
+    ],
+  },
 ];
 
 function patch() {
-  if (!fs.existsSync(file)) return console.log("patch-router: @remix-run/router not installed; nothing to do");
+  for (const target of new Set(steps.map((step) => step.file ?? file))) patchFile(target, steps.filter((step) => (step.file ?? file) === target));
+}
+
+function patchFile(file, steps) {
+  if (!fs.existsSync(file)) return console.log(`patch-router: ${path.basename(file)} not installed; nothing to do`);
   let source = fs.readFileSync(file, "utf8");
   let changed = false;
   for (const step of steps) {
@@ -89,7 +150,7 @@ function patch() {
       continue;
     }
     if (!step.edits.every(([before]) => source.includes(before))) {
-      console.log(`patch-router: ${step.name}: this version of @remix-run/router looks different; left as it is`);
+      console.log(`patch-router: ${step.name}: this version of ${path.basename(file)} looks different; left as it is`);
       continue;
     }
     for (const [before, after] of step.edits) source = source.replace(before, after);

@@ -11,6 +11,7 @@ import { DatabaseUnavailableError, type TenantDb } from "../db/open";
 import type { Lease } from "../db/tenant-pool";
 import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
+import { directApiRoutes } from "./api-direct";
 import { serveFiles } from "./files";
 import { healthChecks } from "./health";
 import { serveImages } from "./images";
@@ -53,23 +54,22 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   app.use(serveFiles(platform));
   app.use(serveImages(platform));
 
+  const getLoadContext = (req: Request, res: Response) => {
+    const tenant = res.locals.tenant as TenantLocals;
+    return {
+      organization: tenant.organization,
+      db: tenant.db,
+      platform,
+      cspNonce: res.locals.cspNonce as string,
+      requestId: res.locals.requestId as string,
+      clientIp: req.ip ?? "",
+    };
+  };
+  // /api resource routes without Remix's document machinery, in production (a fixed build).
+  if (typeof build !== "function" && config.NODE_ENV !== "development") app.all("/api/*", directApiRoutes(build, getLoadContext));
   app.all(
     "*",
-    createRequestHandler({
-      build,
-      mode: config.NODE_ENV === "development" ? "development" : "production",
-      getLoadContext: (req, res) => {
-        const tenant = res.locals.tenant as TenantLocals;
-        return {
-          organization: tenant.organization,
-          db: tenant.db,
-          platform,
-          cspNonce: res.locals.cspNonce as string,
-          requestId: res.locals.requestId as string,
-          clientIp: req.ip ?? "",
-        };
-      },
-    }),
+    createRequestHandler({ build, mode: config.NODE_ENV === "development" ? "development" : "production", getLoadContext }),
   );
 
   // Anything that escapes (a platform database error, a file-system failure while opening a tenant):

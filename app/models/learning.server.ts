@@ -1,5 +1,6 @@
 import { and, asc, avg, count, desc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
+import { cachedByVersion } from "../../db/content-cache";
 import { preparedOnce, toSeconds } from "../../db/prepared";
 import { onBookmarked, onCourseCompleted, onLessonCompleted, onWatchTimeCredited } from "./events.server";
 import {
@@ -32,17 +33,27 @@ export interface Learner {
 
 function inCourseGroup(db: TenantConn, userId: number, courseId: number) {
   return Boolean(
-    db
-      .select({ g: groupCourses.groupId })
-      .from(groupCourses)
-      .innerJoin(groupMembers, eq(groupMembers.groupId, groupCourses.groupId))
-      .where(and(eq(groupCourses.courseId, courseId), eq(groupMembers.userId, userId)))
-      .get(),
+    preparedOnce(db, "learning.inCourseGroup", () =>
+      db
+        .select({ g: groupCourses.groupId })
+        .from(groupCourses)
+        .innerJoin(groupMembers, eq(groupMembers.groupId, groupCourses.groupId))
+        .where(and(eq(groupCourses.courseId, sql.placeholder("courseId")), eq(groupMembers.userId, sql.placeholder("userId"))))
+        .prepare(),
+    ).get({ courseId, userId }),
   );
 }
 
 export function isCourseCompleted(db: TenantConn, userId: number, courseId: number) {
-  return Boolean(db.select().from(courseCompletions).where(and(eq(courseCompletions.userId, userId), eq(courseCompletions.courseId, courseId))).get());
+  return Boolean(
+    preparedOnce(db, "learning.courseCompleted", () =>
+      db
+        .select()
+        .from(courseCompletions)
+        .where(and(eq(courseCompletions.userId, sql.placeholder("userId")), eq(courseCompletions.courseId, sql.placeholder("courseId"))))
+        .prepare(),
+    ).get({ userId, courseId }),
+  );
 }
 
 /**
@@ -334,17 +345,36 @@ export function search(db: TenantConn, q: string, { includeDrafts = false, limit
   if (!match) return { items: [] as SearchHit[], total: 0 };
   const client = (db as unknown as { $client?: import("better-sqlite3").Database }).$client ?? (db as unknown as { session: { client: import("better-sqlite3").Database } }).session.client;
   const visible = includeDrafts ? "" : "and c.published = 1";
-  const items = client
+  // Kept while the index and the courses' publication are unchanged (db/content-cache.ts); callers get their own array.
+  const found = cachedByVersion(client, `search\u0000${match}\u0000${visible}\u0000${limit}\u0000${offset}`, () => searchVersion(client), () => {
+    const items = client
+      .prepare(
+        `select s.kind as kind, s.ref_id as id, s.course_id as course_id, s.title as title,
+                snippet(search_index, 4, '', '', '…', 12) as snippet
+         from search_index s join courses c on c.id = s.course_id
+         where search_index match ? ${visible}
+         order by bm25(search_index, 0, 0, 0, 10.0, 1.0) limit ? offset ?`,
+      )
+      .all(match, limit, offset) as SearchHit[];
+    const total = (client.prepare(`select count(*) as n from search_index s join courses c on c.id = s.course_id where search_index match ? ${visible}`).get(match) as { n: number }).n;
+    return { items: items.map((i) => Object.freeze({ ...i, snippet: i.snippet.replace(/<[^>]*>/g, "") })), total };
+  });
+  return { items: [...found.items], total: found.total };
+}
+
+/**
+ * What a search's result depends on, exactly: the index (FTS5 rewrites its structure record, id 10 of
+ * search_index_data, with a new write counter on every change committed to it) and which courses exist
+ * and are published (the join; publishing does not touch the index).
+ */
+function searchVersion(client: import("better-sqlite3").Database) {
+  const row = client
     .prepare(
-      `select s.kind as kind, s.ref_id as id, s.course_id as course_id, s.title as title,
-              snippet(search_index, 4, '', '', '…', 12) as snippet
-       from search_index s join courses c on c.id = s.course_id
-       where search_index match ? ${visible}
-       order by bm25(search_index, 0, 0, 0, 10.0, 1.0) limit ? offset ?`,
+      `select (select hex(block) from search_index_data where id = 10) as fts,
+              (select group_concat(c, ',') from (select id || ':' || published as c from courses order by id)) as courses`,
     )
-    .all(match, limit, offset) as SearchHit[];
-  const total = (client.prepare(`select count(*) as n from search_index s join courses c on c.id = s.course_id where search_index match ? ${visible}`).get(match) as { n: number }).n;
-  return { items: items.map((i) => ({ ...i, snippet: i.snippet.replace(/<[^>]*>/g, "") })), total };
+    .get() as { fts: string | null; courses: string | null };
+  return `${row.fts ?? ""}|${row.courses ?? ""}`;
 }
 
 /**
@@ -356,7 +386,7 @@ export function visibleHits(db: TenantConn, hits: SearchHit[], learner: Learner 
   const courseCache = new Map<number, Course | undefined>();
   const accessCache = new Map<number, boolean>();
   const courseOf = (id: number) => {
-    if (!courseCache.has(id)) courseCache.set(id, db.select().from(courses).where(eq(courses.id, id)).get());
+    if (!courseCache.has(id)) courseCache.set(id, publishedCourse(db, id, { includeDrafts: true }));
     return courseCache.get(id);
   };
   const mayOpen = (id: number) => {
@@ -370,7 +400,7 @@ export function visibleHits(db: TenantConn, hits: SearchHit[], learner: Learner 
     if (hit.kind === "course") return [hit];
     if (!mayOpen(hit.course_id)) return [];
     if (hit.kind === "lesson") {
-      const lesson = db.select().from(lessons).where(eq(lessons.id, hit.id)).get();
+      const lesson = preparedOnce(db, "learning.lesson", () => db.select().from(lessons).where(eq(lessons.id, sql.placeholder("id"))).prepare()).get({ id: hit.id });
       if (!lesson || !lessonAccess(db, courseOf(hit.course_id)!, lesson, learner).allowed) return [{ ...hit, snippet: "" }];
     }
     return [hit];

@@ -43,7 +43,9 @@ export interface Server {
 
 async function start(script: string, env: Record<string, string>): Promise<Server> {
   const profile = PROFILE_DIR && script.startsWith("server/") ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
-  const child = spawn(process.execPath, [...profile, "--import", "tsx", script], {
+  // Lectern runs as in production: the compiled server (npm run build), no TypeScript loader.
+  const args = script === "server/index.ts" ? ["build/server.js"] : ["--import", "tsx", script];
+  const child = spawn(process.execPath, [...profile, ...args], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", ...env },
     stdio: ["ignore", "pipe", "inherit"],

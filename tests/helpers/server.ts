@@ -28,15 +28,16 @@ export function makeDataDir({ prefix = "lectern-test-", empty = false }: { prefi
 }
 
 /**
- * Starts the real server (`node --import tsx server/index.ts`, the same command as production) on a
- * random port with its own data directory, and waits until it listens.
+ * Starts the real server (`node build/server.js`, the same command as production; `npm run build` makes
+ * it from server/index.ts) on a random port with its own data directory, and waits until it listens.
  */
 export async function startServer({
   dataDir = makeDataDir(),
   env = {},
   timeoutMs = 30_000,
 }: { dataDir?: string; env?: Record<string, string> } & { timeoutMs?: number } = {}): Promise<RunningServer> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+  if (!fs.existsSync(path.join(ROOT, "build", "server.js"))) throw new Error("No build/server.js: run `npm run build` first.");
+  const child = spawn(process.execPath, ["build/server.js"], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -6,7 +6,9 @@ import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTenantDatabase, openTenantDatabase } from "../../db/open";
 import { preparedOnce } from "../../db/prepared";
-import { categories } from "../../db/tenant";
+import { createCourse } from "../../app/models/course.server";
+import { search } from "../../app/models/learning.server";
+import { categories, courses } from "../../db/tenant";
 import { defaultPoolSize, tenantDatabaseFile } from "../../db/tenant-pool";
 import { richTextToPlain, sanitizeRichText } from "../../app/utils/sanitize.server";
 
@@ -57,6 +59,34 @@ describe("statements prepared once per handle", () => {
     expect(byName("two")?.name).toBe("two");
     expect(db.select().from(categories).all().map((c) => c.name)).toEqual(["one", "two"]);
     db.$client.close();
+  });
+});
+
+describe("search results kept while the index and publication are unchanged (db/content-cache.ts)", () => {
+  it("are the same after unrelated writes, and new after any change to what they show", () => {
+    const db = openTenantDatabase(tenantDatabaseFile(dir, 1));
+    const other = openTenantDatabase(tenantDatabaseFile(dir, 1));
+    const river = createCourse(db, { title: "River safety", description: "A course.", type: "series", published: true, position: 1 });
+    createCourse(db, { title: "Mountain river", description: "Draft.", type: "series", published: false, position: 2 });
+    const titles = () => search(db, "river").items.map((h) => h.title);
+    expect(titles()).toEqual(["River safety"]);
+    db.insert(categories).values({ name: "unrelated" }).run(); // a write the result does not depend on
+    expect(search(db, "river").items[0]).toBe(search(db, "river").items[0]); // kept
+    expect(search(db, "river", { includeDrafts: true }).total).toBe(2);
+    db.update(courses).set({ published: false }).where(eq(courses.id, river.id)).run();
+    expect(search(db, "river")).toEqual({ items: [], total: 0 });
+    other.update(courses).set({ published: true }).where(eq(courses.id, river.id)).run(); // another connection
+    expect(titles()).toEqual(["River safety"]);
+    other.update(courses).set({ title: "Lake safety" }).where(eq(courses.id, river.id)).run();
+    expect(titles()).toEqual([]);
+    expect(search(db, "lake").items.map((h) => h.title)).toEqual(["Lake safety"]);
+    db.transaction((tx) => {
+      tx.update(courses).set({ title: "River again" }).where(eq(courses.id, river.id)).run();
+      expect(search(tx, "river").items.map((h) => h.title)).toEqual(["River again"]); // inside the transaction
+    });
+    expect(titles()).toEqual(["River again"]);
+    db.$client.close();
+    other.$client.close();
   });
 });
 
@@ -113,6 +143,45 @@ describe("route matching (scripts/patch-router.cjs)", () => {
     expect(ids("/api/other/thing")).toEqual(["root", "api"]);
     expect(ids("/nowhere/at/all")).toEqual(["root", "catchall"]);
     expect(matchRoutes(routes, "/courses/4")?.[1].params).toEqual({ id: "4" });
+  });
+});
+
+describe("the route tree of a page render (scripts/patch-router.cjs)", () => {
+  const req = createRequire(import.meta.url);
+  const { createServerRoutes } = req("@remix-run/react/dist/routes.js");
+  const { createStaticRouter } = req("react-router-dom/server.js");
+  const manifest = {
+    root: { id: "root", path: "", hasLoader: true },
+    "routes/_index": { id: "routes/_index", parentId: "root", index: true, hasLoader: true },
+    "routes/courses.$id": { id: "routes/courses.$id", parentId: "root", path: "courses/:id", hasLoader: false },
+  };
+  const Page = () => null;
+  const modules = () => ({ root: { default: Page }, "routes/_index": { default: Page }, "routes/courses.$id": { default: Page, handle: { x: 1 } } });
+
+  it("is built once for the same manifest and modules, and again when a module differs", () => {
+    const first = modules();
+    const routes = createServerRoutes(manifest, first, {}, false);
+    expect(createServerRoutes(manifest, { ...first }, routes.future, false)).not.toBe(routes); // another future object
+    const future = {};
+    const kept = createServerRoutes(manifest, first, future, false);
+    expect(createServerRoutes(manifest, { ...first }, future, false)).toBe(kept);
+    expect(kept[0].children.map((r: { id: string }) => r.id)).toEqual(["routes/_index", "routes/courses.$id"]);
+    expect(kept[0].children[1].handle).toEqual({ x: 1 });
+    const changed = { ...first, "routes/courses.$id": { default: Page, handle: { x: 2 } } };
+    const rebuilt = createServerRoutes(manifest, changed, future, false);
+    expect(rebuilt).not.toBe(kept);
+    expect(rebuilt[0].children[1].handle).toEqual({ x: 2 });
+  });
+
+  it("gives the static router the same data routes for the same tree, with the context's matches", () => {
+    const routes = createServerRoutes(manifest, modules(), {}, false);
+    const context = (id: string) => ({ matches: [{ route: { id: "root" }, params: {} }, { route: { id }, params: {} }], basename: "/", location: {}, loaderData: {}, actionData: null, errors: null, statusCode: 200, loaderHeaders: {}, actionHeaders: {}, activeDeferreds: null });
+    const a = createStaticRouter(routes, context("routes/_index"));
+    const b = createStaticRouter(routes, context("routes/courses.$id"));
+    expect(b.routes).toBe(a.routes);
+    expect(a.state.matches.map((m: { route: { id: string } }) => m.route.id)).toEqual(["root", "routes/_index"]);
+    expect(b.state.matches.map((m: { route: { id: string } }) => m.route.id)).toEqual(["root", "routes/courses.$id"]);
+    expect(b.state.matches[1].route).toBe(b.routes[0].children[1]);
   });
 });
 

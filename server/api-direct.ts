@@ -1,0 +1,171 @@
+// Not re-exported by the package index; the same functions its request handler uses.
+import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/server.js";
+import type { AppLoadContext, ServerBuild } from "@remix-run/node";
+import { isRouteErrorResponse, json, matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
+import type { NextFunction, Request, Response } from "express";
+
+/**
+ * `/api/…` resource routes served without Remix's document machinery (docs/decisions/014-speed.md).
+ *
+ * Remix answers a resource route by matching the path against every route twice, building the Request
+ * three times (once from Express, then once each to strip `?index` and `?_data`), and going through the
+ * router's static handler. Here the route is matched once against only the routes that can match the
+ * path, its loader or action is called with the same arguments, and the reply is made as Remix makes it:
+ *  - the same match: React Router's own `matchRoutes` over the same route tree, restricted to the routes
+ *    whose path can start with `/api/<second segment>` (the others cannot match it), order kept;
+ *  - the same Request (`createRemixRequest`, abort signal included) and load context;
+ *  - a returned Response as is, a thrown one with `X-Remix-Catch: yes`, a plain value as JSON, any other
+ *    error through the build's `handleError` and a 500 "Unexpected Server Error"; HEAD without a body.
+ * Everything Remix would treat differently is handed on to it untouched: a path that matches a route with
+ * a page (a default export or an ErrorBoundary), a route without the loader or action the method needs
+ * (Remix's 400/405), other methods, `?_data`, `?index` and `?_routes` queries, and development builds.
+ */
+type RouteModule = ServerBuild["routes"][string]["module"];
+interface Route extends Omit<AgnosticRouteObject, "children"> {
+  id: string;
+  module: RouteModule;
+  children?: Route[];
+}
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
+const REMIX_PARAMS = /(?:^|[?&])(?:_data|index|_routes|[^=&]*%)/;
+
+export function directApiRoutes(
+  build: ServerBuild,
+  getLoadContext: (req: Request, res: Response) => AppLoadContext,
+) {
+  const matchApiRoute = apiRouteMatcher(build);
+  const handleError = (error: unknown, args: { context: AppLoadContext; params: object; request: globalThis.Request }) => {
+    const hook = build.entry.module.handleError;
+    if (hook) return hook(error, args as never);
+    if (!args.request.signal.aborted) console.error(isRouteErrorResponse(error) && (error as { error?: unknown }).error ? (error as { error?: unknown }).error : error);
+  };
+
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (!req.path.startsWith("/api/") || !METHODS.has(req.method)) return next();
+    const url = req.originalUrl;
+    const q = url.indexOf("?");
+    if (q !== -1 && REMIX_PARAMS.test(url.slice(q))) return next();
+    let pathname: string;
+    try {
+      pathname = new URL(`http://host${url}`).pathname;
+    } catch {
+      return next();
+    }
+    if (!pathname.startsWith("/api/")) return next();
+    const matches = matchApiRoute(pathname);
+    const leaf = matches?.[matches.length - 1];
+    const module = (leaf?.route as Route | undefined)?.module;
+    if (!leaf || !module || module.default != null || module.ErrorBoundary != null) return next();
+    const mutation = req.method !== "GET" && req.method !== "HEAD";
+    const handler = mutation ? module.action : module.loader;
+    if (!handler) return next();
+
+    try {
+      const request = createRemixRequest(req, res);
+      // The host is part of the URL Remix parses; should it change the path, Remix decides.
+      if (new URL(request.url).pathname !== pathname) return next();
+      const context = getLoadContext(req, res);
+      const params = leaf.params;
+      let response: globalThis.Response;
+      try {
+        const result: unknown = await handler({ request, context, params } as never);
+        if (result === undefined) {
+          throw new Error(
+            `You defined ${mutation ? "an action" : "a loader"} for route "${(leaf.route as Route).id}" but didn't return ` +
+              `anything from your \`${mutation ? "action" : "loader"}\` function. Please return a value or \`null\`.`,
+          );
+        }
+        response = result instanceof globalThis.Response ? result : json(result);
+      } catch (error) {
+        if (error instanceof globalThis.Response) {
+          response = withHeader(error, "X-Remix-Catch", "yes");
+        } else if (isRouteErrorResponse(error)) {
+          handleError(error, { context, params, request });
+          // Production replies never carry an error's own message (Remix's sanitizeError).
+          response = json({ message: "Unexpected Server Error" }, { status: error.status, statusText: error.statusText, headers: { "X-Remix-Error": "yes" } });
+        } else {
+          handleError(error, { context, params, request });
+          response = new globalThis.Response("Unexpected Server Error", { status: 500, headers: { "Content-Type": "text/plain" } });
+        }
+      }
+      if (req.method === "HEAD") {
+        response = new globalThis.Response(null, { headers: response.headers, status: response.status, statusText: response.statusText });
+      }
+      await sendRemixResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/**
+ * React Router's match for a path under /api/, over the build's route tree restricted to the root's
+ * children that can match /api/<its second segment>/… (in their order, so ranking ties resolve alike).
+ */
+export function apiRouteMatcher(build: ServerBuild) {
+  const root = routeTree(build)[0];
+  const children = root.children ?? [];
+  const keys = children.map(secondSegmentKey);
+  /** The route tree with only the root's children that can match /api/<second>/…, in their order. */
+  const treeFor = (second: string): Route[] => [{ ...root, children: children.filter((_, i) => keys[i] === "" || keys[i] === second) }];
+  const trees = new Map<string, Route[]>();
+  for (const key of new Set(keys)) if (key) trees.set(key, treeFor(key));
+  const openTree = treeFor("");
+
+  return (pathname: string) => {
+    const secondEnd = pathname.indexOf("/", 5);
+    const second = pathname.slice(5, secondEnd === -1 ? undefined : secondEnd).toLowerCase();
+    return matchRoutes((trees.get(second) ?? openTree) as AgnosticRouteObject[], pathname);
+  };
+}
+
+/** Remix's safelySetHeader: a copy of the response with one more header (a thrown one may be immutable). */
+function withHeader(response: globalThis.Response, name: string, value: string) {
+  const headers = new Headers(response.headers);
+  headers.set(name, value);
+  return new globalThis.Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+    ...(response.body ? { duplex: "half" } : {}),
+  } as ResponseInit);
+}
+
+/** The routes as Remix's server builds them (`createRoutes`): children grouped by parent, in manifest order. */
+function routeTree(build: ServerBuild): Route[] {
+  const byParent = new Map<string, ServerBuild["routes"][string][]>();
+  for (const route of Object.values(build.routes)) {
+    const parent = route.parentId ?? "";
+    let list = byParent.get(parent);
+    if (!list) byParent.set(parent, (list = []));
+    list.push(route);
+  }
+  const make = (parentId: string): Route[] =>
+    (byParent.get(parentId) ?? []).map((route) => {
+      const children = make(route.id);
+      return {
+        id: route.id,
+        path: route.path,
+        index: route.index,
+        caseSensitive: route.caseSensitive,
+        module: route.module,
+        ...(children.length ? { children } : {}),
+      } as Route;
+    });
+  return make("");
+}
+
+/**
+ * For a child of the root: `null` if its path cannot start with `/api/` (a fixed first segment other
+ * than `api`), the lower-cased second segment if it is `api/<fixed>…`, else "" (it may match any /api path).
+ */
+function secondSegmentKey(route: Route): string | null {
+  const segments = (route.path ?? "").split("/").filter(Boolean);
+  const fixed = (s: string | undefined) => s !== undefined && !s.startsWith(":") && !s.includes("*") && !s.endsWith("?");
+  if (segments.length === 0) return "";
+  if (!fixed(segments[0])) return "";
+  if (segments[0].toLowerCase() !== "api") return null;
+  if (!fixed(segments[1])) return "";
+  return segments[1].toLowerCase();
+}

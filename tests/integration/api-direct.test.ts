@@ -1,0 +1,94 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "@remix-run/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRouteMatcher } from "../../server/api-direct";
+import { request } from "../helpers/http";
+import { ROOT, startServer, type RunningServer } from "../helpers/server";
+
+/** /api routes served straight from Express (server/api-direct.ts) answer as Remix would. */
+const require = createRequire(import.meta.url);
+const { createRoutes } = require("@remix-run/server-runtime/dist/routes.js");
+const { matchServerRoutes } = require("@remix-run/server-runtime/dist/routeMatching.js");
+
+describe("the /api route match", () => {
+  it("is the route Remix matches, for every /api route and variants of its path", async () => {
+    const build = (await import(pathToFileURL(path.join(ROOT, "build", "index.js")).href)) as ServerBuild;
+    const remixRoutes = createRoutes(build.routes);
+    const ours = apiRouteMatcher(build);
+    const fullPath = (id: string): string => {
+      const route = build.routes[id];
+      const parent = route.parentId && route.parentId !== "root" ? fullPath(route.parentId) : "";
+      return [parent, route.path ?? ""].filter(Boolean).join("/");
+    };
+    const paths = new Set<string>(["/api/", "/api/x", "/api/nothing/here/at/all", "/api//resolve", "/api/%7Ex", "/api/courses/1/../2"]);
+    for (const id of Object.keys(build.routes)) {
+      const p = fullPath(id);
+      if (!p.startsWith("api")) continue;
+      const concrete = `/${p.replace(/:[^/]+/g, "7").replace(/\*/g, "a/b")}`;
+      paths.add(concrete);
+      paths.add(`${concrete}/`);
+      paths.add(concrete.toUpperCase());
+      paths.add(`${concrete}/extra`);
+      paths.add(`${concrete}/extra/more`);
+      paths.add(concrete.replace(/7/g, "caf%C3%A9"));
+    }
+    expect(paths.size).toBeGreaterThan(300);
+    for (const p of paths) {
+      const pathname = new URL(`http://host${p}`).pathname;
+      const theirs = matchServerRoutes(remixRoutes, pathname) as Array<{ route: { id: string }; params: object }> | null;
+      const mine = ours(pathname);
+      expect({ p, ids: mine?.map((m) => m.route.id), params: mine?.at(-1)?.params }).toEqual({
+        p,
+        ids: theirs?.map((m) => m.route.id),
+        params: theirs?.at(-1)?.params,
+      });
+    }
+  });
+});
+
+describe("an /api reply served without Remix's document machinery", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server?.stop());
+
+  it("is the route's reply, HEAD without a body", async () => {
+    const get = await request(server.port, "acme.localhost", "/api/resolve?domain=acme.localhost");
+    expect(get.status).toBe(200);
+    expect(get.headers["content-type"]).toMatch(/application\/json/);
+    expect(get.headers["content-security-policy"]).toBeTruthy();
+    expect(get.headers["x-request-id"]).toBeTruthy();
+    const head = await request(server.port, "acme.localhost", "/api/resolve?domain=acme.localhost", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.body).toBe("");
+  });
+
+  it("answers a method the route has no handler for as Remix does (405), and unknown paths with the API's 404", async () => {
+    const post = await request(server.port, "acme.localhost", "/api/resolve?domain=acme.localhost", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "http://acme.localhost" },
+      body: "{}",
+    });
+    expect(post.status).toBe(405);
+    const missing = await request(server.port, "acme.localhost", "/api/no/such/thing");
+    expect(missing.status).toBe(404);
+    expect(missing.json()).toMatchObject({ error: true, status: 404 });
+  });
+
+  it("leaves ?_data and ?index requests to Remix", async () => {
+    const data = await request(server.port, "acme.localhost", "/api/resolve?domain=acme.localhost&_data=routes%2Fapi.resolve");
+    expect(data.status).toBe(200);
+    expect(data.json()).toMatchObject({ payload: { urlPrefix: "acme" } });
+    const index = await request(server.port, "acme.localhost", "/api/resolve?index&domain=acme.localhost");
+    expect(index.status).toBe(200);
+  });
+
+  it("still requires sign-in where the route does", async () => {
+    const res = await request(server.port, "acme.localhost", "/api/auth/user");
+    expect(res.status).toBe(401);
+    expect(res.json()).toMatchObject({ error: true, status: 401 });
+  });
+});
