@@ -1,16 +1,18 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import type { ZodError } from "zod";
+import { z, type ZodError } from "zod";
 import { listCategories } from "~/models/category.server";
 import { courseLinks, courseResource, getCourse, moveCourse } from "~/models/course.server";
 import { addMaterial, deleteMaterial, listMaterials } from "~/models/material.server";
 import { createLesson, deleteLesson, getLesson, lessonResource, listLessons, moveLesson, updateLesson } from "~/models/lesson.server";
 import { getFile, listFiles, receiveUpload, storeUpload, UploadError } from "~/models/file.server";
 import { getJob } from "~/models/job.server";
+import { getQuiz, linkQuizLesson, listQuizzes, quizIdOfLesson, unlinkQuizLesson } from "~/models/quiz.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { checkbox, moveIntent, optionalNumber, optionalText, text } from "~/utils/form-data.server";
 import { getFixedT } from "~/utils/i18n.server";
 import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
 import { languageFor } from "~/utils/preferences.server";
+import type { TenantConn } from "../../db/open";
 import type { ResourceScope, WriteResult } from "~/utils/resource.server";
 import { uploadLimits, uploadProblem } from "~/utils/upload.server";
 
@@ -143,6 +145,7 @@ export function editCourseLoader(area: Area) {
         lessons: listLessons(managed.db, course.id).map((l) => ({ id: l.id, title: l.title, kind: l.kind })),
         materials: listMaterials(managed.db, course.id).map((m) => ({ id: m.id, title: m.title, file: getFile(managed.db, m.fileId)?.name ?? "" })),
         links: courseLinks(managed.db, course.id).map((l) => ({ id: l.id, title: l.title, url: l.url })),
+        quizzes: quizChoices(managed.db),
         ...formChoices(managed),
       };
     });
@@ -183,7 +186,13 @@ export function editCourseAction(area: Area) {
         case "add-lesson": {
           const parsed = lessonInput(formData, course.id);
           if (!parsed.success) return json({ errors: prefix("lesson_", zodErrors(parsed.error)) }, { status: 400 });
-          const result = createLesson(managed.db, parsed.data);
+          const quiz = lessonQuiz(managed.db, parsed.data.kind, formData);
+          if (!quiz.ok) return json({ errors: quiz.errors }, { status: 400 });
+          const result = managed.db.transaction((tx) => {
+            const created = createLesson(tx, parsed.data);
+            if (created.ok && quiz.quizId) linkQuizLesson(tx, quiz.quizId, created.value.id);
+            return created;
+          });
           if (!result.ok) return json({ errors: prefix("lesson_", failed(result)) }, { status: 400 });
           return redirectWithFlash(here, "flash.lessonSaved");
         }
@@ -239,6 +248,22 @@ function lessonInput(formData: FormData, courseId: number) {
   });
 }
 
+/** A `quiz` lesson shows one of this organization's quizzes, picked in the lesson form. */
+const quizIdSchema = z.number({ required_error: "fixes.lessonQuiz.required", invalid_type_error: "fixes.lessonQuiz.unknown" }).int("fixes.lessonQuiz.unknown").positive("fixes.lessonQuiz.unknown");
+
+function lessonQuiz(db: TenantConn, kind: string, formData: FormData): { ok: true; quizId: number | null } | { ok: false; errors: Errors } {
+  if (kind !== "quiz") return { ok: true, quizId: null };
+  const parsed = quizIdSchema.safeParse(optionalNumber(formData, "lesson_quiz_id") ?? undefined);
+  if (!parsed.success) return { ok: false, errors: { lesson_quiz_id: [parsed.error.issues[0]?.message ?? "fixes.lessonQuiz.required"] } };
+  // The tenant database holds only this organization's quizzes: another organization's id is not found.
+  if (!getQuiz(db, parsed.data)) return { ok: false, errors: { lesson_quiz_id: ["fixes.lessonQuiz.unknown"] } };
+  return { ok: true, quizId: parsed.data };
+}
+
+function quizChoices(db: TenantConn) {
+  return listQuizzes(db, { limit: 500 }).items.map((row) => ({ id: row.quiz.id, title: row.quiz.title }));
+}
+
 async function addMaterialFromUpload(request: Request, context: ActionFunctionArgs["context"], managed: Managed, courseId: number, here: string) {
   const limits = uploadLimits(context);
   let received: Awaited<ReturnType<typeof receiveUpload>> | undefined;
@@ -280,7 +305,15 @@ export function editLessonLoader(area: Area) {
       if (!lesson || lesson.courseId !== course.id) throw new Response("Not Found", { status: 404 });
       return {
         back: `${coursesBase(managed)}/${course.id}`,
-        lesson: { title: lesson.title, kind: lesson.kind, body: lesson.body, video_url: lesson.videoUrl ?? "", file_id: lesson.fileId ? String(lesson.fileId) : "" },
+        lesson: {
+          title: lesson.title,
+          kind: lesson.kind,
+          body: lesson.body,
+          video_url: lesson.videoUrl ?? "",
+          file_id: lesson.fileId ? String(lesson.fileId) : "",
+          quiz_id: String(quizIdOfLesson(managed.db, lesson.id) ?? ""),
+        },
+        quizzes: quizChoices(managed.db),
         media: listFiles(managed.db, { page: { page: 1, perPage: 200 } }).items.filter((f) => f.kind === "image" || f.kind === "video").map((f) => ({ id: f.id, name: f.name })),
       };
     });
@@ -302,7 +335,16 @@ export function editLessonAction(area: Area) {
         file_id: optionalNumber(formData, "lesson_file_id"),
       });
       if (!parsed.success) return json({ errors: prefix("lesson_", zodErrors(parsed.error)) }, { status: 400 });
-      const result = updateLesson(managed.db, lesson.id, parsed.data);
+      const quiz = lessonQuiz(managed.db, String(parsed.data.kind ?? lesson.kind), formData);
+      if (!quiz.ok) return json({ errors: quiz.errors }, { status: 400 });
+      const result = managed.db.transaction((tx) => {
+        const updated = updateLesson(tx, lesson.id, parsed.data);
+        if (updated?.ok) {
+          if (quiz.quizId) linkQuizLesson(tx, quiz.quizId, lesson.id);
+          else unlinkQuizLesson(tx, lesson.id);
+        }
+        return updated;
+      });
       if (result && !result.ok) return json({ errors: prefix("lesson_", failed(result)) }, { status: 400 });
       return redirectWithFlash(`${coursesBase(managed)}/${course.id}`, "flash.lessonSaved");
     });

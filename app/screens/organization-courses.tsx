@@ -174,6 +174,7 @@ export function EditCourse() {
     lessons: Array<{ id: number; title: string; kind: string }>;
     materials: Array<{ id: number; title: string; file: string }>;
     links: Array<{ id: number; title: string; url: string }>;
+    quizzes: QuizChoice[];
   }>();
   const errors = useActionData<{ errors: Errors }>()?.errors ?? {};
   const { course } = data;
@@ -217,7 +218,7 @@ export function EditCourse() {
         <Form method="post" className="subform" data-testid="add-lesson-form">
           <h4>{t("courses.addLesson")}</h4>
           <FormMessage>{errors.lesson_course_id?.map((e) => t(e)).join(" ")}</FormMessage>
-          <LessonFields errors={errors} media={data.documents.filter((f) => f.kind === "image" || f.kind === "video")} />
+          <LessonFields errors={errors} media={data.documents.filter((f) => f.kind === "image" || f.kind === "video")} quizzes={data.quizzes} />
           <button type="submit" name="intent" value="add-lesson" data-testid="add-lesson">
             {t("courses.addLesson")}
           </button>
@@ -310,10 +311,12 @@ export function EditCourse() {
 
 // ——— lesson fields (add on the course page, edit on the lesson page) ———
 
-function LessonFields({ errors, media, values = {} }: { errors: Errors; media: Array<{ id: number; name: string }>; values?: Record<string, string> }) {
+type QuizChoice = { id: number; title: string };
+
+function LessonFields({ errors, media, quizzes, values = {} }: { errors: Errors; media: Array<{ id: number; name: string }>; quizzes: QuizChoice[]; values?: Record<string, string> }) {
   const { t } = useTranslation();
   return (
-    <>
+    <div className="lesson-fields">
       <div className="field">
         <label htmlFor="lesson_title">{t("courses.lessonTitle")}</label>
         <input id="lesson_title" name="lesson_title" defaultValue={values.title ?? ""} maxLength={200} />
@@ -350,19 +353,32 @@ function LessonFields({ errors, media, values = {} }: { errors: Errors; media: A
         </select>
         <ErrorList errors={errors.lesson_file_id} />
       </div>
-    </>
+      <div className="field lesson-quiz-field">
+        <label htmlFor="lesson_quiz_id">{t("fixes.lessonQuiz.label")}</label>
+        <select id="lesson_quiz_id" name="lesson_quiz_id" defaultValue={values.quiz_id ?? ""} data-testid="lesson-quiz">
+          <option value="">{t("fixes.lessonQuiz.none")}</option>
+          {quizzes.map((q) => (
+            <option key={q.id} value={q.id}>
+              {q.title}
+            </option>
+          ))}
+        </select>
+        <p className="hint">{quizzes.length ? t("fixes.lessonQuiz.hint") : t("fixes.lessonQuiz.noQuizzes")}</p>
+        <ErrorList errors={errors.lesson_quiz_id} />
+      </div>
+    </div>
   );
 }
 
 export function EditLesson() {
   const { t } = useTranslation();
-  const { back, lesson, media } = useLoaderData<{ back: string; lesson: Record<string, string>; media: Array<{ id: number; name: string }> }>();
+  const { back, lesson, media, quizzes } = useLoaderData<{ back: string; lesson: Record<string, string>; media: Array<{ id: number; name: string }>; quizzes: QuizChoice[] }>();
   const errors = useActionData<{ errors: Errors }>()?.errors ?? {};
   return (
     <section>
       <h2>{t("courses.editLesson")}</h2>
       <Form method="post" className="panel">
-        <LessonFields errors={errors} media={media} values={lesson} />
+        <LessonFields errors={errors} media={media} quizzes={quizzes} values={lesson} />
         <button type="submit" className="primary">
           {t("courses.saveLesson")}
         </button>{" "}

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import da from "../../locales/da/fixes.json";
+import { postForm, tenantDb } from "../helpers/auth";
+import { request } from "../helpers/http";
+import { startServer, type RunningServer } from "../helpers/server";
+import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
+
+/**
+ * Gaps closed after the first round: the course editor's quiz picker for `quiz` lessons, and badges that
+ * admins edit and delete. All through the pages' form posts (no JavaScript), as Nordlys (Danish) speaks.
+ */
+let server: RunningServer;
+let cookie: string;
+const ORG = "nordlys.localhost";
+const T = da.fixes;
+
+beforeAll(async () => {
+  server = await startServer();
+  cookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
+});
+afterAll(() => server?.stop());
+
+function query<R>(organizationId: number, sql: string, ...params: unknown[]): R[] {
+  const db = tenantDb(server, organizationId);
+  try {
+    return db.prepare(sql).all(...params) as R[];
+  } finally {
+    db.close();
+  }
+}
+const decode = (html: string) => html.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+
+describe("the course editor's quiz picker", () => {
+  const base = "/dashboard/organizations/2/courses";
+  let courseId: number;
+  let quizId: number;
+  const lessonsOf = () => query<{ id: number; title: string; kind: string; quiz_id: number | null }>(2, "select l.id, l.title, l.kind, ql.quiz_id from lessons l left join quiz_lessons ql on ql.lesson_id = l.id where l.course_id = ? order by l.position", courseId);
+
+  beforeAll(async () => {
+    const created = await postForm(server, ORG, `${base}/create`, { title: "Quizvalg", type: "series" }, cookie);
+    expect(created.status).toBe(302);
+    courseId = Number(created.headers.location!.split("/").pop());
+    quizId = query<{ id: number }>(2, "select id from quizzes order by id limit 1")[0]!.id;
+  });
+
+  it("lists the organization's quizzes in the lesson form", async () => {
+    const page = await request(server.port, ORG, `${base}/${courseId}`, { headers: { Cookie: cookie } });
+    const title = query<{ title: string }>(2, "select title from quizzes where id = ?", quizId)[0]!.title;
+    expect(page.status).toBe(200);
+    expect(decode(page.body)).toContain(`<option value="${quizId}">${title}</option>`);
+    expect(page.body).toContain('name="lesson_quiz_id"');
+  });
+
+  it("refuses a quiz lesson without a quiz, or with one from another organization, changing nothing", async () => {
+    const none = await postForm(server, ORG, `${base}/${courseId}`, { intent: "add-lesson", lesson_title: "Uden quiz", lesson_kind: "quiz" }, cookie);
+    expect(none.status).toBe(400);
+    expect(decode(none.body)).toContain(T.lessonQuiz.required);
+    // A quiz that exists only in another organization's database.
+    execTenant(server, 1, "insert into quizzes (id, title, description, pass_min, created_at, updated_at) values (987654, 'Fremmed', '', 0, 0, 0)");
+    const foreign = await postForm(server, ORG, `${base}/${courseId}`, { intent: "add-lesson", lesson_title: "Fremmed quiz", lesson_kind: "quiz", lesson_quiz_id: "987654" }, cookie);
+    expect(foreign.status).toBe(400);
+    expect(decode(foreign.body)).toContain(T.lessonQuiz.unknown);
+    const garbage = await postForm(server, ORG, `${base}/${courseId}`, { intent: "add-lesson", lesson_title: "Skrald", lesson_kind: "quiz", lesson_quiz_id: "1 or 1=1" }, cookie);
+    expect(garbage.status).toBe(400);
+    expect(lessonsOf()).toEqual([]);
+  });
+
+  it("adds a quiz lesson showing the chosen quiz, changes it on the lesson page, and lets it go when the kind changes", async () => {
+    const added = await postForm(server, ORG, `${base}/${courseId}`, { intent: "add-lesson", lesson_title: "Test dig selv", lesson_kind: "quiz", lesson_quiz_id: String(quizId) }, cookie);
+    expect(added.status, added.body.slice(0, 300)).toBe(302);
+    const [lesson] = lessonsOf();
+    expect(lesson).toMatchObject({ title: "Test dig selv", kind: "quiz", quiz_id: quizId });
+    // A text lesson ignores a quiz posted with it.
+    await postForm(server, ORG, `${base}/${courseId}`, { intent: "add-lesson", lesson_title: "Tekst", lesson_kind: "text", lesson_quiz_id: String(quizId) }, cookie);
+    expect(lessonsOf()[1]).toMatchObject({ kind: "text", quiz_id: null });
+
+    const other = (await postForm(server, ORG, "/dashboard/organizations/2/quizzes/create", { title: "Anden quiz", description: "", pass_min: "0" }, cookie)).headers.location;
+    const otherId = other ? Number(other.split("/").pop()) : query<{ id: number }>(2, "select id from quizzes where title = 'Anden quiz'")[0]!.id;
+    expect(otherId).toBeGreaterThan(0);
+    const lessonPage = `${base}/${courseId}/lessons/${lesson!.id}`;
+    const before = await request(server.port, ORG, lessonPage, { headers: { Cookie: cookie } });
+    expect(before.body).toMatch(new RegExp(`<option value="${quizId}" selected=""`));
+    const bad = await postForm(server, ORG, lessonPage, { lesson_title: "Test dig selv", lesson_kind: "quiz", lesson_quiz_id: "" }, cookie);
+    expect(bad.status).toBe(400);
+    expect(decode(bad.body)).toContain(T.lessonQuiz.required);
+    expect(lessonsOf()[0]).toMatchObject({ quiz_id: quizId });
+    expect((await postForm(server, ORG, lessonPage, { lesson_title: "Test dig selv", lesson_kind: "quiz", lesson_quiz_id: String(otherId) }, cookie)).status).toBe(302);
+    expect(lessonsOf()[0]).toMatchObject({ quiz_id: otherId });
+    expect((await postForm(server, ORG, lessonPage, { lesson_title: "Nu tekst", lesson_kind: "text", lesson_body: "Hej" }, cookie)).status).toBe(302);
+    expect(lessonsOf()[0]).toMatchObject({ title: "Nu tekst", kind: "text", quiz_id: null });
+  });
+});
+
+describe("badges the admins edit and delete", () => {
+  const tab = "/dashboard/organizations/2/leaderboard";
+  type Badge = { id: number; name: string; description: string; rule: string; threshold: number; color: string };
+  const badge = (id: number) => query<Badge>(2, "select id, name, description, rule, threshold, color from badges where id = ?", id)[0];
+
+  it("saves every field of a badge, refuses bad input without changing it, and deletes it", async () => {
+    const made = await postForm(server, ORG, tab, { intent: "badge", name: "Læsehest", description: "Ti lektioner", rule: "lessons_completed", threshold: "10", color: "#112233" }, cookie);
+    expect(made.status).toBe(302);
+    const id = query<{ id: number }>(2, "select id from badges where name = 'Læsehest'")[0]!.id;
+
+    const page = await request(server.port, ORG, tab, { headers: { Cookie: cookie } });
+    expect(page.body).toContain(`data-testid="edit-badge-${id}"`);
+    expect(decode(page.body)).toContain(T.badges.edit.replace("{{name}}", "Læsehest"));
+
+    const saved = await postForm(server, ORG, tab, { intent: "badge", id: String(id), name: "Bogorm", description: "Tyve kurser", rule: "courses_completed", threshold: "20", color: "#445566" }, cookie);
+    expect(saved.status).toBe(302);
+    expect(badge(id)).toEqual({ id, name: "Bogorm", description: "Tyve kurser", rule: "courses_completed", threshold: 20, color: "#445566" });
+
+    for (const bad of [
+      { threshold: "0" },
+      { name: "" },
+      { rule: "hacking" },
+      { color: "red" },
+    ]) {
+      const res = await postForm(server, ORG, tab, { intent: "badge", id: String(id), name: "X", description: "", rule: "bookmarks", threshold: "3", color: "#000000", ...bad }, cookie);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.body).toContain('class="field-errors"');
+      expect(badge(id)!.name).toBe("Bogorm");
+    }
+    const ghost = await postForm(server, ORG, tab, { intent: "badge", id: "999999", name: "Spøgelse", rule: "bookmarks", threshold: "3", color: "#000000" }, cookie);
+    expect(ghost.status).toBe(400);
+    expect(query(2, "select id from badges where name = 'Spøgelse'")).toEqual([]);
+
+    expect((await postForm(server, ORG, tab, { intent: "delete-badge", id: String(id) }, cookie)).status).toBe(302);
+    expect(badge(id)).toBeUndefined();
+    expect((await postForm(server, ORG, tab, { intent: "delete-badge", id: String(id) }, cookie)).status).toBe(400);
+  });
+
+  it("lets only those who administer the leaderboard edit badges", async () => {
+    const learner = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "web" }));
+    const id = query<{ id: number }>(2, "select id from badges order by id limit 1")[0]!.id;
+    const before = badge(id);
+    const res = await postForm(server, ORG, tab, { intent: "badge", id: String(id), name: "Kapret", rule: "bookmarks", threshold: "1", color: "#000000" }, learner);
+    expect([403, 404]).toContain(res.status);
+    expect(badge(id)).toEqual(before);
+  });
+});
