@@ -138,3 +138,40 @@ describe("badges the admins edit and delete", () => {
     expect(badge(id)).toEqual(before);
   });
 });
+
+describe("groups in the /admin area", () => {
+  it("lets a super-admin create, edit, fill and delete an organization's group with the dashboard's screens", async () => {
+    const superCookie = await cookieFor(insertSession(server, "platform", { email: "super@lectern.test", kind: "web" }));
+    const base = "/admin/organizations/2/groups";
+    const get = (p: string) => request(server.port, "localhost", p, { headers: { Cookie: superCookie } });
+    const post = (p: string, fields: Record<string, string>) => postForm(server, "localhost", p, fields, superCookie);
+
+    const list = await get(base);
+    expect(list.status).toBe(200);
+    expect(list.body).toContain(`href="${base}/create"`);
+    expect((await post(`${base}/create`, { name: "" })).status).toBe(400);
+    const created = await post(`${base}/create`, { name: "Platformgruppen", description: "Oprettet fra /admin" });
+    expect(created.status, created.body.slice(0, 300)).toBe(302);
+    expect(created.headers.location).toMatch(new RegExp(`^${base}/\\d+$`));
+    const groupPath = created.headers.location!;
+    const id = Number(groupPath.split("/").pop());
+    expect(query<{ name: string }>(2, "select name from groups where id = ?", id)).toEqual([{ name: "Platformgruppen" }]);
+
+    const page = await get(groupPath);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain("Platformgruppen");
+    const saved = await post(groupPath, { intent: "save", name: "Platformgruppen 2", description: "", ruleMatch: "all" });
+    expect(saved.status, saved.body.slice(0, 300)).toBe(302);
+    expect(query<{ name: string }>(2, "select name from groups where id = ?", id)).toEqual([{ name: "Platformgruppen 2" }]);
+    const added = await post(groupPath, { intent: "add-member", email: "learner@nordlys.test" });
+    expect(added.status, added.body.slice(0, 300)).toBe(302);
+    expect((await get(groupPath)).body).toContain("learner@nordlys.test");
+
+    expect((await get(`${groupPath}/delete`)).status).toBe(200);
+    expect((await post(`${groupPath}/delete`, {})).status).toBe(302);
+    expect(query(2, "select id from groups where id = ?", id)).toEqual([]);
+    // The organization's own admin cannot reach the /admin area.
+    const orgAdmin = await request(server.port, "localhost", base, { headers: { Cookie: cookie } });
+    expect(orgAdmin.status).toBe(302);
+  });
+});
