@@ -1,7 +1,9 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import da from "../../locales/da/fixes.json";
-import { postForm, tenantDb } from "../helpers/auth";
-import { request } from "../helpers/http";
+import { api, postForm, tenantDb } from "../helpers/auth";
+import { multipart, request } from "../helpers/http";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
@@ -173,5 +175,68 @@ describe("groups in the /admin area", () => {
     // The organization's own admin cannot reach the /admin area.
     const orgAdmin = await request(server.port, "localhost", base, { headers: { Cookie: cookie } });
     expect(orgAdmin.status).toBe(302);
+  });
+});
+
+describe("a cloned course with a SCORM lesson", () => {
+  const FIXTURES = path.resolve(__dirname, "../fixtures/scorm");
+  const scormDir = () => path.join(server.dataDir, "org-2", "scorm");
+  const upload = (courseId: number, lessonId: number, file: string) => {
+    const { body, contentType } = multipart({}, { package: { name: file, type: "application/zip", data: fs.readFileSync(path.join(FIXTURES, file)) } });
+    return request(server.port, ORG, `/dashboard/organizations/2/courses/${courseId}/lessons/${lessonId}/scorm`, {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": contentType, "Sec-Fetch-Site": "same-origin" },
+      body,
+    });
+  };
+  const launchOf = async (courseId: number, lessonId: number, learnerCookie: string) => {
+    const page = await request(server.port, ORG, `/courses/${courseId}/lessons/${lessonId}`, { headers: { Cookie: learnerCookie } });
+    expect(page.status).toBe(200);
+    return page.body.match(/http:\/\/2\.scorm\.localhost:\d+(\/p\/[^"\\]+\/__lectern\/launch\/0)/)![1]!.replace(/__lectern\/launch\/0$/, "");
+  };
+  const content = (p: string) => request(server.port, `2.scorm.localhost:${server.port}`, p, {});
+
+  it("plays its own copy of the package, untouched when the original's package is replaced; its quiz lesson shows the same quiz", async () => {
+    const token = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
+    const call = (method: string, p: string, body?: unknown) => api(server, ORG, method, p, { token, body });
+    const course = (await call("POST", "courses", { title: "Golfkursus", type: "series", published: true, allow_quizzes: true })).json().payload.id as number;
+    const lesson = (await call("POST", "lessons", { course_id: course, title: "Golf 1.2", kind: "text" })).json().payload.id as number;
+    expect((await upload(course, lesson, "singlesco_scorm12.zip")).status).toBe(302);
+    const quizId = query<{ id: number }>(2, "select id from quizzes order by id limit 1")[0]!.id;
+    expect((await postForm(server, ORG, `/dashboard/organizations/2/courses/${course}`, { intent: "add-lesson", lesson_title: "Quiz", lesson_kind: "quiz", lesson_quiz_id: String(quizId) }, cookie)).status).toBe(302);
+
+    const job = (await call("POST", `courses/${course}/clone`)).json().payload.id as number;
+    let result: { status: string; result: { course_id: number } } | undefined;
+    for (let i = 0; i < 200 && !["done", "failed"].includes(result?.status ?? ""); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      result = (await call("GET", `jobs/${job}`)).json().payload;
+    }
+    expect(result?.status).toBe("done");
+    const copy = result!.result.course_id;
+    await call("PUT", `courses/${copy}`, { published: true });
+    const copyLessons = query<{ id: number; kind: string; quiz_id: number | null }>(2, "select l.id, l.kind, ql.quiz_id from lessons l left join quiz_lessons ql on ql.lesson_id = l.id where l.course_id = ? order by l.position", copy);
+    expect(copyLessons.map((l) => [l.kind, l.quiz_id])).toEqual([["scorm", null], ["quiz", quizId]]);
+    const copyLesson = copyLessons[0]!.id;
+
+    const [original, copied] = [lesson, copyLesson].map((id) => query<{ folder: string; items: string; version: string; file_count: number }>(2, "select folder, items, version, file_count from scorm_packages where lesson_id = ?", id)[0]!);
+    expect(copied).toBeDefined();
+    expect(copied!.folder).not.toBe(original!.folder);
+    expect(copied!.folder).toMatch(/^[a-f0-9]{24}$/);
+    expect({ ...copied, folder: "" }).toEqual({ ...original, folder: "" });
+    const files = (folder: string) => (fs.readdirSync(path.join(scormDir(), folder), { recursive: true }) as string[]).sort();
+    expect(files(copied!.folder)).toEqual(files(original!.folder));
+    expect(fs.readdirSync(scormDir()).filter((f) => f.startsWith(".incoming-"))).toEqual([]);
+
+    // The learner plays the copy from its own folder.
+    const learner = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "web" }));
+    const base = await launchOf(copy, copyLesson, learner);
+    expect((await content(`${base}shared/launchpage.html`)).status).toBe(200);
+
+    // Replacing the original's package removes the original folder, not the copy's.
+    expect((await upload(course, lesson, "RuntimeBasicCalls_SCORM20043rdEdition.zip")).status).toBe(302);
+    expect(fs.existsSync(path.join(scormDir(), original!.folder))).toBe(false);
+    expect(fs.existsSync(path.join(scormDir(), copied!.folder))).toBe(true);
+    const again = await launchOf(copy, copyLesson, learner);
+    expect((await content(`${again}shared/launchpage.html`)).status).toBe(200);
   });
 });
