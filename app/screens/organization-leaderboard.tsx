@@ -119,7 +119,7 @@ function BadgesPanel({ data, action }: { data: Data; action: ActionData }) {
         {data.badges.map((b) => {
           const errors = failedFor(b.id);
           return (
-            <li key={b.id} data-badge={b.name} style={{ flexWrap: "wrap" }}>
+            <li key={b.id} data-badge={b.name} style={{ flexWrap: "wrap", alignSelf: "start", alignContent: "flex-start" }}>
               <BadgeImage name={b.name} color={b.color} size={40} />
               <div>
                 <strong>{b.name}</strong>
