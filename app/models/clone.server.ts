@@ -3,10 +3,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import type { TenantDb } from "../../db/open";
-import { courses, files, lessons, links, materials, type Job, type StoredFile } from "../../db/tenant";
+import { courses, files, lessons, links, materials, quizLessons, scormPackages, type Job, type ScormPackage, type StoredFile } from "../../db/tenant";
 import { tenantFolder } from "../../db/tenant-pool";
 import { finishJob, JobError } from "./job.server";
 import { nextPosition } from "./ordering.server";
+import { scormRoot } from "./scorm.server";
 
 export interface JobContext {
   db: TenantDb;
@@ -22,15 +23,18 @@ export interface JobContext {
  * Copies a course with its lessons, materials, links and files (spec §4 "course clone runs in the
  * background"). Files are copied into a staging folder first; the new rows and the files' final places
  * appear together in one transaction at the end, so a failure — or a restart, after which the job runs
- * again from the start — never leaves half a copy.
+ * again from the start — never leaves half a copy. A SCORM lesson's package folder is copied too (the
+ * copy plays, and may replace, its own package), staged as `.incoming-…` beside the packages so a crash's
+ * leftovers are swept like an interrupted upload's; a quiz lesson of the copy shows the same quiz.
  */
 export async function cloneCourse({ db, dataDir, organizationId, job, progress, pause }: JobContext) {
   const courseId = Number(job.payload.course_id);
   const title = String(job.payload.title ?? "");
   const root = path.join(tenantFolder(dataDir, organizationId), "files");
-  const staging = path.join(root, `.clone-${job.id}`);
-  fs.rmSync(staging, { recursive: true, force: true }); // what an interrupted attempt left
-  fs.mkdirSync(staging, { recursive: true });
+  const stagingFiles = path.join(root, `.clone-${job.id}`);
+  fs.rmSync(stagingFiles, { recursive: true, force: true }); // what an interrupted attempt left
+  fs.mkdirSync(stagingFiles, { recursive: true });
+  const staging = [stagingFiles];
   const placed: string[] = [];
   try {
     const course = db.select().from(courses).where(eq(courses.id, courseId)).get();
@@ -46,16 +50,33 @@ export async function cloneCourse({ db, dataDir, organizationId, job, progress, 
       ),
     ];
     const sources: StoredFile[] = fileIds.length ? db.select().from(files).where(inArray(files.id, fileIds)).all() : [];
-    const totalBytes = sources.reduce((sum, f) => sum + f.size, 0) || 1;
+    const packages: ScormPackage[] = courseLessons.length
+      ? db.select().from(scormPackages).where(inArray(scormPackages.lessonId, courseLessons.map((l) => l.id))).all()
+      : [];
+    const totalBytes = sources.reduce((sum, f) => sum + f.size, 0) + packages.reduce((sum, p) => sum + p.unpackedBytes, 0) || 1;
     let copied = 0;
     const staged = new Map<number, { stagedPath: string; relative: string }>();
     progress(2);
     for (const file of sources) {
       const relative = path.join(crypto.randomBytes(1).toString("hex"), `${crypto.randomBytes(16).toString("hex")}${path.extname(file.path)}`);
-      const stagedPath = path.join(staging, relative.replace(path.sep, "-"));
+      const stagedPath = path.join(stagingFiles, relative.replace(path.sep, "-"));
       await fs.promises.copyFile(path.join(root, file.path), stagedPath);
       staged.set(file.id, { stagedPath, relative });
       copied += file.size;
+      progress(2 + (90 * copied) / totalBytes);
+      await pause();
+    }
+
+    // Each package folder, copied whole into its staging folder (unpacking never makes a symlink).
+    const packageRoot = scormRoot(dataDir, organizationId);
+    const stagedPackages = new Map<number, { pkg: ScormPackage; stagedPath: string; folder: string }>();
+    for (const pkg of packages) {
+      const folder = crypto.randomBytes(12).toString("hex");
+      const stagedPath = path.join(packageRoot, `.incoming-clone-${job.id}-${folder}`);
+      await fs.promises.cp(path.join(packageRoot, pkg.folder), stagedPath, { recursive: true, errorOnExist: true, force: false, verbatimSymlinks: true });
+      staging.push(stagedPath);
+      stagedPackages.set(pkg.lessonId, { pkg, stagedPath, folder });
+      copied += pkg.unpackedBytes;
       progress(2 + (90 * copied) / totalBytes);
       await pause();
     }
@@ -97,7 +118,18 @@ export async function cloneCourse({ db, dataDir, organizationId, job, progress, 
         .get();
       for (const lesson of freshLessons) {
         const { id: _lid, createdAt: _lc, updatedAt: _lu, ...rest } = lesson;
-        tx.insert(lessons).values({ ...rest, courseId: created.id, fileId: mapFile(lesson.fileId) }).run();
+        const lessonCopy = tx.insert(lessons).values({ ...rest, courseId: created.id, fileId: mapFile(lesson.fileId) }).returning().get();
+        const quiz = tx.select().from(quizLessons).where(eq(quizLessons.lessonId, lesson.id)).get();
+        if (quiz) tx.insert(quizLessons).values({ lessonId: lessonCopy.id, quizId: quiz.quizId }).run();
+        // The package as it was when its folder was copied (one added during the copy is not taken).
+        const staged = stagedPackages.get(lesson.id);
+        if (staged) {
+          const { id: _pid, createdAt: _pc, updatedAt: _pu, lessonId: _pl, folder: _pf, ...pkg } = staged.pkg;
+          tx.insert(scormPackages).values({ ...pkg, lessonId: lessonCopy.id, folder: staged.folder }).run();
+          const target = path.join(packageRoot, staged.folder);
+          fs.renameSync(staged.stagedPath, target);
+          placed.push(target);
+        }
       }
       for (const material of freshMaterials) {
         const fileId = mapFile(material.fileId);
@@ -115,9 +147,9 @@ export async function cloneCourse({ db, dataDir, organizationId, job, progress, 
     });
     return { course_id: copy.id };
   } catch (error) {
-    for (const target of placed) fs.rmSync(target, { force: true });
+    for (const target of placed) fs.rmSync(target, { recursive: true, force: true });
     throw error;
   } finally {
-    fs.rmSync(staging, { recursive: true, force: true });
+    for (const folder of staging) fs.rmSync(folder, { recursive: true, force: true });
   }
 }

@@ -282,6 +282,11 @@ export function linkQuizLesson(db: TenantConn, quizId: number, lessonId: number)
   return { ok: true, value: lesson };
 }
 
+/** A lesson that is no longer a `quiz` lesson stops pointing at a quiz (its past attempts stay). */
+export function unlinkQuizLesson(db: TenantConn, lessonId: number) {
+  db.delete(quizLessons).where(eq(quizLessons.lessonId, lessonId)).run();
+}
+
 /** Quiz lessons that show no quiz yet (added on the course screen, or whose quiz was deleted). */
 export function unlinkedQuizLessons(db: TenantConn) {
   return db

@@ -1,5 +1,7 @@
-import { TokensScreen, tokensAction, tokensLoader } from "~/screens/organization-tokens";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { TokensScreen } from "~/screens/organization-tokens";
+import { tokensAction, tokensLoader } from "~/screens/organization-tokens.server";
 
-export const loader = tokensLoader("admin");
-export const action = tokensAction("admin");
+export const loader = (args: LoaderFunctionArgs) => tokensLoader("admin")(args);
+export const action = (args: ActionFunctionArgs) => tokensAction("admin")(args);
 export default TokensScreen;

@@ -1,5 +1,7 @@
-import { EditCourse, editCourseAction, editCourseLoader } from "~/screens/organization-courses";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { EditCourse } from "~/screens/organization-courses";
+import { editCourseAction, editCourseLoader } from "~/screens/organization-courses.server";
 
-export const loader = editCourseLoader("admin");
-export const action = editCourseAction("admin");
+export const loader = (args: LoaderFunctionArgs) => editCourseLoader("admin")(args);
+export const action = (args: ActionFunctionArgs) => editCourseAction("admin")(args);
 export default EditCourse;

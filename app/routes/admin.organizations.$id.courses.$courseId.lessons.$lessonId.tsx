@@ -1,5 +1,7 @@
-import { EditLesson, editLessonAction, editLessonLoader } from "~/screens/organization-courses";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { EditLesson } from "~/screens/organization-courses";
+import { editLessonAction, editLessonLoader } from "~/screens/organization-courses.server";
 
-export const loader = editLessonLoader("admin");
-export const action = editLessonAction("admin");
+export const loader = (args: LoaderFunctionArgs) => editLessonLoader("admin")(args);
+export const action = (args: ActionFunctionArgs) => editLessonAction("admin")(args);
 export default EditLesson;

@@ -1,5 +1,7 @@
-import { CoursesList, coursesAction, coursesLoader } from "~/screens/organization-courses";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { CoursesList } from "~/screens/organization-courses";
+import { coursesAction, coursesLoader } from "~/screens/organization-courses.server";
 
-export const loader = coursesLoader("admin");
-export const action = coursesAction("admin");
+export const loader = (args: LoaderFunctionArgs) => coursesLoader("admin")(args);
+export const action = (args: ActionFunctionArgs) => coursesAction("admin")(args);
 export default CoursesList;

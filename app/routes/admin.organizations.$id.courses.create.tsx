@@ -1,5 +1,7 @@
-import { CreateCourse, createCourseAction, createCourseLoader } from "~/screens/organization-courses";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { CreateCourse } from "~/screens/organization-courses";
+import { createCourseAction, createCourseLoader } from "~/screens/organization-courses.server";
 
-export const loader = createCourseLoader("admin");
-export const action = createCourseAction("admin");
+export const loader = (args: LoaderFunctionArgs) => createCourseLoader("admin")(args);
+export const action = (args: ActionFunctionArgs) => createCourseAction("admin")(args);
 export default CreateCourse;

@@ -1,5 +1,7 @@
-import { DeleteCourse, deleteCourseAction, deleteCourseLoader } from "~/screens/organization-courses";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { DeleteCourse } from "~/screens/organization-courses";
+import { deleteCourseAction, deleteCourseLoader } from "~/screens/organization-courses.server";
 
-export const loader = deleteCourseLoader("dashboard");
-export const action = deleteCourseAction("dashboard");
+export const loader = (args: LoaderFunctionArgs) => deleteCourseLoader("dashboard")(args);
+export const action = (args: ActionFunctionArgs) => deleteCourseAction("dashboard")(args);
 export default DeleteCourse;

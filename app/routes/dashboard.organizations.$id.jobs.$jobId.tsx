@@ -1,5 +1,7 @@
-import { JobProgress, jobLoader, jobMeta } from "~/screens/organization-courses";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { JobProgress, jobMeta } from "~/screens/organization-courses";
+import { jobLoader } from "~/screens/organization-courses.server";
 
-export const loader = jobLoader("dashboard");
+export const loader = (args: LoaderFunctionArgs) => jobLoader("dashboard")(args);
 export const meta = jobMeta;
 export default JobProgress;

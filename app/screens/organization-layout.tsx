@@ -6,7 +6,7 @@ import { withManagedOrganization, type Area } from "~/utils/manage.server";
 
 /** Spec §2: the tabs of one organization, in each area (admin and dashboard have different sets). */
 export const ORGANIZATION_TABS: Record<Area, readonly string[]> = {
-  admin: ["index", "api", "carousels", "categories", "certificate-templates", "courses", "leaderboard", "quizzes", "sso", "users"],
+  admin: ["index", "api", "carousels", "categories", "certificate-templates", "courses", "groups", "leaderboard", "quizzes", "sso", "users"],
   dashboard: ["index", "carousels", "categories", "certificate-templates", "courses", "groups", "leaderboard", "quizzes", "sso", "users"],
 };
 

@@ -96,72 +96,97 @@ export function LeaderboardTab() {
         })}
       </div>
 
-      <BadgesPanel data={data} errors={errorsFor("badge", action?.intent === "badge" ? action.id : null)} />
+      <BadgesPanel data={data} action={action} />
       <BoardPanel data={data} />
     </section>
   );
 }
 
-function BadgesPanel({ data, errors }: { data: Data; errors: Record<string, string[]> }) {
+type BadgeRow = Data["badges"][number];
+
+/**
+ * Badges: each one the admins made can be edited (name, description, colour of its image, rule,
+ * threshold) in a disclosure that opens without JavaScript, or deleted; below them, a form adds one.
+ */
+function BadgesPanel({ data, action }: { data: Data; action: ActionData }) {
   const { t } = useTranslation();
+  const failedFor = (id: number | null) => (action && action.intent === "badge" && action.id === id ? action.errors : null);
   return (
     <div className="panel">
       <h3>{t("leaderboard.admin.badges")}</h3>
       <p className="hint">{t("leaderboard.admin.badgesHint")}</p>
       <ul className="lb-badges" data-testid="admin-badges">
-        {data.badges.map((b) => (
-          <li key={b.id} data-badge={b.name}>
-            <BadgeImage name={b.name} color={b.color} size={40} />
-            <div>
-              <strong>{b.name}</strong>
-              <span className="lb-muted">{t(`leaderboard.rule.${b.rule}`, { count: b.threshold })}</span>
-            </div>
-            <Form method="post" style={{ marginLeft: "auto" }}>
-              <input type="hidden" name="intent" value="delete-badge" />
-              <input type="hidden" name="id" value={b.id} />
-              <button type="submit" className="danger" aria-label={`${t("leaderboard.admin.delete")} ${b.name}`}>
-                ×
-              </button>
-            </Form>
-          </li>
-        ))}
+        {data.badges.map((b) => {
+          const errors = failedFor(b.id);
+          return (
+            <li key={b.id} data-badge={b.name} style={{ flexWrap: "wrap", alignSelf: "start", alignContent: "flex-start" }}>
+              <BadgeImage name={b.name} color={b.color} size={40} />
+              <div>
+                <strong>{b.name}</strong>
+                <span className="lb-muted">{t(`leaderboard.rule.${b.rule}`, { count: b.threshold })}</span>
+              </div>
+              <Form method="post" style={{ marginLeft: "auto" }}>
+                <input type="hidden" name="intent" value="delete-badge" />
+                <input type="hidden" name="id" value={b.id} />
+                <button type="submit" className="danger" data-testid={`delete-badge-${b.id}`} aria-label={`${t("leaderboard.admin.delete")} ${b.name}`}>
+                  {t("leaderboard.admin.delete")}
+                </button>
+              </Form>
+              <details open={Boolean(errors)} style={{ flexBasis: "100%" }} data-testid={`edit-badge-${b.id}`}>
+                <summary>{t("fixes.badges.edit", { name: b.name })}</summary>
+                <BadgeForm data={data} badge={b} errors={errors ?? {}} />
+              </details>
+            </li>
+          );
+        })}
       </ul>
-      <Form method="post" className="subform lb-admin-grid">
-        <input type="hidden" name="intent" value="badge" />
-        <div className="field">
-          <label htmlFor="badge-name">{t("leaderboard.admin.name")}</label>
-          <input id="badge-name" name="name" maxLength={80} required />
-          <ErrorList errors={errors.name} />
-        </div>
-        <div className="field">
-          <label htmlFor="badge-description">{t("leaderboard.admin.description")}</label>
-          <input id="badge-description" name="description" maxLength={300} />
-        </div>
-        <div className="field">
-          <label htmlFor="badge-rule">{t("leaderboard.admin.rule")}</label>
-          <select id="badge-rule" name="rule">
-            {data.rules.map((r) => (
-              <option key={r} value={r}>
-                {t(`leaderboard.ruleName.${r}`)}
-              </option>
-            ))}
-          </select>
-          <ErrorList errors={errors.rule} />
-        </div>
-        <div className="field">
-          <label htmlFor="badge-threshold">{t("leaderboard.admin.threshold")}</label>
-          <input id="badge-threshold" name="threshold" type="number" min={1} required />
-          <ErrorList errors={errors.threshold} />
-        </div>
-        <div className="field">
-          <label htmlFor="badge-color">{t("leaderboard.admin.color")}</label>
-          <input id="badge-color" name="color" type="color" defaultValue="#f59e0b" />
-        </div>
-        <button type="submit" className="primary">
-          {t("leaderboard.admin.addBadge")}
-        </button>
-      </Form>
+      <BadgeForm data={data} badge={null} errors={failedFor(null) ?? {}} />
     </div>
+  );
+}
+
+function BadgeForm({ data, badge, errors }: { data: Data; badge: BadgeRow | null; errors: Record<string, string[]> }) {
+  const { t } = useTranslation();
+  const key = badge?.id ?? "new";
+  return (
+    <Form method="post" className="subform lb-admin-grid" data-testid={`badge-form-${key}`}>
+      <input type="hidden" name="intent" value="badge" />
+      {badge ? <input type="hidden" name="id" value={badge.id} /> : null}
+      <div className="field">
+        <label htmlFor={`badge-name-${key}`}>{t("leaderboard.admin.name")}</label>
+        <input id={`badge-name-${key}`} name="name" maxLength={80} defaultValue={badge?.name ?? ""} required />
+        <ErrorList errors={errors.name} />
+      </div>
+      <div className="field">
+        <label htmlFor={`badge-description-${key}`}>{t("leaderboard.admin.description")}</label>
+        <input id={`badge-description-${key}`} name="description" maxLength={300} defaultValue={badge?.description ?? ""} />
+        <ErrorList errors={errors.description} />
+      </div>
+      <div className="field">
+        <label htmlFor={`badge-rule-${key}`}>{t("leaderboard.admin.rule")}</label>
+        <select id={`badge-rule-${key}`} name="rule" defaultValue={badge?.rule}>
+          {data.rules.map((r) => (
+            <option key={r} value={r}>
+              {t(`leaderboard.ruleName.${r}`)}
+            </option>
+          ))}
+        </select>
+        <ErrorList errors={errors.rule} />
+      </div>
+      <div className="field">
+        <label htmlFor={`badge-threshold-${key}`}>{t("leaderboard.admin.threshold")}</label>
+        <input id={`badge-threshold-${key}`} name="threshold" type="number" min={1} defaultValue={badge?.threshold ?? ""} required />
+        <ErrorList errors={errors.threshold} />
+      </div>
+      <div className="field">
+        <label htmlFor={`badge-color-${key}`}>{t("fixes.badges.imageColor")}</label>
+        <input id={`badge-color-${key}`} name="color" type="color" defaultValue={badge?.color ?? "#f59e0b"} />
+        <ErrorList errors={errors.color} />
+      </div>
+      <button type="submit" className="primary" data-testid={`save-badge-${key}`}>
+        {badge ? t("fixes.badges.save") : t("leaderboard.admin.addBadge")}
+      </button>
+    </Form>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import da from "../../locales/da/fixes.json";
 import { clickAndWait, launchBrowser, newPage, pathOf, signIn as signInAt } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 
@@ -68,6 +69,57 @@ describe("with JavaScript off, an admin authors a course", () => {
     await page.waitForSelector('[data-testid="job"][data-status="done"]', { timeout: 20_000 });
     await clickAndWait(page, '[data-testid="open-copy"]');
     expect(await page.$eval("h2", (el) => el.textContent)).toBe("Velkommen til Nordlys (kopi)");
+    await page.browserContext().close();
+  });
+});
+
+describe.each([false, true])("with JavaScript %s, an admin adds a quiz lesson", (javascript) => {
+  it("picks one of the organization's quizzes, and the learner takes that quiz in the course", async () => {
+    const title = `Quizkursus ${javascript ? "JS" : "HTML"}`;
+    const page = await newPage(browser, { javascript });
+    await signIn(page, "nordlys.localhost", "admin@nordlys.test");
+    await page.goto(url("nordlys.localhost", "/dashboard/organizations/2/courses"), { waitUntil: "load" });
+    await clickAndWait(page, '[data-testid="create-course"]');
+    await page.type("input[name=title]", title);
+    await page.click("input[name=allow_quizzes]");
+    await page.click("input[name=published]");
+    await clickAndWait(page, '[data-testid="save-course"]');
+    const courseId = Number(pathOf(page).split("/").pop());
+
+    // No quiz chosen: the form says so and no lesson is added.
+    await page.type("#lesson_title", "Prøv dig selv");
+    await page.select("#lesson_kind", "quiz");
+    if (javascript) {
+      await page.click('[data-testid="add-lesson"]');
+      await page.waitForFunction((m) => document.querySelector('[data-testid="add-lesson-form"]')?.textContent?.includes(m), { timeout: 15_000 }, da.fixes.lessonQuiz.required);
+    } else {
+      await clickAndWait(page, '[data-testid="add-lesson"]');
+      expect(await page.$eval('[data-testid="add-lesson-form"]', (el) => el.textContent)).toContain(da.fixes.lessonQuiz.required);
+    }
+    expect(await page.$$("[data-lesson]")).toHaveLength(0);
+
+    const options = await page.$$eval("#lesson_quiz_id option", (els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? "" })).filter((o) => o.value));
+    expect(options.length).toBeGreaterThan(0);
+    const quiz = options[0]!;
+    await page.$eval("#lesson_title", (el) => ((el as HTMLInputElement).value = "Prøv dig selv"));
+    await page.select("#lesson_kind", "quiz");
+    await page.select("#lesson_quiz_id", quiz.value);
+    await clickAndWait(page, '[data-testid="add-lesson"]');
+    await page.waitForSelector('[data-lesson="Prøv dig selv"]', { timeout: 15_000 });
+
+    // The lesson page shows the chosen quiz.
+    await clickAndWait(page, '[data-lesson="Prøv dig selv"] a');
+    expect(await page.$eval("#lesson_quiz_id", (el) => (el as HTMLSelectElement).value)).toBe(quiz.value);
+
+    const learner = await newPage(browser, { javascript });
+    await signIn(learner, "nordlys.localhost", "learner@nordlys.test");
+    await learner.goto(url("nordlys.localhost", `/courses/${courseId}`), { waitUntil: "load" });
+    await learner.click('[data-testid="start"]');
+    await learner.waitForSelector('[data-testid="quiz"]', { timeout: 15_000 });
+    expect(await learner.$eval("main", (el) => el.textContent ?? "")).toContain(quiz.text);
+    expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+    expect((learner as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+    await learner.browserContext().close();
     await page.browserContext().close();
   });
 });

@@ -48,6 +48,26 @@ export async function newPage(browser: Browser, { javascript }: { javascript: bo
 /** Clicks something that submits a form and waits for the navigation it causes. */
 export async function clickAndWait(page: Page, selector: string) {
   await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(selector)]);
+  await settled(page);
+}
+
+/**
+ * With JavaScript, Remix changes the address (which ends waitForNavigation) before React has drawn the new
+ * page: wait until the router is idle (no navigation, revalidation or fetcher under way) and two frames
+ * have been drawn. Without JavaScript the page has loaded already.
+ */
+export async function settled(page: Page) {
+  if (!page.isJavaScriptEnabled()) return;
+  await page.waitForFunction(
+    () => {
+      const router = (window as unknown as { __remixRouter?: { state: { navigation: { state: string }; revalidation: string; fetchers: Map<string, { state: string }> } } }).__remixRouter;
+      if (!router) return document.readyState === "complete";
+      const { navigation, revalidation, fetchers } = router.state;
+      return navigation.state === "idle" && revalidation === "idle" && [...fetchers.values()].every((f) => f.state === "idle");
+    },
+    { timeout: 30_000 },
+  );
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }
 
 export const pathOf = (page: Page) => new URL(page.url()).pathname;

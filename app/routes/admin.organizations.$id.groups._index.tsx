@@ -1,0 +1,4 @@
+import { Groups, groupsLoader } from "~/screens/groups";
+
+export const loader = groupsLoader("admin");
+export default Groups;
