@@ -33,6 +33,8 @@ export interface ApiCall {
   host?: "organization" | "platform" | "both";
   query?: AnyZodObject;
   body?: ZodTypeAny;
+  /** Other schemas the call checks its input with, e.g. after merging path parameters or stored settings. */
+  validates?: ZodTypeAny[];
   bodyType?: "application/json" | "multipart/form-data" | "text/csv";
   /** The payload of a success, inside the envelope; for a file reply, its media type instead. */
   reply: ZodTypeAny | { file: string };

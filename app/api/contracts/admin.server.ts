@@ -2,6 +2,7 @@ import { z } from "zod";
 import { groupBodySchema, groupUpdateSchema } from "~/api/groups.server";
 import { previewQuerySchema } from "~/models/certificate.server";
 import { attachSchema } from "~/models/group.server";
+import { organizationSettingsSchema } from "~/models/organization.server";
 import { userFormSchema } from "~/models/user.server";
 import * as certificate from "~/routes/api.certificates.$id";
 import * as certificateSearch from "~/routes/api.certificates.search";
@@ -243,6 +244,7 @@ export const adminContracts: ApiCall[] = [
     description: "`type` is image, document, video, audio or archive.",
     access: "read:file",
     query: fileType.querySchema.omit({ type: true }),
+    validates: [fileType.querySchema],
     reply: page(fileView),
     errors: guarded(E.invalid),
     example: { reply: { data: [fileExample], meta: meta1 } },
@@ -496,7 +498,7 @@ export const adminContracts: ApiCall[] = [
     errors: guarded(E.invalid),
     example: { query: { dry_run: "false" }, body: "email,first_name,last_name,phone\ngrace@example.com,Grace,Hopper,\n", reply: { import_id: 3, rows: 1, job: { ...jobExample, kind: "users.import" } } },
   },
-  analyticsCall("/api/analytics/users", "Every KPI at once"),
+  { ...analyticsCall("/api/analytics/users", "Every KPI at once"), route: "api.analytics.users._index" },
   analyticsCall("/api/analytics/users/new-users", "New users"),
   analyticsCall("/api/analytics/courses/completions", "Course completions"),
   analyticsCall("/api/analytics/watch-time", "Watch time (minutes)"),
@@ -602,6 +604,7 @@ export const adminContracts: ApiCall[] = [
     access: "super-admin",
     host: "platform",
     body: organization.settingsBody,
+    validates: [organizationSettingsSchema],
     reply: organizationView,
     errors: [...superAdmin, E.invalid, E.invalidBody],
     example: { body: { name: "Acme Academy", two_factor_required: true }, reply: { ...organizationExample, two_factor_required: true } },

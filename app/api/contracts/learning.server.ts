@@ -88,8 +88,8 @@ const attemptView = z.object({
         id,
         type: z.string(),
         prompt: z.string(),
-        options: z.array(z.object({ id, text: z.string() })),
-        answer: z.object({ choices: z.array(id).nullable().optional(), text: z.string().nullable().optional() }).nullable(),
+        options: z.array(z.object({ id: z.string(), text: z.string() })),
+        answer: z.object({ choices: z.array(z.string()).nullable().optional(), text: z.string().nullable().optional() }).nullable(),
       })
       .passthrough(),
   ),
@@ -112,7 +112,7 @@ const attemptExample = {
   score: null,
   correct_count: null,
   passed: null,
-  questions: [{ id: 51, type: "single", prompt: "Where is the first-aid kit?", options: [{ id: 1, text: "By the door" }, { id: 2, text: "In the van" }], answer: null }],
+  questions: [{ id: 51, type: "single", prompt: "Where is the first-aid kit?", options: [{ id: "a", text: "By the door" }, { id: "b", text: "In the van" }], answer: null }],
 };
 
 const boardEntry = z.object({ rank: z.number().int(), user_id: id, name: z.string(), points: z.number() });
@@ -332,7 +332,7 @@ export const learningContracts: ApiCall[] = [
     body: answers.bodySchema,
     reply: attemptView,
     errors: guarded(E.invalid, E.invalidBody, { status: 403, code: "deadline_passed", when: "the quiz's deadline passed (also `ended`; 422 `invalid_answer`)" }),
-    example: { body: { submission_id: 9, answers: [{ question_id: 51, choices: [1] }], current: 0 }, reply: { ...attemptExample, answered_count: 1 } },
+    example: { body: { submission_id: 9, answers: [{ question_id: 51, choices: ["a"] }], current: 0 }, reply: { ...attemptExample, answered_count: 1 } },
   },
   {
     method: "POST",
