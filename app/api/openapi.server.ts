@@ -88,6 +88,7 @@ export function openApiDocument() {
     name: "lectern_session",
     description: "The browser's session cookie (posts must come from the same site).",
   });
+  const apiError = registry.register("ApiError", errorEnvelope);
   const envelopeNote =
     "Replies come in the envelope `{ payload, status }`; failures in `{ error: true, payload: { message, code, fields? }, status }` with the same HTTP status. Messages are in the caller's language (`Accept-Language` or the person's setting).";
   for (const call of API_CALLS) {
@@ -107,7 +108,7 @@ export function openApiDocument() {
     const byStatus = new Map<number, string[]>();
     for (const e of call.errors) byStatus.set(e.status, [...(byStatus.get(e.status) ?? []), `\`${e.code}\`: ${e.when}`]);
     for (const [errorStatus, lines] of byStatus) {
-      responses[errorStatus] = { description: lines.join("; "), content: { "application/json": { schema: errorEnvelope } } };
+      responses[errorStatus] = { description: lines.join("; "), content: { "application/json": { schema: apiError } } };
     }
     const body = call.body as ZodTypeAny | undefined;
     registry.registerPath({

@@ -145,7 +145,7 @@ const kpiExample = {
   from: "2026-04-01",
   to: "2026-04-30",
   group: "week",
-  compare: "previous",
+  compare: true,
   time_zone: "Europe/Oslo",
   unit: "count",
   available: true,
@@ -168,7 +168,7 @@ function analyticsCall(path: string, summary: string): ApiCall {
     query: analyticsQuery,
     reply: kpiReport.extend({ scope: z.string(), courses: z.array(z.object({}).passthrough()).optional() }),
     errors: guarded(E.invalid),
-    example: { query: { period: "last_30_days", group: "week" }, reply: kpiExample },
+    example: { query: { period: "90d", group: "week" }, reply: kpiExample },
   };
 }
 
@@ -498,7 +498,32 @@ export const adminContracts: ApiCall[] = [
     errors: guarded(E.invalid),
     example: { query: { dry_run: "false" }, body: "email,first_name,last_name,phone\ngrace@example.com,Grace,Hopper,\n", reply: { import_id: 3, rows: 1, job: { ...jobExample, kind: "users.import" } } },
   },
-  { ...analyticsCall("/api/analytics/users", "Every KPI at once"), route: "api.analytics.users._index" },
+  {
+    ...analyticsCall("/api/analytics/users", "Every KPI at once"),
+    route: "api.analytics.users._index",
+    reply: z.object({
+      from: z.string(),
+      to: z.string(),
+      group: z.string(),
+      compare: z.unknown(),
+      time_zone: z.string(),
+      scope: z.string(),
+      kpis: z.record(kpiReport),
+      courses: z.array(z.object({}).passthrough()).optional(),
+    }),
+    example: {
+      query: { period: "90d", group: "week" },
+      reply: {
+        from: kpiExample.from,
+        to: kpiExample.to,
+        group: "week",
+        compare: true,
+        time_zone: "Europe/Oslo",
+        scope: "organization",
+        kpis: { completions: kpiExample },
+      },
+    },
+  },
   analyticsCall("/api/analytics/users/new-users", "New users"),
   analyticsCall("/api/analytics/courses/completions", "Course completions"),
   analyticsCall("/api/analytics/watch-time", "Watch time (minutes)"),
@@ -530,7 +555,7 @@ export const adminContracts: ApiCall[] = [
     errors: [E.invalid, E.notFound],
     example: {
       query: { domain: "acme.localhost" },
-      reply: { id: 1, name: "Acme Academy", language: "en", logo: null, favicon: null, login_background: null, footer: null, featured_course: null, theme: { accent: "#4f46e5" }, domain: null, urlPrefix: "acme", customDomain: null },
+      reply: { id: 1, name: "Acme Academy", language: "en", logo: null, favicon: null, login_background: null, footer: null, featured_course: null, theme: "light", domain: null, urlPrefix: "acme", customDomain: null },
     },
   },
   {

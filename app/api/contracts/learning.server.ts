@@ -280,7 +280,12 @@ export const learningContracts: ApiCall[] = [
     access: learner,
     body: scorm.bodySchema,
     reply: scormAttempt.extend({ lesson_completed: z.boolean(), course_completed: z.boolean() }),
-    errors: guarded(E.invalid, E.invalidBody, { status: 422, code: "unknown_sco", when: "the package has no such SCO" }),
+    errors: guarded(
+      E.invalid,
+      E.invalidBody,
+      { status: 422, code: "unknown_sco", when: "the package has no such SCO" },
+      { status: 403, code: "limited", when: "the caller may no longer open the lesson (also `prerequisite`, `previous_lessons`, `login`)" },
+    ),
     example: {
       body: { lesson_id: 33, sco_id: "item_1", cmi: { "cmi.core.lesson_status": "completed", "cmi.core.score.raw": "80" }, terminate: true },
       reply: { ...scormExample, lesson_completed: true, course_completed: false },
