@@ -37,23 +37,24 @@ function clientFor(host: string, token?: string) {
 }
 
 async function signIn(email: string) {
-  const { data, error } = await clientFor("acme.localhost").POST("/api/auth/login", { body: { email, password: DEMO_PASSWORD } });
+  const { data, error } = await clientFor("nordlys.localhost").POST("/api/auth/login", { body: { email, password: DEMO_PASSWORD } });
   expect(error).toBeUndefined();
   return data!.payload.token;
 }
 
 describe("the typed /api client", () => {
   it("signs in and reads who it is", async () => {
-    const token = await signIn("learner@acme.test");
-    const api = clientFor("acme.localhost", token);
-    const { data } = await api.GET("/api/auth/user");
-    expect(data?.payload.email).toBe("learner@acme.test");
+    const token = await signIn("learner@nordlys.test");
+    const api = clientFor("nordlys.localhost", token);
+    const { data, error, response } = await api.GET("/api/auth/user");
+    expect(error, `${response.status} ${JSON.stringify(error)} ${JSON.stringify([...(response.headers as Headers).keys()])}`).toBeUndefined();
+    expect(data?.payload.email).toBe("learner@nordlys.test");
     expect(data?.payload.capabilities).toContain("learn:course");
   });
 
   it("gets the error envelope with its code for a wrong password", async () => {
-    const { data, error, response } = await clientFor("acme.localhost").POST("/api/auth/login", {
-      body: { email: "learner@acme.test", password: "not the password" },
+    const { data, error, response } = await clientFor("nordlys.localhost").POST("/api/auth/login", {
+      body: { email: "learner@nordlys.test", password: "not the password" },
     });
     expect(data).toBeUndefined();
     expect(response.status).toBe(401);
@@ -61,7 +62,7 @@ describe("the typed /api client", () => {
   });
 
   it("lists courses with a typed query, bookmarks one and reads its progress by path parameter", async () => {
-    const api = clientFor("acme.localhost", await signIn("learner@acme.test"));
+    const api = clientFor("nordlys.localhost", await signIn("learner@nordlys.test"));
     const courses = await api.GET("/api/courses", { params: { query: { page: 1, per_page: 5 } } });
     const first = courses.data!.payload.data[0];
     expect(first.published).toBe(true);
@@ -81,7 +82,7 @@ describe("the typed /api client", () => {
   });
 
   it("lets an admin create, change and delete a category", async () => {
-    const api = clientFor("acme.localhost", await signIn("admin@acme.test"));
+    const api = clientFor("nordlys.localhost", await signIn("admin@nordlys.test"));
     const created = await api.POST("/api/courses/categories", { body: { name: "Typed client" } });
     expect(created.response.status).toBe(201);
     const id = String(created.data!.payload.id);
@@ -92,7 +93,7 @@ describe("the typed /api client", () => {
   });
 
   it("reads the description and the reference page", async () => {
-    const json = await request(server.port, "acme.localhost", "/api/openapi.json");
+    const json = await request(server.port, "nordlys.localhost", "/api/openapi.json");
     expect(json.status).toBe(200);
     const document = json.json();
     expect(document.openapi).toBe("3.1.0");
