@@ -14,6 +14,7 @@ import type { Platform } from "./platform";
 import { directApiRoutes } from "./api-direct";
 import { serveFiles } from "./files";
 import { healthChecks } from "./health";
+import { logger, requestLog } from "./logger";
 import { serveImages } from "./images";
 import { serveScormContent } from "./scorm/content";
 import { bodyLimits, magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
@@ -36,7 +37,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
 
   app.use(healthChecks(platform));
   app.use(requestIdAndNonce);
-  if (config.LOG_REQUESTS) app.use(requestLog);
+  if (config.LOG_REQUESTS) app.use(requestLog(logger));
   app.use(forwardedHeaders(config.TRUST_PROXY));
   app.use(securityHeaders(config));
   app.use(compression());
@@ -56,14 +57,15 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
 
   const getLoadContext = (req: Request, res: Response) => {
     const tenant = res.locals.tenant as TenantLocals;
-    return {
+    // Kept on the response so the request's log line can name who asked (server/logger.ts).
+    return (res.locals.loadContext = {
       organization: tenant.organization,
       db: tenant.db,
       platform,
       cspNonce: res.locals.cspNonce as string,
       requestId: res.locals.requestId as string,
       clientIp: req.ip ?? "",
-    };
+    });
   };
   // /api resource routes without Remix's document machinery, in production (a fixed build).
   if (typeof build !== "function" && config.NODE_ENV !== "development") app.all("/api/*", directApiRoutes(build, getLoadContext));
@@ -75,7 +77,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   // Anything that escapes (a platform database error, a file-system failure while opening a tenant):
   // the generic page, never Express's default handler with its stack trace.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    console.error(JSON.stringify({ level: "error", msg: "unhandled", id: res.locals.requestId, error: String(error) }));
+    logger.error({ id: res.locals.requestId, error: String(error) }, "unhandled");
     if (res.headersSent) return res.end();
     sendStatusPage(req, res, 500);
   });
@@ -137,30 +139,8 @@ function publicFiles(development: boolean) {
   };
 }
 
-/** One JSON line per request, written when the response is done. */
-function requestLog(req: Request, res: Response, next: NextFunction) {
-  const started = process.hrtime.bigint();
-  res.on("finish", () => {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    process.stdout.write(
-      `${JSON.stringify({
-        t: new Date().toISOString(),
-        id: res.locals.requestId,
-        host: req.headers.host,
-        method: req.method,
-        path: redactPath(req.path),
-        status: res.statusCode,
-        ms: Math.round(ms * 10) / 10,
-      })}\n`,
-    );
-  });
-  next();
-}
-
-/** Reset links carry a secret in their path; logs must not hold working credentials. */
-export function redactPath(path: string) {
-  return path.replace(/^(\/auth\/reset\/[^/]+\/)[^/]+/, "$1[redacted]");
-}
+/** Reset links carry a secret in their path (kept here for the tests that import it). */
+export { redactPath } from "./logger";
 
 /**
  * Forwarded headers are the client's word unless a proxy we trust set them (SECURITY.md "Tenant
@@ -260,9 +240,7 @@ function tenancy(platform: Platform) {
       lease = platform.tenants.acquire(organization.id);
     } catch (error) {
       if (!(error instanceof DatabaseUnavailableError)) return next(error);
-      console.error(
-        JSON.stringify({ level: "error", msg: "tenant unavailable", organization: organization.id, reason: error.message }),
-      );
+      logger.error({ org: organization.id, reason: error.message }, "tenant unavailable");
       return sendStatusPage(req, res, 503, { language: organization.language });
     }
     let released = false;

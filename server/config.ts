@@ -23,6 +23,8 @@ const schema = z.object({
   /** `auto` seeds the demo organizations when the data directory holds none; `false` never does. */
   SEED_DEMO: z.enum(["auto", "false"]).default("auto"),
   LOG_REQUESTS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  /** The least severe log lines written (pino levels); `silent` writes none. */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NODE_ENV: z.string().default("production"),
   /** Mail goes through this SMTP server (smtp://user:pass@host:port); without it, to <DATA_DIR>/outbox. */
   SMTP_URL: z.string().url().optional(),

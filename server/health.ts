@@ -4,6 +4,7 @@ import path from "node:path";
 import type { NextFunction, Request, Response } from "express";
 import { migrationsApplied } from "../db/open";
 import type { Platform } from "./platform";
+import { logger } from "./logger";
 
 /**
  * `GET /healthz`: the process is up and serving. `GET /readyz`: it can do real work — the platform
@@ -43,7 +44,7 @@ function attempt(check: () => void): "ok" | "failed" {
     check();
     return "ok";
   } catch (error) {
-    console.error(JSON.stringify({ level: "error", msg: "readiness check failed", error: String(error) }));
+    logger.error({ error: String(error) }, "readiness check failed");
     return "failed";
   }
 }

@@ -11,6 +11,7 @@ import { fileOnDisk } from "../app/models/file.server";
 import { IMAGE_BUCKETS, IMAGE_DENSITY, isImageBucket } from "../app/utils/images";
 import type { Platform } from "./platform";
 import { sendStatusPage } from "./status-page";
+import { logger } from "./logger";
 
 /**
  * The image provider: `/images/<bucket>/<fileId>/<signature>?w=<css px>` answers a WebP of the stored
@@ -104,7 +105,7 @@ export function serveImages(platform: Platform) {
       inFlight.set(target, job);
     }
     job.then(send, (error) => {
-      console.error(JSON.stringify({ level: "error", msg: "image render failed", organization: organizationId, file: file.id, error: String(error) }));
+      logger.error({ org: organizationId, file: file.id, error: String(error) }, "image render failed");
       if (!res.headersSent) sendStatusPage(req, res, 404);
     });
   };

@@ -7,12 +7,14 @@ import { seedDemo } from "../scripts/demo";
 import { createApp } from "./app";
 import { readConfig } from "./config";
 import { Platform } from "./platform";
+import { logger } from "./logger";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildPath = path.join(root, "build", "index.js");
 
 async function main() {
   const config = readConfig();
+  logger.level = config.LOG_LEVEL;
   if (!fs.existsSync(buildPath)) {
     throw new Error("No build found: run `npm run build` first (npm start does it for you).");
   }
@@ -21,7 +23,7 @@ async function main() {
   const platform = new Platform(config);
   if (config.SEED_DEMO === "auto") {
     const { seeded } = await seedDemo(platform);
-    if (seeded) console.log(JSON.stringify({ level: "info", msg: "seeded the demo organizations" }));
+    if (seeded) logger.info("seeded the demo organizations");
   }
 
   const app = createApp(platform, build);
@@ -43,7 +45,7 @@ async function main() {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(JSON.stringify({ level: "info", msg: "stopping", signal }));
+    logger.info({ signal }, "stopping");
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     server.close(() => {

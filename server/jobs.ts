@@ -7,6 +7,7 @@ import { sweepScormIncoming } from "../app/models/scorm.server";
 import { importUsersJob } from "../app/models/user-import.server";
 import type { Platform } from "./platform";
 import { renderCertificateJob } from "./certificates";
+import { logger } from "./logger";
 
 type Handler = (context: JobContext, platform: Platform) => Promise<Record<string, unknown>>;
 
@@ -83,7 +84,7 @@ export class JobRunner {
           // next job of the same organization
         }
       } catch (error) {
-        console.error(JSON.stringify({ level: "error", msg: "job runner", organization: organizationId, error: String(error) }));
+        logger.error({ org: organizationId, error: String(error) }, "job runner");
       }
     }
   }
@@ -117,7 +118,7 @@ export class JobRunner {
       } catch (error) {
         const message = error instanceof JobError ? error.message : "Something went wrong";
         if (!(error instanceof JobError)) {
-          console.error(JSON.stringify({ level: "error", msg: "job failed", organization: organizationId, job: job.id, error: String(error) }));
+          logger.error({ org: organizationId, job: job.id, error: String(error) }, "job failed");
         }
         failJob(db, job.id, message);
       }

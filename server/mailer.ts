@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
+import { logger } from "./logger";
 
 export interface MailMessage {
   to: string;
@@ -36,7 +37,7 @@ export class Mailer {
       html: message.html,
     });
     if (this.options.smtpUrl) {
-      console.log(JSON.stringify({ level: "info", msg: "mail sent", to: message.to, subject: message.subject }));
+      logger.info({ to: message.to, subject: message.subject }, "mail sent");
       return;
     }
     fs.mkdirSync(this.options.outboxDir, { recursive: true });
@@ -44,6 +45,6 @@ export class Mailer {
     const file = path.join(this.options.outboxDir, name);
     fs.writeFileSync(`${file}.tmp`, (info as unknown as { message: Buffer }).message);
     fs.renameSync(`${file}.tmp`, file);
-    console.log(JSON.stringify({ level: "info", msg: "mail written", to: message.to, subject: message.subject, file }));
+    logger.info({ to: message.to, subject: message.subject, file }, "mail written");
   }
 }

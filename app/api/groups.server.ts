@@ -55,6 +55,9 @@ export const groupBodySchema = z.object({
   rules: z.array(z.object({ field: z.string(), operator: z.string(), value: z.union([z.string(), z.number()]) })).max(50).default([]),
 });
 
+/** `PUT groups/{id}` body: the group's fields; its rules are changed on the group screen. */
+export const groupUpdateSchema = groupBodySchema.omit({ rules: true });
+
 const idOf = (params: Record<string, string | undefined>) => (/^\d{1,15}$/.test(params.id ?? "") ? Number(params.id) : null);
 
 export async function listGroupsLoader({ request, context }: LoaderFunctionArgs, search = false) {
@@ -122,7 +125,7 @@ export async function groupItemAction({ request, context, params }: ActionFuncti
     deleteGroup(db, group.id);
     return apiOk({ id: group.id, deleted: true });
   }
-  const body = await parseApiBody(request, context, groupBodySchema.omit({ rules: true }));
+  const body = await parseApiBody(request, context, groupUpdateSchema);
   const saved = saveGroup(db, group.id, { name: body.name, description: body.description, coverFileId: body.cover_file_id, ruleMatch: body.rule_match });
   if (!saved) return apiNotFound(request, context);
   if (!saved.ok) return invalid(request, context, "cover_file_id", saved.message);

@@ -6,7 +6,7 @@ import { requireApiAuth } from "~/utils/auth.server";
 import { CAPABILITIES } from "~/utils/capabilities";
 import { paginated } from "~/utils/pagination";
 
-const bodySchema = z.object({
+export const bodySchema = z.object({
   name: z.string().trim().min(1, "validation.required").max(100),
   capabilities: z.array(z.enum(CAPABILITIES)).min(1, "validation.required").max(CAPABILITIES.length),
   expires_in_days: z.number().int().min(1).max(MAX_TOKEN_DAYS).default(DEFAULT_TOKEN_DAYS),

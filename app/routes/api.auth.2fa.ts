@@ -5,7 +5,7 @@ import { personView } from "~/models/user.server";
 import { apiError, apiMethodNotAllowed, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { requireApiSession } from "~/utils/auth.server";
 
-const bodySchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, "validation.code") });
+export const bodySchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, "validation.code") });
 
 /** `POST /api/auth/2fa {code}`: confirms the pending token with the e-mailed code. */
 export async function action({ request, context }: ActionFunctionArgs) {

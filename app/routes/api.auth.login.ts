@@ -7,7 +7,7 @@ import { personView } from "~/models/user.server";
 import { apiError, apiMethodNotAllowed, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { realmFor, startSession } from "~/utils/auth.server";
 
-const bodySchema = z.object({
+export const bodySchema = z.object({
   email: z.string().trim().min(1).max(254).email("validation.email"),
   password: z.string().min(1).max(1024),
 });

@@ -7,7 +7,7 @@ import { getUser, personView } from "~/models/user.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { realmFor, startSession } from "~/utils/auth.server";
 
-const bodySchema = z.object({
+export const bodySchema = z.object({
   code: z.string().min(1).max(200),
   organization_id: z.coerce.number().int().positive(),
 });

@@ -5,7 +5,7 @@ import { requestPasswordReset } from "~/models/auth/tokens.server";
 import { apiMethodNotAllowed, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { realmFor } from "~/utils/auth.server";
 
-const bodySchema = z.object({ email: z.string().trim().min(1).max(254).email("validation.email") });
+export const bodySchema = z.object({ email: z.string().trim().min(1).max(254).email("validation.email") });
 
 /** `POST /api/auth/reset/request {email}`: the same answer for known and unknown addresses. */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -5,7 +5,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/utils/auth-schemas";
 import { apiError, apiMethodNotAllowed, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { realmFor } from "~/utils/auth.server";
 
-const bodySchema = z
+export const bodySchema = z
   .object({
     email: z.string().trim().min(1).max(254).email("validation.email"),
     token: z.string().min(1).max(200),

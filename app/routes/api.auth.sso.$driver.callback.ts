@@ -11,7 +11,7 @@ import { apiError, apiInvalid, apiNotFound, apiOk, apiT } from "~/utils/api.serv
 import { realmFor, startSession } from "~/utils/auth.server";
 import { logSsoFailure, ssoTenant } from "~/utils/sso.server";
 
-const answerSchema = z.object({
+export const answerSchema = z.object({
   state: z.string().min(1).max(500),
   binding: z.string().min(1).max(200),
   code: z.string().max(2000).optional(),

@@ -15,13 +15,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return apiOk(paginated(items, items.length, { page: 1, perPage: Math.max(items.length, 1) }));
 }
 
+export const bookmarkBody = z.object({ course_id: z.number().int().positive() });
+
 /** `POST /api/bookmarks {course_id}`: bookmarks a published course for the caller. */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["GET", "POST"]);
   if (!context.db) return apiNotFound(request, context);
   const auth = await requireApiAuth(request, context, { capability: "learn:course" });
   if (!auth.person) return apiNotFound(request, context);
-  const { course_id } = await parseApiBody(request, context, z.object({ course_id: z.number().int().positive() }));
+  const { course_id } = await parseApiBody(request, context, bookmarkBody);
   if (!publishedCourse(context.db, course_id)) return apiNotFound(request, context);
   setBookmark(context.db, auth.person.id, course_id, true);
   return apiOk({ course_id, bookmarked: true }, 201);

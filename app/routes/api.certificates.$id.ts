@@ -12,7 +12,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return c ? apiOk(viewFor(context, c)) : apiNotFound(request, context);
 }
 
-const updateSchema = z.discriminatedUnion("revoked", [
+export const updateSchema = z.discriminatedUnion("revoked", [
   z.object({ revoked: z.literal(true), reason: z.string().trim().min(1, "certificates.errors.reason").max(500) }),
   z.object({ revoked: z.literal(false) }),
 ]);

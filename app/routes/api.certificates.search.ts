@@ -4,10 +4,12 @@ import { certificateCaller, certificatesFor, listQuery, viewFor } from "~/screen
 import { apiInvalid, apiMethodNotAllowed, apiOk } from "~/utils/api.server";
 import { paginated } from "~/utils/pagination";
 
+export const searchQuery = listQuery.extend({ q: z.string().trim().min(1).max(200) });
+
 /** `GET /api/certificates/search?q=`: by course title, learner name or certificate id (same scope as the list). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const caller = await certificateCaller(request, context);
-  const query = listQuery.extend({ q: z.string().trim().min(1).max(200) }).safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  const query = searchQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return apiInvalid(request, context, query.error);
   const { items, total, page } = certificatesFor(caller, query.data);
   return apiOk(paginated(items.map((c) => viewFor(context, c)), total, page));

@@ -4,11 +4,14 @@ import { courseAccess, courseRating, publishedCourse, rateCourse } from "~/model
 import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";
 
+export const ratingQuery = z.object({ course_id: z.coerce.number().int().positive() });
+export const ratingBody = z.object({ course_id: z.number().int().positive(), stars: z.number().int().min(1).max(5) });
+
 /** `GET /api/courses/ratings?course_id=`: the average, the count and the caller's own rating. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!context.db) return apiNotFound(request, context);
   const auth = await requireApiAuth(request, context, { capability: "read:course" });
-  const query = z.object({ course_id: z.coerce.number().int().positive() }).safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  const query = ratingQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return apiInvalid(request, context, query.error);
   if (!publishedCourse(context.db, query.data.course_id, { includeDrafts: auth.capabilities.has("write:course") })) return apiNotFound(request, context);
   return apiOk({ course_id: query.data.course_id, ...courseRating(context.db, query.data.course_id, auth.person?.id) });
@@ -20,7 +23,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!context.db) return apiNotFound(request, context);
   const auth = await requireApiAuth(request, context, { capability: "learn:course" });
   if (!auth.person) return apiNotFound(request, context);
-  const body = await parseApiBody(request, context, z.object({ course_id: z.number().int().positive(), stars: z.number().int().min(1).max(5) }));
+  const body = await parseApiBody(request, context, ratingBody);
   const course = publishedCourse(context.db, body.course_id);
   if (!course) return apiNotFound(request, context);
   const access = courseAccess(context.db, course, { id: auth.person.id, canPreview: auth.capabilities.has("write:course") });

@@ -6,7 +6,7 @@ import { apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api
 import { requireApiAuth } from "~/utils/auth.server";
 import { pageSchema, paginated } from "~/utils/pagination";
 
-const querySchema = pageSchema.extend({ type: z.enum(FILE_KINDS) });
+export const querySchema = pageSchema.extend({ type: z.enum(FILE_KINDS) });
 
 /** `GET /api/files/type/{type}` (read:file): image, document, video, audio or archive. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

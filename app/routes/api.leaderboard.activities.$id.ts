@@ -15,7 +15,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return activity ? apiOk(activityApiView(activity)) : apiNotFound(request, context);
 }
 
-const updateSchema = z.object({
+export const updateSchema = z.object({
   points: z.number().int().min(0).max(100000).optional(),
   enabled: z.boolean().optional(),
   daily_cap: z.number().int().min(1).max(1000).nullable().optional(),

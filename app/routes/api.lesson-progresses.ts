@@ -25,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return apiOk(paginated(items.map((row) => ({ ...progressView(row), scorm: lessonTracking(db, row.userId, row.lessonId) })), total, p));
 }
 
-const bodySchema = z.object({
+export const bodySchema = z.object({
   lesson_id: z.number().int().positive(),
   position_seconds: z.number().min(0).max(1_000_000).default(0),
   watched_seconds: z.number().min(0).max(1_000_000).default(0),

@@ -16,6 +16,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return organization ? apiOk(organizationView(organization, context.platform.originFor(organization))) : apiNotFound(request, context);
 }
 
+/** A PUT names any of the settings (checked with organizationSettingsSchema once merged with the stored ones). */
+export const settingsBody = z.record(z.unknown());
+
 /** `PUT /api/organizations/{id}` (all settings) and `DELETE` (the folder is moved aside, not destroyed). */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   if (request.method !== "PUT" && request.method !== "DELETE") return apiMethodNotAllowed(request, context, ["GET", "PUT", "DELETE"]);
@@ -30,7 +33,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   // A PUT changes what it names and keeps the rest: settings as stored, overlaid with the body (which may
   // use the names GET answers with, such as two_factor_required and featured_course).
-  const raw = await parseApiBody(request, context, z.record(z.unknown()));
+  const raw = await parseApiBody(request, context, settingsBody);
   const aliases: Record<string, string> = { two_factor_required: "twoFactorRequired", featured_course: "featuredCourse" };
   const given = Object.fromEntries(Object.entries(raw).map(([k, v]) => [aliases[k] ?? k, v]));
   const merged = { ...currentSettings(organization), ...given };

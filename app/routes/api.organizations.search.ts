@@ -5,7 +5,7 @@ import { apiInvalid, apiMethodNotAllowed, apiOk } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
 import { requireApiSuperAdmin } from "~/utils/platform-api.server";
 
-const querySchema = pageSchema.extend({ q: z.string().trim().min(1).max(200) });
+export const querySchema = pageSchema.extend({ q: z.string().trim().min(1).max(200) });
 
 /** `GET /api/organizations/search?q=` (super-admin): by name or host. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

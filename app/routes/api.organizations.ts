@@ -6,7 +6,7 @@ import { apiError, apiInvalid, apiMethodNotAllowed, apiOk, apiT, parseApiBody } 
 import { pageSchema, paginated } from "~/utils/pagination";
 import { requireApiSuperAdmin } from "~/utils/platform-api.server";
 
-const bodySchema = z.object({
+export const bodySchema = z.object({
   name: createOrganizationSchema.shape.name,
   language: createOrganizationSchema.shape.language,
   urlPrefix: createOrganizationSchema.shape.urlPrefix,

@@ -9,7 +9,7 @@ import { requireApiAuth } from "~/utils/auth.server";
  * `POST /api/quizzes/{id}/attach`: adds a `quiz` lesson showing this quiz at the end of a course
  * (`course_id`), or points an existing quiz lesson at this quiz (`lesson_id`).
  */
-const bodySchema = z.union([
+export const bodySchema = z.union([
   z.object({
     course_id: z.number().int().positive(),
     /** The new lesson's title; the quiz's title by default. */

@@ -8,7 +8,7 @@ import { apiMethodNotAllowed, apiOk, parseApiBody } from "~/utils/api.server";
  * Spec §7 `POST /api/quizzes/submissions/answers`: keeps answers of the caller's open attempt. Answering a
  * question again replaces its answer; an empty answer clears it.
  */
-const bodySchema = z.object({
+export const bodySchema = z.object({
   /** The attempt (submission) id. */
   submission_id: z.number().int().positive(),
   /** `{question_id, choices: [option ids]}` for choice and true/false questions, `{question_id, text}` for short text. */

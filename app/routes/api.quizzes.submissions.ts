@@ -5,7 +5,7 @@ import { attemptView, expireIfDue, getQuiz, lessonForTaking, listAttempts, openO
 import { apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, parseApiBody } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
 
-const listSchema = pageSchema.extend({
+export const listSchema = pageSchema.extend({
   quiz_id: z.coerce.number().int().positive().optional(),
   user_id: z.coerce.number().int().positive().optional(),
 });
@@ -29,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * Starts an attempt: `POST /api/quizzes/submissions`. When the learner already has an open attempt of
  * this quiz, that one is returned (200) instead of a new one (201).
  */
-const startSchema = z.object({
+export const startSchema = z.object({
   /** The quiz to take. */
   quiz_id: z.number().int().positive(),
   /** The quiz lesson it is taken in; by default the first quiz lesson of this quiz the caller may open. */

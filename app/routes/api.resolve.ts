@@ -3,7 +3,7 @@ import { z } from "zod";
 import { publicOrganization } from "~/models/organization.server";
 import { apiInvalid, apiNotFound, apiOk } from "~/utils/api.server";
 
-const querySchema = z.object({ domain: z.string().trim().min(1).max(253) });
+export const querySchema = z.object({ domain: z.string().trim().min(1).max(253) });
 
 /** `GET /api/resolve?domain=<host>`: the organization reached on a host, before anyone logs in. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

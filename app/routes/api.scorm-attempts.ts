@@ -25,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return apiOk(getAttempts(context.db, auth.person.id, lesson.id).map(attemptView));
 }
 
-const bodySchema = z.object({
+export const bodySchema = z.object({
   lesson_id: z.number().int().positive(),
   sco_id: z.string().min(1).max(4000),
   cmi: z.record(z.unknown()),

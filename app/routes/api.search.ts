@@ -5,7 +5,7 @@ import { apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api
 import { requireApiAuth } from "~/utils/auth.server";
 import { pageSchema, paginated } from "~/utils/pagination";
 
-const querySchema = pageSchema.extend({ q: z.string().trim().min(1).max(200) });
+export const querySchema = pageSchema.extend({ q: z.string().trim().min(1).max(200) });
 
 /** `GET /api/search?q=`: ranked hits among the courses, lessons and materials the caller may see. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

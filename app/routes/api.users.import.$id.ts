@@ -6,7 +6,7 @@ import { getUserSettings } from "~/models/user-settings.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";
 
-const querySchema = z.object({
+export const querySchema = z.object({
   group_id: z.coerce.number().int().positive().optional(),
   send_invitations: z.enum(["true", "false"]).optional(),
   dry_run: z.enum(["true", "false"]).optional(),

@@ -37,7 +37,7 @@ export interface Resource<V, C extends ZodTypeAny, U extends ZodTypeAny> {
 }
 
 const idSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-const searchSchema = pageSchema.extend({ q: z.string().trim().min(1).max(200) });
+export const searchSchema = pageSchema.extend({ q: z.string().trim().min(1).max(200) });
 
 async function scopeFor(request: Request, context: AppLoadContext, capability: Capability): Promise<ResourceScope> {
   if (!context.organization || !context.db) throw await apiNotFound(request, context);

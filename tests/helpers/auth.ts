@@ -1,6 +1,7 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { expect } from "vitest";
+import { checkReply } from "./contract";
 import { form, request, type HttpResponse } from "./http";
 import type { RunningServer } from "./server";
 
@@ -33,7 +34,7 @@ export function api(
   path: string,
   { token, body, headers = {} }: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
 ) {
-  return request(server.port, host, `/api/${path}`, {
+  const reply = request(server.port, host, `/api/${path}`, {
     method,
     headers: {
       ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
@@ -41,6 +42,11 @@ export function api(
       ...headers,
     },
     body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  // Every reply is held to its contract (tests/helpers/contract.ts): drift from /api/openapi.json fails here.
+  return reply.then((res) => {
+    checkReply(method, `/api/${path}`, res);
+    return res;
   });
 }
 
