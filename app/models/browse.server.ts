@@ -1,6 +1,8 @@
-import { and, asc, count, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { TenantConn } from "../../db/open";
-import { carousels, categories, courseCompletions, courses, lessonProgress, lessons, type Course } from "../../db/tenant";
+import { carousels, categories, courseCompletions, courses, files, lessonProgress, lessons, type Course } from "../../db/tenant";
+import type { WriteResult } from "../utils/resource.server";
 
 /**
  * What the learner's browsing pages show on a course card (issue 18): cover, kind, episode count, total
@@ -51,10 +53,11 @@ export function courseStats(db: TenantConn, courseIds: number[], learnerId: numb
       progress: null,
     });
   if (learnerId === null) return stats;
+  // Completed lessons count whole; a video begun counts by how far into it the learner got.
   const started = db
     .select({
       courseId: lessonProgress.courseId,
-      done: sql<number>`sum(case when ${lessonProgress.completedAt} is not null and ${counted} then 1 else 0 end)`,
+      done: sql<number>`sum(case when not ${counted} then 0 when ${lessonProgress.completedAt} is not null then 1.0 when ${lessons.durationSeconds} > 0 then min(1.0, ${lessonProgress.positionSeconds} * 1.0 / ${lessons.durationSeconds}) else 0 end)`,
     })
     .from(lessonProgress)
     .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
@@ -64,7 +67,7 @@ export function courseStats(db: TenantConn, courseIds: number[], learnerId: numb
     .all();
   for (const row of started) {
     const s = stats.get(row.courseId)!;
-    s.progress = s.episodes ? Math.min(100, Math.round((100 * Number(row.done)) / s.episodes)) : 0;
+    s.progress = s.episodes ? Math.min(99, Math.round((100 * Number(row.done)) / s.episodes)) : 0;
   }
   const completed = db
     .select({ courseId: courseCompletions.courseId })
@@ -141,4 +144,32 @@ export function categoryCourses(db: TenantConn, categoryId: number) {
 /** The cover of a carousel, for its page. */
 export function carouselCover(db: TenantConn, carouselId: number) {
   return db.select({ coverFileId: carousels.coverFileId }).from(carousels).where(eq(carousels.id, carouselId)).get()?.coverFileId ?? null;
+}
+
+/** Images of the file library that can be chosen as a cover, newest first (admin screens). */
+export function coverChoices(db: TenantConn) {
+  return db
+    .select({ id: files.id, name: files.name })
+    .from(files)
+    .where(eq(files.kind, "image"))
+    .orderBy(desc(files.createdAt), desc(files.id))
+    .limit(500)
+    .all();
+}
+
+/** What the cover field of a form may hold: nothing (no cover) or a file id. */
+export const coverFieldSchema = z.union([z.literal("").transform(() => null), z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)]);
+
+/**
+ * Sets (or with null clears) the cover of a category or carousel; the file must be an image of this
+ * organization's library.
+ */
+export function setCover(db: TenantConn, kind: "category" | "carousel", id: number, fileId: number | null): WriteResult<null> {
+  if (fileId !== null) {
+    const file = db.select({ kind: files.kind }).from(files).where(eq(files.id, fileId)).get();
+    if (file?.kind !== "image") return { ok: false, field: "cover_file_id", message: "validation.invalid" };
+  }
+  const table = kind === "category" ? categories : carousels;
+  db.update(table).set({ coverFileId: fileId }).where(eq(table.id, id)).run();
+  return { ok: true, value: null };
 }
