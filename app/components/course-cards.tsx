@@ -124,6 +124,7 @@ export function CourseRow({
   action,
   eager = 0,
   id,
+  cover,
 }: {
   title: ReactNode;
   courses: CourseCard[];
@@ -131,11 +132,19 @@ export function CourseRow({
   action?: ReactNode;
   eager?: number;
   id: string;
+  /** A cover behind the row's heading (a carousel's own cover on /carousels). */
+  cover?: string | null;
 }) {
   const { t } = useTranslation();
   const track = useRef<HTMLUListElement>(null);
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  // The buttons appear only when JavaScript runs and the row is wider than the screen.
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const measure = () => setOverflows(Boolean(track.current && track.current.scrollWidth > track.current.clientWidth + 4));
+    measure();
+    window.addEventListener("resize", measure);
+    return () => window.removeEventListener("resize", measure);
+  }, [courses.length]);
   const scroll = (direction: 1 | -1) => {
     const el = track.current;
     if (el)
@@ -146,10 +155,11 @@ export function CourseRow({
   };
   return (
     <section className="row" aria-labelledby={`${id}-title`} data-testid={testId}>
-      <div className="row-head">
+      <div className={cover ? "row-head with-cover" : "row-head"}>
+        {cover ? <ProviderImage src={cover} bucket="cover" width={1280} sizes="(max-width: 1280px) 100vw, 1280px" className="row-head-cover" /> : null}
         <h2 id={`${id}-title`}>{title}</h2>
         {action}
-        {hydrated && courses.length > 1 ? (
+        {overflows ? (
           <div className="row-buttons">
             <button type="button" onClick={() => scroll(-1)} aria-label={t("browse.previous")} data-testid="row-previous">
               ‹

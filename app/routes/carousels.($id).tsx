@@ -70,12 +70,8 @@ export default function Carousels() {
       ) : null}
       {carousels.map((c) => (
         <div key={c.id} className="carousel carousel-block" data-carousel={c.title}>
-          {c.cover ? (
-            <div className="banner with-cover carousel-banner">
-              <ProviderImage src={c.cover} bucket="cover" width={1280} sizes="(max-width: 1280px) 100vw, 1280px" className="banner-cover" />
-            </div>
-          ) : null}
           <CourseRow
+            cover={c.cover}
             id={`carousel-${c.id}`}
             title={<Link to={`/carousels/${c.id}`}>{c.title}</Link>}
             courses={c.courses}
