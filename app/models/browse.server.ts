@@ -164,11 +164,12 @@ export const coverFieldSchema = z.union([z.literal("").transform(() => null), z.
  * Sets (or with null clears) the cover of a category or carousel; the file must be an image of this
  * organization's library.
  */
+export function isCoverImage(db: TenantConn, fileId: number) {
+  return db.select({ kind: files.kind }).from(files).where(eq(files.id, fileId)).get()?.kind === "image";
+}
+
 export function setCover(db: TenantConn, kind: "category" | "carousel", id: number, fileId: number | null): WriteResult<null> {
-  if (fileId !== null) {
-    const file = db.select({ kind: files.kind }).from(files).where(eq(files.id, fileId)).get();
-    if (file?.kind !== "image") return { ok: false, field: "cover_file_id", message: "validation.invalid" };
-  }
+  if (fileId !== null && !isCoverImage(db, fileId)) return { ok: false, field: "cover_file_id", message: "validation.invalid" };
   const table = kind === "category" ? categories : carousels;
   db.update(table).set({ coverFileId: fileId }).where(eq(table.id, id)).run();
   return { ok: true, value: null };

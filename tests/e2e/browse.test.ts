@@ -4,7 +4,7 @@ import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, newPage } from "../helpers/browser";
 import { ROOT, startServer, type RunningServer } from "../helpers/server";
-import { cookieFor, insertSession } from "../helpers/sessions";
+import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
  * The learner's home and browsing pages in a real Chromium (issue 18), JavaScript on and off: carousel
@@ -18,11 +18,17 @@ let closeBrowser: () => Promise<void>;
 let learnerCookie: string;
 const ORG = "nordlys.localhost";
 const SHOTS = path.join(ROOT, "test-results", "screenshots", "browse");
+/** The learner has begun two series: part of a first episode watched. */
+const BEGIN = `insert into lesson_progress (user_id, lesson_id, course_id, position_seconds, watched_seconds)
+  select u.id, l.id, l.course_id, ?, ? from users u, lessons l join courses c on c.id = l.course_id
+  where u.email = 'learner@nordlys.test' and c.title = ? and l.kind = 'video' order by l.position limit 1`;
 
 beforeAll(async () => {
   server = await startServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
   learnerCookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "web" }));
+  execTenant(server, 2, BEGIN, 7, 7, "Førstehjælp på arbejdspladsen");
+  execTenant(server, 2, BEGIN, 4, 4, "Bæredygtighed i hverdagen");
   fs.mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {

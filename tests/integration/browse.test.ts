@@ -1,24 +1,30 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postForm } from "../helpers/auth";
+import { api, postForm } from "../helpers/auth";
 import { request } from "../helpers/http";
 import { startServer, type RunningServer } from "../helpers/server";
-import { cookieFor, insertSession } from "../helpers/sessions";
+import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
  * The learner's browsing pages (issue 18) as served HTML, no browser: the demo's covers on categories,
  * carousels and groups, the home page's rows and cards, helpful empty states, and choosing a cover in
- * the dashboard (a bad choice changes nothing).
+ * the dashboard and through /api (a bad choice changes nothing).
  */
 let server: RunningServer;
 let learner: string;
 let admin: string;
 const ORG = "nordlys.localhost";
+/** The learner has begun two series: part of a first episode watched. */
+const BEGIN = `insert into lesson_progress (user_id, lesson_id, course_id, position_seconds, watched_seconds)
+  select u.id, l.id, l.course_id, ?, ? from users u, lessons l join courses c on c.id = l.course_id
+  where u.email = 'learner@nordlys.test' and c.title = ? and l.kind = 'video' order by l.position limit 1`;
 beforeAll(async () => {
   server = await startServer();
   learner = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "web" }));
   admin = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
+  execTenant(server, 2, BEGIN, 7, 7, "Førstehjælp på arbejdspladsen");
+  execTenant(server, 2, BEGIN, 4, 4, "Bæredygtighed i hverdagen");
 });
 afterAll(() => server?.stop());
 
@@ -138,5 +144,26 @@ describe("choosing a cover in the dashboard", () => {
     const ok = await postForm(server, ORG, url, { intent: "save", title: "Kom godt i gang", published: "on", cover_file_id: String(image.id) }, admin);
     expect(ok.status).toBe(302);
     expect(query("select cover_file_id, published from carousels where id = ?", carousel.id)).toEqual([{ cover_file_id: image.id, published: 1 }]);
+  });
+});
+
+describe("covers through /api", () => {
+  it("a category and a carousel take cover_file_id: an image of the library, never another kind of file", async () => {
+    const token = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
+    const call = (method: string, p: string, body?: unknown) => api(server, ORG, method, p, { token, body });
+    const [image] = query<{ id: number }>("select id from files where kind = 'image' order by id limit 1");
+    const [pdf] = query<{ id: number }>("select id from files where kind <> 'image' limit 1");
+    const created = await call("POST", "courses/categories", { name: "Med omslag", cover_file_id: image.id });
+    expect(created.status, created.body).toBe(201);
+    expect(created.json().payload).toMatchObject({ name: "Med omslag", cover_file_id: image.id });
+    const refused = await call("PUT", `courses/categories/${created.json().payload.id}`, { name: "Andet", cover_file_id: pdf.id });
+    expect(refused.status).toBe(422);
+    expect((await call("GET", `courses/categories/${created.json().payload.id}`)).json().payload).toMatchObject({ name: "Med omslag", cover_file_id: image.id });
+    const carousel = await call("POST", "courses-carousels", { title: "Med omslag", cover_file_id: image.id });
+    expect(carousel.status, carousel.body).toBe(201);
+    expect(carousel.json().payload.cover_file_id).toBe(image.id);
+    expect((await call("POST", "courses-carousels", { title: "Forkert", cover_file_id: pdf.id })).status).toBe(422);
+    const cleared = await call("PUT", `courses-carousels/${carousel.json().payload.id}`, { cover_file_id: null });
+    expect(cleared.json().payload.cover_file_id).toBeNull();
   });
 });
