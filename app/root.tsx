@@ -17,12 +17,16 @@ import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { publicOrganization } from "~/models/organization.server";
 import styles from "~/styles/app.css";
+import browseStyles from "~/styles/browse.css";
 import { getAuth } from "~/utils/auth.server";
 import { takeFlash } from "~/utils/flash.server";
 import { resources } from "~/utils/i18n.server";
 import { languageFor, themeFor } from "~/utils/preferences.server";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "stylesheet", href: browseStyles },
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const language = await languageFor(request, context);

@@ -12,6 +12,8 @@ export const categories = sqliteTable("categories", {
   id: id(),
   name: text("name").notNull(),
   position: integer("position").notNull().default(0),
+  /** Learner home and browsing (issue 18): an image of the file library shown on /categories. */
+  coverFileId: integer("cover_file_id"),
   ...timestamps(),
 });
 
@@ -261,6 +263,8 @@ export const carousels = sqliteTable("carousels", {
   title: text("title").notNull(),
   published: integer("published", { mode: "boolean" }).notNull().default(false),
   position: integer("position").notNull().default(0),
+  /** Learner home and browsing (issue 18): an image of the file library shown on /carousels. */
+  coverFileId: integer("cover_file_id"),
   ...timestamps(),
 });
 

@@ -15,6 +15,7 @@ import { seedAnalyticsDemo } from "./demo/analytics";
 import { seedDemoQuizzes } from "./demo/quizzes";
 import { seedGroupsDemo } from "./demo/groups";
 import { seedLeaderboardDemo } from "./demo/leaderboard";
+import { seedBrowseDemo } from "./demo/browse";
 
 interface DemoCourse {
   title: string;
@@ -151,6 +152,7 @@ export async function seedDemo(
       seedDemoQuizzes(db, demo.language);
       if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, language: demo.language, now });
       seedGroupsDemo(db);
+      await seedBrowseDemo(target);
     } finally {
       platform.tenants.release(lease);
     }

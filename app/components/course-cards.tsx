@@ -1,6 +1,8 @@
 import { Link } from "@remix-run/react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ProviderImage } from "~/components/provider-image";
+import { durationLabel } from "~/utils/duration";
 
 export interface CourseCard {
   id: number;
@@ -9,25 +11,171 @@ export interface CourseCard {
   description?: string;
   /** The image provider's address of the cover (platform.imageUrl), when the course has one. */
   cover?: string | null;
+  /** Episodes (lessons) and their total running time, when the page counted them. */
+  episodes?: number;
+  durationSeconds?: number;
+  /** 0–100 for a learner who started the course. */
+  progress?: number | null;
+  /** A line of the page's own under the title (e.g. "Added 21. nov. 2026"). */
+  meta?: string;
+}
+
+/** Kind · episodes · running time, as one line. */
+export function CourseFacts({ course }: { course: CourseCard }) {
+  const { t } = useTranslation();
+  const facts = [t(`courseType.${course.type}`)];
+  if (course.episodes && (course.type === "series" || course.type === "movie")) {
+    if (course.type === "series") facts.push(t("browse.episodes", { count: course.episodes }));
+    if (course.durationSeconds) {
+      const d = durationLabel(course.durationSeconds);
+      facts.push(t(d.key, d.values));
+    }
+  }
+  return (
+    <p className="card-facts">
+      {facts.map((fact, i) => (
+        <span key={i} className={i === 0 ? "card-kind" : undefined}>
+          {fact}
+        </span>
+      ))}
+    </p>
+  );
+}
+
+/** A progress bar with its value in words for screen readers. */
+export function ProgressBar({ percent }: { percent: number }) {
+  const { t } = useTranslation();
+  return (
+    <div className="card-progress" role="img" aria-label={t("browse.progress", { percent })} data-progress={percent}>
+      <span style={{ width: `${percent}%` }} />
+    </div>
+  );
+}
+
+/**
+ * One course: cover (or a tinted placeholder with its initial), a progress bar when started, facts and
+ * title. The title's link covers the whole card, so the card is one focusable target.
+ */
+export function CourseCardItem({
+  course,
+  headingLevel = 3,
+  priority = false,
+  width = 320,
+}: {
+  course: CourseCard;
+  headingLevel?: 2 | 3;
+  priority?: boolean;
+  width?: number;
+}) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <li className="card" data-course-id={course.id}>
+      <div className="card-media">
+        {course.cover ? (
+          <ProviderImage
+            src={course.cover}
+            bucket="cover"
+            width={width}
+            sizes={`(max-width: 600px) 80vw, ${width}px`}
+            priority={priority}
+            className="card-cover"
+          />
+        ) : (
+          <div className="card-placeholder" aria-hidden="true" data-hue={course.id % 6}>
+            {course.title.slice(0, 1)}
+          </div>
+        )}
+        {course.progress != null ? <ProgressBar percent={course.progress} /> : null}
+      </div>
+      <div className="card-body">
+        <CourseFacts course={course} />
+        <Heading className="course-title">
+          <Link to={`/courses/${course.id}`} className="card-link">
+            {course.title}
+          </Link>
+        </Heading>
+        {course.description ? <p className="card-description">{course.description}</p> : null}
+        {course.meta ? <p className="course-meta">{course.meta}</p> : null}
+      </div>
+    </li>
+  );
 }
 
 /** A grid of course cards linking to their pages. */
-export function CourseCards({ courses, testId }: { courses: CourseCard[]; testId?: string }) {
-  const { t } = useTranslation();
+export function CourseCards({ courses, testId, headingLevel, eager = 0 }: { courses: CourseCard[]; testId?: string; headingLevel?: 2 | 3; eager?: number }) {
   return (
-    <ul className="course-grid" data-testid={testId}>
-      {courses.map((course) => (
-        <li key={course.id} className={course.cover ? "course-card with-cover" : "course-card"} data-course-id={course.id}>
-          {course.cover ? (
-            <ProviderImage src={course.cover} bucket="cover" width={320} sizes="(max-width: 600px) 90vw, 320px" className="course-cover" />
-          ) : null}
-          <span className="course-type">{t(`courseType.${course.type}`)}</span>
-          <h3 className="course-title">
-            <Link to={`/courses/${course.id}`}>{course.title}</Link>
-          </h3>
-          {course.description ? <p className="course-description">{course.description}</p> : null}
-        </li>
+    <ul className="card-grid course-grid" data-testid={testId}>
+      {courses.map((course, i) => (
+        <CourseCardItem key={course.id} course={course} headingLevel={headingLevel} priority={i < eager} />
       ))}
     </ul>
+  );
+}
+
+/**
+ * A horizontal row of cards (a carousel, "continue watching"): a scroll container with scroll-snap that
+ * works without JavaScript — it is focusable, so arrow keys scroll it, and each card's link takes Tab.
+ * When JavaScript runs, previous/next buttons scroll it by a screenful.
+ */
+export function CourseRow({
+  title,
+  courses,
+  testId,
+  action,
+  eager = 0,
+  id,
+  cover,
+}: {
+  title: ReactNode;
+  courses: CourseCard[];
+  testId?: string;
+  action?: ReactNode;
+  eager?: number;
+  id: string;
+  /** A cover behind the row's heading (a carousel's own cover on /carousels). */
+  cover?: string | null;
+}) {
+  const { t } = useTranslation();
+  const track = useRef<HTMLUListElement>(null);
+  // The buttons appear only when JavaScript runs and the row is wider than the screen.
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const measure = () => setOverflows(Boolean(track.current && track.current.scrollWidth > track.current.clientWidth + 4));
+    measure();
+    window.addEventListener("resize", measure);
+    return () => window.removeEventListener("resize", measure);
+  }, [courses.length]);
+  const scroll = (direction: 1 | -1) => {
+    const el = track.current;
+    if (el)
+      el.scrollBy({
+        left: direction * el.clientWidth * 0.9,
+        behavior: "smooth",
+      });
+  };
+  return (
+    <section className="row" aria-labelledby={`${id}-title`} data-testid={testId}>
+      <div className={cover ? "row-head with-cover" : "row-head"}>
+        {cover ? <ProviderImage src={cover} bucket="cover" width={1280} sizes="(max-width: 1280px) 100vw, 1280px" className="row-head-cover" /> : null}
+        <h2 id={`${id}-title`}>{title}</h2>
+        {action}
+        {overflows ? (
+          <div className="row-buttons">
+            <button type="button" onClick={() => scroll(-1)} aria-label={t("browse.previous")} data-testid="row-previous">
+              ‹
+            </button>
+            <button type="button" onClick={() => scroll(1)} aria-label={t("browse.next")} data-testid="row-next">
+              ›
+            </button>
+          </div>
+        ) : null}
+      </div>
+      {/* Focusable so the keyboard can scroll it (axe: scrollable-region-focusable). */}
+      <ul className="row-track" ref={track} tabIndex={0} aria-labelledby={`${id}-title`}>
+        {courses.map((course, i) => (
+          <CourseCardItem key={course.id} course={course} priority={i < eager} />
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -1,4 +1,4 @@
-import { Form, Link, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, NavLink, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { RootData } from "~/root";
 import { LanguageSwitch } from "./language-switch";
@@ -16,22 +16,22 @@ export function SiteHeader() {
         <span className="brand-name">{name}</span>
       </Link>
       <nav aria-label={t("nav.main")} className="site-nav">
-        <Link to="/">{t("nav.home")}</Link>
-        {data?.organization ? <Link to="/categories">{t("nav.categories")}</Link> : null}
-        {data?.organization ? <Link to="/search">{t("nav.search")}</Link> : null}
-        {data?.organization && data.user ? <Link to="/history">{t("nav.history")}</Link> : null}
-        {data?.organization && data.user?.capabilities.includes("read:leaderboard") ? <Link to="/leaderboard">{t("leaderboard.title")}</Link> : null}
-        {data?.user?.role === "super_admin" ? <Link to="/admin">{t("nav.admin")}</Link> : null}
+        <NavLink to="/" end>{t("nav.home")}</NavLink>
+        {data?.organization ? <NavLink to="/categories">{t("nav.categories")}</NavLink> : null}
+        {data?.organization ? <NavLink to="/search">{t("nav.search")}</NavLink> : null}
+        {data?.organization && data.user ? <NavLink to="/history">{t("nav.history")}</NavLink> : null}
+        {data?.organization && data.user?.capabilities.includes("read:leaderboard") ? <NavLink to="/leaderboard">{t("leaderboard.title")}</NavLink> : null}
+        {data?.user?.role === "super_admin" ? <NavLink to="/admin">{t("nav.admin")}</NavLink> : null}
         {data?.organization && data.user?.role === "group_admin" ? (
           // groups and import (issue 14): a group admin's own screen
-          <Link to="/groups" data-testid="my-groups-link">
+          <NavLink to="/groups" data-testid="my-groups-link">
             {t("groups.nav")}
-          </Link>
+          </NavLink>
         ) : null}
         {data?.organization && data.user?.capabilities.includes("read:organization") ? (
-          <Link to="/dashboard" data-testid="dashboard-link">
+          <NavLink to="/dashboard" data-testid="dashboard-link">
             {t("nav.dashboard")}
-          </Link>
+          </NavLink>
         ) : null}
       </nav>
       <div className="site-tools">

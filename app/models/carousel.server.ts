@@ -4,6 +4,7 @@ import type { TenantConn } from "../../db/open";
 import { carouselCourses, carousels, courses, type Carousel } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
 import type { Resource, ResourceScope, WriteResult } from "../utils/resource.server";
+import { isCoverImage, setCover } from "./browse.server";
 import { moveRow, nextPosition, reorder, type Move } from "./ordering.server";
 
 /** The courses of a carousel, in its order; for learners only the published ones. */
@@ -33,6 +34,7 @@ export function carouselView(carousel: Carousel, courseIds: number[]) {
     published: carousel.published,
     position: carousel.position,
     course_ids: courseIds,
+    cover_file_id: carousel.coverFileId,
     created_at: carousel.createdAt.toISOString(),
     updated_at: carousel.updatedAt.toISOString(),
   };
@@ -43,11 +45,14 @@ export const carouselSchema = z.object({
   title: z.string({ required_error: "validation.required" }).trim().min(1, "validation.required").max(200),
   published: z.boolean().default(false),
   course_ids: z.array(z.number().int().positive()).max(500).default([]),
+  /** An image of the file library (issue 18), or null for none. */
+  cover_file_id: z.number().int().positive().nullable().optional(),
 });
 const updateSchema = z.object({
   title: carouselSchema.shape.title.optional(),
   published: z.boolean().optional(),
   course_ids: z.array(z.number().int().positive()).max(500).optional(),
+  cover_file_id: z.number().int().positive().nullable().optional(),
 });
 
 function isEditor(scope: ResourceScope) {
@@ -90,6 +95,13 @@ export function createCarousel(db: TenantConn, input: z.infer<typeof carouselSch
     if (!set.ok) {
       tx.rollback();
     }
+    if (input.cover_file_id !== undefined) {
+      const cover = setCover(tx, "carousel", row.id, input.cover_file_id);
+      if (!cover.ok) {
+        tx.rollback();
+      }
+      return { ok: true as const, value: getCarousel(tx, row.id)! };
+    }
     return { ok: true as const, value: row };
   });
 }
@@ -98,6 +110,10 @@ export function updateCarousel(db: TenantConn, id: number, input: z.infer<typeof
   const existing = getCarousel(db, id);
   if (!existing) return null;
   return db.transaction((tx) => {
+    if (input.cover_file_id !== undefined) {
+      const cover = setCover(tx, "carousel", id, input.cover_file_id);
+      if (!cover.ok) return cover;
+    }
     if (input.course_ids) {
       const set = setCarouselCourses(tx, id, input.course_ids);
       if (!set.ok) return set;
@@ -105,7 +121,7 @@ export function updateCarousel(db: TenantConn, id: number, input: z.infer<typeof
     const changes: Partial<Carousel> = {};
     if (input.title !== undefined) changes.title = input.title;
     if (input.published !== undefined) changes.published = input.published;
-    const row = Object.keys(changes).length ? tx.update(carousels).set(changes).where(eq(carousels.id, id)).returning().get()! : existing;
+    const row = Object.keys(changes).length ? tx.update(carousels).set(changes).where(eq(carousels.id, id)).returning().get()! : getCarousel(tx, id)!;
     return { ok: true as const, value: row };
   });
 }
@@ -161,6 +177,7 @@ export const carouselResource: Resource<CarouselView, typeof carouselSchema, typ
     if (unique.length && scope.db.select({ id: courses.id }).from(courses).where(inArray(courses.id, unique)).all().length !== unique.length) {
       return { ok: false, field: "course_ids", message: "validation.invalid" };
     }
+    if (input.cover_file_id != null && !isCoverImage(scope.db, input.cover_file_id)) return { ok: false, field: "cover_file_id", message: "validation.invalid" };
     const result = createCarousel(scope.db, input);
     return result.ok ? { ok: true, value: carouselView(result.value, carouselCourseIds(scope.db, result.value.id)) } : result;
   },

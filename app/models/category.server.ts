@@ -4,6 +4,7 @@ import type { TenantConn } from "../../db/open";
 import { categories, courses, type Category } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
 import type { Resource, ResourceScope } from "../utils/resource.server";
+import { isCoverImage, setCover } from "./browse.server";
 import { moveRow, nextPosition, type Move } from "./ordering.server";
 
 export function categoryView(category: Category, courseCount?: number) {
@@ -11,6 +12,7 @@ export function categoryView(category: Category, courseCount?: number) {
     id: category.id,
     name: category.name,
     position: category.position,
+    cover_file_id: category.coverFileId,
     ...(courseCount !== undefined ? { course_count: courseCount } : {}),
     created_at: category.createdAt.toISOString(),
     updated_at: category.updatedAt.toISOString(),
@@ -18,7 +20,11 @@ export function categoryView(category: Category, courseCount?: number) {
 }
 export type CategoryView = ReturnType<typeof categoryView>;
 
-export const categorySchema = z.object({ name: z.string({ required_error: "validation.required" }).trim().min(1, "validation.required").max(100) });
+export const categorySchema = z.object({
+  name: z.string({ required_error: "validation.required" }).trim().min(1, "validation.required").max(100),
+  /** An image of the file library (issue 18), or null for none; the screens set it with setCover. */
+  cover_file_id: z.number().int().positive().nullable().optional(),
+});
 
 export function listCategories(db: TenantConn) {
   return db.select().from(categories).orderBy(asc(categories.position), asc(categories.id)).all();
@@ -73,10 +79,22 @@ export const categoryResource: Resource<CategoryView, typeof categorySchema, Ret
     const n = scope.db.select({ n: count() }).from(courses).where(eq(courses.categoryId, id)).get()?.n ?? 0;
     return categoryView(row, n);
   },
-  create: (scope, input) => ({ ok: true, value: categoryView(createCategory(scope.db, input)) }),
+  create: (scope, input) => {
+    if (input.cover_file_id != null && !isCoverImage(scope.db, input.cover_file_id)) return { ok: false, field: "cover_file_id", message: "validation.invalid" };
+    return scope.db.transaction((tx) => {
+      const row = createCategory(tx, input);
+      if (input.cover_file_id !== undefined) setCover(tx, "category", row.id, input.cover_file_id);
+      return { ok: true as const, value: categoryView(getCategory(tx, row.id)!) };
+    });
+  },
   update: (scope, id, input) => {
-    const row = input.name ? renameCategory(scope.db, id, { name: input.name }) : getCategory(scope.db, id);
-    return row ? { ok: true, value: categoryView(row) } : null;
+    if (!getCategory(scope.db, id)) return null;
+    if (input.cover_file_id != null && !isCoverImage(scope.db, input.cover_file_id)) return { ok: false, field: "cover_file_id", message: "validation.invalid" };
+    return scope.db.transaction((tx) => {
+      if (input.cover_file_id !== undefined) setCover(tx, "category", id, input.cover_file_id);
+      if (input.name) renameCategory(tx, id, { name: input.name });
+      return { ok: true as const, value: categoryView(getCategory(tx, id)!) };
+    });
   },
   remove: (scope, id) => deleteCategory(scope.db, id),
 };

@@ -1,8 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CourseCards } from "~/components/course-cards";
+import { CategoryTiles } from "~/components/category-tiles";
+import { CourseCards, CourseFacts, CourseRow, ProgressBar } from "~/components/course-cards";
+import { EmptyState } from "~/components/empty-state";
 import { ProviderImage } from "~/components/provider-image";
+import { categoryTiles, courseCards } from "~/models/browse.server";
 import { carouselCourseRows, listCarousels } from "~/models/carousel.server";
 import { listPublishedCourses } from "~/models/course.server";
 import { publishedCourse, recentCourses } from "~/models/learning.server";
@@ -13,8 +16,9 @@ import { richTextToPlain } from "~/utils/sanitize.server";
 const HOME_COURSE_LIMIT = 24;
 
 /**
- * Spec §2 "/" home: the featured course, "continue watching" for a signed-in learner, the published
- * carousels, and the published courses. Unpublished courses never appear here.
+ * Spec §2 "/" home, streaming-style (issue 18, docs/decisions/024-learner-home.md): the featured course as
+ * a hero, "continue watching" for a signed-in learner, each published carousel as a horizontal row, the
+ * categories with their covers, and the published courses. Unpublished courses never appear here.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { organization, db } = context;
@@ -22,27 +26,34 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await getAuth(request, context);
   const learnerId = auth?.person && auth.role && !auth.session?.twoFactorPending ? auth.person.id : null;
   const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
-  const card = (c: { id: number; title: string; type: string; description?: string; coverFileId?: number | null }) => ({
-    id: c.id,
-    title: c.title,
-    type: c.type,
-    description: c.description ? richTextToPlain(c.description) : "",
-    cover: cover(c.coverFileId),
-  });
-  const featured = organization.featuredCourse ? publishedCourse(db, organization.featuredCourse) : undefined;
+  const cards = (rows: Parameters<typeof courseCards>[1]) => courseCards(db, rows, { learnerId, cover, plain: richTextToPlain });
+  const featuredRow = organization.featuredCourse ? publishedCourse(db, organization.featuredCourse) : undefined;
   // The queries live in the model: a route module importing drizzle or db/tenant would ship them to the browser.
   const carousels = listCarousels(db, { publishedOnly: true }).map((carousel) => ({
     id: carousel.id,
     title: carousel.title,
-    courses: carouselCourseRows(db, carousel.id, { publishedOnly: true }).map(card),
+    courses: cards(carouselCourseRows(db, carousel.id, { publishedOnly: true })),
   }));
-  const { items } = listPublishedCourses(db, { page: 1, perPage: HOME_COURSE_LIMIT });
+  const { items } = listPublishedCourses(db, {
+    page: 1,
+    perPage: HOME_COURSE_LIMIT,
+  });
+  const all = cards(items);
+  const added = new Map(items.map((c) => [c.id, c.createdAt.toISOString()]));
   return {
     kind: "organization" as const,
-    featured: featured ? card(featured) : null,
-    continueWatching: learnerId ? recentCourses(db, learnerId, 6).map(({ course }) => card(course)) : [],
+    signedIn: learnerId !== null,
+    canManage: Boolean(auth?.capabilities.has("write:course")),
+    featured: featuredRow ? cards([featuredRow])[0] : null,
+    // Started and not finished, most recently watched first.
+    continueWatching: learnerId
+      ? cards(recentCourses(db, learnerId, 20).map(({ course }) => course))
+          .filter((c) => (c.progress ?? 0) < 100)
+          .slice(0, 12)
+      : [],
     carousels: carousels.filter((c) => c.courses.length > 0),
-    courses: items.map((c) => ({ ...c, description: richTextToPlain(c.description), cover: cover(c.coverFileId), createdAt: c.createdAt.toISOString() })),
+    categories: categoryTiles(db, cover).filter((c) => c.courses > 0),
+    courses: all.map((c) => ({ ...c, createdAt: added.get(c.id)! })),
   };
 }
 
@@ -57,58 +68,95 @@ export default function Home() {
       </section>
     );
   }
+  const featured = data.featured;
+  const started = featured?.progress != null && featured.progress < 100;
   return (
-    <>
-      {data.featured ? (
-        <section className={data.featured.cover ? "featured panel with-cover" : "featured panel"} data-testid="featured">
-          {data.featured.cover ? (
-            <ProviderImage src={data.featured.cover} bucket="cover" width={960} sizes="(max-width: 1000px) 100vw, 960px" priority className="featured-cover" />
+    <div className="browse home">
+      {featured ? (
+        <section className={featured.cover ? "hero with-cover" : "hero"} data-testid="featured" aria-labelledby="featured-title">
+          {featured.cover ? (
+            <ProviderImage src={featured.cover} bucket="cover" width={1280} sizes="(max-width: 1280px) 100vw, 1280px" priority className="hero-cover" />
           ) : null}
-          <div className="featured-text">
-            <span className="course-type">{t("home.featured")}</span>
-            <h2>
-              <Link to={`/courses/${data.featured.id}`}>{data.featured.title}</Link>
+          <div className="hero-text">
+            <span className="hero-label">{t("home.featured")}</span>
+            <h2 id="featured-title" className="hero-title">
+              {featured.title}
             </h2>
-            <p className="course-description">{data.featured.description}</p>
-            <Link className="button primary" to={`/courses/${data.featured.id}`}>
-              {t("learn.start")}
-            </Link>
+            <CourseFacts course={featured} />
+            {featured.description ? <p className="hero-description">{featured.description}</p> : null}
+            {started ? <ProgressBar percent={featured.progress!} /> : null}
+            <div className="hero-actions">
+              <Link className="button primary play" to={`/courses/${featured.id}`} data-testid="featured-play">
+                <span aria-hidden="true">▶ </span>
+                {started ? t("learn.continue") : t("learn.start")}
+              </Link>
+            </div>
           </div>
         </section>
       ) : null}
       {data.continueWatching.length ? (
-        <section>
-          <h2>{t("home.continue")}</h2>
-          <CourseCards courses={data.continueWatching} testId="continue-watching" />
+        <CourseRow
+          id="continue"
+          title={t("home.continue")}
+          courses={data.continueWatching}
+          testId="continue-watching"
+          action={<Link to="/history">{t("browse.seeAll")}</Link>}
+        />
+      ) : data.signedIn && data.courses.length ? (
+        <EmptyState
+          testId="continue-empty"
+          title={t("home.continue")}
+          body={t("browse.empty.continue")}
+          to={`/courses/${featured?.id ?? data.courses[0].id}`}
+          action={t("browse.empty.continueAction")}
+          compact
+        />
+      ) : null}
+      {data.carousels.map((carousel, i) => (
+        <div key={carousel.id} className="carousel" data-carousel={carousel.title}>
+          <CourseRow
+            id={`carousel-${carousel.id}`}
+            title={<Link to={`/carousels/${carousel.id}`}>{carousel.title}</Link>}
+            courses={carousel.courses}
+            eager={!featured && i === 0 ? 4 : 0}
+          />
+        </div>
+      ))}
+      {data.categories.length ? (
+        <section className="row" aria-labelledby="home-categories" data-testid="home-categories">
+          <div className="row-head">
+            <h2 id="home-categories">{t("browse.categories")}</h2>
+            <Link to="/categories">{t("browse.seeAll")}</Link>
+          </div>
+          <CategoryTiles categories={data.categories} />
         </section>
       ) : null}
-      {data.carousels.map((carousel) => (
-        <section key={carousel.id} className="carousel" data-carousel={carousel.title}>
-          <h2>
-            <Link to={`/carousels/${carousel.id}`}>{carousel.title}</Link>
-          </h2>
-          <CourseCards courses={carousel.courses} />
-        </section>
-      ))}
-      <section>
+      <section className="all-courses">
         <h1>{t("home.title")}</h1>
         {data.courses.length === 0 ? (
-          <p className="empty-state">{t("home.empty")}</p>
+          data.canManage ? (
+            <EmptyState
+              testId="home-empty"
+              title={t("home.empty")}
+              body={t("browse.empty.homeAdmin")}
+              to="/dashboard"
+              action={t("browse.empty.homeAdminAction")}
+            />
+          ) : data.signedIn ? (
+            <EmptyState testId="home-empty" title={t("home.empty")} body={t("browse.empty.home")} to="/profile" action={t("browse.empty.homeAction")} />
+          ) : (
+            <EmptyState testId="home-empty" title={t("home.empty")} body={t("browse.empty.homeGuest")} to="/auth/login" action={t("nav.signIn")} />
+          )
         ) : (
-          <ul className="course-grid">
-            {data.courses.map((course) => (
-              <li key={course.id} className="course-card" data-course-id={course.id}>
-                <span className="course-type">{t(`courseType.${course.type}`)}</span>
-                <h2 className="course-title">
-                  <Link to={`/courses/${course.id}`}>{course.title}</Link>
-                </h2>
-                <p className="course-description">{course.description}</p>
-                <p className="course-meta">{t("home.added", { date: formatDate(course.createdAt) })}</p>
-              </li>
-            ))}
-          </ul>
+          <CourseCards
+            courses={data.courses.map((c) => ({
+              ...c,
+              meta: t("home.added", { date: formatDate(c.createdAt) }),
+            }))}
+            testId="all-courses"
+          />
         )}
       </section>
-    </>
+    </div>
   );
 }

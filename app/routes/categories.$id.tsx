@@ -1,29 +1,61 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { and, asc, eq } from "drizzle-orm";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { courses } from "../../db/tenant";
 import { CourseCards } from "~/components/course-cards";
+import { EmptyState } from "~/components/empty-state";
+import { ProviderImage } from "~/components/provider-image";
+import { categoryCourses, courseCards } from "~/models/browse.server";
 import { getCategory } from "~/models/category.server";
+import { learnerContext } from "~/utils/learner.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
-/** Spec §2 /categories/{id}: its published courses. */
-export async function loader({ context, params }: LoaderFunctionArgs) {
-  const { db } = requireOrganization(context);
+/** Spec §2 /categories/{id}: its published courses, under the category's cover. */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { db, organization } = requireOrganization(context);
   const category = getCategory(db, Number(params.id) || -1);
   if (!category) throw new Response("Not Found", { status: 404 });
-  const rows = db.select().from(courses).where(and(eq(courses.categoryId, category.id), eq(courses.published, true))).orderBy(asc(courses.position), asc(courses.id)).all();
-  return { name: category.name, courses: rows.map((c) => ({ id: c.id, title: c.title, type: c.type, description: richTextToPlain(c.description) })) };
+  const { learner } = await learnerContext(request, context);
+  const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
+  return {
+    name: category.name,
+    cover: cover(category.coverFileId),
+    courses: courseCards(db, categoryCourses(db, category.id), {
+      learnerId: learner?.id ?? null,
+      cover,
+      plain: richTextToPlain,
+    }),
+  };
 }
 
 export default function Category() {
   const { t } = useTranslation();
-  const { name, courses: list } = useLoaderData<typeof loader>();
+  const { name, cover, courses: list } = useLoaderData<typeof loader>();
   return (
-    <section>
-      <h1>{t("categoriesPage.courses", { name })}</h1>
-      {list.length ? <CourseCards courses={list} /> : <p className="empty-state">{t("categoriesPage.none")}</p>}
+    <section className="browse">
+      <div>
+        <p className="breadcrumb">
+          <Link to="/categories">← {t("categoriesPage.title")}</Link>
+        </p>
+        <header className={cover ? "banner with-cover" : "banner"} data-testid="category-banner">
+          {cover ? <ProviderImage src={cover} bucket="cover" width={1280} sizes="(max-width: 1280px) 100vw, 1280px" priority className="banner-cover" /> : null}
+          <div className="banner-text">
+            <h1>{t("categoriesPage.courses", { name })}</h1>
+            <p>{t("browse.courseCount", { count: list.length })}</p>
+          </div>
+        </header>
+        {list.length ? (
+          <CourseCards courses={list} testId="category-courses" eager={4} />
+        ) : (
+          <EmptyState
+            testId="category-empty"
+            title={t("categoriesPage.none")}
+            body={t("browse.empty.category")}
+            to="/categories"
+            action={t("browse.empty.categoryAction")}
+          />
+        )}
+      </div>
     </section>
   );
 }

@@ -1,31 +1,37 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { listCategories } from "~/models/category.server";
+import { CategoryTiles } from "~/components/category-tiles";
+import { EmptyState } from "~/components/empty-state";
+import { categoryTiles } from "~/models/browse.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
-/** Spec §2 /categories. */
+/** Spec §2 /categories: every category as a tile with its cover and number of published courses. */
 export async function loader({ context }: LoaderFunctionArgs) {
-  const { db } = requireOrganization(context);
-  return { categories: listCategories(db).map((c) => ({ id: c.id, name: c.name })) };
+  const { db, organization } = requireOrganization(context);
+  const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
+  return { categories: categoryTiles(db, cover) };
 }
 
 export default function Categories() {
   const { t } = useTranslation();
   const { categories } = useLoaderData<typeof loader>();
   return (
-    <section>
-      <h1>{t("categoriesPage.title")}</h1>
+    <section className="browse">
+      <div className="page-head">
+        <h1>{t("categoriesPage.title")}</h1>
+        <Link to="/carousels">{t("carouselsPage.title")}</Link>
+      </div>
       {categories.length ? (
-        <ul className="category-list">
-          {categories.map((c) => (
-            <li key={c.id}>
-              <Link to={`/categories/${c.id}`}>{c.name}</Link>
-            </li>
-          ))}
-        </ul>
+        <CategoryTiles categories={categories} eager={8} />
       ) : (
-        <p className="empty-state">{t("categoriesPage.empty")}</p>
+        <EmptyState
+          testId="categories-empty"
+          title={t("categoriesPage.empty")}
+          body={t("browse.empty.categories")}
+          to="/"
+          action={t("browse.empty.backHome")}
+        />
       )}
     </section>
   );

@@ -2,24 +2,33 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CourseCards } from "~/components/course-cards";
+import { EmptyState } from "~/components/empty-state";
+import { courseCards } from "~/models/browse.server";
 import { recentCourses } from "~/models/learning.server";
 import { requireUser } from "~/utils/auth.server";
+import { richTextToPlain } from "~/utils/sanitize.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /** Spec §2 /history: recently watched courses, most recent first. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { db } = requireOrganization(context);
+  const { db, organization } = requireOrganization(context);
   const auth = await requireUser(request, context);
-  return { courses: recentCourses(db, auth.person.id).map(({ course }) => ({ id: course.id, title: course.title, type: course.type })) };
+  const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
+  const rows = recentCourses(db, auth.person.id).map(({ course }) => course);
+  return { courses: courseCards(db, rows, { learnerId: auth.person.id, cover, plain: richTextToPlain }) };
 }
 
 export default function History() {
   const { t } = useTranslation();
   const { courses } = useLoaderData<typeof loader>();
   return (
-    <section>
+    <section className="browse">
       <h1>{t("history.title")}</h1>
-      {courses.length ? <CourseCards courses={courses} testId="history" /> : <p className="empty-state">{t("history.empty")}</p>}
+      {courses.length ? (
+        <CourseCards courses={courses} testId="history" eager={4} />
+      ) : (
+        <EmptyState testId="history-empty" title={t("history.empty")} body={t("browse.empty.history")} to="/categories" action={t("browse.empty.historyAction")} />
+      )}
     </section>
   );
 }

@@ -2,14 +2,19 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CourseCards } from "~/components/course-cards";
+import { EmptyState } from "~/components/empty-state";
+import { courseCards } from "~/models/browse.server";
 import { listBookmarks } from "~/models/learning.server";
 import { requireUser } from "~/utils/auth.server";
+import { richTextToPlain } from "~/utils/sanitize.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { db } = requireOrganization(context);
+  const { db, organization } = requireOrganization(context);
   const { person } = await requireUser(request, context);
-  return { courses: listBookmarks(db, person.id).map(({ course }) => ({ id: course.id, title: course.title, type: course.type })) };
+  const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
+  const rows = listBookmarks(db, person.id).map(({ course }) => course);
+  return { courses: courseCards(db, rows, { learnerId: person.id, cover, plain: richTextToPlain }) };
 }
 
 export default function Bookmarks() {
@@ -18,7 +23,11 @@ export default function Bookmarks() {
   return (
     <section>
       <h1>{t("profile.bookmarks")}</h1>
-      {courses.length ? <CourseCards courses={courses} testId="bookmarks" /> : <p className="empty-state">{t("profile.noBookmarks")}</p>}
+      {courses.length ? (
+        <CourseCards courses={courses} testId="bookmarks" eager={4} />
+      ) : (
+        <EmptyState testId="bookmarks-empty" title={t("profile.noBookmarks")} body={t("browse.empty.bookmarks")} to="/categories" action={t("browse.empty.bookmarksAction")} />
+      )}
     </section>
   );
 }

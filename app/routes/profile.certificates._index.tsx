@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { EmptyState } from "~/components/empty-state";
 import { listOwnCertificates } from "~/models/certificate.server";
 import { verificationUrl } from "~/models/certificate-render.server";
 import { requireUser } from "~/utils/auth.server";
@@ -34,7 +35,7 @@ export default function Certificates() {
     <section className="my-certificates">
       <h1>{t("profile.certificates")}</h1>
       {certificates.length === 0 ? (
-        <p className="empty-state">{t("profile.noCertificates")}</p>
+        <EmptyState testId="certificates-empty" title={t("profile.noCertificates")} body={t("browse.empty.certificates")} to="/" action={t("browse.empty.certificatesAction")} />
       ) : (
         <ul className="certificate-cards" data-testid="my-certificates">
           {certificates.map((c) => (

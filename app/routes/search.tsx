@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { EmptyState } from "~/components/empty-state";
 import { search, visibleHits } from "~/models/learning.server";
 import { learnerContext } from "~/utils/learner.server";
 
@@ -19,8 +20,9 @@ export default function SearchPage() {
   const { t } = useTranslation();
   const { q, items, total } = useLoaderData<typeof loader>();
   return (
-    <section>
+    <section className="search-page">
       <h1>{t("search.title")}</h1>
+      <p className="hint">{t("browse.searchHint")}</p>
       <Form method="get" className="search" role="search">
         <label>
           <span className="visually-hidden">{t("search.label")}</span>
@@ -34,20 +36,24 @@ export default function SearchPage() {
         items.length ? (
           <>
             <p className="hint">{t("search.results", { count: total })}</p>
-            <ol className="search-results" data-testid="search-results">
+            <ol className="search-results hit-list" data-testid="search-results">
               {items.map((hit) => (
                 <li key={`${hit.kind}-${hit.id}`} data-kind={hit.kind}>
                   <span className="badge">{t(`search.kinds.${hit.kind}`)}</span>{" "}
-                  <Link to={hit.kind === "lesson" ? `/courses/${hit.course_id}/lessons/${hit.id}` : `/courses/${hit.course_id}`}>{hit.title}</Link>
+                  <Link className="hit-link" to={hit.kind === "lesson" ? `/courses/${hit.course_id}/lessons/${hit.id}` : `/courses/${hit.course_id}`}>
+                    {hit.title}
+                  </Link>
                   {hit.snippet ? <p className="course-description">{hit.snippet}</p> : null}
                 </li>
               ))}
             </ol>
           </>
         ) : (
-          <p className="empty-state">{t("search.empty", { q })}</p>
+          <EmptyState testId="search-empty" title={t("search.empty", { q })} body={t("browse.empty.search")} to="/categories" action={t("browse.empty.searchAction")} />
         )
-      ) : null}
+      ) : (
+        <EmptyState testId="search-start" title={t("search.title")} body={t("browse.empty.searchStart")} to="/categories" action={t("browse.empty.searchAction")} compact />
+      )}
     </section>
   );
 }

@@ -1,7 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { EmptyState } from "~/components/empty-state";
 import { GroupMembers } from "~/components/group-members";
+import { ProviderImage } from "~/components/provider-image";
 import { canManageGroup, getGroup, groupCourseList, listGroups, type GroupViewer } from "~/models/group.server";
 import { requireCapability, type SessionAuth } from "~/utils/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
@@ -25,7 +27,10 @@ async function guard(request: Request, context: Parameters<typeof requireOrganiz
 
 export async function myGroupsLoader({ request, context }: LoaderFunctionArgs) {
   const { db, viewer } = await guard(request, context);
-  return { groups: listGroups(db, viewer).map((g) => ({ id: g.id, name: g.name, description: g.description, members: g.members, courses: g.courses })) };
+  const { organization } = requireOrganization(context);
+  // Learner home and browsing (issue 18): the group's cover from the file library.
+  const cover = (fileId: number | null) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
+  return { groups: listGroups(db, viewer).map((g) => ({ id: g.id, name: g.name, description: g.description, members: g.members, courses: g.courses, cover: cover(g.coverFileId) })) };
 }
 
 export function MyGroups() {
@@ -35,16 +40,29 @@ export function MyGroups() {
     <section>
       <h1>{t("groups.mine.title")}</h1>
       {groups.length === 0 ? (
-        <p className="empty-state panel">{t("groups.mine.empty")}</p>
+        <EmptyState testId="groups-empty" title={t("groups.mine.empty")} body={t("browse.empty.groups")} to="/" action={t("browse.empty.groupsAction")} />
       ) : (
-        <ul className="course-grid" data-testid="my-groups">
-          {groups.map((g) => (
-            <li key={g.id} className="course-card group-card" data-group={g.name}>
-              <h2 className="course-title">
-                <Link to={`/groups/${g.id}`}>{g.name}</Link>
-              </h2>
-              {g.description ? <p className="course-description">{g.description}</p> : null}
-              <p className="course-meta">{t("groups.counts", { members: g.members, courses: g.courses })}</p>
+        <ul className="card-grid" data-testid="my-groups">
+          {groups.map((g, i) => (
+            <li key={g.id} className="card group-card" data-group={g.name}>
+              <div className="card-media">
+                {g.cover ? (
+                  <ProviderImage src={g.cover} bucket="cover" width={320} sizes="(max-width: 600px) 90vw, 320px" priority={i < 4} className="card-cover" />
+                ) : (
+                  <div className="card-placeholder" aria-hidden="true" data-hue={g.id % 6}>
+                    {g.name.slice(0, 1)}
+                  </div>
+                )}
+              </div>
+              <div className="card-body">
+                <h2 className="course-title">
+                  <Link to={`/groups/${g.id}`} className="card-link">
+                    {g.name}
+                  </Link>
+                </h2>
+                {g.description ? <p className="card-description">{g.description}</p> : null}
+                <p className="course-meta">{t("groups.counts", { members: g.members, courses: g.courses })}</p>
+              </div>
             </li>
           ))}
         </ul>

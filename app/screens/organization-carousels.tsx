@@ -2,6 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDelete } from "~/components/confirm-delete";
+import { CoverField } from "~/components/cover-field";
 import { ErrorList, FormMessage } from "~/components/form";
 import { MoveButtons } from "~/components/move-buttons";
 import {
@@ -15,6 +16,7 @@ import {
   moveCourseInCarousel,
   updateCarousel,
 } from "~/models/carousel.server";
+import { coverChoices, coverFieldSchema, setCover } from "~/models/browse.server";
 import { courseResource } from "~/models/course.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { checkbox, moveIntent, text } from "~/utils/form-data.server";
@@ -111,7 +113,14 @@ export function carouselLoader(area: Area) {
       const titles = new Map(all.map((c) => [c.id, c.title]));
       return {
         base: base(m),
-        carousel: { id: carousel.id, title: carousel.title, published: carousel.published },
+        carousel: {
+          id: carousel.id,
+          title: carousel.title,
+          published: carousel.published,
+          coverFileId: carousel.coverFileId,
+          preview: carousel.coverFileId ? context.platform.imageUrl(m.organization.id, carousel.coverFileId, "cover") : null,
+        },
+        images: coverChoices(m.db),
         courses: inside.map((id) => ({ id, title: titles.get(id) ?? String(id) })),
         others: all.filter((c) => !inside.includes(c.id)),
       };
@@ -140,7 +149,18 @@ export function carouselAction(area: Area) {
       }
       const parsed = carouselSchema.pick({ title: true, published: true }).safeParse({ title: text(formData, "title") ?? "", published: checkbox(formData, "published") });
       if (!parsed.success) return json({ errors: { title: [parsed.error.issues[0].message] } }, { status: 400 });
-      updateCarousel(m.db, carousel.id, parsed.data);
+      // The cover (issue 18): checked before anything is written, so a bad choice changes nothing.
+      const cover = formData.has("cover_file_id") ? coverFieldSchema.safeParse(text(formData, "cover_file_id")) : null;
+      if (cover && !cover.success) return json({ errors: { cover_file_id: ["validation.invalid"] } }, { status: 400 });
+      const failed = m.db.transaction((tx) => {
+        if (cover) {
+          const set = setCover(tx, "carousel", carousel.id, cover.data);
+          if (!set.ok) return set;
+        }
+        updateCarousel(tx, carousel.id, parsed.data);
+        return null;
+      });
+      if (failed) return json({ errors: { [failed.field]: [failed.message] } }, { status: 400 });
       return redirectWithFlash(base(m), "flash.carouselSaved");
     });
 }
@@ -149,7 +169,8 @@ export function EditCarousel() {
   const { t } = useTranslation();
   const data = useLoaderData<{
     base: string;
-    carousel: { id: number; title: string; published: boolean };
+    carousel: { id: number; title: string; published: boolean; coverFileId: number | null; preview: string | null };
+    images: Array<{ id: number; name: string }>;
     courses: Array<{ id: number; title: string }>;
     others: Array<{ id: number; title: string }>;
   }>();
@@ -168,6 +189,7 @@ export function EditCarousel() {
             <input type="checkbox" name="published" defaultChecked={data.carousel.published} /> {t("carousels.published")}
           </label>
         </div>
+        <CoverField id="carousel-cover" value={data.carousel.coverFileId} preview={data.carousel.preview} images={data.images} errors={errors.cover_file_id} />
         <button type="submit" name="intent" value="save" className="primary">
           {t("carousels.save")}
         </button>

@@ -2,8 +2,10 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDelete } from "~/components/confirm-delete";
+import { CoverField } from "~/components/cover-field";
 import { ErrorList } from "~/components/form";
 import { MoveButtons } from "~/components/move-buttons";
+import { coverChoices, coverFieldSchema, setCover } from "~/models/browse.server";
 import { categorySchema, createCategory, deleteCategory, getCategory, listCategories, moveCategory, renameCategory } from "~/models/category.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { moveIntent, text } from "~/utils/form-data.server";
@@ -86,7 +88,8 @@ export function categoryLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:category" }, (m) => {
       const category = categoryFrom(m, params.categoryId);
-      return { base: base(m), category: { id: category.id, name: category.name } };
+      const preview = category.coverFileId ? context.platform.imageUrl(m.organization.id, category.coverFileId, "cover") : null;
+      return { base: base(m), category: { id: category.id, name: category.name, coverFileId: category.coverFileId, preview }, images: coverChoices(m.db) };
     });
 }
 
@@ -94,16 +97,32 @@ export function categoryAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:category" }, async (m) => {
       const category = categoryFrom(m, params.categoryId);
-      const parsed = categorySchema.safeParse({ name: text(await request.formData(), "name") ?? "" });
+      const formData = await request.formData();
+      const parsed = categorySchema.safeParse({ name: text(formData, "name") ?? "" });
       if (!parsed.success) return json({ errors: { name: [parsed.error.issues[0].message] } }, { status: 400 });
-      renameCategory(m.db, category.id, parsed.data);
+      // The cover (issue 18): checked before anything is written, so a bad choice changes nothing.
+      const cover = formData.has("cover_file_id") ? coverFieldSchema.safeParse(text(formData, "cover_file_id")) : null;
+      if (cover && !cover.success) return json({ errors: { cover_file_id: ["validation.invalid"] } }, { status: 400 });
+      const failed = m.db.transaction((tx) => {
+        if (cover) {
+          const set = setCover(tx, "category", category.id, cover.data);
+          if (!set.ok) return set;
+        }
+        renameCategory(tx, category.id, parsed.data);
+        return null;
+      });
+      if (failed) return json({ errors: { [failed.field]: [failed.message] } }, { status: 400 });
       return redirectWithFlash(base(m), "flash.categorySaved");
     });
 }
 
 export function EditCategory() {
   const { t } = useTranslation();
-  const { base: here, category } = useLoaderData<{ base: string; category: { id: number; name: string } }>();
+  const {
+    base: here,
+    category,
+    images,
+  } = useLoaderData<{ base: string; category: { id: number; name: string; coverFileId: number | null; preview: string | null }; images: Array<{ id: number; name: string }> }>();
   const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
   return (
     <section>
@@ -114,6 +133,7 @@ export function EditCategory() {
           <input id="category-name" name="name" defaultValue={category.name} maxLength={100} required />
           <ErrorList errors={errors.name} />
         </div>
+        <CoverField id="category-cover" value={category.coverFileId} preview={category.preview} images={images} errors={errors.cover_file_id} />
         <button type="submit" className="primary">
           {t("categories.save")}
         </button>{" "}

@@ -1,0 +1,47 @@
+import { useTranslation } from "react-i18next";
+import { ErrorList } from "~/components/form";
+import { ProviderImage } from "~/components/provider-image";
+
+/**
+ * The cover of a category or carousel, chosen from the organization's file library (images only), with
+ * the current cover shown beside the choice. A plain select: works without JavaScript.
+ */
+export function CoverField({
+  id,
+  value,
+  preview,
+  images,
+  errors,
+}: {
+  id: string;
+  value: number | null;
+  preview: string | null;
+  images: Array<{ id: number; name: string }>;
+  errors?: string[];
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="field cover-field">
+      <label htmlFor={id}>{t("browse.cover")}</label>
+      <div className="cover-choice">
+        {preview ? (
+          <ProviderImage src={preview} bucket="cover" width={160} className="cover-preview" />
+        ) : (
+          <span className="cover-preview cover-none">{t("browse.noCover")}</span>
+        )}
+        <select id={id} name="cover_file_id" defaultValue={value ? String(value) : ""} aria-describedby={`${id}-hint`}>
+          <option value="">—</option>
+          {images.map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="hint" id={`${id}-hint`}>
+        {t("browse.coverHint")}
+      </p>
+      <ErrorList errors={errors} />
+    </div>
+  );
+}

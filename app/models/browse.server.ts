@@ -1,0 +1,176 @@
+import { and, asc, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { TenantConn } from "../../db/open";
+import { carousels, categories, courseCompletions, courses, files, lessonProgress, lessons, type Course } from "../../db/tenant";
+import type { WriteResult } from "../utils/resource.server";
+
+/**
+ * What the learner's browsing pages show on a course card (issue 18): cover, kind, episode count, total
+ * duration and — for a signed-in learner — how far they are. Counted in two grouped queries for all the
+ * cards of a page, never one per card. Quiz lessons count only when the course allows quizzes, as in
+ * learning.server's completion rule.
+ */
+export type CoverUrl = (fileId: number | null | undefined) => string | null;
+
+export interface CourseCardData {
+  id: number;
+  title: string;
+  type: string;
+  description: string;
+  cover: string | null;
+  episodes: number;
+  durationSeconds: number;
+  /** 0–100 for a learner who has started the course, null otherwise. */
+  progress: number | null;
+}
+
+type CardCourse = Pick<Course, "id" | "title" | "type" | "coverFileId"> & {
+  description?: string;
+};
+
+const counted = sql`(${lessons.kind} <> 'quiz' or ${courses.allowQuizzes} = 1)`;
+
+export function courseStats(db: TenantConn, courseIds: number[], learnerId: number | null) {
+  const ids = [...new Set(courseIds)];
+  const stats = new Map<number, { episodes: number; durationSeconds: number; progress: number | null }>();
+  if (ids.length === 0) return stats;
+  const totals = db
+    .select({
+      courseId: lessons.courseId,
+      n: count(),
+      seconds: sql<number>`coalesce(sum(${lessons.durationSeconds}), 0)`,
+    })
+    .from(lessons)
+    .innerJoin(courses, eq(courses.id, lessons.courseId))
+    .where(and(inArray(lessons.courseId, ids), counted))
+    .groupBy(lessons.courseId)
+    .all();
+  for (const id of ids) stats.set(id, { episodes: 0, durationSeconds: 0, progress: null });
+  for (const row of totals)
+    stats.set(row.courseId, {
+      episodes: row.n,
+      durationSeconds: Number(row.seconds) || 0,
+      progress: null,
+    });
+  if (learnerId === null) return stats;
+  // Completed lessons count whole; a video begun counts by how far into it the learner got.
+  const started = db
+    .select({
+      courseId: lessonProgress.courseId,
+      done: sql<number>`sum(case when not ${counted} then 0 when ${lessonProgress.completedAt} is not null then 1.0 when ${lessons.durationSeconds} > 0 then min(1.0, ${lessonProgress.positionSeconds} * 1.0 / ${lessons.durationSeconds}) else 0 end)`,
+    })
+    .from(lessonProgress)
+    .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
+    .innerJoin(courses, eq(courses.id, lessonProgress.courseId))
+    .where(and(eq(lessonProgress.userId, learnerId), inArray(lessonProgress.courseId, ids)))
+    .groupBy(lessonProgress.courseId)
+    .all();
+  for (const row of started) {
+    const s = stats.get(row.courseId)!;
+    s.progress = s.episodes ? Math.min(99, Math.round((100 * Number(row.done)) / s.episodes)) : 0;
+  }
+  const completed = db
+    .select({ courseId: courseCompletions.courseId })
+    .from(courseCompletions)
+    .where(and(eq(courseCompletions.userId, learnerId), inArray(courseCompletions.courseId, ids)))
+    .all();
+  for (const row of completed) stats.get(row.courseId)!.progress = 100;
+  return stats;
+}
+
+/** Cards for a list of courses, in the given order. `plain` turns a rich-text description into text. */
+export function courseCards(
+  db: TenantConn,
+  rows: CardCourse[],
+  {
+    learnerId,
+    cover,
+    plain,
+  }: {
+    learnerId: number | null;
+    cover: CoverUrl;
+    plain: (html: string) => string;
+  }
+): CourseCardData[] {
+  const stats = courseStats(
+    db,
+    rows.map((r) => r.id),
+    learnerId
+  );
+  return rows.map((c) => ({
+    id: c.id,
+    title: c.title,
+    type: c.type,
+    description: c.description ? plain(c.description) : "",
+    cover: cover(c.coverFileId),
+    ...stats.get(c.id)!,
+  }));
+}
+
+/** Categories with their cover and how many published courses each holds. */
+export function categoryTiles(db: TenantConn, cover: CoverUrl) {
+  const counts = new Map(
+    db
+      .select({ id: courses.categoryId, n: count() })
+      .from(courses)
+      .where(and(eq(courses.published, true), isNotNull(courses.categoryId)))
+      .groupBy(courses.categoryId)
+      .all()
+      .map((r) => [r.id!, r.n])
+  );
+  return db
+    .select()
+    .from(categories)
+    .orderBy(asc(categories.position), asc(categories.id))
+    .all()
+    .map((c) => ({
+      id: c.id,
+      name: c.name,
+      cover: cover(c.coverFileId),
+      courses: counts.get(c.id) ?? 0,
+    }));
+}
+
+/** A category's published courses, in the catalogue's order. */
+export function categoryCourses(db: TenantConn, categoryId: number) {
+  return db
+    .select()
+    .from(courses)
+    .where(and(eq(courses.categoryId, categoryId), eq(courses.published, true)))
+    .orderBy(asc(courses.position), asc(courses.id))
+    .all();
+}
+
+/** The cover of a carousel, for its page. */
+export function carouselCover(db: TenantConn, carouselId: number) {
+  return db.select({ coverFileId: carousels.coverFileId }).from(carousels).where(eq(carousels.id, carouselId)).get()?.coverFileId ?? null;
+}
+
+/** Images of the file library that can be chosen as a cover, newest first (admin screens). */
+export function coverChoices(db: TenantConn) {
+  return db
+    .select({ id: files.id, name: files.name })
+    .from(files)
+    .where(eq(files.kind, "image"))
+    .orderBy(desc(files.createdAt), desc(files.id))
+    .limit(500)
+    .all();
+}
+
+/** What the cover field of a form may hold: nothing (no cover) or a file id. */
+export const coverFieldSchema = z.union([z.literal("").transform(() => null), z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)]);
+
+/**
+ * Sets (or with null clears) the cover of a category or carousel; the file must be an image of this
+ * organization's library.
+ */
+export function isCoverImage(db: TenantConn, fileId: number) {
+  return db.select({ kind: files.kind }).from(files).where(eq(files.id, fileId)).get()?.kind === "image";
+}
+
+export function setCover(db: TenantConn, kind: "category" | "carousel", id: number, fileId: number | null): WriteResult<null> {
+  if (fileId !== null && !isCoverImage(db, fileId)) return { ok: false, field: "cover_file_id", message: "validation.invalid" };
+  const table = kind === "category" ? categories : carousels;
+  db.update(table).set({ coverFileId: fileId }).where(eq(table.id, id)).run();
+  return { ok: true, value: null };
+}
