@@ -5284,6 +5284,7 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
+                    cover_file_id?: number | null;
                 };
             };
         };
@@ -5555,6 +5556,7 @@ export interface operations {
                  */
                 "application/json": {
                     name?: string;
+                    cover_file_id?: number | null;
                 };
             };
         };
@@ -5916,6 +5918,7 @@ export interface operations {
                     published?: boolean;
                     /** @default [] */
                     course_ids?: number[];
+                    cover_file_id?: number | null;
                 };
             };
         };
@@ -6204,6 +6207,7 @@ export interface operations {
                     title?: string;
                     published?: boolean;
                     course_ids?: number[];
+                    cover_file_id?: number | null;
                 };
             };
         };
