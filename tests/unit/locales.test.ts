@@ -11,6 +11,26 @@ const flatten = (value: unknown, prefix = ""): Record<string, string> =>
     return acc;
   }, {});
 const read = (lng: string, file: string) => flatten(JSON.parse(fs.readFileSync(path.join(root, lng, file), "utf8")));
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+/** English keys, with each plural (`x_one`, `x_other`) spelled in the language's own forms (Polish: one, few, many, other). */
+function expectedKeys(enKeys: string[], lng: string) {
+  const forms = new Intl.PluralRules(lng).resolvedOptions().pluralCategories;
+  const keys = new Set<string>();
+  const all = new Set(enKeys);
+  const isPlural = (key: string) => PLURAL.test(key) && all.has(key.replace(PLURAL, "_one")) && all.has(key.replace(PLURAL, "_other"));
+  for (const key of enKeys) {
+    if (isPlural(key)) for (const form of forms) keys.add(key.replace(PLURAL, `_${form}`));
+    else keys.add(key);
+  }
+  return [...keys].sort();
+}
+/** English text per key of the other language (a plural form English lacks is held to `x_other`). */
+function plurals(en: Record<string, string>, other: Record<string, string>, lng: string) {
+  const out: Record<string, string> = {};
+  for (const key of expectedKeys(Object.keys(en), lng)) out[key] = en[key] ?? en[key.replace(PLURAL, "_other")];
+  void other;
+  return out;
+}
 const files = fs.readdirSync(path.join(root, "en")).filter((f) => f.endsWith(".json"));
 
 describe("locales", () => {
@@ -19,8 +39,8 @@ describe("locales", () => {
     (lng, file) => {
       const en = read("en", file);
       const other = read(lng, file);
-      expect(Object.keys(other).sort()).toEqual(Object.keys(en).sort());
-      for (const [key, text] of Object.entries(en)) {
+      expect(Object.keys(other).sort()).toEqual(expectedKeys(Object.keys(en), lng));
+      for (const [key, text] of Object.entries(plurals(en, other, lng))) {
         const placeholders = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
         expect(placeholders(other[key]), `${lng} ${key}`).toEqual(placeholders(text));
         expect(other[key].trim(), `${lng} ${key}`).not.toBe("");
