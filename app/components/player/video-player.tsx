@@ -88,23 +88,28 @@ export function VideoPlayer({
       setVolume(video.volume);
       setMuted(video.muted);
     };
+    // Once, when the element can seek: not at the very end (then it starts over), nor after the learner moved.
     const resume = () => {
-      if (!resumed && startAt > 0 && Number.isFinite(video.duration) && startAt < video.duration - 1) video.currentTime = startAt;
+      if (resumed || video.readyState < 1) return;
       resumed = true;
+      const end = Number.isFinite(video.duration) ? video.duration : Infinity;
+      if (startAt > 0 && video.currentTime < 1 && startAt < end - 1) video.currentTime = startAt;
       sync();
     };
     const events = ["play", "pause", "timeupdate", "durationchange", "volumechange", "ended"] as const;
     for (const e of events) video.addEventListener(e, sync);
     video.addEventListener("loadedmetadata", resume);
-    if (video.readyState >= 1) resume();
+    video.addEventListener("canplay", resume);
+    resume();
     const onFullscreen = () => setFullscreen(document.fullscreenElement === box.current);
     document.addEventListener("fullscreenchange", onFullscreen);
     return () => {
       for (const e of events) video.removeEventListener(e, sync);
       video.removeEventListener("loadedmetadata", resume);
+      video.removeEventListener("canplay", resume);
       document.removeEventListener("fullscreenchange", onFullscreen);
     };
-  }, [startAt, enhanced]);
+  }, [startAt, lessonId]);
 
   const toggle = useCallback(() => {
     const video = ref.current;
