@@ -36,7 +36,9 @@ function courseId(params: LoaderFunctionArgs["params"]) {
 }
 
 /** The first sentences of the description, for the hero (the whole text is further down). */
-function summary(text: string, max = 220) {
+const SUMMARY_LENGTH = 220;
+
+function summary(text: string, max = SUMMARY_LENGTH) {
   if (text.length <= max) return text;
   const cut = text.slice(0, max);
   return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max - 20)).trimEnd()}…`;
@@ -69,6 +71,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       // Sanitised when saved, and again here: rows written before sanitising existed are made safe too.
       description: sanitizeRichText(course.description),
       summary: summary(richTextToPlain(course.description)),
+      // The full text is shown again under "About" only when the hero's summary is not all of it.
+      aboutNeeded: richTextToPlain(course.description).length > SUMMARY_LENGTH || /<(a|img|ul|ol|h\d|table)\b/i.test(course.description),
       externalUrl: access.allowed ? course.externalUrl : null,
       download: access.allowed && course.fileId ? sign(course.fileId) : null,
       published: course.published,

@@ -61,5 +61,13 @@ describe.each(ORGS)("screenshots of $host ($theme)", (org) => {
     await page.screenshot({ path: path.join(OUT, `player-instructions-${org.theme}-${width}.png`) });
     expect(errors).toEqual([]);
     await page.browserContext().close();
+    // A visitor sees the access message in the course's hero.
+    const visitor = await browser.createBrowserContext();
+    const anonymous = await visitor.newPage();
+    await anonymous.setViewport({ width, height: width > 600 ? 860 : 844, deviceScaleFactor: 1 });
+    await anonymous.goto(`http://${org.host}:${server.port}${tour.pages.course}`, { waitUntil: "networkidle0" });
+    expect(await anonymous.$eval('[data-testid="access-message"]', (el) => el.getAttribute("data-reason"))).toBe("login");
+    await anonymous.screenshot({ path: path.join(OUT, `course-visitor-${org.theme}-${width}.png`) });
+    await visitor.close();
   });
 });

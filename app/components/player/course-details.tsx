@@ -26,7 +26,7 @@ export function CourseDetails({ data }: { data: CoursePageData }) {
       ) : null}
       <aside className="course-side">
         <CourseCertificate certificate={data.certificate} />
-        {course.description ? (
+        {course.description && course.aboutNeeded ? (
           <section className="side-card">
             <h2>{t("learn.info")}</h2>
             {/* Stored descriptions are sanitised with an allowlist when saved (app/utils/sanitize.server.ts). */}

@@ -35,7 +35,10 @@ export function CourseHero({ data }: { data: CoursePageData }) {
         {course.summary ? <p className="course-hero-summary">{course.summary}</p> : null}
         {progress && progress.done > 0 ? (
           <div className="course-hero-progress" data-testid="course-progress">
-            <span>{progress.completed ? t("learn.courseCompleted") : t("player.courseProgress", { done: progress.done, total: progress.total })}</span>
+            <span className="progress-text">
+              <span>{progress.completed ? t("learn.courseCompleted") : t("player.courseProgress", { done: progress.done, total: progress.total })}</span>
+              <span className="progress-line">{t("learn.progress", { percent: progress.percent })}</span>
+            </span>
             <span className="meter" role="presentation">
               <span style={{ width: `${progress.percent}%` }} />
             </span>
