@@ -26,7 +26,7 @@ export function LessonPlayer({ data }: { data: LessonPageData }) {
   const stage =
     !data.access && (video || (lesson.kind === "image" && data.media) || data.scorm || data.quiz) ? (
       <div className={`player-stage stage-${lesson.kind}`}>
-        {video ? <VideoPlayer lessonId={lesson.id} src={video} title={lesson.title} startAt={lesson.positionSeconds} onHelp={openHelp} /> : null}
+        {video ? <VideoPlayer lessonId={lesson.id} src={video} title={lesson.title} startAt={lesson.positionSeconds} knownDuration={lesson.durationSeconds} onHelp={openHelp} /> : null}
         {lesson.kind === "image" && data.media ? <img src={data.media.url} alt={lesson.title} className="lesson-image" /> : null}
         {data.scorm ? <ScormPlayer lessonId={lesson.id} data={data.scorm} onLessonCompleted={() => revalidator.revalidate()} /> : null}
         {data.quiz ? (

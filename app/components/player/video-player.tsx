@@ -25,12 +25,15 @@ export function VideoPlayer({
   src,
   title,
   startAt,
+  knownDuration,
   onHelp,
 }: {
   lessonId: number;
   src: string;
   title: string;
   startAt: number;
+  /** The lesson's length as saved, shown until the element knows its own. */
+  knownDuration: number | null;
   onHelp: () => void;
 }) {
   const { t } = useTranslation();
@@ -39,7 +42,7 @@ export function VideoPlayer({
   const [enhanced, setEnhanced] = useState(false);
   const [playing, setPlaying] = useState(false);
   const [time, setTime] = useState(0);
-  const [duration, setDuration] = useState(0);
+  const [duration, setDuration] = useState(knownDuration ?? 0);
   const [volume, setVolume] = useState(1);
   const [muted, setMuted] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
@@ -84,7 +87,7 @@ export function VideoPlayer({
     const sync = () => {
       setPlaying(!video.paused);
       setTime(video.currentTime);
-      setDuration(Number.isFinite(video.duration) ? video.duration : 0);
+      if (Number.isFinite(video.duration) && video.duration > 0) setDuration(video.duration);
       setVolume(video.volume);
       setMuted(video.muted);
     };
