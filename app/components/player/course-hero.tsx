@@ -11,7 +11,7 @@ export function CourseHero({ data }: { data: CoursePageData }) {
   const { t } = useTranslation();
   const { course, progress, next } = data;
   const facts = [
-    data.episodes.length && (course.type === "series" || course.type === "movie") ? t("player.episodes", { count: data.episodes.length }) : null,
+    data.episodes.length && (course.type === "series" || course.type === "movie") ? t(data.episodes.length === 1 ? "player.episodesOne" : "player.episodesMany", { count: data.episodes.length }) : null,
     data.duration ? humanDuration(t, data.duration) : null,
     data.rating.average ? `★ ${data.rating.average}` : null,
   ].filter(Boolean);
