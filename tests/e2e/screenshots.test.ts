@@ -53,6 +53,10 @@ describe.each(ORGS)("screenshots of $host ($theme)", (org) => {
       expect(await page.$("main, .page")).not.toBeNull();
       await page.screenshot({ path: path.join(OUT, `${name}-${org.theme}-${width}.png`), fullPage: true });
     }
+    if (tour.otherCourseId) {
+      await page.goto(`http://${org.host}:${server.port}/courses/${tour.otherCourseId}`, { waitUntil: "networkidle0" });
+      await page.screenshot({ path: path.join(OUT, `course-other-${org.theme}-${width}.png`), fullPage: true });
+    }
     // The player's instructions, opened with "?".
     await page.goto(`http://${org.host}:${server.port}${tour.pages.player}`, { waitUntil: "networkidle0" });
     await page.waitForSelector('[data-testid="video-controls"]');

@@ -14,6 +14,8 @@ export interface Tour {
   organizationId: number;
   courseId: number;
   lessonId: number;
+  /** A course of another kind (download or external link), when the demo has one. */
+  otherCourseId: number | null;
   pages: Record<"home" | "course" | "player" | "categories" | "search" | "profile", string>;
 }
 
@@ -22,7 +24,9 @@ export function prepareTour(server: RunningServer, organizationId: number, host:
   let course: { id: number };
   let lessons: { id: number; kind: string; duration_seconds: number | null }[];
   let learner: { id: number };
+  let other: { id: number } | undefined;
   try {
+    other = db.prepare("select id from courses where published = 1 and type in ('download', 'external_link') order by type, id limit 1").get() as { id: number } | undefined;
     course = db
       .prepare(
         `select c.id from courses c join lessons l on l.course_id = c.id
@@ -60,6 +64,7 @@ export function prepareTour(server: RunningServer, organizationId: number, host:
     organizationId,
     courseId: course.id,
     lessonId: video.id,
+    otherCourseId: other?.id ?? null,
     pages: {
       home: "/",
       course: `/courses/${course.id}`,
