@@ -1,22 +1,24 @@
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
-import ReactPlayer from "react-player";
-import { useTranslation } from "react-i18next";
-import { AccessMessage } from "~/components/access-message";
-import { QuizPlayer } from "~/components/quiz/quiz-player";
-import { ScormPlayer } from "~/components/scorm/scorm-player";
+import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { LessonPlayer } from "~/components/player/lesson-player";
 import { getFile } from "~/models/file.server";
-import { completedLessonIds, completeLesson, courseLessons, lessonAccess, publishedCourse } from "~/models/learning.server";
+import { completeLesson, courseLessons, courseProgress, lessonAccess, publishedCourse } from "~/models/learning.server";
 import { getLesson } from "~/models/lesson.server";
 import { quizForLesson, quizLessonHidden } from "~/models/quiz.server";
 import { scormPlayerData } from "~/models/scorm.server";
 import { getUser } from "~/models/user.server";
+import { episodeItems } from "~/models/player.server";
+import playerStyles from "~/styles/player.css";
+import courseStyles from "~/styles/course.css";
 import quizStyles from "~/styles/quiz.css";
 import { learnerContext } from "~/utils/learner.server";
 import { sanitizeRichText } from "~/utils/sanitize.server";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: quizStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: quizStyles },
+  { rel: "stylesheet", href: courseStyles },
+  { rel: "stylesheet", href: playerStyles },
+];
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
   ...matches.flatMap((m) => m.meta ?? []).filter((m) => !("title" in m)),
@@ -32,14 +34,18 @@ async function load(request: Request, context: LoaderFunctionArgs["context"], pa
 }
 
 /**
- * The lesson player (spec §2 /courses/{id}/lessons/{lessonId}): video, text or image, the episodes list,
- * and a form that marks the lesson complete. Without JavaScript the video is a plain <video controls>;
- * with it, skip buttons of 15 seconds (spec §9) and heartbeats that save the place and the watch time.
+ * The lesson player (spec §2 /courses/{id}/lessons/{lessonId}): video, text, image, SCORM or quiz, the
+ * episodes list beside it, and a form that marks the lesson complete. Without JavaScript the video is a
+ * plain <video controls>; with it, the player's controls and shortcuts (components/player/video-player.tsx).
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { db, course, lesson, access, learner, organization } = await load(request, context, params);
   const lessons = courseLessons(db, course.id);
-  const done = learner ? completedLessonIds(db, learner.id, course.id) : new Set<number>();
+  const image = (fileId: number) => context.platform.imageUrl(organization.id, fileId, "cover");
+  const episodes = episodeItems(db, { course, lessons, learner, image });
+  const mine = episodes.find((e) => e.id === lesson.id);
+  const progress = learner ? courseProgress(db, learner.id, course.id) : null;
+  const url = new URL(request.url);
   const index = lessons.findIndex((l) => l.id === lesson.id);
   const file = access.allowed && lesson.fileId ? getFile(db, lesson.fileId) : undefined;
   const media = file ? { url: context.platform.signFileUrl(organization.id, file, 6 * 3600).url, mime: file.mime, kind: file.kind } : null;
@@ -51,26 +57,32 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       : null;
   return {
     scorm,
-    course: { id: course.id, title: course.title },
+    course: { id: course.id, title: course.title, progress: progress && progress.lessons > 0 ? { percent: progress.percent, done: progress.completed_lessons, total: progress.lessons } : null },
     lesson: {
       id: lesson.id,
       title: lesson.title,
       kind: lesson.kind,
       body: access.allowed ? sanitizeRichText(lesson.body) : "",
       videoUrl: access.allowed ? lesson.videoUrl : null,
-      completed: done.has(lesson.id),
+      completed: mine?.state === "done",
+      durationSeconds: lesson.durationSeconds,
+      positionSeconds: mine && mine.state === "started" ? mine.positionSeconds : 0,
+      number: index + 1,
     },
     media,
     access: access.allowed ? null : access.reason,
     loginUrl: `/auth/login?${new URLSearchParams({ redirectTo: `/courses/${course.id}/lessons/${lesson.id}` })}`,
-    episodes: lessons.map((l) => ({ id: l.id, title: l.title, completed: done.has(l.id), current: l.id === lesson.id })),
+    episodes: episodes.map(({ positionSeconds: _position, ...e }) => e),
     previousId: index > 0 ? lessons[index - 1].id : null,
     nextId: index >= 0 && index < lessons.length - 1 ? lessons[index + 1].id : null,
     // Quiz lessons: the player state (never a correct answer before submission; see quiz.server.ts).
     quiz: lesson.kind === "quiz" && access.allowed && learner ? quizForLesson(db, { lesson, userId: learner.id }) : null,
-    quizConfirm: new URL(request.url).searchParams.get("quiz_confirm") === "1",
-    quizError: new URL(request.url).searchParams.get("quiz_error"),
-    showInstructions: Boolean(user && !user.playerInstructionsShownAt && lesson.kind === "video"),
+    quizConfirm: url.searchParams.get("quiz_confirm") === "1",
+    quizError: url.searchParams.get("quiz_error"),
+    showInstructions: Boolean(user && !user.playerInstructionsShownAt && lesson.kind === "video" && access.allowed),
+    /** The instructions asked for without JavaScript (the shortcuts link is `?instructions=1`). */
+    instructionsAsked: url.searchParams.get("instructions") === "1",
+    path: `/courses/${course.id}/lessons/${lesson.id}`,
   };
 }
 
@@ -87,145 +99,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return redirect(next ? `/courses/${course.id}/lessons/${next.id}` : `/courses/${course.id}`);
 }
 
-export default function LessonPlayer() {
-  const { t } = useTranslation();
+export type LessonPageData = SerializeFrom<typeof loader>;
+
+export default function LessonPage() {
   const data = useLoaderData<typeof loader>();
-  const { lesson, course } = data;
-  const revalidator = useRevalidator();
-  return (
-    <div className="player-layout">
-      <article className="player">
-        <p>
-          <Link to={`/courses/${course.id}`}>← {t("learn.back")}</Link>
-        </p>
-        <h1>{lesson.title}</h1>
-        {data.access ? (
-          <AccessMessage reason={data.access} loginUrl={data.loginUrl} />
-        ) : (
-          <>
-            {lesson.kind === "video" ? <Video lessonId={lesson.id} src={data.media?.url ?? lesson.videoUrl} mime={data.media?.mime} /> : null}
-            {lesson.kind === "image" && data.media ? <img src={data.media.url} alt={lesson.title} className="lesson-image" /> : null}
-            {lesson.body ? <div className="rich-text" dangerouslySetInnerHTML={{ __html: lesson.body }} /> : null}
-            {data.scorm ? <ScormPlayer lessonId={lesson.id} data={data.scorm} onLessonCompleted={() => revalidator.revalidate()} /> : null}
-            {data.quiz ? (
-              <QuizPlayer data={data.quiz} returnTo={`/courses/${course.id}/lessons/${lesson.id}`} lessonId={lesson.id} confirm={data.quizConfirm} error={data.quizError} />
-            ) : null}
-            {lesson.completed ? (
-              <p className="badge published" data-testid="lesson-completed">
-                {t("learn.lessonCompleted")}
-              </p>
-            ) : lesson.kind === "scorm" || lesson.kind === "quiz" ? null : (
-              <Form method="post">
-                <button type="submit" name="intent" value="complete" className="primary" data-testid="complete">
-                  {t("learn.markComplete")}
-                </button>
-              </Form>
-            )}
-          </>
-        )}
-        <nav className="lesson-nav">
-          {data.previousId ? <Link to={`/courses/${course.id}/lessons/${data.previousId}`}>← {t("learn.previous")}</Link> : <span />}
-          {data.nextId ? <Link to={`/courses/${course.id}/lessons/${data.nextId}`}>{t("learn.next")} →</Link> : null}
-        </nav>
-      </article>
-      <aside className="panel episodes-panel">
-        <h2>{t("learn.episodes")}</h2>
-        <ol className="episodes">
-          {data.episodes.map((e) => (
-            <li key={e.id} className={e.current ? "current" : e.completed ? "done" : ""}>
-              <Link to={`/courses/${course.id}/lessons/${e.id}`}>{e.title}</Link>
-              {e.completed ? " ✓" : null}
-            </li>
-          ))}
-        </ol>
-      </aside>
-      {data.showInstructions ? <Instructions /> : null}
-    </div>
-  );
-}
-
-/**
- * A plain <video controls> that works without JavaScript; with it, ±15 s buttons and a heartbeat every
- * 15 seconds while playing (POST /api/lesson-progresses) that saves the place and the time watched.
- */
-function Video({ lessonId, src, mime }: { lessonId: number; src: string | null; mime?: string }) {
-  const { t } = useTranslation();
-  const ref = useRef<HTMLVideoElement>(null);
-  const [enhanced, setEnhanced] = useState(false);
-  useEffect(() => {
-    setEnhanced(true);
-    const video = ref.current;
-    if (!video) return;
-    let watched = 0;
-    let last = video.currentTime;
-    const tick = () => {
-      const delta = video.currentTime - last;
-      if (delta > 0 && delta < 5) watched += delta;
-      last = video.currentTime;
-    };
-    const send = () => {
-      if (watched < 1 && video.paused) return;
-      void fetch("/api/lesson-progresses", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        credentials: "same-origin",
-        body: JSON.stringify({ lesson_id: lessonId, position_seconds: Math.floor(video.currentTime), watched_seconds: Math.floor(watched) }),
-      });
-      watched = 0;
-    };
-    video.addEventListener("timeupdate", tick);
-    const timer = window.setInterval(send, 15_000);
-    video.addEventListener("pause", send);
-    return () => {
-      video.removeEventListener("timeupdate", tick);
-      video.removeEventListener("pause", send);
-      window.clearInterval(timer);
-    };
-  }, [lessonId]);
-  if (!src) return null;
-  const skip = (seconds: number) => {
-    if (ref.current) ref.current.currentTime = Math.max(0, ref.current.currentTime + seconds);
-  };
-  void mime;
-  return (
-    <div className="video" data-testid="video">
-      {/* react-player renders a plain <video controls> on the server, so the video plays without JavaScript;
-          in the browser it also takes addresses of video services. */}
-      <ReactPlayer ref={ref} src={src} controls preload="metadata" width="100%" height="auto" />
-      <noscript>
-        <a href={src}>{t("learn.videoElsewhere")}</a>
-      </noscript>
-      {enhanced ? (
-        <div className="video-controls">
-          <button type="button" onClick={() => skip(-15)} aria-label={t("learn.skipBack")}>
-            ⟲ 15
-          </button>
-          <button type="button" onClick={() => skip(15)} aria-label={t("learn.skipForward")}>
-            15 ⟳
-          </button>
-        </div>
-      ) : null}
-    </div>
-  );
-}
-
-/** Shown once per person (spec §7 "player-window marks instructions as shown"); a form, so it works without JS. */
-function Instructions() {
-  const { t } = useTranslation();
-  const fetcher = useFetcher();
-  if (fetcher.state !== "idle" || fetcher.data) return null;
-  return (
-    <div className="modal" role="dialog" aria-modal="true" aria-labelledby="instructions-title" data-testid="instructions">
-      <div className="modal-body">
-        <h2 id="instructions-title">{t("learn.instructions")}</h2>
-        <p>{t("learn.instructionsBody")}</p>
-        <fetcher.Form method="post" action="/api/player-window">
-          <input type="hidden" name="redirectTo" value={typeof window === "undefined" ? "" : window.location.pathname} />
-          <button type="submit" className="primary">
-            {t("learn.gotIt")}
-          </button>
-        </fetcher.Form>
-      </div>
-    </div>
-  );
+  return <LessonPlayer data={data} />;
 }

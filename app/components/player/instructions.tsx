@@ -1,0 +1,90 @@
+import { Link, useFetcher } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+
+const SHORTCUTS = [
+  { keys: ["Space", "K"], text: "playPause" },
+  { keys: ["J", "←"], text: "back" },
+  { keys: ["L", "→"], text: "forward" },
+  { keys: ["M"], text: "mute" },
+  { keys: ["F"], text: "fullscreen" },
+  { keys: ["?"], text: "help" },
+] as const;
+
+/**
+ * The player's instructions modal (spec §2). The first time a person opens a video it is shown and its
+ * button records that (POST /api/player-window, spec §7, a form: it works without JavaScript); after that
+ * it opens with "?" or the shortcuts button, or `?instructions=1` without JavaScript, and closes with the
+ * close button or Escape.
+ */
+export function Instructions({ firstTime, returnTo, onClose }: { firstTime: boolean; returnTo: string; onClose?: () => void }) {
+  const { t } = useTranslation();
+  const fetcher = useFetcher();
+  const closeRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    closeRef.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && onClose) {
+        event.preventDefault();
+        onClose();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      previous?.focus?.();
+    };
+  }, [onClose]);
+  if (firstTime && (fetcher.state !== "idle" || fetcher.data)) return null;
+  return (
+    <div className="modal player-modal" role="dialog" aria-modal="true" aria-labelledby="instructions-title" data-testid="instructions">
+      <div className="modal-body">
+        <h2 id="instructions-title">{t("player.instructions.title")}</h2>
+        <p>{t("player.instructions.intro")}</p>
+        <dl className="shortcuts">
+          {SHORTCUTS.map((s) => (
+            <div key={s.text}>
+              <dt>
+                {s.keys.map((k, i) => (
+                  <span key={k}>
+                    {i > 0 ? <span className="or"> {t("player.instructions.or")} </span> : null}
+                    <kbd>{k}</kbd>
+                  </span>
+                ))}
+              </dt>
+              <dd>{t(`player.instructions.${s.text}`)}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="hint-text">{t("player.instructions.complete")}</p>
+        <div className="modal-actions">
+          {firstTime ? (
+            <fetcher.Form method="post" action="/api/player-window">
+              <input type="hidden" name="redirectTo" value={returnTo} />
+              <button type="submit" className="primary" ref={closeRef as React.RefObject<HTMLButtonElement>} data-testid="instructions-ok">
+                {t("player.instructions.gotIt")}
+              </button>
+            </fetcher.Form>
+          ) : (
+            <Link
+              to={returnTo}
+              className="button primary"
+              ref={closeRef as React.RefObject<HTMLAnchorElement>}
+              preventScrollReset
+              onClick={(event) => {
+                if (onClose) {
+                  event.preventDefault();
+                  onClose();
+                }
+              }}
+              data-testid="instructions-close"
+            >
+              {t("player.instructions.close")}
+            </Link>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,236 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import ReactPlayer from "react-player";
+import { useTranslation } from "react-i18next";
+import { clock } from "~/utils/duration";
+import { Icon } from "./icons";
+
+/** Spec §9: the skip arrows move 15 seconds. */
+export const SKIP_SECONDS = 15;
+
+/** Keys the player answers to (the instructions modal lists the same). */
+function isTyping(target: EventTarget | null) {
+  const el = target as HTMLElement | null;
+  return Boolean(el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)));
+}
+
+/**
+ * The video of a lesson. Without JavaScript it is a plain `<video controls>` (react-player renders one on
+ * the server). With it: the player's own controls (play, ±15 s, progress, time, mute, volume, full screen,
+ * shortcuts), keyboard shortcuts (space/k, j/l and arrows, m, f, ?), the place resumed where the learner
+ * stopped, and a heartbeat every 15 seconds while playing (POST /api/lesson-progresses) that saves the place
+ * and the time watched.
+ */
+export function VideoPlayer({
+  lessonId,
+  src,
+  title,
+  startAt,
+  knownDuration,
+  onHelp,
+}: {
+  lessonId: number;
+  src: string;
+  title: string;
+  startAt: number;
+  /** The lesson's length as saved, shown until the element knows its own. */
+  knownDuration: number | null;
+  onHelp: () => void;
+}) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLVideoElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const [enhanced, setEnhanced] = useState(false);
+  const [playing, setPlaying] = useState(false);
+  const [time, setTime] = useState(0);
+  const [duration, setDuration] = useState(knownDuration ?? 0);
+  const [volume, setVolume] = useState(1);
+  const [muted, setMuted] = useState(false);
+  const [fullscreen, setFullscreen] = useState(false);
+
+  // Heartbeats: the place and the seconds really watched since the last one (the server caps the credit).
+  useEffect(() => {
+    setEnhanced(true);
+    const video = ref.current;
+    if (!video) return;
+    let watched = 0;
+    let last = video.currentTime;
+    const tick = () => {
+      const delta = video.currentTime - last;
+      if (delta > 0 && delta < 5) watched += delta;
+      last = video.currentTime;
+    };
+    const send = () => {
+      if (watched < 1 && video.paused) return;
+      void fetch("/api/lesson-progresses", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        credentials: "same-origin",
+        body: JSON.stringify({ lesson_id: lessonId, position_seconds: Math.floor(video.currentTime), watched_seconds: Math.floor(watched) }),
+      });
+      watched = 0;
+    };
+    video.addEventListener("timeupdate", tick);
+    const timer = window.setInterval(send, 15_000);
+    video.addEventListener("pause", send);
+    return () => {
+      video.removeEventListener("timeupdate", tick);
+      video.removeEventListener("pause", send);
+      window.clearInterval(timer);
+    };
+  }, [lessonId]);
+
+  // The controls' state follows the element; the place is resumed once the length is known.
+  useEffect(() => {
+    const video = ref.current;
+    if (!video) return;
+    let resumed = false;
+    const sync = () => {
+      setPlaying(!video.paused);
+      setTime(video.currentTime);
+      if (Number.isFinite(video.duration) && video.duration > 0) setDuration(video.duration);
+      setVolume(video.volume);
+      setMuted(video.muted);
+    };
+    // Once, when the element can seek: not at the very end (then it starts over), nor after the learner moved.
+    const resume = () => {
+      if (resumed || video.readyState < 1) return;
+      resumed = true;
+      const end = Number.isFinite(video.duration) ? video.duration : Infinity;
+      if (startAt > 0 && video.currentTime < 1 && startAt < end - 1) video.currentTime = startAt;
+      sync();
+    };
+    const events = ["play", "pause", "timeupdate", "durationchange", "volumechange", "ended"] as const;
+    for (const e of events) video.addEventListener(e, sync);
+    video.addEventListener("loadedmetadata", resume);
+    video.addEventListener("canplay", resume);
+    resume();
+    const onFullscreen = () => setFullscreen(document.fullscreenElement === box.current);
+    document.addEventListener("fullscreenchange", onFullscreen);
+    return () => {
+      for (const e of events) video.removeEventListener(e, sync);
+      video.removeEventListener("loadedmetadata", resume);
+      video.removeEventListener("canplay", resume);
+      document.removeEventListener("fullscreenchange", onFullscreen);
+    };
+  }, [startAt, lessonId]);
+
+  const toggle = useCallback(() => {
+    const video = ref.current;
+    if (!video) return;
+    if (video.paused) void video.play()?.catch(() => undefined);
+    else video.pause();
+  }, []);
+  const skip = useCallback((seconds: number) => {
+    const video = ref.current;
+    if (!video) return;
+    const end = Number.isFinite(video.duration) ? video.duration : Infinity;
+    video.currentTime = Math.min(end, Math.max(0, video.currentTime + seconds));
+  }, []);
+  const toggleMute = useCallback(() => {
+    if (ref.current) ref.current.muted = !ref.current.muted;
+  }, []);
+  const toggleFullscreen = useCallback(() => {
+    if (document.fullscreenElement) void document.exitFullscreen?.().catch(() => undefined);
+    else void box.current?.requestFullscreen?.().catch(() => undefined);
+  }, []);
+
+  // Keyboard shortcuts, anywhere on the page except while typing (and space/enter keep their meaning on buttons and links).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      if (document.querySelector('[role="dialog"][aria-modal="true"]')) return;
+      const onControl = (event.target as HTMLElement | null)?.closest?.("button, a, [role=button]");
+      const key = event.key;
+      if ((key === " " && !onControl) || key === "k" || key === "K") toggle();
+      else if (key === "j" || key === "J" || key === "ArrowLeft") skip(-SKIP_SECONDS);
+      else if (key === "l" || key === "L" || key === "ArrowRight") skip(SKIP_SECONDS);
+      else if (key === "m" || key === "M") toggleMute();
+      else if (key === "f" || key === "F") toggleFullscreen();
+      else if (key === "?") onHelp();
+      else return;
+      event.preventDefault();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [toggle, skip, toggleMute, toggleFullscreen, onHelp]);
+
+  const seekTo = (value: number) => {
+    if (ref.current) ref.current.currentTime = value;
+  };
+  const setLevel = (value: number) => {
+    if (!ref.current) return;
+    ref.current.volume = value;
+    ref.current.muted = value === 0;
+  };
+
+  return (
+    <div className={enhanced ? "video enhanced" : "video"} data-testid="video" ref={box} data-playing={playing || undefined}>
+      {/* react-player renders a plain <video controls> on the server, so the video plays without JavaScript;
+          in the browser it also takes addresses of video services. */}
+      <div className="video-frame" onClick={enhanced ? toggle : undefined}>
+        <ReactPlayer ref={ref} src={src} controls={!enhanced} preload="metadata" width="100%" height="100%" title={title} />
+        {enhanced && !playing ? (
+          <span className="video-big-play" aria-hidden="true">
+            <Icon name="play" />
+          </span>
+        ) : null}
+      </div>
+      <noscript>
+        <a href={src}>{t("learn.videoElsewhere")}</a>
+      </noscript>
+      {enhanced ? (
+        <div className="video-controls" role="group" aria-label={t("player.controls.label")} data-testid="video-controls">
+          <button type="button" className="vc-button vc-play" onClick={toggle} aria-label={playing ? t("player.controls.pause") : t("player.controls.play")} data-testid="vc-play">
+            <Icon name={playing ? "pause" : "play"} />
+          </button>
+          <button type="button" className="vc-button" onClick={() => skip(-SKIP_SECONDS)} aria-label={t("player.controls.back")} data-testid="vc-back">
+            <Icon name="back" />
+            <span className="vc-skip">15</span>
+          </button>
+          <button type="button" className="vc-button" onClick={() => skip(SKIP_SECONDS)} aria-label={t("player.controls.forward")} data-testid="vc-forward">
+            <Icon name="forward" />
+            <span className="vc-skip">15</span>
+          </button>
+          <span className="vc-time" data-testid="vc-time">
+            {clock(time)} / {clock(duration)}
+          </span>
+          <input
+            type="range"
+            className="vc-seek"
+            min={0}
+            max={duration || 0}
+            step={0.1}
+            value={Math.min(time, duration || 0)}
+            onChange={(e) => seekTo(Number(e.target.value))}
+            aria-label={t("player.controls.seek")}
+            aria-valuetext={t("player.controls.time", { current: clock(time), total: clock(duration) })}
+            data-testid="vc-seek"
+            style={{ "--fill": `${duration ? (100 * time) / duration : 0}%` } as React.CSSProperties}
+          />
+          <button type="button" className="vc-button" onClick={toggleMute} aria-label={muted ? t("player.controls.unmute") : t("player.controls.mute")} aria-pressed={muted} data-testid="vc-mute">
+            <Icon name={muted || volume === 0 ? "muted" : "volume"} />
+          </button>
+          <input
+            type="range"
+            className="vc-volume"
+            min={0}
+            max={1}
+            step={0.05}
+            value={muted ? 0 : volume}
+            onChange={(e) => setLevel(Number(e.target.value))}
+            aria-label={t("player.controls.volume")}
+            aria-valuetext={`${Math.round((muted ? 0 : volume) * 100)}%`}
+            data-testid="vc-volume"
+            style={{ "--fill": `${(muted ? 0 : volume) * 100}%` } as React.CSSProperties}
+          />
+          <button type="button" className="vc-button" onClick={onHelp} aria-label={t("player.controls.help")} data-testid="vc-help">
+            <Icon name="help" />
+          </button>
+          <button type="button" className="vc-button" onClick={toggleFullscreen} aria-label={fullscreen ? t("player.controls.exitFullscreen") : t("player.controls.fullscreen")} data-testid="vc-fullscreen">
+            <Icon name="fullscreen" />
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { TenantConn } from "../../db/open";
+import { files, lessonProgress, type Course, type Lesson } from "../../db/tenant";
+import { lessonAccess, type Learner } from "./learning.server";
+
+/**
+ * The course page's and the player's view of a learner's episodes (issue 18): which are done, which are
+ * under way (with the place reached), and which one to watch next.
+ */
+export type EpisodeState = "done" | "started" | "new";
+
+export interface EpisodeProgress {
+  state: EpisodeState;
+  /** Where the learner stopped, in seconds (0 when not started). */
+  positionSeconds: number;
+  /** The share of the episode seen (0–100), from the place reached and the episode's length when known. */
+  percent: number;
+}
+
+/** Each lesson's state for this learner (everything "new" for a visitor). */
+export function episodeProgress(db: TenantConn, userId: number | null, courseId: number, lessons: Lesson[]): Map<number, EpisodeProgress> {
+  const rows = userId
+    ? db
+        .select({ lessonId: lessonProgress.lessonId, position: lessonProgress.positionSeconds, completedAt: lessonProgress.completedAt })
+        .from(lessonProgress)
+        .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.courseId, courseId)))
+        .all()
+    : [];
+  const byLesson = new Map(rows.map((r) => [r.lessonId, r]));
+  return new Map<number, EpisodeProgress>(
+    lessons.map((lesson): [number, EpisodeProgress] => {
+      const row = byLesson.get(lesson.id);
+      if (row?.completedAt) return [lesson.id, { state: "done", positionSeconds: row.position, percent: 100 }];
+      if (row && row.position > 0) {
+        const percent = lesson.durationSeconds ? Math.min(99, Math.max(1, Math.round((100 * row.position) / lesson.durationSeconds))) : 50;
+        return [lesson.id, { state: "started", positionSeconds: row.position, percent }];
+      }
+      return [lesson.id, { state: "new", positionSeconds: 0, percent: 0 }];
+    }),
+  );
+}
+
+/** The lesson the learner should watch next: the first one not completed, in order; else the first. */
+export function nextLesson<L extends { id: number }>(lessons: L[], completed: (lesson: L) => boolean): L | undefined {
+  return lessons.find((l) => !completed(l)) ?? lessons[0];
+}
+
+/** The sum of the known episode lengths, in seconds (null when none is known). */
+export function totalDuration(lessons: Pick<Lesson, "durationSeconds">[]) {
+  const known = lessons.filter((l) => l.durationSeconds != null);
+  return known.length ? known.reduce((sum, l) => sum + (l.durationSeconds ?? 0), 0) : null;
+}
+
+/**
+ * The episodes list of the course page and the player, for one viewer: state, length, lock, and a picture
+ * (image lessons show their image) only when the viewer may open the lesson — a provider address never
+ * expires, so it is not handed to anyone who may not see the lesson.
+ */
+export function episodeItems(
+  db: TenantConn,
+  { course, lessons, learner, image }: { course: Course; lessons: Lesson[]; learner: Learner | null; image: (fileId: number) => string },
+) {
+  const progress = episodeProgress(db, learner?.id ?? null, course.id, lessons);
+  const fileIds = lessons.filter((l) => l.kind === "image" && l.fileId).map((l) => l.fileId!);
+  const images = new Set(
+    fileIds.length ? db.select({ id: files.id }).from(files).where(and(inArray(files.id, fileIds), eq(files.kind, "image"))).all().map((f) => f.id) : [],
+  );
+  return lessons.map((l) => {
+    const locked = !lessonAccess(db, course, l, learner).allowed;
+    const p = progress.get(l.id)!;
+    return {
+      id: l.id,
+      title: l.title,
+      kind: l.kind,
+      durationSeconds: l.durationSeconds,
+      thumbnail: !locked && l.fileId && images.has(l.fileId) ? image(l.fileId) : null,
+      state: p.state,
+      percent: p.percent,
+      positionSeconds: p.positionSeconds,
+      locked,
+    };
+  });
+}

@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import type { Browser, Page } from "puppeteer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "../helpers/browser";
+import { learnerPage, prepareTour, type Tour } from "../helpers/learner-tour";
+import { startServer, type RunningServer } from "../helpers/server";
+import { execTenant } from "../helpers/sessions";
+
+/**
+ * axe-core on the learner's pages (issue 18): home, course, player, categories, search and profile, signed
+ * in, in both demo organizations (light and dark theme). No serious or critical violation may remain.
+ */
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const ORGS = [
+  { id: 1, host: "acme.localhost", email: "learner@acme.test" },
+  { id: 2, host: "nordlys.localhost", email: "learner@nordlys.test" },
+] as const;
+const PAGES = ["home", "course", "player", "categories", "search", "profile"] as const;
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+let server: RunningServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+const tours = new Map<number, Tour>();
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ browser, close: closeBrowser } = await launchBrowser());
+  for (const org of ORGS) {
+    tours.set(org.id, prepareTour(server, org.id, org.host, org.email));
+    execTenant(server, org.id, "update users set player_instructions_shown_at = unixepoch() where email = ?", org.email);
+  }
+});
+afterAll(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+});
+
+async function axe(page: Page): Promise<Violation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = (await page.evaluate(() =>
+    (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: unknown[] }> } }).axe.run(document, {
+      resultTypes: ["violations"],
+    }),
+  )) as { violations: Violation[] };
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+const describeViolations = (list: Violation[]) =>
+  list.map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.slice(0, 5).map((n) => `    ${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1, 2).join("")}`).join("\n")}`);
+
+describe.each(ORGS)("axe-core on $host", (org) => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await learnerPage(browser, server, tours.get(org.id)!, org.email);
+    await page.setViewport({ width: 1280, height: 900 });
+  });
+  afterAll(async () => {
+    await page?.browserContext().close();
+  });
+
+  it.each(PAGES)("finds no serious or critical violation on %s", async (name) => {
+    await page.goto(`http://${org.host}:${server.port}${tours.get(org.id)!.pages[name]}`, { waitUntil: "networkidle0" });
+    expect(describeViolations(await axe(page))).toEqual([]);
+  });
+
+  it("finds none in the player's instructions modal", async () => {
+    await page.goto(`http://${org.host}:${server.port}${tours.get(org.id)!.pages.player}?instructions=1`, { waitUntil: "networkidle0" });
+    await page.waitForSelector('[data-testid="instructions"]');
+    expect(describeViolations(await axe(page))).toEqual([]);
+  });
+});
