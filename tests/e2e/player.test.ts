@@ -24,8 +24,9 @@ afterAll(async () => {
 
 const url = (p: string) => `http://${ORG.host}:${server.port}${p}`;
 const currentTime = (page: Page) => page.$eval("video", (v) => (v as HTMLVideoElement).currentTime);
+/** Polls a condition for up to 30 s (a busy machine decodes video slowly); fails with what it waited for. */
 async function until(check: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) {
     if (await check().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 50));
   }
