@@ -46,6 +46,14 @@ export function VideoPlayer({
   const [volume, setVolume] = useState(1);
   const [muted, setMuted] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
+  // The video's address is signed afresh by every revalidation (a form sent, a heartbeat): keep the first
+  // one of a lesson, so the element does not reload and drop the place mid-watch.
+  const source = useRef({ lessonId, src });
+  if (source.current.lessonId !== lessonId) source.current = { lessonId, src };
+  // The furthest known place of this lesson, should the element reload all the same.
+  // `pending`: the element has yet to be put at the place (once per lesson, and again after a reload).
+  const place = useRef({ lessonId, seconds: startAt, pending: true });
+  if (place.current.lessonId !== lessonId) place.current = { lessonId, seconds: startAt, pending: true };
 
   // Heartbeats: the place and the seconds really watched since the last one (the server caps the credit).
   useEffect(() => {
@@ -83,8 +91,8 @@ export function VideoPlayer({
   useEffect(() => {
     const video = ref.current;
     if (!video) return;
-    let resumed = false;
     const sync = () => {
+      if (!place.current.pending && video.currentTime > 0) place.current.seconds = video.currentTime;
       setPlaying(!video.paused);
       setTime(video.currentTime);
       if (Number.isFinite(video.duration) && video.duration > 0) setDuration(video.duration);
@@ -93,14 +101,20 @@ export function VideoPlayer({
     };
     // Once, when the element can seek: not at the very end (then it starts over), nor after the learner moved.
     const resume = () => {
-      if (resumed || video.readyState < 1) return;
-      resumed = true;
+      if (!place.current.pending || video.readyState < 1) return;
+      place.current.pending = false;
       const end = Number.isFinite(video.duration) ? video.duration : Infinity;
-      if (startAt > 0 && video.currentTime < 1 && startAt < end - 1) video.currentTime = startAt;
+      const target = Math.max(startAt, place.current.seconds);
+      if (target > 0 && video.currentTime < 1 && target < end - 1) video.currentTime = target;
       sync();
+    };
+    // A reloaded element (a new source) starts at 0: resume it again at the place it had.
+    const reloaded = () => {
+      place.current.pending = true;
     };
     const events = ["play", "pause", "timeupdate", "durationchange", "volumechange", "ended"] as const;
     for (const e of events) video.addEventListener(e, sync);
+    video.addEventListener("emptied", reloaded);
     video.addEventListener("loadedmetadata", resume);
     video.addEventListener("canplay", resume);
     resume();
@@ -108,6 +122,7 @@ export function VideoPlayer({
     document.addEventListener("fullscreenchange", onFullscreen);
     return () => {
       for (const e of events) video.removeEventListener(e, sync);
+      video.removeEventListener("emptied", reloaded);
       video.removeEventListener("loadedmetadata", resume);
       video.removeEventListener("canplay", resume);
       document.removeEventListener("fullscreenchange", onFullscreen);
@@ -168,7 +183,7 @@ export function VideoPlayer({
       {/* react-player renders a plain <video controls> on the server, so the video plays without JavaScript;
           in the browser it also takes addresses of video services. */}
       <div className="video-frame" onClick={enhanced ? toggle : undefined}>
-        <ReactPlayer ref={ref} src={src} controls={!enhanced} preload="metadata" width="100%" height="100%" title={title} />
+        <ReactPlayer ref={ref} src={source.current.src} controls={!enhanced} preload="metadata" width="100%" height="100%" title={title} />
         {enhanced && !playing ? (
           <span className="video-big-play" aria-hidden="true">
             <Icon name="play" />
