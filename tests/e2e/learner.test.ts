@@ -70,10 +70,10 @@ for (const javascript of [true, false]) {
       await clickUntil(page, '[data-testid="login-submit"]', async () => pathOf(page) === (javascript ? "/welcome" : "/"));
       await page.goto(url("/"), { waitUntil: "load" });
 
-      await clickUntil(page, `xpath/.//a[normalize-space()="${course}"]`, async () => pathOf(page).startsWith("/courses/"));
+      await clickUntil(page, `xpath/.//a[normalize-space()="${course}"]`, async () => pathOf(page).startsWith("/courses/") && (await page.$eval("h1", (el) => el.textContent)) === course);
       const courseUrl = pathOf(page);
       expect(await page.$eval("h1", (el) => el.textContent)).toBe(course);
-      await clickUntil(page, '[data-testid="start"]', async () => pathOf(page).includes("/lessons/"));
+      await clickUntil(page, '[data-testid="start"]', async () => pathOf(page).includes("/lessons/") && (await page.$eval("h1", (el) => el.textContent)) === `${course}: Intro`);
       expect(await page.$eval("h1", (el) => el.textContent)).toBe(`${course}: Intro`);
       await clickUntil(page, '[data-testid="complete"]', async () => (await page.$eval("h1", (el) => el.textContent)) === `${course}: Dybere`);
 
