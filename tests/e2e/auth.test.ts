@@ -22,7 +22,10 @@ afterAll(async () => {
 
 const url = (host: string, path = "/") => `http://${host}:${server.port}${path}`;
 
-/** Types into a field and submits its form the way a person does, then waits for the next page. */
+/**
+ * Clicks a button the way a person does, then waits for the next page. With JavaScript on, the address
+ * changes before the new page is drawn, so every wait names something on the new page as well.
+ */
 async function submit(page: Page, button: string, waitFor: (p: Page) => Promise<boolean>) {
   await page.click(button);
   for (let i = 0; i < 200; i++) {
@@ -47,15 +50,19 @@ for (const javascript of [true, false]) {
 
       await page.type("input[name=email]", "learner@acme.test");
       await page.type("input[name=password]", "demo1234");
-      await submit(page, '[data-testid="login-submit"]', async (p) => path(p) === "/auth/2fa/confirm");
+      await submit(page, '[data-testid="login-submit"]', async (p) => path(p) === "/auth/2fa/confirm" && (await p.$("input[name=code]")) !== null);
 
       const code = codeFrom(await mailbox.next("learner@acme.test"));
       await page.type("input[name=code]", code);
-      await submit(page, '[data-testid="code-submit"]', async (p) => path(p) === "/auth/password");
+      await submit(page, '[data-testid="code-submit"]', async (p) =>
+        path(p) === "/auth/password" && (await p.$eval("h1", (el) => el.textContent).catch(() => "")) === "Change password",
+      );
       expect(await page.$eval("h1", (el) => el.textContent)).toBe("Change password");
       expect(await page.$eval('[data-testid="user-name"]', (el) => el.textContent)).toBe("Leo Learner");
 
-      await submit(page, '[data-testid="logout"]', async (p) => path(p) === "/auth/login");
+      await submit(page, '[data-testid="logout"]', async (p) =>
+        path(p) === "/auth/login" && (await p.$('[data-testid="flash"]')) !== null,
+      );
       expect(await page.$eval('[data-testid="flash"]', (el) => el.textContent)).toBe("You have been signed out.");
       await page.goto(url("acme.localhost", "/auth/password"), { waitUntil: "load" });
       expect(path(page)).toBe("/auth/login");
@@ -85,7 +92,9 @@ for (const javascript of [true, false]) {
       await page.goto(link.href, { waitUntil: "load" });
       if (!javascript) {
         expect(path(page)).toBe("/auth/magic");
-        await submit(page, '[data-testid="magic-continue"]', async (p) => path(p) === "/");
+        await submit(page, '[data-testid="magic-continue"]', async (p) =>
+          path(p) === "/" && (await p.$('[data-testid="user-name"]')) !== null,
+        );
       } else {
         await page.waitForFunction(() => location.pathname === "/" && !location.search.includes("auth="));
       }
