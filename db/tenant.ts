@@ -1090,3 +1090,13 @@ export const userBadges = sqliteTable(
 export type Level = typeof levels.$inferSelect;
 export type Badge = typeof badges.$inferSelect;
 export type LeaderboardActivity = typeof leaderboardActivities.$inferSelect;
+
+/*
+ * ——— Visitors' page cache (docs/decisions/026-visitor-page-cache.md) ———
+ * One row whose `version` moves, by triggers (migration 0018), on every change to a table a visitor's
+ * browsing page reads: the server keeps a visitor's rendered page only while this number is unchanged.
+ */
+export const contentVersion = sqliteTable("content_version", {
+  id: integer("id").primaryKey(),
+  version: integer("version").notNull().default(0),
+});

@@ -15,6 +15,7 @@ import { directApiRoutes } from "./api-direct";
 import { serveFiles } from "./files";
 import { healthChecks } from "./health";
 import { logger, requestLog } from "./logger";
+import { VisitorPageCache } from "./page-cache";
 import { serveImages } from "./images";
 import { serveScormContent } from "./scorm/content";
 import { bodyLimits, magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
@@ -69,6 +70,8 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   };
   // /api resource routes without Remix's document machinery, in production (a fixed build).
   if (typeof build !== "function" && config.NODE_ENV !== "development") app.all("/api/*", directApiRoutes(build, getLoadContext));
+  // Visitors' browsing pages, kept while nothing they show has changed.
+  app.use(new VisitorPageCache(config.PAGE_CACHE_MB * 1024 * 1024).middleware());
   app.all(
     "*",
     createRequestHandler({ build, mode: config.NODE_ENV === "development" ? "development" : "production", getLoadContext }),

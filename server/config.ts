@@ -56,6 +56,11 @@ const schema = z.object({
     .toLowerCase()
     .regex(/^[a-z0-9.-]+$/, "SCORM_DOMAIN must be a host name without port or scheme")
     .optional(),
+  /**
+   * Memory for visitors' rendered browsing pages (home, categories, carousels), in MiB; 0 keeps none
+   * (docs/decisions/026-visitor-page-cache.md).
+   */
+  PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(16),
   /** Whether super-admins must enter an e-mailed code after their password. */
   SUPER_ADMIN_2FA: flag,
   /** Certificates: the Chromium that renders PDFs, how many may run at once, and a render's time limit. */

@@ -1,0 +1,174 @@
+import type { NextFunction, Request, Response } from "express";
+import type { Organization } from "../db/platform";
+import type { TenantDb } from "../db/open";
+
+/**
+ * Visitors' browsing pages kept, rendered (docs/decisions/026-visitor-page-cache.md).
+ *
+ * A visitor who is not signed in sees the same home, categories and carousels as every other visitor of
+ * that organization with the same language and theme. Such a page is kept, as HTML, while nothing it
+ * shows has changed: the organization's record (the directory hands out a new object after any change),
+ * the tenant's `content_version` (moved by triggers on every content table, migration 0018, whichever
+ * process writes), and for at most a minute (for anything that depends on the clock). A kept page is
+ * sent with the request's own CSP nonce, and with the headers Remix gave it; anything that sets a cookie,
+ * is not a 200, or comes with a session, a flash message, or an Authorization header is never kept.
+ */
+
+/** `/`, `/categories`, `/categories/{id}`, `/carousels`, `/carousels/{id}`. */
+const PAGES = /^\/(?:(?:categories|carousels)(?:\/\d+)?\/?)?$/;
+/** Cookies that only choose how a page looks; any other cookie means a person we do not serve kept pages to. */
+const PREFERENCE_COOKIES = new Set(["lng", "theme"]);
+const TTL_MS = 60_000;
+const MAX_PAGE_BYTES = 1024 * 1024;
+/** Headers that belong to one response, or that compression sets again. */
+const NOT_KEPT = new Set(["content-length", "content-encoding", "transfer-encoding", "set-cookie", "x-request-id", "x-page-cache", "date", "etag"]);
+
+interface Kept {
+  organization: Organization;
+  version: number;
+  storedAt: number;
+  headers: Array<[string, number | string | string[]]>;
+  /** The HTML cut at the nonce of the response it was rendered for. */
+  parts: string[];
+  bytes: number;
+}
+
+const versionStatements = new WeakMap<object, { get(): unknown }>();
+
+function contentVersion(db: TenantDb): number | null {
+  const client = db.$client;
+  let statement = versionStatements.get(client);
+  if (!statement) {
+    statement = client.prepare("select version from content_version where id = 1").pluck();
+    versionStatements.set(client, statement);
+  }
+  const version = statement.get();
+  return typeof version === "number" ? version : null;
+}
+
+function onlyPreferences(cookieHeader: string) {
+  if (!cookieHeader) return true;
+  for (const pair of cookieHeader.split(";")) {
+    const name = pair.split("=", 1)[0].trim();
+    if (name && !PREFERENCE_COOKIES.has(name)) return false;
+  }
+  return true;
+}
+
+export class VisitorPageCache {
+  readonly #pages = new Map<string, Kept>();
+  #bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  get size() {
+    return this.#pages.size;
+  }
+
+  get bytes() {
+    return this.#bytes;
+  }
+
+  clear() {
+    this.#pages.clear();
+    this.#bytes = 0;
+  }
+
+  middleware() {
+    return (req: Request, res: Response, next: NextFunction) => {
+      if (this.maxBytes <= 0 || req.method !== "GET" || !PAGES.test(req.path)) return next();
+      const tenant = res.locals.tenant as { organization: Organization | null; db: TenantDb | null } | undefined;
+      const nonce = res.locals.cspNonce as string | undefined;
+      if (!tenant?.organization || !tenant.db || !nonce) return next();
+      // Remix's own data requests (`?_data`, `?index`) and anything signed in go to Remix as they are.
+      if (req.url.includes("_data=") || req.headers.authorization) return next();
+      const cookie = req.headers.cookie ?? "";
+      if (!onlyPreferences(cookie)) return next();
+
+      const organization = tenant.organization;
+      const version = contentVersion(tenant.db);
+      if (version === null) return next();
+      const key = [organization.id, req.hostname, req.protocol, req.originalUrl, cookie, req.headers["accept-language"] ?? ""].join("\n");
+      const kept = this.#pages.get(key);
+      if (kept && kept.organization === organization && kept.version === version && Date.now() - kept.storedAt < TTL_MS) {
+        this.hits++;
+        this.#pages.delete(key);
+        this.#pages.set(key, kept); // most recently used last
+        for (const [name, value] of kept.headers) res.setHeader(name, value);
+        res.setHeader("X-Page-Cache", "hit");
+        res.status(200).end(kept.parts.join(nonce));
+        return;
+      }
+      if (kept) this.#forget(key);
+      this.misses++;
+      // Headers set before this point (security headers with their nonce, the request id) are the request's own.
+      const before = new Set(Object.keys(res.getHeaders()));
+      this.#capture(res, (status, html) => {
+        if (status !== 200 || res.getHeader("set-cookie") !== undefined) return;
+        if (!String(res.getHeader("content-type") ?? "").startsWith("text/html")) return;
+        const bytes = Buffer.byteLength(html);
+        if (bytes > MAX_PAGE_BYTES || bytes > this.maxBytes / 4) return;
+        const headers = Object.entries(res.getHeaders())
+          .filter(([name, value]) => value !== undefined && !NOT_KEPT.has(name) && !before.has(name))
+          .map(([name, value]) => [name, value] as [string, number | string | string[]]);
+        this.#store(key, { organization, version, storedAt: Date.now(), headers, parts: html.split(nonce), bytes });
+      });
+      res.setHeader("X-Page-Cache", "miss");
+      next();
+    };
+  }
+
+  #store(key: string, page: Kept) {
+    this.#forget(key);
+    this.#pages.set(key, page);
+    this.#bytes += page.bytes;
+    for (const [oldest] of this.#pages) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#forget(oldest);
+    }
+  }
+
+  #forget(key: string) {
+    const page = this.#pages.get(key);
+    if (!page) return;
+    this.#pages.delete(key);
+    this.#bytes -= page.bytes;
+  }
+
+  /** Collects what is written to the response (under any compression) and hands it over when it ends. */
+  #capture(res: Response, done: (status: number, body: string) => void) {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let overflow = false;
+    const collect = (chunk: unknown, encoding?: unknown) => {
+      if (overflow || chunk === undefined || chunk === null || typeof chunk === "function") return;
+      const buffer = Buffer.isBuffer(chunk)
+        ? chunk
+        : chunk instanceof Uint8Array
+          ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+          : Buffer.from(String(chunk), typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+      size += buffer.length;
+      if (size > MAX_PAGE_BYTES) overflow = true;
+      else chunks.push(Buffer.from(buffer));
+    };
+    const write = res.write;
+    const end = res.end;
+    res.write = function (this: Response, chunk: unknown, ...rest: unknown[]) {
+      collect(chunk, rest[0]);
+      return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+    } as Response["write"];
+    res.end = function (this: Response, chunk?: unknown, ...rest: unknown[]) {
+      collect(chunk, rest[0]);
+      if (!overflow) {
+        try {
+          done(res.statusCode, Buffer.concat(chunks).toString("utf8"));
+        } catch {
+          // a page that cannot be kept is still sent
+        }
+      }
+      return (end as (...args: unknown[]) => Response).call(this, chunk, ...rest);
+    } as Response["end"];
+  }
+}
