@@ -8,21 +8,21 @@ import { DEFAULT_NAMESPACE, FALLBACK_LANGUAGE } from "./utils/i18n";
 declare global {
   interface Window {
     __remixContext: { state: { loaderData?: Record<string, unknown> } };
+    /** The language's texts, from the script the root layout names (app/utils/i18n.server.ts). */
+    __lecternTexts?: Record<string, unknown>;
   }
 }
 
-/** The root loader sends the page's language and its strings, so the browser needs no extra request. */
-const root = window.__remixContext.state.loaderData?.root as
-  | { language: string; translations: Record<string, unknown> }
-  | undefined;
+const root = window.__remixContext.state.loaderData?.root as { language: string } | undefined;
 const language = root?.language ?? document.documentElement.lang ?? FALLBACK_LANGUAGE;
+const texts = window.__lecternTexts;
 
 i18next.use(initReactI18next).init({
   lng: language,
   fallbackLng: FALLBACK_LANGUAGE,
   defaultNS: DEFAULT_NAMESPACE,
   ns: [DEFAULT_NAMESPACE],
-  resources: root ? { [language]: { [DEFAULT_NAMESPACE]: root.translations } } : {},
+  resources: texts ? { [language]: { [DEFAULT_NAMESPACE]: texts } } : {},
   interpolation: { escapeValue: false },
   initImmediate: false,
 });

@@ -20,7 +20,7 @@ import styles from "~/styles/app.css";
 import browseStyles from "~/styles/browse.css";
 import { getAuth } from "~/utils/auth.server";
 import { takeFlash } from "~/utils/flash.server";
-import { resources } from "~/utils/i18n.server";
+import { textsScript } from "~/utils/i18n.server";
 import { languageFor, themeFor } from "~/utils/preferences.server";
 
 export const links: LinksFunction = () => [
@@ -50,7 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       flash: flash.message,
       language,
       theme,
-      translations: resources[language].common,
+      texts: textsScript(language).url,
       cspNonce: context.cspNonce,
       path: url.pathname + url.search,
     },
@@ -79,6 +79,8 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
+        {/* The language's texts for the browser: a plain script, so it runs before the modules below. */}
+        {data?.texts ? <script nonce={nonce} src={data.texts} /> : null}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

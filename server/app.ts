@@ -11,6 +11,8 @@ import { DatabaseUnavailableError, type TenantDb } from "../db/open";
 import type { Lease } from "../db/tenant-pool";
 import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
+import { isLanguage } from "../app/utils/i18n";
+import { textsScript } from "../app/utils/i18n.server";
 import { directApiRoutes } from "./api-direct";
 import { serveFiles } from "./files";
 import { healthChecks } from "./health";
@@ -45,6 +47,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
 
   app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
   app.use(publicFiles(config.NODE_ENV === "development"));
+  app.get("/i18n/:file", serveTexts);
 
   // SCORM content hosts (<id>.<SCORM_DOMAIN>) are answered before tenancy: they are no organization's app.
   app.use(serveScormContent(platform));
@@ -104,6 +107,20 @@ function nextNonce() {
   const nonce = noncePool.toString("base64", nonceOffset, nonceOffset + NONCE_BYTES);
   nonceOffset += NONCE_BYTES;
   return nonce;
+}
+
+/**
+ * GET /i18n/{language}-{hash}.js: a language's texts for the browser (app/utils/i18n.server.ts), kept for a
+ * year under the current hash. An older hash (a page from before a restart with new texts) gets today's
+ * texts, not to be kept.
+ */
+function serveTexts(req: Request, res: Response, next: NextFunction) {
+  const match = /^([a-z]{2})-([0-9a-f]{10})\.js$/.exec(req.params.file ?? "");
+  if (!match || !isLanguage(match[1])) return next();
+  const script = textsScript(match[1]);
+  res.setHeader("Content-Type", "text/javascript; charset=utf-8");
+  res.setHeader("Cache-Control", match[2] === script.hash ? "public, max-age=31536000, immutable" : "no-store");
+  res.send(script.body);
 }
 
 function requestIdAndNonce(_req: Request, res: Response, next: NextFunction) {

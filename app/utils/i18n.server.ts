@@ -1,6 +1,7 @@
 import { createCookie } from "@remix-run/node";
 import type { TFunction } from "i18next";
 import { RemixI18Next } from "remix-i18next/server";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,6 +48,23 @@ const localesDir = findLocalesDir();
 export const resources = Object.fromEntries(
   LANGUAGES.map((lng) => [lng, { common: loadLanguage(path.join(localesDir, lng)) }]),
 ) as Record<Language, { common: Strings }>;
+
+/**
+ * A language's texts for the browser, as a script of their own (`window.__lecternTexts = {...}`): cached by
+ * the browser for a year under an address that changes with the texts, instead of riding along, 50 KiB
+ * at a time, in every page and every revalidation of the root loader (docs/decisions/014-speed.md).
+ */
+const textScripts = new Map<Language, { url: string; hash: string; body: string }>();
+export function textsScript(language: Language) {
+  let script = textScripts.get(language);
+  if (!script) {
+    const body = `window.__lecternTexts=${JSON.stringify(resources[language].common)};\n`;
+    const hash = crypto.createHash("sha256").update(body).digest("hex").slice(0, 10);
+    script = { url: `/i18n/${language}-${hash}.js`, hash, body };
+    textScripts.set(language, script);
+  }
+  return script;
+}
 
 /** The language chosen on this device with the language switch. Host-only, a year long. */
 export const languageCookie = createCookie("lng", {

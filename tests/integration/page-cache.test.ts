@@ -3,6 +3,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
 import { request, type HttpResponse } from "../helpers/http";
+import { languageCookie } from "../../app/utils/i18n.server";
 import { themeCookie } from "../../app/utils/preferences.server";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
@@ -83,8 +84,8 @@ describe("a visitor's home page", () => {
   });
 
   it("is kept per language and theme, as the visitor's cookies and browser ask", async () => {
-    const english = await warm("/", { "Accept-Language": "en" });
-    const polish = await warm("/", { "Accept-Language": "pl" });
+    const english = await warm("/", { Cookie: (await languageCookie.serialize("en")).split(";")[0] });
+    const polish = await warm("/", { Cookie: (await languageCookie.serialize("pl")).split(";")[0] });
     expect(polish.second.body).toContain('lang="pl"');
     expect(english.second.body).toContain('lang="en"');
     const dark = await warm("/", { Cookie: (await themeCookie.serialize("dark")).split(";")[0] });
@@ -101,7 +102,8 @@ describe("never kept", () => {
   });
 
   it("with a flash message or any cookie that is not a preference, or with an Authorization header", async () => {
-    for (const headers of [{ Cookie: "lectern_flash=abc" }, { Cookie: "theme=light; other=1" }, { Authorization: "Bearer nothing" }]) {
+    const cases: Array<Record<string, string>> = [{ Cookie: "lectern_flash=abc" }, { Cookie: "theme=light; other=1" }, { Authorization: "Bearer nothing" }];
+    for (const headers of cases) {
       const res = await visit("/", headers);
       expect(res.headers["x-page-cache"]).toBeUndefined();
     }
@@ -112,5 +114,27 @@ describe("never kept", () => {
       await visit(p);
       expect((await visit(p)).headers["x-page-cache"]).toBeUndefined();
     }
+  });
+});
+
+describe("a page's texts for the browser", () => {
+  it("come in a script of their own, kept by the browser for a year, not inside every page", async () => {
+    const page = await visit("/", { Cookie: (await languageCookie.serialize("da")).split(";")[0] });
+    const src = /<script nonce="[^"]+" src="(\/i18n\/da-[0-9a-f]{10}\.js)">/.exec(page.body)?.[1];
+    expect(src).toBeDefined();
+    // A text no visitor's home shows (the SSO screen's) is in the script, not in the page.
+    const script = await visit(src!);
+    expect(script.status).toBe(200);
+    expect(script.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(script.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const texts = JSON.parse(script.body.slice(script.body.indexOf("=") + 1, script.body.lastIndexOf(";")));
+    expect(texts.app.skipToContent).toBe("Gå til indhold");
+    const ssoText = JSON.stringify(texts.sso).slice(2, 30);
+    expect(page.body).not.toContain(ssoText);
+
+    const stale = await visit(src!.replace(/-[0-9a-f]{10}\.js$/, "-0000000000.js"));
+    expect(stale.status).toBe(200);
+    expect(stale.headers["cache-control"]).toBe("no-store");
+    expect((await visit("/i18n/xx-0000000000.js")).status).toBe(404);
   });
 });
