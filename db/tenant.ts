@@ -1094,7 +1094,9 @@ export type LeaderboardActivity = typeof leaderboardActivities.$inferSelect;
 /*
  * ——— Visitors' page cache (docs/decisions/026-visitor-page-cache.md) ———
  * One row whose `version` moves, by triggers (migration 0018), on every change to a table a visitor's
- * browsing page reads: the server keeps a visitor's rendered page only while this number is unchanged.
+ * browsing page reads (courses, lessons, files, categories, carousels, carousel_courses): the server keeps
+ * a visitor's rendered page only while this number is unchanged. A browsing page that starts reading
+ * another table must add that table's triggers.
  */
 export const contentVersion = sqliteTable("content_version", {
   id: integer("id").primaryKey(),

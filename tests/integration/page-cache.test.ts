@@ -59,6 +59,18 @@ describe("a visitor's home page", () => {
     expect(after.body).toContain("Renamed by a script");
   });
 
+  it("shows a lesson and a category changed by another process at once (episode count, category name)", async () => {
+    const { second } = await warm("/categories");
+    expect(second.body).toContain("Compliance");
+    execTenant(server, 1, "update categories set name = 'Rules and Regulations' where name = 'Compliance'");
+    expect((await visit("/categories")).body).toContain("Rules and Regulations");
+
+    const episodes = (body: string) => /data-course-id="2"[\s\S]*?<span>(\d+) episodes<\/span>/.exec(body)?.[1];
+    const before = episodes((await warm("/")).second.body);
+    execTenant(server, 1, "delete from lessons where id = (select max(id) from lessons where course_id = 2)");
+    expect(episodes((await visit("/")).body)).toBe(String(Number(before) - 1));
+  });
+
   it("shows a carousel the admin renames through /api at once", async () => {
     const list = await api(server, ORG, "GET", "courses-carousels", { token: adminToken });
     const payload = list.json().payload;
