@@ -8,6 +8,7 @@ import { I18nextProvider, initReactI18next } from "react-i18next";
 import { isCorruptionError } from "../db/open";
 import { DEFAULT_NAMESPACE, FALLBACK_LANGUAGE, type Language } from "./utils/i18n";
 import { resources } from "./utils/i18n.server";
+import { keepTexts } from "./utils/kept-texts.server";
 import { languageFor } from "./utils/preferences.server";
 
 const RENDER_TIMEOUT_MS = 10_000;
@@ -35,39 +36,6 @@ function i18nFor(language: Language) {
       .then(() => keepTexts(created));
     instances.set(language, instance);
   }
-  return instance;
-}
-
-/**
- * A server instance never changes language or texts, so a text asked for by key alone (no count, no
- * values) is looked up once per process: i18next's lookup walks options, namespaces and fallbacks on
- * every call, and a page makes hundreds of them. Calls with options go to i18next as before.
- */
-function keepTexts(instance: i18n) {
-  const fixedT = instance.getFixedT.bind(instance) as (...args: unknown[]) => unknown;
-  const kept = new Map<string, ReturnType<i18n["getFixedT"]>>();
-  instance.getFixedT = ((lng: string | readonly string[] | null, ns?: string | readonly string[] | null, keyPrefix?: string) => {
-    const id = `${String(lng)}\u0000${String(ns)}\u0000${keyPrefix ?? ""}`;
-    let t = kept.get(id);
-    if (!t) {
-      const inner = fixedT(lng, ns, keyPrefix) as (...args: unknown[]) => unknown;
-      const texts = new Map<string, unknown>();
-      const memo = (...args: unknown[]) => {
-        const key = args[0];
-        if (args.length !== 1 || typeof key !== "string") return inner(...args);
-        let text = texts.get(key);
-        if (text === undefined) {
-          text = inner(key);
-          texts.set(key, text);
-        }
-        return text;
-      };
-      Object.assign(memo, { lng: (inner as { lng?: unknown }).lng, ns: (inner as { ns?: unknown }).ns, keyPrefix: (inner as { keyPrefix?: unknown }).keyPrefix });
-      t = memo as unknown as ReturnType<i18n["getFixedT"]>;
-      kept.set(id, t);
-    }
-    return t;
-  }) as i18n["getFixedT"];
   return instance;
 }
 

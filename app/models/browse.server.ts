@@ -86,17 +86,19 @@ export function courseCards(
     learnerId,
     cover,
     plain,
+    stats = courseStats(
+      db,
+      rows.map((r) => r.id),
+      learnerId
+    ),
   }: {
     learnerId: number | null;
     cover: CoverUrl;
     plain: (html: string) => string;
+    /** Counted beforehand for several lists at once (`courseStats` over all their ids). */
+    stats?: ReturnType<typeof courseStats>;
   }
 ): CourseCardData[] {
-  const stats = courseStats(
-    db,
-    rows.map((r) => r.id),
-    learnerId
-  );
   return rows.map((c) => ({
     id: c.id,
     title: c.title,

@@ -5,7 +5,7 @@ import { CategoryTiles } from "~/components/category-tiles";
 import { CourseCards, CourseFacts, CourseRow, ProgressBar } from "~/components/course-cards";
 import { EmptyState } from "~/components/empty-state";
 import { ProviderImage } from "~/components/provider-image";
-import { categoryTiles, courseCards } from "~/models/browse.server";
+import { categoryTiles, courseCards, courseStats } from "~/models/browse.server";
 import { carouselCourseRows, listCarousels } from "~/models/carousel.server";
 import { listPublishedCourses } from "~/models/course.server";
 import { publishedCourse, recentCourses } from "~/models/learning.server";
@@ -26,18 +26,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await getAuth(request, context);
   const learnerId = auth?.person && auth.role && !auth.session?.twoFactorPending ? auth.person.id : null;
   const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
-  const cards = (rows: Parameters<typeof courseCards>[1]) => courseCards(db, rows, { learnerId, cover, plain: richTextToPlain });
-  const featuredRow = organization.featuredCourse ? publishedCourse(db, organization.featuredCourse) : undefined;
   // The queries live in the model: a route module importing drizzle or db/tenant would ship them to the browser.
-  const carousels = listCarousels(db, { publishedOnly: true }).map((carousel) => ({
-    id: carousel.id,
-    title: carousel.title,
-    courses: cards(carouselCourseRows(db, carousel.id, { publishedOnly: true })),
+  const featuredRow = organization.featuredCourse ? publishedCourse(db, organization.featuredCourse) : undefined;
+  const carouselRows = listCarousels(db, { publishedOnly: true }).map((carousel) => ({
+    carousel,
+    rows: carouselCourseRows(db, carousel.id, { publishedOnly: true }),
   }));
-  const { items } = listPublishedCourses(db, {
-    page: 1,
-    perPage: HOME_COURSE_LIMIT,
-  });
+  const { items } = listPublishedCourses(db, { page: 1, perPage: HOME_COURSE_LIMIT });
+  const recent = learnerId ? recentCourses(db, learnerId, 20).map(({ course }) => course) : [];
+  // Episodes, durations and progress for every card of the page, counted once.
+  const ids = [...(featuredRow ? [featuredRow.id] : []), ...carouselRows.flatMap((c) => c.rows.map((r) => r.id)), ...items.map((c) => c.id), ...recent.map((c) => c.id)];
+  const stats = courseStats(db, ids, learnerId);
+  const cards = (rows: Parameters<typeof courseCards>[1]) => courseCards(db, rows, { learnerId, cover, plain: richTextToPlain, stats });
+  const carousels = carouselRows.map(({ carousel, rows }) => ({ id: carousel.id, title: carousel.title, courses: cards(rows) }));
   const all = cards(items);
   const added = new Map(items.map((c) => [c.id, c.createdAt.toISOString()]));
   return {
@@ -46,11 +47,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     canManage: Boolean(auth?.capabilities.has("write:course")),
     featured: featuredRow ? cards([featuredRow])[0] : null,
     // Started and not finished, most recently watched first.
-    continueWatching: learnerId
-      ? cards(recentCourses(db, learnerId, 20).map(({ course }) => course))
-          .filter((c) => (c.progress ?? 0) < 100)
-          .slice(0, 12)
-      : [],
+    continueWatching: cards(recent)
+      .filter((c) => (c.progress ?? 0) < 100)
+      .slice(0, 12),
     carousels: carousels.filter((c) => c.courses.length > 0),
     categories: categoryTiles(db, cover).filter((c) => c.courses > 0),
     courses: all.map((c) => ({ ...c, createdAt: added.get(c.id)! })),
