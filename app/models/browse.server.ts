@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { TenantConn } from "../../db/open";
+import { preparedOnce } from "../../db/prepared";
 import { carousels, categories, courseCompletions, courses, files, lessonProgress, lessons, type Course } from "../../db/tenant";
 import type { WriteResult } from "../utils/resource.server";
 
@@ -30,21 +31,28 @@ type CardCourse = Pick<Course, "id" | "title" | "type" | "coverFileId"> & {
 
 const counted = sql`(${lessons.kind} <> 'quiz' or ${courses.allowQuizzes} = 1)`;
 
+/** The course ids of a page, as one JSON parameter: a query over any number of them is prepared once. */
+const idsIn = (column: typeof lessons.courseId | typeof lessonProgress.courseId | typeof courseCompletions.courseId) =>
+  sql`${column} in (select value from json_each(${sql.placeholder("ids")}))`;
+
 export function courseStats(db: TenantConn, courseIds: number[], learnerId: number | null) {
   const ids = [...new Set(courseIds)];
   const stats = new Map<number, { episodes: number; durationSeconds: number; progress: number | null }>();
   if (ids.length === 0) return stats;
-  const totals = db
-    .select({
-      courseId: lessons.courseId,
-      n: count(),
-      seconds: sql<number>`coalesce(sum(${lessons.durationSeconds}), 0)`,
-    })
-    .from(lessons)
-    .innerJoin(courses, eq(courses.id, lessons.courseId))
-    .where(and(inArray(lessons.courseId, ids), counted))
-    .groupBy(lessons.courseId)
-    .all();
+  const idsJson = JSON.stringify(ids);
+  const totals = preparedOnce(db, "browse.courseTotals", () =>
+    db
+      .select({
+        courseId: lessons.courseId,
+        n: count(),
+        seconds: sql<number>`coalesce(sum(${lessons.durationSeconds}), 0)`,
+      })
+      .from(lessons)
+      .innerJoin(courses, eq(courses.id, lessons.courseId))
+      .where(and(idsIn(lessons.courseId), counted))
+      .groupBy(lessons.courseId)
+      .prepare(),
+  ).all({ ids: idsJson });
   for (const id of ids) stats.set(id, { episodes: 0, durationSeconds: 0, progress: null });
   for (const row of totals)
     stats.set(row.courseId, {
@@ -54,26 +62,30 @@ export function courseStats(db: TenantConn, courseIds: number[], learnerId: numb
     });
   if (learnerId === null) return stats;
   // Completed lessons count whole; a video begun counts by how far into it the learner got.
-  const started = db
-    .select({
-      courseId: lessonProgress.courseId,
-      done: sql<number>`sum(case when not ${counted} then 0 when ${lessonProgress.completedAt} is not null then 1.0 when ${lessons.durationSeconds} > 0 then min(1.0, ${lessonProgress.positionSeconds} * 1.0 / ${lessons.durationSeconds}) else 0 end)`,
-    })
-    .from(lessonProgress)
-    .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
-    .innerJoin(courses, eq(courses.id, lessonProgress.courseId))
-    .where(and(eq(lessonProgress.userId, learnerId), inArray(lessonProgress.courseId, ids)))
-    .groupBy(lessonProgress.courseId)
-    .all();
+  const started = preparedOnce(db, "browse.courseStarted", () =>
+    db
+      .select({
+        courseId: lessonProgress.courseId,
+        done: sql<number>`sum(case when not ${counted} then 0 when ${lessonProgress.completedAt} is not null then 1.0 when ${lessons.durationSeconds} > 0 then min(1.0, ${lessonProgress.positionSeconds} * 1.0 / ${lessons.durationSeconds}) else 0 end)`,
+      })
+      .from(lessonProgress)
+      .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
+      .innerJoin(courses, eq(courses.id, lessonProgress.courseId))
+      .where(and(eq(lessonProgress.userId, sql.placeholder("learnerId")), idsIn(lessonProgress.courseId)))
+      .groupBy(lessonProgress.courseId)
+      .prepare(),
+  ).all({ learnerId, ids: idsJson });
   for (const row of started) {
     const s = stats.get(row.courseId)!;
     s.progress = s.episodes ? Math.min(99, Math.round((100 * Number(row.done)) / s.episodes)) : 0;
   }
-  const completed = db
-    .select({ courseId: courseCompletions.courseId })
-    .from(courseCompletions)
-    .where(and(eq(courseCompletions.userId, learnerId), inArray(courseCompletions.courseId, ids)))
-    .all();
+  const completed = preparedOnce(db, "browse.courseCompleted", () =>
+    db
+      .select({ courseId: courseCompletions.courseId })
+      .from(courseCompletions)
+      .where(and(eq(courseCompletions.userId, sql.placeholder("learnerId")), idsIn(courseCompletions.courseId)))
+      .prepare(),
+  ).all({ learnerId, ids: idsJson });
   for (const row of completed) stats.get(row.courseId)!.progress = 100;
   return stats;
 }

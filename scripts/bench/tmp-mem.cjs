@@ -1,0 +1,12 @@
+const Database = require("better-sqlite3"); const fs = require("fs");
+const src = process.argv[2]; const n = 200; fs.mkdirSync("/tmp/connmem", { recursive: true });
+const files = Array.from({ length: n }, (_, i) => `/tmp/connmem/db${i}.sqlite`);
+for (const f of files) fs.copyFileSync(src, f);
+const rss = () => process.memoryUsage().rss;
+let r0 = rss(); const dbs = files.map((f) => new Database(f)); let r1 = rss();
+console.log("open only KiB/conn", ((r1 - r0) / n / 1024).toFixed(0));
+dbs.forEach((d) => d.prepare("select 1").get()); let r2 = rss(); console.log("+schema KiB/conn", ((r2 - r1) / n / 1024).toFixed(0));
+dbs.forEach((d) => { d.pragma("cache_size = -2048"); d.prepare("select * from courses").all(); d.prepare("select * from lessons").all(); d.prepare("select * from categories").all(); }); let r3 = rss(); console.log("+reads KiB/conn", ((r3 - r2) / n / 1024).toFixed(0));
+dbs.forEach((d) => d.pragma("shrink_memory")); let r4 = rss(); console.log("after shrink_memory KiB/conn", ((r4 - r0) / n / 1024).toFixed(0));
+console.log("db size KiB", (fs.statSync(src).size / 1024).toFixed(0));
+fs.rmSync("/tmp/connmem", { recursive: true });
