@@ -109,7 +109,14 @@ function progressRow(db: TenantConn, userId: number, lesson: Lesson) {
       .prepare(),
   ).get({ userId, lessonId: lesson.id });
   if (existing) return existing;
-  return db.insert(lessonProgress).values({ userId, lessonId: lesson.id, courseId: lesson.courseId }).returning().get();
+  // The timestamps' defaults are SQL (unixepoch()), so a prepared insert does not freeze them.
+  return preparedOnce(db, "learning.newProgressRow", () =>
+    db
+      .insert(lessonProgress)
+      .values({ userId: sql.placeholder("userId"), lessonId: sql.placeholder("lessonId"), courseId: sql.placeholder("courseId") })
+      .returning()
+      .prepare(),
+  ).get({ userId, lessonId: lesson.id, courseId: lesson.courseId })!;
 }
 
 /**

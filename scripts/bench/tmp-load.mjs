@@ -12,6 +12,10 @@ async function one() {
   while (Date.now() < end) {
     const t = performance.now();
     const path = mode === "course" ? `/courses/${pick(data.courseIds)}` : p;
+    if (mode === "beat") {
+      const body = JSON.stringify({ lesson_id: pick(data.lessonIds), position_seconds: 30, watched_seconds: 15 });
+      await new Promise((res) => { const rq = http.request({ method: "POST", host: "127.0.0.1", port, path: "/api/lesson-progresses", agent, headers: { host: "bench.localhost", authorization: `Bearer ${pick(data.tokens)}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (r) => { if (r.statusCode >= 300) console.error(r.statusCode); r.on("data", (c) => bytes += c.length); r.on("end", res); }); rq.on("error", res); rq.end(body); });
+    } else
     await new Promise((res) => { http.get({ host: "127.0.0.1", port, path, agent, headers: { host: "bench.localhost", cookie: pick(data.cookies) } }, (r) => { r.on("data", (c) => bytes += c.length); r.on("end", res); }).on("error", res); });
     lat.push(performance.now() - t); done++;
   }
