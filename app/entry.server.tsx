@@ -1,6 +1,5 @@
-import { PassThrough } from "node:stream";
+import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { createInstance, type i18n } from "i18next";
 import { renderToPipeableStream } from "react-dom/server";
@@ -63,15 +62,24 @@ export default async function handleRequest(
         nonce: loadContext.cspNonce,
         onAllReady() {
           clearTimeout(timer);
-          const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: didError ? 500 : responseStatusCode,
-            }),
-          );
-          pipe(body);
+          // The whole page is ready: it is collected and sent with its length in one write, instead of
+          // React's 2 KiB chunks each going to the socket on its own (docs/decisions/014-speed.md).
+          const chunks: Buffer[] = [];
+          const page = new Writable({
+            write(chunk: Buffer, _encoding, done) {
+              chunks.push(chunk);
+              done();
+            },
+            final(done) {
+              const body = Buffer.concat(chunks);
+              responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+              responseHeaders.set("Content-Length", String(body.length));
+              resolve(new Response(body, { headers: responseHeaders, status: didError ? 500 : responseStatusCode }));
+              done();
+            },
+          });
+          page.on("error", reject);
+          pipe(page);
         },
         onShellError(error: unknown) {
           clearTimeout(timer);

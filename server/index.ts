@@ -17,7 +17,7 @@ async function main() {
   // React, React Router and Express pick their production or development code from process.env, and
   // `node build/server.js` (npm start) does not set it: without this line they ran their development
   // builds, several times slower, whenever NODE_ENV was unset. The app's build is imported below, after it.
-  process.env.NODE_ENV = config.NODE_ENV;
+  (process.env as Record<string, string | undefined>).NODE_ENV = config.NODE_ENV;
   logger.level = config.LOG_LEVEL;
   if (!fs.existsSync(buildPath)) {
     throw new Error("No build found: run `npm run build` first (npm start does it for you).");
