@@ -7,6 +7,7 @@ import zlib from "node:zlib";
 import autocannon from "autocannon";
 import { createCourse } from "../../app/models/course.server";
 import { createOrganization } from "../../app/models/organization.server";
+import { textsScript } from "../../app/utils/i18n.server";
 import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
 import { seedDemo } from "../demo";
@@ -355,6 +356,11 @@ async function main() {
   if (only("js")) {
     const js = learnerHomeJs();
     table.push({ what: `learner home JavaScript, KiB gzipped (${js.files} files, ${js.rawKiB} KiB raw)`, ...atMost(js.gzipKiB, 90) });
+    // Not in that row: the language's texts, a script of their own loaded once per language and deploy
+    // (app/utils/i18n.server.ts); until the third round they were inside every page instead.
+    const texts = zlib.gzipSync(Buffer.from(textsScript("en").body), { level: 9 }).length;
+    console.log(`  the English texts script: ${Math.round(texts / 102.4) / 10} KiB gzipped, cached for a year`);
+    json.texts_gzip_kib = Math.round(texts / 102.4) / 10;
   }
   if (rssPeaks.length) table.push({ what: "peak RSS of the other servers (MiB)", ...atMost(Math.max(...rssPeaks), 200) });
 
