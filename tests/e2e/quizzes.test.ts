@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
-import { launchBrowser, newPage } from "../helpers/browser";
+import { clickUntil, launchBrowser, newPage, pathOf } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { insertSession } from "../helpers/sessions";
 
@@ -30,24 +30,6 @@ afterAll(async () => {
 });
 
 const url = (p = "/") => `http://${ORG}:${server.port}${p}`;
-const pathOf = (page: Page) => new URL(page.url()).pathname;
-
-async function clickUntil(page: Page, selector: string, done: () => Promise<boolean>) {
-  await page.click(selector);
-  for (let i = 0; i < 300; i++) {
-    try {
-      if (await done()) {
-        await page.waitForFunction(() => document.readyState === "complete");
-        return;
-      }
-    } catch {
-      // between documents
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nothing happened after ${selector} (${page.url()})`);
-}
-
 async function shot(page: Page, name: string) {
   if (!SHOTS) return;
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -58,7 +40,7 @@ async function signIn(page: Page, email: string) {
   await page.goto(url("/auth/login"), { waitUntil: "load" });
   await page.type("input[name=email]", email);
   await page.type("input[name=password]", "demo1234");
-  await clickUntil(page, '[data-testid="login-submit"]', async () => !pathOf(page).startsWith("/auth"));
+  await clickUntil(page, '[data-testid="login-submit"]', async () => !pathOf(page).startsWith("/auth") && (await page.$('[data-testid="user-name"]')) !== null);
 }
 
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? "");
@@ -84,10 +66,10 @@ for (const javascript of [true, false]) {
       await page.setViewport({ width: 1280, height: 900 });
       await signIn(page, "admin@nordlys.test");
       await page.goto(url("/dashboard/organizations/2/quizzes"), { waitUntil: "load" });
-      await clickUntil(page, '[data-testid="new-quiz"]', async () => pathOf(page).endsWith("/quizzes/create"));
+      await clickUntil(page, '[data-testid="new-quiz"]', async () => pathOf(page).endsWith("/quizzes/create") && (await page.$("input[name=title]")) !== null);
       await page.type("input[name=title]", `Kemiquiz ${mode}`);
       await page.type("textarea[name=description]", "Fire spørgsmål om grundstoffer.");
-      await clickUntil(page, '[data-testid="save-quiz"]', async () => /\/quizzes\/\d+$/.test(pathOf(page)));
+      await clickUntil(page, '[data-testid="save-quiz"]', async () => /\/quizzes\/\d+$/.test(pathOf(page)) && (await page.$('[data-testid="add-question"]')) !== null);
       const quizPath = pathOf(page);
 
       await addQuestion(page, async (f) => {

@@ -72,6 +72,29 @@ export async function settled(page: Page) {
 
 export const pathOf = (page: Page) => new URL(page.url()).pathname;
 
+/**
+ * Clicks something and polls until `done` holds, then until the page has loaded and settled. `done`
+ * should name something on the new page, not only its address: with JavaScript on, the address changes
+ * before the new page is drawn. The polling uses plain evaluate calls: a waitForFunction started while
+ * a page without JavaScript is being replaced by the next one has been seen to hang for its whole timeout.
+ */
+export async function clickUntil(page: Page, selector: string, done: () => Promise<boolean>, { timeoutMs = 30_000 } = {}) {
+  await page.click(selector);
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    try {
+      if ((await done()) && (await page.evaluate(() => document.readyState === "complete"))) {
+        await settled(page);
+        return;
+      }
+    } catch {
+      // between documents
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nothing happened after ${selector} (${page.url()})`);
+}
+
 /** Signs in through the real form (the organization here has no two-factor step). */
 export async function signIn(page: Page, origin: string, email: string, password = "demo1234") {
   await page.goto(`${origin}/auth/login`, { waitUntil: "load" });
