@@ -1,7 +1,7 @@
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
-import { launchBrowser, newPage } from "../helpers/browser";
+import { clickUntil, launchBrowser, newPage, pathOf } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { insertSession } from "../helpers/sessions";
 
@@ -39,21 +39,6 @@ afterAll(async () => {
 });
 
 const url = (p = "/") => `http://${ORG}:${server.port}${p}`;
-const pathOf = (page: Page) => new URL(page.url()).pathname;
-
-/** Clicks and waits until the page shows what the click should lead to (navigation or in-place update). */
-async function clickUntil(page: Page, selector: string, done: () => Promise<boolean>) {
-  await page.click(selector);
-  for (let i = 0; i < 200; i++) {
-    try {
-      if (await done()) return;
-    } catch {
-      // between documents
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nothing happened after ${selector} (${page.url()})`);
-}
 
 for (const javascript of [true, false]) {
   const course = javascript ? "Stjernebilleder" : "Polarlys";
@@ -67,7 +52,7 @@ for (const javascript of [true, false]) {
       await page.type("input[name=email]", "learner@nordlys.test");
       await page.type("input[name=password]", "demo1234");
       // A learner who has not started anything is greeted on /welcome first (the second run has started).
-      await clickUntil(page, '[data-testid="login-submit"]', async () => pathOf(page) === (javascript ? "/welcome" : "/"));
+      await clickUntil(page, '[data-testid="login-submit"]', async () => pathOf(page) === (javascript ? "/welcome" : "/") && (await page.$('[data-testid="user-name"]')) !== null);
       await page.goto(url("/"), { waitUntil: "load" });
 
       await clickUntil(page, `xpath/.//a[normalize-space()="${course}"]`, async () => pathOf(page).startsWith("/courses/") && (await page.$eval("h1", (el) => el.textContent)) === course);
@@ -101,7 +86,7 @@ for (const javascript of [true, false]) {
       await page.goto(url("/auth/login"), { waitUntil: "load" });
       await page.type("input[name=email]", "learner@nordlys.test");
       await page.type("input[name=password]", "demo1234");
-      await clickUntil(page, '[data-testid="login-submit"]', async () => !pathOf(page).startsWith("/auth"));
+      await clickUntil(page, '[data-testid="login-submit"]', async () => !pathOf(page).startsWith("/auth") && (await page.$('[data-testid="user-name"]')) !== null);
       const reason = async (p: string) => {
         await page.goto(url(p), { waitUntil: "load" });
         return page.$eval('[data-testid="access-message"]', (el) => [el.getAttribute("data-reason"), el.textContent]);
