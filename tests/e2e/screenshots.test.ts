@@ -1,16 +1,18 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser } from "puppeteer";
+import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../helpers/browser";
+import { launchBrowser, readyForScreenshot } from "../helpers/browser";
 import { learnerPage, prepareTour, type Tour } from "../helpers/learner-tour";
 import { ROOT, startServer, type RunningServer } from "../helpers/server";
 import { execTenant } from "../helpers/sessions";
 
 /**
- * Screenshots of the learner's pages in both demo organizations — Acme (organization 1, light theme) and
- * Nordlys (dark) — at 1280 and 390 px, kept as test artifacts in tests/artifacts/screenshots/ (git-ignored)
- * for people to look at. The test checks each page rendered its main content and that no script failed.
+ * Screenshots of the learner's pages (issue 18) — home, course, player, categories, a category, search
+ * and profile — in both demo organizations, Acme (organization 1, light theme) and Nordlys (dark), at 1280
+ * and 390 px, kept as test artifacts in tests/artifacts/screenshots/ (git-ignored) for people to look at.
+ * The only screenshot pass of the e2e suite. The test checks each page rendered its main content in the
+ * organization's theme, nothing overflows sideways, and no script failed.
  */
 const OUT = path.join(ROOT, "tests", "artifacts", "screenshots");
 const ORGS = [
@@ -18,11 +20,13 @@ const ORGS = [
   { id: 2, host: "nordlys.localhost", email: "learner@nordlys.test", theme: "dark" },
 ] as const;
 const WIDTHS = [1280, 390];
+const PAGES = ["home", "course", "player", "categories", "category", "search", "profile"] as const;
 
 let server: RunningServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const tours = new Map<number, Tour>();
+const started = Date.now();
 
 beforeAll(async () => {
   server = await startServer();
@@ -39,39 +43,58 @@ afterAll(async () => {
   await server?.stop();
 });
 
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+async function shoot(page: Page, name: string, { fullPage = true } = {}) {
+  await readyForScreenshot(page);
+  await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage });
+}
+
 describe.each(ORGS)("screenshots of $host ($theme)", (org) => {
   it.each(WIDTHS)("at %i px", async (width) => {
     const tour = tours.get(org.id)!;
+    const at = (p: string) => `http://${org.host}:${server.port}${p}`;
+    const viewport = { width, height: width > 600 ? 860 : 844, deviceScaleFactor: 1 };
     const page = await learnerPage(browser, server, tour, org.email);
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(String(error)));
-    await page.setViewport({ width, height: width > 600 ? 860 : 844, deviceScaleFactor: 1 });
-    for (const [name, p] of Object.entries(tour.pages)) {
-      if (name === "search") continue;
-      await page.goto(`http://${org.host}:${server.port}${p}`, { waitUntil: "networkidle0" });
-      expect(await page.$eval("html", (el) => el.getAttribute("data-theme"))).toBe(org.theme);
+    await page.setViewport(viewport);
+    for (const name of PAGES) {
+      await page.goto(at(tour.pages[name]), { waitUntil: "load" });
       expect(await page.$("main, .page")).not.toBeNull();
-      await page.screenshot({ path: path.join(OUT, `${name}-${org.theme}-${width}.png`), fullPage: true });
+      expect(await page.$eval("html", (el) => el.getAttribute("data-theme"))).toBe(org.theme);
+      expect(await overflow(page), `${name} at ${width}`).toBeLessThanOrEqual(0);
+      await shoot(page, `${name}-${org.theme}-${width}`);
+      if (name === "player") {
+        // The player's instructions, opened with "?".
+        await page.waitForSelector('[data-testid="video-controls"]');
+        await page.keyboard.type("?");
+        await page.waitForSelector('[data-testid="instructions"]');
+        await shoot(page, `player-instructions-${org.theme}-${width}`, { fullPage: false });
+      }
     }
     if (tour.otherCourseId) {
-      await page.goto(`http://${org.host}:${server.port}/courses/${tour.otherCourseId}`, { waitUntil: "networkidle0" });
-      await page.screenshot({ path: path.join(OUT, `course-other-${org.theme}-${width}.png`), fullPage: true });
+      await page.goto(at(`/courses/${tour.otherCourseId}`), { waitUntil: "load" });
+      expect(await page.$("main, .page")).not.toBeNull();
+      await shoot(page, `course-other-${org.theme}-${width}`);
     }
-    // The player's instructions, opened with "?".
-    await page.goto(`http://${org.host}:${server.port}${tour.pages.player}`, { waitUntil: "networkidle0" });
-    await page.waitForSelector('[data-testid="video-controls"]');
-    await page.keyboard.type("?");
-    await page.waitForSelector('[data-testid="instructions"]');
-    await page.screenshot({ path: path.join(OUT, `player-instructions-${org.theme}-${width}.png`) });
     expect(errors).toEqual([]);
     await page.browserContext().close();
     // A visitor sees the access message in the course's hero.
     const visitor = await browser.createBrowserContext();
     const anonymous = await visitor.newPage();
-    await anonymous.setViewport({ width, height: width > 600 ? 860 : 844, deviceScaleFactor: 1 });
-    await anonymous.goto(`http://${org.host}:${server.port}${tour.pages.course}`, { waitUntil: "networkidle0" });
+    await anonymous.setViewport(viewport);
+    await anonymous.goto(at(tour.pages.course), { waitUntil: "load" });
     expect(await anonymous.$eval('[data-testid="access-message"]', (el) => el.getAttribute("data-reason"))).toBe("login");
-    await anonymous.screenshot({ path: path.join(OUT, `course-visitor-${org.theme}-${width}.png`) });
+    await shoot(anonymous, `course-visitor-${org.theme}-${width}`, { fullPage: false });
     await visitor.close();
+  });
+});
+
+describe("the screenshot artifacts", () => {
+  it("hold a fresh picture of every page in both themes at both widths", () => {
+    const expected = ORGS.flatMap((org) => WIDTHS.flatMap((width) => [...PAGES, "player-instructions", "course-visitor"].map((name) => `${name}-${org.theme}-${width}.png`)));
+    const stale = expected.filter((file) => !fs.existsSync(path.join(OUT, file)) || fs.statSync(path.join(OUT, file)).mtimeMs < started);
+    expect(stale).toEqual([]);
   });
 });

@@ -73,6 +73,28 @@ export async function settled(page: Page) {
 export const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 /**
+ * Before a screenshot: the page has settled, its fonts are loaded and every picture has loaded or failed.
+ * Lazy pictures are asked for at once, so a full-page shot shows the ones below the fold as well.
+ */
+export async function readyForScreenshot(page: Page) {
+  await settled(page);
+  await page.evaluate(async () => {
+    for (const img of document.images) img.loading = "eager";
+    await document.fonts.ready;
+    await Promise.all(
+      [...document.images].map((img) =>
+        img.complete
+          ? null
+          : new Promise((resolve) => {
+              img.addEventListener("load", resolve, { once: true });
+              img.addEventListener("error", resolve, { once: true });
+            }),
+      ),
+    );
+  });
+}
+
+/**
  * Clicks something and polls until `done` holds, then until the page has loaded and settled. `done`
  * should name something on the new page, not only its address: with JavaScript on, the address changes
  * before the new page is drawn. The polling uses plain evaluate calls: a waitForFunction started while

@@ -7,7 +7,7 @@ import { execTenant, insertSession } from "./sessions";
 /**
  * The demo's learner pages for browser checks (screenshots, axe-core): a signed-in learner of a demo
  * organization with some progress in its richest series (one episode done, one under way), and the
- * addresses of home, course, player, categories, search and profile.
+ * addresses of home, course, player, categories, a category, search and profile.
  */
 export interface Tour {
   host: string;
@@ -16,7 +16,7 @@ export interface Tour {
   lessonId: number;
   /** A course of another kind (download or external link), when the demo has one. */
   otherCourseId: number | null;
-  pages: Record<"home" | "course" | "player" | "categories" | "search" | "profile", string>;
+  pages: Record<"home" | "course" | "player" | "categories" | "category" | "search" | "profile", string>;
 }
 
 export function prepareTour(server: RunningServer, organizationId: number, host: string, learnerEmail: string): Tour {
@@ -25,7 +25,9 @@ export function prepareTour(server: RunningServer, organizationId: number, host:
   let lessons: { id: number; kind: string; duration_seconds: number | null }[];
   let learner: { id: number };
   let other: { id: number } | undefined;
+  let category: { id: number };
   try {
+    category = db.prepare("select id from categories order by id limit 1").get() as { id: number };
     other = db.prepare("select id from courses where published = 1 and type in ('download', 'external_link') order by type, id limit 1").get() as { id: number } | undefined;
     course = db
       .prepare(
@@ -70,6 +72,7 @@ export function prepareTour(server: RunningServer, organizationId: number, host:
       course: `/courses/${course.id}`,
       player: `/courses/${course.id}/lessons/${video.id}`,
       categories: "/categories",
+      category: `/categories/${category.id}`,
       search: "/search?q=a",
       profile: "/profile",
     },
