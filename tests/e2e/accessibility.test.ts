@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../helpers/browser";
+import { launchBrowser, settled } from "../helpers/browser";
 import { learnerPage, prepareTour, type Tour } from "../helpers/learner-tour";
 import { startServer, type RunningServer } from "../helpers/server";
 import { execTenant } from "../helpers/sessions";
@@ -67,13 +67,16 @@ describe.each(ORGS)("axe-core on $host", (org) => {
   });
 
   it.each(PAGES)("finds no serious or critical violation on %s", async (name) => {
-    await page.goto(`http://${org.host}:${server.port}${tours.get(org.id)!.pages[name]}`, { waitUntil: "networkidle0" });
+    // Loaded and hydrated (settled) is enough for axe: no need to wait for the network to go quiet.
+    await page.goto(`http://${org.host}:${server.port}${tours.get(org.id)!.pages[name]}`, { waitUntil: "load" });
+    await settled(page);
     expect(describeViolations(await axe(page))).toEqual([]);
   });
 
   it("finds none in the player's instructions modal", async () => {
-    await page.goto(`http://${org.host}:${server.port}${tours.get(org.id)!.pages.player}?instructions=1`, { waitUntil: "networkidle0" });
+    await page.goto(`http://${org.host}:${server.port}${tours.get(org.id)!.pages.player}?instructions=1`, { waitUntil: "load" });
     await page.waitForSelector('[data-testid="instructions"]');
+    await settled(page);
     expect(describeViolations(await axe(page))).toEqual([]);
   });
 });
