@@ -1,6 +1,6 @@
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../helpers/browser";
+import { launchBrowser, settled } from "../helpers/browser";
 import { learnerPage, prepareTour, type Tour } from "../helpers/learner-tour";
 import { startServer, type RunningServer } from "../helpers/server";
 import { execTenant } from "../helpers/sessions";
@@ -39,7 +39,8 @@ describe("the player with JavaScript", () => {
     const page = await learnerPage(browser, server, tour, ORG.email);
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(String(e)));
-    await page.goto(url(tour.pages.course), { waitUntil: "networkidle0" });
+    await page.goto(url(tour.pages.course), { waitUntil: "load" });
+    await settled(page);
     await page.click('[data-testid="start"]');
     await until(async () => new URL(page.url()).pathname === tour.pages.player, "the player");
 

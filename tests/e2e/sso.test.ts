@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickAndWait, launchBrowser, newPage, pathOf, signIn as signInAt } from "../helpers/browser";
+import { clickAndWait, launchBrowser, newPage, pathOf, settled, signIn as signInAt } from "../helpers/browser";
 import { startIdp, TEST_SECRET_KEY, type RunningIdp } from "../helpers/idp";
 import { startServer, type RunningServer } from "../helpers/server";
 
@@ -74,7 +74,9 @@ describe("single sign-on end to end", () => {
   it("an admin adds an OpenID Connect provider on the organization's sign-in screen", async () => {
     const page = await newPage(browser, { javascript: true });
     await signInAt(page, url("").replace(/\/$/, ""), "admin@nordlys.test");
-    await page.goto(url(`/dashboard/organizations/${nordlysId}/sso`), { waitUntil: "networkidle0" });
+    // Hydrated before typing (settled), so React keeps what is typed.
+    await page.goto(url(`/dashboard/organizations/${nordlysId}/sso`), { waitUntil: "load" });
+    await settled(page);
     await page.type("#sso-label", "Continue with Company");
     await page.type("#sso-slug", "company");
     await page.type("#sso-clientId", CLIENT.client_id);
