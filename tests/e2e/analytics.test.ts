@@ -3,7 +3,7 @@ import path from "node:path";
 import { createCookie } from "@remix-run/node";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickAndWait, launchBrowser, newPage, pathOf, signIn as signInAt } from "../helpers/browser";
+import { clickAndWait, launchBrowser, newPage, pathOf, signIn as signInAt, until } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 
 /**
@@ -66,7 +66,7 @@ for (const javascript of [false, true]) {
 
       await page.select("#analytics-period", "12m");
       await clickAndWait(page, ".period-form button[type=submit]");
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="kpi-completions"] svg .chart-bar').length < 30);
+      await until(async () => (await page.$$('[data-testid="kpi-completions"] svg .chart-bar')).length < 30, "the year's bars");
       expect(new URL(page.url()).searchParams.get("period")).toBe("12m");
       // A year is drawn by month: twelve or thirteen bars (the first month is clipped).
       const bars = await page.$$eval('[data-testid="kpi-completions"] svg .chart-bar', (els) => els.length);
@@ -90,7 +90,7 @@ for (const javascript of [false, true]) {
       await page.click("input[name=compare]");
       await clickAndWait(page, ".period-form button[type=submit]");
       // With JavaScript the address changes before React has drawn the new data.
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="kpi-watch_time"] .chart-previous').length === 1);
+      await until(async () => (await page.$$('[data-testid="kpi-watch_time"] .chart-previous')).length === 1, "the previous period's series");
       const params = new URL(page.url()).searchParams;
       expect([params.get("period"), params.get("group"), params.get("compare")]).toEqual(["90d", "week", "true"]);
       // 90 days in ISO weeks: 13 or 14 buckets, the previous period as a dashed second series.

@@ -5,7 +5,7 @@ import type { Browser, Page } from "puppeteer";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import da from "../../locales/da/certificates.json";
-import { clickAndWait, launchBrowser, newPage, pathOf, signIn as signInAt } from "../helpers/browser";
+import { clickAndWait, clickUntil, launchBrowser, newPage, pathOf, signIn as signInAt, until } from "../helpers/browser";
 import { request } from "../helpers/http";
 import { pdfText } from "../helpers/pdf";
 import { startServer, type RunningServer } from "../helpers/server";
@@ -66,7 +66,7 @@ describe.each([false, true])("certificates with JavaScript %s", (javascript) => 
     expect(pathOf(admin)).toMatch(/\/certificate-templates\/\d+$/);
     await upload!.uploadFile(background);
     await clickAndWait(admin, ".upload-form button[type=submit]");
-    await admin.waitForFunction(() => (document.querySelector("#background") as HTMLSelectElement | null)?.value !== "");
+    await until(() => admin.$eval("#background", (el) => (el as HTMLSelectElement).value !== ""), "the uploaded background to be chosen");
     await admin.$eval("#block_0_text", (el) => ((el as HTMLTextAreaElement).value = ""));
     await admin.type("#block_0_text", "Kursusbevis til {learner_name}");
     await admin.click(`input[name=course_id][value="${courseId}"]`);
@@ -88,8 +88,8 @@ describe.each([false, true])("certificates with JavaScript %s", (javascript) => 
     await signIn(learner, "learner@nordlys.test");
     await learner.goto(url(`/courses/${courseId}`), { waitUntil: "load" });
     await learner.click('[data-testid="start"]');
-    await (await learner.waitForSelector('[data-testid="complete"]'))!.click();
-    await learner.waitForFunction(() => document.querySelector('[data-testid="lesson-completed"], [data-testid="course-certificate"]'));
+    await learner.waitForSelector('[data-testid="complete"]');
+    await clickUntil(learner, '[data-testid="complete"]', async () => (await learner.$('[data-testid="lesson-completed"], [data-testid="course-certificate"]')) !== null);
     await learner.goto(url(`/courses/${courseId}`), { waitUntil: "load" });
     expect(await learner.$('[data-testid="course-certificate"]')).not.toBeNull();
     await learner.goto(url("/profile/certificates"), { waitUntil: "load" });

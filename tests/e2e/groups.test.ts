@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tenantDb } from "../helpers/auth";
-import { clickAndWait, launchBrowser, newPage, pathOf } from "../helpers/browser";
+import { clickAndWait, launchBrowser, newPage, pathOf, settled, until } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
@@ -49,10 +49,12 @@ function courseId(title: string) {
   }
 }
 
-/** Waits for an element, checked inside the page (robust while a JS navigation swaps the DOM). */
-const until = (page: Page, selector: string) => page.waitForFunction((sel) => Boolean(document.querySelector(sel)), { timeout: 15_000 }, selector);
-
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? "");
+
+/** Waits for an element (polled from here: robust while a navigation swaps the DOM, with or without JavaScript). */
+const present = (page: Page, selector: string) => until(() => page.$(selector), selector);
+/** Waits until an element's text contains a value. */
+const shows = (page: Page, selector: string, value: string) => until(async () => (await text(page, selector)).includes(value), `${selector} to show ${value}`);
 
 describe.each([
   { javascript: false, tag: "off", course: "Data Protection Basics" },
@@ -62,7 +64,7 @@ describe.each([
     const admin = await as("admin@acme.test", javascript);
     // With JavaScript, a form's redirect and revalidation run in the page: let them finish before leaving.
     const go = async (page: Page, p: string) => {
-      if (javascript) await page.waitForNetworkIdle({ idleTime: 300, timeout: 10_000 }).catch(() => {});
+      await settled(page);
       return page.goto(url(p), { waitUntil: "load" });
     };
 
@@ -71,13 +73,13 @@ describe.each([
     await admin.type("#group-name", `Sales ${tag}`);
     await clickAndWait(admin, '[data-testid="save-group"]');
     expect(pathOf(admin)).toMatch(/^\/dashboard\/organizations\/1\/groups\/\d+$/);
-    await until(admin, '[data-testid="rule-person"]');
+    await present(admin, '[data-testid="rule-person"]');
     const groupPath = pathOf(admin);
     await admin.select('[data-testid="rule-person"] select[name=field]', "email");
     await admin.select('[data-testid="rule-person"] select[name=operator]', "ends_with");
     await admin.type('[data-testid="rule-person"] input[name=value]', `@sales-${tag}.example.com`);
     await clickAndWait(admin, '[data-testid="add-person-rule"]');
-    await admin.waitForFunction((v) => document.querySelector('[data-testid="group-rules"]')?.textContent?.includes(v), {}, `@sales-${tag}.example.com`);
+    await shows(admin, '[data-testid="group-rules"]', `@sales-${tag}.example.com`);
     expect(await text(admin, '[data-testid="group-rules"]')).toContain(`@sales-${tag}.example.com`);
 
     // A CSV with rows in and out of the rule: preview, then import.
@@ -88,10 +90,10 @@ describe.each([
     await (input as unknown as { uploadFile: (f: string) => Promise<void> }).uploadFile(file);
     await admin.$eval("input[name=sendInvitations]", (el) => ((el as HTMLInputElement).checked = false));
     await clickAndWait(admin, '[data-testid="check-import"]');
-    await until(admin, '[data-testid="import-preview"]');
+    await present(admin, '[data-testid="import-preview"]');
     expect(await text(admin, '[data-testid="import-preview"]')).toContain(`siri@sales-${tag}.example.com`);
     await clickAndWait(admin, '[data-testid="confirm-import"]');
-    await until(admin, '[data-testid="import"]:not([data-status="preview"])');
+    await present(admin, '[data-testid="import"]:not([data-status="preview"])');
     // The status page refreshes itself while the job runs (a meta refresh, with or without JavaScript).
     const statusUrl = url(pathOf(admin));
     let done = "";
@@ -113,7 +115,7 @@ describe.each([
     expect(members).not.toContain(`ole-${tag}@example.com`);
     await admin.select('[data-testid="group-courses"] select[name=courseId]', String(courseId(course)));
     await clickAndWait(admin, '[data-testid="attach-course"]');
-    await admin.waitForFunction((v) => document.querySelector('[data-testid="group-courses"] ul')?.textContent?.includes(v), {}, course);
+    await shows(admin, '[data-testid="group-courses"] ul', course);
     expect(await text(admin, '[data-testid="group-courses"]')).toContain(course);
 
     // A member opens the course; a non-member reads the spec's message.
@@ -127,14 +129,14 @@ describe.each([
     // Siri becomes the group's admin: she manages its members and reaches nothing else.
     await go(admin, groupPath);
     await clickAndWait(admin, `tr[data-member="siri@sales-${tag}.example.com"] button[value=make-admin]`);
-    await until(admin, `tr[data-member="siri@sales-${tag}.example.com"] button[value=unmake-admin]`);
+    await present(admin, `tr[data-member="siri@sales-${tag}.example.com"] button[value=unmake-admin]`);
     const lead = await as(`siri@sales-${tag}.example.com`, javascript);
     await go(lead, "/groups");
     await clickAndWait(lead, `[data-group="Sales ${tag}"] a`);
-    await until(lead, "#member-email");
+    await present(lead, "#member-email");
     await lead.type("#member-email", `ole-${tag}@example.com`);
     await clickAndWait(lead, '[data-testid="add-member"]');
-    await lead.waitForFunction((v) => document.querySelector('[data-testid="group-members"]')?.textContent?.includes(v), {}, `ole-${tag}@example.com`);
+    await shows(lead, '[data-testid="group-members"]', `ole-${tag}@example.com`);
     expect(await text(lead, '[data-testid="group-members"]')).toContain(`ole-${tag}@example.com`);
     const dashboard = await go(lead, "/dashboard");
     expect(dashboard?.status()).toBe(403);

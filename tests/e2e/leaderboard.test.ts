@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTenantDatabase } from "../../db/open";
 import { onQuizAttemptEnded } from "../../app/models/events.server";
 import { api } from "../helpers/auth";
-import { launchBrowser, newPage } from "../helpers/browser";
+import { launchBrowser, newPage, settled, until } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
@@ -60,15 +60,15 @@ async function submit(page: Page, selector: string) {
     return;
   }
   await Promise.all([page.waitForNetworkIdle({ idleTime: 300 }), send()]);
-  await new Promise((r) => setTimeout(r, 100));
+  await settled(page);
 }
 
 /** Submits a form and waits until the page has moved on to where the action redirects. */
 async function submitAndLeave(page: Page, selector: string) {
   const from = page.url();
   await page.$eval(selector, (el) => (el as HTMLButtonElement).form!.requestSubmit(el as HTMLButtonElement));
-  for (let i = 0; i < 200 && page.url() === from; i++) await new Promise((r) => setTimeout(r, 50));
-  await page.waitForSelector("h1");
+  await until(async () => page.url() !== from && (await page.evaluate(() => document.readyState === "complete")), "the page after the submission");
+  await settled(page);
 }
 
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent?.trim() ?? "");

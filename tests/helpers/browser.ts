@@ -45,24 +45,37 @@ export async function newPage(browser: Browser, { javascript }: { javascript: bo
   return page;
 }
 
-/** Clicks something that submits a form and waits for the navigation it causes. */
+/**
+ * Clicks something that submits a form and waits for the navigation it causes. With JavaScript, the page
+ * must have settled first: hydration rewrites the history entry (replaceState), which would end a
+ * waitForNavigation begun before it, while the click's own navigation is still under way.
+ */
 export async function clickAndWait(page: Page, selector: string) {
+  await settled(page);
   await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(selector)]);
   await settled(page);
 }
 
 /**
  * With JavaScript, Remix changes the address (which ends waitForNavigation) before React has drawn the new
- * page: wait until the router is idle (no navigation, revalidation or fetcher under way) and two frames
- * have been drawn. Without JavaScript the page has loaded already.
+ * page: wait until the page is hydrated (React has claimed the whole document: <html> carries its fiber,
+ * which React sets only after all descendants), the router is idle (no navigation, revalidation or fetcher
+ * under way) and two frames have been drawn. Without JavaScript the page has loaded already.
  */
 export async function settled(page: Page) {
   if (!page.isJavaScriptEnabled()) return;
   await page.waitForFunction(
     () => {
-      const router = (window as unknown as { __remixRouter?: { state: { navigation: { state: string }; revalidation: string; fetchers: Map<string, { state: string }> } } }).__remixRouter;
-      if (!router) return document.readyState === "complete";
-      const { navigation, revalidation, fetchers } = router.state;
+      const w = window as unknown as {
+        __remixContext?: unknown;
+        __remixRouter?: { state: { navigation: { state: string }; revalidation: string; fetchers: Map<string, { state: string }> } };
+      };
+      if (document.readyState !== "complete") return false;
+      // Not a Remix page (an identity provider's, say): loaded is all there is.
+      if (!w.__remixContext) return true;
+      const hydrated = Object.keys(document.documentElement).some((key) => key.startsWith("__reactFiber"));
+      if (!w.__remixRouter || !hydrated) return false;
+      const { navigation, revalidation, fetchers } = w.__remixRouter.state;
       return navigation.state === "idle" && revalidation === "idle" && [...fetchers.values()].every((f) => f.state === "idle");
     },
     { timeout: 30_000 },
@@ -73,7 +86,7 @@ export async function settled(page: Page) {
 export const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 /**
- * Before a screenshot: the page has settled, its fonts are loaded and every picture has loaded or failed.
+ * Before a screenshot (of a page with JavaScript): the page has settled, its fonts are loaded and every picture has loaded or failed.
  * Lazy pictures are asked for at once, so a full-page shot shows the ones below the fold as well.
  */
 export async function readyForScreenshot(page: Page) {
@@ -95,26 +108,37 @@ export async function readyForScreenshot(page: Page) {
 }
 
 /**
- * Clicks something and polls until `done` holds, then until the page has loaded and settled. `done`
- * should name something on the new page, not only its address: with JavaScript on, the address changes
- * before the new page is drawn. The polling uses plain evaluate calls: a waitForFunction started while
- * a page without JavaScript is being replaced by the next one has been seen to hang for its whole timeout.
+ * Polls `check` (run here in the test, so it may call page.$, page.$eval, page.url()) every 50 ms until it
+ * returns something truthy, and returns that; errors count as "not yet" (the page may be between
+ * documents). Use it rather than page.waitForFunction where JavaScript may be off: Chromium then runs no
+ * timers or animation frames for puppeteer's poller, so waitForFunction looks once per document and waits
+ * out its whole timeout if that look fails (waitForSelector without `visible` is fine: it watches the DOM).
  */
-export async function clickUntil(page: Page, selector: string, done: () => Promise<boolean>, { timeoutMs = 30_000 } = {}) {
-  await page.click(selector);
+export async function until<T>(check: () => Promise<T>, what: string, { timeoutMs = 30_000 } = {}): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
+  let last: unknown;
   while (Date.now() < end) {
     try {
-      if ((await done()) && (await page.evaluate(() => document.readyState === "complete"))) {
-        await settled(page);
-        return;
-      }
-    } catch {
-      // between documents
+      const value = await check();
+      if (value) return value as NonNullable<T>;
+    } catch (error) {
+      last = error;
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`nothing happened after ${selector} (${page.url()})`);
+  throw new Error(`timed out waiting for ${what}${last ? ` (${String(last)})` : ""}`);
+}
+
+/**
+ * Clicks something and waits until `done` holds and the page has loaded and settled. `done` should name
+ * something on the new page, not only its address: with JavaScript on, the address changes before the new
+ * page is drawn.
+ */
+export async function clickUntil(page: Page, selector: string, done: () => Promise<boolean>, { timeoutMs = 30_000 } = {}) {
+  await settled(page);
+  await page.click(selector);
+  await until(async () => (await done()) && (await page.evaluate(() => document.readyState === "complete")), `${selector} to lead on (at ${page.url()})`, { timeoutMs });
+  await settled(page);
 }
 
 /** Signs in through the real form (the organization here has no two-factor step). */
