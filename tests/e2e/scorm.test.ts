@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Browser, Frame, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
-import { launchBrowser, newPage } from "../helpers/browser";
+import { clickAndWait, launchBrowser, newPage } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { insertSession } from "../helpers/sessions";
 
@@ -37,7 +37,9 @@ async function signIn(page: Page, origin: string, email: string) {
   await page.waitForSelector("input[name=email]");
   await page.type("input[name=email]", email);
   await page.type("input[name=password]", "demo1234");
-  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click('[data-testid="login-submit"]')]);
+  // Settles before and after the click (a bare waitForNavigation can be ended by hydration instead).
+  await clickAndWait(page, '[data-testid="login-submit"]');
+  await page.waitForSelector('[data-testid="user-name"]');
 }
 
 const origin = () => `http://${ORG}:${server.port}`;
