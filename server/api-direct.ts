@@ -3,6 +3,8 @@ import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/s
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import { isRouteErrorResponse, json, matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { NextFunction, Request, Response } from "express";
+import { jsonReplyText } from "../app/utils/json-reply";
+import { laneRequest, remixUrl } from "./lane-request";
 
 /**
  * `/api/…` resource routes served without Remix's document machinery (docs/decisions/014-speed.md).
@@ -13,7 +15,8 @@ import type { NextFunction, Request, Response } from "express";
  * path, its loader or action is called with the same arguments, and the reply is made as Remix makes it:
  *  - the same match: React Router's own `matchRoutes` over the same route tree, restricted to the routes
  *    whose path can start with `/api/<second segment>` (the others cannot match it), order kept;
- *  - the same Request (`createRemixRequest`, abort signal included) and load context;
+ *  - the same Request (built by server/lane-request.ts, or by Remix's `createRemixRequest` for an upload)
+ *    and load context;
  *  - a returned Response as is, a thrown one with `X-Remix-Catch: yes`, a plain value as JSON, any other
  *    error through the build's `handleError` and a 500 "Unexpected Server Error"; HEAD without a body.
  * Everything Remix would treat differently is handed on to it untouched: a path that matches a route with
@@ -30,9 +33,24 @@ interface Route extends Omit<AgnosticRouteObject, "children"> {
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 const REMIX_PARAMS = /(?:^|[?&])(?:_data|index|_routes|[^=&]*%)/;
 
+interface Plan {
+  pathname: string;
+  route: Route;
+  params: Record<string, string | undefined>;
+  handler: (args: never) => unknown;
+  mutation: boolean;
+}
+
+/**
+ * The lane in two halves. `plan`, early in the chain, decides from the method and address alone whether the
+ * lane answers (and keeps the matched route on `res.locals.apiPlan`); the middleware between them (tenancy,
+ * protection) runs as for any request; `handle`, where Remix would be called, answers. A planned request
+ * skips the general compression middleware: `handle` compresses what is worth it (`compress`).
+ */
 export function directApiRoutes(
   build: ServerBuild,
   getLoadContext: (req: Request, res: Response) => AppLoadContext,
+  compress: (req: Request, res: Response, next: NextFunction) => void,
 ) {
   const matchApiRoute = apiRouteMatcher(build);
   const handleError = (error: unknown, args: { context: AppLoadContext; params: object; request: globalThis.Request }) => {
@@ -41,38 +59,52 @@ export function directApiRoutes(
     if (!args.request.signal.aborted) console.error(isRouteErrorResponse(error) && (error as { error?: unknown }).error ? (error as { error?: unknown }).error : error);
   };
 
-  return async (req: Request, res: Response, next: NextFunction) => {
-    if (!req.path.startsWith("/api/") || !METHODS.has(req.method)) return next();
+  const planFor = (req: Request): Plan | null => {
+    if (!req.path.startsWith("/api/") || !METHODS.has(req.method)) return null;
     const url = req.originalUrl;
     const q = url.indexOf("?");
-    if (q !== -1 && REMIX_PARAMS.test(url.slice(q))) return next();
+    if (q !== -1 && REMIX_PARAMS.test(url.slice(q))) return null;
     let pathname: string;
     try {
       pathname = new URL(`http://host${url}`).pathname;
     } catch {
-      return next();
+      return null;
     }
-    if (!pathname.startsWith("/api/")) return next();
+    if (!pathname.startsWith("/api/")) return null;
     const matches = matchApiRoute(pathname);
     const leaf = matches?.[matches.length - 1];
-    const module = (leaf?.route as Route | undefined)?.module;
-    if (!leaf || !module || module.default != null || module.ErrorBoundary != null) return next();
+    const route = leaf?.route as Route | undefined;
+    const module = route?.module;
+    if (!leaf || !route || !module || module.default != null || module.ErrorBoundary != null) return null;
     const mutation = req.method !== "GET" && req.method !== "HEAD";
-    const handler = mutation ? module.action : module.loader;
-    if (!handler) return next();
+    const handler = (mutation ? module.action : module.loader) as Plan["handler"] | undefined;
+    if (!handler) return null;
+    return { pathname, route, params: leaf.params, handler, mutation };
+  };
+
+  const plan = (req: Request, res: Response, next: NextFunction) => {
+    const found = planFor(req);
+    if (found) res.locals.apiPlan = found;
+    next();
+  };
+
+  const handle = async (req: Request, res: Response, next: NextFunction) => {
+    const planned = res.locals.apiPlan as Plan | undefined;
+    if (!planned) return next();
+    const { pathname, route, params, handler, mutation } = planned;
+    // The host is part of the URL Remix parses; should it change the path, Remix decides (before any body is read).
+    const url = remixUrl(req);
+    if (new URL(url).pathname !== pathname) return compress(req, res, next);
 
     try {
-      const request = createRemixRequest(req, res);
-      // The host is part of the URL Remix parses; should it change the path, Remix decides.
-      if (new URL(request.url).pathname !== pathname) return next();
+      const request = (await laneRequest(req, res, url)) ?? createRemixRequest(req, res);
       const context = getLoadContext(req, res);
-      const params = leaf.params;
       let response: globalThis.Response;
       try {
         const result: unknown = await handler({ request, context, params } as never);
         if (result === undefined) {
           throw new Error(
-            `You defined ${mutation ? "an action" : "a loader"} for route "${(leaf.route as Route).id}" but didn't return ` +
+            `You defined ${mutation ? "an action" : "a loader"} for route "${route.id}" but didn't return ` +
               `anything from your \`${mutation ? "action" : "loader"}\` function. Please return a value or \`null\`.`,
           );
         }
@@ -92,29 +124,47 @@ export function directApiRoutes(
       if (req.method === "HEAD") {
         response = new globalThis.Response(null, { headers: response.headers, status: response.status, statusText: response.statusText });
       }
-      await sendReply(res, response);
+      await sendReply(req, res, response, compress);
     } catch (error) {
       next(error);
     }
   };
+
+  return { plan, handle };
 }
 
 /**
- * A JSON reply is read whole and sent with its length, in one write to the socket: streamed as Remix
- * streams it, the body and the end of a chunked reply went out as separate writes (profiles showed the
- * writes at 14% of a small /api call). Anything else (a file, a stream) is streamed as before.
+ * A JSON reply is sent whole with its length, in one write to the socket: streamed as Remix streams it,
+ * the body and the end of a chunked reply went out as separate writes (profiles showed the writes at 14%
+ * of a small /api call). A JsonReply (app/utils/json-reply.ts) is sent from its text, without making and
+ * reading a body stream; another JSON Response is read whole first. Anything else (a file, a stream) is
+ * streamed as before.
  */
-async function sendReply(res: Response, response: globalThis.Response) {
-  if (!response.body || !/^application\/json\b/i.test(response.headers.get("Content-Type") ?? "")) {
-    return sendRemixResponse(res, response);
+async function sendReply(req: Request, res: Response, response: globalThis.Response, compress: (req: Request, res: Response, next: NextFunction) => void) {
+  let body: Buffer;
+  const text = jsonReplyText(response);
+  if (text !== null) {
+    body = Buffer.from(text);
+  } else if (response.body && /^application\/json\b/i.test(response.headers.get("Content-Type") ?? "")) {
+    body = Buffer.from(await response.arrayBuffer());
+  } else {
+    return compress(req, res, () => sendRemixResponse(res, response));
   }
-  const body = Buffer.from(await response.arrayBuffer());
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [key, value] of response.headers.entries()) res.append(key, value);
   res.setHeader("Content-Length", body.length);
-  res.end(body);
+  // Below the compression middleware's threshold it would only have added this header.
+  if (body.length < COMPRESSION_THRESHOLD && !/\bno-transform\b/i.test(String(res.getHeader("Cache-Control") ?? ""))) {
+    res.vary("Accept-Encoding");
+    res.end(body);
+    return;
+  }
+  compress(req, res, () => res.end(body));
 }
+
+/** The compression middleware's default threshold: smaller bodies are sent as they are. */
+const COMPRESSION_THRESHOLD = 1024;
 
 /**
  * React Router's match for a path under /api/, over the build's route tree restricted to the root's

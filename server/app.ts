@@ -35,6 +35,9 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   const { config } = platform;
   const app = express();
   app.disable("x-powered-by");
+  // Node's own query-string parser: nothing here reads nested `a[b]=` queries (only /images reads `w`),
+  // and qs was a visible part of every /api call's profile.
+  app.set("query parser", "simple");
   // A number of proxy hops, never `true`: trusting every hop would let a client pick its own address.
   app.set("trust proxy", config.TRUST_PROXY ? config.TRUST_PROXY_HOPS : false);
 
@@ -43,7 +46,11 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   if (config.LOG_REQUESTS) app.use(requestLog(logger));
   app.use(forwardedHeaders(config.TRUST_PROXY));
   app.use(securityHeaders(config));
-  app.use(compression());
+  // /api calls the lane answers (below) compress their own replies; everything else goes through here.
+  const compress = compression();
+  const lane = typeof build !== "function" && config.NODE_ENV !== "development" ? directApiRoutes(build, (req, res) => getLoadContext(req, res), compress) : null;
+  if (lane) app.use(lane.plan);
+  app.use((req, res, next) => (res.locals.apiPlan ? next() : compress(req, res, next)));
 
   app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
   app.use(publicFiles(config.NODE_ENV === "development"));
@@ -59,7 +66,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   app.use(serveFiles(platform));
   app.use(serveImages(platform));
 
-  const getLoadContext = (req: Request, res: Response) => {
+  function getLoadContext(req: Request, res: Response) {
     const tenant = res.locals.tenant as TenantLocals;
     // Kept on the response so the request's log line can name who asked (server/logger.ts).
     return (res.locals.loadContext = {
@@ -70,9 +77,9 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
       requestId: res.locals.requestId as string,
       clientIp: req.ip ?? "",
     });
-  };
+  }
   // /api resource routes without Remix's document machinery, in production (a fixed build).
-  if (typeof build !== "function" && config.NODE_ENV !== "development") app.all("/api/*", directApiRoutes(build, getLoadContext));
+  if (lane) app.use(lane.handle);
   // Visitors' browsing pages, kept while nothing they show has changed.
   app.use(new VisitorPageCache(config.PAGE_CACHE_MB * 1024 * 1024).middleware());
   app.all(

@@ -25,9 +25,18 @@ export class OrganizationDirectory {
   }
 
   resolve(rawHost: string | undefined): { host: string | null; organization: Organization | null } {
+    this.#dropIfChangedElsewhere();
+    return this.lookup(rawHost);
+  }
+
+  /**
+   * As `resolve`, without asking SQLite whether another process changed the registry: for a second host
+   * within a request whose own host was resolved a moment before (`/api/resolve?domain=`), where the
+   * registry is as current as that. Asking costs a read lock on the platform database each time.
+   */
+  lookup(rawHost: string | undefined): { host: string | null; organization: Organization | null } {
     const host = normalizeHost(rawHost);
     if (!host) return { host: null, organization: null };
-    this.#dropIfChangedElsewhere();
     const cached = this.#byHost.get(host);
     if (cached) return { host, organization: cached };
     const organization = findOrganizationByHost(this.db, host, this.platformDomain) ?? null;

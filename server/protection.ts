@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
-import { rateLimit } from "express-rate-limit";
 import type { Config } from "./config";
+import { clientKey, WindowLimiter } from "./rate-limit";
 import { sendStatusPage } from "./status-page";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -38,34 +38,32 @@ export function sameOriginPosts(req: Request, res: Response, next: NextFunction)
 }
 
 /**
- * Per-address limits: auth posts (sign-in, codes, resets, sign-in links) and every other mutation.
- * Behind a trusted proxy the address is X-Forwarded-For's; otherwise the socket's.
+ * Per-address limits: auth posts (sign-in, codes, resets, sign-in links) and every other mutation, each
+ * counted on its own per minute (server/rate-limit.ts). Behind a trusted proxy the address is
+ * X-Forwarded-For's; otherwise the socket's. Every counted reply carries the IETF RateLimit headers
+ * (draft 7: `RateLimit-Policy: 5;w=60`, `RateLimit: limit=5, remaining=2, reset=41`); a refused one also
+ * `Retry-After`, in seconds.
  */
 export function rateLimits(config: Pick<Config, "RATE_LIMIT_AUTH" | "RATE_LIMIT_MUTATIONS">) {
-  const handler = (req: Request, res: Response) => sendStatusPage(req, res, 429);
-  const auth = rateLimit({
-    windowMs: 60_000,
-    limit: config.RATE_LIMIT_AUTH,
-    standardHeaders: "draft-7",
-    legacyHeaders: false,
-    handler,
-    skip: (req) => SAFE_METHODS.has(req.method) || !isAuthPath(req.path),
-  });
-  const mutations = rateLimit({
-    windowMs: 60_000,
-    limit: config.RATE_LIMIT_MUTATIONS,
-    standardHeaders: "draft-7",
-    legacyHeaders: false,
-    handler,
-    skip: (req) => SAFE_METHODS.has(req.method) || isAuthPath(req.path),
-  });
-  // GET, HEAD and OPTIONS are never counted: they skip the limiters without entering them.
-  const limit = (req: Request, res: Response, next: NextFunction) => {
+  const windowMs = 60_000;
+  const auth = new WindowLimiter(config.RATE_LIMIT_AUTH, windowMs);
+  const mutations = new WindowLimiter(config.RATE_LIMIT_MUTATIONS, windowMs);
+  const authPolicy = `${auth.limit};w=${windowMs / 1000}`;
+  const mutationsPolicy = `${mutations.limit};w=${windowMs / 1000}`;
+  // GET, HEAD and OPTIONS are never counted.
+  return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next();
-    if (isAuthPath(req.path)) return auth(req, res, next);
-    return mutations(req, res, next);
+    const forAuth = isAuthPath(req.path);
+    const limiter = forAuth ? auth : mutations;
+    const now = Date.now();
+    const { hits, resetAt } = limiter.hit(clientKey(req.ip), now);
+    const reset = Math.max(0, Math.ceil((resetAt - now) / 1000));
+    res.setHeader("RateLimit-Policy", forAuth ? authPolicy : mutationsPolicy);
+    res.setHeader("RateLimit", `limit=${limiter.limit}, remaining=${Math.max(0, limiter.limit - hits)}, reset=${reset}`);
+    if (hits <= limiter.limit) return next();
+    res.setHeader("Retry-After", String(reset));
+    sendStatusPage(req, res, 429);
   };
-  return limit;
 }
 
 function isAuthPath(path: string) {

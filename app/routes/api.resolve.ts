@@ -9,7 +9,8 @@ export const querySchema = z.object({ domain: z.string().trim().min(1).max(253) 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const query = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return apiInvalid(request, context, query.error);
-  const { organization } = context.platform.organizations.resolve(query.data.domain);
+  // Tenancy resolved this request's own host a moment ago; the registry is as current as that.
+  const { organization } = context.platform.organizations.lookup(query.data.domain);
   if (!organization) return apiNotFound(request, context);
   return apiOk(publicOrganization(organization, (v) => context.platform.brandingUrl(organization, v, { absolute: true })));
 }

@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { TFunction } from "i18next";
 import type { ZodError, ZodIssue } from "zod";
 import { getFixedT } from "./i18n.server";
+import { jsonReply } from "./json-reply";
 import { languageFor } from "./preferences.server";
 
 /**
@@ -9,7 +10,7 @@ import { languageFor } from "./preferences.server";
  * `{ error: true, payload: { message, code, fields }, status }` on failure, with the same HTTP status.
  */
 export function apiOk<T>(payload: T, status = 200, headers?: HeadersInit) {
-  return Response.json({ payload, status }, { status, headers });
+  return jsonReply({ payload, status }, { status, headers });
 }
 
 export interface ApiErrorPayload {
@@ -19,7 +20,7 @@ export interface ApiErrorPayload {
 }
 
 export function apiError(status: number, payload: ApiErrorPayload, headers?: HeadersInit) {
-  return Response.json({ error: true, payload, status }, { status, headers });
+  return jsonReply({ error: true, payload, status }, { status, headers });
 }
 
 /** The translator for an /api reply, in the caller's language. */

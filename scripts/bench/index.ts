@@ -329,7 +329,10 @@ async function main() {
         10,
       ],
     ];
+    // `BENCH_ROWS=heartbeat,search`: only the learner rows whose name contains one of these words.
+    const rowFilter = process.env.BENCH_ROWS?.split(",").map((w) => w.trim()).filter(Boolean);
     for (const [what, load, ratioTarget, p95Target] of learnerRows) {
+      if (rowFilter && !rowFilter.some((w) => what.includes(w))) continue;
       const r = await run(load);
       table.push({ what, rps: r.rps, p95: r.p95, cpu: r.cpuPerRequest, cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest), ...atLeast(ratio(r.rps, base), ratioTarget) });
       table.push({ what: `${what}: p95 ms`, ...atMost(r.p95, p95Target) });

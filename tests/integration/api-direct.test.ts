@@ -1,9 +1,12 @@
+import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
+import zlib from "node:zlib";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRouteMatcher } from "../../server/api-direct";
+import { DEMO_PASSWORD, loginApi } from "../helpers/auth";
 import { request } from "../helpers/http";
 import { ROOT, startServer, type RunningServer } from "../helpers/server";
 
@@ -84,6 +87,53 @@ describe("an /api reply served without Remix's document machinery", () => {
     expect(data.json()).toMatchObject({ payload: { urlPrefix: "acme" } });
     const index = await request(server.port, "acme.localhost", "/api/resolve?index&domain=acme.localhost");
     expect(index.status).toBe(200);
+  });
+
+  it("compresses a large JSON reply for a client that accepts gzip, and sends a small one as it is", async () => {
+    const { token } = await loginApi(server, "nordlys.localhost", "learner@nordlys.test");
+    const headers = { authorization: `Bearer ${token}`, "accept-encoding": "gzip" };
+    const large = await request(server.port, "nordlys.localhost", "/api/courses?per_page=50", { headers });
+    expect(large.status).toBe(200);
+    expect(large.headers["content-encoding"]).toBe("gzip");
+    expect(large.headers.vary).toMatch(/Accept-Encoding/i);
+    const courses = JSON.parse(zlib.gunzipSync(large.raw).toString("utf8"));
+    expect(courses.payload.data.length).toBeGreaterThan(1);
+    expect(zlib.gunzipSync(large.raw).length).toBeGreaterThan(1024);
+
+    const plain = await request(server.port, "nordlys.localhost", "/api/courses?per_page=50", { headers: { authorization: `Bearer ${token}` } });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.json()).toEqual(courses);
+    expect(Number(plain.headers["content-length"])).toBe(plain.raw.length);
+
+    const small = await request(server.port, "acme.localhost", "/api/resolve?domain=acme.localhost", { headers: { "accept-encoding": "gzip" } });
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(small.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(small.json()).toMatchObject({ payload: { urlPrefix: "acme" } });
+  });
+
+  it("reads a JSON body sent in pieces, and refuses bad JSON with the API's error", async () => {
+    const body = JSON.stringify({ email: "learner@acme.test", password: DEMO_PASSWORD });
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: "127.0.0.1", port: server.port, path: "/api/auth/login", method: "POST", setHost: false, agent: false,
+          headers: { Host: "acme.localhost", "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) } },
+        (reply) => {
+          let text = "";
+          reply.on("data", (chunk) => (text += chunk));
+          reply.on("end", () => resolve({ status: reply.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on("error", reject);
+      req.write(body.slice(0, 10));
+      setTimeout(() => req.end(body.slice(10)), 50);
+    });
+    expect(res.status, res.body).toBe(200);
+    expect(JSON.parse(res.body).payload.token).toBeTruthy();
+
+    const bad = await request(server.port, "acme.localhost", "/api/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+    expect(bad.status).toBeGreaterThanOrEqual(400);
+    expect(bad.status).toBeLessThan(500);
+    expect(bad.json()).toMatchObject({ error: true });
   });
 
   it("still requires sign-in where the route does", async () => {

@@ -1,0 +1,145 @@
+import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
+
+/**
+ * The web Request an /api loader or action gets on the /api lane (server/api-direct.ts, decision 014
+ * "Fourth round"). Remix's adapter builds one with a body stream over the socket and a signal that follows
+ * an AbortController: in undici that following alone costs more than the rest of the Request. Here:
+ *  - the signal is made on first use (almost no /api call asks for it) and is aborted, as Remix's is,
+ *    when the connection closes before the reply is finished;
+ *  - a small body (JSON, a form; bodyLimits has already refused anything over 1 MiB) is read whole before
+ *    the action runs, and `json()`, `text()` and `arrayBuffer()` answer from it. Everything else
+ *    (`body`, `formData()`, `blob()`, `clone()`) is answered by an ordinary Request made from the same
+ *    bytes on first use.
+ * The URL is built as Remix builds it (its `createRemixRequest`): scheme and host name as Express reads
+ * them (so "trust proxy" holds), the port from X-Forwarded-Host or Host, then the original URL.
+ */
+export class LaneRequest extends Request {
+  readonly #bytes: Buffer | null;
+  #used = false;
+  #full: Request | null = null;
+  #controller: AbortController | null = null;
+  #aborted = false;
+
+  constructor(url: string, method: string, headers: Headers, bytes: Buffer | null) {
+    super(url, { method, headers });
+    this.#bytes = bytes;
+  }
+
+  override get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  /** The connection closed before the reply was finished. */
+  abort() {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#controller?.abort();
+  }
+
+  #real(): Request {
+    return (this.#full ??= new Request(this.url, {
+      method: this.method,
+      headers: this.headers,
+      body: this.#bytes && !this.#used ? new Uint8Array(this.#bytes) : null,
+      signal: this.signal,
+    }));
+  }
+
+  /** The body's bytes, once: a second read fails as it does on any Request. */
+  #take(): Buffer {
+    if (this.bodyUsed) throw new TypeError("Body is unusable: Body has already been read");
+    if (!this.#bytes) return Buffer.alloc(0);
+    this.#used = true;
+    return this.#bytes;
+  }
+
+  override get body() {
+    if (!this.#bytes) return null;
+    return this.#real().body;
+  }
+
+  override get bodyUsed() {
+    return this.#used || (this.#full?.bodyUsed ?? false);
+  }
+
+  override async text() {
+    return decoder.decode(this.#take());
+  }
+
+  override async json() {
+    return JSON.parse(decoder.decode(this.#take())) as unknown;
+  }
+
+  override async arrayBuffer() {
+    const bytes = this.#take();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+
+  override blob() {
+    return this.#real().blob();
+  }
+
+  override formData() {
+    return this.#real().formData();
+  }
+
+  override clone(): Request {
+    return this.#real().clone();
+  }
+}
+
+/** UTF-8 without a byte-order mark, as the Fetch standard decodes text and JSON bodies. */
+const decoder = new TextDecoder();
+
+/**
+ * A LaneRequest for an Express request, or null when its body should be streamed as Remix streams it (an
+ * upload, a body without a length). The body, if any, is read first.
+ */
+export async function laneRequest(req: ExpressRequest, res: ExpressResponse, url: string): Promise<LaneRequest | null> {
+  let bytes: Buffer | null = null;
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    const length = req.headers["content-length"];
+    const type = (req.headers["content-type"] ?? "").toLowerCase();
+    if (length === undefined || type.startsWith("multipart/")) return null;
+    bytes = await readBody(req);
+  }
+  const request = new LaneRequest(url, req.method, requestHeaders(req), bytes);
+  res.on("close", () => {
+    if (!res.writableFinished) request.abort();
+  });
+  return request;
+}
+
+export function remixUrl(req: ExpressRequest) {
+  const forwardedPort = req.get("X-Forwarded-Host")?.split(":")[1];
+  const hostPort = req.get("host")?.split(":")[1];
+  const a = Number.parseInt(forwardedPort as string, 10);
+  const b = Number.parseInt(hostPort as string, 10);
+  const port = Number.isSafeInteger(a) ? a : Number.isSafeInteger(b) ? b : "";
+  return new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`).href;
+}
+
+/** Remix's createRemixHeaders: the request's headers as Express holds them (after this server's own clean-up). */
+function requestHeaders(req: ExpressRequest) {
+  const headers = new Headers();
+  for (const [key, values] of Object.entries(req.headers)) {
+    if (!values) continue;
+    if (Array.isArray(values)) for (const value of values) headers.append(key, value);
+    else headers.set(key, values);
+  }
+  return headers;
+}
+
+function readBody(req: ExpressRequest): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.on("error", reject);
+    req.on("aborted", () => reject(new Error("request aborted")));
+  });
+}
