@@ -139,14 +139,16 @@ export function recordHeartbeat(
     const available = Math.floor((nowMs - from) / 1000);
     // Only videos are watched; text and image lessons are read, and earn no watch time.
     const credited = lesson.kind === "video" ? Math.max(0, Math.min(Math.floor(watchedSeconds), available)) : 0;
-    // A prepared update would freeze users.updated_at's $onUpdate value, so it is a placeholder here.
-    preparedOnce(tx, "learning.moveCreditClock", () =>
+    const until = from + credited * 1000;
+    // A prepared update would freeze users.updated_at's $onUpdate value, so it is a placeholder here. A
+    // clock that does not move (a reading lesson's heartbeat within the banked window) is not written.
+    if (person?.until !== until) preparedOnce(tx, "learning.moveCreditClock", () =>
       tx
         .update(users)
         .set({ watchCreditedUntil: placeholder("until"), updatedAt: placeholder("updatedAt") })
         .where(eq(users.id, sql.placeholder("userId")))
         .prepare(),
-    ).run({ until: from + credited * 1000, updatedAt: toSeconds(new Date()), userId });
+    ).run({ until, updatedAt: toSeconds(new Date()), userId });
     const updated = preparedOnce(tx, "learning.heartbeatProgress", () =>
       tx
         .update(lessonProgress)
