@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
+import { commitSoon } from "../../db/group-commit";
 import { lessonProgress } from "../../db/tenant";
 import { completeLesson, lessonAccess, progressView, publishedCourse, recordHeartbeat } from "~/models/learning.server";
 import { getLesson } from "~/models/lesson.server";
@@ -56,12 +57,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const t = await apiT(request, context);
     return apiError(422, { message: t("quiz.refusal.complete_by_passing"), code: "quiz_lesson", fields: { completed: [t("quiz.refusal.complete_by_passing")] } });
   }
-  const { progress, credited } = recordHeartbeat(context.db, {
-    userId: auth.person.id,
-    lesson,
-    positionSeconds: body.position_seconds,
-    watchedSeconds: body.watched_seconds,
-  });
+  const db = context.db;
+  // Committed together with the other heartbeats of this moment (db/group-commit.ts); answered once durable.
+  const { progress, credited } = await commitSoon(db.$client, () =>
+    recordHeartbeat(db, { userId: auth.person!.id, lesson, positionSeconds: body.position_seconds, watchedSeconds: body.watched_seconds }),
+  );
   const completion = body.completed ? completeLesson(context.db, { userId: auth.person.id, lesson }) : { courseCompleted: false };
   return apiOk({ ...progressView(progress), completed: body.completed ? true : progressView(progress).completed, credited_seconds: credited, course_completed: completion.courseCompleted });
 }

@@ -1,0 +1,65 @@
+import type Database from "better-sqlite3";
+
+/**
+ * Group commit for frequent small writes (player heartbeats; docs/decisions/014-speed.md, "Fourth round").
+ *
+ * Each commit in WAL mode costs a write lock, a write to the log and, every thousand pages, a checkpoint:
+ * for a heartbeat that was about half of the work. `commitSoon(sqlite, work)` runs `work` a moment later,
+ * together with every other work queued on the same connection in this turn of the event loop, inside one
+ * `BEGIN IMMEDIATE … COMMIT`. Nothing changes for the caller but the wait:
+ *  - a work that opens its own transaction (drizzle's or better-sqlite3's) gets a SAVEPOINT inside the
+ *    batch, so it is still all-or-nothing: if it throws, its own changes are rolled back, the caller's
+ *    promise rejects with its error, and the other works of the batch go on;
+ *  - the promise resolves only after the COMMIT, so a reply sent then is as durable as before; if BEGIN or
+ *    COMMIT fails (a busy or full disk), every work of the batch rejects and nothing of it is kept;
+ *  - works run in the order they were queued, one after another, each seeing the ones before it.
+ * A work must be synchronous (it runs inside the transaction) and must not itself call `commitSoon`.
+ */
+interface Queued {
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+const queues = new WeakMap<Database.Database, Queued[]>();
+
+export function commitSoon<T>(sqlite: Database.Database, work: () => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let queue = queues.get(sqlite);
+    if (!queue) {
+      queue = [];
+      queues.set(sqlite, queue);
+      setImmediate(() => flush(sqlite));
+    }
+    queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+  });
+}
+
+function flush(sqlite: Database.Database) {
+  const queue = queues.get(sqlite) ?? [];
+  queues.delete(sqlite);
+  const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+  try {
+    if (!sqlite.open) throw new TypeError("The database connection is not open");
+    sqlite
+      .transaction(() => {
+        for (const { work } of queue) {
+          // A work's own transaction becomes a savepoint; one without needs one here to stay all-or-nothing.
+          try {
+            outcomes.push({ ok: true, value: sqlite.transaction(work)() });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
+        }
+      })
+      .immediate();
+  } catch (error) {
+    for (const { reject } of queue) reject(error);
+    return;
+  }
+  queue.forEach(({ resolve, reject }, i) => {
+    const outcome = outcomes[i];
+    if (outcome.ok) resolve(outcome.value);
+    else reject(outcome.error);
+  });
+}
