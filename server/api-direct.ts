@@ -4,7 +4,7 @@ import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import { isRouteErrorResponse, json, matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { NextFunction, Request, Response } from "express";
 import { jsonReplyText } from "../app/utils/json-reply";
-import { laneRequest, remixUrl } from "./lane-request";
+import { ClientGone, laneRequest, remixUrl } from "./lane-request";
 
 /**
  * `/api/…` resource routes served without Remix's document machinery (docs/decisions/014-speed.md).
@@ -126,6 +126,7 @@ export function directApiRoutes(
       }
       await sendReply(req, res, response, compress);
     } catch (error) {
+      if (error instanceof ClientGone) return void res.destroy();
       next(error);
     }
   };

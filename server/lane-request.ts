@@ -134,12 +134,20 @@ function requestHeaders(req: ExpressRequest) {
   return headers;
 }
 
+/** The client went away before its body had arrived: there is nobody to answer. */
+export class ClientGone extends Error {
+  constructor() {
+    super("the client closed the connection before its request body arrived");
+    this.name = "ClientGone";
+  }
+}
+
 function readBody(req: ExpressRequest): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     req.on("error", reject);
-    req.on("aborted", () => reject(new Error("request aborted")));
+    req.on("aborted", () => reject(new ClientGone()));
   });
 }

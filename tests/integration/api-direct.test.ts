@@ -136,6 +136,22 @@ describe("an /api reply served without Remix's document machinery", () => {
     expect(bad.json()).toMatchObject({ error: true });
   });
 
+  it("lets a client go that leaves before its body arrived, without an error, and answers the next one", async () => {
+    const net = await import("node:net");
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(server.port, "127.0.0.1", () => {
+        socket.write("POST /api/auth/login HTTP/1.1\r\nHost: acme.localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"email\":");
+        setTimeout(() => socket.destroy(), 100);
+      });
+      socket.on("close", () => resolve());
+      socket.on("error", () => resolve());
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const next = await request(server.port, "acme.localhost", "/api/resolve?domain=acme.localhost");
+    expect(next.status).toBe(200);
+    expect(server.output()).not.toMatch(/unhandled|ClientGone/);
+  });
+
   it("still requires sign-in where the route does", async () => {
     const res = await request(server.port, "acme.localhost", "/api/auth/user");
     expect(res.status).toBe(401);
