@@ -11,7 +11,10 @@ import type Database from "better-sqlite3";
  *    batch, so it is still all-or-nothing: if it throws, its own changes are rolled back, the caller's
  *    promise rejects with its error, and the other works of the batch go on;
  *  - the promise resolves only after the COMMIT, so a reply sent then is as durable as before; if BEGIN or
- *    COMMIT fails (a busy or full disk), every work of the batch rejects and nothing of it is kept;
+ *    COMMIT fails (a busy or full disk), or an error ends the whole transaction, every work of the batch
+ *    rejects and nothing of it is kept;
+ *  - a work runs on the connection it was queued for; if that connection was closed meanwhile (the tenant
+ *    pool retires a handle whose last lease ended, e.g. the client left), the batch is refused unwritten.
  *  - works run in the order they were queued, one after another, each seeing the ones before it.
  * A work must be synchronous (it runs inside the transaction) and must not itself call `commitSoon`.
  */
@@ -48,6 +51,9 @@ function flush(sqlite: Database.Database) {
           try {
             outcomes.push({ ok: true, value: sqlite.transaction(work)() });
           } catch (error) {
+            // Some errors (a full disk, an I/O error, RAISE(ROLLBACK)) end the whole transaction, not just
+            // the savepoint: then nothing of the batch is kept, and every work of it is refused.
+            if (!sqlite.inTransaction) throw error;
             outcomes.push({ ok: false, error });
           }
         }

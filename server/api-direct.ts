@@ -92,11 +92,11 @@ export function directApiRoutes(
     const planned = res.locals.apiPlan as Plan | undefined;
     if (!planned) return next();
     const { pathname, route, params, handler, mutation } = planned;
-    // The host is part of the URL Remix parses; should it change the path, Remix decides (before any body is read).
-    const url = remixUrl(req);
-    if (new URL(url).pathname !== pathname) return compress(req, res, next);
-
     try {
+      // The host is part of the URL Remix parses; should it change the path, Remix decides (before any body
+      // is read). A host that makes no URL (a port past 65535) is an error, as it is in Remix's adapter.
+      const url = remixUrl(req);
+      if (new URL(url).pathname !== pathname) return compress(req, res, next);
       const request = (await laneRequest(req, res, url)) ?? createRemixRequest(req, res);
       const context = getLoadContext(req, res);
       let response: globalThis.Response;
@@ -124,7 +124,7 @@ export function directApiRoutes(
       if (req.method === "HEAD") {
         response = new globalThis.Response(null, { headers: response.headers, status: response.status, statusText: response.statusText });
       }
-      await sendReply(req, res, response, compress);
+      await sendReply(req, res, response, compress, next);
     } catch (error) {
       if (error instanceof ClientGone) return void res.destroy();
       next(error);
@@ -141,7 +141,13 @@ export function directApiRoutes(
  * reading a body stream; another JSON Response is read whole first. Anything else (a file, a stream) is
  * streamed as before.
  */
-async function sendReply(req: Request, res: Response, response: globalThis.Response, compress: (req: Request, res: Response, next: NextFunction) => void) {
+async function sendReply(
+  req: Request,
+  res: Response,
+  response: globalThis.Response,
+  compress: (req: Request, res: Response, next: NextFunction) => void,
+  next: NextFunction,
+) {
   let body: Buffer;
   const text = jsonReplyText(response);
   if (text !== null) {
@@ -149,7 +155,8 @@ async function sendReply(req: Request, res: Response, response: globalThis.Respo
   } else if (response.body && /^application\/json\b/i.test(response.headers.get("Content-Type") ?? "")) {
     body = Buffer.from(await response.arrayBuffer());
   } else {
-    return compress(req, res, () => sendRemixResponse(res, response));
+    // A stream that fails midway reaches the error handler, as it did through Remix's adapter.
+    return compress(req, res, () => void sendRemixResponse(res, response).catch(next));
   }
   res.statusMessage = response.statusText;
   res.status(response.status);

@@ -41,10 +41,12 @@ export class LaneRequest extends Request {
   }
 
   #real(): Request {
+    // A body already read by json()/text()/arrayBuffer() is gone, as it is on any Request.
+    if (this.#used) throw new TypeError("Body is unusable: Body has already been read");
     return (this.#full ??= new Request(this.url, {
       method: this.method,
       headers: this.headers,
-      body: this.#bytes && !this.#used ? new Uint8Array(this.#bytes) : null,
+      body: this.#bytes ? new Uint8Array(this.#bytes) : null,
       signal: this.signal,
     }));
   }
@@ -58,7 +60,7 @@ export class LaneRequest extends Request {
   }
 
   override get body() {
-    if (!this.#bytes) return null;
+    if (!this.#bytes || this.#used) return null;
     return this.#real().body;
   }
 
@@ -79,11 +81,11 @@ export class LaneRequest extends Request {
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }
 
-  override blob() {
+  override async blob() {
     return this.#real().blob();
   }
 
-  override formData() {
+  override async formData() {
     return this.#real().formData();
   }
 

@@ -123,19 +123,20 @@ export function courseCards(
 
 /** Categories with their cover and how many published courses each holds. */
 export function categoryTiles(db: TenantConn, cover: CoverUrl) {
+  // Both prepared once per connection: every home page shows the tiles.
   const counts = new Map(
-    db
-      .select({ id: courses.categoryId, n: count() })
-      .from(courses)
-      .where(and(eq(courses.published, true), isNotNull(courses.categoryId)))
-      .groupBy(courses.categoryId)
+    preparedOnce(db, "browse.categoryCounts", () =>
+      db
+        .select({ id: courses.categoryId, n: count() })
+        .from(courses)
+        .where(and(eq(courses.published, true), isNotNull(courses.categoryId)))
+        .groupBy(courses.categoryId)
+        .prepare(),
+    )
       .all()
-      .map((r) => [r.id!, r.n])
+      .map((r) => [r.id!, r.n]),
   );
-  return db
-    .select()
-    .from(categories)
-    .orderBy(asc(categories.position), asc(categories.id))
+  return preparedOnce(db, "browse.categoriesInOrder", () => db.select().from(categories).orderBy(asc(categories.position), asc(categories.id)).prepare())
     .all()
     .map((c) => ({
       id: c.id,

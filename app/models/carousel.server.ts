@@ -1,4 +1,5 @@
-import { and, asc, count, eq, inArray, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { preparedOnce } from "../../db/prepared";
 import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import { carouselCourses, carousels, courses, type Carousel } from "../../db/tenant";
@@ -17,13 +18,17 @@ export function carouselCourseRows(db: TenantConn, carouselId: number, { publish
 
 /** A carousel's courses in their order; for learners only the published ones. */
 export function carouselCourseIds(db: TenantConn, carouselId: number, { publishedOnly = false } = {}) {
-  return db
-    .select({ id: carouselCourses.courseId })
-    .from(carouselCourses)
-    .innerJoin(courses, eq(courses.id, carouselCourses.courseId))
-    .where(and(eq(carouselCourses.carouselId, carouselId), publishedOnly ? eq(courses.published, true) : undefined))
-    .orderBy(asc(carouselCourses.position), asc(courses.position), asc(courses.id))
-    .all()
+  // Prepared once per connection and variant: the home page asks for every published carousel.
+  return preparedOnce(db, publishedOnly ? "carousel.publishedCourseIds" : "carousel.courseIds", () =>
+    db
+      .select({ id: carouselCourses.courseId })
+      .from(carouselCourses)
+      .innerJoin(courses, eq(courses.id, carouselCourses.courseId))
+      .where(and(eq(carouselCourses.carouselId, sql.placeholder("carouselId")), publishedOnly ? eq(courses.published, true) : undefined))
+      .orderBy(asc(carouselCourses.position), asc(courses.position), asc(courses.id))
+      .prepare(),
+  )
+    .all({ carouselId })
     .map((r) => r.id);
 }
 
@@ -80,12 +85,15 @@ export function getCarousel(db: TenantConn, id: number) {
 }
 
 export function listCarousels(db: TenantConn, { publishedOnly = false } = {}) {
-  return db
-    .select()
-    .from(carousels)
-    .where(publishedOnly ? eq(carousels.published, true) : undefined)
-    .orderBy(asc(carousels.position), asc(carousels.id))
-    .all();
+  // Prepared once per connection and variant: every home page lists the published ones.
+  return preparedOnce(db, publishedOnly ? "carousel.listPublished" : "carousel.listAll", () =>
+    db
+      .select()
+      .from(carousels)
+      .where(publishedOnly ? eq(carousels.published, true) : undefined)
+      .orderBy(asc(carousels.position), asc(carousels.id))
+      .prepare(),
+  ).all();
 }
 
 export function createCarousel(db: TenantConn, input: z.infer<typeof carouselSchema>): WriteResult<Carousel> {

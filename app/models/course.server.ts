@@ -1,4 +1,5 @@
-import { and, asc, count, eq, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, or, sql, type SQL } from "drizzle-orm";
+import { preparedOnce } from "../../db/prepared";
 import { z } from "zod";
 import { categories, COURSE_TYPES, courses, files, links, lessons, type Course, type NewCourse } from "../../db/tenant";
 import { sanitizeRichText } from "../utils/sanitize.server";
@@ -14,23 +15,26 @@ export function createCourse(db: TenantConn, input: Omit<NewCourse, "id" | "crea
 
 /** Published courses in their display order: what any visitor of the organization may see listed. */
 export function listPublishedCourses(db: TenantConn, page: Page) {
-  const where = eq(courses.published, true);
-  const items = db
-    .select({
-      id: courses.id,
-      title: courses.title,
-      description: courses.description,
-      type: courses.type,
-      coverFileId: courses.coverFileId,
-      createdAt: courses.createdAt,
-    })
-    .from(courses)
-    .where(where)
-    .orderBy(asc(courses.position), asc(courses.id))
-    .limit(page.perPage)
-    .offset((page.page - 1) * page.perPage)
-    .all();
-  const total = db.select({ n: count() }).from(courses).where(where).get()?.n ?? 0;
+  // Prepared once per connection: every home page lists the first page.
+  const items = preparedOnce(db, "course.publishedPage", () =>
+    db
+      .select({
+        id: courses.id,
+        title: courses.title,
+        description: courses.description,
+        type: courses.type,
+        coverFileId: courses.coverFileId,
+        createdAt: courses.createdAt,
+      })
+      .from(courses)
+      .where(eq(courses.published, true))
+      .orderBy(asc(courses.position), asc(courses.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(),
+  ).all({ limit: page.perPage, offset: (page.page - 1) * page.perPage });
+  const total =
+    preparedOnce(db, "course.publishedCount", () => db.select({ n: count() }).from(courses).where(eq(courses.published, true)).prepare()).get()?.n ?? 0;
   return { items, total };
 }
 

@@ -258,15 +258,18 @@ export function progressView(p: typeof lessonProgress.$inferSelect) {
 
 /** Courses the learner has started, most recently watched first (spec §2 /history, "continue watching"). */
 export function recentCourses(db: TenantConn, userId: number, limit = 20) {
-  return db
-    .select({ course: courses, lastSeen: sql<number>`max(${lessonProgress.updatedAt})`.as("last_seen") })
-    .from(lessonProgress)
-    .innerJoin(courses, eq(courses.id, lessonProgress.courseId))
-    .where(and(eq(lessonProgress.userId, userId), eq(courses.published, true)))
-    .groupBy(courses.id)
-    .orderBy(desc(sql`last_seen`))
-    .limit(limit)
-    .all();
+  // Prepared once per connection: it runs on every signed-in home page.
+  return preparedOnce(db, "learning.recentCourses", () =>
+    db
+      .select({ course: courses, lastSeen: sql<number>`max(${lessonProgress.updatedAt})`.as("last_seen") })
+      .from(lessonProgress)
+      .innerJoin(courses, eq(courses.id, lessonProgress.courseId))
+      .where(and(eq(lessonProgress.userId, sql.placeholder("userId")), eq(courses.published, true)))
+      .groupBy(courses.id)
+      .orderBy(desc(sql`last_seen`))
+      .limit(sql.placeholder("limit"))
+      .prepare(),
+  ).all({ userId, limit });
 }
 
 export function isBookmarked(db: TenantConn, userId: number, courseId: number) {

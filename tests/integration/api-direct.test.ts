@@ -152,6 +152,13 @@ describe("an /api reply served without Remix's document machinery", () => {
     expect(server.output()).not.toMatch(/unhandled|ClientGone/);
   });
 
+  it("answers a host whose port makes no address with an error page, and stays up", async () => {
+    const odd = await request(server.port, "acme.localhost:99999", "/api/resolve?domain=acme.localhost");
+    expect(odd.status).toBe(500);
+    const next = await request(server.port, "acme.localhost", "/api/resolve?domain=acme.localhost");
+    expect(next.status).toBe(200);
+  });
+
   it("still requires sign-in where the route does", async () => {
     const res = await request(server.port, "acme.localhost", "/api/auth/user");
     expect(res.status).toBe(401);

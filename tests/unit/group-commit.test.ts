@@ -21,18 +21,30 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Another connection's data_version moves once per commit made elsewhere. */
-const commitsSeen = () => observer.pragma("data_version", { simple: true }) as number;
 const insert = (n: number) => () => Number(db.prepare("insert into beats (n) values (?)").run(n).lastInsertRowid);
 const rows = () => (observer.prepare("select n from beats order by id").all() as Array<{ n: number }>).map((r) => r.n);
 
 describe("commitSoon", () => {
   it("commits the works queued in one turn together, in order, and answers each after the commit", async () => {
-    const before = commitsSeen();
-    const results = await Promise.all([commitSoon(db, insert(1)), commitSoon(db, insert(2)), commitSoon(db, insert(3))]);
+    // Another connection sees only what is committed: while the last work runs, the first two are not yet.
+    let seenByOthers = -1;
+    const last = () => {
+      seenByOthers = rows().length;
+      return insert(3)();
+    };
+    const results = await Promise.all([commitSoon(db, insert(1)), commitSoon(db, insert(2)), commitSoon(db, last)]);
+    expect(seenByOthers).toBe(0);
     expect(results).toEqual([1, 2, 3]);
     expect(rows()).toEqual([1, 2, 3]);
-    expect(commitsSeen()).toBe(before + 1);
+  });
+
+  it("refuses the whole batch, keeping nothing, when an error ends the transaction itself", async () => {
+    db.exec("create trigger no_sevens before insert on beats when new.n = 7 begin select raise(rollback, 'no sevens'); end");
+    const results = await Promise.allSettled([commitSoon(db, insert(1)), commitSoon(db, insert(7)), commitSoon(db, insert(3))]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(rows()).toEqual([]);
+    expect(db.inTransaction).toBe(false);
+    await expect(commitSoon(db, insert(4))).resolves.toBe(1);
   });
 
   it("rolls back only the work that fails, also inside its own transaction, and keeps the others", async () => {

@@ -39,6 +39,13 @@ describe("jsonReply", () => {
     expect(await reply.json()).toEqual(data);
   });
 
+  it("refuses a status that cannot carry a body, as Response.json does", () => {
+    for (const status of [204, 205, 304]) {
+      expect(() => jsonReply({}, { status })).toThrow(TypeError);
+      expect(() => Response.json({}, { status })).toThrow(TypeError);
+    }
+  });
+
   it("refuses a value with no JSON form, as Response.json does", () => {
     expect(() => jsonReply(undefined)).toThrow(TypeError);
     expect(() => Response.json(undefined)).toThrow(TypeError);

@@ -22,6 +22,9 @@ describe("LaneRequest", () => {
     expect(await request.json()).toEqual({ lesson_id: 7, name: "Zoë" });
     expect(request.bodyUsed).toBe(true);
     await expect(request.text()).rejects.toThrow(TypeError);
+    await expect(request.formData()).rejects.toThrow(TypeError);
+    await expect(request.blob()).rejects.toThrow(TypeError);
+    expect(() => request.clone()).toThrow(TypeError);
   });
 
   it("gives the same text, bytes, form and stream as an ordinary Request", async () => {
