@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type Database from "better-sqlite3";
 import { and, count, eq, gt, lte, sql } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
+import { preparedOnce } from "../../db/prepared";
 import {
   badges,
   leaderboardActivities,
@@ -11,6 +11,7 @@ import {
   pointsHistogram,
   pointsLedger,
   pointsTotals,
+  userBadges,
   type ActivityKind,
   type BadgeRule,
   type BoardPeriod,
@@ -75,11 +76,11 @@ export function ensureLeaderboard(db: TenantConn): Settings {
 const p = sql.placeholder;
 
 /**
- * The queries every learning event runs, built once per database handle and kept (drizzle's prepared
- * queries): building a query's SQL each call cost far more than running it (thousands of events when the
- * demo is seeded). They run on the handle's connection, so also inside the caller's transaction.
+ * The queries every learning event runs, built once per connection (db/prepared.ts): building their SQL
+ * on each call cost far more than running them (thousands of events when the demo is seeded). None of
+ * these tables has a JavaScript default or $onUpdate that preparing would freeze.
  */
-function prepare(db: TenantConn, client: Database.Database) {
+function prepare(db: TenantConn) {
   const histogramRow = and(eq(pointsHistogram.period, p("period")), eq(pointsHistogram.key, p("key")), eq(pointsHistogram.points, p("points")));
   return {
     settings: db.select().from(leaderboardSettings).where(eq(leaderboardSettings.id, 1)).prepare(),
@@ -127,20 +128,16 @@ function prepare(db: TenantConn, client: Database.Database) {
       .from(badges)
       .where(and(eq(badges.rule, p("rule")), lte(badges.threshold, p("value"))))
       .prepare(),
-    giveBadge: client.prepare("insert into user_badges (user_id, badge_id, uid, awarded_at) values (?, ?, ?, ?) on conflict do nothing"),
+    giveBadge: db
+      .insert(userBadges)
+      .values({ userId: p("userId"), badgeId: p("badgeId"), uid: p("uid"), awardedAt: p("at") })
+      .onConflictDoNothing()
+      .prepare(),
   };
 }
 
-type Queries = ReturnType<typeof prepare>;
-const prepared = new WeakMap<Database.Database, Queries>();
-
-/** The handle's prepared queries (a transaction shares its database's connection). */
-function queries(db: TenantConn): Queries {
-  const client =
-    (db as unknown as { $client?: Database.Database }).$client ?? (db as unknown as { session: { client: Database.Database } }).session.client;
-  let found = prepared.get(client);
-  if (!found) prepared.set(client, (found = prepare(db, client)));
-  return found;
+function queries(db: TenantConn) {
+  return preparedOnce(db, "points", () => prepare(db));
 }
 
 function periodKeys(day: string): Array<[BoardPeriod, string]> {
@@ -217,7 +214,7 @@ export function lifetimePoints(db: TenantConn, userId: number) {
 function awardBadges(tx: TenantConn, userId: number, rule: BadgeRule, value: number, at: Date) {
   const q = queries(tx);
   for (const badge of q.dueBadges.all({ rule, value })) {
-    q.giveBadge.run(userId, badge.id, randomBytes(16).toString("hex"), Math.floor(at.getTime() / 1000));
+    q.giveBadge.run({ userId, badgeId: badge.id, uid: randomBytes(16).toString("hex"), at });
   }
 }
 
