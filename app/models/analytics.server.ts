@@ -1,5 +1,6 @@
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
+import { preparedOnce } from "../../db/prepared";
 import { analyticsHourly, analyticsUserHourly, courses, groupMembers, materials, users, type AnalyticsMetric } from "../../db/tenant";
 import { addDays, bucketsOf, localMidnight, previousPeriod, type Bucket, type Grouping, type Kpi, type Period } from "../utils/analytics-periods";
 import type { CourseCompleted, QuizAttemptEnded, WatchTimeCredited } from "./events.server";
@@ -16,6 +17,7 @@ export { KPIS, type Kpi } from "../utils/analytics-periods";
 export type AnalyticsScope = { kind: "organization" } | { kind: "groups"; groupIds: number[] };
 
 const HOUR_MS = 3_600_000;
+const p = sql.placeholder;
 const hourOf = (at: Date) => Math.floor(at.getTime() / HOUR_MS);
 
 // ---- Recording --------------------------------------------------------------------------------------
@@ -28,20 +30,26 @@ export function recordFact(
   const hour = hourOf(at);
   const course = courseId ?? 0;
   // The organization's total (course 0), and the course's own row.
-  for (const id of course ? [0, course] : [0]) {
-    tx.insert(analyticsHourly)
-      .values({ metric, hour, courseId: id, value })
-      .onConflictDoUpdate({ target: [analyticsHourly.metric, analyticsHourly.hour, analyticsHourly.courseId], set: { value: sql`${analyticsHourly.value} + ${value}` } })
-      .run();
-  }
+  // Built once per connection (db/prepared.ts): every learning event adds facts.
+  const addHourly = preparedOnce(tx, "analytics.addHourly", () =>
+    tx
+      .insert(analyticsHourly)
+      .values({ metric: p("metric"), hour: p("hour"), courseId: p("courseId"), value: p("value") })
+      .onConflictDoUpdate({ target: [analyticsHourly.metric, analyticsHourly.hour, analyticsHourly.courseId], set: { value: sql`${analyticsHourly.value} + ${p("value")}` } })
+      .prepare(),
+  );
+  for (const id of course ? [0, course] : [0]) addHourly.run({ metric, hour, courseId: id, value });
   if (userId == null) return;
-  tx.insert(analyticsUserHourly)
-    .values({ userId, metric, hour, courseId: course, value })
-    .onConflictDoUpdate({
-      target: [analyticsUserHourly.userId, analyticsUserHourly.metric, analyticsUserHourly.hour, analyticsUserHourly.courseId],
-      set: { value: sql`${analyticsUserHourly.value} + ${value}` },
-    })
-    .run();
+  preparedOnce(tx, "analytics.addUserHourly", () =>
+    tx
+      .insert(analyticsUserHourly)
+      .values({ userId: p("userId"), metric: p("metric"), hour: p("hour"), courseId: p("courseId"), value: p("value") })
+      .onConflictDoUpdate({
+        target: [analyticsUserHourly.userId, analyticsUserHourly.metric, analyticsUserHourly.hour, analyticsUserHourly.courseId],
+        set: { value: sql`${analyticsUserHourly.value} + ${p("value")}` },
+      })
+      .prepare(),
+  ).run({ userId, metric, hour, courseId: course, value });
 }
 
 /** onCourseCompleted: called once per person and course. */

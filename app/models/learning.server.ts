@@ -1,4 +1,4 @@
-import { and, asc, avg, count, desc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import { and, asc, avg, count, desc, eq, inArray, isNotNull, lt, sql, type Placeholder } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
 import { preparedOnce, toSeconds } from "../../db/prepared";
@@ -198,7 +198,7 @@ export function canWatchFile(db: TenantConn, fileId: number, learner: Learner) {
  * The lessons that count for a course: all of them, except quiz lessons when the course does not allow
  * quizzes (spec §3 `allow_quizzes`: they are not shown, so they cannot hold a course back).
  */
-function countedLessons(courseId: number) {
+function countedLessons(courseId: number | Placeholder) {
   return and(eq(lessons.courseId, courseId), sql`(${lessons.kind} <> 'quiz' or (select allow_quizzes from courses where courses.id = ${courseId}) = 1)`);
 }
 
@@ -207,21 +207,39 @@ export function completeLesson(db: TenantConn, { userId, lesson, now = new Date(
   return db.transaction((tx) => {
     const row = progressRow(tx, userId, lesson);
     if (!row.completedAt) {
-      tx.update(lessonProgress).set({ completedAt: now, updatedAt: now }).where(eq(lessonProgress.id, row.id)).run();
+      preparedOnce(tx, "learning.completeProgress", () =>
+        tx
+          .update(lessonProgress)
+          .set({ completedAt: placeholder("at"), updatedAt: placeholder("at") })
+          .where(eq(lessonProgress.id, sql.placeholder("id")))
+          .prepare(),
+      ).run({ at: toSeconds(now), id: row.id });
       onLessonCompleted(tx, { userId, lessonId: lesson.id, courseId: lesson.courseId, at: now });
     }
-    const total = tx.select({ n: count() }).from(lessons).where(countedLessons(lesson.courseId)).get()?.n ?? 0;
+    const courseId = lesson.courseId;
+    const total =
+      preparedOnce(tx, "learning.countedLessons", () =>
+        tx.select({ n: count() }).from(lessons).where(countedLessons(sql.placeholder("courseId"))).prepare(),
+      ).get({ courseId })?.n ?? 0;
     const done =
-      tx
-        .select({ n: count() })
-        .from(lessonProgress)
-        .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
-        .where(and(eq(lessonProgress.userId, userId), countedLessons(lesson.courseId), isNotNull(lessonProgress.completedAt)))
-        .get()?.n ?? 0;
+      preparedOnce(tx, "learning.completedLessons", () =>
+        tx
+          .select({ n: count() })
+          .from(lessonProgress)
+          .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
+          .where(and(eq(lessonProgress.userId, sql.placeholder("userId")), countedLessons(sql.placeholder("courseId")), isNotNull(lessonProgress.completedAt)))
+          .prepare(),
+      ).get({ userId, courseId })?.n ?? 0;
     const courseCompleted = total > 0 && done >= total;
     if (courseCompleted) {
-      const inserted = tx.insert(courseCompletions).values({ userId, courseId: lesson.courseId, completedAt: now }).onConflictDoNothing().run();
-      if (inserted.changes > 0) onCourseCompleted(tx, { userId, courseId: lesson.courseId, at: now });
+      const inserted = preparedOnce(tx, "learning.courseCompletion", () =>
+        tx
+          .insert(courseCompletions)
+          .values({ userId: sql.placeholder("userId"), courseId: sql.placeholder("courseId"), completedAt: sql.placeholder("at") })
+          .onConflictDoNothing()
+          .prepare(),
+      ).run({ userId, courseId, at: now });
+      if (inserted.changes > 0) onCourseCompleted(tx, { userId, courseId, at: now });
     }
     return { courseCompleted };
   });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, count, eq, gt, lte, sql } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
+import { preparedOnce } from "../../db/prepared";
 import {
   badges,
   leaderboardActivities,
@@ -10,6 +11,7 @@ import {
   pointsHistogram,
   pointsLedger,
   pointsTotals,
+  userBadges,
   type ActivityKind,
   type BadgeRule,
   type BoardPeriod,
@@ -56,7 +58,7 @@ export type Settings = typeof leaderboardSettings.$inferSelect;
  * the first time anything asks. Cheap afterwards: one primary-key read.
  */
 export function ensureLeaderboard(db: TenantConn): Settings {
-  const existing = db.select().from(leaderboardSettings).where(eq(leaderboardSettings.id, 1)).get();
+  const existing = queries(db).settings.get();
   if (existing) return existing;
   return db.transaction((tx) => {
     const again = tx.select().from(leaderboardSettings).where(eq(leaderboardSettings.id, 1)).get();
@@ -71,6 +73,73 @@ export function ensureLeaderboard(db: TenantConn): Settings {
   });
 }
 
+const p = sql.placeholder;
+
+/**
+ * The queries every learning event runs, built once per connection (db/prepared.ts): building their SQL
+ * on each call cost far more than running them (thousands of events when the demo is seeded). None of
+ * these tables has a JavaScript default or $onUpdate that preparing would freeze.
+ */
+function prepare(db: TenantConn) {
+  const histogramRow = and(eq(pointsHistogram.period, p("period")), eq(pointsHistogram.key, p("key")), eq(pointsHistogram.points, p("points")));
+  return {
+    settings: db.select().from(leaderboardSettings).where(eq(leaderboardSettings.id, 1)).prepare(),
+    activity: db.select().from(leaderboardActivities).where(eq(leaderboardActivities.kind, p("kind"))).prepare(),
+    awardedToday: db
+      .select({ n: count() })
+      .from(pointsLedger)
+      .where(and(eq(pointsLedger.userId, p("userId")), eq(pointsLedger.activity, p("activity")), eq(pointsLedger.day, p("day")), gt(pointsLedger.points, 0)))
+      .prepare(),
+    record: db
+      .insert(pointsLedger)
+      .values({ userId: p("userId"), activity: p("activity"), ref: p("ref"), courseId: p("courseId"), points: p("points"), day: p("day"), createdAt: p("at") })
+      .onConflictDoNothing()
+      .prepare(),
+    stats: db.select().from(learnerStats).where(eq(learnerStats.userId, p("userId"))).prepare(),
+    newStats: db.insert(learnerStats).values({ userId: p("userId") }).returning().prepare(),
+    streak: db
+      .update(learnerStats)
+      .set({ currentStreak: sql`${p("current")}`, longestStreak: sql`${p("longest")}`, lastActiveDay: sql`${p("day")}` })
+      .where(eq(learnerStats.userId, p("userId")))
+      .prepare(),
+    total: db
+      .select({ points: pointsTotals.points })
+      .from(pointsTotals)
+      .where(and(eq(pointsTotals.userId, p("userId")), eq(pointsTotals.period, p("period")), eq(pointsTotals.key, p("key"))))
+      .prepare(),
+    setTotal: db
+      .insert(pointsTotals)
+      .values({ userId: p("userId"), period: p("period"), key: p("key"), points: p("points"), hidden: p("hidden") })
+      .onConflictDoUpdate({ target: [pointsTotals.userId, pointsTotals.period, pointsTotals.key], set: { points: sql`excluded.points`, hidden: sql`excluded.hidden` } })
+      .prepare(),
+    histogramLeave: db
+      .update(pointsHistogram)
+      .set({ learners: sql`${pointsHistogram.learners} - 1` })
+      .where(histogramRow)
+      .prepare(),
+    histogramDropEmpty: db.delete(pointsHistogram).where(and(histogramRow, lte(pointsHistogram.learners, 0))).prepare(),
+    histogramJoin: db
+      .insert(pointsHistogram)
+      .values({ period: p("period"), key: p("key"), points: p("points"), learners: 1 })
+      .onConflictDoUpdate({ target: [pointsHistogram.period, pointsHistogram.key, pointsHistogram.points], set: { learners: sql`${pointsHistogram.learners} + 1` } })
+      .prepare(),
+    dueBadges: db
+      .select({ id: badges.id })
+      .from(badges)
+      .where(and(eq(badges.rule, p("rule")), lte(badges.threshold, p("value"))))
+      .prepare(),
+    giveBadge: db
+      .insert(userBadges)
+      .values({ userId: p("userId"), badgeId: p("badgeId"), uid: p("uid"), awardedAt: p("at") })
+      .onConflictDoNothing()
+      .prepare(),
+  };
+}
+
+function queries(db: TenantConn) {
+  return preparedOnce(db, "points", () => prepare(db));
+}
+
 function periodKeys(day: string): Array<[BoardPeriod, string]> {
   return [
     ["life", ""],
@@ -81,40 +150,25 @@ function periodKeys(day: string): Array<[BoardPeriod, string]> {
 }
 
 function stats(tx: TenantConn, userId: number) {
-  const row = tx.select().from(learnerStats).where(eq(learnerStats.userId, userId)).get();
-  return row ?? tx.insert(learnerStats).values({ userId }).returning().get();
+  const q = queries(tx);
+  return q.stats.get({ userId }) ?? q.newStats.get({ userId })!;
 }
 
 /** Moves one learner from one points value to another in a board's histogram (visible learners only). */
 function moveInHistogram(tx: TenantConn, period: BoardPeriod, key: string, from: number | null, to: number | null) {
+  const q = queries(tx);
   if (from !== null) {
-    tx.update(pointsHistogram)
-      .set({ learners: sql`${pointsHistogram.learners} - 1` })
-      .where(and(eq(pointsHistogram.period, period), eq(pointsHistogram.key, key), eq(pointsHistogram.points, from)))
-      .run();
-    tx.delete(pointsHistogram)
-      .where(and(eq(pointsHistogram.period, period), eq(pointsHistogram.key, key), eq(pointsHistogram.points, from), lte(pointsHistogram.learners, 0)))
-      .run();
+    q.histogramLeave.run({ period, key, points: from });
+    q.histogramDropEmpty.run({ period, key, points: from });
   }
-  if (to !== null) {
-    tx.insert(pointsHistogram)
-      .values({ period, key, points: to, learners: 1 })
-      .onConflictDoUpdate({ target: [pointsHistogram.period, pointsHistogram.key, pointsHistogram.points], set: { learners: sql`${pointsHistogram.learners} + 1` } })
-      .run();
-  }
+  if (to !== null) q.histogramJoin.run({ period, key, points: to });
 }
 
 function addToTotal(tx: TenantConn, userId: number, period: BoardPeriod, key: string, points: number, hidden: boolean) {
-  const row = tx
-    .select({ points: pointsTotals.points })
-    .from(pointsTotals)
-    .where(and(eq(pointsTotals.userId, userId), eq(pointsTotals.period, period), eq(pointsTotals.key, key)))
-    .get();
+  const q = queries(tx);
+  const row = q.total.get({ userId, period, key });
   const next = (row?.points ?? 0) + points;
-  tx.insert(pointsTotals)
-    .values({ userId, period, key, points: next, hidden })
-    .onConflictDoUpdate({ target: [pointsTotals.userId, pointsTotals.period, pointsTotals.key], set: { points: next, hidden } })
-    .run();
+  q.setTotal.run({ userId, period, key, points: next, hidden });
   if (!hidden) moveInHistogram(tx, period, key, row ? row.points : null, next);
 }
 
@@ -134,22 +188,14 @@ export interface AwardInput {
 export function award(tx: TenantConn, input: AwardInput): { first: boolean; points: number } {
   const settings = ensureLeaderboard(tx);
   const day = dayIn(settings.timeZone, input.at);
-  const activity = tx.select().from(leaderboardActivities).where(eq(leaderboardActivities.kind, input.activity)).get();
+  const q = queries(tx);
+  const activity = q.activity.get({ kind: input.activity });
   let points = activity && activity.enabled ? activity.points : 0;
   if (points > 0 && activity?.dailyCap != null) {
-    const today =
-      tx
-        .select({ n: count() })
-        .from(pointsLedger)
-        .where(and(eq(pointsLedger.userId, input.userId), eq(pointsLedger.activity, input.activity), eq(pointsLedger.day, day), gt(pointsLedger.points, 0)))
-        .get()?.n ?? 0;
+    const today = q.awardedToday.get({ userId: input.userId, activity: input.activity, day })?.n ?? 0;
     if (today >= activity.dailyCap) points = 0;
   }
-  const inserted = tx
-    .insert(pointsLedger)
-    .values({ userId: input.userId, activity: input.activity, ref: input.ref, courseId: input.courseId ?? null, points, day, createdAt: input.at })
-    .onConflictDoNothing()
-    .run();
+  const inserted = q.record.run({ userId: input.userId, activity: input.activity, ref: input.ref, courseId: input.courseId ?? null, points, day, at: input.at });
   if (inserted.changes === 0) return { first: false, points: 0 };
   if (points > 0) {
     const hidden = stats(tx, input.userId).hidden;
@@ -161,24 +207,14 @@ export function award(tx: TenantConn, input: AwardInput): { first: boolean; poin
 }
 
 export function lifetimePoints(db: TenantConn, userId: number) {
-  return (
-    db
-      .select({ points: pointsTotals.points })
-      .from(pointsTotals)
-      .where(and(eq(pointsTotals.userId, userId), eq(pointsTotals.period, "life"), eq(pointsTotals.key, "")))
-      .get()?.points ?? 0
-  );
+  return queries(db).total.get({ userId, period: "life", key: "" })?.points ?? 0;
 }
 
 /** Gives every badge of a rule whose threshold the learner's counter has reached (once each). */
 function awardBadges(tx: TenantConn, userId: number, rule: BadgeRule, value: number, at: Date) {
-  const due = tx
-    .select({ id: badges.id })
-    .from(badges)
-    .where(and(eq(badges.rule, rule), lte(badges.threshold, value)))
-    .all();
-  for (const badge of due) {
-    tx.run(sql`insert into user_badges (user_id, badge_id, uid, awarded_at) values (${userId}, ${badge.id}, ${randomBytes(16).toString("hex")}, ${Math.floor(at.getTime() / 1000)}) on conflict do nothing`);
+  const q = queries(tx);
+  for (const badge of q.dueBadges.all({ rule, value })) {
+    q.giveBadge.run({ userId, badgeId: badge.id, uid: randomBytes(16).toString("hex"), at });
   }
 }
 
@@ -209,7 +245,7 @@ export function recordActiveDay(tx: TenantConn, userId: number, at: Date) {
   if (row.lastActiveDay !== null && row.lastActiveDay >= day) return;
   const current = row.lastActiveDay === previousDay(day) ? row.currentStreak + 1 : 1;
   const longest = Math.max(row.longestStreak, current);
-  tx.update(learnerStats).set({ currentStreak: current, longestStreak: longest, lastActiveDay: day }).where(eq(learnerStats.userId, userId)).run();
+  queries(tx).streak.run({ current, longest, day, userId });
   awardBadges(tx, userId, "streak_days", longest, at);
   if (current >= 2) award(tx, { userId, activity: "streak_day", ref: `day:${day}`, at });
 }

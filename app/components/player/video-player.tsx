@@ -1,8 +1,17 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { memo, startTransition, useCallback, useEffect, useRef, useState } from "react";
 import ReactPlayer from "react-player";
 import { useTranslation } from "react-i18next";
 import { clock } from "~/utils/duration";
 import { Icon } from "./icons";
+
+/**
+ * react-player draws its player inside a Suspense boundary (a lazily loaded component), which hydrates
+ * only once that code has arrived. A render that reaches the boundary before then makes React give up on
+ * hydrating it and draw it again on the client (React error 421; seen on a busy machine). So the player
+ * is drawn again only when its own props change, and the one change after hydration (`enhanced`) is a
+ * transition, which waits for the boundary to hydrate.
+ */
+const Player = memo(ReactPlayer);
 
 /** Spec §9: the skip arrows move 15 seconds. */
 export const SKIP_SECONDS = 15;
@@ -57,7 +66,7 @@ export function VideoPlayer({
 
   // Heartbeats: the place and the seconds really watched since the last one (the server caps the credit).
   useEffect(() => {
-    setEnhanced(true);
+    startTransition(() => setEnhanced(true));
     const video = ref.current;
     if (!video) return;
     let watched = 0;
@@ -183,7 +192,7 @@ export function VideoPlayer({
       {/* react-player renders a plain <video controls> on the server, so the video plays without JavaScript;
           in the browser it also takes addresses of video services. */}
       <div className="video-frame" onClick={enhanced ? toggle : undefined}>
-        <ReactPlayer ref={ref} src={source.current.src} controls={!enhanced} preload="metadata" width="100%" height="100%" title={title} />
+        <Player ref={ref} src={source.current.src} controls={!enhanced} preload="metadata" width="100%" height="100%" title={title} />
         {enhanced && !playing ? (
           <span className="video-big-play" aria-hidden="true">
             <Icon name="play" />
