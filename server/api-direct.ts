@@ -96,8 +96,8 @@ export function directApiRoutes(
       // The host is part of the URL Remix parses; should it change the path, Remix decides (before any body
       // is read). A host that makes no URL (a port past 65535) is an error, as it is in Remix's adapter.
       const url = remixUrl(req);
-      if (new URL(url).pathname !== pathname) return compress(req, res, next);
-      const request = (await laneRequest(req, res, url)) ?? createRemixRequest(req, res);
+      if (url.pathname !== pathname) return compress(req, res, next);
+      const request = (await laneRequest(req, res, url.href)) ?? createRemixRequest(req, res);
       const context = getLoadContext(req, res);
       let response: globalThis.Response;
       try {

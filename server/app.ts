@@ -48,7 +48,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   app.use(securityHeaders(config));
   // /api calls the lane answers (below) compress their own replies; everything else goes through here.
   const compress = compression();
-  const lane = typeof build !== "function" && config.NODE_ENV !== "development" ? directApiRoutes(build, (req, res) => getLoadContext(req, res), compress) : null;
+  const lane = typeof build !== "function" && config.NODE_ENV !== "development" ? directApiRoutes(build, getLoadContext, compress) : null;
   if (lane) app.use(lane.plan);
   app.use((req, res, next) => (res.locals.apiPlan ? next() : compress(req, res, next)));
 

@@ -116,13 +116,13 @@ export async function laneRequest(req: ExpressRequest, res: ExpressResponse, url
   return request;
 }
 
-export function remixUrl(req: ExpressRequest) {
+export function remixUrl(req: ExpressRequest): URL {
   const forwardedPort = req.get("X-Forwarded-Host")?.split(":")[1];
   const hostPort = req.get("host")?.split(":")[1];
   const a = Number.parseInt(forwardedPort as string, 10);
   const b = Number.parseInt(hostPort as string, 10);
   const port = Number.isSafeInteger(a) ? a : Number.isSafeInteger(b) ? b : "";
-  return new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`).href;
+  return new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
 }
 
 /** Remix's createRemixHeaders: the request's headers as Express holds them (after this server's own clean-up). */

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import type { Organization } from "../db/platform";
 import type { TenantDb } from "../db/open";
+import { preparedOnce } from "../db/prepared";
 
 /**
  * Visitors' browsing pages kept, rendered (docs/decisions/026-visitor-page-cache.md).
@@ -33,16 +34,8 @@ interface Kept {
   bytes: number;
 }
 
-const versionStatements = new WeakMap<object, { get(): unknown }>();
-
 function contentVersion(db: TenantDb): number | null {
-  const client = db.$client;
-  let statement = versionStatements.get(client);
-  if (!statement) {
-    statement = client.prepare("select version from content_version where id = 1").pluck();
-    versionStatements.set(client, statement);
-  }
-  const version = statement.get();
+  const version = preparedOnce(db, "pageCache.contentVersion", () => db.$client.prepare("select version from content_version where id = 1").pluck()).get();
   return typeof version === "number" ? version : null;
 }
 
