@@ -28,15 +28,22 @@ function openFileLimit() {
   return 1024;
 }
 
+/** The memory the open tenant databases may use at most, when TENANT_POOL_MB does not say (MiB). */
+export const DEFAULT_POOL_MIB = 128;
+
 /**
  * How many tenant databases stay open when TENANT_POOL_SIZE is not set: as many as the file-descriptor
- * limit allows (a handle holds up to three files: the database, its -wal and -shm) and a quarter of the
- * machine's memory holds at the bounded page cache per handle, so a real install's working set of
- * organizations stays open instead of churning (docs/decisions/014-speed.md).
+ * limit allows (a handle holds up to three files: the database, its -wal and -shm) and the pool's memory
+ * budget holds at the most a handle can use (its bounded page cache and its overhead). The budget is
+ * TENANT_POOL_MB, at most a quarter of the machine's memory. Opening a handle costs its schema's ~300 KiB
+ * whatever the page cache, so a thousand organizations are not all kept open: visitors' pages are served
+ * without a handle while nothing changed (server/page-cache.ts), and the pool holds the organizations in
+ * use by signed-in people (docs/decisions/028-memory-and-the-pool.md).
  */
-export function defaultPoolSize({ fileLimit = openFileLimit(), memoryBytes = os.totalmem() } = {}) {
+export function defaultPoolSize({ fileLimit = openFileLimit(), memoryBytes = os.totalmem(), budgetMiB = DEFAULT_POOL_MIB } = {}) {
   const byFiles = Math.floor((fileLimit - RESERVED_FILES) / 3);
-  const byMemory = Math.floor((memoryBytes / 4) / ((HANDLE_CACHE_KIB + HANDLE_OVERHEAD_KIB) * 1024));
+  const budget = Math.min(memoryBytes / 4, budgetMiB * 1024 * 1024);
+  const byMemory = Math.floor(budget / ((HANDLE_CACHE_KIB + HANDLE_OVERHEAD_KIB) * 1024));
   return Math.max(16, Math.min(byFiles, byMemory, 10_000));
 }
 
@@ -79,6 +86,34 @@ export class TenantPool {
     this.#entries.set(organizationId, lease);
     this.#evict();
     return lease;
+  }
+
+  /**
+   * Runs `work` on the organization's database without making it part of the working set: the pool's
+   * handle when it is open, else a handle opened for this call and closed after it (a background sweep
+   * over every organization must not evict the ones people are using, nor hold them all open).
+   */
+  peek<T>(organizationId: number, work: (db: TenantDb) => T): T {
+    const open = this.#entries.get(organizationId);
+    if (open) {
+      open.users += 1;
+      try {
+        return work(open.db);
+      } finally {
+        this.release(open);
+      }
+    }
+    const db = this.#openChecked(organizationId);
+    try {
+      return work(db);
+    } finally {
+      closeQuietly(db);
+    }
+  }
+
+  /** Whether SQLite reported damage in the organization's file since it was last checked. */
+  isSuspect(organizationId: number) {
+    return this.#suspect.has(organizationId);
   }
 
   release(lease: Lease) {

@@ -8,7 +8,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
 import { DatabaseUnavailableError, type TenantDb } from "../db/open";
-import type { Lease } from "../db/tenant-pool";
+import { tenantDatabaseFile, type Lease } from "../db/tenant-pool";
 import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
 import { isLanguage } from "../app/utils/i18n";
@@ -58,7 +58,8 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
 
   // SCORM content hosts (<id>.<SCORM_DOMAIN>) are answered before tenancy: they are no organization's app.
   app.use(serveScormContent(platform));
-  app.use(tenancy(platform));
+  const pageCache = new VisitorPageCache(config.PAGE_CACHE_MB * 1024 * 1024, (id) => tenantDatabaseFile(platform.dataDir, id));
+  app.use(tenancy(platform, pageCache));
   app.use(sameOriginPosts);
   app.use(bodyLimits(config.FILE_MAX_BYTES));
   app.use(rateLimits(config));
@@ -81,7 +82,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   // /api resource routes without Remix's document machinery, in production (a fixed build).
   if (lane) app.use(lane.handle);
   // Visitors' browsing pages, kept while nothing they show has changed.
-  app.use(new VisitorPageCache(config.PAGE_CACHE_MB * 1024 * 1024).middleware());
+  app.use(pageCache.middleware());
   app.all(
     "*",
     createRequestHandler({ build, mode: config.NODE_ENV === "development" ? "development" : "production", getLoadContext }),
@@ -249,7 +250,7 @@ function helmetMiddleware(config: Platform["config"]) {
  * Host → organization → that organization's database, or a 404 (unknown host) / 503 (its database
  * cannot be read) before anything else runs. The platform host goes on with no organization.
  */
-function tenancy(platform: Platform) {
+function tenancy(platform: Platform, pageCache: VisitorPageCache) {
   return (req: Request, res: Response, next: NextFunction) => {
     const rawHost = platform.config.TRUST_PROXY
       ? (req.get("x-forwarded-host")?.split(",")[0]?.trim() ?? req.get("host"))
@@ -262,6 +263,9 @@ function tenancy(platform: Platform) {
       }
       return sendStatusPage(req, res, 404);
     }
+    // A visitor's page kept while the database's files are unchanged needs no open database
+    // (server/page-cache.ts); a file SQLite found damaged is always opened (and checked) again.
+    if (!platform.tenants.isSuspect(organization.id) && pageCache.serveUnchanged(req, res, organization)) return;
     let lease: Lease;
     try {
       lease = platform.tenants.acquire(organization.id);

@@ -20,6 +20,8 @@ const schema = z.object({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   /** Open tenant databases kept at once; by default sized from the file limit and memory (db/tenant-pool.ts). */
   TENANT_POOL_SIZE: z.coerce.number().int().min(1).optional(),
+  /** Without TENANT_POOL_SIZE: the memory the open tenant databases may use at most, in MiB (db/tenant-pool.ts). */
+  TENANT_POOL_MB: z.coerce.number().int().min(16).max(1_048_576).optional(),
   /** `auto` seeds the demo organizations when the data directory holds none; `false` never does. */
   SEED_DEMO: z.enum(["auto", "false"]).default("auto"),
   LOG_REQUESTS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),

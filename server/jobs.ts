@@ -49,25 +49,28 @@ export class JobRunner {
     if (!this.#active) this.#active = this.#drain().finally(() => (this.#active = null));
   }
 
-  /** At start: sweep upload leftovers and pick up every organization's unfinished jobs, in the background. */
+  /**
+   * At start: sweep upload leftovers and pick up every organization's unfinished jobs, in the background,
+   * one organization per turn of the event loop so requests are answered meanwhile. The sweep peeks at
+   * each database without keeping it open (db/tenant-pool.ts `peek`): a thousand organizations would
+   * otherwise fill the pool, and its memory, at every start.
+   */
   resumeAll() {
-    setImmediate(() => {
-      for (const organization of listOrganizations(this.platform.db)) {
-        if (this.#stopped) return;
-        try {
-          sweepIncoming(this.platform.dataDir, organization.id);
-          sweepScormIncoming(this.platform.dataDir, organization.id);
-          const lease = this.platform.tenants.acquire(organization.id);
-          try {
-            if (hasPendingJobs(lease.db)) this.kick(organization.id);
-          } finally {
-            this.platform.tenants.release(lease);
-          }
-        } catch {
-          // an unreadable organization has no runnable jobs; its pages answer 503
-        }
+    const organizations = listOrganizations(this.platform.db);
+    let next = 0;
+    const step = () => {
+      if (this.#stopped || next >= organizations.length) return;
+      const organization = organizations[next++];
+      try {
+        sweepIncoming(this.platform.dataDir, organization.id);
+        sweepScormIncoming(this.platform.dataDir, organization.id);
+        if (this.platform.tenants.peek(organization.id, hasPendingJobs)) this.kick(organization.id);
+      } catch {
+        // an unreadable organization has no runnable jobs; its pages answer 503
       }
-    });
+      setImmediate(step);
+    };
+    setImmediate(step);
   }
 
   async stop() {

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import type { Organization } from "../db/platform";
 import type { TenantDb } from "../db/open";
+import { databaseFileState } from "../db/file-state";
 import { preparedOnce } from "../db/prepared";
 
 /**
@@ -13,6 +14,10 @@ import { preparedOnce } from "../db/prepared";
  * process writes), and for at most a minute (for anything that depends on the clock). A kept page is
  * sent with the request's own CSP nonce, and with the headers Remix gave it; anything that sets a cookie,
  * is not a 200, or comes with a session, a flash message, or an Authorization header is never kept.
+ *
+ * A kept page whose database files are unchanged since its version was read is served before the
+ * organization's database is even opened (`serveUnchanged`, called by tenancy): visitors of a thousand
+ * organizations then need no open handle each (docs/decisions/028-memory-and-the-pool.md).
  */
 
 /** `/`, `/categories`, `/categories/{id}`, `/carousels`, `/carousels/{id}`. */
@@ -27,6 +32,11 @@ const NOT_KEPT = new Set(["content-length", "content-encoding", "transfer-encodi
 interface Kept {
   organization: Organization;
   version: number;
+  /**
+   * The database's file state taken just before `version` was read, when it could be trusted
+   * (db/file-state.ts): while the files still show it, the page is served without opening the database.
+   */
+  fileState: string | null;
   storedAt: number;
   headers: Array<[string, number | string | string[]]>;
   /** The HTML cut at the nonce of the response it was rendered for. */
@@ -54,7 +64,45 @@ export class VisitorPageCache {
   hits = 0;
   misses = 0;
 
-  constructor(readonly maxBytes: number) {}
+  /** `databaseFile`: where an organization's database lives (for its file state). */
+  constructor(
+    readonly maxBytes: number,
+    readonly databaseFile: (organizationId: number) => string = () => "",
+  ) {}
+
+  /** Whether a request is one a kept page may answer, and its key. */
+  #keyOf(req: Request, organization: Organization): string | null {
+    if (this.maxBytes <= 0 || req.method !== "GET" || !PAGES.test(req.path)) return null;
+    // Remix's own data requests (`?_data`, `?index`) and anything signed in go to Remix as they are.
+    if (req.url.includes("_data=") || req.headers.authorization) return null;
+    const cookie = req.headers.cookie ?? "";
+    if (!onlyPreferences(cookie)) return null;
+    return [organization.id, req.hostname, req.protocol, req.originalUrl, cookie, req.headers["accept-language"] ?? ""].join("\n");
+  }
+
+  #send(res: Response, key: string, kept: Kept, nonce: string) {
+    this.hits++;
+    this.#pages.delete(key);
+    this.#pages.set(key, kept); // most recently used last
+    for (const [name, value] of kept.headers) res.setHeader(name, value);
+    res.setHeader("X-Page-Cache", "hit");
+    res.status(200).end(kept.parts.join(nonce));
+  }
+
+  /**
+   * Before the organization's database is opened: answers with a kept page when its files show the same
+   * state as when the page's version was read. Returns whether it answered.
+   */
+  serveUnchanged(req: Request, res: Response, organization: Organization): boolean {
+    const key = this.#keyOf(req, organization);
+    if (key === null) return false;
+    const kept = this.#pages.get(key);
+    const nonce = res.locals.cspNonce as string | undefined;
+    if (!kept?.fileState || !nonce || kept.organization !== organization || Date.now() - kept.storedAt >= TTL_MS) return false;
+    if (databaseFileState(this.databaseFile(organization.id)) !== kept.fileState) return false;
+    this.#send(res, key, kept, nonce);
+    return true;
+  }
 
   get size() {
     return this.#pages.size;
@@ -71,27 +119,21 @@ export class VisitorPageCache {
 
   middleware() {
     return (req: Request, res: Response, next: NextFunction) => {
-      if (this.maxBytes <= 0 || req.method !== "GET" || !PAGES.test(req.path)) return next();
       const tenant = res.locals.tenant as { organization: Organization | null; db: TenantDb | null } | undefined;
       const nonce = res.locals.cspNonce as string | undefined;
       if (!tenant?.organization || !tenant.db || !nonce) return next();
-      // Remix's own data requests (`?_data`, `?index`) and anything signed in go to Remix as they are.
-      if (req.url.includes("_data=") || req.headers.authorization) return next();
-      const cookie = req.headers.cookie ?? "";
-      if (!onlyPreferences(cookie)) return next();
-
       const organization = tenant.organization;
+      const key = this.#keyOf(req, organization);
+      if (key === null) return next();
+
+      // The files' state first, then the version it stands for (db/file-state.ts).
+      const fileState = databaseFileState(this.databaseFile(organization.id));
       const version = contentVersion(tenant.db);
       if (version === null) return next();
-      const key = [organization.id, req.hostname, req.protocol, req.originalUrl, cookie, req.headers["accept-language"] ?? ""].join("\n");
       const kept = this.#pages.get(key);
       if (kept && kept.organization === organization && kept.version === version && Date.now() - kept.storedAt < TTL_MS) {
-        this.hits++;
-        this.#pages.delete(key);
-        this.#pages.set(key, kept); // most recently used last
-        for (const [name, value] of kept.headers) res.setHeader(name, value);
-        res.setHeader("X-Page-Cache", "hit");
-        res.status(200).end(kept.parts.join(nonce));
+        kept.fileState = fileState;
+        this.#send(res, key, kept, nonce);
         return;
       }
       if (kept) this.#forget(key);
@@ -106,7 +148,7 @@ export class VisitorPageCache {
         const headers = Object.entries(res.getHeaders())
           .filter(([name, value]) => value !== undefined && !NOT_KEPT.has(name) && !before.has(name))
           .map(([name, value]) => [name, value] as [string, number | string | string[]]);
-        this.#store(key, { organization, version, storedAt: Date.now(), headers, parts: html.split(nonce), bytes });
+        this.#store(key, { organization, version, fileState, storedAt: Date.now(), headers, parts: html.split(nonce), bytes });
       });
       res.setHeader("X-Page-Cache", "miss");
       next();

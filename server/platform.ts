@@ -33,7 +33,7 @@ export class Platform {
   constructor(readonly config: Config) {
     fs.mkdirSync(config.DATA_DIR, { recursive: true });
     this.db = openPlatformDatabase(config.DATA_DIR);
-    this.tenants = new TenantPool(config.DATA_DIR, config.TENANT_POOL_SIZE ?? defaultPoolSize());
+    this.tenants = new TenantPool(config.DATA_DIR, config.TENANT_POOL_SIZE ?? defaultPoolSize({ budgetMiB: config.TENANT_POOL_MB }));
     this.organizations = new OrganizationDirectory(this.db, config.PLATFORM_DOMAIN);
     this.mailer = new Mailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: this.outboxDir() });
     this.jobs = new JobRunner(this, config.JOB_STEP_DELAY_MS);

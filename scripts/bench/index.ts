@@ -10,6 +10,7 @@ import { createOrganization } from "../../app/models/organization.server";
 import { textsScript } from "../../app/utils/i18n.server";
 import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
+import { NODE_FLAGS } from "../../server/node-flags";
 import { seedDemo } from "../demo";
 import { benchClone } from "./clone";
 import { reportCertificates } from "./certificates";
@@ -45,7 +46,8 @@ export interface Server {
 async function start(script: string, env: Record<string, string>): Promise<Server> {
   const profile = PROFILE_DIR && script.startsWith("server/") ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
   // Lectern runs as in production: the compiled server (npm run build), no TypeScript loader.
-  const args = script === "server/index.ts" ? ["build/server.js"] : ["--import", "tsx", script];
+  const flags = process.env.BENCH_NODE_FLAGS !== undefined ? process.env.BENCH_NODE_FLAGS.split(" ").filter(Boolean) : NODE_FLAGS;
+  const args = script === "server/index.ts" ? [...flags, "build/server.js"] : ["--import", "tsx", script];
   const child = spawn(process.execPath, [...profile, ...args], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", ...env },

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { tempDir } from "./temp";
+import { NODE_FLAGS } from "../../server/node-flags";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -28,7 +29,7 @@ export function makeDataDir({ prefix = "lectern-test-", empty = false }: { prefi
 }
 
 /**
- * Starts the real server (`node build/server.js`, the same command as production; `npm run build` makes
+ * Starts the real server (`node <NODE_FLAGS> build/server.js`, the same command as production; `npm run build` makes
  * it from server/index.ts) on a random port with its own data directory, and waits until it listens.
  */
 export async function startServer({
@@ -37,7 +38,7 @@ export async function startServer({
   timeoutMs = 30_000,
 }: { dataDir?: string; env?: Record<string, string> } & { timeoutMs?: number } = {}): Promise<RunningServer> {
   if (!fs.existsSync(path.join(ROOT, "build", "server.js"))) throw new Error("No build/server.js: run `npm run build` first.");
-  const child = spawn(process.execPath, ["build/server.js"], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, "build/server.js"], {
     cwd: ROOT,
     env: {
       ...process.env,
