@@ -1,4 +1,5 @@
 import { createContext, useContext, type ReactNode } from "react";
+import { DEFAULT_NAMESPACE as NAMESPACE, FALLBACK_LANGUAGE as FALLBACK } from "./i18n";
 
 /**
  * The interface's translator, on the server's render and in the browser alike (docs/decisions/005): the
@@ -26,8 +27,6 @@ export interface Translator {
   i18n: { language: string };
 }
 
-const FALLBACK = "en";
-const NAMESPACE = "common";
 const has = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
 const notDeeper = (node: unknown) => !node || typeof node === "string";
 
