@@ -1,4 +1,5 @@
-// Which inputs land in the learner home's chunks, with gzip sizes of each chunk.
+// `node scripts/bench/js-chunks.mjs [n]` after `npm run build`: the files the learner home page loads (as the bench's
+// learnerHomeJs() counts them), each gzipped, with the n largest inputs of each from build/metafile.js.json.
 import fs from "node:fs"; import path from "node:path"; import zlib from "node:zlib";
 const dir = "public/build";
 const mf = fs.readdirSync(dir).find((f) => f.startsWith("manifest-"));
