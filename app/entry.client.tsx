@@ -1,9 +1,8 @@
 import { RemixBrowser } from "@remix-run/react";
-import i18next from "i18next";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { I18nextProvider, initReactI18next } from "react-i18next";
-import { DEFAULT_NAMESPACE, FALLBACK_LANGUAGE } from "./utils/i18n";
+import { FALLBACK_LANGUAGE } from "./utils/i18n";
+import { createTranslator, TranslatorProvider } from "./utils/translate";
 
 declare global {
   interface Window {
@@ -16,24 +15,16 @@ declare global {
 const root = window.__remixContext.state.loaderData?.root as { language: string } | undefined;
 const language = root?.language ?? document.documentElement.lang ?? FALLBACK_LANGUAGE;
 const texts = window.__lecternTexts;
-
-i18next.use(initReactI18next).init({
-  lng: language,
-  fallbackLng: FALLBACK_LANGUAGE,
-  defaultNS: DEFAULT_NAMESPACE,
-  ns: [DEFAULT_NAMESPACE],
-  resources: texts ? { [language]: { [DEFAULT_NAMESPACE]: texts } } : {},
-  interpolation: { escapeValue: false },
-  initImmediate: false,
-});
+// The browser has only its language's texts; the server's translator reads the same ones (and en's).
+const translator = createTranslator(language, texts ? { [language]: { common: texts } } : {});
 
 startTransition(() => {
   hydrateRoot(
     document,
-    <I18nextProvider i18n={i18next}>
+    <TranslatorProvider translator={translator}>
       <StrictMode>
         <RemixBrowser />
       </StrictMode>
-    </I18nextProvider>,
+    </TranslatorProvider>,
   );
 });

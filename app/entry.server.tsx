@@ -1,41 +1,30 @@
 import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { createInstance, type i18n } from "i18next";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider, initReactI18next } from "react-i18next";
 import { isCorruptionError } from "../db/open";
-import { DEFAULT_NAMESPACE, FALLBACK_LANGUAGE, type Language } from "./utils/i18n";
+import type { Language } from "./utils/i18n";
 import { resources } from "./utils/i18n.server";
-import { keepTexts } from "./utils/kept-texts.server";
+import { keptT } from "./utils/kept-texts.server";
+import { createTranslator, TranslatorProvider, type Translator } from "./utils/translate";
 import { languageFor } from "./utils/preferences.server";
 
 const RENDER_TIMEOUT_MS = 10_000;
 
 /**
- * One i18next instance per language, made on first use and shared by every render in that language:
- * renders only read from it, and making one per request cost more than the rest of a small page.
+ * One translator per language, made on first use and shared by every render in that language: the same
+ * translator the browser hydrates with (app/utils/translate.tsx), so both sides write the same texts. Its
+ * answers for a key and plain values are kept (app/utils/kept-texts.server.ts).
  */
-const instances = new Map<Language, Promise<i18n>>();
-function i18nFor(language: Language) {
-  let instance = instances.get(language);
-  if (!instance) {
-    const created = createInstance();
-    instance = created
-      .use(initReactI18next)
-      .init({
-        lng: language,
-        fallbackLng: FALLBACK_LANGUAGE,
-        defaultNS: DEFAULT_NAMESPACE,
-        ns: [DEFAULT_NAMESPACE],
-        resources,
-        interpolation: { escapeValue: false },
-        initImmediate: false,
-      })
-      .then(() => keepTexts(created));
-    instances.set(language, instance);
+const translators = new Map<Language, Translator>();
+function translatorFor(language: Language) {
+  let translator = translators.get(language);
+  if (!translator) {
+    const made = createTranslator(language, resources);
+    translator = { ...made, t: keptT(made.t) };
+    translators.set(language, translator);
   }
-  return instance;
+  return translator;
 }
 
 /**
@@ -49,15 +38,15 @@ export default async function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const i18n = await i18nFor(await languageFor(request, loadContext));
+  const translator = translatorFor(await languageFor(request, loadContext));
 
   return new Promise<Response>((resolve, reject) => {
     let didError = false;
     const timer = setTimeout(() => abort(), RENDER_TIMEOUT_MS);
     const { pipe, abort } = renderToPipeableStream(
-      <I18nextProvider i18n={i18n}>
+      <TranslatorProvider translator={translator}>
         <RemixServer context={remixContext} url={request.url} nonce={loadContext.cspNonce} />
-      </I18nextProvider>,
+      </TranslatorProvider>,
       {
         nonce: loadContext.cspNonce,
         onAllReady() {

@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from "@remix-run/node";
+import type { LinksFunction, MetaFunction, SerializeFrom } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Links,
@@ -11,52 +11,22 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { ErrorPage } from "~/components/error-page";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
-import { publicOrganization } from "~/models/organization.server";
+import type { loader } from "~/root.server";
 import styles from "~/styles/app.css";
 import browseStyles from "~/styles/browse.css";
-import { getAuth } from "~/utils/auth.server";
-import { takeFlash } from "~/utils/flash.server";
-import { textsScript } from "~/utils/i18n.server";
-import { languageFor, themeFor } from "~/utils/preferences.server";
+
+// The loader lives in a module of its own, so that none of what it imports reaches the browser's code,
+// not even as an empty stand-in module (docs/decisions/014-speed.md, fifth round).
+export { loader } from "~/root.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
   { rel: "stylesheet", href: browseStyles },
 ];
-
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const language = await languageFor(request, context);
-  const theme = await themeFor(request, context);
-  const url = new URL(request.url);
-  const auth = await getAuth(request, context);
-  const flash = await takeFlash(request);
-  return json(
-    {
-      organization: context.organization
-        ? publicOrganization(context.organization, (v) => context.platform.brandingUrl(context.organization!, v))
-        : null,
-      user:
-        auth?.session && auth.person && !auth.session.twoFactorPending
-          ? {
-              name: [auth.person.firstName, auth.person.lastName].filter(Boolean).join(" ") || auth.person.email,
-              role: auth.role,
-              capabilities: [...auth.capabilities],
-            }
-          : null,
-      flash: flash.message,
-      language,
-      theme,
-      texts: textsScript(language).url,
-      cspNonce: context.cspNonce,
-      path: url.pathname + url.search,
-    },
-    { headers: flash.headers },
-  );
-}
 
 export type RootData = SerializeFrom<typeof loader>;
 

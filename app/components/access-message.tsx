@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import type { AccessDenied } from "~/models/learning.server";
 
 /** Spec §8's access messages, where the rule applies. */

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { ProviderImage } from "~/components/provider-image";
 
 export interface CategoryTile {

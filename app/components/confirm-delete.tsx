@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 
 /**
  * Spec §8: destructive actions ask 'Are you sure? This action cannot be undone'. A page of its own, so

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 
 /** A completed course's certificate on its page: download and the public verification address. */
 export function CourseCertificate({ certificate }: { certificate: { id: number; publicId: string; revoked: boolean } | null }) {

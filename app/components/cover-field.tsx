@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { ErrorList } from "~/components/form";
 import { ProviderImage } from "~/components/provider-image";
 

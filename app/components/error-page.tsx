@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 
 /** The 404 page (spec §2, §8) and the generic failure page, in the visitor's language. */
 export function ErrorPage({ status }: { status: number }) {

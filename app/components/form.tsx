@@ -1,7 +1,7 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { getInputProps, getSelectProps } from "@conform-to/react";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 
 /** Error keys from the schemas (or the server), translated; rendered on the server too. */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {

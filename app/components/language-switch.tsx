@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from "~/utils/i18n";
 
 /**

@@ -1,7 +1,7 @@
 import type { LinksFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import styles from "~/styles/leaderboard.css";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { formatDate } from "~/utils/i18n";
 import { BadgeImage } from "./badge-image";
 

@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 
 /** /profile/settings: opt out of (or back into) public ranking; points keep coming either way. */
 export function LeaderboardVisibility({ hidden }: { hidden: boolean }) {

@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 
 /** Reordering that works without JavaScript: two small form posts (spec §7 "move"). */
 export function MoveButtons({ intent = "move", id, first, last }: { intent?: string; id: number; first: boolean; last: boolean }) {

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 
 /** Organizations by name and address, each linking to its management screens (both areas use it). */
 export function OrganizationsTable({ organizations, base }: { organizations: Array<{ id: number; name: string; url: string }>; base: string }) {

@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import type { Theme } from "~/utils/theme";
 
 /** A plain form post: works without JavaScript; with it, Remix revalidates and the page re-themes in place. */

@@ -1,60 +1,15 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { CategoryTiles } from "~/components/category-tiles";
 import { CourseCards, CourseFacts, CourseRow, ProgressBar } from "~/components/course-cards";
 import { EmptyState } from "~/components/empty-state";
 import { ProviderImage } from "~/components/provider-image";
-import { categoryTiles, courseCards, courseStats } from "~/models/browse.server";
-import { carouselCourseRows, listCarousels } from "~/models/carousel.server";
-import { listPublishedCourses } from "~/models/course.server";
-import { publishedCourse, recentCourses } from "~/models/learning.server";
-import { getAuth } from "~/utils/auth.server";
+import type { loader } from "~/screens/home.server";
 import { formatDate } from "~/utils/i18n";
-import { richTextToPlain } from "~/utils/sanitize.server";
 
-const HOME_COURSE_LIMIT = 24;
-
-/**
- * Spec §2 "/" home, streaming-style (issue 18, docs/decisions/024-learner-home.md): the featured course as
- * a hero, "continue watching" for a signed-in learner, each published carousel as a horizontal row, the
- * categories with their covers, and the published courses. Unpublished courses never appear here.
- */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { organization, db } = context;
-  if (!organization || !db) return { kind: "platform" as const };
-  const auth = await getAuth(request, context);
-  const learnerId = auth?.person && auth.role && !auth.session?.twoFactorPending ? auth.person.id : null;
-  const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
-  // The queries live in the model: a route module importing drizzle or db/tenant would ship them to the browser.
-  const featuredRow = organization.featuredCourse ? publishedCourse(db, organization.featuredCourse) : undefined;
-  const carouselRows = listCarousels(db, { publishedOnly: true }).map((carousel) => ({
-    carousel,
-    rows: carouselCourseRows(db, carousel.id, { publishedOnly: true }),
-  }));
-  const { items } = listPublishedCourses(db, { page: 1, perPage: HOME_COURSE_LIMIT });
-  const recent = learnerId ? recentCourses(db, learnerId, 20).map(({ course }) => course) : [];
-  // Episodes, durations and progress for every card of the page, counted once.
-  const ids = [...(featuredRow ? [featuredRow.id] : []), ...carouselRows.flatMap((c) => c.rows.map((r) => r.id)), ...items.map((c) => c.id), ...recent.map((c) => c.id)];
-  const stats = courseStats(db, ids, learnerId);
-  const cards = (rows: Parameters<typeof courseCards>[1]) => courseCards(db, rows, { learnerId, cover, plain: richTextToPlain, stats });
-  const carousels = carouselRows.map(({ carousel, rows }) => ({ id: carousel.id, title: carousel.title, courses: cards(rows) }));
-  const all = cards(items);
-  const added = new Map(items.map((c) => [c.id, c.createdAt.toISOString()]));
-  return {
-    kind: "organization" as const,
-    signedIn: learnerId !== null,
-    canManage: Boolean(auth?.capabilities.has("write:course")),
-    featured: featuredRow ? cards([featuredRow])[0] : null,
-    // Started and not finished, most recently watched first.
-    continueWatching: cards(recent)
-      .filter((c) => (c.progress ?? 0) < 100)
-      .slice(0, 12),
-    carousels: carousels.filter((c) => c.courses.length > 0),
-    categories: categoryTiles(db, cover).filter((c) => c.courses > 0),
-    courses: all.map((c) => ({ ...c, createdAt: added.get(c.id)! })),
-  };
-}
+// The loader lives in a module of its own, so that none of what it imports reaches the browser's code,
+// not even as an empty stand-in module (docs/decisions/014-speed.md, fifth round).
+export { loader } from "~/screens/home.server";
 
 export default function Home() {
   const data = useLoaderData<typeof loader>();

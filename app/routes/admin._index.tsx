@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { countCourses } from "~/models/course.server";
 import { listOrganizations } from "~/models/organization.server";
 import { countUsers } from "~/models/user.server";

@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { Field, LanguageField } from "~/components/form";
 import { OrganizationsTable } from "~/components/organizations-table";
 import { createOrganizationSchema, listOrganizations } from "~/models/organization.server";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { AreaNav } from "~/components/area-nav";
 import { requireSuperAdmin } from "~/utils/auth.server";
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { z } from "zod";
 import { listOrganizations } from "~/models/organization.server";
 import { listUsers } from "~/models/user.server";

@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { revokeSession } from "~/models/auth/session.server";
 import { getAuth, sessionCookie } from "~/utils/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";

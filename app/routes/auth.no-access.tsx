@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { getAuth } from "~/utils/auth.server";
 
 /** Spec §4: a signed-in person without a role in this organization gets a clear page, not a loop. */

@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { Field } from "~/components/form";
 import { sendPasswordReset } from "~/models/auth/mail.server";
 import { requestPasswordReset } from "~/models/auth/tokens.server";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { CourseCards, CourseRow } from "~/components/course-cards";
 import { EmptyState } from "~/components/empty-state";
 import { ProviderImage } from "~/components/provider-image";

@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { AnalyticsOverview } from "~/components/analytics/overview";
 import { loadAnalytics } from "~/screens/analytics.server";
 import analyticsStyles from "~/styles/analytics.css";

@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { CoursesTable } from "~/components/analytics/courses-table";
 import { KpiCard, PeriodForm } from "~/components/analytics/kpis";
 import { AnalyticsErrors } from "~/components/analytics/overview";

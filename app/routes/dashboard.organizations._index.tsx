@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { OrganizationsTable } from "~/components/organizations-table";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { requireCapability } from "~/utils/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 

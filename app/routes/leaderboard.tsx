@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { LevelCard } from "~/components/leaderboard-summary";
 import { BoardTable, WidgetCard } from "~/components/leaderboard-board";
 import { learnerBoardPage } from "~/screens/leaderboard-page.server";

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { eq } from "drizzle-orm";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { z } from "zod";
 import { users } from "../../db/tenant";
 import { ErrorList, FormMessage } from "~/components/form";

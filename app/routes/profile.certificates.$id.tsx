@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { getOwnCertificate } from "~/models/certificate.server";
 import { certificatePdf } from "~/screens/certificate-pdf.server";
 import { requireUser } from "~/utils/auth.server";

@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { deviceView, listDevices, revokeDevice } from "~/models/auth/session.server";
 import { requireUser } from "~/utils/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";

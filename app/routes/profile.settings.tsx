@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { LanguageSwitch } from "~/components/language-switch";
 import { LeaderboardVisibility } from "~/components/leaderboard-visibility";
 import { learnerHidden } from "~/models/leaderboard.server";

@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { QuizPlayer } from "~/components/quiz/quiz-player";
 import { getQuiz, lessonForTaking, quizPlayerState } from "~/models/quiz.server";
 import { runQuizStep } from "~/models/quiz-steps.server";

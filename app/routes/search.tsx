@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { EmptyState } from "~/components/empty-state";
 import { search, visibleHits } from "~/models/learning.server";
 import { learnerContext } from "~/utils/learner.server";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /** Spec §2 /welcome: the first visit's greeting. */

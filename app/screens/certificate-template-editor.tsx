@@ -1,7 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import type { CertificateBlock, CertificateLayout } from "../../db/tenant";
 import { ErrorList, FormMessage } from "~/components/form";
 import { courseChoices, layoutSchema, PLACEHOLDERS, templateCourseIds, updateTemplate } from "~/models/certificate.server";

@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { EmptyState } from "~/components/empty-state";
 import { GroupMembers } from "~/components/group-members";
 import { ProviderImage } from "~/components/provider-image";

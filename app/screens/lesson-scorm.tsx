@@ -1,6 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { getCourse } from "~/models/course.server";
 import { receiveUpload, UploadError } from "~/models/file.server";
 import { getLesson } from "~/models/lesson.server";

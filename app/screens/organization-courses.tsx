@@ -1,6 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { COURSE_TYPES, LESSON_KINDS } from "../../db/tenant";
 import { ConfirmDelete } from "~/components/confirm-delete";
 import { ErrorList, FormMessage } from "~/components/form";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { AreaNav } from "~/components/area-nav";
 import { withManagedOrganization, type Area } from "~/utils/manage.server";
 

@@ -1,5 +1,5 @@
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { BadgeImage } from "~/components/badge-image";
 import { ErrorList } from "~/components/form";
 import type { leaderboardTabLoader } from "./organization-leaderboard-data";

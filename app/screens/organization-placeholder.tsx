@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { withManagedOrganization, type Area } from "~/utils/manage.server";
 import { ORGANIZATION_TABS } from "./organization-layout";
 

@@ -1,6 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { ErrorList, FormMessage } from "~/components/form";
 import { MoveButtons } from "~/components/move-buttons";
 import { OPTION_SLOTS, QuestionForm, type QuestionValues } from "~/components/quiz/question-form";

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-t
 import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { ErrorList, Field, FormMessage, LanguageField } from "~/components/form";
 import { isPublishedCourse, listPublishedCourses } from "~/models/course.server";
 import { currentSettings, hostConflicts, organizationSettingsSchema, updateOrganization } from "~/models/organization.server";

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { asc } from "drizzle-orm";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { groups } from "../../db/tenant";
 import { FormMessage } from "~/components/form";
 import { NEW_DRIVER, SsoDriverForm, type DriverFormValues } from "~/components/sso-driver-form";

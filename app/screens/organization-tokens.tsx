@@ -1,5 +1,5 @@
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { FormMessage } from "~/components/form";
 import { CAPABILITY_GROUPS } from "~/utils/capabilities";
 import { formatDate } from "~/utils/i18n";

@@ -1,4 +1,4 @@
-import type { TFunction } from "i18next";
+import type { Translate } from "./translate";
 
 /**
  * A total running time as a translation key and its values (issue 18: "episode count and total
@@ -22,7 +22,7 @@ export function clock(seconds: number) {
 }
 
 /** A length for people: "12 min" or "1 h 20 min" (at least a minute when there is anything at all). */
-export function humanDuration(t: TFunction, seconds: number) {
+export function humanDuration(t: Translate, seconds: number) {
   const minutes = Math.max(1, Math.round(seconds / 60));
   if (minutes < 60) return t("player.minutes", { count: minutes });
   return t("player.hoursMinutes", { hours: Math.floor(minutes / 60), minutes: minutes % 60 });

@@ -22,6 +22,24 @@ function keptKey(args: unknown[]): string | null {
   return id;
 }
 
+/** `t` with its answers for a key and plain values kept (any translate function: the render's or i18next's). */
+export function keptT<T extends (...args: never[]) => unknown>(t: T): T {
+  const inner = t as unknown as (...args: unknown[]) => unknown;
+  const texts = new Map<string, unknown>();
+  return ((...args: unknown[]) => {
+    const key = keptKey(args);
+    if (key === null) return inner(...args);
+    let text = texts.get(key);
+    if (text === undefined) {
+      text = inner(...args);
+      if (texts.size >= MAX_KEPT_TEXTS) texts.clear();
+      texts.set(key, text);
+    }
+    return text;
+  }) as unknown as T;
+}
+
+/** An i18next instance whose fixed `t` functions keep their answers (see keptT). */
 export function keepTexts(instance: i18n) {
   const fixedT = instance.getFixedT.bind(instance) as (...args: unknown[]) => unknown;
   const kept = new Map<string, ReturnType<i18n["getFixedT"]>>();
@@ -30,18 +48,7 @@ export function keepTexts(instance: i18n) {
     let t = kept.get(id);
     if (!t) {
       const inner = fixedT(lng, ns, keyPrefix) as (...args: unknown[]) => unknown;
-      const texts = new Map<string, unknown>();
-      const memo = (...args: unknown[]) => {
-        const key = keptKey(args);
-        if (key === null) return inner(...args);
-        let text = texts.get(key);
-        if (text === undefined) {
-          text = inner(...args);
-          if (texts.size >= MAX_KEPT_TEXTS) texts.clear();
-          texts.set(key, text);
-        }
-        return text;
-      };
+      const memo = keptT(inner);
       Object.assign(memo, { lng: (inner as { lng?: unknown }).lng, ns: (inner as { ns?: unknown }).ns, keyPrefix: (inner as { keyPrefix?: unknown }).keyPrefix });
       t = memo as unknown as ReturnType<i18n["getFixedT"]>;
       kept.set(id, t);

@@ -1,6 +1,8 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newPage } from "../helpers/browser";
+import { launchBrowser, newPage, settled } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 
 let server: RunningServer;
@@ -82,6 +84,30 @@ for (const javascript of [true, false]) {
       expect(await heading(page)).toBe("Kursy");
       expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
       await page.browserContext().close();
+    });
+
+    it("draws the home page in each of the five languages, the browser's texts matching the server's", async () => {
+      for (const lng of ["en", "pl", "da", "no", "sv"]) {
+        const page = await newPage(browser, { javascript });
+        // The language switch's cookie (an unsigned Remix cookie: base64 of the JSON value).
+        const value = encodeURIComponent(Buffer.from(JSON.stringify(lng)).toString("base64"));
+        await page.setCookie({ name: "lng", value, domain: "acme.localhost", path: "/" });
+        await page.goto(url("acme.localhost"), { waitUntil: "load" });
+        await settled(page);
+        expect(await page.$eval("html", (el) => el.lang)).toBe(lng);
+        // Counted texts (pl has four plural forms) read as the server wrote them: a hydration mismatch
+        // would show as a page error (React redraws the page on the client).
+        const counts = await page.$$eval('[data-testid="category-tiles"] .tile-count', (els) => els.map((e) => e.textContent ?? ""));
+        expect(counts.length).toBeGreaterThan(0);
+        const texts = (JSON.parse(fs.readFileSync(path.join("locales", lng, "browse.json"), "utf8")) as { browse: Record<string, string> }).browse;
+        for (const text of counts) {
+          const count = Number(text.match(/\d+/)?.[0]);
+          const form = new Intl.PluralRules(lng).select(count);
+          expect(text).toBe(texts[`courseCount_${form}`].replace("{{count}}", String(count)));
+        }
+        expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+        await page.browserContext().close();
+      }
     });
 
     it("shows the 404 page with a link home, on a known and an unknown host", async () => {

@@ -1,32 +1,24 @@
 // @vitest-environment happy-dom
 import { createRemixStub } from "@remix-run/testing";
 import { cleanup, render, screen } from "@testing-library/react";
-import { createInstance } from "i18next";
 import type { ReactNode } from "react";
-import { I18nextProvider, initReactI18next } from "react-i18next";
 import { afterEach, describe, expect, it } from "vitest";
 import { ErrorPage } from "~/components/error-page";
 import { LanguageSwitch } from "~/components/language-switch";
 import { ThemeSwitch } from "~/components/theme-switch";
+import { createTranslator, TranslatorProvider } from "~/utils/translate";
 import da from "../../locales/da/common.json";
 import en from "../../locales/en/common.json";
 
 afterEach(cleanup);
 
 function renderInRemix(ui: ReactNode, language: "en" | "da" = "en") {
-  const i18n = createInstance();
-  i18n.use(initReactI18next).init({
-    lng: language,
-    resources: { en: { common: en }, da: { common: da } },
-    defaultNS: "common",
-    interpolation: { escapeValue: false },
-    initImmediate: false,
-  });
+  const translator = createTranslator(language, { en: { common: en }, da: { common: da } });
   const Stub = createRemixStub([{ path: "/", Component: () => <>{ui}</> }]);
   return render(
-    <I18nextProvider i18n={i18n}>
+    <TranslatorProvider translator={translator}>
       <Stub />
-    </I18nextProvider>,
+    </TranslatorProvider>,
   );
 }
 

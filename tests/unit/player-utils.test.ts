@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { TFunction } from "i18next";
+import type { Translate } from "~/utils/translate";
 import { nextLesson, totalDuration } from "~/models/player.server";
 import { clock, humanDuration } from "~/utils/duration";
 
-const t = ((key: string, o: Record<string, number>) => (key === "player.minutes" ? `${o.count} min` : `${o.hours} h ${o.minutes} min`)) as unknown as TFunction;
+const t = ((key: string, o: Record<string, number>) => (key === "player.minutes" ? `${o.count} min` : `${o.hours} h ${o.minutes} min`)) as unknown as Translate;
 
 describe("durations", () => {
   it("reads seconds as a clock", () => {

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import type { CourseRow } from "~/models/analytics.server";
 
 /** Per course over the period: completions, watch time, material downloads and quiz pass rate. */

@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import type { AnalyticsData } from "~/screens/analytics.server";
 import type { Kpi, KpiReport, Series } from "~/models/analytics.server";
 import { GROUPS, PRESETS, type Grouping } from "~/utils/analytics-periods";

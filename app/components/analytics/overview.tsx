@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import type { loadAnalytics } from "~/screens/analytics.server";
 import { KPIS } from "~/utils/analytics-periods";
 import { ErrorList } from "~/components/form";

@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { CourseCertificate } from "~/components/course-certificate";
 import type { CoursePageData } from "~/routes/courses.$id._index";
 import { EpisodeList } from "./episode-list";

@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { AccessMessage } from "~/components/access-message";
 import { ProviderImage } from "~/components/provider-image";
 import type { CoursePageData } from "~/routes/courses.$id._index";

@@ -1,6 +1,6 @@
 import { Form, Link, useRevalidator } from "@remix-run/react";
 import { useCallback, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { AccessMessage } from "~/components/access-message";
 import { QuizPlayer } from "~/components/quiz/quiz-player";
 import { ScormPlayer } from "~/components/scorm/scorm-player";

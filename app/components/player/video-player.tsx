@@ -1,6 +1,6 @@
 import { memo, startTransition, useCallback, useEffect, useRef, useState } from "react";
 import ReactPlayer from "react-player";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { clock } from "~/utils/duration";
 import { Icon } from "./icons";
 

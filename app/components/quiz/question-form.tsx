@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import { ErrorList } from "~/components/form";
 
 export const OPTION_SLOTS = 6;

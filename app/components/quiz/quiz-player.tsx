@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import type { AttemptView, QuizPlayerState } from "~/models/quiz.server";
 import { QuizResult } from "./quiz-result";
 

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import type { AttemptView } from "~/models/quiz.server";
 
 type Revealed = AttemptView["questions"][number] & { correct?: boolean; correct_choices?: string[]; accepted?: string[]; explanation?: string };

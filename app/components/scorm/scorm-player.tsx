@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/utils/translate";
 import type { ScormPlayerData } from "~/models/scorm.server";
 
 type Item = ScormPlayerData["items"][number];
