@@ -29,7 +29,7 @@ function openFileLimit() {
 }
 
 /** The memory the open tenant databases may use at most, when TENANT_POOL_MB does not say (MiB). */
-export const DEFAULT_POOL_MIB = 128;
+export const DEFAULT_POOL_MIB = 64;
 
 /**
  * How many tenant databases stay open when TENANT_POOL_SIZE is not set: as many as the file-descriptor

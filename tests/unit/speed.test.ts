@@ -109,8 +109,8 @@ describe("queries built once per connection", () => {
 
 describe("the tenant pool's default size", () => {
   it("fits the open-file limit (three files a handle) and the memory budget (TENANT_POOL_MB, at most a quarter of memory)", () => {
-    // 128 MiB at 2.5 MiB a handle (2 MiB page cache, 0.5 MiB overhead).
-    expect(defaultPoolSize({ fileLimit: 20_000, memoryBytes: 1024 ** 4 })).toBe(51);
+    // 64 MiB at 2.5 MiB a handle (2 MiB page cache, 0.5 MiB overhead).
+    expect(defaultPoolSize({ fileLimit: 20_000, memoryBytes: 1024 ** 4 })).toBe(25);
     expect(defaultPoolSize({ fileLimit: 20_000, memoryBytes: 1024 ** 4, budgetMiB: 4096 })).toBe(1638);
     expect(defaultPoolSize({ fileLimit: 1024, memoryBytes: 1024 ** 4, budgetMiB: 1_000_000 })).toBe(256);
     // A quarter of 1 GiB is 256 MiB: the budget of 1,000 MiB is cut to it.
