@@ -2,11 +2,11 @@ import fs from "node:fs";
 
 /**
  * How recent a file's last change may be for its state to be trusted (ms). File times come from the
- * kernel's coarse clock (one tick, 1–10 ms, behind the real one), so a write made in the same tick as a
- * look at the file can leave its time unchanged; a file changed this recently is "racy", as git calls it,
- * and is read through SQLite instead.
+ * kernel's coarse clock (one tick, 1–10 ms, behind the real one), and some file systems keep whole
+ * seconds only, so a write made in the same tick or second as a look at the file can leave its time
+ * unchanged; a file changed this recently is "racy", as git calls it, and is read through SQLite instead.
  */
-export const RACY_MS = 1000;
+export const RACY_MS = 2000;
 
 function part(stat: fs.Stats | undefined) {
   return stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}` : "-";

@@ -264,7 +264,9 @@ function tenancy(platform: Platform, pageCache: VisitorPageCache) {
       return sendStatusPage(req, res, 404);
     }
     // A visitor's page kept while the database's files are unchanged needs no open database
-    // (server/page-cache.ts); a file SQLite found damaged is always opened (and checked) again.
+    // (server/page-cache.ts); a file SQLite found damaged is always opened (and checked) again. The
+    // organization is named for the request's log line either way.
+    res.locals.tenant = { organization, db: null } satisfies TenantLocals;
     if (!platform.tenants.isSuspect(organization.id) && pageCache.serveUnchanged(req, res, organization)) return;
     let lease: Lease;
     try {

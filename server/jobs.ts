@@ -50,27 +50,36 @@ export class JobRunner {
   }
 
   /**
-   * At start: sweep upload leftovers and pick up every organization's unfinished jobs, in the background,
-   * one organization per turn of the event loop so requests are answered meanwhile. The sweep peeks at
-   * each database without keeping it open (db/tenant-pool.ts `peek`): a thousand organizations would
-   * otherwise fill the pool, and its memory, at every start.
+   * At start, in the background: sweep every organization's upload leftovers in one pass (before any
+   * request can have started an upload of its own), then pick up each organization's unfinished jobs,
+   * one organization per turn of the event loop so requests are answered meanwhile. That second pass
+   * peeks at each database without keeping it open (db/tenant-pool.ts `peek`): a thousand organizations
+   * would otherwise fill the pool, and its memory, at every start.
    */
   resumeAll() {
-    const organizations = listOrganizations(this.platform.db);
-    let next = 0;
-    const step = () => {
-      if (this.#stopped || next >= organizations.length) return;
-      const organization = organizations[next++];
-      try {
-        sweepIncoming(this.platform.dataDir, organization.id);
-        sweepScormIncoming(this.platform.dataDir, organization.id);
-        if (this.platform.tenants.peek(organization.id, hasPendingJobs)) this.kick(organization.id);
-      } catch {
-        // an unreadable organization has no runnable jobs; its pages answer 503
+    setImmediate(() => {
+      const organizations = listOrganizations(this.platform.db);
+      for (const organization of organizations) {
+        try {
+          sweepIncoming(this.platform.dataDir, organization.id);
+          sweepScormIncoming(this.platform.dataDir, organization.id);
+        } catch {
+          // left for the next start
+        }
       }
-      setImmediate(step);
-    };
-    setImmediate(step);
+      let next = 0;
+      const step = () => {
+        if (this.#stopped || next >= organizations.length) return;
+        const organization = organizations[next++];
+        try {
+          if (this.platform.tenants.peek(organization.id, hasPendingJobs)) this.kick(organization.id);
+        } catch {
+          // an unreadable organization has no runnable jobs; its pages answer 503
+        }
+        setImmediate(step);
+      };
+      step();
+    });
   }
 
   async stop() {

@@ -38,7 +38,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Acme's home, answered while Acme's database is closed. The files' state is trusted once they have not
- * changed for a second (db/file-state.ts), so the first rounds go through the database.
+ * changed for two seconds (db/file-state.ts), so the first rounds go through the database.
  */
 async function homeWithAcmeClosed() {
   for (let round = 0; round < 30; round++) {
