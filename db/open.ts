@@ -2,26 +2,25 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { createTableRelationsHelpers, extractTablesRelationalConfig, type TablesRelationalConfig } from "drizzle-orm";
 import { BetterSQLite3Database, BetterSQLiteSession } from "drizzle-orm/better-sqlite3";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import * as platformSchema from "./platform";
-import * as tenantSchema from "./tenant";
 
-export type PlatformSchema = typeof platformSchema;
-export type TenantSchema = typeof tenantSchema;
 
 /** drizzle 0.45's type has no `$client`; we add it (STACK.md trap 7). */
 export type DrizzleDb<S extends Record<string, unknown>> = BetterSQLite3Database<S> & {
   $client: Database.Database;
 };
-export type PlatformDb = DrizzleDb<PlatformSchema>;
-export type TenantDb = DrizzleDb<TenantSchema>;
+/**
+ * The handles carry no relational schema (`db.query.*`): nothing uses drizzle's relational queries, and
+ * each transaction would otherwise build one query builder per table (docs/decisions/014-speed.md).
+ */
+export type PlatformDb = DrizzleDb<Record<string, never>>;
+export type TenantDb = DrizzleDb<Record<string, never>>;
 /** What model functions take: an open tenant database or a transaction on one. */
-export type TenantConn = BaseSQLiteDatabase<"sync", Database.RunResult, TenantSchema>;
-export type PlatformConn = BaseSQLiteDatabase<"sync", Database.RunResult, PlatformSchema>;
+export type TenantConn = BaseSQLiteDatabase<"sync", Database.RunResult, Record<string, never>>;
+export type PlatformConn = BaseSQLiteDatabase<"sync", Database.RunResult, Record<string, never>>;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const MIGRATIONS = {
@@ -139,24 +138,15 @@ function writeTransactionsImmediately(db: DrizzleDb<any>) {
     begin(work, { behavior: "immediate", ...config })) as typeof db.transaction;
 }
 
-/** drizzle's relational view of a schema: the same for every handle, so worked out once per process. */
-const relationalConfigs = new WeakMap<object, { fullSchema: Record<string, unknown>; schema: TablesRelationalConfig; tableNamesMap: Record<string, string> }>();
-
 /**
- * What `drizzle(sqlite, { schema })` builds (drizzle-orm/better-sqlite3/driver.js), with the schema's
- * relational view made once instead of at every open: that was about a sixth of opening a tenant
- * database, which the pool does whenever an organization comes back into use.
+ * What `drizzle(sqlite)` builds (drizzle-orm/better-sqlite3/driver.js): no logger, no relational schema
+ * (nothing here uses `db.query.*`). With the schema, every open worked out drizzle's relational view of
+ * it (a sixth of opening a tenant database) and every transaction built a query builder per table.
  */
-function drizzleOver<S extends Record<string, unknown>>(sqlite: Database.Database, schema: S): DrizzleDb<S> {
-  let relational = relationalConfigs.get(schema);
-  if (!relational) {
-    const tables = extractTablesRelationalConfig(schema, createTableRelationsHelpers);
-    relational = { fullSchema: schema, schema: tables.tables, tableNamesMap: tables.tableNamesMap };
-    relationalConfigs.set(schema, relational);
-  }
+function drizzleOver(sqlite: Database.Database): DrizzleDb<Record<string, never>> {
   const dialect = new SQLiteSyncDialect();
-  const session = new BetterSQLiteSession(sqlite, dialect, relational, {});
-  const db = new BetterSQLite3Database("sync", dialect, session as never, relational as never) as DrizzleDb<S>;
+  const session = new BetterSQLiteSession(sqlite, dialect, undefined, {});
+  const db = new BetterSQLite3Database("sync", dialect, session as never, undefined) as DrizzleDb<Record<string, never>>;
   db.$client = sqlite;
   return db;
 }
@@ -226,19 +216,14 @@ export function migrationsApplied(sqlite: Database.Database, folder: MigrationFo
   return hasMigrationsTable(sqlite) && lastAppliedMillis(sqlite) >= newestMigrationMillis(folder);
 }
 
-function openWith<S extends Record<string, unknown>>(
-  file: string,
-  schema: S,
-  folder: MigrationFolder,
-  { create }: { create: boolean },
-): DrizzleDb<S> {
+function openWith(file: string, folder: MigrationFolder, { create }: { create: boolean }): DrizzleDb<Record<string, never>> {
   if (!create) checkDatabaseFile(file);
   let sqlite: Database.Database | undefined;
   try {
     sqlite = new Database(file, { fileMustExist: !create });
     cacheStatements(sqlite);
     applyPragmas(sqlite);
-    const db = drizzleOver(sqlite, schema);
+    const db = drizzleOver(sqlite);
     writeTransactionsImmediately(db);
     if (!create && !hasMigrationsTable(sqlite)) {
       // Every database we create is migrated at once; one without the table was never ours or lost it.
@@ -259,12 +244,12 @@ function openWith<S extends Record<string, unknown>>(
 export function openPlatformDatabase(dataDir: string): PlatformDb {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, "platform.sqlite");
-  return openWith(file, platformSchema, "platform", { create: !fs.existsSync(file) });
+  return openWith(file, "platform", { create: !fs.existsSync(file) });
 }
 
 /** An existing tenant database. Never creates one: a missing file is an error (fail closed). */
 export function openTenantDatabase(file: string): TenantDb {
-  return openWith(file, tenantSchema, "tenant", { create: false });
+  return openWith(file, "tenant", { create: false });
 }
 
 /**
@@ -276,7 +261,7 @@ export function createTenantDatabase(file: string) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temporary = `${file}.creating-${process.pid}`;
   fs.rmSync(temporary, { force: true });
-  const db = openWith(temporary, tenantSchema, "tenant", { create: true });
+  const db = openWith(temporary, "tenant", { create: true });
   db.$client.pragma("journal_mode = DELETE"); // fold the WAL back in before the rename
   db.$client.close();
   fs.renameSync(temporary, file);
