@@ -80,6 +80,18 @@ async function contentUrl(frame: Frame) {
   return frame.childFrames().find((f) => /\/(Playing|Etiquette|Handicapping|HavingFun|shared)\/\w+\.html/.test(f.url()))?.url();
 }
 
+/**
+ * Clicks the SCO's own "next" button once its page has loaded: a click before the content page has
+ * finished loading (a busy machine) is not acted on by the SCO's navigation.
+ */
+async function clickNext(sco: Frame) {
+  await until("the SCO's page loaded", async () => {
+    const content = sco.childFrames().find((f) => /\/(Playing|Etiquette|Handicapping|HavingFun|shared)\/\w+\.html/.test(f.url()));
+    return Boolean(content) && (await content!.evaluate(() => document.readyState === "complete")) && (await sco.evaluate(() => document.readyState === "complete"));
+  });
+  await sco.click("#butNext");
+}
+
 describe("an admin uploads packages", () => {
   it("installs the real SCORM 1.2 and 2004 packages and refuses invalid.zip and badscorm.zip with their errors", async () => {
     const page = await newPage(browser, { javascript: true });
@@ -133,7 +145,7 @@ describe("a learner takes SCORM lessons", () => {
     await checkIsolation(sco, "2004");
     await until("the first page", async () => (await contentUrl(sco))?.includes("Playing/Playing.html"));
     for (const next of ["Par", "Scoring", "OtherScoring"]) {
-      await sco.click("#butNext");
+      await clickNext(sco);
       await until(`page ${next}`, async () => (await contentUrl(sco))?.includes(`Playing/${next}.html`));
     }
     await until("progress saved", async () => (await page.$eval('[data-testid="scorm-status"]', (el) => el.textContent))?.includes("I gang"));
@@ -150,7 +162,7 @@ describe("a learner takes SCORM lessons", () => {
     // On to the last page: the SCO says completed, and the lesson is completed.
     for (let i = 0; i < 20 && !(await sco.$eval("#butNext", (b) => (b as HTMLButtonElement).disabled)); i++) {
       const before = await contentUrl(sco);
-      await sco.click("#butNext");
+      await clickNext(sco);
       await until("the next page", async () => (await contentUrl(sco)) !== before);
     }
     await until("the lesson completed", async () => page.$('[data-testid="lesson-completed"]'));
