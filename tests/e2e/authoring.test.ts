@@ -26,6 +26,7 @@ describe("with JavaScript off, an admin authors a course", () => {
     await signIn(page, "nordlys.localhost", "admin@nordlys.test");
     await page.goto(url("nordlys.localhost", "/dashboard/organizations/2/courses"), { waitUntil: "load" });
     await clickAndWait(page, '[data-testid="create-course"]');
+    await page.waitForSelector("input[name=title]"); // the form is drawn (a busy machine draws late)
     await page.type("input[name=title]", "Vinterhavet");
     await page.select("select[name=type]", "series");
     await page.type("textarea[name=description]", "<p>Om <strong>havet</strong> om vinteren.</p><script>alert(1)</script>");
@@ -80,6 +81,7 @@ describe.each([false, true])("with JavaScript %s, an admin adds a quiz lesson", 
     await signIn(page, "nordlys.localhost", "admin@nordlys.test");
     await page.goto(url("nordlys.localhost", "/dashboard/organizations/2/courses"), { waitUntil: "load" });
     await clickAndWait(page, '[data-testid="create-course"]');
+    await page.waitForSelector("input[name=title]"); // the form is drawn (a busy machine draws late)
     await page.type("input[name=title]", title);
     await page.click("input[name=allow_quizzes]");
     await page.click("input[name=published]");

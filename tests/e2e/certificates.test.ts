@@ -48,6 +48,7 @@ describe.each([false, true])("certificates with JavaScript %s", (javascript) => 
     // A course with certificates on, one lesson, published.
     await admin.goto(url("/dashboard/organizations/2/courses"), { waitUntil: "load" });
     await clickAndWait(admin, '[data-testid="create-course"]');
+    await admin.waitForSelector("input[name=title]"); // the form is drawn (a busy machine draws late)
     await admin.type("input[name=title]", title);
     await admin.select("select[name=type]", "series");
     await admin.click("input[name=allow_certificates]");
