@@ -67,8 +67,13 @@ export class VisitorPageCache {
   /** `databaseFile`: where an organization's database lives (for its file state). */
   constructor(
     readonly maxBytes: number,
-    readonly databaseFile: (organizationId: number) => string = () => "",
+    readonly databaseFile: (organizationId: number) => string,
   ) {}
+
+  /** A kept page still stands for this organization's record and is within its minute. */
+  #current(kept: Kept | undefined, organization: Organization): kept is Kept {
+    return kept !== undefined && kept.organization === organization && Date.now() - kept.storedAt < TTL_MS;
+  }
 
   /** Whether a request is one a kept page may answer, and its key. */
   #keyOf(req: Request, organization: Organization): string | null {
@@ -98,7 +103,7 @@ export class VisitorPageCache {
     if (key === null) return false;
     const kept = this.#pages.get(key);
     const nonce = res.locals.cspNonce as string | undefined;
-    if (!kept?.fileState || !nonce || kept.organization !== organization || Date.now() - kept.storedAt >= TTL_MS) return false;
+    if (!nonce || !this.#current(kept, organization) || !kept.fileState) return false;
     if (databaseFileState(this.databaseFile(organization.id)) !== kept.fileState) return false;
     this.#send(res, key, kept, nonce);
     return true;
@@ -131,7 +136,7 @@ export class VisitorPageCache {
       const version = contentVersion(tenant.db);
       if (version === null) return next();
       const kept = this.#pages.get(key);
-      if (kept && kept.organization === organization && kept.version === version && Date.now() - kept.storedAt < TTL_MS) {
+      if (this.#current(kept, organization) && kept.version === version) {
         kept.fileState = fileState;
         this.#send(res, key, kept, nonce);
         return;
