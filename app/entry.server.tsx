@@ -1,15 +1,12 @@
-import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { renderToPipeableStream } from "react-dom/server";
 import { isCorruptionError } from "../db/open";
 import type { Language } from "./utils/i18n";
 import { resources } from "./utils/i18n.server";
 import { keptT } from "./utils/kept-texts.server";
 import { createTranslator, TranslatorProvider, type Translator } from "./utils/translate";
 import { languageFor } from "./utils/preferences.server";
-
-const RENDER_TIMEOUT_MS = 10_000;
+import { renderPage } from "./utils/render-page.server";
 
 /**
  * One translator per language, made on first use and shared by every render in that language: the same
@@ -27,10 +24,7 @@ function translatorFor(language: Language) {
   return translator;
 }
 
-/**
- * Pages are rendered in full before the first byte is sent (no streaming): the status code is always
- * right, and pages read the same with JavaScript off.
- */
+/** Every document: rendered in full before its first byte is sent (app/utils/render-page.server.tsx). */
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -39,48 +33,14 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const translator = translatorFor(await languageFor(request, loadContext));
-
-  return new Promise<Response>((resolve, reject) => {
-    let didError = false;
-    const timer = setTimeout(() => abort(), RENDER_TIMEOUT_MS);
-    const { pipe, abort } = renderToPipeableStream(
+  return renderPage(
+    () => (
       <TranslatorProvider translator={translator}>
         <RemixServer context={remixContext} url={request.url} nonce={loadContext.cspNonce} />
-      </TranslatorProvider>,
-      {
-        nonce: loadContext.cspNonce,
-        onAllReady() {
-          clearTimeout(timer);
-          // The whole page is ready: it is collected and sent with its length in one write, instead of
-          // React's 2 KiB chunks each going to the socket on its own (docs/decisions/014-speed.md).
-          const chunks: Buffer[] = [];
-          const page = new Writable({
-            write(chunk: Buffer, _encoding, done) {
-              chunks.push(chunk);
-              done();
-            },
-            final(done) {
-              const body = Buffer.concat(chunks);
-              responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-              responseHeaders.set("Content-Length", String(body.length));
-              resolve(new Response(body, { headers: responseHeaders, status: didError ? 500 : responseStatusCode }));
-              done();
-            },
-          });
-          page.on("error", reject);
-          pipe(page);
-        },
-        onShellError(error: unknown) {
-          clearTimeout(timer);
-          reject(error);
-        },
-        onError(error: unknown) {
-          didError = true;
-          console.error(error);
-        },
-      },
-    );
-  });
+      </TranslatorProvider>
+    ),
+    { headers: responseHeaders, status: responseStatusCode, nonce: loadContext.cspNonce },
+  );
 }
 
 /**

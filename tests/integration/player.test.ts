@@ -84,6 +84,25 @@ describe("the course page", () => {
 });
 
 describe("the player without JavaScript", () => {
+  // Pages are rendered to a string first (app/utils/render-page.server.tsx); react-player draws inside a
+  // Suspense boundary of its own, which must come out whole, the same on the first render as on later ones.
+  it("draws the whole player page, the same on every render", async () => {
+    const { id, lessons } = await series("Første afspilning", [{ title: "Klip", kind: "video", duration_seconds: 60, video_url: "https://video.example/first.mp4" }]);
+    execTenant(server, 2, "update users set player_instructions_shown_at = unixepoch() where email = 'seer@nordlys.test'");
+    const pages = [];
+    for (let i = 0; i < 3; i++) {
+      const reply = await get(`/courses/${id}/lessons/${lessons[0]}`, learner);
+      expect(reply.status).toBe(200);
+      expect(reply.body.startsWith("<!DOCTYPE html><html")).toBe(true);
+      expect(reply.body).toMatch(/<video[^>]*controls/);
+      expect(reply.body).toContain("first.mp4");
+      expect(reply.body).not.toContain("<!--$!-->");
+      pages.push(reply.body.replace(/nonce="[^"]+"/g, "").replace(/"cspNonce":"[^"]+"/g, ""));
+    }
+    expect(pages[1]).toBe(pages[0]);
+    expect(pages[2]).toBe(pages[0]);
+  });
+
   it("shows the video with native controls, the text, the episodes, and a form to mark it complete", async () => {
     const { id, lessons } = await series("Afspiller", [
       { title: "Klip", kind: "video", duration_seconds: 60, video_url: "https://video.example/klip.mp4" },
