@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { TenantConn } from "../../db/open";
+import { cachedByVersion } from "../../db/content-cache";
 import { preparedOnce } from "../../db/prepared";
-import { carousels, categories, courseCompletions, courses, files, lessonProgress, lessons, type Course } from "../../db/tenant";
+import { carousels, categories, contentVersion, courseCompletions, courses, files, lessonProgress, lessons, type Course } from "../../db/tenant";
 import type { WriteResult } from "../utils/resource.server";
 
 /**
@@ -35,12 +36,25 @@ const counted = sql`(${lessons.kind} <> 'quiz' or ${courses.allowQuizzes} = 1)`;
 const idsIn = (column: typeof lessons.courseId | typeof lessonProgress.courseId | typeof courseCompletions.courseId) =>
   sql`${column} in (select value from json_each(${sql.placeholder("ids")}))`;
 
-export function courseStats(db: TenantConn, courseIds: number[], learnerId: number | null) {
-  const ids = [...new Set(courseIds)];
-  const stats = new Map<number, { episodes: number; durationSeconds: number; progress: number | null }>();
-  if (ids.length === 0) return stats;
-  const idsJson = JSON.stringify(ids);
-  const totals = preparedOnce(db, "browse.courseTotals", () =>
+/** The tenant's content version: moved by triggers on every change to courses, lessons and the rest (migration 0018). */
+function contentVersionOf(db: TenantConn) {
+  return String(
+    preparedOnce(db, "browse.contentVersion", () => db.select({ version: contentVersion.version }).from(contentVersion).where(eq(contentVersion.id, 1)).prepare()).get()
+      ?.version ?? 0,
+  );
+}
+
+/**
+ * Episodes and running time of courses. What a course's lessons add up to changes only with the content, so
+ * the totals worked out for a page are kept per connection while the content version is unchanged, and only
+ * courses not yet counted are counted (on the learner home of a 1,000-course organization, 0.6 ms of SQL
+ * on every page otherwise).
+ */
+function courseTotals(db: TenantConn, ids: number[]) {
+  const kept = cachedByVersion(db, "browse.courseTotals", () => contentVersionOf(db), () => new Map<number, { episodes: number; durationSeconds: number }>());
+  const missing = ids.filter((id) => !kept.has(id));
+  if (missing.length === 0) return kept;
+  const rows = preparedOnce(db, "browse.courseTotals", () =>
     db
       .select({
         courseId: lessons.courseId,
@@ -52,14 +66,19 @@ export function courseStats(db: TenantConn, courseIds: number[], learnerId: numb
       .where(and(idsIn(lessons.courseId), counted))
       .groupBy(lessons.courseId)
       .prepare(),
-  ).all({ ids: idsJson });
-  for (const id of ids) stats.set(id, { episodes: 0, durationSeconds: 0, progress: null });
-  for (const row of totals)
-    stats.set(row.courseId, {
-      episodes: row.n,
-      durationSeconds: Number(row.seconds) || 0,
-      progress: null,
-    });
+  ).all({ ids: JSON.stringify(missing) });
+  for (const id of missing) kept.set(id, { episodes: 0, durationSeconds: 0 });
+  for (const row of rows) kept.set(row.courseId, { episodes: row.n, durationSeconds: Number(row.seconds) || 0 });
+  return kept;
+}
+
+export function courseStats(db: TenantConn, courseIds: number[], learnerId: number | null) {
+  const ids = [...new Set(courseIds)];
+  const stats = new Map<number, { episodes: number; durationSeconds: number; progress: number | null }>();
+  if (ids.length === 0) return stats;
+  const idsJson = JSON.stringify(ids);
+  const totals = courseTotals(db, ids);
+  for (const id of ids) stats.set(id, { ...totals.get(id)!, progress: null });
   if (learnerId === null) return stats;
   // Completed lessons count whole; a video begun counts by how far into it the learner got.
   const started = preparedOnce(db, "browse.courseStarted", () =>

@@ -73,6 +73,25 @@ describe("home", () => {
     expect(html).toContain("<h1>Kurser</h1>");
   });
 
+  // Card totals are kept per connection while the content version is unchanged (browse.server courseTotals).
+  it("counts a course's episodes afresh once its lessons change", async () => {
+    const [course] = query<{ id: number; n: number }>(
+      "select c.id, count(l.id) as n from courses c join lessons l on l.course_id = c.id where c.title = 'Bæredygtighed i hverdagen' and l.kind <> 'quiz' group by c.id",
+    );
+    const episodes = async () => {
+      const html = (await page("/", learner)).body;
+      const counts = [...html.matchAll(new RegExp(`data-course-id="${course.id}"[\\s\\S]*?<span>(\\d+) afsnit</span>`, "g"))].map((m) => Number(m[1]));
+      expect(counts.length).toBeGreaterThan(0);
+      expect(new Set(counts).size).toBe(1);
+      return counts[0];
+    };
+    expect(await episodes()).toBe(course.n);
+    execTenant(server, 2, "insert into lessons (course_id, title, kind, body, position) values (?, 'Et afsnit mere', 'text', '<p>Mere</p>', 99)", course.id);
+    expect(await episodes()).toBe(course.n + 1);
+    execTenant(server, 2, "delete from lessons where course_id = ? and title = 'Et afsnit mere'", course.id);
+    expect(await episodes()).toBe(course.n);
+  });
+
   it("tells a signed-in learner with nothing begun how continue watching works", async () => {
     const fresh = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
     const html = (await page("/", fresh)).body;
