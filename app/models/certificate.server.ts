@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { preparedOnce } from "../../db/prepared";
 import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import {
@@ -418,7 +419,13 @@ export function getCertificateByPublicId(db: TenantConn, publicId: string) {
 }
 
 export function certificateForCourse(db: TenantConn, userId: number, courseId: number) {
-  return db.select().from(certificates).where(and(eq(certificates.userId, userId), eq(certificates.issuedForCourseId, courseId))).get();
+  return preparedOnce(db, "certificate.forCourse", () =>
+    db
+      .select()
+      .from(certificates)
+      .where(and(eq(certificates.userId, sql.placeholder("userId")), eq(certificates.issuedForCourseId, sql.placeholder("courseId"))))
+      .prepare(),
+  ).get({ userId, courseId });
 }
 
 export function listOwnCertificates(db: TenantConn, userId: number) {

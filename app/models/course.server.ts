@@ -189,7 +189,9 @@ function replaceLinks(db: TenantConn, courseId: number, items: Array<{ title: st
 }
 
 export function courseLinks(db: TenantConn, courseId: number) {
-  return db.select().from(links).where(eq(links.courseId, courseId)).orderBy(asc(links.position), asc(links.id)).all();
+  return preparedOnce(db, "course.links", () =>
+    db.select().from(links).where(eq(links.courseId, sql.placeholder("courseId"))).orderBy(asc(links.position), asc(links.id)).prepare(),
+  ).all({ courseId });
 }
 
 export function lessonCount(db: TenantConn, courseId: number) {

@@ -246,9 +246,22 @@ export function completeLesson(db: TenantConn, { userId, lesson, now = new Date(
 }
 
 export function courseProgress(db: TenantConn, userId: number, courseId: number) {
-  const rows = db.select().from(lessonProgress).where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.courseId, courseId))).all();
-  const total = db.select({ n: count() }).from(lessons).where(countedLessons(courseId)).get()?.n ?? 0;
-  const counted = new Set(db.select({ id: lessons.id }).from(lessons).where(countedLessons(courseId)).all().map((l) => l.id));
+  // Prepared once per connection: the course page and the player ask on every view.
+  const rows = preparedOnce(db, "learning.courseProgressRows", () =>
+    db
+      .select()
+      .from(lessonProgress)
+      .where(and(eq(lessonProgress.userId, sql.placeholder("userId")), eq(lessonProgress.courseId, sql.placeholder("courseId"))))
+      .prepare(),
+  ).all({ userId, courseId });
+  const counted = new Set(
+    preparedOnce(db, "learning.countedLessonIds", () =>
+      db.select({ id: lessons.id }).from(lessons).where(countedLessons(sql.placeholder("courseId"))).prepare(),
+    )
+      .all({ courseId })
+      .map((l) => l.id),
+  );
+  const total = counted.size;
   const completed = rows.filter((r) => r.completedAt && counted.has(r.lessonId)).length;
   return {
     course_id: courseId,
@@ -299,7 +312,15 @@ export function recentCourses(db: TenantConn, userId: number, limit = 20) {
 }
 
 export function isBookmarked(db: TenantConn, userId: number, courseId: number) {
-  return Boolean(db.select().from(bookmarks).where(and(eq(bookmarks.userId, userId), eq(bookmarks.courseId, courseId))).get());
+  return Boolean(
+    preparedOnce(db, "learning.isBookmarked", () =>
+      db
+        .select({ userId: bookmarks.userId })
+        .from(bookmarks)
+        .where(and(eq(bookmarks.userId, sql.placeholder("userId")), eq(bookmarks.courseId, sql.placeholder("courseId"))))
+        .prepare(),
+    ).get({ userId, courseId }),
+  );
 }
 
 export function setBookmark(db: TenantConn, userId: number, courseId: number, on: boolean, now = new Date()) {
@@ -329,8 +350,22 @@ export function rateCourse(db: TenantConn, userId: number, courseId: number, sta
 }
 
 export function courseRating(db: TenantConn, courseId: number, userId?: number) {
-  const row = db.select({ average: avg(ratings.stars), count: count() }).from(ratings).where(eq(ratings.courseId, courseId)).get();
-  const mine = userId ? db.select({ stars: ratings.stars }).from(ratings).where(and(eq(ratings.userId, userId), eq(ratings.courseId, courseId))).get() : undefined;
+  const row = preparedOnce(db, "learning.courseRating", () =>
+    db
+      .select({ average: avg(ratings.stars), count: count() })
+      .from(ratings)
+      .where(eq(ratings.courseId, sql.placeholder("courseId")))
+      .prepare(),
+  ).get({ courseId });
+  const mine = userId
+    ? preparedOnce(db, "learning.ownRating", () =>
+        db
+          .select({ stars: ratings.stars })
+          .from(ratings)
+          .where(and(eq(ratings.userId, sql.placeholder("userId")), eq(ratings.courseId, sql.placeholder("courseId"))))
+          .prepare(),
+      ).get({ userId, courseId })
+    : undefined;
   return { average: row?.average ? Math.round(Number(row.average) * 10) / 10 : null, count: row?.count ?? 0, mine: mine?.stars ?? null };
 }
 
@@ -357,7 +392,9 @@ export function publishedCourse(db: TenantConn, id: number, { includeDrafts = fa
 }
 
 export function courseLessons(db: TenantConn, courseId: number) {
-  return db.select().from(lessons).where(countedLessons(courseId)).orderBy(asc(lessons.position), asc(lessons.id)).all();
+  return preparedOnce(db, "learning.courseLessons", () =>
+    db.select().from(lessons).where(countedLessons(sql.placeholder("courseId"))).orderBy(asc(lessons.position), asc(lessons.id)).prepare(),
+  ).all({ courseId });
 }
 
 /** FTS5 query from what a person typed: each word as a prefix, all words required. */

@@ -1,4 +1,5 @@
-import { and, asc, count, eq, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
+import { preparedOnce } from "../../db/prepared";
 import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import { courses, files, materials, type Material } from "../../db/tenant";
@@ -31,7 +32,9 @@ function visibleCourses(scope: ResourceScope): SQL | undefined {
 }
 
 export function listMaterials(db: TenantConn, courseId: number) {
-  return db.select().from(materials).where(eq(materials.courseId, courseId)).orderBy(asc(materials.position), asc(materials.id)).all();
+  return preparedOnce(db, "material.ofCourse", () =>
+    db.select().from(materials).where(eq(materials.courseId, sql.placeholder("courseId"))).orderBy(asc(materials.position), asc(materials.id)).prepare(),
+  ).all({ courseId });
 }
 
 export function addMaterial(db: TenantConn, input: z.infer<typeof createSchema>): WriteResult<Material> {

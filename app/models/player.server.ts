@@ -1,4 +1,5 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { preparedOnce } from "../../db/prepared";
 import type { TenantConn } from "../../db/open";
 import { files, lessonProgress, type Course, type Lesson } from "../../db/tenant";
 import { lessonAccess, type Learner } from "./learning.server";
@@ -20,11 +21,13 @@ export interface EpisodeProgress {
 /** Each lesson's state for this learner (everything "new" for a visitor). */
 export function episodeProgress(db: TenantConn, userId: number | null, courseId: number, lessons: Lesson[]): Map<number, EpisodeProgress> {
   const rows = userId
-    ? db
-        .select({ lessonId: lessonProgress.lessonId, position: lessonProgress.positionSeconds, completedAt: lessonProgress.completedAt })
-        .from(lessonProgress)
-        .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.courseId, courseId)))
-        .all()
+    ? preparedOnce(db, "player.episodeProgress", () =>
+        db
+          .select({ lessonId: lessonProgress.lessonId, position: lessonProgress.positionSeconds, completedAt: lessonProgress.completedAt })
+          .from(lessonProgress)
+          .where(and(eq(lessonProgress.userId, sql.placeholder("userId")), eq(lessonProgress.courseId, sql.placeholder("courseId"))))
+          .prepare(),
+      ).all({ userId, courseId })
     : [];
   const byLesson = new Map(rows.map((r) => [r.lessonId, r]));
   return new Map<number, EpisodeProgress>(
