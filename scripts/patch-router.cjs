@@ -7,7 +7,9 @@
 //  3. only the branches that can match are tried: a branch whose path starts with a fixed segment can
 //     only match a pathname starting with that segment (case aside), so branches are indexed by it and
 //     tried in their ranked order together with those starting with a parameter, a splat or nothing.
-// Run on `npm install`/`npm ci` (postinstall); idempotent, step by step; if the code a step expects is not
+// Later steps (each described where it is) keep Remix's server route tree and React Router's static data
+// routes, and pass a loader the page's own Request when Remix's stripping of its parameters would not
+// change it. Run on `npm install`/`npm ci` (postinstall); idempotent, step by step; if the code a step expects is not
 // found (another version), it says so and leaves that step out.
 const fs = require("node:fs");
 const path = require("node:path");
@@ -130,6 +132,36 @@ function createStaticRouter(routes, context, opts = {}) {
     __lecternDataRoutes.set(routes, __kept);
   }
   let { manifest, dataRoutes } = __kept;
+`,
+      ],
+    ],
+  },
+  {
+    file: path.join(__dirname, "..", "node_modules", "@remix-run", "server-runtime", "dist", "data.js"),
+    mark: "/* lectern: nothing to strip */",
+    name: "a loader's Request passed on as it is when stripping would not change it",
+    edits: [
+      [
+        "function stripIndexParam(request) {\n  let url = new URL(request.url);\n",
+        "function stripIndexParam(request) {\n  if (__lecternUnchanged(request, \"index\")) return request;\n  let url = new URL(request.url);\n",
+      ],
+      [
+        "function stripDataParam(request) {\n  let url = new URL(request.url);\n",
+        "function stripDataParam(request) {\n  if (__lecternUnchanged(request, \"_data\")) return request;\n  let url = new URL(request.url);\n",
+      ],
+      [
+        "function stripRoutesParam(request) {\n",
+        `/* lectern: nothing to strip */
+// Remix copies the Request twice for every loader (stripIndexParam, stripDataParam), each copy following
+// the original's abort signal, which in undici costs more than the loader of a small page. A Request
+// without a body whose URL would come out of the stripping exactly as it went in is passed on as it is.
+function __lecternUnchanged(request, name) {
+  if (request.body !== null) return false;
+  let url = new URL(request.url);
+  url.searchParams.delete(name);
+  return url.href === request.url;
+}
+function stripRoutesParam(request) {
 `,
       ],
     ],

@@ -2,8 +2,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
-import type { ServerBuild } from "@remix-run/node";
+import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/server.js";
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
@@ -14,6 +14,7 @@ import type { Platform } from "./platform";
 import { isLanguage } from "../app/utils/i18n";
 import { textsScript } from "../app/utils/i18n.server";
 import { directApiRoutes } from "./api-direct";
+import { laneRequest, remixUrl } from "./lane-request";
 import { serveFiles } from "./files";
 import { healthChecks } from "./health";
 import { logger, requestLog } from "./logger";
@@ -83,10 +84,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   if (lane) app.use(lane.handle);
   // Visitors' browsing pages, kept while nothing they show has changed.
   app.use(pageCache.middleware());
-  app.all(
-    "*",
-    createRequestHandler({ build, mode: config.NODE_ENV === "development" ? "development" : "production", getLoadContext }),
-  );
+  app.all("*", documents(build, config.NODE_ENV === "development" ? "development" : "production", getLoadContext));
 
   // Anything that escapes (a platform database error, a file-system failure while opening a tenant):
   // the generic page, never Express's default handler with its stack trace.
@@ -286,5 +284,26 @@ function tenancy(platform: Platform, pageCache: VisitorPageCache) {
     res.on("close", release);
     res.locals.tenant = { organization, db: lease.db } satisfies TenantLocals;
     next();
+  };
+}
+
+/**
+ * Remix's Express adapter (`createRequestHandler` of @remix-run/express), except that a page asked for with
+ * GET or HEAD gets a Request whose abort signal is made only when something asks for it
+ * (server/lane-request.ts): undici's Request with a signal following Remix's AbortController cost about a
+ * tenth of a small page's CPU (docs/decisions/014-speed.md, sixth round). The signal is aborted, as Remix's
+ * is, when the connection closes before the reply is finished. Requests with a body (forms sent without
+ * JavaScript) go through Remix's own adapter.
+ */
+function documents(build: ServerBuild | (() => Promise<ServerBuild>), mode: string, getLoadContext: (req: Request, res: Response) => AppLoadContext) {
+  const handleRequest = createRequestHandler(build, mode);
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const lean = req.method === "GET" || req.method === "HEAD" ? await laneRequest(req, res, remixUrl(req).href) : null;
+      const response = await handleRequest(lean ?? createRemixRequest(req, res), getLoadContext(req, res));
+      await sendRemixResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
   };
 }
