@@ -13,6 +13,7 @@ import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
 import { isLanguage } from "../app/utils/i18n";
 import { textsScript } from "../app/utils/i18n.server";
+import { pageBody } from "../app/utils/page-body";
 import { directApiRoutes } from "./api-direct";
 import { laneRequest, remixUrl } from "./lane-request";
 import { serveFiles } from "./files";
@@ -293,7 +294,7 @@ function tenancy(platform: Platform, pageCache: VisitorPageCache) {
  * (server/lane-request.ts): undici's Request with a signal following Remix's AbortController cost about a
  * tenth of a small page's CPU (docs/decisions/014-speed.md, sixth round). The signal is aborted, as Remix's
  * is, when the connection closes before the reply is finished. Requests with a body (forms sent without
- * JavaScript) go through Remix's own adapter.
+ * JavaScript) go through Remix's own adapter. A rendered page's bytes are written out directly.
  */
 function documents(build: ServerBuild | (() => Promise<ServerBuild>), mode: string, getLoadContext: (req: Request, res: Response) => AppLoadContext) {
   const handleRequest = createRequestHandler(build, mode);
@@ -301,7 +302,14 @@ function documents(build: ServerBuild | (() => Promise<ServerBuild>), mode: stri
     try {
       const lean = req.method === "GET" || req.method === "HEAD" ? await laneRequest(req, res, remixUrl(req).href) : null;
       const response = await handleRequest(lean ?? createRemixRequest(req, res), getLoadContext(req, res));
-      await sendRemixResponse(res, response);
+      const page = req.method === "HEAD" ? null : pageBody(response);
+      if (!page) return await sendRemixResponse(res, response);
+      // A page rendered whole (app/utils/render-page.server.tsx): its bytes are written as they are, as
+      // Remix's adapter would write them after reading them back through the Response's body stream.
+      res.statusMessage = response.statusText;
+      res.status(response.status);
+      for (const [key, value] of response.headers.entries()) res.append(key, value);
+      res.end(page);
     } catch (error) {
       next(error);
     }
