@@ -1,6 +1,6 @@
-import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "~/utils/translate";
+import { ListLink } from "~/components/list-link";
 import { ProviderImage } from "~/components/provider-image";
 import { durationLabel } from "~/utils/duration";
 
@@ -90,9 +90,9 @@ export function CourseCardItem({
       <div className="card-body">
         <CourseFacts course={course} />
         <Heading className="course-title">
-          <Link to={`/courses/${course.id}`} className="card-link">
+          <ListLink to={`/courses/${course.id}`} className="card-link">
             {course.title}
-          </Link>
+          </ListLink>
         </Heading>
         {course.description ? <p className="card-description">{course.description}</p> : null}
         {course.meta ? <p className="course-meta">{course.meta}</p> : null}

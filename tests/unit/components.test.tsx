@@ -1,9 +1,11 @@
 // @vitest-environment happy-dom
 import { createRemixStub } from "@remix-run/testing";
-import { cleanup, render, screen } from "@testing-library/react";
+import { Link } from "@remix-run/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { ErrorPage } from "~/components/error-page";
+import { ListLink } from "~/components/list-link";
 import { LanguageSwitch } from "~/components/language-switch";
 import { ThemeSwitch } from "~/components/theme-switch";
 import { createTranslator, TranslatorProvider } from "~/utils/translate";
@@ -59,5 +61,51 @@ describe("LanguageSwitch", () => {
     expect([...select.options].map((o) => o.textContent)).toEqual(["English", "Polski", "Dansk", "Norsk", "Svenska"]);
     expect(select.value).toBe("da");
     expect(screen.getByRole("button", { name: "Skift sprog" }).closest("form")!.getAttribute("action")).toBe("/language");
+  });
+});
+
+describe("ListLink", () => {
+  const stub = () =>
+    createRemixStub([
+      {
+        path: "/",
+        Component: () => (
+          <>
+            <ListLink to="/courses/7" className="card-link">
+              River safety
+            </ListLink>
+            <Link to="/courses/7" className="card-link">
+              River safety
+            </Link>
+          </>
+        ),
+      },
+      { path: "/courses/:id", Component: () => <h1>Course page</h1> },
+    ]);
+
+  it("has the same markup as Remix's Link to the same path", async () => {
+    const Stub = stub();
+    render(<Stub />);
+    const [ours, remix] = await screen.findAllByRole("link", { name: "River safety" });
+    expect(ours.outerHTML).toBe(remix.outerHTML);
+    expect(ours.getAttribute("href")).toBe("/courses/7");
+    expect(ours.getAttribute("data-discover")).toBe("true");
+  });
+
+  it("navigates in the page on a plain click, and leaves a modified click to the browser", async () => {
+    const Stub = stub();
+    render(<Stub />);
+    const [ours] = await screen.findAllByRole("link", { name: "River safety" });
+    const modified = new MouseEvent("click", { bubbles: true, cancelable: true, button: 0, ctrlKey: true });
+    ours.dispatchEvent(modified);
+    expect(modified.defaultPrevented).toBe(false);
+    const middle = new MouseEvent("click", { bubbles: true, cancelable: true, button: 1 });
+    ours.dispatchEvent(middle);
+    expect(middle.defaultPrevented).toBe(false);
+    expect(screen.queryByRole("heading", { name: "Course page" })).toBeNull();
+    const plain = new MouseEvent("click", { bubbles: true, cancelable: true, button: 0 });
+    act(() => void ours.dispatchEvent(plain));
+    expect(plain.defaultPrevented).toBe(true);
+    expect(await screen.findByRole("heading", { name: "Course page" })).toBeTruthy();
   });
 });

@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
+import { ListLink } from "~/components/list-link";
 import { ProviderImage } from "~/components/provider-image";
 import type { EpisodeState } from "~/models/player.server";
 import { clock } from "~/utils/duration";
@@ -89,9 +89,9 @@ export function EpisodeList({
         return (
           <li key={e.id} className={e.state} data-state={e.state} data-locked={e.locked || undefined} data-lesson={e.title} aria-current={current ? "true" : undefined}>
             {linked ? (
-              <Link to={`/courses/${courseId}/lessons/${e.id}`} className="episode">
+              <ListLink to={`/courses/${courseId}/lessons/${e.id}`} className="episode">
                 {body}
-              </Link>
+              </ListLink>
             ) : (
               <div className="episode">{body}</div>
             )}
