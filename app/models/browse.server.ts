@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
 import { preparedOnce } from "../../db/prepared";
-import { carousels, categories, contentVersion, courseCompletions, courses, files, lessonProgress, lessons, type Course } from "../../db/tenant";
+import { contentVersionOf } from "./content-version.server";
+import { carousels, categories, courseCompletions, courses, files, lessonProgress, lessons, type Course } from "../../db/tenant";
 import type { WriteResult } from "../utils/resource.server";
 
 /**
@@ -35,14 +36,6 @@ const counted = sql`(${lessons.kind} <> 'quiz' or ${courses.allowQuizzes} = 1)`;
 /** The course ids of a page, as one JSON parameter: a query over any number of them is prepared once. */
 const idsIn = (column: typeof lessons.courseId | typeof lessonProgress.courseId | typeof courseCompletions.courseId) =>
   sql`${column} in (select value from json_each(${sql.placeholder("ids")}))`;
-
-/** The tenant's content version: moved by triggers on every change to courses, lessons and the rest (migration 0018). */
-function contentVersionOf(db: TenantConn) {
-  return String(
-    preparedOnce(db, "browse.contentVersion", () => db.select({ version: contentVersion.version }).from(contentVersion).where(eq(contentVersion.id, 1)).prepare()).get()
-      ?.version ?? 0,
-  );
-}
 
 /**
  * Episodes and running time of courses. What a course's lessons add up to changes only with the content, so
@@ -107,6 +100,55 @@ export function courseStats(db: TenantConn, courseIds: number[], learnerId: numb
   ).all({ learnerId, ids: idsJson });
   for (const row of completed) stats.get(row.courseId)!.progress = 100;
   return stats;
+}
+
+/** Card rows kept per connection at most; past this many the kept rows are dropped and fetched again. */
+const MAX_KEPT_CARD_ROWS = 2_000;
+
+/** The card fields of courses by id, kept per connection while the content version is unchanged. */
+function cardRows(db: TenantConn, ids: number[]) {
+  const kept = cachedByVersion(db, "browse.cardRows", () => contentVersionOf(db), () => new Map<number, CardCourse>());
+  const missing = ids.filter((id) => !kept.has(id));
+  if (missing.length === 0) return kept;
+  if (kept.size + missing.length > MAX_KEPT_CARD_ROWS) kept.clear();
+  const rows = preparedOnce(db, "browse.cardRows", () =>
+    db
+      .select({ id: courses.id, title: courses.title, type: courses.type, coverFileId: courses.coverFileId, description: courses.description })
+      .from(courses)
+      .where(sql`${courses.id} in (select value from json_each(${sql.placeholder("ids")}))`)
+      .prepare(),
+  ).all({ ids: JSON.stringify(missing) });
+  for (const row of rows) kept.set(row.id, row);
+  return kept;
+}
+
+/**
+ * The published courses a learner watched most recently, newest first, as card rows (the home page's
+ * "continue watching"). The learner's progress rows are grouped by course in the order of the user/course
+ * index and joined to their courses only to keep the published ones; the cards' fields come from
+ * `cardRows`, so no whole course row is read or mapped per request.
+ */
+export function recentCourseCards(db: TenantConn, userId: number, limit: number): CardCourse[] {
+  const ids = preparedOnce(db, "browse.recentCourseIds", () => {
+    const seen = db
+      .select({ courseId: lessonProgress.courseId, lastSeen: sql<number>`max(${lessonProgress.updatedAt})`.as("last_seen") })
+      .from(lessonProgress)
+      .where(eq(lessonProgress.userId, sql.placeholder("userId")))
+      .groupBy(lessonProgress.courseId)
+      .as("seen");
+    return db
+      .select({ id: courses.id })
+      .from(seen)
+      .innerJoin(courses, eq(courses.id, seen.courseId))
+      .where(eq(courses.published, true))
+      .orderBy(desc(seen.lastSeen), desc(courses.id))
+      .limit(sql.placeholder("limit"))
+      .prepare();
+  })
+    .all({ userId, limit })
+    .map((r) => r.id);
+  const rows = cardRows(db, ids);
+  return ids.flatMap((id) => rows.get(id) ?? []);
 }
 
 /** Cards for a list of courses, in the given order. `plain` turns a rich-text description into text. */

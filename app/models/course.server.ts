@@ -1,5 +1,7 @@
 import { and, asc, count, eq, or, sql, type SQL } from "drizzle-orm";
+import { cachedByVersion } from "../../db/content-cache";
 import { preparedOnce } from "../../db/prepared";
+import { contentVersionOf } from "./content-version.server";
 import { z } from "zod";
 import { categories, COURSE_TYPES, courses, files, links, lessons, type Course, type NewCourse } from "../../db/tenant";
 import { sanitizeRichText } from "../utils/sanitize.server";
@@ -14,8 +16,16 @@ export function createCourse(db: TenantConn, input: Omit<NewCourse, "id" | "crea
 }
 
 /** Published courses in their display order: what any visitor of the organization may see listed. */
+/**
+ * A page of the published courses and their number. Both depend on the courses alone, so they are kept
+ * per connection while the content version is unchanged (every home page lists the first page). The rows
+ * are shared by the callers that get them: read them, never change them.
+ */
 export function listPublishedCourses(db: TenantConn, page: Page) {
-  // Prepared once per connection: every home page lists the first page.
+  return cachedByVersion(db, `course.publishedPage\u0000${page.page}\u0000${page.perPage}`, () => contentVersionOf(db), () => publishedPage(db, page));
+}
+
+function publishedPage(db: TenantConn, page: Page) {
   const items = preparedOnce(db, "course.publishedPage", () =>
     db
       .select({

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { categoryTiles, courseCards, courseStats } from "~/models/browse.server";
+import { categoryTiles, courseCards, courseStats, recentCourseCards } from "~/models/browse.server";
 import { carouselCourseRows, listCarousels } from "~/models/carousel.server";
 import { listPublishedCourses } from "~/models/course.server";
-import { publishedCourse, recentCourses } from "~/models/learning.server";
+import { publishedCourse } from "~/models/learning.server";
 import { getAuth } from "~/utils/auth.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
 
@@ -26,7 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     rows: carouselCourseRows(db, carousel.id, { publishedOnly: true }),
   }));
   const { items } = listPublishedCourses(db, { page: 1, perPage: HOME_COURSE_LIMIT });
-  const recent = learnerId ? recentCourses(db, learnerId, 20).map(({ course }) => course) : [];
+  const recent = learnerId ? recentCourseCards(db, learnerId, 20) : [];
   // Episodes, durations and progress for every card of the page, counted once.
   const ids = [...(featuredRow ? [featuredRow.id] : []), ...carouselRows.flatMap((c) => c.rows.map((r) => r.id)), ...items.map((c) => c.id), ...recent.map((c) => c.id)];
   const stats = courseStats(db, ids, learnerId);

@@ -92,6 +92,29 @@ describe("home", () => {
     expect(await episodes()).toBe(course.n);
   });
 
+  // The first page of courses and the cards' fields are kept while the content version is unchanged.
+  it("shows a course's new title and a newly published course at once, in continue watching and in all courses", async () => {
+    const section = (html: string, testId: string) => html.slice(html.indexOf(`data-testid="${testId}"`), html.indexOf("</ul>", html.indexOf(`data-testid="${testId}"`)));
+    let html = (await page("/", learner)).body;
+    expect(section(html, "continue-watching")).toContain("Bæredygtighed i hverdagen");
+    expect(section(html, "all-courses")).toContain("Bæredygtighed i hverdagen");
+    execTenant(server, 2, "update courses set title = 'Grøn hverdag' where title = 'Bæredygtighed i hverdagen'");
+    execTenant(server, 2, "insert into courses (title, description, type, published, position) values ('Helt nyt kursus', '<p>Nyt</p>', 'movie', 1, -1)");
+    try {
+      html = (await page("/", learner)).body;
+      expect(section(html, "continue-watching")).toContain("Grøn hverdag");
+      expect(section(html, "all-courses")).toContain("Grøn hverdag");
+      expect(html).not.toContain("Bæredygtighed i hverdagen");
+      expect(section(html, "all-courses")).toContain("Helt nyt kursus");
+    } finally {
+      execTenant(server, 2, "update courses set title = 'Bæredygtighed i hverdagen' where title = 'Grøn hverdag'");
+      execTenant(server, 2, "delete from courses where title = 'Helt nyt kursus'");
+    }
+    html = (await page("/", learner)).body;
+    expect(section(html, "continue-watching")).toContain("Bæredygtighed i hverdagen");
+    expect(html).not.toContain("Helt nyt kursus");
+  });
+
   it("tells a signed-in learner with nothing begun how continue watching works", async () => {
     const fresh = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
     const html = (await page("/", fresh)).body;
