@@ -11,6 +11,7 @@ import { textsScript } from "../../app/utils/i18n.server";
 import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
 import { NODE_FLAGS } from "../../server/node-flags";
+import { tenantDatabaseFile } from "../../db/tenant-pool";
 import { seedDemo } from "../demo";
 import { benchClone } from "./clone";
 import { reportCertificates } from "./certificates";
@@ -338,6 +339,16 @@ async function main() {
       const r = await run(load);
       table.push({ what, rps: r.rps, p95: r.p95, cpu: r.cpuPerRequest, cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest), ...atLeast(ratio(r.rps, base), ratioTarget) });
       table.push({ what: `${what}: p95 ms`, ...atMost(r.p95, p95Target) });
+      if (what === "progress heartbeat") {
+        // The floor of that row: the least a heartbeat can do on this stack (scripts/bench/baseline-heartbeat.ts).
+        const bare = await start("scripts/bench/baseline-heartbeat.ts", { TENANT_FILE: tenantDatabaseFile(big.dataDir, big.organizationId) });
+        const f = await run({ ...load, port: bare.port, pid: bare.child.pid });
+        await stop(bare);
+        console.log(
+          `  floor of the heartbeat row, bare Express + better-sqlite3 (token, lesson, one upsert): ${f.rps} req/s, ${f.cpuPerRequest} CPU ms per request, p95 ${f.p95} ms; ratio ${ratio(f.rps, base)} (cpu ratio ${ratio(baselineResolve.cpuPerRequest, f.cpuPerRequest)})`,
+        );
+        json.heartbeat_floor = { ...f, ratio: ratio(f.rps, base), cpuRatio: ratio(baselineResolve.cpuPerRequest, f.cpuPerRequest) };
+      }
     }
     if (only("quizzes")) await benchQuizzes(big, learnerServer.port, run, baselineResolve.rps);
     if (only("analytics")) await benchAnalytics({ port: learnerServer.port, host: big.host, dataDir: big.dataDir, pid: learnerServer.child.pid });

@@ -8,6 +8,7 @@ import { Platform } from "../../server/platform";
 
 export interface LearnerBenchData {
   dataDir: string;
+  organizationId: number;
   host: string;
   cookies: string[];
   tokens: string[];
@@ -88,6 +89,7 @@ export async function seedLearnerBench({
   platform.close();
   return {
     dataDir,
+    organizationId: organization.id,
     host: "bench.localhost",
     cookies,
     tokens,
