@@ -174,6 +174,8 @@ async function sendReply(
 /** The compression middleware's default threshold: smaller bodies are sent as they are. */
 const COMPRESSION_THRESHOLD = 1024;
 
+const MAX_KEPT_MATCHES = 2_000;
+
 /**
  * React Router's match for a path under /api/, over the build's route tree restricted to the root's
  * children that can match /api/<its second segment>/… (in their order, so ranking ties resolve alike).
@@ -188,10 +190,19 @@ export function apiRouteMatcher(build: ServerBuild) {
   for (const key of new Set(keys)) if (key) trees.set(key, treeFor(key));
   const openTree = treeFor("");
 
+  // Matches kept by path (routes never change after start): a player's heartbeats all post to one path.
+  // Bounded, since paths carry ids; each caller gets its own copy of the params.
+  const kept = new Map<string, ReturnType<typeof matchRoutes>>();
   return (pathname: string) => {
-    const secondEnd = pathname.indexOf("/", 5);
-    const second = pathname.slice(5, secondEnd === -1 ? undefined : secondEnd).toLowerCase();
-    return matchRoutes((trees.get(second) ?? openTree) as AgnosticRouteObject[], pathname);
+    let matches = kept.get(pathname);
+    if (matches === undefined) {
+      const secondEnd = pathname.indexOf("/", 5);
+      const second = pathname.slice(5, secondEnd === -1 ? undefined : secondEnd).toLowerCase();
+      matches = matchRoutes((trees.get(second) ?? openTree) as AgnosticRouteObject[], pathname);
+      if (kept.size >= MAX_KEPT_MATCHES) kept.clear();
+      kept.set(pathname, matches);
+    }
+    return matches?.map((match) => ({ ...match, params: { ...match.params } })) ?? null;
   };
 }
 
