@@ -4,6 +4,7 @@ import type { TenantConn } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
 import { preparedOnce } from "../../db/prepared";
 import { contentVersionOf } from "./content-version.server";
+import { lastSeenCourses } from "./learning.server";
 import { carousels, categories, courseCompletions, courses, files, lessonProgress, lessons, type Course } from "../../db/tenant";
 import type { WriteResult } from "../utils/resource.server";
 
@@ -124,18 +125,13 @@ function cardRows(db: TenantConn, ids: number[]) {
 
 /**
  * The published courses a learner watched most recently, newest first, as card rows (the home page's
- * "continue watching"). The learner's progress rows are grouped by course in the order of the user/course
- * index and joined to their courses only to keep the published ones; the cards' fields come from
- * `cardRows`, so no whole course row is read or mapped per request.
+ * "continue watching"). The learner's courses (`lastSeenCourses`) are joined to their courses only to keep
+ * the published ones; the cards' fields come from `cardRows`, so no whole course row is read or mapped per
+ * request.
  */
 export function recentCourseCards(db: TenantConn, userId: number, limit: number): CardCourse[] {
   const ids = preparedOnce(db, "browse.recentCourseIds", () => {
-    const seen = db
-      .select({ courseId: lessonProgress.courseId, lastSeen: sql<number>`max(${lessonProgress.updatedAt})`.as("last_seen") })
-      .from(lessonProgress)
-      .where(eq(lessonProgress.userId, sql.placeholder("userId")))
-      .groupBy(lessonProgress.courseId)
-      .as("seen");
+    const seen = lastSeenCourses(db);
     return db
       .select({ id: courses.id })
       .from(seen)
