@@ -16,7 +16,9 @@ import type Database from "better-sqlite3";
  *  - a work runs on the connection it was queued for; if that connection was closed meanwhile (the tenant
  *    pool retires a handle whose last lease ended, e.g. the client left), the batch is refused unwritten.
  *  - works run in the order they were queued, one after another, each seeing the ones before it.
- * A work must be synchronous (it runs inside the transaction) and must not itself call `commitSoon`.
+ * A work must be synchronous (it runs inside the transaction) and must not itself call `commitSoon`. As
+ * every work gets a savepoint of its own, a work need not open a transaction to stay all-or-nothing
+ * (`writeHeartbeat` does not: a nested wrapper made on every call was a tenth of a heartbeat's writes).
  */
 interface Queued {
   work: () => unknown;
@@ -38,27 +40,66 @@ export function commitSoon<T>(sqlite: Database.Database, work: () => T): Promise
   });
 }
 
+/** A batch's statements, prepared once per connection: better-sqlite3's wrappers, made per call, cost more. */
+interface BatchStatements {
+  begin: Database.Statement;
+  commit: Database.Statement;
+  rollback: Database.Statement;
+  savepoint: Database.Statement;
+  release: Database.Statement;
+  rollbackTo: Database.Statement;
+}
+
+const statements = new WeakMap<Database.Database, BatchStatements>();
+
+function statementsOf(sqlite: Database.Database): BatchStatements {
+  let kept = statements.get(sqlite);
+  if (!kept) {
+    kept = {
+      begin: sqlite.prepare("BEGIN IMMEDIATE"),
+      commit: sqlite.prepare("COMMIT"),
+      rollback: sqlite.prepare("ROLLBACK"),
+      savepoint: sqlite.prepare('SAVEPOINT "lectern.batch"'),
+      release: sqlite.prepare('RELEASE "lectern.batch"'),
+      rollbackTo: sqlite.prepare('ROLLBACK TO "lectern.batch"'),
+    };
+    statements.set(sqlite, kept);
+  }
+  return kept;
+}
+
 function flush(sqlite: Database.Database) {
   const queue = queues.get(sqlite) ?? [];
   queues.delete(sqlite);
   const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
   try {
     if (!sqlite.open) throw new TypeError("The database connection is not open");
-    sqlite
-      .transaction(() => {
-        for (const { work } of queue) {
-          // A work's own transaction becomes a savepoint; one without needs one here to stay all-or-nothing.
-          try {
-            outcomes.push({ ok: true, value: sqlite.transaction(work)() });
-          } catch (error) {
-            // Some errors (a full disk, an I/O error, RAISE(ROLLBACK)) end the whole transaction, not just
-            // the savepoint: then nothing of the batch is kept, and every work of it is refused.
-            if (!sqlite.inTransaction) throw error;
-            outcomes.push({ ok: false, error });
-          }
+    // What `sqlite.transaction(…).immediate()` with a nested `sqlite.transaction(work)` per work did,
+    // on statements prepared once.
+    const s = statementsOf(sqlite);
+    s.begin.run();
+    try {
+      for (const { work } of queue) {
+        s.savepoint.run();
+        try {
+          const value = work();
+          if (value instanceof Promise) throw new TypeError("A batched work must be synchronous");
+          s.release.run();
+          outcomes.push({ ok: true, value });
+        } catch (error) {
+          // Some errors (a full disk, an I/O error, RAISE(ROLLBACK)) end the whole transaction, not just
+          // the savepoint: then nothing of the batch is kept, and every work of it is refused.
+          if (!sqlite.inTransaction) throw error;
+          s.rollbackTo.run();
+          s.release.run();
+          outcomes.push({ ok: false, error });
         }
-      })
-      .immediate();
+      }
+      s.commit.run();
+    } catch (error) {
+      if (sqlite.inTransaction) s.rollback.run();
+      throw error;
+    }
   } catch (error) {
     for (const { reject } of queue) reject(error);
     return;

@@ -123,66 +123,77 @@ function progressRow(db: TenantConn, userId: number, lesson: Lesson) {
  * A player's heartbeat: the position, and the seconds it says were watched since the last one. What is
  * credited is never more than the wall-clock time between heartbeats (no farming by claiming hours).
  */
-export function recordHeartbeat(
-  db: TenantConn,
-  { userId, lesson, positionSeconds, watchedSeconds, now = new Date() }: { userId: number; lesson: Lesson; positionSeconds: number; watchedSeconds: number; now?: Date },
-) {
-  return db.transaction((tx) => {
-    const row = progressRow(tx, userId, lesson);
-    // Built once per connection (db/prepared.ts): heartbeats are the most frequent write.
-    const person = preparedOnce(tx, "learning.creditClock", () =>
-      tx.select({ until: users.watchCreditedUntil }).from(users).where(eq(users.id, sql.placeholder("userId"))).prepare(),
-    ).get({ userId });
-    const nowMs = now.getTime();
-    // The first heartbeat only starts the clock; later ones draw on the time that has passed since.
-    const from = person?.until == null ? nowMs : Math.min(nowMs, Math.max(person.until, nowMs - MAX_BANKED_MS));
-    const available = Math.floor((nowMs - from) / 1000);
-    // Only videos are watched; text and image lessons are read, and earn no watch time.
-    const credited = lesson.kind === "video" ? Math.max(0, Math.min(Math.floor(watchedSeconds), available)) : 0;
-    const until = from + credited * 1000;
-    // A prepared update would freeze users.updated_at's $onUpdate value, so it is a placeholder here. A
-    // clock that does not move (a reading lesson's heartbeat within the banked window) is not written.
-    if (person?.until !== until) preparedOnce(tx, "learning.moveCreditClock", () =>
+export function recordHeartbeat(db: TenantConn, heartbeat: Heartbeat) {
+  return db.transaction((tx) => writeHeartbeat(tx, heartbeat));
+}
+
+export interface Heartbeat {
+  userId: number;
+  lesson: Lesson;
+  positionSeconds: number;
+  watchedSeconds: number;
+  now?: Date;
+}
+
+/**
+ * `recordHeartbeat`'s writes without a transaction of their own, for a caller that already makes them
+ * all-or-nothing: db/group-commit.ts gives every work of a batch its own savepoint.
+ */
+export function writeHeartbeat(tx: TenantConn, { userId, lesson, positionSeconds, watchedSeconds, now = new Date() }: Heartbeat) {
+  const row = progressRow(tx, userId, lesson);
+  // Built once per connection (db/prepared.ts): heartbeats are the most frequent write.
+  const person = preparedOnce(tx, "learning.creditClock", () =>
+    tx.select({ until: users.watchCreditedUntil }).from(users).where(eq(users.id, sql.placeholder("userId"))).prepare(),
+  ).get({ userId });
+  const nowMs = now.getTime();
+  // The first heartbeat only starts the clock; later ones draw on the time that has passed since.
+  const from = person?.until == null ? nowMs : Math.min(nowMs, Math.max(person.until, nowMs - MAX_BANKED_MS));
+  const available = Math.floor((nowMs - from) / 1000);
+  // Only videos are watched; text and image lessons are read, and earn no watch time.
+  const credited = lesson.kind === "video" ? Math.max(0, Math.min(Math.floor(watchedSeconds), available)) : 0;
+  const until = from + credited * 1000;
+  // A prepared update would freeze users.updated_at's $onUpdate value, so it is a placeholder here. A
+  // clock that does not move (a reading lesson's heartbeat within the banked window) is not written.
+  if (person?.until !== until) preparedOnce(tx, "learning.moveCreditClock", () =>
+    tx
+      .update(users)
+      .set({ watchCreditedUntil: placeholder("until"), updatedAt: placeholder("updatedAt") })
+      .where(eq(users.id, sql.placeholder("userId")))
+      .prepare(),
+  ).run({ until, updatedAt: toSeconds(new Date()), userId });
+  const updated = preparedOnce(tx, "learning.heartbeatProgress", () =>
+    tx
+      .update(lessonProgress)
+      .set({
+        positionSeconds: placeholder("position"),
+        watchedSeconds: placeholder("watched"),
+        lastHeartbeatAt: placeholder("heartbeatMs"),
+        updatedAt: placeholder("updatedAt"),
+      })
+      .where(eq(lessonProgress.id, sql.placeholder("id")))
+      .returning()
+      .prepare(),
+  ).get({
+    position: Math.max(0, Math.floor(positionSeconds)),
+    watched: row.watchedSeconds + credited,
+    heartbeatMs: now.getTime(), // last_heartbeat_at keeps milliseconds
+    updatedAt: toSeconds(now),
+    id: row.id,
+  })!;
+  if (credited > 0) {
+    preparedOnce(tx, "learning.watchTimeDaily", () =>
       tx
-        .update(users)
-        .set({ watchCreditedUntil: placeholder("until"), updatedAt: placeholder("updatedAt") })
-        .where(eq(users.id, sql.placeholder("userId")))
-        .prepare(),
-    ).run({ until, updatedAt: toSeconds(new Date()), userId });
-    const updated = preparedOnce(tx, "learning.heartbeatProgress", () =>
-      tx
-        .update(lessonProgress)
-        .set({
-          positionSeconds: placeholder("position"),
-          watchedSeconds: placeholder("watched"),
-          lastHeartbeatAt: placeholder("heartbeatMs"),
-          updatedAt: placeholder("updatedAt"),
+        .insert(watchTimeDaily)
+        .values({ userId: sql.placeholder("userId"), day: sql.placeholder("day"), seconds: sql.placeholder("seconds") })
+        .onConflictDoUpdate({
+          target: [watchTimeDaily.userId, watchTimeDaily.day],
+          set: { seconds: sql`${watchTimeDaily.seconds} + ${sql.placeholder("seconds")}` },
         })
-        .where(eq(lessonProgress.id, sql.placeholder("id")))
-        .returning()
         .prepare(),
-    ).get({
-      position: Math.max(0, Math.floor(positionSeconds)),
-      watched: row.watchedSeconds + credited,
-      heartbeatMs: now.getTime(), // last_heartbeat_at keeps milliseconds
-      updatedAt: toSeconds(now),
-      id: row.id,
-    })!;
-    if (credited > 0) {
-      preparedOnce(tx, "learning.watchTimeDaily", () =>
-        tx
-          .insert(watchTimeDaily)
-          .values({ userId: sql.placeholder("userId"), day: sql.placeholder("day"), seconds: sql.placeholder("seconds") })
-          .onConflictDoUpdate({
-            target: [watchTimeDaily.userId, watchTimeDaily.day],
-            set: { seconds: sql`${watchTimeDaily.seconds} + ${sql.placeholder("seconds")}` },
-          })
-          .prepare(),
-      ).run({ userId, day: day(now), seconds: credited });
-      onWatchTimeCredited(tx, { userId, lessonId: lesson.id, courseId: lesson.courseId, seconds: credited, at: now });
-    }
-    return { progress: updated, credited };
-  });
+    ).run({ userId, day: day(now), seconds: credited });
+    onWatchTimeCredited(tx, { userId, lessonId: lesson.id, courseId: lesson.courseId, seconds: credited, at: now });
+  }
+  return { progress: updated, credited };
 }
 
 /** Whether a learner may watch a stored file: it is the media of a lesson they may open. */

@@ -3,7 +3,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { commitSoon } from "../../db/group-commit";
 import { lessonProgress } from "../../db/tenant";
-import { completeLesson, lessonAccess, progressView, publishedCourse, recordHeartbeat } from "~/models/learning.server";
+import { completeLesson, lessonAccess, progressView, publishedCourse, writeHeartbeat } from "~/models/learning.server";
 import { getLesson } from "~/models/lesson.server";
 import { lessonTracking } from "~/models/scorm.server";
 import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
@@ -58,9 +58,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return apiError(422, { message: t("quiz.refusal.complete_by_passing"), code: "quiz_lesson", fields: { completed: [t("quiz.refusal.complete_by_passing")] } });
   }
   const db = context.db;
-  // Committed together with the other heartbeats of this moment (db/group-commit.ts); answered once durable.
+  // Committed together with the other heartbeats of this moment, each in a savepoint of its own
+  // (db/group-commit.ts); answered once durable.
   const { progress, credited } = await commitSoon(db.$client, () =>
-    recordHeartbeat(db, { userId: auth.person!.id, lesson, positionSeconds: body.position_seconds, watchedSeconds: body.watched_seconds }),
+    writeHeartbeat(db, { userId: auth.person!.id, lesson, positionSeconds: body.position_seconds, watchedSeconds: body.watched_seconds }),
   );
   const completion = body.completed ? completeLesson(context.db, { userId: auth.person.id, lesson }) : { courseCompleted: false };
   return apiOk({ ...progressView(progress), completed: body.completed ? true : progressView(progress).completed, credited_seconds: credited, course_completed: completion.courseCompleted });
