@@ -181,6 +181,10 @@ function forwardedHeaders(trusted: boolean) {
       delete req.headers["x-forwarded-for"];
       delete req.headers.forwarded;
     }
+    // Express works req.ip out again (X-Forwarded-For and "trust proxy" included) on every read; it is
+    // read by the rate limits and the load context, so it is worked out once here. Untrusted, it is the
+    // socket's address, as Express would find it.
+    Object.defineProperty(req, "ip", { value: trusted ? req.ip : req.socket.remoteAddress, enumerable: true });
     next();
   };
 }
