@@ -70,6 +70,8 @@ export class TenantPool {
     readonly dataDir: string,
     readonly size: number,
     readonly open: (file: string) => TenantDb = openTenantDatabase,
+    /** Told of each handle as its user gives it back (the server's checkpointer: db/checkpointer.ts). */
+    readonly afterUse: ((db: TenantDb) => void) | null = null,
   ) {
     if (!Number.isInteger(size) || size < 1) throw new Error("tenant pool size must be at least 1");
   }
@@ -118,6 +120,7 @@ export class TenantPool {
 
   release(lease: Lease) {
     if (lease.users > 0) lease.users -= 1;
+    this.afterUse?.(lease.db);
     if (lease.retired) {
       if (lease.users === 0) closeQuietly(lease.db);
       return;

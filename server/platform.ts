@@ -1,12 +1,14 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { openPlatformDatabase, type PlatformDb } from "../db/open";
+import { Checkpointer } from "../db/checkpointer";
+import { openTenantDatabase, openPlatformDatabase, type PlatformDb } from "../db/open";
 import { defaultPoolSize, TenantPool } from "../db/tenant-pool";
 import type { ImageBucket } from "../app/utils/images";
 import type { Config } from "./config";
 import { OrganizationDirectory } from "./directory";
 import { JobRunner } from "./jobs";
+import { logger } from "./logger";
 import { Mailer } from "./mailer";
 import { PdfRenderer } from "./pdf-renderer";
 import { organizationHost, type Organization } from "../app/models/organization.server";
@@ -19,6 +21,7 @@ import { makeSecretBox, type SecretBox } from "../app/models/sso/seal.server";
 export class Platform {
   readonly db: PlatformDb;
   readonly tenants: TenantPool;
+  readonly checkpointer: Checkpointer;
   readonly organizations: OrganizationDirectory;
   readonly mailer: Mailer;
   readonly jobs: JobRunner;
@@ -33,7 +36,18 @@ export class Platform {
   constructor(readonly config: Config) {
     fs.mkdirSync(config.DATA_DIR, { recursive: true });
     this.db = openPlatformDatabase(config.DATA_DIR);
-    this.tenants = new TenantPool(config.DATA_DIR, config.TENANT_POOL_SIZE ?? defaultPoolSize({ budgetMiB: config.TENANT_POOL_MB }));
+    // Checkpoints of the organizations' logs are made in a thread of their own (db/checkpointer.ts).
+    this.checkpointer = new Checkpointer({ onError: (error, file) => logger.error({ error, file }, "checkpoint") });
+    this.tenants = new TenantPool(
+      config.DATA_DIR,
+      config.TENANT_POOL_SIZE ?? defaultPoolSize({ budgetMiB: config.TENANT_POOL_MB }),
+      (file) => {
+        const db = openTenantDatabase(file);
+        this.checkpointer.adopt(db.$client);
+        return db;
+      },
+      (db) => this.checkpointer.used(db.$client),
+    );
     this.organizations = new OrganizationDirectory(this.db, config.PLATFORM_DOMAIN);
     this.mailer = new Mailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: this.outboxDir() });
     this.jobs = new JobRunner(this, config.JOB_STEP_DELAY_MS);
@@ -147,6 +161,7 @@ export class Platform {
   }
 
   close() {
+    this.checkpointer.close();
     this.tenants.closeAll();
     this.db.$client.close();
   }
