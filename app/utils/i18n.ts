@@ -29,10 +29,21 @@ export function formatDate(
 ) {
   const date = value instanceof Date ? value : new Date(value);
   const key = `${locale}|${JSON.stringify(options)}`;
+  // The same dates come back on every page (a course's, a lesson's): ICU's format is ~1 µs each.
+  const textKey = `${key}|${date.getTime()}`;
+  const kept = formatted.get(textKey);
+  if (kept !== undefined) return kept;
   let formatter = formatters.get(key);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat(locale, { dateStyle: "medium", ...options });
     formatters.set(key, formatter);
   }
-  return formatter.format(date);
+  const text = formatter.format(date);
+  if (formatted.size >= MAX_FORMATTED) formatted.clear();
+  formatted.set(textKey, text);
+  return text;
 }
+
+/** Formatted dates kept at most (by format and instant); past this many they are all dropped. */
+const MAX_FORMATTED = 5_000;
+const formatted = new Map<string, string>();
