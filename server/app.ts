@@ -22,8 +22,9 @@ import { logger, requestLog } from "./logger";
 import { VisitorPageCache } from "./page-cache";
 import { serveImages } from "./images";
 import { serveScormContent } from "./scorm/content";
-import { bodyLimits, magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
+import { bodyLimits, clientAddress, magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
 import { sendStatusPage } from "./status-page";
+import { inSequence } from "./in-sequence";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -43,16 +44,21 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   // A number of proxy hops, never `true`: trusting every hop would let a client pick its own address.
   app.set("trust proxy", config.TRUST_PROXY ? config.TRUST_PROXY_HOPS : false);
 
-  app.use(healthChecks(platform));
-  app.use(requestIdAndNonce);
-  if (config.LOG_REQUESTS) app.use(requestLog(logger));
-  app.use(forwardedHeaders(config.TRUST_PROXY));
-  app.use(securityHeaders(config));
   // /api calls the lane answers (below) compress their own replies; everything else goes through here.
   const compress = compression();
   const lane = typeof build !== "function" && config.NODE_ENV !== "development" ? directApiRoutes(build, getLoadContext, compress) : null;
-  if (lane) app.use(lane.plan);
-  app.use((req, res, next) => (res.locals.apiPlan ? next() : compress(req, res, next)));
+  // What every request goes through, as one Express layer (server/in-sequence.ts).
+  app.use(
+    inSequence(
+      healthChecks(platform),
+      requestIdAndNonce,
+      ...(config.LOG_REQUESTS ? [requestLog(logger)] : []),
+      forwardedHeaders(config.TRUST_PROXY),
+      securityHeaders(config),
+      ...(lane ? [lane.plan] : []),
+      (req, res, next) => (res.locals.apiPlan ? next() : compress(req, res, next)),
+    ),
+  );
 
   app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
   app.use(publicFiles(config.NODE_ENV === "development"));
@@ -61,13 +67,17 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   // SCORM content hosts (<id>.<SCORM_DOMAIN>) are answered before tenancy: they are no organization's app.
   app.use(serveScormContent(platform));
   const pageCache = new VisitorPageCache(config.PAGE_CACHE_MB * 1024 * 1024, (id) => tenantDatabaseFile(platform.dataDir, id));
-  app.use(tenancy(platform, pageCache));
-  app.use(sameOriginPosts);
-  app.use(bodyLimits(config.FILE_MAX_BYTES));
-  app.use(rateLimits(config));
-  app.use(magicLinkParameter);
-  app.use(serveFiles(platform));
-  app.use(serveImages(platform));
+  app.use(
+    inSequence(
+      tenancy(platform, pageCache),
+      sameOriginPosts,
+      bodyLimits(config.FILE_MAX_BYTES),
+      rateLimits(config),
+      magicLinkParameter,
+      serveFiles(platform),
+      serveImages(platform),
+    ),
+  );
 
   function getLoadContext(req: Request, res: Response) {
     const tenant = res.locals.tenant as TenantLocals;
@@ -78,7 +88,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
       platform,
       cspNonce: res.locals.cspNonce as string,
       requestId: res.locals.requestId as string,
-      clientIp: req.ip ?? "",
+      clientIp: clientAddress(req),
     });
   }
   // /api resource routes without Remix's document machinery, in production (a fixed build).
@@ -176,15 +186,13 @@ export { redactPath } from "./logger";
 function forwardedHeaders(trusted: boolean) {
   return (req: Request, _res: Response, next: NextFunction) => {
     if (!trusted) {
-      delete req.headers["x-forwarded-host"];
-      delete req.headers["x-forwarded-proto"];
-      delete req.headers["x-forwarded-for"];
-      delete req.headers.forwarded;
+      // Only when present: deleting from the headers object costs even when the header is absent.
+      const headers = req.headers;
+      if (headers["x-forwarded-host"] !== undefined) delete headers["x-forwarded-host"];
+      if (headers["x-forwarded-proto"] !== undefined) delete headers["x-forwarded-proto"];
+      if (headers["x-forwarded-for"] !== undefined) delete headers["x-forwarded-for"];
+      if (headers.forwarded !== undefined) delete headers.forwarded;
     }
-    // Express works req.ip out again (X-Forwarded-For and "trust proxy" included) on every read; it is
-    // read by the rate limits and the load context, so it is worked out once here. Untrusted, it is the
-    // socket's address, as Express would find it.
-    Object.defineProperty(req, "ip", { value: trusted ? req.ip : req.socket.remoteAddress, enumerable: true });
     next();
   };
 }

@@ -44,6 +44,14 @@ export function sameOriginPosts(req: Request, res: Response, next: NextFunction)
  * (draft 7: `RateLimit-Policy: 5;w=60`, `RateLimit: limit=5, remaining=2, reset=41`); a refused one also
  * `Retry-After`, in seconds.
  */
+/**
+ * Express's req.ip without its cost when no proxy is trusted: then it is the socket's address, which Express
+ * finds only after parsing X-Forwarded-For (gone by then: server/app.ts forwardedHeaders) on every read.
+ */
+export function clientAddress(req: Request): string {
+  return (req.app.get("trust proxy") === false ? req.socket.remoteAddress : req.ip) ?? "";
+}
+
 export function rateLimits(config: Pick<Config, "RATE_LIMIT_AUTH" | "RATE_LIMIT_MUTATIONS">) {
   const windowMs = 60_000;
   const auth = new WindowLimiter(config.RATE_LIMIT_AUTH, windowMs);
@@ -56,7 +64,7 @@ export function rateLimits(config: Pick<Config, "RATE_LIMIT_AUTH" | "RATE_LIMIT_
     const forAuth = isAuthPath(req.path);
     const limiter = forAuth ? auth : mutations;
     const now = Date.now();
-    const { hits, resetAt } = limiter.hit(clientKey(req.ip), now);
+    const { hits, resetAt } = limiter.hit(clientKey(clientAddress(req)), now);
     const reset = Math.max(0, Math.ceil((resetAt - now) / 1000));
     res.setHeader("RateLimit-Policy", forAuth ? authPolicy : mutationsPolicy);
     res.setHeader("RateLimit", `limit=${limiter.limit}, remaining=${Math.max(0, limiter.limit - hits)}, reset=${reset}`);
