@@ -22,6 +22,7 @@ import { benchConcurrentProgress } from "./load";
 import { benchAnalytics } from "./analytics";
 import { benchQuizzes } from "./quizzes";
 import { benchLeaderboard } from "./leaderboard";
+import { renderFloor } from "./render-floor";
 
 /**
  * `npm run bench`: throughput of Lectern against a bare Express + better-sqlite3 baseline measured in the
@@ -339,6 +340,17 @@ async function main() {
       const r = await run(load);
       table.push({ what, rps: r.rps, p95: r.p95, cpu: r.cpuPerRequest, cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest), ...atLeast(ratio(r.rps, base), ratioTarget) });
       table.push({ what: `${what}: p95 ms`, ...atMost(r.p95, p95Target) });
+      if (what === "learner home (signed in)" || what === "course page") {
+        // What React alone costs to render this page's markup (scripts/bench/render-floor.ts): with the
+        // baseline's whole request, it bounds the ratio the row could reach here.
+        const sample = load.vary!();
+        const f = await renderFloor({ port, host: big.host, path: sample.path ?? load.path, headers: sample.headers ?? {} });
+        const bound = ratio(baselineResolve.cpuPerRequest, baselineResolve.cpuPerRequest + f.ms);
+        console.log(
+          `  floor of the ${what} row, React alone: renderToString of the same markup (${f.elements} elements, ${f.kib} KiB) as plain elements, in a hot loop: ${f.ms} ms; with the baseline's ${baselineResolve.cpuPerRequest} ms, cpu ratio at most ${bound}`,
+        );
+        ((json.render_floors ??= {}) as Record<string, unknown>)[what] = { ...f, cpuRatioAtMost: bound };
+      }
       if (what === "progress heartbeat") {
         // The floor of that row: the least a heartbeat can do on this stack (scripts/bench/baseline-heartbeat.ts).
         const bare = await start("scripts/bench/baseline-heartbeat.ts", { TENANT_FILE: tenantDatabaseFile(big.dataDir, big.organizationId) });
