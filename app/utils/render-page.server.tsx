@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import type { ReactElement } from "react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
-import { PAGE_BODY } from "./page-body";
+import { PageReply } from "./page-body";
 
 const RENDER_TIMEOUT_MS = 10_000;
 
@@ -15,9 +15,7 @@ const UNFINISHED_BOUNDARY = "<!--$!-->";
 function pageResponse(body: Buffer<ArrayBuffer>, headers: Headers, status: number) {
   headers.set("Content-Type", "text/html; charset=utf-8");
   headers.set("Content-Length", String(body.length));
-  const response = new Response(body, { headers, status });
-  Object.defineProperty(response, PAGE_BODY, { value: body });
-  return response;
+  return new PageReply(body, { headers, status });
 }
 
 export interface PageOptions {

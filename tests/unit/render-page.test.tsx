@@ -3,6 +3,7 @@ import { lazy, Suspense, type ReactElement } from "react";
 import { renderToPipeableStream } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderPage } from "~/utils/render-page.server";
+import { PageReply, pageBody } from "~/utils/page-body";
 
 /** What every page was before renderPage: React's streaming renderer, collected once everything is ready. */
 function streamed(element: ReactElement) {
@@ -128,5 +129,33 @@ describe("renderPage", () => {
         options(),
       ),
     ).rejects.toThrow("broken page");
+  });
+});
+
+describe("PageReply", () => {
+  const bytes = () => Buffer.from("<!DOCTYPE html><html><body><p>Hej · ünïcode</p></body></html>");
+  const make = () => new PageReply(bytes(), { headers: new Headers({ "Content-Type": "text/html; charset=utf-8", "X-Extra": "1" }), status: 404 });
+
+  it("keeps the page's bytes for the server to write, until someone reads the body", async () => {
+    const reply = make();
+    expect(pageBody(reply)?.equals(bytes())).toBe(true);
+    expect(reply.bodyUsed).toBe(false);
+    expect(await reply.text()).toBe(bytes().toString("utf8"));
+    expect(reply.bodyUsed).toBe(true);
+    expect(pageBody(reply)).toBeNull();
+    await expect(reply.text()).rejects.toThrow(TypeError);
+  });
+
+  it("reads like an ordinary Response: status, headers, body stream, bytes and clones", async () => {
+    const reply = make();
+    const ordinary = new Response(bytes(), { headers: new Headers({ "Content-Type": "text/html; charset=utf-8", "X-Extra": "1" }), status: 404 });
+    expect(reply).toBeInstanceOf(Response);
+    expect(reply.status).toBe(ordinary.status);
+    expect([...reply.headers]).toEqual([...ordinary.headers]);
+    expect(Buffer.from(await reply.clone().arrayBuffer()).equals(bytes())).toBe(true);
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of reply.body!) chunks.push(chunk);
+    expect(Buffer.concat(chunks).equals(bytes())).toBe(true);
+    expect(await (await make().blob()).text()).toBe(await ordinary.clone().text());
   });
 });
