@@ -137,6 +137,72 @@ function createStaticRouter(routes, context, opts = {}) {
     ],
   },
   {
+    mark: "/* lectern: kept JSON */",
+    name: "a loader's JSON kept as text and parsed from it, without a body stream",
+    edits: [
+      [
+        "  return new Response(JSON.stringify(data), _extends({}, responseInit, {\n    headers\n  }));\n};",
+        "  return __lecternJsonResponse(JSON.stringify(data), _extends({}, responseInit, {\n    headers\n  }));\n};",
+      ],
+      [
+        "function isResponse(value) {\n  return value != null",
+        "function isResponse(value) {\n  if (value != null && typeof value[__LECTERN_TEXT] === \"string\") return true;\n  return value != null",
+      ],
+      [
+        "      if (contentType && /\\bapplication\\/json\\b/.test(contentType)) {\n        if (result.body == null) {",
+        "      if (contentType && /\\bapplication\\/json\\b/.test(contentType)) {\n        const __kept = result[__LECTERN_TEXT];\n        if (typeof __kept === \"string\" && !result.bodyUsed) {\n          data = JSON.parse(__kept);\n        } else if (result.body == null) {",
+      ],
+      [
+        "const json = function json(data, init) {\n",
+        `/* lectern: kept JSON */
+// Remix wraps what every loader returns in json(): a Response, whose body undici makes into a web stream
+// at once (~45 µs), which the router then reads back and parses. Here json() keeps the text instead (under
+// the symbol app/utils/json-reply.ts uses, so the /api lane writes it out as it is), the router parses that
+// text (the same round trip: the page sees what the browser will), and a real Response with the same
+// bytes is made only for whoever reads the body. Checking for a Response (isResponse) looks for the
+// text first: the usual check reads \`body\`, which would make the stream after all.
+const __LECTERN_TEXT = Symbol.for("lectern.jsonReply.text");
+const __LECTERN_NULL_BODY = new Set([101, 103, 204, 205, 304]);
+class __LecternKeptJson extends Response {
+  #full = null;
+  constructor(text, init) {
+    super(null, init);
+    this[__LECTERN_TEXT] = text;
+  }
+  __lecternReal() {
+    return this.#full ?? (this.#full = new Response(this[__LECTERN_TEXT], { status: this.status, statusText: this.statusText, headers: this.headers }));
+  }
+  get body() { return this.__lecternReal().body; }
+  get bodyUsed() { return this.#full ? this.#full.bodyUsed : false; }
+  text() { return this.__lecternReal().text(); }
+  json() { return this.__lecternReal().json(); }
+  arrayBuffer() { return this.__lecternReal().arrayBuffer(); }
+  blob() { return this.__lecternReal().blob(); }
+  formData() { return this.__lecternReal().formData(); }
+  clone() { return this.__lecternReal().clone(); }
+}
+function __lecternJsonResponse(text, init) {
+  // What Response would refuse or treat otherwise (no text, a status without a body) is left to it.
+  if (typeof text !== "string" || __LECTERN_NULL_BODY.has(init.status)) return new Response(text, init);
+  return new __LecternKeptJson(text, init);
+}
+const json = function json(data, init) {
+`,
+      ],
+    ],
+  },
+  {
+    file: path.join(__dirname, "..", "node_modules", "@remix-run", "server-runtime", "dist", "responses.js"),
+    mark: "/* lectern: kept JSON is a Response */",
+    name: "Remix's Response check knows kept JSON without reading its body",
+    edits: [
+      [
+        "function isResponse(value) {\n  return value != null",
+        "function isResponse(value) {\n  /* lectern: kept JSON is a Response */\n  if (value != null && typeof value[Symbol.for(\"lectern.jsonReply.text\")] === \"string\") return true;\n  return value != null",
+      ],
+    ],
+  },
+  {
     file: path.join(__dirname, "..", "node_modules", "@remix-run", "server-runtime", "dist", "data.js"),
     mark: "/* lectern: nothing to strip */",
     name: "a loader's Request passed on as it is when stripping would not change it",

@@ -229,6 +229,42 @@ describe("a loader's Request (scripts/patch-router.cjs)", () => {
   });
 });
 
+describe("a loader's JSON (scripts/patch-router.cjs)", () => {
+  const req = createRequire(import.meta.url);
+  const { json } = req("@remix-run/server-runtime/dist/responses.js") as { json: (data: unknown, init?: ResponseInit | number) => Response };
+  const { isResponse } = req("@remix-run/server-runtime/dist/responses.js") as { isResponse: (value: unknown) => boolean };
+  const { createStaticHandler } = req("@remix-run/router") as typeof import("@remix-run/router");
+  const TEXT = Symbol.for("lectern.jsonReply.text");
+  const data = { when: new Date(0), text: "ünï \u2028 <script>", none: undefined, list: [1, null] };
+
+  it("is a Response with the same status, headers and bytes as before, its text kept", async () => {
+    const reply = json(data, { status: 201, headers: { "X-Extra": "1" } });
+    const ordinary = new Response(JSON.stringify(data), { status: 201, headers: { "Content-Type": "application/json; charset=utf-8", "X-Extra": "1" } });
+    expect(reply).toBeInstanceOf(Response);
+    expect((reply as unknown as Record<symbol, unknown>)[TEXT]).toBe(JSON.stringify(data));
+    expect(isResponse(reply)).toBe(true);
+    expect(reply.status).toBe(201);
+    expect([...reply.headers]).toEqual([...ordinary.headers]);
+    expect(reply.bodyUsed).toBe(false);
+    expect(await reply.clone().text()).toBe(await ordinary.text());
+    expect(await reply.json()).toEqual(JSON.parse(JSON.stringify(data)));
+    expect(reply.bodyUsed).toBe(true);
+    await expect(reply.text()).rejects.toThrow(TypeError);
+    // What Response itself refuses is refused as before.
+    expect(() => json({ a: 1 }, 204)).toThrow(TypeError);
+    expect(json(undefined).body).toBeNull();
+  });
+
+  it("reaches the page as the browser will see it: parsed from its text, dates as strings", async () => {
+    const handler = createStaticHandler([{ id: "root", path: "/", loader: () => json(data, { headers: { "X-From": "loader" } }) }]);
+    const context = await handler.query(new Request("https://acme.test/"));
+    if (context instanceof Response) throw new Error("unexpected redirect");
+    expect(context.loaderData.root).toEqual(JSON.parse(JSON.stringify(data)));
+    expect(context.loaderData.root.when).toBe("1970-01-01T00:00:00.000Z");
+    expect(context.loaderHeaders.root.get("X-From")).toBe("loader");
+  });
+});
+
 describe("rich text", () => {
   it("is sanitised the same way on every call", () => {
     const html = '<p onclick="x()">Hi <a href="javascript:alert(1)">there</a><script>bad()</script></p>';
