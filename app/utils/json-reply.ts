@@ -1,3 +1,5 @@
+import { KeptBodyResponse } from "./kept-body";
+
 /**
  * A JSON `Response` that keeps its serialised text (docs/decisions/014-speed.md, "Fourth round").
  *
@@ -22,9 +24,8 @@ export function jsonReplyText(response: Response): string | null {
 
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
-export class JsonReply extends Response {
+export class JsonReply extends KeptBodyResponse {
   readonly [JSON_TEXT]: string;
-  #full: Response | null = null;
 
   /** `serialized` is JSON text; `jsonReply(data, init)` makes it from a value. */
   constructor(serialized: string, init?: ResponseInit) {
@@ -36,41 +37,12 @@ export class JsonReply extends Response {
     this[JSON_TEXT] = serialized;
   }
 
-  /** The same reply as an ordinary Response, made on first use of the body. */
-  #real(): Response {
-    return (this.#full ??= new Response(this[JSON_TEXT], { status: this.status, statusText: this.statusText, headers: this.headers }));
-  }
-
-  override get body() {
-    return this.#real().body;
-  }
-
-  override get bodyUsed() {
-    return this.#full?.bodyUsed ?? false;
-  }
-
-  override text() {
-    return this.#real().text();
-  }
-
-  override json() {
-    return this.#real().json();
-  }
-
-  override arrayBuffer() {
-    return this.#real().arrayBuffer();
-  }
-
-  override blob() {
-    return this.#real().blob();
-  }
-
-  override formData() {
-    return this.#real().formData();
+  protected override keptBody() {
+    return this[JSON_TEXT];
   }
 
   override clone(): Response {
-    if (this.bodyUsed) return this.#real().clone();
+    if (this.bodyUsed) return this.real().clone();
     return new JsonReply(this[JSON_TEXT], { status: this.status, statusText: this.statusText, headers: this.headers });
   }
 }
