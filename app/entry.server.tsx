@@ -4,6 +4,7 @@ import { isCorruptionError } from "../db/open";
 import type { Language } from "./utils/i18n";
 import { resources } from "./utils/i18n.server";
 import { keptT } from "./utils/kept-texts.server";
+import { markupKeeper, MarkupKeeperContext } from "./utils/kept-markup.server";
 import { createTranslator, TranslatorProvider, type Translator } from "./utils/translate";
 import { languageFor } from "./utils/preferences.server";
 import { renderPage } from "./utils/render-page.server";
@@ -33,14 +34,23 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const translator = translatorFor(await languageFor(request, loadContext));
-  return renderPage(
-    () => (
-      <TranslatorProvider translator={translator}>
-        <RemixServer context={remixContext} url={request.url} nonce={loadContext.cspNonce} />
-      </TranslatorProvider>
-    ),
-    { headers: responseHeaders, status: responseStatusCode, nonce: loadContext.cspNonce },
-  );
+  // Course cards' markup kept by what they show (docs/decisions/030-kept-markup.md); the cards this page
+  // rendered in full are rendered on their own and kept once the page is out.
+  const keeper = markupKeeper();
+  try {
+    return await renderPage(
+      () => (
+        <TranslatorProvider translator={translator}>
+          <MarkupKeeperContext.Provider value={keeper}>
+            <RemixServer context={remixContext} url={request.url} nonce={loadContext.cspNonce} />
+          </MarkupKeeperContext.Provider>
+        </TranslatorProvider>
+      ),
+      { headers: responseHeaders, status: responseStatusCode, nonce: loadContext.cspNonce },
+    );
+  } finally {
+    setImmediate(() => keeper.fill());
+  }
 }
 
 /**

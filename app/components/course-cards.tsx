@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { useTranslation } from "~/utils/translate";
+import { TranslatorProvider, useTranslation } from "~/utils/translate";
+import { useMarkupKeeper } from "~/components/kept-markup";
 import { ListLink } from "~/components/list-link";
 import { ProviderImage } from "~/components/provider-image";
 import { durationLabel } from "~/utils/duration";
@@ -55,6 +56,10 @@ export function ProgressBar({ percent }: { percent: number }) {
 /**
  * One course: cover (or a tinted placeholder with its initial), a progress bar when started, facts and
  * title. The title's link covers the whole card, so the card is one focusable target.
+ *
+ * On the server, the card's inner markup is kept by everything it shows (docs/decisions/030-kept-markup.md):
+ * `CardContent` reads nothing but its props and the translator, so the same key always gives the same
+ * markup, and the browser hydrates it as if it had been rendered in place.
  */
 export function CourseCardItem({
   course,
@@ -67,9 +72,42 @@ export function CourseCardItem({
   priority?: boolean;
   width?: number;
 }) {
-  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const keeper = useMarkupKeeper();
+  const translator = useTranslation();
+  const content = <CardContent course={course} headingLevel={headingLevel} priority={priority} width={width} />;
+  if (keeper) {
+    const key = JSON.stringify([
+      "card",
+      translator.i18n.language,
+      headingLevel,
+      priority,
+      width,
+      course.id,
+      course.title,
+      course.type,
+      course.description ?? null,
+      course.cover ?? null,
+      course.episodes ?? null,
+      course.durationSeconds ?? null,
+      course.progress ?? null,
+      course.meta ?? null,
+    ]);
+    const html = keeper.html(key);
+    if (html !== undefined) return <li className="card" data-course-id={course.id} dangerouslySetInnerHTML={{ __html: html }} />;
+    keeper.keep(key, <TranslatorProvider translator={translator}>{content}</TranslatorProvider>);
+  }
   return (
     <li className="card" data-course-id={course.id}>
+      {content}
+    </li>
+  );
+}
+
+/** What a card shows inside its `<li>`: a pure function of its props and the translator. */
+function CardContent({ course, headingLevel, priority, width }: { course: CourseCard; headingLevel: 2 | 3; priority: boolean; width: number }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <>
       <div className="card-media">
         {course.cover ? (
           <ProviderImage
@@ -97,7 +135,7 @@ export function CourseCardItem({
         {course.description ? <p className="card-description">{course.description}</p> : null}
         {course.meta ? <p className="course-meta">{course.meta}</p> : null}
       </div>
-    </li>
+    </>
   );
 }
 

@@ -1,19 +1,25 @@
-import { useNavigate } from "@remix-run/react";
 import type { AnchorHTMLAttributes } from "react";
 
 /** An absolute path inside the app made only of characters a URL keeps as they are (ids, fixed words). */
 export type AppPath = `/${string}`;
+
+/** The app's router in the browser: Remix's RemixBrowser puts it on `window` when it starts. */
+interface ClientRouter {
+  navigate(to: string, options: { replace: boolean }): unknown;
+}
+const clientRouter = () => (typeof window === "undefined" ? undefined : (window as unknown as { __remixRouter?: ClientRouter }).__remixRouter);
 
 /**
  * A link in a long list (course cards, episodes): the same markup as Remix's `<Link to>` for an absolute
  * path (`data-discover`, so Remix still finds the route ahead of a click) and the same client-side
  * navigation on a plain click, without working out its address relative to the current route on every
  * render — Remix's Link and React Router's work it out three times each, which was a tenth of the course
- * page's CPU with its twenty episodes (docs/decisions/014-speed.md, sixth round). A click with a modifier
- * key, another button or another target is left to the browser, as React Router leaves it.
+ * page's CPU with its twenty episodes (docs/decisions/014-speed.md, sixth round). It uses no hook and no
+ * context, so its markup is a pure function of its props (docs/decisions/030-kept-markup.md): the router
+ * is looked up when the link is clicked. A click with a modifier key, another button or another target is
+ * left to the browser, as React Router leaves it, and so is a click before the app's code has started.
  */
 export function ListLink({ to, onClick, ...props }: { to: AppPath } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">) {
-  const navigate = useNavigate();
   return (
     <a
       {...props}
@@ -23,10 +29,12 @@ export function ListLink({ to, onClick, ...props }: { to: AppPath } & Omit<Ancho
         onClick?.(event);
         if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
         if (props.target && props.target !== "_self") return;
+        const router = clientRouter();
+        if (!router) return;
         event.preventDefault();
         // As React Router does: a link to the page already shown replaces its history entry.
         const here = window.location.pathname + window.location.search + window.location.hash;
-        navigate(to, { replace: here === to });
+        void router.navigate(to, { replace: here === to });
       }}
     />
   );

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { createRemixStub } from "@remix-run/testing";
 import { Link } from "@remix-run/react";
+import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { act, cleanup, render, screen } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
@@ -92,20 +93,46 @@ describe("ListLink", () => {
     expect(ours.getAttribute("data-discover")).toBe("true");
   });
 
-  it("navigates in the page on a plain click, and leaves a modified click to the browser", async () => {
+  it("navigates in the page on a plain click with the app's router, and leaves a modified click to the browser", async () => {
+    // What RemixBrowser does when the app starts: its router is put on window.
+    const router = createMemoryRouter([
+      {
+        path: "/",
+        Component: () => (
+          <ListLink to="/courses/7" className="card-link">
+            River safety
+          </ListLink>
+        ),
+      },
+      { path: "/courses/:id", Component: () => <h1>Course page</h1> },
+    ]);
+    (window as unknown as { __remixRouter?: unknown }).__remixRouter = router;
+    try {
+      render(<RouterProvider router={router} />);
+      const ours = await screen.findByRole("link", { name: "River safety" });
+      const modified = new MouseEvent("click", { bubbles: true, cancelable: true, button: 0, ctrlKey: true });
+      ours.dispatchEvent(modified);
+      expect(modified.defaultPrevented).toBe(false);
+      const middle = new MouseEvent("click", { bubbles: true, cancelable: true, button: 1 });
+      ours.dispatchEvent(middle);
+      expect(middle.defaultPrevented).toBe(false);
+      expect(screen.queryByRole("heading", { name: "Course page" })).toBeNull();
+      const plain = new MouseEvent("click", { bubbles: true, cancelable: true, button: 0 });
+      act(() => void ours.dispatchEvent(plain));
+      expect(plain.defaultPrevented).toBe(true);
+      expect(await screen.findByRole("heading", { name: "Course page" })).toBeTruthy();
+      expect(router.state.location.pathname).toBe("/courses/7");
+    } finally {
+      delete (window as unknown as { __remixRouter?: unknown }).__remixRouter;
+    }
+  });
+
+  it("leaves a click to the browser before the app's code has started (no router yet)", async () => {
     const Stub = stub();
     render(<Stub />);
     const [ours] = await screen.findAllByRole("link", { name: "River safety" });
-    const modified = new MouseEvent("click", { bubbles: true, cancelable: true, button: 0, ctrlKey: true });
-    ours.dispatchEvent(modified);
-    expect(modified.defaultPrevented).toBe(false);
-    const middle = new MouseEvent("click", { bubbles: true, cancelable: true, button: 1 });
-    ours.dispatchEvent(middle);
-    expect(middle.defaultPrevented).toBe(false);
-    expect(screen.queryByRole("heading", { name: "Course page" })).toBeNull();
     const plain = new MouseEvent("click", { bubbles: true, cancelable: true, button: 0 });
-    act(() => void ours.dispatchEvent(plain));
-    expect(plain.defaultPrevented).toBe(true);
-    expect(await screen.findByRole("heading", { name: "Course page" })).toBeTruthy();
+    ours.dispatchEvent(plain);
+    expect(plain.defaultPrevented).toBe(false);
   });
 });

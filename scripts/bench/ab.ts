@@ -1,0 +1,91 @@
+// `node --import tsx scripts/bench/ab.ts`: an A/B comparison of two server builds or settings on the same
+// learner data, alternating them so that a busy machine's drift falls on both alike. Each variant is a
+// directory holding a build (`AB_A`, `AB_B`, default: this checkout) and extra environment
+// (`AB_ENV_A`, `AB_ENV_B`: "NAME=value NAME=value"). `AB_ROWS=home,course,heartbeat`, `AB_ROUNDS`,
+// `AB_SECONDS`. Prints CPU ms per request and requests/s for each run and the medians.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+import { seedLearnerBench } from "./learner";
+import { NODE_FLAGS } from "../../server/node-flags";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const rounds = Number(process.env.AB_ROUNDS ?? 3);
+const seconds = Number(process.env.AB_SECONDS ?? 5);
+const rows = (process.env.AB_ROWS ?? "home,course").split(",");
+const envOf = (s?: string) => Object.fromEntries((s ?? "").split(" ").filter(Boolean).map((kv) => kv.split("=") as [string, string]));
+
+function cpuMs(pid: number) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+async function start(dir: string, env: Record<string, string>, dataDir: string) {
+  const child = spawn(process.execPath, [...NODE_FLAGS, path.join(dir, "build/server.js")], {
+    cwd: dir,
+    env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", DATA_DIR: dataDir, SEED_DEMO: "false", RATE_LIMIT_MUTATIONS: "100000000", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on("data", (c) => {
+      out += c;
+      const m = out.match(/"msg":"listening","port":(\d+)/);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+  return { child, port };
+}
+
+const stop = (child: ChildProcess) => new Promise<void>((r) => (child.once("exit", () => r()), child.kill("SIGTERM")));
+
+async function main() {
+  const data = await seedLearnerBench({ sessions: 200 });
+  const pick = <T,>(l: T[]) => l[Math.floor(Math.random() * l.length)];
+  const loads: Record<string, () => { path: string; method?: string; body?: string; headers: Record<string, string> }> = {
+    home: () => ({ path: "/", headers: { cookie: pick(data.cookies) } }),
+    course: () => ({ path: `/courses/${pick(data.courseIds)}`, headers: { cookie: pick(data.cookies) } }),
+    heartbeat: () => ({
+      path: "/api/lesson-progresses",
+      method: "POST",
+      body: JSON.stringify({ lesson_id: pick(data.lessonIds), position_seconds: 30, watched_seconds: 15 }),
+      headers: { authorization: `Bearer ${pick(data.tokens)}`, "content-type": "application/json" },
+    }),
+  };
+  const variants = [
+    { name: "A", dir: path.resolve(process.env.AB_A ?? ROOT), env: envOf(process.env.AB_ENV_A) },
+    { name: "B", dir: path.resolve(process.env.AB_B ?? ROOT), env: envOf(process.env.AB_ENV_B) },
+  ];
+  const results: Record<string, Record<string, number[]>> = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const v of round % 2 ? [...variants].reverse() : variants) {
+      const server = await start(v.dir, v.env, data.dataDir);
+      for (const row of rows) {
+        const vary = loads[row];
+        // Warm-up, then the measured run.
+        for (const measured of [false, true]) {
+          const before = cpuMs(server.child.pid!);
+          const r = await autocannon({
+            url: `http://127.0.0.1:${server.port}`,
+            connections: 10,
+            duration: measured ? seconds : 3,
+            requests: [{ method: "GET", path: "/", setupRequest: (req: any) => { const x = vary(); return { ...req, ...x, headers: { ...req.headers, ...x.headers, host: data.host } }; } }],
+          });
+          if (!measured) continue;
+          const cpu = (cpuMs(server.child.pid!) - before) / r.requests.total;
+          if (r.non2xx || r.errors) throw new Error(`${v.name} ${row}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+          ((results[row] ??= {})[v.name] ??= []).push(cpu);
+          console.log(`round ${round + 1} ${v.name} ${row.padEnd(9)} ${cpu.toFixed(3)} CPU ms/req  ${Math.round(r.requests.average)} req/s  p95~${r.latency.p97_5} ms`);
+        }
+      }
+      await stop(server.child);
+    }
+  }
+  const median = (l: number[]) => [...l].sort((a, b) => a - b)[Math.floor(l.length / 2)];
+  for (const row of rows) console.log(`${row}: A ${median(results[row].A).toFixed(3)}  B ${median(results[row].B).toFixed(3)} CPU ms/req (B/A ${(median(results[row].B) / median(results[row].A)).toFixed(3)})`);
+  fs.rmSync(data.dataDir, { recursive: true, force: true });
+}
+
+void main();
