@@ -8,8 +8,8 @@
 //     only match a pathname starting with that segment (case aside), so branches are indexed by it and
 //     tried in their ranked order together with those starting with a parameter, a splat or nothing.
 // Later steps (each described where it is) keep Remix's server route tree and React Router's static data
-// routes, and pass a loader the page's own Request when Remix's stripping of its parameters would not
-// change it. Run on `npm install`/`npm ci` (postinstall); idempotent, step by step; if the code a step expects is not
+// routes, pass a loader the page's own Request when Remix's stripping of its parameters would not
+// change it, and have React's renderToString join a page's pieces once. Run on `npm install`/`npm ci` (postinstall); idempotent, step by step; if the code a step expects is not
 // found (another version), it says so and leaves that step out.
 const fs = require("node:fs");
 const path = require("node:path");
@@ -229,6 +229,67 @@ function __lecternUnchanged(request, name) {
 }
 function stripRoutesParam(request) {
 `,
+      ],
+    ],
+  },
+  {
+    // Remix makes the map of route id -> route module anew for every page (236 routes: 1.5% of a learner
+    // page). The server's build never changes while it runs, so the map is kept per build's route manifest
+    // in production (a development build is loaded anew, with a new manifest, when it changes).
+    file: path.join(__dirname, "..", "node_modules", "@remix-run", "server-runtime", "dist", "entry.js"),
+    mark: "/* lectern: entry route modules kept */",
+    name: "Remix's route module map kept per build",
+    edits: [
+      [
+        "function createEntryRouteModules(manifest) {\n  return Object.keys(manifest).reduce(",
+        `/* lectern: entry route modules kept */
+let __lecternKeep;
+const __lecternRouteModules = new WeakMap();
+function createEntryRouteModules(manifest) {
+  // Read on first use: the server sets NODE_ENV after this module is loaded (server/index.ts).
+  if (__lecternKeep === undefined) __lecternKeep = process.env.NODE_ENV === "production";
+  if (!__lecternKeep) return __createEntryRouteModules(manifest);
+  let kept = __lecternRouteModules.get(manifest);
+  if (!kept) {
+    kept = __createEntryRouteModules(manifest);
+    __lecternRouteModules.set(manifest, kept);
+  }
+  return kept;
+}
+function __createEntryRouteModules(manifest) {
+  return Object.keys(manifest).reduce(`,
+      ],
+    ],
+  },
+  {
+    // With the map above kept, the kept server route tree (an earlier step) is recognised by the map's
+    // identity instead of comparing 236 modules one by one.
+    file: path.join(__dirname, "..", "node_modules", "@remix-run", "react", "dist", "routes.js"),
+    mark: "/* lectern: same route modules at a glance */",
+    name: "Remix's kept server route tree recognised by its module map",
+    edits: [
+      [
+        "if (kept && kept.future === future && kept.isSpaMode === isSpaMode && kept.ids.every((id) => routeModules[id] === kept.modules[id])) {",
+        "/* lectern: same route modules at a glance */ if (kept && kept.future === future && kept.isSpaMode === isSpaMode && (kept.routeModules === routeModules || kept.ids.every((id) => routeModules[id] === kept.modules[id]))) {",
+      ],
+      [
+        "if (!isSpaMode) __lecternServerRoutes.set(manifest, { future, isSpaMode, ids, modules, routes });",
+        "if (!isSpaMode) __lecternServerRoutes.set(manifest, { future, isSpaMode, ids, modules, routes, routeModules });",
+      ],
+    ],
+  },
+  {
+    // React's renderToString adds each of a page's thousands of small pieces to one string with `+=`; the
+    // string V8 builds that way is flattened on first read, which cost 0.2 ms of a learner home's 2.5 ms
+    // (docs/decisions/030-kept-markup.md). Collected in an array and joined once: the same text.
+    file: path.join(__dirname, "..", "node_modules", "react-dom", "cjs", "react-dom-server-legacy.node.production.min.js"),
+    mark: "/* lectern: page text joined once */",
+    name: "React's renderToString joins the page's pieces once",
+    edits: [
+      ['function Vb(a,b,c,d){var f=!1,e=null,g="",h=!1;', 'function Vb(a,b,c,d){/* lectern: page text joined once */var f=!1,e=null,g=[],h=!1;'],
+      [
+        'Sb(a,{push:function(a){null!==a&&(g+=a);return!0},destroy:function(a){f=!0;e=a}});if(f)throw e;if(!h)throw Error("A component suspended while responding to synchronous input. This will cause the UI to be replaced with a loading indicator. To fix, updates that suspend should be wrapped with startTransition.");return g}',
+        'Sb(a,{push:function(a){null!==a&&g.push(a);return!0},destroy:function(a){f=!0;e=a}});if(f)throw e;if(!h)throw Error("A component suspended while responding to synchronous input. This will cause the UI to be replaced with a loading indicator. To fix, updates that suspend should be wrapped with startTransition.");return g.join("")}',
       ],
     ],
   },

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { TranslatorProvider, useTranslation } from "~/utils/translate";
-import { useMarkupKeeper } from "~/components/kept-markup";
+import { useTranslation } from "~/utils/translate";
+import { useKeptElement } from "~/utils/kept-markup.server";
 import { ListLink } from "~/components/list-link";
 import { ProviderImage } from "~/components/provider-image";
 import { durationLabel } from "~/utils/duration";
@@ -58,8 +58,9 @@ export function ProgressBar({ percent }: { percent: number }) {
  * title. The title's link covers the whole card, so the card is one focusable target.
  *
  * On the server, the card's inner markup is kept by everything it shows (docs/decisions/030-kept-markup.md):
- * `CardContent` reads nothing but its props and the translator, so the same key always gives the same
- * markup, and the browser hydrates it as if it had been rendered in place.
+ * What it shows reads nothing but its props and the translator — no other context, no state, no clock —
+ * so the same inputs always give the same markup, and the browser hydrates it as if it had been rendered
+ * in place. Whole `course` is part of the key, so a field shown later is part of it by itself.
  */
 export function CourseCardItem({
   course,
@@ -72,41 +73,8 @@ export function CourseCardItem({
   priority?: boolean;
   width?: number;
 }) {
-  const keeper = useMarkupKeeper();
-  const translator = useTranslation();
-  const content = <CardContent course={course} headingLevel={headingLevel} priority={priority} width={width} />;
-  if (keeper) {
-    const key = JSON.stringify([
-      "card",
-      translator.i18n.language,
-      headingLevel,
-      priority,
-      width,
-      course.id,
-      course.title,
-      course.type,
-      course.description ?? null,
-      course.cover ?? null,
-      course.episodes ?? null,
-      course.durationSeconds ?? null,
-      course.progress ?? null,
-      course.meta ?? null,
-    ]);
-    const html = keeper.html(key);
-    if (html !== undefined) return <li className="card" data-course-id={course.id} dangerouslySetInnerHTML={{ __html: html }} />;
-    keeper.keep(key, <TranslatorProvider translator={translator}>{content}</TranslatorProvider>);
-  }
-  return (
-    <li className="card" data-course-id={course.id}>
-      {content}
-    </li>
-  );
-}
-
-/** What a card shows inside its `<li>`: a pure function of its props and the translator. */
-function CardContent({ course, headingLevel, priority, width }: { course: CourseCard; headingLevel: 2 | 3; priority: boolean; width: number }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
-  return (
+  const content = (
     <>
       <div className="card-media">
         {course.cover ? (
@@ -137,6 +105,10 @@ function CardContent({ course, headingLevel, priority, width }: { course: Course
       </div>
     </>
   );
+  const props = { className: "card", "data-course-id": course.id };
+  // In the browser the `.server` module is empty and the card renders in place (the choice never changes
+  // within one side, so neither does the order of hooks); hydration finds the same DOM either way.
+  return useKeptElement ? useKeptElement("li", props, ["card", headingLevel, priority, width, course], content) : <li {...props}>{content}</li>;
 }
 
 /** A grid of course cards linking to their pages. */

@@ -3,12 +3,6 @@ import type { AnchorHTMLAttributes } from "react";
 /** An absolute path inside the app made only of characters a URL keeps as they are (ids, fixed words). */
 export type AppPath = `/${string}`;
 
-/** The app's router in the browser: Remix's RemixBrowser puts it on `window` when it starts. */
-interface ClientRouter {
-  navigate(to: string, options: { replace: boolean }): unknown;
-}
-const clientRouter = () => (typeof window === "undefined" ? undefined : (window as unknown as { __remixRouter?: ClientRouter }).__remixRouter);
-
 /**
  * A link in a long list (course cards, episodes): the same markup as Remix's `<Link to>` for an absolute
  * path (`data-discover`, so Remix still finds the route ahead of a click) and the same client-side
@@ -27,13 +21,13 @@ export function ListLink({ to, onClick, ...props }: { to: AppPath } & Omit<Ancho
       href={to}
       onClick={(event) => {
         onClick?.(event);
-        if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+        // The app's router: Remix's RemixBrowser puts it on window when it starts.
+        const router = (window as unknown as { __remixRouter?: { navigate(to: string, options: { replace: boolean }): unknown } }).__remixRouter;
+        if (!router || event.defaultPrevented || event.button || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
         if (props.target && props.target !== "_self") return;
-        const router = clientRouter();
-        if (!router) return;
         event.preventDefault();
         // As React Router does: a link to the page already shown replaces its history entry.
-        const here = window.location.pathname + window.location.search + window.location.hash;
+        const here = location.pathname + location.search + location.hash;
         void router.navigate(to, { replace: here === to });
       }}
     />

@@ -1,6 +1,36 @@
-import type { ReactElement } from "react";
+import { createContext, createElement, useContext, type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
-import { MarkupKeeperContext, type MarkupKeeper } from "~/components/kept-markup";
+import { TranslatorProvider, useTranslation } from "~/utils/translate";
+
+/** What a server render asks of the kept markup (app/components/course-cards.tsx). */
+export interface MarkupKeeper {
+  /** The inner HTML kept for this key, if any. */
+  html(key: string): string | undefined;
+  /** This part was rendered in place: keep its inner HTML (rendered on its own after the page). */
+  keep(key: string, inner: ReactElement): void;
+}
+
+/** Provided around a server render (app/entry.server.tsx); tests render without it, or with their own. */
+export const MarkupKeeperContext = createContext<MarkupKeeper | null>(null);
+
+/**
+ * An element (`<li>`) whose children are a pure function of `inputs` and the language: they may read
+ * nothing else (no context but the translator, no state, no clock) and every value they show must be in
+ * `inputs`. Answers the element with the inner HTML kept for these inputs, or with its children rendered
+ * in place (and kept, once seen twice, after the page). Used as `useKeptElement ? useKeptElement(...) :
+ * <li>` by components the browser also loads: there this module is empty.
+ */
+export function useKeptElement(tag: string, props: Record<string, unknown>, inputs: unknown[], children: ReactElement) {
+  const keeper = useContext(MarkupKeeperContext);
+  const translator = useTranslation();
+  if (keeper) {
+    const key = JSON.stringify([translator.i18n.language, inputs]);
+    const html = keeper.html(key);
+    if (html !== undefined) return createElement(tag, { ...props, dangerouslySetInnerHTML: { __html: html } });
+    keeper.keep(key, <TranslatorProvider translator={translator}>{children}</TranslatorProvider>);
+  }
+  return createElement(tag, props, children);
+}
 
 /**
  * Inner HTML of pure page parts (course cards), by a key naming everything the part shows and the language
@@ -11,8 +41,23 @@ import { MarkupKeeperContext, type MarkupKeeper } from "~/components/kept-markup
 export class MarkupStore {
   private readonly entries = new Map<string, string>();
   private chars = 0;
+  /** Keys asked for once and not kept: a part is kept the second time it is shown, not the first. */
+  private readonly once = new Set<string>();
 
   constructor(private readonly maxChars: number) {}
+
+  /**
+   * Whether a part not kept is worth keeping now: it has been shown before. Parts shown only once (a
+   * learner's own progress on a rarely visited course) are then never rendered a second time for nothing,
+   * nor push out parts shown to many.
+   */
+  admit(key: string): boolean {
+    if (this.maxChars === 0) return false;
+    if (this.once.delete(key)) return true;
+    if (this.once.size >= 4096) this.once.clear();
+    this.once.add(key);
+    return false;
+  }
 
   get(key: string): string | undefined {
     const html = this.entries.get(key);
@@ -58,7 +103,7 @@ export function markupKeeper(target: MarkupStore = store): MarkupKeeper & { fill
   return {
     html: (key) => target.get(key),
     keep(key, inner) {
-      pending.set(key, inner);
+      if (target.admit(key)) pending.set(key, inner);
     },
     fill() {
       for (const [key, inner] of pending) {
@@ -72,5 +117,3 @@ export function markupKeeper(target: MarkupStore = store): MarkupKeeper & { fill
     },
   };
 }
-
-export { MarkupKeeperContext };

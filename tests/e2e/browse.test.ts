@@ -111,3 +111,34 @@ for (const javascript of [true, false]) {
     });
   });
 }
+
+describe("cards whose markup the server kept (docs/decisions/030-kept-markup.md)", () => {
+  it("hydrate without a mismatch, and a card opens its course in the page", async () => {
+    const page = await learnerPage(true);
+    const consoleErrors: string[] = [];
+    page.on("console", (message) => {
+      // React reports a hydration mismatch here (the browser's own favicon request is not the page's).
+      if (message.type() === "error" && !message.location().url?.endsWith("/favicon.ico")) consoleErrors.push(message.text());
+    });
+    // A card is kept the second time it is shown: the third visit gets every card from the kept markup.
+    for (let visit = 1; visit <= 3; visit++) {
+      await page.goto(url("/"), { waitUntil: "load" });
+      await settled(page);
+    }
+    expect(consoleErrors).toEqual([]);
+    expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+    // The same page: the link is React's (hydrated), so the course opens without loading a new document.
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    const link = '[data-testid="all-courses"] .card .card-link';
+    const title = await page.$eval(link, (a) => a.textContent);
+    const href = await page.$eval(link, (a) => a.getAttribute("href"));
+    await page.click(link);
+    await until(async () => new URL(page.url()).pathname === href, "the course page's address");
+    await settled(page);
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    expect(await page.$eval("h1", (h) => h.textContent)).toBe(title);
+    expect(consoleErrors).toEqual([]);
+    await page.browserContext().close();
+  });
+});
+

@@ -136,3 +136,4 @@ describe("ListLink", () => {
     expect(plain.defaultPrevented).toBe(false);
   });
 });
+

@@ -3,8 +3,7 @@ import { renderToString } from "react-dom/server";
 import { createRemixStub } from "@remix-run/testing";
 import { describe, expect, it } from "vitest";
 import { CourseCards, CourseRow, type CourseCard } from "~/components/course-cards";
-import { MarkupKeeperContext } from "~/components/kept-markup";
-import { markupKeeper, MarkupStore } from "~/utils/kept-markup.server";
+import { markupKeeper, MarkupKeeperContext, MarkupStore } from "~/utils/kept-markup.server";
 import { resources } from "~/utils/i18n.server";
 import { createTranslator, TranslatorProvider } from "~/utils/translate";
 
@@ -45,13 +44,15 @@ describe("kept markup of course cards", () => {
     const store = new MarkupStore(1_000_000);
     for (const language of ["en", "da"] as const) {
       const plain = page(language, null);
-      const cold = markupKeeper(store);
-      expect(page(language, cold)).toBe(plain);
-      cold.fill();
-      const warm = markupKeeper(store);
-      const kept = page(language, warm);
-      expect(kept).toBe(plain);
-      warm.fill();
+      const before = store.size;
+      for (let visit = 1; visit <= 3; visit++) {
+        const keeper = markupKeeper(store);
+        expect(page(language, keeper)).toBe(plain);
+        keeper.fill();
+        // A part is kept the second time it is shown: on the first visit, only the four cards this page
+        // shows twice (in the row and again in the last grid); after the second, every part.
+        if (visit === 1) expect(store.size - before).toBe(4);
+      }
       // Each language's cards are its own: Danish words on the Danish page.
       expect(plain).toContain(language === "da" ? "afsnit" : "episodes");
     }
@@ -60,11 +61,13 @@ describe("kept markup of course cards", () => {
     expect(store.size).toBe(2 * 10);
   });
 
-  it("serves a warm page from the store (it does not render the cards again)", () => {
+  it("serves a warm page from the store (it does not render the kept parts again)", () => {
     const store = new MarkupStore(1_000_000);
-    const cold = markupKeeper(store);
-    page("en", cold);
-    cold.fill();
+    for (let visit = 0; visit < 2; visit++) {
+      const keeper = markupKeeper(store);
+      page("en", keeper);
+      keeper.fill();
+    }
     // Poison every kept entry: a warm page must show what the store holds.
     const keys: string[] = [];
     const spy = { ...markupKeeper(store), html: (key: string) => (keys.push(key), `<i>kept ${keys.length}</i>`) };
@@ -72,6 +75,16 @@ describe("kept markup of course cards", () => {
     expect(keys.length).toBe(COURSES.length * 3 - 1);
     expect(html).toContain("<i>kept 1</i>");
     expect(html).not.toContain("River safety</a>");
+  });
+
+  it("keeps nothing when its size is 0", () => {
+    const store = new MarkupStore(0);
+    for (let visit = 0; visit < 3; visit++) {
+      const keeper = markupKeeper(store);
+      page("en", keeper);
+      keeper.fill();
+    }
+    expect(store.size).toBe(0);
   });
 
   it("changes the key with anything a card shows", () => {
