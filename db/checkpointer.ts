@@ -52,7 +52,8 @@ export class Checkpointer {
 
   /** A request used this handle: its log is looked at on the next round. */
   used(sqlite: Database.Database) {
-    this.#used.add(sqlite);
+    // Once the thread is gone nothing empties the set: noting handles then would keep closed ones alive.
+    if (!this.#broken) this.#used.add(sqlite);
   }
 
   close() {
@@ -65,15 +66,25 @@ export class Checkpointer {
   #look() {
     if (this.#used.size === 0 || this.#broken) return;
     const threshold = (this.options.thresholdPages ?? 1_000) * (4096 + 24);
-    for (const sqlite of this.#used) {
+    const used = [...this.#used];
+    this.#used.clear();
+    for (const sqlite of used) {
       const file = sqlite.name;
       if (!sqlite.open || this.#pending.has(file)) continue;
-      const size = fs.statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-      if (size < threshold) continue;
-      this.#pending.add(file);
-      this.#thread().postMessage(file);
+      // A timer's exception would end the server: a file that cannot be looked at (its folder removed
+      // or made unreadable) or a thread that cannot start is reported, and the handle's own safety net
+      // stays in place.
+      try {
+        const size = fs.statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+        if (size < threshold) continue;
+        this.#thread().postMessage(file);
+        this.#pending.add(file);
+      } catch (error) {
+        this.done.errors += 1;
+        this.options.onError?.(`checkpoint not started: ${(error as Error).message}`, file);
+      }
+      if (this.#broken) break;
     }
-    this.#used.clear();
   }
 
   #thread(): Worker {
@@ -100,6 +111,7 @@ export class Checkpointer {
       this.#broken = true;
       this.#worker = null;
       this.#pending.clear();
+      this.#used.clear();
       this.options.onError?.(message);
     };
     worker.on("error", (error) => fail(`checkpoint thread failed: ${error.message}`));

@@ -192,6 +192,24 @@ const json = function json(data, init) {
     ],
   },
   {
+    // Kept JSON answers bytes() too (Node 20.16 added it: read from the empty body the object was made
+    // with, it gave nothing), and a clone carries the headers as they are when it is made.
+    mark: "/* lectern: kept JSON bytes and clone */",
+    name: "kept JSON answers bytes(), and clones with its current headers",
+    edits: [
+      [
+        "  clone() { return this.__lecternReal().clone(); }\n}\nfunction __lecternJsonResponse",
+        `  bytes() { return this.__lecternReal().bytes(); } /* lectern: kept JSON bytes and clone */
+  clone() {
+    const copy = this.__lecternReal().clone();
+    return new Response(copy.body, { status: this.status, statusText: this.statusText, headers: this.headers });
+  }
+}
+function __lecternJsonResponse`,
+      ],
+    ],
+  },
+  {
     file: path.join(__dirname, "..", "node_modules", "@remix-run", "server-runtime", "dist", "responses.js"),
     mark: "/* lectern: kept JSON is a Response */",
     name: "Remix's Response check knows kept JSON without reading its body",

@@ -199,8 +199,12 @@ export function apiRouteMatcher(build: ServerBuild) {
       const secondEnd = pathname.indexOf("/", 5);
       const second = pathname.slice(5, secondEnd === -1 ? undefined : secondEnd).toLowerCase();
       matches = matchRoutes((trees.get(second) ?? openTree) as AgnosticRouteObject[], pathname);
-      if (kept.size >= MAX_KEPT_MATCHES) kept.clear();
-      kept.set(pathname, matches);
+      // Only what matched, on a path of ordinary length: anyone may ask for any path, and a flood of
+      // long made-up ones would otherwise hold memory or push the real ones out.
+      if (matches && pathname.length <= 256) {
+        if (kept.size >= MAX_KEPT_MATCHES) kept.clear();
+        kept.set(pathname, matches);
+      }
     }
     return matches?.map((match) => ({ ...match, params: { ...match.params } })) ?? null;
   };

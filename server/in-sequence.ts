@@ -13,13 +13,16 @@ export function inSequence(...handlers: RequestHandler[]): RequestHandler {
     let index = 0;
     const step = (error?: unknown) => {
       if (error === "router") return next(error);
-      if (error !== undefined && error !== null && error !== "route") return next(error);
+      // As Express's router: only a truthy value is an error (`next(false)`, `next(0)`, `next("")` go on).
+      if (error && error !== "route") return next(error);
       const handler = handlers[index++];
       if (!handler) return next();
       try {
         handler(req, res, step);
       } catch (caught) {
-        next(caught);
+        // Express's layer hands on what was thrown; a falsy throw (`throw undefined`) goes on as `next()`.
+        if (caught) next(caught);
+        else step();
       }
     };
     step();

@@ -109,9 +109,13 @@ const MAX_KEPT_CARD_ROWS = 2_000;
 /** The card fields of courses by id, kept per connection while the content version is unchanged. */
 function cardRows(db: TenantConn, ids: number[]) {
   const kept = cachedByVersion(db, "browse.cardRows", () => contentVersionOf(db), () => new Map<number, CardCourse>());
-  const missing = ids.filter((id) => !kept.has(id));
+  let missing = ids.filter((id) => !kept.has(id));
   if (missing.length === 0) return kept;
-  if (kept.size + missing.length > MAX_KEPT_CARD_ROWS) kept.clear();
+  if (kept.size + missing.length > MAX_KEPT_CARD_ROWS) {
+    // Started again: every row this call needs is fetched, not only those missing before the clear.
+    kept.clear();
+    missing = [...new Set(ids)];
+  }
   const rows = preparedOnce(db, "browse.cardRows", () =>
     db
       .select({ id: courses.id, title: courses.title, type: courses.type, coverFileId: courses.coverFileId, description: courses.description })

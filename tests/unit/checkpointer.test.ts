@@ -89,4 +89,15 @@ describe("Checkpointer", () => {
     expect(errors[0]).toMatch(/unable to open|no such file|does not exist/i);
     fs.renameSync(`${file}.moved`, file);
   });
+
+  it("reports a log it cannot look at without stopping the server, and goes on with the others", async () => {
+    // A name whose folder is a file: stat fails with ENOTDIR (not "no such file"), as it would if an
+    // organization's folder were replaced while its handle was open.
+    const strange = { name: path.join(file, "inside.sqlite"), open: true } as unknown as Database.Database;
+    checkpointer.used(strange);
+    write(200);
+    await until(() => checkpointer.done.checkpoints === 1, "the other handle's checkpoint");
+    expect(checkpointer.done.errors).toBe(1);
+    expect(errors[0]).toMatch(/checkpoint not started: ENOTDIR/);
+  });
 });

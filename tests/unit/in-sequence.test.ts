@@ -45,6 +45,24 @@ describe("inSequence", () => {
     expect(reached).toBe(false);
   });
 
+  it("goes on after a falsy value passed to next or thrown, as Express's router does", () => {
+    for (const falsy of [false, 0, "", null]) {
+      const seen: number[] = [];
+      expect(run((_q, _s, next) => next(falsy as unknown as Error), (_q, _s, next) => (seen.push(2), next()))).toEqual(["next"]);
+      expect(seen).toEqual([2]);
+    }
+    const seen: number[] = [];
+    expect(
+      run(
+        () => {
+          throw undefined;
+        },
+        (_q, _s, next) => (seen.push(2), next()),
+      ),
+    ).toEqual(["next"]);
+    expect(seen).toEqual([2]);
+  });
+
   it("goes on after next('route'), as between app.use layers, and leaves on next('router')", () => {
     let reached = false;
     expect(run((_q, _s, next) => next("route"), (_q, _s, next) => ((reached = true), next()))).toEqual(["next"]);

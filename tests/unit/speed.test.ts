@@ -8,6 +8,7 @@ import { createTenantDatabase, openTenantDatabase } from "../../db/open";
 import { preparedOnce } from "../../db/prepared";
 import { createCourse } from "../../app/models/course.server";
 import { search } from "../../app/models/learning.server";
+import { recentCourseCards } from "../../app/models/browse.server";
 import { categories, courses } from "../../db/tenant";
 import { defaultPoolSize, tenantDatabaseFile } from "../../db/tenant-pool";
 import { richTextToPlain, sanitizeRichText } from "../../app/utils/sanitize.server";
@@ -309,5 +310,31 @@ describe("patched library code (scripts/patch-router.cjs)", () => {
     expect(first).toEqual({ root: manifest.root.module, "routes/_index": manifest["routes/_index"].module });
     // Vitest runs with NODE_ENV=test: a new map each time, as Remix makes it.
     expect(createEntryRouteModules(manifest)).not.toBe(first);
+  });
+});
+
+describe("card rows kept per connection (app/models/browse.server.ts)", () => {
+  it("gives every recent course's card when the kept rows are started again mid-call", () => {
+    const db = openTenantDatabase(tenantDatabaseFile(dir, 1));
+    const sqlite = db.$client;
+    sqlite.transaction(() => {
+      const course = sqlite.prepare("insert into courses (title, description, type, published, position) values (?, '', 'series', 1, ?)");
+      const lesson = sqlite.prepare("insert into lessons (course_id, title, kind, body, position) values (?, 'Lesson', 'text', '', 0)");
+      for (let i = 1; i <= 2_010; i++) {
+        course.run(`Course ${i}`, i);
+        lesson.run(i);
+      }
+      const user = sqlite.prepare("insert into users (email, first_name, last_name, role) values (?, 'L', ?, 'learner')");
+      for (let u = 1; u <= 101; u++) user.run(`l${u}@example.test`, String(u));
+      const seen = sqlite.prepare("insert into lesson_progress (user_id, lesson_id, course_id, position_seconds, watched_seconds) values (?, ?, ?, 1, 1)");
+      // Learners 1-100 have seen 20 courses each (2,000 in all); learner 101 ten of learner 1's and ten new.
+      for (let u = 1; u <= 100; u++) for (let k = 1; k <= 20; k++) seen.run(u, (u - 1) * 20 + k, (u - 1) * 20 + k);
+      for (let k = 1; k <= 10; k++) seen.run(101, k, k);
+      for (let k = 2_001; k <= 2_010; k++) seen.run(101, k, k);
+    })();
+    for (let u = 1; u <= 100; u++) expect(recentCourseCards(db, u, 20)).toHaveLength(20);
+    const cards = recentCourseCards(db, 101, 20);
+    expect(cards.map((c) => c.id).sort((a, b) => a - b)).toEqual([...Array.from({ length: 10 }, (_, i) => i + 1), ...Array.from({ length: 10 }, (_, i) => 2_001 + i)]);
+    sqlite.close();
   });
 });
