@@ -74,7 +74,7 @@ export function CourseCardItem({
   width?: number;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
-  const content = (
+  const content = () => (
     <>
       <div className="card-media">
         {course.cover ? (
@@ -108,7 +108,7 @@ export function CourseCardItem({
   const props = { className: "card", "data-course-id": course.id };
   // In the browser the `.server` module is empty and the card renders in place (the choice never changes
   // within one side, so neither does the order of hooks); hydration finds the same DOM either way.
-  return useKeptElement ? useKeptElement("li", props, ["card", headingLevel, priority, width, course], content) : <li {...props}>{content}</li>;
+  return useKeptElement ? useKeptElement("li", props, ["card", headingLevel, priority, width, course], content) : <li {...props}>{content()}</li>;
 }
 
 /** A grid of course cards linking to their pages. */

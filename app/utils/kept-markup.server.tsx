@@ -20,26 +20,31 @@ export const MarkupKeeperContext = createContext<MarkupKeeper | null>(null);
  * in place (and kept, once seen twice, after the page). Used as `useKeptElement ? useKeptElement(...) :
  * <li>` by components the browser also loads: there this module is empty.
  */
-export function useKeptElement(tag: string, props: Record<string, unknown>, inputs: unknown[], children: ReactElement) {
+export function useKeptElement(tag: string, props: Record<string, unknown>, inputs: unknown[], children: () => ReactElement) {
   const keeper = useContext(MarkupKeeperContext);
   const translator = useTranslation();
   if (keeper) {
     const key = JSON.stringify([translator.i18n.language, inputs]);
     const html = keeper.html(key);
+    // Kept: the children's elements are not even made.
     if (html !== undefined) return createElement(tag, { ...props, dangerouslySetInnerHTML: { __html: html } });
-    keeper.keep(key, <TranslatorProvider translator={translator}>{children}</TranslatorProvider>);
+    const inner = children();
+    keeper.keep(key, <TranslatorProvider translator={translator}>{inner}</TranslatorProvider>);
+    return createElement(tag, props, inner);
   }
-  return createElement(tag, props, children);
+  return createElement(tag, props, children());
 }
 
 /**
  * Inner HTML of pure page parts (course cards), by a key naming everything the part shows and the language
  * it speaks (docs/decisions/030-kept-markup.md). A key names the inputs of a pure function, so an entry is
  * never stale and is the same for every organization and person that shows the same thing: nothing is
- * invalidated, entries only leave when the store is full (least recently used first).
+ * invalidated, entries only leave when the store is full (the oldest first, unless read since they were
+ * last passed over: a "second chance", which keeps what is read without reordering on every read).
  */
 export class MarkupStore {
-  private readonly entries = new Map<string, string>();
+  /** In the order kept; `used` marks an entry read since it was last passed over (a second chance). */
+  private readonly entries = new Map<string, { html: string; used: boolean }>();
   private chars = 0;
   /** Keys asked for once and not kept: a part is kept the second time it is shown, not the first. */
   private readonly once = new Set<string>();
@@ -59,14 +64,12 @@ export class MarkupStore {
     return false;
   }
 
+  /** A read only marks the entry used (no reordering: a page reads dozens). */
   get(key: string): string | undefined {
-    const html = this.entries.get(key);
-    if (html !== undefined) {
-      // Most recently used last.
-      this.entries.delete(key);
-      this.entries.set(key, html);
-    }
-    return html;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    entry.used = true;
+    return entry.html;
   }
 
   set(key: string, html: string) {
@@ -75,16 +78,23 @@ export class MarkupStore {
     const old = this.entries.get(key);
     if (old !== undefined) {
       this.entries.delete(key);
-      this.chars -= key.length + old.length;
+      this.chars -= key.length + old.html.length;
     }
-    this.entries.set(key, html);
+    this.entries.set(key, { html, used: false });
     this.chars += size;
-    for (const [oldest, value] of this.entries) {
+    // Oldest first; one read since it was last passed over earns an entry another round at the end.
+    for (const [oldest, entry] of this.entries) {
       if (this.chars <= this.maxChars) break;
       this.entries.delete(oldest);
-      this.chars -= oldest.length + value.length;
+      if (entry.used) {
+        entry.used = false;
+        this.entries.set(oldest, entry);
+      } else {
+        this.chars -= oldest.length + entry.html.length;
+      }
     }
   }
+
 
   get size() {
     return this.entries.size;

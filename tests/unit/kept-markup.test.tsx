@@ -120,13 +120,19 @@ describe("kept markup of course cards", () => {
     expect(store.size).toBe(0);
   });
 
-  it("keeps at most its size, least recently used leaving first", () => {
+  it("keeps at most its size: the oldest leave first, unless read since they were last passed over", () => {
     const store = new MarkupStore(100);
     store.set("a", "x".repeat(9));
     store.set("b", "y".repeat(9));
     expect(store.get("a")).toBe("x".repeat(9));
     for (let i = 0; i < 9; i++) store.set(`k${i}`, "z".repeat(8));
+    // 10 + 10 + 9 × 10 = 110 > 100: "a" was read, so "b" leaves first.
     expect(store.get("b")).toBeUndefined();
+    expect(store.get("a")).toBe("x".repeat(9));
+    for (let i = 9; i < 30; i++) store.set(`k${i}`, "z".repeat(8));
+    // Read once, kept one round more, then gone when no longer read.
+    expect(store.get("a")).toBeUndefined();
+    expect(store.size).toBeLessThanOrEqual(10);
     // An entry over an eighth of the store is not kept at all.
     store.set("big", "w".repeat(20));
     expect(store.get("big")).toBeUndefined();
