@@ -63,6 +63,11 @@ const schema = z.object({
    * (docs/decisions/026-visitor-page-cache.md).
    */
   PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(16),
+  /**
+   * Course cards' kept markup, in thousands of characters of keys and HTML; 0 keeps none
+   * (docs/decisions/030-kept-markup.md). Read by app/utils/kept-markup.server.tsx; checked here at start.
+   */
+  KEPT_MARKUP_KB: z.coerce.number().int().min(0).max(1_048_576).default(1024),
   /** Whether super-admins must enter an e-mailed code after their password. */
   SUPER_ADMIN_2FA: flag,
   /** Certificates: the Chromium that renders PDFs, how many may run at once, and a render's time limit. */

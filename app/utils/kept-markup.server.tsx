@@ -102,7 +102,9 @@ export class MarkupStore {
 }
 
 /** About a million characters of keys and markup (some 1,500 cards); `KEPT_MARKUP_KB=0` keeps none. */
-const store = new MarkupStore(Number(process.env.KEPT_MARKUP_KB ?? 1024) * 1024);
+const keptKb = Number(process.env.KEPT_MARKUP_KB || 1024);
+// server/config.ts refuses a bad value at start; a script that loads the build without it gets the default.
+const store = new MarkupStore((Number.isInteger(keptKb) && keptKb >= 0 ? keptKb : 1024) * 1024);
 
 /**
  * One render's keeper: answers from the store, and collects the parts it rendered in full, to be rendered
