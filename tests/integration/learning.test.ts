@@ -113,6 +113,28 @@ describe("unpublished courses", () => {
   });
 });
 
+describe("the heartbeat and changes to content", () => {
+  it("sees a course unpublished, a lesson moved or deleted on the very next beat, through the app or another connection", async () => {
+    const { id, lessons } = await courseWithLessons({ title: "Hjerteslag" });
+    const other = await courseWithLessons({ title: "Andet kursus", published: false });
+    const beat = (lesson: number) => call("POST", "lesson-progresses", { lesson_id: lesson, position_seconds: 5, watched_seconds: 1 }, learner);
+    expect((await beat(lessons[0])).status).toBe(200);
+    // Unpublished by another connection (a script beside the server): the next beat is refused.
+    execTenant(server, 2, "update courses set published = 0 where id = ?", id);
+    expect((await beat(lessons[0])).status).toBe(404);
+    // Published again through the app.
+    expect((await call("PUT", `courses/${id}`, { published: true })).status).toBe(200);
+    expect((await beat(lessons[0])).status).toBe(200);
+    // The lesson moved into an unpublished course: refused; the course's editor may still preview it.
+    execTenant(server, 2, "update lessons set course_id = ? where id = ?", other.id, lessons[1]);
+    expect((await beat(lessons[1])).status).toBe(404);
+    expect((await call("POST", "lesson-progresses", { lesson_id: lessons[1], position_seconds: 5 })).status).toBe(200);
+    // Deleted: gone at once.
+    expect((await call("DELETE", `lessons/${lessons[0]}`)).status).toBeLessThan(300);
+    expect((await beat(lessons[0])).status).toBe(404);
+  });
+});
+
 describe("search", () => {
   it("finds courses, lessons and materials by a word, ranked, and stays current on edits", async () => {
     const { id, lessons } = await courseWithLessons({ title: "Nordlysets fysik" }, ["Solvind og magnetfelter", "Farverne"]);
