@@ -14,7 +14,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const rounds = Number(process.env.AB_ROUNDS ?? 3);
 const seconds = Number(process.env.AB_SECONDS ?? 5);
 const rows = (process.env.AB_ROWS ?? "home,course").split(",");
-const envOf = (s?: string) => Object.fromEntries((s ?? "").split(" ").filter(Boolean).map((kv) => kv.split("=") as [string, string]));
+const envOf = (s?: string) => Object.fromEntries((s ?? "").split(" ").filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
 
 function cpuMs(pid: number) {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
