@@ -3,11 +3,11 @@
 // directory holding a build (`AB_A`, `AB_B`, default: this checkout) and extra environment
 // (`AB_ENV_A`, `AB_ENV_B`: "NAME=value NAME=value"). `AB_ROWS=home,course,heartbeat`, `AB_ROUNDS`,
 // `AB_SECONDS`. Prints CPU ms per request and requests/s for each run and the medians.
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { seedLearnerBench } from "./learner";
+import { cpuMs, startProcess, stopProcess } from "./processes";
 import { NODE_FLAGS } from "../../server/node-flags";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -16,30 +16,8 @@ const seconds = Number(process.env.AB_SECONDS ?? 5);
 const rows = (process.env.AB_ROWS ?? "home,course").split(",");
 const envOf = (s?: string) => Object.fromEntries((s ?? "").split(" ").filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
 
-function cpuMs(pid: number) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-async function start(dir: string, env: Record<string, string>, dataDir: string) {
-  const child = spawn(process.execPath, [...NODE_FLAGS, path.join(dir, "build/server.js")], {
-    cwd: dir,
-    env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", DATA_DIR: dataDir, SEED_DEMO: "false", RATE_LIMIT_MUTATIONS: "100000000", ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on("data", (c) => {
-      out += c;
-      const m = out.match(/"msg":"listening","port":(\d+)/);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-  return { child, port };
-}
-
-const stop = (child: ChildProcess) => new Promise<void>((r) => (child.once("exit", () => r()), child.kill("SIGTERM")));
+const start = (dir: string, env: Record<string, string>, dataDir: string) =>
+  startProcess([...NODE_FLAGS, path.join(dir, "build/server.js")], { DATA_DIR: dataDir, SEED_DEMO: "false", RATE_LIMIT_MUTATIONS: "100000000", ...env }, dir);
 
 async function main() {
   const data = await seedLearnerBench({ sessions: 200 });
@@ -80,7 +58,7 @@ async function main() {
           console.log(`round ${round + 1} ${v.name} ${row.padEnd(9)} ${cpu.toFixed(3)} CPU ms/req  ${Math.round(r.requests.average)} req/s  p95~${r.latency.p97_5} ms`);
         }
       }
-      await stop(server.child);
+      await stopProcess(server);
     }
   }
   const median = (l: number[]) => [...l].sort((a, b) => a - b)[Math.floor(l.length / 2)];

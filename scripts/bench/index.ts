@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +22,7 @@ import { benchAnalytics } from "./analytics";
 import { benchQuizzes } from "./quizzes";
 import { benchLeaderboard } from "./leaderboard";
 import { renderFloor } from "./render-floor";
+import { cpuMs, startProcess, stopProcess, type Server } from "./processes";
 
 /**
  * `npm run bench`: throughput of Lectern against a bare Express + better-sqlite3 baseline measured in the
@@ -40,39 +40,17 @@ const only = (part: string) => !ONLY || ONLY.has(part);
 /** `BENCH_PROFILE=<dir>`: the Lectern servers write V8 CPU profiles there (node --cpu-prof) when they stop. */
 const PROFILE_DIR = process.env.BENCH_PROFILE;
 
-export interface Server {
-  port: number;
-  child: ChildProcess;
-}
+export type { Server } from "./processes";
 
 async function start(script: string, env: Record<string, string>): Promise<Server> {
   const profile = PROFILE_DIR && script.startsWith("server/") ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
   // Lectern runs as in production: the compiled server (npm run build), no TypeScript loader.
   const flags = process.env.BENCH_NODE_FLAGS !== undefined ? process.env.BENCH_NODE_FLAGS.split(" ").filter(Boolean) : NODE_FLAGS;
   const args = script === "server/index.ts" ? [...flags, "build/server.js"] : ["--import", "tsx", script];
-  const child = spawn(process.execPath, [...profile, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const match = out.match(/"msg":"listening","port":(\d+)/);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}: ${out}`)));
-  });
-  return { port, child };
+  return startProcess([...profile, ...args], env, ROOT);
 }
 
-async function stop(server: Server) {
-  await new Promise<void>((resolve) => {
-    server.child.once("exit", () => resolve());
-    server.child.kill("SIGTERM");
-  });
-}
+const stop = stopProcess;
 
 /** Peak resident memory of a process so far (VmHWM), in MiB. */
 function peakRssMiB(pid: number) {
@@ -81,11 +59,6 @@ function peakRssMiB(pid: number) {
   return Math.round((kb / 1024) * 10) / 10;
 }
 
-/** CPU time a process has used so far (user + system), in ms. */
-function cpuMs(pid: number) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
-}
 
 interface Load {
   port: number;

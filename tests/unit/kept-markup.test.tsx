@@ -39,6 +39,15 @@ function page(language: "en" | "da", keeper: ReturnType<typeof markupKeeper> | n
   return renderToString(element);
 }
 
+/** The English page shown `count` times, each followed by the keeping its render asked for. */
+function visits(store: MarkupStore, count: number) {
+  for (let visit = 0; visit < count; visit++) {
+    const keeper = markupKeeper(store);
+    page("en", keeper);
+    keeper.fill();
+  }
+}
+
 describe("kept markup of course cards", () => {
   it("gives the page byte for byte as rendered in place, cold and warm, in each language", () => {
     const store = new MarkupStore(1_000_000);
@@ -63,11 +72,7 @@ describe("kept markup of course cards", () => {
 
   it("serves a warm page from the store (it does not render the kept parts again)", () => {
     const store = new MarkupStore(1_000_000);
-    for (let visit = 0; visit < 2; visit++) {
-      const keeper = markupKeeper(store);
-      page("en", keeper);
-      keeper.fill();
-    }
+    visits(store, 2);
     // Poison every kept entry: a warm page must show what the store holds.
     const keys: string[] = [];
     const spy = { ...markupKeeper(store), html: (key: string) => (keys.push(key), `<i>kept ${keys.length}</i>`) };
@@ -79,11 +84,7 @@ describe("kept markup of course cards", () => {
 
   it("keeps nothing when its size is 0", () => {
     const store = new MarkupStore(0);
-    for (let visit = 0; visit < 3; visit++) {
-      const keeper = markupKeeper(store);
-      page("en", keeper);
-      keeper.fill();
-    }
+    visits(store, 3);
     expect(store.size).toBe(0);
   });
 

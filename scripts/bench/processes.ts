@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+
+export interface Server {
+  port: number;
+  child: ChildProcess;
+}
+
+/**
+ * A server process of the bench: `args` after node's own (flags and the script), started with `env` over
+ * the bench's own environment (production, a free port, no request log); resolved once it says where it
+ * listens.
+ */
+export async function startProcess(args: string[], env: Record<string, string>, cwd: string): Promise<Server> {
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on("data", (chunk) => {
+      out += chunk;
+      const match = out.match(/"msg":"listening","port":(\d+)/);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}: ${out}`)));
+  });
+  return { port, child };
+}
+
+export async function stopProcess(server: Server) {
+  await new Promise<void>((resolve) => {
+    server.child.once("exit", () => resolve());
+    server.child.kill("SIGTERM");
+  });
+}
+
+/** CPU time a process has used so far (user + system), in ms. */
+export function cpuMs(pid: number) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
