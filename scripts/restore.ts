@@ -4,15 +4,21 @@ import Database from "better-sqlite3";
 import { getOrganization } from "../app/models/organization.server";
 import { tenantFolder } from "../db/tenant-pool";
 import { readConfig } from "../server/config";
+import { runningServer } from "../server/pid-file";
 import { Platform } from "../server/platform";
 
 /**
  * `npm run restore -- <organization id> <backup folder>`: puts a backup made by `npm run backup` back in
  * place of the organization's folder. The backup must pass `PRAGMA integrity_check` first; the current
- * folder is moved aside (never deleted). Stop the server first (or restart it after): an open handle to the
- * old database would otherwise keep serving it.
+ * folder is moved aside (never deleted). It refuses while a server runs on the same data directory
+ * (server/pid-file.ts): an open handle would keep serving the old database, and the checkpoint thread,
+ * which opens files by name, could write the old log into the new file.
  */
 export function restoreOrganization(dataDir: string, organizationId: number, backup: string) {
+  const running = runningServer(dataDir);
+  if (running !== null) {
+    throw new Error(`a server is running on ${dataDir} (process ${running}): stop it first (if none is, remove ${path.join(dataDir, "server.pid")})`);
+  }
   const db = new Database(path.join(backup, "db.sqlite"), { readonly: true, fileMustExist: true });
   try {
     const check = db.pragma("integrity_check", { simple: true });

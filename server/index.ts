@@ -8,6 +8,7 @@ import { createApp } from "./app";
 import { readConfig } from "./config";
 import { Platform } from "./platform";
 import { logger } from "./logger";
+import { removePidFile, writePidFile } from "./pid-file";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildPath = path.join(root, "build", "index.js");
@@ -34,6 +35,7 @@ async function main() {
   const server = app.listen(config.PORT, config.HOST, () => {
     const { port } = server.address() as AddressInfo;
     platform.listeningPort = port;
+    writePidFile(config.DATA_DIR);
     // One machine-readable line for scripts and tests, then the addresses for people.
     console.log(JSON.stringify({ level: "info", msg: "listening", port, dataDir: config.DATA_DIR }));
     console.log(`\nLectern is running. Demo organizations:`);
@@ -55,6 +57,7 @@ async function main() {
     server.close(() => {
       void platform.jobs.stop().finally(() => {
         platform.close();
+        removePidFile(config.DATA_DIR);
         process.exit(0);
       });
     });

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -95,8 +96,14 @@ describe("backup and restore of one organization", () => {
     const inBackup = categoryIds(path.join(backup, "db.sqlite"));
     expect(inBackup.size).toBeGreaterThan(3);
     await api(server, ORG, "POST", "courses/categories", { token, body: { name: "after the backup" } });
+    // Not while the server runs on the same data: nothing is touched.
+    expect(() => restoreOrganization(dataDir, 2, backup)).toThrow(/a server is running on .* stop it first/);
+    expect(categoryIds(dbFile(dataDir)).size).toBeGreaterThan(inBackup.size);
     await server.stop();
     server = undefined;
+    // A clean stop removes its process file; a file naming a process that is gone counts for nothing.
+    expect(fs.existsSync(path.join(dataDir, "server.pid"))).toBe(false);
+    fs.writeFileSync(path.join(dataDir, "server.pid"), "2147483646\n");
 
     restoreOrganization(dataDir, 2, backup);
     expect(integrity(dbFile(dataDir))).toBe("ok");
