@@ -57,10 +57,10 @@ export function ProgressBar({ percent }: { percent: number }) {
  * One course: cover (or a tinted placeholder with its initial), a progress bar when started, facts and
  * title. The title's link covers the whole card, so the card is one focusable target.
  *
- * On the server, the card's inner markup is kept by everything it shows (docs/decisions/030-kept-markup.md):
- * What it shows reads nothing but its props and the translator — no other context, no state, no clock —
- * so the same inputs always give the same markup, and the browser hydrates it as if it had been rendered
- * in place. Whole `course` is part of the key, so a field shown later is part of it by itself.
+ * On the server, the card's inner markup is kept by everything it shows (docs/decisions/030-kept-markup.md).
+ * Its content reads nothing but its props and the translator (no other context, no state, no clock), so
+ * the same inputs always give the same markup, and the browser hydrates it as if it had been rendered in
+ * place. The whole `course` is part of the key, so a field shown later is part of it by itself.
  */
 export function CourseCardItem({
   course,

@@ -46,8 +46,12 @@ export class MarkupStore {
   /** In the order kept; `used` marks an entry read since it was last passed over (a second chance). */
   private readonly entries = new Map<string, { html: string; used: boolean }>();
   private chars = 0;
-  /** Keys asked for once and not kept: a part is kept the second time it is shown, not the first. */
-  private readonly once = new Set<string>();
+  /**
+   * Hashes of the keys asked for once and not kept: a part is kept the second time it is shown, not the
+   * first. Hashes, not keys, so this costs 4,096 numbers at most beside the store's bound; two keys sharing
+   * a hash only admit a part one showing early.
+   */
+  private readonly once = new Set<number>();
 
   constructor(private readonly maxChars: number) {}
 
@@ -58,9 +62,10 @@ export class MarkupStore {
    */
   admit(key: string): boolean {
     if (this.maxChars === 0) return false;
-    if (this.once.delete(key)) return true;
+    const hash = fnv1a(key);
+    if (this.once.delete(hash)) return true;
     if (this.once.size >= 4096) this.once.clear();
-    this.once.add(key);
+    this.once.add(hash);
     return false;
   }
 
@@ -95,10 +100,16 @@ export class MarkupStore {
     }
   }
 
-
   get size() {
     return this.entries.size;
   }
+}
+
+/** FNV-1a, 32 bits, over a string's UTF-16 code units. */
+function fnv1a(text: string) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 /** About a million characters of keys and markup (some 1,500 cards); `KEPT_MARKUP_KB=0` keeps none. */
