@@ -2,8 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/server.js";
-import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
+import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
@@ -13,9 +12,8 @@ import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
 import { isLanguage } from "../app/utils/i18n";
 import { textsScript } from "../app/utils/i18n.server";
-import { pageBody } from "../app/utils/page-body";
 import { directApiRoutes } from "./api-direct";
-import { laneRequest, remixUrl } from "./lane-request";
+import { documents } from "./documents";
 import { serveFiles } from "./files";
 import { healthChecks } from "./health";
 import { logger, requestLog } from "./logger";
@@ -297,33 +295,5 @@ function tenancy(platform: Platform, pageCache: VisitorPageCache) {
     res.on("close", release);
     res.locals.tenant = { organization, db: lease.db } satisfies TenantLocals;
     next();
-  };
-}
-
-/**
- * Remix's Express adapter (`createRequestHandler` of @remix-run/express), except that a page asked for with
- * GET or HEAD gets a Request whose abort signal is made only when something asks for it
- * (server/lane-request.ts): undici's Request with a signal following Remix's AbortController cost about a
- * tenth of a small page's CPU (docs/decisions/014-speed.md, sixth round). The signal is aborted, as Remix's
- * is, when the connection closes before the reply is finished. Requests with a body (forms sent without
- * JavaScript) go through Remix's own adapter. A rendered page's bytes are written out directly.
- */
-function documents(build: ServerBuild | (() => Promise<ServerBuild>), mode: string, getLoadContext: (req: Request, res: Response) => AppLoadContext) {
-  const handleRequest = createRequestHandler(build, mode);
-  return async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const lean = req.method === "GET" || req.method === "HEAD" ? await laneRequest(req, res, remixUrl(req).href) : null;
-      const response = await handleRequest(lean ?? createRemixRequest(req, res), getLoadContext(req, res));
-      const page = req.method === "HEAD" ? null : pageBody(response);
-      if (!page) return await sendRemixResponse(res, response);
-      // A page rendered whole (app/utils/render-page.server.tsx): its bytes are written as they are, as
-      // Remix's adapter would write them after reading them back through the Response's body stream.
-      res.statusMessage = response.statusText;
-      res.status(response.status);
-      for (const [key, value] of response.headers.entries()) res.append(key, value);
-      res.end(page);
-    } catch (error) {
-      next(error);
-    }
   };
 }

@@ -21,7 +21,8 @@ import { benchConcurrentProgress } from "./load";
 import { benchAnalytics } from "./analytics";
 import { benchQuizzes } from "./quizzes";
 import { benchLeaderboard } from "./leaderboard";
-import { renderFloor } from "./render-floor";
+import { getPage, renderFloor } from "./render-floor";
+import { loaderFloor } from "./loader-floor";
 import { cpuMs, startProcess, stopProcess, type Server } from "./processes";
 
 /**
@@ -323,6 +324,30 @@ async function main() {
           `  floor of the ${what} row, React alone: renderToString of the same markup (${f.elements} elements, ${f.kib} KiB) as plain elements, in a hot loop: ${f.ms} ms; with the baseline's ${baselineResolve.cpuPerRequest} ms, cpu ratio at most ${bound}`,
         );
         ((json.render_floors ??= {}) as Record<string, unknown>)[what] = { ...f, cpuRatioAtMost: bound };
+        // What any Remix app costs to serve this page (scripts/bench/baseline-page.ts): bare Express and
+        // Remix's own adapter, the page's markup and kept loader data, measured with the row's own load.
+        const pageFile = path.join(os.tmpdir(), `lectern-bench-page-${process.pid}.html`);
+        fs.writeFileSync(pageFile, await getPage(port, sample.path ?? load.path, { ...(sample.headers ?? {}), host: big.host }));
+        const floor = await start("scripts/bench/baseline-page.ts", { PAGE_FILE: pageFile });
+        const p = await run({ ...load, port: floor.port, pid: floor.child.pid });
+        await stop(floor);
+        fs.rmSync(pageFile, { force: true });
+        console.log(
+          `  floor of the ${what} row, bare Express + Remix serving the same page (kept data, markup as plain elements): ${p.rps} req/s, ${p.cpuPerRequest} CPU ms per request, p95 ${p.p95} ms; ratio ${ratio(p.rps, base)} (cpu ratio ${ratio(baselineResolve.cpuPerRequest, p.cpuPerRequest)})`,
+        );
+        // And what its data costs alone (scripts/bench/loader-floor.ts): both loaders called in a hot loop.
+        const data = await loaderFloor({ dataDir: big.dataDir, host: big.host, vary: load.vary! });
+        const both = ratio(baselineResolve.cpuPerRequest, p.cpuPerRequest + data.ms);
+        console.log(
+          `  floor of the ${what} row, its two loaders alone (session, progress, cards; called in a hot loop, no HTTP or Remix): ${data.ms} ms; with the Remix floor's ${p.cpuPerRequest} ms, cpu ratio at most ${both}`,
+        );
+        ((json.page_floors ??= {}) as Record<string, unknown>)[what] = {
+          ...p,
+          ratio: ratio(p.rps, base),
+          cpuRatio: ratio(baselineResolve.cpuPerRequest, p.cpuPerRequest),
+          loadersMs: data.ms,
+          cpuRatioWithLoadersAtMost: both,
+        };
       }
       if (what === "progress heartbeat") {
         // The floor of that row: the least a heartbeat can do on this stack (scripts/bench/baseline-heartbeat.ts).

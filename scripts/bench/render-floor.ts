@@ -11,7 +11,21 @@ import { renderToString } from "react-dom/server";
  * the baseline's whole request it bounds the ratio the row could reach on this stack.
  */
 export async function renderFloor({ port, host, path, headers }: { port: number; host: string; path: string; headers: Record<string, string> }) {
-  const html = await get(port, path, { ...headers, host });
+  const html = await getPage(port, path, { ...headers, host });
+  const { tree, elements } = await pageElements(html);
+  for (let i = 0; i < 200; i++) renderToString(tree);
+  const runs = 500;
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < runs; i++) renderToString(tree);
+  const ms = Number(process.hrtime.bigint() - started) / runs / 1e6;
+  return { elements, kib: Math.round(html.length / 102.4) / 10, ms: Math.round(ms * 1000) / 1000 };
+}
+
+/**
+ * A page's HTML as plain React elements, made once. `replace` may stand in for an element (by returning
+ * something other than `undefined`); the page floor (baseline-page.tsx) puts Remix's own parts there.
+ */
+export async function pageElements(html: string, replace: (tag: string, element: ParsedElement, convert: (node: ParsedNode) => ReactNode) => ReactNode | undefined = () => undefined) {
   const window = new Window();
   try {
     const document = new window.DOMParser().parseFromString(html, "text/html");
@@ -19,9 +33,11 @@ export async function renderFloor({ port, host, path, headers }: { port: number;
     const convert = (node: ParsedNode): ReactNode => {
       if (node.nodeType === 3) return node.textContent;
       if (node.nodeType !== 1) return null;
-      elements += 1;
       const element = node as ParsedElement;
       const tag = element.tagName.toLowerCase();
+      const replaced = replace(tag, element, convert);
+      if (replaced !== undefined) return replaced;
+      elements += 1;
       const props: Record<string, unknown> = {};
       for (const attribute of Array.from(element.attributes)) {
         const name = PROP_NAMES[attribute.name] ?? attribute.name;
@@ -33,25 +49,22 @@ export async function renderFloor({ port, host, path, headers }: { port: number;
       if (tag === "script" || tag === "style") return createElement(tag, { ...props, dangerouslySetInnerHTML: { __html: element.textContent ?? "" } });
       return createElement(tag, props, ...Array.from(element.childNodes).map(convert).filter((child) => child !== null));
     };
-    const tree = createElement("html", { lang: document.documentElement.getAttribute("lang") ?? "en" }, convert(document.head as unknown as ParsedNode), convert(document.body as unknown as ParsedNode));
-    for (let i = 0; i < 200; i++) renderToString(tree);
-    const runs = 500;
-    const started = process.hrtime.bigint();
-    for (let i = 0; i < runs; i++) renderToString(tree);
-    const ms = Number(process.hrtime.bigint() - started) / runs / 1e6;
-    return { elements, kib: Math.round(html.length / 102.4) / 10, ms: Math.round(ms * 1000) / 1000 };
+    const head = convert(document.head as unknown as ParsedNode);
+    const body = convert(document.body as unknown as ParsedNode);
+    const tree = createElement("html", { lang: document.documentElement.getAttribute("lang") ?? "en" }, head, body);
+    return { tree, head, body, elements };
   } finally {
     await window.happyDOM.close();
   }
 }
 
 /** What is read of happy-dom's nodes. */
-interface ParsedNode {
+export interface ParsedNode {
   nodeType: number;
   textContent: string | null;
   childNodes: ArrayLike<ParsedNode>;
 }
-interface ParsedElement extends ParsedNode {
+export interface ParsedElement extends ParsedNode {
   tagName: string;
   attributes: ArrayLike<{ name: string; value: string }>;
 }
@@ -87,7 +100,7 @@ function styleObject(text: string) {
   return style;
 }
 
-function get(port: number, path: string, headers: Record<string, string>): Promise<string> {
+export function getPage(port: number, path: string, headers: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
     http
       .get({ host: "127.0.0.1", port, path, headers }, (res) => {

@@ -1,0 +1,47 @@
+import path from "node:path";
+import type { AppLoadContext, LoaderFunction, LoaderFunctionArgs, ServerBuild } from "@remix-run/node";
+import { readConfig } from "../../server/config";
+import { Platform } from "../../server/platform";
+
+/**
+ * The data half of a signed-in page's floor (docs/decisions/014-speed.md, ninth round): the page's two
+ * loaders from the server build (the root's and the page's own: the session, the learner's progress, the
+ * cards) called directly in this process, in a hot loop, for the row's own mix of learners and paths. No HTTP, Express,
+ * middleware, Remix or React: what the page's data costs on its own, with caches warmer than a server's.
+ */
+export async function loaderFloor({
+  dataDir,
+  host,
+  vary,
+}: {
+  dataDir: string;
+  host: string;
+  vary: () => { path?: string; headers?: Record<string, string> };
+}) {
+  const platform = new Platform({ ...readConfig({} as NodeJS.ProcessEnv), DATA_DIR: dataDir });
+  const { organization } = platform.organizations.resolve(host);
+  if (!organization) throw new Error(`no organization at ${host}`);
+  const lease = platform.tenants.acquire(organization.id);
+  const build = (await import(path.resolve(import.meta.dirname, "../../build/index.js"))) as ServerBuild;
+  const loaderOf = (id: string) => build.routes[id].module.loader as LoaderFunction;
+  try {
+    const once = async () => {
+      const sample = vary();
+      const path = sample.path ?? "/";
+      const request = new Request(`http://${host}${path}`, { headers: sample.headers });
+      const context = { organization, db: lease.db, platform, cspNonce: "floor", requestId: "floor", clientIp: "127.0.0.1" } as AppLoadContext;
+      const course = path.match(/^\/courses\/(\d+)$/);
+      const args = { request, context, params: course ? { id: course[1] } : {} } as LoaderFunctionArgs;
+      await loaderOf("root")(args);
+      await loaderOf(course ? "routes/courses.$id._index" : "routes/_index")(args);
+    };
+    for (let i = 0; i < 300; i++) await once();
+    const runs = 1_000;
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < runs; i++) await once();
+    return { ms: Math.round(Number(process.hrtime.bigint() - started) / runs / 1e3) / 1e3 };
+  } finally {
+    platform.tenants.release(lease);
+    platform.close();
+  }
+}
