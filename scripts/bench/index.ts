@@ -47,7 +47,8 @@ async function start(script: string, env: Record<string, string>): Promise<Serve
   const profile = PROFILE_DIR && script.startsWith("server/") ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
   // Lectern runs as in production: the compiled server (npm run build), no TypeScript loader.
   const flags = process.env.BENCH_NODE_FLAGS !== undefined ? process.env.BENCH_NODE_FLAGS.split(" ").filter(Boolean) : NODE_FLAGS;
-  const args = script === "server/index.ts" ? [...flags, "build/server.js"] : ["--import", "tsx", script];
+  // The page floor runs with Lectern's heap settings too, so that its garbage is collected alike.
+  const args = script === "server/index.ts" ? [...flags, "build/server.js"] : [...(script.endsWith("baseline-page.ts") ? flags : []), "--import", "tsx", script];
   return startProcess([...profile, ...args], env, ROOT);
 }
 
@@ -324,14 +325,21 @@ async function main() {
           `  floor of the ${what} row, React alone: renderToString of the same markup (${f.elements} elements, ${f.kib} KiB) as plain elements, in a hot loop: ${f.ms} ms; with the baseline's ${baselineResolve.cpuPerRequest} ms, cpu ratio at most ${bound}`,
         );
         ((json.render_floors ??= {}) as Record<string, unknown>)[what] = { ...f, cpuRatioAtMost: bound };
-        // What any Remix app costs to serve this page (scripts/bench/baseline-page.ts): bare Express and
-        // Remix's own adapter, the page's markup and kept loader data, measured with the row's own load.
+        // What a Remix app costs to serve this page (scripts/bench/baseline-page.ts): bare Express and
+        // Lectern's lane into Remix, the page's markup and its kept loader data, under the row's load.
         const pageFile = path.join(os.tmpdir(), `lectern-bench-page-${process.pid}.html`);
-        fs.writeFileSync(pageFile, await getPage(port, sample.path ?? load.path, { ...(sample.headers ?? {}), host: big.host }));
-        const floor = await start("scripts/bench/baseline-page.ts", { PAGE_FILE: pageFile });
-        const p = await run({ ...load, port: floor.port, pid: floor.child.pid });
-        await stop(floor);
-        fs.rmSync(pageFile, { force: true });
+        let p: Awaited<ReturnType<typeof run>>;
+        try {
+          fs.writeFileSync(pageFile, await getPage(port, sample.path ?? load.path, { ...(sample.headers ?? {}), host: big.host }));
+          const floor = await start("scripts/bench/baseline-page.ts", { PAGE_FILE: pageFile });
+          try {
+            p = await run({ ...load, port: floor.port, pid: floor.child.pid });
+          } finally {
+            await stop(floor);
+          }
+        } finally {
+          fs.rmSync(pageFile, { force: true });
+        }
         console.log(
           `  floor of the ${what} row, bare Express + Remix serving the same page (kept data, markup as plain elements): ${p.rps} req/s, ${p.cpuPerRequest} CPU ms per request, p95 ${p.p95} ms; ratio ${ratio(p.rps, base)} (cpu ratio ${ratio(baselineResolve.cpuPerRequest, p.cpuPerRequest)})`,
         );

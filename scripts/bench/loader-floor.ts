@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import type { AppLoadContext, LoaderFunction, LoaderFunctionArgs, ServerBuild } from "@remix-run/node";
 import { readConfig } from "../../server/config";
@@ -36,12 +37,19 @@ export async function loaderFloor({
       await loaderOf(course ? "routes/courses.$id._index" : "routes/_index")(args);
     };
     for (let i = 0; i < 300; i++) await once();
+    // The main thread's CPU time (the bench process's other threads, such as a checkpoint, are not the
+    // loaders'), in nanoseconds from the kernel's scheduler statistics.
     const runs = 1_000;
-    const started = process.hrtime.bigint();
+    const started = mainThreadCpuNs();
     for (let i = 0; i < runs; i++) await once();
-    return { ms: Math.round(Number(process.hrtime.bigint() - started) / runs / 1e3) / 1e3 };
+    return { ms: Math.round((mainThreadCpuNs() - started) / runs / 1e3) / 1e3 };
   } finally {
     platform.tenants.release(lease);
     platform.close();
   }
+}
+
+/** CPU time the process's main thread has used so far, in ns (`/proc/<pid>/task/<pid>/schedstat`). */
+function mainThreadCpuNs() {
+  return Number(fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, "utf8").split(" ")[0]);
 }
