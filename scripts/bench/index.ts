@@ -319,7 +319,8 @@ async function main() {
         // What React alone costs to render this page's markup (scripts/bench/render-floor.ts): with the
         // baseline's whole request, it bounds the ratio the row could reach here.
         const sample = load.vary!();
-        const f = await renderFloor({ port, host: big.host, path: sample.path ?? load.path, headers: sample.headers ?? {} });
+        const html = await getPage(port, sample.path ?? load.path, { ...(sample.headers ?? {}), host: big.host });
+        const f = await renderFloor(html);
         const bound = ratio(baselineResolve.cpuPerRequest, baselineResolve.cpuPerRequest + f.ms);
         console.log(
           `  floor of the ${what} row, React alone: renderToString of the same markup (${f.elements} elements, ${f.kib} KiB) as plain elements, in a hot loop: ${f.ms} ms; with the baseline's ${baselineResolve.cpuPerRequest} ms, cpu ratio at most ${bound}`,
@@ -330,7 +331,7 @@ async function main() {
         const pageFile = path.join(os.tmpdir(), `lectern-bench-page-${process.pid}.html`);
         let p: Awaited<ReturnType<typeof run>>;
         try {
-          fs.writeFileSync(pageFile, await getPage(port, sample.path ?? load.path, { ...(sample.headers ?? {}), host: big.host }));
+          fs.writeFileSync(pageFile, html);
           const floor = await start("scripts/bench/baseline-page.ts", { PAGE_FILE: pageFile });
           try {
             p = await run({ ...load, port: floor.port, pid: floor.child.pid });

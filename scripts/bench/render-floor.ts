@@ -10,8 +10,7 @@ import { renderToString } from "react-dom/server";
  * `renderToString` in a hot loop. Any React server rendering of that page costs at least this; added to
  * the baseline's whole request it bounds the ratio the row could reach on this stack.
  */
-export async function renderFloor({ port, host, path, headers }: { port: number; host: string; path: string; headers: Record<string, string> }) {
-  const html = await getPage(port, path, { ...headers, host });
+export async function renderFloor(html: string) {
   const { tree, elements } = await pageElements(html);
   for (let i = 0; i < 200; i++) renderToString(tree);
   const runs = 500;
@@ -23,7 +22,7 @@ export async function renderFloor({ port, host, path, headers }: { port: number;
 
 /**
  * A page's HTML as plain React elements, made once. `replace` may stand in for an element (by returning
- * something other than `undefined`); the page floor (baseline-page.tsx) puts Remix's own parts there.
+ * something other than `undefined`); the page floor (baseline-page.ts) puts Remix's own parts there.
  */
 export async function pageElements(html: string, replace: (tag: string, element: ParsedElement, convert: (node: ParsedNode) => ReactNode) => ReactNode | undefined = () => undefined) {
   const window = new Window();
