@@ -1,7 +1,8 @@
 // `node --import tsx scripts/bench/ab.ts`: an A/B comparison of two server builds or settings on the same
 // learner data, alternating them so that a busy machine's drift falls on both alike. Each variant is a
 // directory holding a build (`AB_A`, `AB_B`, default: this checkout) and extra environment
-// (`AB_ENV_A`, `AB_ENV_B`: "NAME=value NAME=value"). `AB_ROWS=home,course,heartbeat`, `AB_ROUNDS`,
+// (`AB_ENV_A`, `AB_ENV_B`: "NAME=value NAME=value") and Node flags (`AB_FLAGS_A`, `AB_FLAGS_B`: instead of
+// server/node-flags.ts). `AB_ROWS=home,course,search,heartbeat`, `AB_ROUNDS`,
 // `AB_SECONDS`. Prints CPU ms per request and requests/s for each run and the medians.
 import fs from "node:fs";
 import path from "node:path";
@@ -16,8 +17,10 @@ const seconds = Number(process.env.AB_SECONDS ?? 5);
 const rows = (process.env.AB_ROWS ?? "home,course").split(",");
 const envOf = (s?: string) => Object.fromEntries((s ?? "").split(" ").filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
 
-const start = (dir: string, env: Record<string, string>, dataDir: string) =>
-  startProcess([...NODE_FLAGS, path.join(dir, "build/server.js")], { DATA_DIR: dataDir, SEED_DEMO: "false", RATE_LIMIT_MUTATIONS: "100000000", ...env }, dir);
+const flagsOf = (s?: string) => (s === undefined ? NODE_FLAGS : s.split(" ").filter(Boolean));
+
+const start = (dir: string, flags: string[], env: Record<string, string>, dataDir: string) =>
+  startProcess([...flags, path.join(dir, "build/server.js")], { DATA_DIR: dataDir, SEED_DEMO: "false", RATE_LIMIT_MUTATIONS: "100000000", ...env }, dir);
 
 async function main() {
   const data = await seedLearnerBench({ sessions: 200 });
@@ -25,6 +28,7 @@ async function main() {
   const loads: Record<string, () => { path: string; method?: string; body?: string; headers: Record<string, string> }> = {
     home: () => ({ path: "/", headers: { cookie: pick(data.cookies) } }),
     course: () => ({ path: `/courses/${pick(data.courseIds)}`, headers: { cookie: pick(data.cookies) } }),
+    search: () => ({ path: `/api/search?q=${pick(["river", "mountain", "safety", "finance", "history", "design"])}`, headers: { authorization: `Bearer ${pick(data.tokens)}` } }),
     heartbeat: () => ({
       path: "/api/lesson-progresses",
       method: "POST",
@@ -33,13 +37,13 @@ async function main() {
     }),
   };
   const variants = [
-    { name: "A", dir: path.resolve(process.env.AB_A ?? ROOT), env: envOf(process.env.AB_ENV_A) },
-    { name: "B", dir: path.resolve(process.env.AB_B ?? ROOT), env: envOf(process.env.AB_ENV_B) },
+    { name: "A", dir: path.resolve(process.env.AB_A ?? ROOT), env: envOf(process.env.AB_ENV_A), flags: flagsOf(process.env.AB_FLAGS_A) },
+    { name: "B", dir: path.resolve(process.env.AB_B ?? ROOT), env: envOf(process.env.AB_ENV_B), flags: flagsOf(process.env.AB_FLAGS_B) },
   ];
   const results: Record<string, Record<string, number[]>> = {};
   for (let round = 0; round < rounds; round++) {
     for (const v of round % 2 ? [...variants].reverse() : variants) {
-      const server = await start(v.dir, v.env, data.dataDir);
+      const server = await start(v.dir, v.flags, v.env, data.dataDir);
       for (const row of rows) {
         const vary = loads[row];
         // Warm-up, then the measured run.

@@ -17,12 +17,18 @@ export async function startProcess(args: string[], env: Record<string, string>, 
     env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  let out = "";
+  let out: string | null = "";
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on("data", (chunk) => {
+      // `BENCH_SERVER_LOG=<file>`: the servers' output is kept there (e.g. with `--trace-gc` in BENCH_NODE_FLAGS).
+      if (process.env.BENCH_SERVER_LOG) fs.appendFileSync(process.env.BENCH_SERVER_LOG, chunk);
+      if (out === null) return;
       out += chunk;
       const match = out.match(/"msg":"listening","port":(\d+)/);
-      if (match) resolve(Number(match[1]));
+      if (match) {
+        out = null;
+        resolve(Number(match[1]));
+      }
     });
     child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}: ${out}`)));
   });
