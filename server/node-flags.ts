@@ -8,8 +8,8 @@
  *   half again as costly; it is not used.)
  * - `--no-allocation-site-pretenuring`: V8 may decide that what a line of code allocates usually lives long
  *   and allocate it straight in the old generation from then on. A server's caches are filled by the same
- *   lines (drizzle's row mapping, Remix's and Express's objects) that make each request's short-lived
- *   garbage, so after the pages had filled their caches, heartbeats put their garbage in the old
+ *   lines that make each request's short-lived garbage (drizzle's row mapping, for one; a release build of
+ *   Node does not say which), so after the pages had filled their caches, heartbeats put their garbage in the old
  *   generation: each young collection left twice as much behind, full collections came twice as often,
  *   and a heartbeat cost a fifth more CPU than on a fresh server (docs/decisions/014-speed.md, "Tenth round").
  */
