@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
-import { seedLearnerBench } from "./learner";
+import { SEARCH_WORDS, seedLearnerBench } from "./learner";
 import { cpuMs, startProcess, stopProcess } from "./processes";
 import { NODE_FLAGS } from "../../server/node-flags";
 
@@ -28,7 +28,7 @@ async function main() {
   const loads: Record<string, () => { path: string; method?: string; body?: string; headers: Record<string, string> }> = {
     home: () => ({ path: "/", headers: { cookie: pick(data.cookies) } }),
     course: () => ({ path: `/courses/${pick(data.courseIds)}`, headers: { cookie: pick(data.cookies) } }),
-    search: () => ({ path: `/api/search?q=${pick(["river", "mountain", "safety", "finance", "history", "design"])}`, headers: { authorization: `Bearer ${pick(data.tokens)}` } }),
+    search: () => ({ path: `/api/search?q=${pick(SEARCH_WORDS)}`, headers: { authorization: `Bearer ${pick(data.tokens)}` } }),
     heartbeat: () => ({
       path: "/api/lesson-progresses",
       method: "POST",

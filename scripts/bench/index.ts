@@ -16,7 +16,7 @@ import { benchClone } from "./clone";
 import { reportCertificates } from "./certificates";
 import { benchScorm } from "./scorm";
 import { benchGroups } from "./groups";
-import { seedLearnerBench } from "./learner";
+import { SEARCH_WORDS, seedLearnerBench } from "./learner";
 import { benchConcurrentProgress } from "./load";
 import { benchAnalytics } from "./analytics";
 import { benchQuizzes } from "./quizzes";
@@ -41,8 +41,6 @@ const only = (part: string) => !ONLY || ONLY.has(part);
 /** `BENCH_PROFILE=<dir>`: the Lectern servers write V8 CPU profiles there (node --cpu-prof) when they stop. */
 const PROFILE_DIR = process.env.BENCH_PROFILE;
 
-export type { Server } from "./processes";
-
 async function start(script: string, env: Record<string, string>): Promise<Server> {
   const profile = PROFILE_DIR && script.startsWith("server/") ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
   // Lectern runs as in production: the compiled server (npm run build), no TypeScript loader.
@@ -52,15 +50,12 @@ async function start(script: string, env: Record<string, string>): Promise<Serve
   return startProcess([...profile, ...args], env, ROOT);
 }
 
-const stop = stopProcess;
-
 /** Peak resident memory of a process so far (VmHWM), in MiB. */
 function peakRssMiB(pid: number) {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = Number(status.match(/VmHWM:\s+(\d+)\s+kB/)?.[1] ?? 0);
   return Math.round((kb / 1024) * 10) / 10;
 }
-
 
 interface Load {
   port: number;
@@ -204,7 +199,7 @@ async function main() {
 
   const baseline = await start("scripts/bench/baseline.ts", { DATA_DIR: demoDir });
   const baselineResolve = await run({ port: baseline.port, pid: baseline.child.pid, path: "/api/resolve?domain=acme.localhost", hosts: ["acme.localhost"] });
-  await stop(baseline);
+  await stopProcess(baseline);
   const base = baselineResolve.rps;
   console.log(`${String(base).padStart(10)} req/s   baseline: Express + better-sqlite3, GET /api/resolve (${baselineResolve.cpuPerRequest} CPU ms per request)`);
   json.baseline_rps = base;
@@ -220,7 +215,7 @@ async function main() {
       table.push({ what: "GET / home, one organization", rps: r.rps, p95: r.p95, cpu: r.cpuPerRequest, cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest), ...atLeast(ratio(r.rps, base), 0.2) });
     }
     rssPeaks.push(peakRssMiB(lectern.child.pid!));
-    await stop(lectern);
+    await stopProcess(lectern);
   }
   fs.rmSync(demoDir, { recursive: true, force: true });
 
@@ -248,7 +243,7 @@ async function main() {
     const oneOfMany = await run({ port: many.port, pid: many.child.pid, path: "/", hosts: ["org1.localhost"] });
     const spread = await run({ port: many.port, pid: many.child.pid, path: "/", hosts });
     const manyRss = peakRssMiB(many.child.pid!);
-    await stop(many);
+    await stopProcess(many);
     fs.rmSync(manyDir, { recursive: true, force: true });
     table.push({
       what: `home spread over ${ORGANIZATIONS} organizations vs one (${spread.rps} vs ${oneOfMany.rps} req/s${POOL_SIZE ? `, pool ${POOL_SIZE}` : ""})`,
@@ -274,7 +269,6 @@ async function main() {
     );
     const learnerServer = await start("server/index.ts", { DATA_DIR: big.dataDir, SEED_DEMO: "false", RATE_LIMIT_MUTATIONS: "100000000" });
     const pick = <T,>(list: T[]) => list[Math.floor(Math.random() * list.length)];
-    const words = ["river", "mountain", "safety", "finance", "history", "design"];
     const port = learnerServer.port;
     const pid = learnerServer.child.pid;
     const learnerRows: Array<[string, Load, number, number]> = [
@@ -287,7 +281,7 @@ async function main() {
       ],
       [
         "search (/api/search)",
-        { port, pid, path: "/", hosts: [big.host], vary: () => ({ path: `/api/search?q=${pick(words)}`, headers: { authorization: `Bearer ${pick(big.tokens)}` } }) },
+        { port, pid, path: "/", hosts: [big.host], vary: () => ({ path: `/api/search?q=${pick(SEARCH_WORDS)}`, headers: { authorization: `Bearer ${pick(big.tokens)}` } }) },
         0.1,
         60,
       ],
@@ -336,7 +330,7 @@ async function main() {
           try {
             p = await run({ ...load, port: floor.port, pid: floor.child.pid });
           } finally {
-            await stop(floor);
+            await stopProcess(floor);
           }
         } finally {
           fs.rmSync(pageFile, { force: true });
@@ -362,7 +356,7 @@ async function main() {
         // The floor of that row: the least a heartbeat can do on this stack (scripts/bench/baseline-heartbeat.ts).
         const bare = await start("scripts/bench/baseline-heartbeat.ts", { TENANT_FILE: tenantDatabaseFile(big.dataDir, big.organizationId) });
         const f = await run({ ...load, port: bare.port, pid: bare.child.pid });
-        await stop(bare);
+        await stopProcess(bare);
         console.log(
           `  floor of the heartbeat row, bare Express + better-sqlite3 (token, lesson, one upsert): ${f.rps} req/s, ${f.cpuPerRequest} CPU ms per request, p95 ${f.p95} ms; ratio ${ratio(f.rps, base)} (cpu ratio ${ratio(baselineResolve.cpuPerRequest, f.cpuPerRequest)})`,
         );
@@ -372,13 +366,13 @@ async function main() {
     if (only("quizzes")) await benchQuizzes(big, learnerServer.port, run, baselineResolve.rps);
     if (only("analytics")) await benchAnalytics({ port: learnerServer.port, host: big.host, dataDir: big.dataDir, pid: learnerServer.child.pid });
     rssPeaks.push(peakRssMiB(learnerServer.child.pid!));
-    await stop(learnerServer);
+    await stopProcess(learnerServer);
     fs.rmSync(big.dataDir, { recursive: true, force: true });
   }
 
   // 4. SECURITY.md's load row: 1,000 learners across 20 organizations posting progress at once.
   if (only("load")) {
-    const load = await benchConcurrentProgress({ start, stop, connections: Number(process.env.BENCH_LOAD_CONNECTIONS ?? 1000) });
+    const load = await benchConcurrentProgress({ start, stop: stopProcess, connections: Number(process.env.BENCH_LOAD_CONNECTIONS ?? 1000) });
     table.push({
       what: `${load.learners} learners in ${load.organizations} organizations posting progress at once: ${load.rowsExpected} posts, ${load.rows} rows written, ${load.failures} 5xx, ${load.non2xx} other non-2xx, ${load.clientTimeouts} client timeouts, ${load.rps} req/s, p95 ${load.p95} ms`,
       value: load.failures + load.lostWrites,
@@ -408,7 +402,7 @@ async function main() {
   console.log("  (value: requests/s ratios against the baseline of this run; cpu ratio: the same from server CPU time per request)");
   json.rows = table;
 
-  if (only("leaderboard")) await benchLeaderboard({ start, stop, run });
+  if (only("leaderboard")) await benchLeaderboard({ start, stop: stopProcess, run });
 
   // 5. Copying a large course in the background (spec §4: "up to about 10 minutes").
   if (only("clone")) {

@@ -18,6 +18,8 @@ export interface LearnerBenchData {
   seedSeconds: number;
 }
 
+/** What the search rows of the bench and of ab.ts look for: words the seeded titles carry. */
+export const SEARCH_WORDS = ["river", "mountain", "safety", "finance", "history", "design"];
 const WORDS = ["river", "mountain", "safety", "finance", "history", "design", "health", "language", "science", "music", "leadership", "coding"];
 
 /**

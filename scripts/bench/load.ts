@@ -8,7 +8,7 @@ import { createOrganization } from "../../app/models/organization.server";
 import { tenantDatabaseFile } from "../../db/tenant-pool";
 import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
-import type { Server } from "./index";
+import type { Server } from "./processes";
 
 /**
  * SECURITY.md's load row: `learners` learners spread over `organizations` organizations, each posting
