@@ -8,7 +8,7 @@ import { sendTwoFactorCode } from "~/models/auth/mail.server";
 import { confirmCode, issueCode } from "~/models/auth/two-factor.server";
 import { twoFactorSchema } from "~/utils/auth-schemas";
 import { homeFor, requireUser } from "~/utils/auth.server";
-import { safeRedirectPath } from "~/utils/preferences.server";
+import { safeRedirectPath } from "~/utils/redirect";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireUser(request, context, { allowPendingTwoFactor: true });
