@@ -34,6 +34,7 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const translator = translatorFor(await languageFor(request, loadContext));
+  privateToSignedIn(responseHeaders, loadContext);
   // Course cards' markup kept by what they show (docs/decisions/030-kept-markup.md); the cards this page
   // rendered in full are rendered on their own and kept once the page is out.
   const keeper = markupKeeper();
@@ -51,6 +52,20 @@ export default async function handleRequest(
   } finally {
     setImmediate(() => keeper.fill());
   }
+}
+
+/**
+ * What a signed-in person sees is theirs alone: never kept by a browser's cache or a proxy, so the back
+ * button after signing out, or the next person at a shared computer, finds nothing (decision 015 promised it
+ * for certificates; it holds for every signed-in page and its data requests).
+ */
+function privateToSignedIn(headers: Headers, context: AppLoadContext) {
+  if (context.auth) headers.set("Cache-Control", "private, no-store");
+}
+
+export function handleDataRequest(response: Response, { context }: { context: AppLoadContext }) {
+  privateToSignedIn(response.headers, context);
+  return response;
 }
 
 /**

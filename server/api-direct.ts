@@ -1,10 +1,13 @@
 // Not re-exported by the package index; the same functions its request handler uses.
-import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/server.js";
+import { sendRemixResponse } from "@remix-run/express/dist/server.js";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import { isRouteErrorResponse, json, matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { NextFunction, Request, Response } from "express";
 import { jsonReplyText } from "../app/utils/json-reply";
-import { ClientGone, laneRequest, remixUrl } from "./lane-request";
+import { BodyTooLarge } from "./body-limits";
+import { remixErrorOnApi } from "./documents";
+import { sendStatusPage } from "./status-page";
+import { ClientGone, laneRequest, remixUrl, streamingRequest } from "./lane-request";
 
 /**
  * `/api/…` resource routes served without Remix's document machinery (docs/decisions/014-speed.md).
@@ -15,7 +18,7 @@ import { ClientGone, laneRequest, remixUrl } from "./lane-request";
  * path, its loader or action is called with the same arguments, and the reply is made as Remix makes it:
  *  - the same match: React Router's own `matchRoutes` over the same route tree, restricted to the routes
  *    whose path can start with `/api/<second segment>` (the others cannot match it), order kept;
- *  - the same Request (built by server/lane-request.ts, or by Remix's `createRemixRequest` for an upload)
+ *  - the same Request (built by server/lane-request.ts, or streamed for an upload)
  *    and load context;
  *  - a returned Response as is, a thrown one with `X-Remix-Catch: yes`, a plain value as JSON, any other
  *    error through the build's `handleError` and a 500 "Unexpected Server Error"; HEAD without a body.
@@ -97,7 +100,7 @@ export function directApiRoutes(
       // is read). A host that makes no URL (a port past 65535) is an error, as it is in Remix's adapter.
       const url = remixUrl(req);
       if (url.pathname !== pathname) return compress(req, res, next);
-      const request = (await laneRequest(req, res, url.href)) ?? createRemixRequest(req, res);
+      const request = (await laneRequest(req, res, url.href)) ?? streamingRequest(req, res);
       const context = getLoadContext(req, res);
       let response: globalThis.Response;
       try {
@@ -121,12 +124,16 @@ export function directApiRoutes(
           response = new globalThis.Response("Unexpected Server Error", { status: 500, headers: { "Content-Type": "text/plain" } });
         }
       }
+      // A body refused while it streamed has had its 413 (server/body-limits.ts).
+      if (res.headersSent) return;
+      if (remixErrorOnApi(req, response)) return sendStatusPage(req, res, response.status === 500 ? 500 : 400);
       if (req.method === "HEAD") {
         response = new globalThis.Response(null, { headers: response.headers, status: response.status, statusText: response.statusText });
       }
       await sendReply(req, res, response, compress, next);
     } catch (error) {
       if (error instanceof ClientGone) return void res.destroy();
+      if (error instanceof BodyTooLarge) return;
       next(error);
     }
   };

@@ -10,6 +10,7 @@ import { DatabaseUnavailableError, type TenantDb } from "../db/open";
 import { tenantDatabaseFile, type Lease } from "../db/tenant-pool";
 import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
+import type { Auth } from "../app/utils/auth.server";
 import { isLanguage } from "../app/utils/i18n";
 import { textsScript } from "../app/utils/i18n.server";
 import { directApiRoutes } from "./api-direct";
@@ -20,7 +21,8 @@ import { logger, requestLog } from "./logger";
 import { VisitorPageCache } from "./page-cache";
 import { serveImages } from "./images";
 import { serveScormContent } from "./scorm/content";
-import { bodyLimits, clientAddress, magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
+import { clientAddress, magicLinkParameter, rateLimits, sameOriginPosts, wellFormedRequests } from "./protection";
+import { bodyLimits } from "./body-limits";
 import { sendStatusPage } from "./status-page";
 import { inSequence } from "./in-sequence";
 
@@ -53,6 +55,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
       ...(config.LOG_REQUESTS ? [requestLog(logger)] : []),
       forwardedHeaders(config.TRUST_PROXY),
       securityHeaders(config),
+      wellFormedRequests,
       ...(lane ? [lane.plan] : []),
       (req, res, next) => (res.locals.apiPlan ? next() : compress(req, res, next)),
     ),
@@ -69,7 +72,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
     inSequence(
       tenancy(platform, pageCache),
       sameOriginPosts,
-      bodyLimits(config.FILE_MAX_BYTES),
+      bodyLimits(platform),
       rateLimits(config),
       magicLinkParameter,
       serveFiles(platform),
@@ -87,6 +90,8 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
       cspNonce: res.locals.cspNonce as string,
       requestId: res.locals.requestId as string,
       clientIp: clientAddress(req),
+      // Who is asking, when server/body-limits.ts has already looked it up for a request with a body.
+      ...(res.locals.auth !== undefined ? { auth: res.locals.auth as Auth | null } : {}),
     });
   }
   // /api resource routes without Remix's document machinery, in production (a fixed build).

@@ -1,8 +1,9 @@
-import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/server.js";
+import { sendRemixResponse } from "@remix-run/express/dist/server.js";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import type { NextFunction, Request, Response } from "express";
 import { pageBody } from "../app/utils/page-body";
-import { laneRequest, remixUrl } from "./lane-request";
+import { laneRequest, remixUrl, streamingRequest } from "./lane-request";
+import { sendStatusPage } from "./status-page";
 
 /**
  * Remix's Express adapter (`createRequestHandler` of @remix-run/express), except that a page asked for with
@@ -10,14 +11,18 @@ import { laneRequest, remixUrl } from "./lane-request";
  * (server/lane-request.ts): undici's Request with a signal following Remix's AbortController cost about a
  * tenth of a small page's CPU (docs/decisions/014-speed.md, sixth round). The signal is aborted, as Remix's
  * is, when the connection closes before the reply is finished. Requests with a body (forms sent without
- * JavaScript) go through Remix's own adapter. A rendered page's bytes are written out directly.
+ * JavaScript) are streamed and counted against the request's limit (server/body-limits.ts). A rendered page's
+ * bytes are written out directly.
  */
 export function documents(build: ServerBuild | (() => Promise<ServerBuild>), mode: string, getLoadContext: (req: Request, res: Response) => AppLoadContext) {
   const handleRequest = createRequestHandler(build, mode);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const lean = req.method === "GET" || req.method === "HEAD" ? await laneRequest(req, res, remixUrl(req).href) : null;
-      const response = await handleRequest(lean ?? createRemixRequest(req, res), getLoadContext(req, res));
+      const response = await handleRequest(lean ?? streamingRequest(req, res), getLoadContext(req, res));
+      // A body refused while it streamed has had its 413 (server/body-limits.ts); whatever came of it is dropped.
+      if (res.headersSent) return;
+      if (remixErrorOnApi(req, response)) return sendStatusPage(req, res, errorStatus(response.status), { allow: ["GET", "HEAD"] });
       const page = req.method === "HEAD" ? null : pageBody(response);
       if (!page) return await sendRemixResponse(res, response);
       // A page rendered whole (app/utils/render-page.server.tsx): its bytes are written as they are, as
@@ -27,7 +32,22 @@ export function documents(build: ServerBuild | (() => Promise<ServerBuild>), mod
       for (const [key, value] of response.headers.entries()) res.append(key, value);
       res.end(page);
     } catch (error) {
+      if (res.headersSent) return;
       next(error);
     }
   };
+}
+
+/**
+ * Remix's own error replies (a method a resource route has no action for, an unexpected error) are bare JSON
+ * or text; on /api every reply is in the envelope (ARCHITECTURE.md "The /api envelope").
+ */
+export function remixErrorOnApi(req: Request, response: globalThis.Response) {
+  if (response.status < 400 || !/^\/api(?:\/|$)/i.test(req.path)) return false;
+  if (response.headers.get("X-Remix-Error") === "yes") return true;
+  return response.status >= 500 && /^text\/plain\b/i.test(response.headers.get("Content-Type") ?? "");
+}
+
+function errorStatus(status: number) {
+  return status === 400 || status === 404 || status === 405 || status === 413 || status === 503 ? status : 500;
 }

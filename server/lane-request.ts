@@ -1,4 +1,6 @@
+import { createReadableStreamFromReadable } from "@remix-run/node";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { ANONYMOUS_BODY_BYTES, BodyTooLarge, limitedBody, refuseBody } from "./body-limits";
 
 /**
  * The web Request an /api loader or action gets on the /api lane (server/api-direct.ts, decision 014
@@ -6,7 +8,7 @@ import type { Request as ExpressRequest, Response as ExpressResponse } from "exp
  * an AbortController: in undici that following alone costs more than the rest of the Request. Here:
  *  - the signal is made on first use (almost no /api call asks for it) and is aborted, as Remix's is,
  *    when the connection closes before the reply is finished;
- *  - a small body (JSON, a form; bodyLimits has already refused anything over 1 MiB) is read whole before
+ *  - a small body (JSON, a form; at most the request's limit, server/body-limits.ts) is read whole before
  *    the action runs, and `json()`, `text()` and `arrayBuffer()` answer from it. Everything else
  *    (`body`, `formData()`, `blob()`, `clone()`) is answered by an ordinary Request made from the same
  *    bytes on first use.
@@ -107,7 +109,7 @@ export async function laneRequest(req: ExpressRequest, res: ExpressResponse, url
     const length = req.headers["content-length"];
     const type = (req.headers["content-type"] ?? "").toLowerCase();
     if (length === undefined || type.startsWith("multipart/")) return null;
-    bytes = await readBody(req);
+    bytes = await readBody(req, res);
   }
   const request = new LaneRequest(url, req.method, requestHeaders(req), bytes);
   res.on("close", () => {
@@ -144,12 +146,41 @@ export class ClientGone extends Error {
   }
 }
 
-function readBody(req: ExpressRequest): Promise<Buffer> {
+function readBody(req: ExpressRequest, res: ExpressResponse): Promise<Buffer> {
+  const limit = (res.locals.bodyLimit as number | undefined) ?? ANONYMOUS_BODY_BYTES;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    let seen = 0;
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen <= limit) return void chunks.push(chunk);
+      // Past the limit (a body that lied about its length): refused, and the rest dropped unread.
+      req.off("data", onData);
+      refuseBody(req, res, limit);
+      reject(new BodyTooLarge(limit));
+    };
+    req.on("data", onData);
     req.on("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     req.on("error", reject);
     req.on("aborted", () => reject(new ClientGone()));
   });
+}
+
+/**
+ * A web Request streaming the Express request's body, as Remix's Express adapter builds one, except that the
+ * body is counted against the request's limit (server/body-limits.ts) while it streams: uploads, and bodies
+ * without a length. The signal is aborted when the connection closes before the reply is finished.
+ */
+export function streamingRequest(req: ExpressRequest, res: ExpressResponse): Request {
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers: requestHeaders(req), signal: controller.signal };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    // A refused body aborts the request, so its handler stops and nothing is logged as a failure.
+    init.body = createReadableStreamFromReadable(limitedBody(req, res, () => controller.abort()));
+    init.duplex = "half";
+  }
+  return new Request(remixUrl(req).href, init);
 }

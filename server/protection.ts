@@ -7,13 +7,24 @@ import { sendStatusPage } from "./status-page";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Cross-site request refusal (SECURITY.md "Tenant isolation"): a non-GET request from a browser must
- * come from a page of the same origin — with or without a cookie, since a forged sign-in post would sign
- * the victim in as the attacker. SameSite=Lax is not enough: sibling sub-domains of the platform domain
- * are the same *site*, so a page on tenant B could post to tenant A. Browsers send Sec-Fetch-Site and
+ * Cross-site request refusal (SECURITY.md "Tenant isolation" and "Authorization"): a non-GET request from a
+ * browser must come from a page of the same origin — with or without a cookie, since a forged sign-in post
+ * would sign the victim in as the attacker. SameSite=Lax is not enough: sibling sub-domains of the platform
+ * domain are the same *site*, so a page on tenant B could post to tenant A. Browsers send Sec-Fetch-Site and
  * Origin on every such request; requests with neither (scripts, curl) carry no browser's cookies.
+ *
+ * The check follows how the request is authenticated, not which headers it has. A bearer token
+ * (`Authorization: Bearer …`) is the request's only credential: its cookies are dropped here, so nothing
+ * downstream can read them, and no page can make a browser send such a header cross-site without a CORS
+ * preflight, which this server never grants. Any other `Authorization` (HTTP Basic credentials that browsers
+ * cache and send cross-site on their own, for an install behind a password-protected proxy) changes nothing:
+ * the cookie still authenticates, so the origin is checked.
  */
 export function sameOriginPosts(req: Request, res: Response, next: NextFunction) {
+  if (isBearer(req.headers.authorization)) {
+    if (req.headers.cookie !== undefined) delete req.headers.cookie;
+    return next();
+  }
   if (SAFE_METHODS.has(req.method)) return next();
   const site = req.get("sec-fetch-site");
   const origin = req.get("origin");
@@ -21,9 +32,6 @@ export function sameOriginPosts(req: Request, res: Response, next: NextFunction)
   // (Fetch standard, "append a request Origin header"). Sec-Fetch-Site, which pages cannot forge, says
   // where it came from; we drop the opaque Origin so Remix's own Host/Origin check does not refuse it.
   if (origin === "null" && site === "same-origin") delete req.headers.origin;
-  // A call carrying its own credentials (Authorization) cannot be forged by another page: browsers
-  // send such headers cross-origin only after a CORS preflight, which this server never grants.
-  if (req.headers.authorization) return next();
   let allowed = true;
   if (site !== undefined) {
     allowed = site === "same-origin" || site === "none";
@@ -36,6 +44,10 @@ export function sameOriginPosts(req: Request, res: Response, next: NextFunction)
   }
   if (allowed) return next();
   sendStatusPage(req, res, 403);
+}
+
+function isBearer(authorization: string | undefined) {
+  return authorization !== undefined && /^Bearer\s+\S+$/i.test(authorization);
 }
 
 /**
@@ -94,25 +106,32 @@ export function magicLinkParameter(req: Request, res: Response, next: NextFuncti
   res.redirect(303, `/auth/magic?${new URLSearchParams({ code, redirectTo: back })}`);
 }
 
-/** Bodies of ordinary requests (forms, JSON) are small; only multipart uploads may be large. */
-export const MAX_FORM_BYTES = 1024 * 1024;
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
+const KNOWN_METHODS = new Set(METHODS);
+/** Remix's own query parameters (its data requests); they mean nothing on /api, which is not a page. */
+const REMIX_DATA_PARAMETER = /(?:^|&)_(?:data|routes)(?:=|&|$)/;
 
 /**
- * Refuses oversized bodies before anything reads them (a form or JSON body is read into memory): 413
- * past 1 MiB, or past the upload limit for multipart requests (which are also counted while streamed).
- * A body without a length is accepted only as an upload, where the stream itself is counted.
+ * Requests no route can answer, refused before anything else sees them (SECURITY.md "Input and content"):
+ *  - a method outside HTTP's ordinary six (TRACE, PROPFIND, CONNECT, …): 405 with `Allow`;
+ *  - a path whose percent-encoding does not decode (`/courses/%ZZ`): 400, where Remix would fail with a 500;
+ *  - Remix's data parameters (`?_data=root`) on an /api path: 400, so no page loader's data is ever an /api
+ *    reply.
+ * On /api the reply is in the envelope, on pages the status page.
  */
-export function bodyLimits(maxUploadBytes: number) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (SAFE_METHODS.has(req.method)) return next();
-    const multipart = (req.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data");
-    const limit = multipart ? maxUploadBytes + MAX_FORM_BYTES : MAX_FORM_BYTES;
-    const length = req.get("content-length");
-    if (length !== undefined) {
-      if (Number(length) > limit) return sendStatusPage(req, res.set("Connection", "close"), 413);
-      return next();
+export function wellFormedRequests(req: Request, res: Response, next: NextFunction) {
+  if (!KNOWN_METHODS.has(req.method)) return sendStatusPage(req, res, 405, { allow: METHODS });
+  const url = req.url;
+  const q = url.indexOf("?");
+  let path = q === -1 ? url : url.slice(0, q);
+  if (path.includes("%")) {
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      return sendStatusPage(req, res, 400);
     }
-    if (req.get("transfer-encoding") && !multipart) return sendStatusPage(req, res.set("Connection", "close"), 413);
-    next();
-  };
+  }
+  // Remix matches routes on the decoded path, whatever its case.
+  if (q !== -1 && /^\/api(?:\/|$)/i.test(path) && REMIX_DATA_PARAMETER.test(url.slice(q + 1))) return sendStatusPage(req, res, 400);
+  next();
 }

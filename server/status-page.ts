@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Request, Response } from "express";
+import { formatBytes } from "../app/utils/bytes";
 
 /**
  * Pages the server answers before Remix runs: an unknown host (404) and an organization whose database
@@ -28,23 +29,26 @@ const escapeHtml = (s: string) =>
 export function sendStatusPage(
   req: Request,
   res: Response,
-  status: 400 | 403 | 404 | 413 | 429 | 500 | 503,
-  { language }: { language?: string | null } = {},
+  status: 400 | 403 | 404 | 405 | 413 | 429 | 500 | 503,
+  { language, limit, allow }: { language?: string | null; limit?: number; allow?: readonly string[] } = {},
 ) {
   const lng = pickLanguage(req, language);
   const s = strings[lng];
-  if (status === 503) res.setHeader("Retry-After", "60");
+  if (status === 503 && !res.hasHeader("Retry-After")) res.setHeader("Retry-After", "60");
+  if (status === 405 && allow) res.setHeader("Allow", allow.join(", "));
+  const tooLarge = s.api.tooLarge.replace("{{limit}}", formatBytes(limit ?? 0));
   res.setHeader("Cache-Control", "no-store");
   const { title, body, message, code } = {
-    400: { title: s.errors.generic, body: s.api.invalid, message: s.api.invalid, code: "invalid" },
+    400: { title: s.errors.generic, body: s.api.badAddress, message: s.api.badAddress, code: "bad_request" },
     403: { title: s.errors.generic, body: s.api.crossSite, message: s.api.crossSite, code: "cross_site" },
     404: { title: s.errors.notFound, body: null, message: s.api.notFound, code: "not_found" },
-    413: { title: s.errors.generic, body: s.api.tooLarge, message: s.api.tooLarge, code: "too_large" },
+    405: { title: s.errors.generic, body: s.api.methodNotAllowed, message: s.api.methodNotAllowed, code: "method_not_allowed" },
+    413: { title: s.errors.generic, body: tooLarge, message: tooLarge, code: "too_large" },
     429: { title: s.errors.generic, body: s.api.tooManyRequests, message: s.api.tooManyRequests, code: "too_many_requests" },
     500: { title: s.errors.generic, body: s.errors.genericBody, message: s.api.error, code: "error" },
     503: { title: s.errors.unavailable, body: s.errors.unavailableBody, message: s.api.unavailable, code: "unavailable" },
   }[status];
-  if (req.path === "/api" || req.path.startsWith("/api/")) {
+  if (/^\/api(?:\/|$)/i.test(req.path)) {
     res.status(status).json({ error: true, payload: { message, code }, status });
     return;
   }

@@ -20,7 +20,11 @@ import type { Page } from "../utils/pagination";
 export type UploadProblem = "too_large" | "type_not_allowed" | "empty" | "missing";
 
 export class UploadError extends Error {
-  constructor(readonly problem: UploadProblem) {
+  /** For `too_large`: the limit that was passed, in bytes (an image's is smaller than any file's). */
+  constructor(
+    readonly problem: UploadProblem,
+    readonly limit: number | null = null,
+  ) {
     super(problem);
     this.name = "UploadError";
   }
@@ -49,6 +53,9 @@ export function sniffType(head: Buffer): Sniffed | null {
   if (starts("PK\x03\x04")) return { mime: "application/zip", kind: "archive", ext: "zip" };
   return null;
 }
+
+/** A text field beside an uploaded file (a title, an intent). */
+const FIELD_MAX_BYTES = 64 * 1024;
 
 export interface UploadLimits {
   maxBytes: number;
@@ -87,7 +94,7 @@ export async function receiveUpload(request: Request, { dataDir, organizationId,
   const fileHandler = async ({ name, filename, data }: { name: string; filename?: string; data: AsyncIterable<Uint8Array> }) => {
     if (!filename) return undefined;
     // One file a request: the limit is per request, not per part.
-    if (pending.size > 0) throw new UploadError("too_large");
+    if (pending.size > 0) throw new UploadError("too_large", limits.maxBytes);
     const key = crypto.randomBytes(12).toString("hex");
     const tempPath = path.join(tempDir, key);
     const entry: Pending = { tempPath, name: cleanName(filename), size: 0, head: Buffer.alloc(0), hash: crypto.createHash("sha256") };
@@ -96,7 +103,7 @@ export async function receiveUpload(request: Request, { dataDir, organizationId,
       transform(chunk: Buffer, _encoding, callback) {
         entry.size += chunk.length;
         if (entry.head.length < 64) entry.head = Buffer.concat([entry.head, chunk.subarray(0, 64 - entry.head.length)]);
-        if (entry.size > limits.maxBytes) return callback(new UploadError("too_large"));
+        if (entry.size > limits.maxBytes) return callback(new UploadError("too_large", limits.maxBytes));
         entry.hash.update(chunk);
         callback(null, chunk);
       },
@@ -107,13 +114,13 @@ export async function receiveUpload(request: Request, { dataDir, organizationId,
   try {
     const formData = await unstable_parseMultipartFormData(
       request,
-      unstable_composeUploadHandlers(fileHandler, unstable_createMemoryUploadHandler({ maxPartSize: 64 * 1024 })),
+      unstable_composeUploadHandlers(fileHandler, unstable_createMemoryUploadHandler({ maxPartSize: FIELD_MAX_BYTES })),
     );
     return { formData, pending, cleanup };
   } catch (error) {
     cleanup();
     if (error instanceof UploadError) throw error;
-    if ((error as Error)?.name === "MaxPartSizeExceededError") throw new UploadError("too_large");
+    if ((error as Error)?.name === "MaxPartSizeExceededError") throw new UploadError("too_large", FIELD_MAX_BYTES);
     if ((error as NodeJS.ErrnoException)?.code) throw error; // the disk, not the request
     throw new UploadError("missing"); // a body that is not multipart as it claims
 
@@ -139,7 +146,7 @@ export async function storeUpload(
   if (pending.size === 0) throw new UploadError("empty");
   const type = sniffType(pending.head);
   if (!type || (allowed && !allowed.includes(type.kind))) throw new UploadError("type_not_allowed");
-  if (type.kind === "image" && pending.size > limits.imageMaxBytes) throw new UploadError("too_large");
+  if (type.kind === "image" && pending.size > limits.imageMaxBytes) throw new UploadError("too_large", limits.imageMaxBytes);
 
   let source = pending.tempPath;
   if (type.kind === "image") {

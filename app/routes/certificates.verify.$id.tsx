@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { getCertificateByPublicId } from "~/models/certificate.server";
@@ -14,7 +14,7 @@ import certificateStyles from "~/styles/certificates.css";
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const { organization, db } = requireOrganization(context);
   const certificate = getCertificateByPublicId(db, params.id ?? "");
-  if (!certificate) return json({ found: false as const, id: (params.id ?? "").slice(0, 40), organization: organization.name }, { status: 404, headers: { "X-Robots-Tag": "noindex" } });
+  if (!certificate) return json({ found: false as const, id: (params.id ?? "").slice(0, 40), organization: organization.name }, { status: 404, headers: { "X-Robots-Tag": "noindex", "Cache-Control": "no-store" } });
   return json(
     {
       found: true as const,
@@ -29,6 +29,12 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
     { headers: { "X-Robots-Tag": "noindex", "Cache-Control": "no-store" } },
   );
 }
+
+/** The page's own headers (its loader's): not indexed, and never kept, so a revocation shows at once. */
+export const headers: HeadersFunction = ({ loaderHeaders }) => ({
+  "X-Robots-Tag": loaderHeaders.get("X-Robots-Tag") ?? "noindex",
+  "Cache-Control": "no-store",
+});
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
   ...matches.flatMap((m) => m.meta ?? []).filter((m) => !("title" in m)),

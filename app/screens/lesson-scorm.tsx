@@ -8,7 +8,8 @@ import { getPackage, installPackage, packageView, ScormPackageError } from "~/mo
 import { getFixedT } from "~/utils/i18n.server";
 import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
 import { languageFor } from "~/utils/preferences.server";
-import { formatBytes, uploadLimits, uploadProblem } from "~/utils/upload.server";
+import { formatBytes } from "~/utils/bytes";
+import { uploadLimits, uploadProblem } from "~/utils/upload.server";
 
 /**
  * A lesson's SCORM package (issue 16), for /admin and /dashboard: upload or replace the zip, see what the
