@@ -22,8 +22,6 @@ const schema = z.object({
   TENANT_POOL_SIZE: z.coerce.number().int().min(1).optional(),
   /** Without TENANT_POOL_SIZE: the memory the open tenant databases may use at most, in MiB (db/tenant-pool.ts). */
   TENANT_POOL_MB: z.coerce.number().int().min(16).max(1_048_576).optional(),
-  /** `auto` seeds the demo organizations when the data directory holds none; `false` never does. */
-  SEED_DEMO: z.enum(["auto", "false"]).default("auto"),
   LOG_REQUESTS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   /** The least severe log lines written (pino levels); `silent` writes none. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

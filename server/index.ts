@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
-import { seedDemo } from "../scripts/demo";
+import { listOrganizations } from "../app/models/organization.server";
+import { hasSuperAdmin } from "../app/models/user.server";
 import { createApp } from "./app";
 import { readConfig } from "./config";
 import { Platform } from "./platform";
@@ -25,10 +26,11 @@ async function main() {
   }
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
 
+  // The server never creates accounts or organizations: the demo comes only from `npm start` / `npm run
+  // seed` (scripts/seed.ts), the first super-admin from `npm run super-admin` (docs/decisions/021-operations.md).
   const platform = new Platform(config);
-  if (config.SEED_DEMO === "auto") {
-    const { seeded } = await seedDemo(platform);
-    if (seeded) logger.info("seeded the demo organizations");
+  if (!hasSuperAdmin(platform.db)) {
+    logger.warn("no super-admin yet: create one with `SUPER_ADMIN_PASSWORD=… npm run super-admin -- you@example.com`");
   }
 
   const app = createApp(platform, build);
@@ -38,10 +40,7 @@ async function main() {
     writePidFile(config.DATA_DIR);
     // One machine-readable line for scripts and tests, then the addresses for people.
     console.log(JSON.stringify({ level: "info", msg: "listening", port, dataDir: config.DATA_DIR }));
-    console.log(`\nLectern is running. Demo organizations:`);
-    console.log(`  Acme Academy     http://acme.${config.PLATFORM_DOMAIN}:${port}/`);
-    console.log(`  Nordlys Akademi  http://nordlys.${config.PLATFORM_DOMAIN}:${port}/`);
-    console.log(`  Platform         http://${config.PLATFORM_DOMAIN}:${port}/\n`);
+    console.log(`\n${addresses(platform).join("\n")}\n`);
     if (config.NODE_ENV === "development") broadcastDevReady(build);
     platform.jobs.resumeAll();
   });
@@ -65,6 +64,23 @@ async function main() {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+}
+
+/** How many organizations the start-up lines name; a platform with thousands names the first few. */
+const NAMED_ORGANIZATIONS = 10;
+
+/** The lines people read at start-up: the platform's address and those of the organizations it holds. */
+function addresses(platform: Platform) {
+  const organizations = listOrganizations(platform.db);
+  const width = Math.max("Platform".length, ...organizations.slice(0, NAMED_ORGANIZATIONS).map((o) => o.name.length)) + 2;
+  const line = (name: string, url: string) => `  ${name.padEnd(width)} ${url}/`;
+  const lines = [`Lectern is running.`, line("Platform", platform.originFor(null))];
+  for (const organization of organizations.slice(0, NAMED_ORGANIZATIONS)) {
+    lines.push(line(organization.name, platform.originFor(organization)));
+  }
+  if (organizations.length > NAMED_ORGANIZATIONS) lines.push(`  … and ${organizations.length - NAMED_ORGANIZATIONS} more organizations`);
+  if (organizations.length === 0) lines.push("  No organizations yet: a super-admin creates them at /admin.");
+  return lines;
 }
 
 main().catch((error) => {

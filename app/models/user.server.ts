@@ -36,6 +36,11 @@ export async function createSuperAdmin(db: PlatformConn, input: NewPerson) {
   return db.insert(superAdmins).values({ ...personValues(input), passwordHash }).returning().get();
 }
 
+/** Whether the platform has anyone to run it yet; the server says how to create the first one when not. */
+export function hasSuperAdmin(db: PlatformConn) {
+  return db.select({ id: superAdmins.id }).from(superAdmins).limit(1).get() !== undefined;
+}
+
 function personValues(input: NewPerson) {
   return {
     email: normalizeEmail(input.email),

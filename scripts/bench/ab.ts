@@ -20,7 +20,7 @@ const envOf = (s?: string) => Object.fromEntries((s ?? "").split(" ").filter(Boo
 const flagsOf = (s?: string) => (s === undefined ? NODE_FLAGS : s.split(" ").filter(Boolean));
 
 const start = (dir: string, flags: string[], env: Record<string, string>, dataDir: string) =>
-  startProcess([...flags, path.join(dir, "build/server.js")], { DATA_DIR: dataDir, SEED_DEMO: "false", RATE_LIMIT_MUTATIONS: "100000000", ...env }, dir);
+  startProcess([...flags, path.join(dir, "build/server.js")], { DATA_DIR: dataDir, RATE_LIMIT_MUTATIONS: "100000000", ...env }, dir);
 
 async function main() {
   const data = await seedLearnerBench({ sessions: 200 });

@@ -191,7 +191,8 @@ async function main() {
   const atMost = (value: number, target: number) => ({ value, target: `<= ${target}`, ok: value <= target });
   const rssPeaks: number[] = [];
 
-  // 1. One organization: Lectern against the bare baseline, same data.
+  // 1. One organization: Lectern against the bare baseline, same data: the demo, seeded here as `npm run
+  // seed` does (the server itself never seeds; every other part seeds its own data).
   const demoDir = makeDataDir("demo");
   const setup = new Platform({ ...readConfig({} as NodeJS.ProcessEnv), DATA_DIR: demoDir });
   await seedDemo(setup);
@@ -205,7 +206,7 @@ async function main() {
   json.baseline_rps = base;
 
   if (only("resolve") || only("home")) {
-    const lectern = await start("server/index.ts", { DATA_DIR: demoDir, SEED_DEMO: "false" });
+    const lectern = await start("server/index.ts", { DATA_DIR: demoDir });
     if (only("resolve")) {
       const r = await run({ port: lectern.port, pid: lectern.child.pid, path: "/api/resolve?domain=acme.localhost", hosts: ["acme.localhost"] });
       table.push({ what: "GET /api/resolve", rps: r.rps, p95: r.p95, cpu: r.cpuPerRequest, cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest), ...atLeast(ratio(r.rps, base), 0.6) });
@@ -228,7 +229,6 @@ async function main() {
     json.seconds_to_create_organizations = (Date.now() - seedStarted) / 1000;
     const many = await start("server/index.ts", {
       DATA_DIR: manyDir,
-      SEED_DEMO: "false",
       ...(POOL_SIZE ? { TENANT_POOL_SIZE: String(POOL_SIZE) } : {}),
     });
     const hosts = Array.from({ length: ORGANIZATIONS }, (_, i) => `org${i + 1}.localhost`);
@@ -267,7 +267,7 @@ async function main() {
     console.log(
       `learner side: ${big.counts.courses} courses, ${big.counts.lessons} lessons, ${big.counts.learners} learners, ${big.counts.progressRows} progress rows (seeded in ${big.seedSeconds.toFixed(1)} s)`,
     );
-    const learnerServer = await start("server/index.ts", { DATA_DIR: big.dataDir, SEED_DEMO: "false", RATE_LIMIT_MUTATIONS: "100000000" });
+    const learnerServer = await start("server/index.ts", { DATA_DIR: big.dataDir, RATE_LIMIT_MUTATIONS: "100000000" });
     const pick = <T,>(list: T[]) => list[Math.floor(Math.random() * list.length)];
     const port = learnerServer.port;
     const pid = learnerServer.child.pid;

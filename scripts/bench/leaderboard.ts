@@ -79,7 +79,7 @@ export async function benchLeaderboard({ start, stop, run }: Harness, sizes = [1
   const results: Array<{ learners: number; page: Result; rank: Result }> = [];
   for (const learners of sizes) {
     const board = seedBoard(learners);
-    const server = await start("server/index.ts", { DATA_DIR: board.dataDir, SEED_DEMO: "false" });
+    const server = await start("server/index.ts", { DATA_DIR: board.dataDir });
     const page = await run({ port: server.port, path: "/leaderboard", hosts: [board.host], vary: () => ({ headers: { cookie: pick(board.cookies) } }) });
     const rank = await run({
       port: server.port,

@@ -63,7 +63,7 @@ export async function benchConcurrentProgress({
     platform.close();
   }
 
-  const server = await start("server/index.ts", { DATA_DIR: dataDir, SEED_DEMO: "false", RATE_LIMIT_MUTATIONS: "100000000" });
+  const server = await start("server/index.ts", { DATA_DIR: dataDir, RATE_LIMIT_MUTATIONS: "100000000" });
   const total = people.length * lessonsEach;
   let next = 0;
   let serverErrors = 0;

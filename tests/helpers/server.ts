@@ -19,7 +19,8 @@ export interface RunningServer {
 
 /**
  * A data directory for one server, removed when the test file ends: a copy of the demo seeded once for
- * the whole run (tests/setup/global.ts), or empty with `{ empty: true }` (the server then seeds it itself).
+ * the whole run (tests/setup/global.ts), or empty with `{ empty: true }` (and the server leaves it so: it
+ * never seeds; tests/integration/no-default-accounts.test.ts).
  */
 export function makeDataDir({ prefix = "lectern-test-", empty = false }: { prefix?: string; empty?: boolean } = {}) {
   const dir = tempDir(prefix);

@@ -51,6 +51,27 @@ describe("the container image recipe", () => {
     expect(Number(nodeVersion[1]) * 1000 + Number(nodeVersion[2])).toBeGreaterThanOrEqual(Number(engines[1]) * 1000 + Number(engines[2]));
   });
 
+  it("never seeds by itself: only docker-compose.yml's one-shot demo service runs the seed script", () => {
+    // Issue 30: an image started on an empty volume must create no account (README "Run in production").
+    const cmd = instructions.find((l) => l.startsWith("CMD "))!;
+    expect(cmd).not.toMatch(/seed/);
+    const compose = fs.readFileSync(path.join(root, "docker-compose.yml"), "utf8");
+    // Each service's text, by its two-space-indented name under `services:`.
+    const services = Object.fromEntries(
+      compose
+        .slice(compose.indexOf("\nservices:\n"), compose.indexOf("\nvolumes:\n"))
+        .split(/\n(?=  [\w-]+:\n)/)
+        .slice(1)
+        .map((text) => [text.trim().split(":")[0], text]),
+    );
+    expect(Object.keys(services).sort()).toEqual(["demo", "lectern", "mailpit"]);
+    expect(services.demo).toContain('command: ["npm", "run", "seed"]');
+    expect(services.lectern).not.toMatch(/command:|seed/);
+    expect(services.lectern).toMatch(/demo:\n\s+condition: service_completed_successfully/);
+    expect(pkg.scripts.seed).toBe("node --import tsx scripts/seed.ts");
+    expect(pkg.dependencies.tsx, "the seed script runs under tsx in the image").toBeTruthy();
+  });
+
   it("every package the server imports is a runtime dependency (dev ones are pruned from the image)", () => {
     const runtimeDirs = ["app", "server", "db"];
     const files = [
