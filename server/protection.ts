@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import type { Config } from "./config";
 import { clientKey, WindowLimiter } from "./rate-limit";
+import { safeRedirectPath } from "../app/utils/redirect";
 import { sendStatusPage } from "./status-page";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -89,7 +90,7 @@ export function magicLinkParameter(req: Request, res: Response, next: NextFuncti
   const code = url.searchParams.get("auth");
   if (!code) return next();
   url.searchParams.delete("auth");
-  const back = url.pathname + (url.searchParams.size ? `?${url.searchParams}` : "");
+  const back = safeRedirectPath(url.pathname + (url.searchParams.size ? `?${url.searchParams}` : ""));
   res.redirect(303, `/auth/magic?${new URLSearchParams({ code, redirectTo: back })}`);
 }
 

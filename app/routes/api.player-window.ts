@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { users } from "../../db/tenant";
 import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";
-import { safeRedirectPath } from "~/utils/preferences.server";
+import { safeRedirectPath } from "~/utils/redirect";
 
 /**
  * `POST /api/player-window` (spec §7): the player's instructions have been shown to the caller. A form

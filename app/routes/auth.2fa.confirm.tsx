@@ -9,7 +9,7 @@ import { confirmCode, issueCode } from "~/models/auth/two-factor.server";
 import { twoFactorSchema } from "~/utils/auth-schemas";
 import { homeFor, requireUser, sessionCookie } from "~/utils/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { safeRedirectPath } from "~/utils/preferences.server";
+import { safeRedirectPath } from "~/utils/redirect";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireUser(request, context, { allowPendingTwoFactor: true });

@@ -12,7 +12,7 @@ import { authenticate } from "~/models/auth/login.server";
 import { revokeSession } from "~/models/auth/session.server";
 import { loginSchema } from "~/utils/auth-schemas";
 import { getAuth, homeFor, realmFor, sessionCookie, startSession } from "~/utils/auth.server";
-import { safeRedirectPath } from "~/utils/preferences.server";
+import { safeRedirectPath } from "~/utils/redirect";
 
 export const meta: MetaFunction = () => [{ title: "Sign in" }];
 export const links = () => [{ rel: "stylesheet", href: ssoStyles }];

@@ -13,7 +13,7 @@ import { getUser } from "~/models/user.server";
 import { emailSchema } from "~/utils/auth-schemas";
 import { realmFor, sessionCookie, startSession } from "~/utils/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { safeRedirectPath } from "~/utils/preferences.server";
+import { safeRedirectPath } from "~/utils/redirect";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /**

@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { safeRedirectPath, themeCookie } from "~/utils/preferences.server";
+import { themeCookie } from "~/utils/preferences.server";
+import { safeRedirectPath } from "~/utils/redirect";
 import { THEMES } from "~/utils/theme";
 
 const schema = z.object({ theme: z.enum(THEMES), redirectTo: z.string().optional() });

@@ -29,21 +29,3 @@ export async function themeFor(request: Request, context: AppLoadContext): Promi
   }
   return context.theme;
 }
-
-/**
- * A path on this host to go back to after a form post; anything else becomes the fallback. Browsers
- * strip tabs and newlines from URLs and read `\\` as `/`, so `/\t/evil.com` would leave the site: any
- * control character or backslash is refused, and the result must resolve to this same origin.
- */
-export function safeRedirectPath(value: unknown, fallback = "/") {
-  if (typeof value !== "string" || value.length > 2048 || !value.startsWith("/")) return fallback;
-  if (/[\u0000-\u001f\u007f\\]/.test(value) || value.startsWith("//")) return fallback;
-  const base = "http://lectern.invalid";
-  try {
-    const url = new URL(value, base);
-    if (url.origin !== base) return fallback;
-    return url.pathname + url.search + url.hash;
-  } catch {
-    return fallback;
-  }
-}

@@ -6,7 +6,7 @@ import { getDriverBySlug } from "../models/sso/drivers.server";
 import { SsoFailure, type SsoErrorCode, type SsoKind, type SsoTenant } from "../models/sso/flow.server";
 import { authenticateSso } from "../models/sso/strategy.server";
 import { getAuth, realmFor, sessionCookie, startSession } from "./auth.server";
-import { safeRedirectPath } from "./preferences.server";
+import { safeRedirectPath } from "./redirect";
 import { requireOrganization } from "./tenant.server";
 
 /**

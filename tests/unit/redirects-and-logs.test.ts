@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirectPath } from "~/utils/preferences.server";
+import { safeRedirectPath } from "~/utils/redirect";
 import { redactPath } from "../../server/app";
 
 describe("safeRedirectPath", () => {
@@ -15,8 +15,24 @@ describe("safeRedirectPath", () => {
     ["a newline", "/\n/evil.example"],
     ["not a path", "javascript:alert(1)"],
     ["nothing", undefined],
+    // Values that pass a look at the raw text but resolve off the site (issue 30, row 3).
+    ["a dot segment before //", "/.//evil.example"],
+    ["an encoded dot segment", "/%2e//evil.example"],
+    ["an encoded upper-case dot segment", "/%2E//evil.example/x?y#z"],
+    ["a parent segment", "/a/..//evil.example"],
+    ["two parent segments", "/a/b/../..//evil.example"],
+    ["a dot segment before a backslash", "/./\\evil.example"],
+    ["an encoded slash after resolution", "/./%2fevil.example"],
+    ["an encoded backslash after resolution", "/a/../%5cevil.example"],
+    ["a protocol", "http://evil.example"],
+    ["a protocol-relative URL with a tab inside", "/\t/evil.example"],
   ])("refuses %s", (_label, value) => {
     expect(safeRedirectPath(value, "/home")).toBe("/home");
+  });
+
+  it("hands on the resolved path, never one that starts with //", () => {
+    expect(safeRedirectPath("/courses/./1/../2?x=1")).toBe("/courses/2?x=1");
+    for (const value of ["/.//a", "/%2e//a", "/a/..//a", "/./%2F%2Fa"]) expect(safeRedirectPath(value).startsWith("//")).toBe(false);
   });
 });
 
