@@ -67,7 +67,11 @@ export const platformPasswordResets = sqliteTable(
       .notNull()
       .references(() => superAdmins.id, { onDelete: "cascade" }),
   },
-  (t) => [uniqueIndex("platform_password_resets_token_hash_unique").on(t.tokenHash)],
+  // The super-admin's recent tokens are counted before each requested mail (app/models/auth/tokens.server.ts).
+  (t) => [
+    uniqueIndex("platform_password_resets_token_hash_unique").on(t.tokenHash),
+    index("platform_password_resets_user_created_idx").on(t.userId, t.createdAt),
+  ],
 );
 
 export const platformLoginFailures = sqliteTable("platform_login_failures", loginFailureColumns(), (t) => [

@@ -97,7 +97,11 @@ export const passwordResets = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
   },
-  (t) => [uniqueIndex("password_resets_token_hash_unique").on(t.tokenHash)],
+  // The user's recent tokens are counted before each requested mail (app/models/auth/tokens.server.ts).
+  (t) => [
+    uniqueIndex("password_resets_token_hash_unique").on(t.tokenHash),
+    index("password_resets_user_created_idx").on(t.userId, t.createdAt),
+  ],
 );
 
 /** Single-use sign-in codes, exchanged by POST /api/auth/magic-link or the /auth/magic page. */
@@ -109,7 +113,10 @@ export const magicLinks = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
   },
-  (t) => [uniqueIndex("magic_links_token_hash_unique").on(t.tokenHash)],
+  (t) => [
+    uniqueIndex("magic_links_token_hash_unique").on(t.tokenHash),
+    index("magic_links_user_created_idx").on(t.userId, t.createdAt),
+  ],
 );
 
 export const loginFailures = sqliteTable("login_failures", loginFailureColumns(), (t) => [

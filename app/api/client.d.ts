@@ -345,7 +345,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API token
-         * @description The secret (`token`) is in this reply only. A token may hold only capabilities its creator holds.
+         * @description The secret (`token`) is in this reply only. A token may hold only capabilities its creator holds, and lives 1 to 30 days (`expires_in_days`).
          *
          *     **Who:** Capability `manage:api-token`.
          */
@@ -3968,7 +3968,7 @@ export interface operations {
                      *               "write:user"
                      *             ],
                      *             "created_at": "2026-05-04T09:30:00.000Z",
-                     *             "expires_at": "2027-05-04T09:30:00.000Z",
+                     *             "expires_at": "2026-06-03T09:30:00.000Z",
                      *             "last_used_at": null
                      *           }
                      *         ],
@@ -4052,7 +4052,7 @@ export interface operations {
                  *         "read:user",
                  *         "write:user"
                  *       ],
-                 *       "expires_in_days": 365
+                 *       "expires_in_days": 30
                  *     }
                  */
                 "application/json": {
@@ -4081,7 +4081,7 @@ export interface operations {
                      *           "write:user"
                      *         ],
                      *         "created_at": "2026-05-04T09:30:00.000Z",
-                     *         "expires_at": "2027-05-04T09:30:00.000Z",
+                     *         "expires_at": "2026-06-03T09:30:00.000Z",
                      *         "last_used_at": null,
                      *         "token": "lt_5QdF0v9r3XbK1mJ8wTz2yC4hN7pL6sAe"
                      *       },

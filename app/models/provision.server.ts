@@ -1,7 +1,7 @@
 import type { Platform } from "../../server/platform";
 import { sendInvitation } from "./auth/mail.server";
 import { organizationRealm } from "./auth/realm.server";
-import { INVITATION_LIFETIME_MS, requestPasswordReset } from "./auth/tokens.server";
+import { issueInvitation } from "./auth/tokens.server";
 import { createOrganization, hostConflicts, prefixFromName, type FieldErrors } from "./organization.server";
 import { addUser, type UserForm } from "./user.server";
 import type { TenantDb } from "../../db/open";
@@ -44,7 +44,7 @@ export async function inviteUser(platform: Platform, db: TenantDb, organization:
   const added = addUser(db, input);
   if (!added.ok) return added;
   const realm = organizationRealm(db, organization);
-  const issued = requestPasswordReset(realm, added.user.email, new Date(), INVITATION_LIFETIME_MS);
+  const issued = issueInvitation(realm, added.user.email);
   if (issued) {
     await sendInvitation(platform, realm, issued.person, issued.token).catch((error) =>
       console.error(JSON.stringify({ level: "error", msg: "invitation mail failed", error: String(error) })),

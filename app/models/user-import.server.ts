@@ -9,7 +9,7 @@ import type { Platform } from "../../server/platform";
 import { sendInvitation } from "./auth/mail.server";
 import { organizationRealm } from "./auth/realm.server";
 import { normalizeEmail } from "./auth/secrets.server";
-import { INVITATION_LIFETIME_MS, requestPasswordReset } from "./auth/tokens.server";
+import { issueInvitation } from "./auth/tokens.server";
 import type { JobContext } from "./clone.server";
 import { getGroup, recomputeAllRuleGroups } from "./group.server";
 import { JobError } from "./job.server";
@@ -279,7 +279,7 @@ async function inviteAll(db: TenantDb, platform: Platform, organizationId: numbe
   let sent = 0;
   for (let i = 0; i < ids.length; i++) {
     const person = db.select({ email: users.email }).from(users).where(eq(users.id, ids[i])).get();
-    const issued = person ? requestPasswordReset(realm, person.email, new Date(), INVITATION_LIFETIME_MS) : null;
+    const issued = person ? issueInvitation(realm, person.email) : null;
     if (issued) {
       try {
         await sendInvitation(platform, realm, issued.person, issued.token);

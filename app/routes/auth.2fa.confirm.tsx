@@ -7,7 +7,8 @@ import { Field, FormMessage } from "~/components/form";
 import { sendTwoFactorCode } from "~/models/auth/mail.server";
 import { confirmCode, issueCode } from "~/models/auth/two-factor.server";
 import { twoFactorSchema } from "~/utils/auth-schemas";
-import { homeFor, requireUser } from "~/utils/auth.server";
+import { homeFor, requireUser, sessionCookie } from "~/utils/auth.server";
+import { redirectWithFlash } from "~/utils/flash.server";
 import { safeRedirectPath } from "~/utils/redirect";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -35,6 +36,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   const check = confirmCode(auth.realm, auth.session.id, submission.value.code);
+  if (check === "too_many_attempts") {
+    // The sign-in is over (the model deleted its session): back to the password step, cookie cleared.
+    const back = safeRedirectPath(redirectTo, "");
+    return redirectWithFlash(back ? `/auth/login?${new URLSearchParams({ redirectTo: back })}` : "/auth/login", "auth.twoFactor.too_many_attempts", {
+      headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
+    });
+  }
   if (check !== "ok") {
     return json({ result: submission.reply({ formErrors: [`auth.twoFactor.${check}`] }), resent: false }, { status: 400 });
   }

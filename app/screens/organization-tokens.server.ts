@@ -12,7 +12,13 @@ import { withManagedOrganization, type Area } from "~/utils/manage.server";
 const createSchema = z.object({
   name: z.string().trim().min(1, "validation.required").max(100),
   capabilities: z.array(z.enum(CAPABILITIES)).min(1, "validation.required"),
-  days: z.coerce.number().int().min(1).max(MAX_TOKEN_DAYS).default(DEFAULT_TOKEN_DAYS),
+  // Spec §9: 30 days at most; the model clamps too (api-token.server.ts), this says so to the person.
+  days: z.coerce
+    .number({ invalid_type_error: "tokens.daysRange" })
+    .int("tokens.daysRange")
+    .min(1, "tokens.daysRange")
+    .max(MAX_TOKEN_DAYS, "tokens.daysRange")
+    .default(DEFAULT_TOKEN_DAYS),
 });
 
 export function tokensLoader(area: Area) {

@@ -58,7 +58,7 @@ export function TokensScreen() {
       )}
       <Form method="post" className="panel">
         <h3>{t("tokens.create")}</h3>
-        <FormMessage>{result?.errors.map((e) => t(e, { capabilities: "" })).join(" ")}</FormMessage>
+        <FormMessage>{result?.errors.map((e) => t(e, { capabilities: "", max: maxDays })).join(" ")}</FormMessage>
         <div className="field">
           <label htmlFor="token-name">{t("tokens.name")}</label>
           <input id="token-name" name="name" required maxLength={100} />

@@ -10,6 +10,7 @@ export const FLASH_MESSAGES = [
   "auth.logout.done",
   "auth.reset.sent",
   "auth.twoFactor.resent",
+  "auth.twoFactor.too_many_attempts",
   "flash.organizationCreated",
   "flash.organizationDeleted",
   "flash.settingsSaved",

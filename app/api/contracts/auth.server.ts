@@ -299,7 +299,7 @@ export const authContracts: ApiCall[] = [
     errors: guarded(),
     example: {
       reply: {
-        data: [{ id: 2, name: "HR sync", user_id: 1, capabilities: ["read:user", "write:user"], created_at: "2026-05-04T09:30:00.000Z", expires_at: "2027-05-04T09:30:00.000Z", last_used_at: null }],
+        data: [{ id: 2, name: "HR sync", user_id: 1, capabilities: ["read:user", "write:user"], created_at: "2026-05-04T09:30:00.000Z", expires_at: "2026-06-03T09:30:00.000Z", last_used_at: null }],
         meta: { current_page: 1, per_page: 1, total: 1, last_page: 1 },
       },
     },
@@ -309,15 +309,15 @@ export const authContracts: ApiCall[] = [
     path: "/api/api/tokens",
     tag: "API tokens",
     summary: "Create an API token",
-    description: "The secret (`token`) is in this reply only. A token may hold only capabilities its creator holds.",
+    description: "The secret (`token`) is in this reply only. A token may hold only capabilities its creator holds, and lives 1 to 30 days (`expires_in_days`).",
     access: "manage:api-token",
     body: tokens.bodySchema,
     reply: apiTokenView.extend({ token: z.string() }),
     status: 201,
     errors: guarded(E.invalid, E.invalidBody),
     example: {
-      body: { name: "HR sync", capabilities: ["read:user", "write:user"], expires_in_days: 365 },
-      reply: { id: 2, name: "HR sync", user_id: 1, capabilities: ["read:user", "write:user"], created_at: "2026-05-04T09:30:00.000Z", expires_at: "2027-05-04T09:30:00.000Z", last_used_at: null, token },
+      body: { name: "HR sync", capabilities: ["read:user", "write:user"], expires_in_days: 30 },
+      reply: { id: 2, name: "HR sync", user_id: 1, capabilities: ["read:user", "write:user"], created_at: "2026-05-04T09:30:00.000Z", expires_at: "2026-06-03T09:30:00.000Z", last_used_at: null, token },
     },
   },
   {

@@ -3,16 +3,20 @@ import { apiTokens, type ApiToken } from "../../../db/tenant";
 import type { TenantConn } from "../../../db/open";
 import { isCapability, type Capability } from "../../utils/capabilities";
 import { hashToken, randomToken } from "./secrets.server";
+import { SESSION_LIFETIME_SECONDS } from "./session.server";
 
-export const DEFAULT_TOKEN_DAYS = 30;
-export const MAX_TOKEN_DAYS = 365;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Spec §9 and SECURITY.md "Numbers": API tokens, like sessions, live 30 days (2,592,000 s) at most. */
+export const MAX_TOKEN_DAYS = (SESSION_LIFETIME_SECONDS * 1000) / DAY_MS;
+export const DEFAULT_TOKEN_DAYS = MAX_TOKEN_DAYS;
 /** last_used_at is written at most this often. */
 const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * Makes a token holding `capabilities`, which must all be within `ceiling` (what its creator may do):
- * nobody can hand out more than they hold. The token is returned once; only its hash is kept.
+ * nobody can hand out more than they hold. The token is returned once; only its hash is kept. Its
+ * lifetime is clamped here to 1–30 days, whatever a caller asks: the routes refuse a longer one with a
+ * message, and this is what holds for any other path.
  */
 export function createApiToken(
   db: TenantConn,
@@ -46,11 +50,17 @@ export function createApiToken(
       tokenHash: hashToken(token),
       capabilities: [...new Set(capabilities)].sort(),
       createdAt: now,
-      expiresAt: new Date(Math.min(now.getTime() + Math.min(days, MAX_TOKEN_DAYS) * DAY_MS, notAfter?.getTime() ?? Infinity)),
+      expiresAt: new Date(Math.min(now.getTime() + tokenDays(days) * DAY_MS, notAfter?.getTime() ?? Infinity)),
     })
     .returning()
     .get();
   return { token, apiToken };
+}
+
+/** A lifetime within what the spec allows; anything that is not a number of days gets the default. */
+function tokenDays(days: number) {
+  if (!Number.isFinite(days)) return DEFAULT_TOKEN_DAYS;
+  return Math.min(Math.max(days, 1), MAX_TOKEN_DAYS);
 }
 
 /** The live token for a secret, noting its use; null when unknown or expired. */

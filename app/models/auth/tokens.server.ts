@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, count, eq, gt, isNull } from "drizzle-orm";
 import { magicLinks, type passwordResets } from "../../../db/tenant";
 import type { AuthRealm } from "./realm.server";
 import { hashPassword, hashToken, normalizeEmail, randomToken } from "./secrets.server";
@@ -9,6 +9,17 @@ import { revokeSessionsOf } from "./session.server";
 export const RESET_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 export const MAGIC_LINK_LIFETIME_MS = 15 * 60 * 1000;
 
+/**
+ * SECURITY.md "mails limited per account as well as per address": at most this many reset mails, and
+ * as many sign-in-link mails, per account in any hour, from whatever addresses they are asked for. The
+ * per-address limit (server/protection.ts) cannot stop a requester with many addresses from filling one
+ * person's mailbox. Past the limit the request gets the same answer as an unknown address, so the limit
+ * tells nothing about the account, and no mail is sent. Invitations (admins' set-password links) count
+ * toward the reset limit but are never held back by it.
+ */
+export const MAX_LINK_MAILS_PER_HOUR = 5;
+const HOUR_MS = 60 * 60 * 1000;
+
 type TokenTable = typeof passwordResets;
 
 function issue(realm: AuthRealm, table: TokenTable, personId: number, lifetimeMs: number, now: Date) {
@@ -18,6 +29,26 @@ function issue(realm: AuthRealm, table: TokenTable, personId: number, lifetimeMs
     .values({ userId: personId, tokenHash: hashToken(token), createdAt: now, expiresAt: new Date(now.getTime() + lifetimeMs) })
     .run();
   return token;
+}
+
+/** How many tokens of a table the person was sent in the hour before `now`. */
+function sentInLastHour(realm: AuthRealm, table: TokenTable, personId: number, now: Date) {
+  const row = realm.db
+    .select({ n: count() })
+    .from(table)
+    .where(and(eq(table.userId, personId), gt(table.createdAt, new Date(now.getTime() - HOUR_MS))))
+    .get();
+  return row?.n ?? 0;
+}
+
+/**
+ * A token for a mail the person asked for, or null when the account already had its share this hour. The
+ * count and the insert run with no await between them (better-sqlite3 is synchronous), so a burst of
+ * requests cannot all pass the count.
+ */
+function issueLimited(realm: AuthRealm, table: TokenTable, personId: number, lifetimeMs: number, now: Date) {
+  if (sentInLastHour(realm, table, personId, now) >= MAX_LINK_MAILS_PER_HOUR) return null;
+  return issue(realm, table, personId, lifetimeMs, now);
 }
 
 /**
@@ -70,15 +101,29 @@ export function isMagicLinkLive(realm: AuthRealm, code: string, now = new Date()
   return realm.kind === "organization" && isLive(realm, realmMagicLinks(realm), code, now) !== null;
 }
 
-/** A reset token for the person with this e-mail, or null when there is none (the caller says the same). */
-export function requestPasswordReset(realm: AuthRealm, email: string, now = new Date(), lifetimeMs = RESET_TOKEN_LIFETIME_MS) {
+/**
+ * A reset token the person asked for (reset page and call), or null when there is none to send: unknown
+ * address, or the account's share of reset mails this hour is spent. The caller says the same either way.
+ */
+export function requestPasswordReset(realm: AuthRealm, email: string, now = new Date()) {
   const person = findPersonByEmail(realm, email);
   if (!person || person.disabledAt || person.managedExternally) return null;
-  return { person, token: issue(realm, realm.resets, person.id, lifetimeMs, now) };
+  const token = issueLimited(realm, realm.resets, person.id, RESET_TOKEN_LIFETIME_MS, now);
+  return token ? { person, token } : null;
 }
 
 /** An invitation is a set-password link that waits a week for the new person. */
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * The set-password link of an invitation, sent by an admin's action (adding or importing people): not
+ * held back by the per-account limit, which is there for requests anyone can make.
+ */
+export function issueInvitation(realm: AuthRealm, email: string, now = new Date()) {
+  const person = findPersonByEmail(realm, email);
+  if (!person || person.disabledAt || person.managedExternally) return null;
+  return { person, token: issue(realm, realm.resets, person.id, INVITATION_LIFETIME_MS, now) };
+}
 
 /** Sets a new password with a reset token; every session of the person is revoked. */
 export async function resetPassword(
@@ -110,9 +155,6 @@ export async function changePassword(
   });
 }
 
-export function createMagicLink(realm: AuthRealm, personId: number, now = new Date()) {
-  return issue(realm, realmMagicLinks(realm), personId, MAGIC_LINK_LIFETIME_MS, now);
-}
 
 /** Spends a sign-in code; the person it signs in, or null when it is unknown, used or expired. */
 export function exchangeMagicLink(realm: AuthRealm, code: string, now = new Date()) {
@@ -120,10 +162,12 @@ export function exchangeMagicLink(realm: AuthRealm, code: string, now = new Date
   return spend(realm, realmMagicLinks(realm), code, now);
 }
 
+/** A sign-in link for the person with this e-mail, or null (unknown, or the hour's share spent): same answer. */
 export function requestMagicLink(realm: AuthRealm, email: string, now = new Date()) {
   const person = findPersonByEmail(realm, normalizeEmail(email));
   if (!person || person.disabledAt || !person.role) return null;
-  return { person, code: createMagicLink(realm, person.id, now) };
+  const code = issueLimited(realm, realmMagicLinks(realm), person.id, MAGIC_LINK_LIFETIME_MS, now);
+  return code ? { person, code } : null;
 }
 
 /** Sign-in links exist in organizations only; the table has the same columns as password resets. */

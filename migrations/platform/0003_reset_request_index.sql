@@ -1,0 +1,1 @@
+CREATE INDEX `platform_password_resets_user_created_idx` ON `platform_password_resets` (`user_id`,`created_at`);
