@@ -18,10 +18,24 @@ export class RendererUnavailableError extends Error {
   }
 }
 
+/**
+ * What a render was doing when its time ran out, so that callers can say why: still `starting` its browser
+ * (the page itself is not to blame) or `drawing` the page; and whether the renderer was `busy` (other renders
+ * beside or behind it, or it had to wait its turn), which slows everything and blames no one page.
+ */
+export interface RenderTimeoutCircumstances {
+  stage: "starting" | "drawing";
+  busy: boolean;
+}
+
 export class RenderTimeoutError extends Error {
-  constructor(ms: number) {
-    super(`The render took longer than ${ms} ms and was stopped.`);
+  readonly stage: RenderTimeoutCircumstances["stage"];
+  readonly busy: boolean;
+  constructor(ms: number, circumstances: RenderTimeoutCircumstances = { stage: "drawing", busy: false }) {
+    super(`The render took longer than ${ms} ms and was stopped (${circumstances.stage}${circumstances.busy ? ", renderer busy" : ""}).`);
     this.name = "RenderTimeoutError";
+    this.stage = circumstances.stage;
+    this.busy = circumstances.busy;
   }
 }
 
@@ -90,12 +104,18 @@ export class PdfRenderer {
 
   async #render(html: string, box: PageBox, kind: "pdf" | "png"): Promise<Buffer> {
     this.check();
+    const waited = this.#running >= this.concurrency;
     await this.#acquire();
     try {
-      return await this.#once(html, box, kind);
+      return await this.#once(html, box, kind, waited);
     } finally {
       this.#release();
     }
+  }
+
+  /** Whether other renders run beside this one or wait behind it. */
+  #othersAround() {
+    return this.#running > 1 || this.#queue.length > 0;
   }
 
   #acquire() {
@@ -118,13 +138,16 @@ export class PdfRenderer {
     this.#queue.shift()?.();
   }
 
-  async #once(html: string, box: PageBox, kind: "pdf" | "png"): Promise<Buffer> {
+  async #once(html: string, box: PageBox, kind: "pdf" | "png", waited: boolean): Promise<Buffer> {
     const { default: puppeteer } = await import("puppeteer");
     fs.mkdirSync(this.profileRoot, { recursive: true });
     const profile = fs.mkdtempSync(path.join(this.profileRoot, "lectern-render-"));
     liveProfiles.add(profile);
     let browser: Browser | null = null;
     let timer: NodeJS.Timeout | undefined;
+    let stage: RenderTimeoutCircumstances["stage"] = "starting";
+    let busy = waited || this.#othersAround();
+    const timedOut = () => new RenderTimeoutError(this.timeoutMs, { stage, busy: busy || this.#othersAround() });
     const work = (async () => {
       browser = await puppeteer.launch({
         executablePath: this.executablePath,
@@ -165,6 +188,8 @@ export class PdfRenderer {
       const pxWidth = Math.round((box.widthMm / 25.4) * 96);
       const pxHeight = Math.round((box.heightMm / 25.4) * 96);
       await page.setViewport({ width: pxWidth, height: pxHeight, deviceScaleFactor: kind === "png" ? 1 : 1 });
+      stage = "drawing";
+      busy ||= this.#othersAround();
       await page.setContent(html, { waitUntil: "load", timeout: this.timeoutMs });
       if (kind === "png") {
         return Buffer.from(await page.screenshot({ type: "png", clip: { x: 0, y: 0, width: pxWidth, height: pxHeight } }));
@@ -180,12 +205,12 @@ export class PdfRenderer {
       );
     })();
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RenderTimeoutError(this.timeoutMs)), this.timeoutMs);
+      timer = setTimeout(() => reject(timedOut()), this.timeoutMs);
     });
     try {
       return await Promise.race([work, deadline]);
     } catch (error) {
-      if ((error as Error)?.name === "TimeoutError") throw new RenderTimeoutError(this.timeoutMs);
+      if ((error as Error)?.name === "TimeoutError") throw timedOut();
       if (!(error instanceof RenderTimeoutError) && /Failed to launch|ENOENT|spawn/.test(String(error))) {
         throw new RendererUnavailableError(`Chromium could not be started (${this.executablePath}): ${String(error).split("\n")[0]}`);
       }

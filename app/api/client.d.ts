@@ -1161,7 +1161,7 @@ export interface paths {
         put?: never;
         /**
          * Add a person
-         * @description Mails an invitation to choose a password. `role` is learner, admin or none.
+         * @description Mails an invitation to choose a password. Takes the fields of the reply by the same names: `email` and `type` (learner, admin or none) are needed; `first_name`, `last_name`, `phone` and `language` may be left out. The reply's other fields are ignored. `firstName`, `lastName` and `role` are older names still taken. Only a caller holding every capability of a role may give it: a token limited to `write:user` adds learners, not admins (403 `forbidden`).
          *
          *     **Who:** Capability `write:user`.
          */
@@ -1208,7 +1208,7 @@ export interface paths {
         get: operations["getUsersById"];
         /**
          * Change a person
-         * @description All of the user's fields, as on the user screen. Nobody changes their own role.
+         * @description Takes the fields of the reply by the same names, and only the fields sent change: a reply sent back as it came changes nothing. `phone: null` clears the phone; `language: null` goes back to the organization's default; `type` is learner, admin or none (null). The reply's read-only fields (`id`, `managed_externally`, `disabled`, `created_at`) are ignored. `firstName`, `lastName` and `role` are older names still taken; sent beside their new names they must agree. Nobody changes their own role, and only a caller holding every capability of a role may give it.
          *
          *     **Who:** Capability `write:user`.
          */
@@ -2155,7 +2155,7 @@ export interface paths {
         put?: never;
         /**
          * Import people from CSV
-         * @description `{id}` is the organization's own id. The body is a multipart form with `file`, or the CSV itself (`text/csv`). A file with any problem is refused whole (422, one message per line under `fields["line N"]`); otherwise the import runs as a job (202). `dry_run=true` checks only.
+         * @description `{id}` is the organization's own id. The body is a multipart form with `file`, or the CSV itself (`text/csv`): one person a line, columns first name, last name, phone, email — or in the order a first line of titles gives them (`first_name`, `last_name`, `phone`, `email`, as in the example, or the titles the import screen shows); an empty field is left blank. A file with any problem is refused whole (422, one message per line under `fields["line N"]`); otherwise the import runs as a job (202). `dry_run=true` checks only.
          *
          *     **Who:** Capability `write:user`.
          */
@@ -9630,23 +9630,37 @@ export interface operations {
                 /**
                  * @example {
                  *       "email": "grace@example.com",
-                 *       "firstName": "Grace",
-                 *       "lastName": "Hopper",
-                 *       "role": "learner"
+                 *       "first_name": "Grace",
+                 *       "last_name": "Hopper",
+                 *       "type": "learner"
                  *     }
                  */
                 "application/json": {
-                    /** @default  */
-                    firstName?: string;
-                    /** @default  */
-                    lastName?: string;
                     /** Format: email */
                     email: string;
-                    phone?: string;
-                    /** @enum {string} */
-                    role: "learner" | "admin" | "none";
-                    /** @enum {string} */
-                    language?: "" | "en" | "pl" | "da" | "no" | "sv";
+                    first_name?: string;
+                    last_name?: string;
+                    /** @description null or "" clears it */
+                    phone?: string | null;
+                    /**
+                     * @description null or "": the organization's default
+                     * @enum {string|null}
+                     */
+                    language?: "" | "en" | "pl" | "da" | "no" | "sv" | null;
+                    /**
+                     * @description learner, admin, or none (also null): the role here, as the reply's `type`
+                     * @enum {string|null}
+                     */
+                    type?: "learner" | "admin" | "none" | null;
+                    /** @description the older name of first_name */
+                    firstName?: string;
+                    /** @description the older name of last_name */
+                    lastName?: string;
+                    /**
+                     * @description the older name of type
+                     * @enum {string|null}
+                     */
+                    role?: "learner" | "admin" | "none" | null;
                 };
             };
         };
@@ -9934,24 +9948,38 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "grace@example.com",
-                 *       "firstName": "Grace",
-                 *       "lastName": "Hopper",
-                 *       "role": "admin"
+                 *       "first_name": "Grace",
+                 *       "last_name": "Hopper",
+                 *       "phone": null,
+                 *       "type": "admin"
                  *     }
                  */
                 "application/json": {
-                    /** @default  */
-                    firstName?: string;
-                    /** @default  */
-                    lastName?: string;
                     /** Format: email */
-                    email: string;
-                    phone?: string;
-                    /** @enum {string} */
-                    role: "learner" | "admin" | "none";
-                    /** @enum {string} */
-                    language?: "" | "en" | "pl" | "da" | "no" | "sv";
+                    email?: string;
+                    first_name?: string;
+                    last_name?: string;
+                    /** @description null or "" clears it */
+                    phone?: string | null;
+                    /**
+                     * @description null or "": the organization's default
+                     * @enum {string|null}
+                     */
+                    language?: "" | "en" | "pl" | "da" | "no" | "sv" | null;
+                    /**
+                     * @description learner, admin, or none (also null): the role here, as the reply's `type`
+                     * @enum {string|null}
+                     */
+                    type?: "learner" | "admin" | "none" | null;
+                    /** @description the older name of first_name */
+                    firstName?: string;
+                    /** @description the older name of last_name */
+                    lastName?: string;
+                    /**
+                     * @description the older name of type
+                     * @enum {string|null}
+                     */
+                    role?: "learner" | "admin" | "none" | null;
                 };
             };
         };
@@ -14400,7 +14428,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `renderer_unavailable`: no Chromium to draw with (or `render_timeout`) */
+            /** @description `renderer_unavailable`: no Chromium to draw with; `render_timeout`: the drawing took too long: the renderer is busy (try again in a moment) or, the message says so, the background image is too heavy */
             503: {
                 headers: {
                     [name: string]: unknown;

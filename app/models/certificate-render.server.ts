@@ -85,9 +85,43 @@ export async function previewPage(db: TenantConn, env: CertificateEnv, layout: C
   return page(db, env, layout, values, sample.language);
 }
 
-export async function renderPreviewPng(db: TenantConn, env: CertificateEnv, renderer: Renderer, layout: CertificateLayout, sample: { learnerName: string; courseTitle: string; language: string }) {
+/** Why a preview was not drawn: the words the admin reads (a translation key) and the /api's error code. */
+export interface PreviewFailure {
+  message: "certificates.errors.renderer" | "certificates.errors.busy" | "certificates.errors.backgroundTooHeavy";
+  code: "renderer_unavailable" | "render_timeout";
+}
+
+/**
+ * The failure a renderer's error means for a preview, or null when it is not one a preview expects (a bug:
+ * let it be thrown). A timeout blames the background image only when the page has one, the renderer was
+ * drawing the page (not still starting its browser) and had nothing else to do: under load every render
+ * is slow, and a template without a background has no image to make smaller. Read by name and fields, as
+ * server/pdf-renderer.ts's errors carry them (`RenderTimeoutError`: `stage`, `busy`).
+ */
+export function previewFailure(error: unknown, page: { backgroundUri: string | null }): PreviewFailure | null {
+  const e = error as { name?: string; stage?: string; busy?: boolean } | null;
+  if (e?.name === "RendererUnavailableError") return { message: "certificates.errors.renderer", code: "renderer_unavailable" };
+  if (e?.name !== "RenderTimeoutError") return null;
+  const backgroundToBlame = page.backgroundUri !== null && e.stage === "drawing" && e.busy === false;
+  return { message: backgroundToBlame ? "certificates.errors.backgroundTooHeavy" : "certificates.errors.busy", code: "render_timeout" };
+}
+
+/** The live preview as a PNG, or why it could not be drawn. */
+export async function renderPreviewPng(
+  db: TenantConn,
+  env: CertificateEnv,
+  renderer: Renderer,
+  layout: CertificateLayout,
+  sample: { learnerName: string; courseTitle: string; language: string },
+): Promise<{ png: Buffer } | { failure: PreviewFailure }> {
   const built = await previewPage(db, env, layout, sample);
-  return renderer.png(certificateHtml(built), pageBox(layout));
+  try {
+    return { png: await renderer.png(certificateHtml(built), pageBox(layout)) };
+  } catch (error) {
+    const failure = previewFailure(error, built);
+    if (!failure) throw error;
+    return { failure };
+  }
 }
 
 /** Writes bytes so that readers see the whole file or none: a temporary name, then a rename. */

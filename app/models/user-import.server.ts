@@ -15,12 +15,15 @@ import { getGroup, recomputeAllRuleGroups } from "./group.server";
 import { JobError } from "./job.server";
 import { getOrganization } from "./organization.server";
 import { getUserSettings } from "./user-settings.server";
+import { resources } from "../utils/i18n.server";
+import { LANGUAGES } from "../utils/i18n";
 
 /**
  * CSV user import (spec §5 "User import file: csv, columns in order first name, last name, phone, email;
- * an empty field is left blank"; spec §7 `POST users/import/{id}`). A file is checked whole before anything
- * is written — every problem named by its line — then imported all-or-nothing in one transaction by a
- * background job, and invitations go out after the commit (docs/decisions/017-groups-and-import.md).
+ * an empty field is left blank"; spec §7 `POST users/import/{id}`). A first line of column titles may name
+ * the columns in another order. A file is checked whole before anything is written — every problem named
+ * by its line — then imported all-or-nothing in one transaction by a background job, and invitations go
+ * out after the commit (docs/decisions/017-groups-and-import.md).
  */
 
 /** The largest file taken (about 200,000 rows of ordinary names and addresses). */
@@ -38,7 +41,7 @@ export interface ImportRow {
 /** A problem with the file: a translation key under `import.errors`, the line it is on (null: the whole file). */
 export interface ImportProblem {
   line: number | null;
-  code: "notCsv" | "empty" | "tooLarge" | "columns" | "email" | "formula" | "html" | "tooLong" | "duplicateInFile" | "exists";
+  code: "notCsv" | "empty" | "tooLarge" | "header" | "columns" | "email" | "formula" | "html" | "tooLong" | "duplicateInFile" | "exists";
   params?: Record<string, string | number>;
 }
 
@@ -50,13 +53,68 @@ export interface CheckedFile {
 
 const emailSchema = z.string().email().max(254);
 
+/** A person's fields, as a file's columns hold them. */
+type Column = "firstName" | "lastName" | "phone" | "email";
+
+/** The spec's order: the columns of a file without a line of titles. */
+const SPEC_ORDER: readonly Column[] = ["firstName", "lastName", "phone", "email"];
+
+/** The longest text each field takes (as the user form does). */
+const MAX_LENGTH: Record<Column, number> = { firstName: 100, lastName: 100, phone: 40, email: 254 };
+
+/** A title as compared: lower case, without spaces, dashes, underscores or dots ("E-mail" = "email" = "e_mail"). */
+function titleKey(title: string) {
+  return title.normalize("NFC").toLocaleLowerCase().replace(/[\s_.-]+/g, "");
+}
+
+/**
+ * The column titles recognised, whatever their order: the /api's field names (first_name, last_name, phone,
+ * email, as in the OpenAPI example), the titles the import screen shows in each language (its sample's
+ * first line, `import.sampleHeader`, in the spec's order) and a few common English ones.
+ */
+const TITLES: ReadonlyMap<string, Column> = (() => {
+  const titles = new Map<string, Column>();
+  const add = (title: string, column: Column) => titles.set(titleKey(title), column);
+  SPEC_ORDER.forEach((column) => add(column, column));
+  for (const [column, names] of Object.entries({
+    firstName: ["first_name", "first name", "given name"],
+    lastName: ["last_name", "last name", "surname", "family name"],
+    phone: ["phone", "phone number", "telephone", "mobile"],
+    email: ["email", "email address", "mail"],
+  }) as [Column, string[]][]) {
+    for (const name of names) add(name, column);
+  }
+  for (const language of LANGUAGES) {
+    const sample = (resources[language].common.import as { sampleHeader?: string } | undefined)?.sampleHeader ?? "";
+    sample.split(",").forEach((title, i) => {
+      if (i < SPEC_ORDER.length) add(title, SPEC_ORDER[i]);
+    });
+  }
+  return titles;
+})();
+
+/**
+ * What the first line is: column titles (and the columns they give), titles that cannot be read (some are
+ * known, but not as one column each), or a person (null). A line with an address in it is always a person.
+ * Titles of the file's own in the spec's order are read in that order, as before titles were matched: a
+ * known title in its spec place, or a fourth title that says mail or post ("E-mail address", "E-post").
+ */
+function headerOf(cells: string[]): { columns: readonly Column[] } | "unreadable" | null {
+  if (cells.some((c) => c.includes("@"))) return null;
+  const named = cells.map((c) => TITLES.get(titleKey(c)));
+  if (cells.length === 4 && named.every((c) => c !== undefined) && new Set(named).size === 4) return { columns: named as Column[] };
+  const inSpecOrder = cells.length === 4 && named.every((c, i) => c === undefined || c === SPEC_ORDER[i]);
+  if (inSpecOrder && (named.some((c) => c !== undefined) || /mail|post/i.test(cells[3]))) return { columns: SPEC_ORDER };
+  return named.some((c) => c !== undefined) ? "unreadable" : null;
+}
+
 /**
  * A cell a spreadsheet would run as a formula (CSV injection: `=`, `+`, `-`, `@`, tab, carriage return
  * at the start). A phone number such as `+45 12 34 56 78` is a number, not a formula.
  */
-function isFormula(value: string, column: number) {
+function isFormula(value: string, column: Column) {
   if (!/^[=+\-@\t\r]/.test(value)) return false;
-  return !(column === 2 && /^\+?[\d\s().-]+$/.test(value));
+  return !(column === "phone" && /^\+?[\d\s().-]+$/.test(value));
 }
 
 /** Text that reads as markup: refused rather than stored, so it can never reach a page or an e-mail as HTML. */
@@ -100,9 +158,12 @@ export function checkCsv(bytes: Uint8Array, existing: (email: string) => boolean
     throw error;
   }
   if (records.length === 0) return { ...empty, problems: [{ line: null, code: "empty" }] };
-  // A first line whose fourth column is not an address but a title ("email", "E-mail", "e-post") is a header.
-  const head = records[0].record;
-  const hasHeader = head.length >= 4 && !head[3].includes("@") && /mail|post/i.test(head[3]);
+  const header = headerOf(records[0].record);
+  if (header === "unreadable") {
+    return { ...empty, problems: [{ line: records[0].info.lines, code: "header", params: { titles: records[0].record.join(", ").slice(0, 200) } }] };
+  }
+  const hasHeader = header !== null;
+  const columns = header?.columns ?? SPEC_ORDER;
   const rows: ImportRow[] = [];
   const problems: ImportProblem[] = [];
   const seen = new Map<string, number>();
@@ -112,17 +173,13 @@ export function checkCsv(bytes: Uint8Array, existing: (email: string) => boolean
       problems.push({ line, code: "columns", params: { count: record.length } });
       continue;
     }
-    let bad = false;
-    record.forEach((value, column) => {
-      if (bad) return;
-      if (isFormula(value, column)) problems.push({ line, code: "formula" });
-      else if (isHtml(value)) problems.push({ line, code: "html" });
-      else if (value.length > (column === 3 ? 254 : column === 2 ? 40 : 100)) problems.push({ line, code: "tooLong" });
-      else return;
-      bad = true;
-    });
-    if (bad) continue;
-    const [firstName, lastName, phone, rawEmail] = record;
+    const cell = Object.fromEntries(columns.map((column, i) => [column, record[i]])) as Record<Column, string>;
+    const bad = SPEC_ORDER.map((column) => cellProblem(cell[column], column)).find((code) => code !== null);
+    if (bad) {
+      problems.push({ line, code: bad });
+      continue;
+    }
+    const { firstName, lastName, phone, email: rawEmail } = cell;
     if (!emailSchema.safeParse(rawEmail).success) {
       problems.push({ line, code: "email", params: { value: rawEmail.slice(0, 80) } });
       continue;
@@ -142,6 +199,14 @@ export function checkCsv(bytes: Uint8Array, existing: (email: string) => boolean
   }
   if (rows.length === 0 && problems.length === 0) problems.push({ line: null, code: "empty" });
   return { rows, problems, hasHeader };
+}
+
+/** What is wrong with one cell, if anything: a formula, markup, or more text than its field takes. */
+function cellProblem(value: string, column: Column): "formula" | "html" | "tooLong" | null {
+  if (isFormula(value, column)) return "formula";
+  if (isHtml(value)) return "html";
+  if (value.length > MAX_LENGTH[column]) return "tooLong";
+  return null;
 }
 
 /** The organization's addresses, read once for a whole file. */

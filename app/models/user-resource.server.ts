@@ -1,10 +1,12 @@
 import { and, asc, count, eq, inArray, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { groupMembers, users, type User } from "../../db/tenant";
+import { LANGUAGES } from "../utils/i18n";
 import type { Page } from "../utils/pagination";
 import type { Resource, ResourceScope } from "../utils/resource.server";
 import { administeredGroupIds } from "./group.server";
 import { contains } from "../utils/pagination";
+import { ASSIGNABLE_ROLES, type UserForm, type UserPatch } from "./user.server";
 
 /** A user as /api lists them (spec §2: name, e-mail and type). Never the password hash. */
 export function userView(user: User) {
@@ -55,14 +57,83 @@ export function listVisibleUsers(scope: ResourceScope, page: Page) {
   return pageOf(scope, visibleUsers(scope), page);
 }
 
-const noWrites = z.object({});
+/* ---------- writes through /api: the reply's own field names ---------- */
 
-/** Users of the organization: reading now; adding, editing and removing come with the user screens. */
-export const userResource: Resource<UserView, typeof noWrites, typeof noWrites> = {
+const nameField = z.string().trim().max(100);
+/** A role as the reply's `type` shows it (null: no role here) or as the screen names it ("none"). */
+const roleField = z.enum(ASSIGNABLE_ROLES, { errorMap: () => ({ message: "validation.invalidOption" }) }).nullable();
+
+/**
+ * What `POST /api/users` and `PUT /api/users/{id}` take: the fields of `userView`, by the same names, so that
+ * a reply can be sent back as it came. Its other fields (id, managed_externally, disabled, created_at) are
+ * not written here and are dropped like any unknown field. `firstName`, `lastName` and `role` are the names
+ * these calls took before; they are still read, so that older scripts keep working.
+ */
+const userWriteFields = z
+  .object({
+    email: z.string({ required_error: "validation.required" }).trim().max(254).email("validation.email"),
+    first_name: nameField,
+    last_name: nameField,
+    phone: z.string().trim().max(40).nullable().describe('null or "" clears it'),
+    language: z.enum(["", ...LANGUAGES]).nullable().describe('null or "": the organization\'s default'),
+    type: roleField.describe('learner, admin, or none (also null): the role here, as the reply\'s `type`'),
+    firstName: nameField.describe("the older name of first_name"),
+    lastName: nameField.describe("the older name of last_name"),
+    role: roleField.describe("the older name of type"),
+  })
+  .partial();
+type UserWriteFields = z.infer<typeof userWriteFields>;
+
+/** Each field's older name beside its name in the replies. */
+const OLDER_NAMES = [
+  ["first_name", "firstName"],
+  ["last_name", "lastName"],
+  ["type", "role"],
+] as const;
+
+const roleOf = (value: UserWriteFields["type"]) => (value === "none" ? null : value);
+
+/** A field sent under both its names must say the same thing both times: which one was meant is not a guess to make. */
+function oneValuePerField(input: UserWriteFields, ctx: z.RefinementCtx) {
+  for (const [name, older] of OLDER_NAMES) {
+    const [a, b] = name === "type" ? [roleOf(input.type), roleOf(input.role)] : [input[name], input[older]];
+    if (a !== undefined && b !== undefined && a !== b) ctx.addIssue({ code: "custom", path: [older], message: "validation.sameFieldTwice" });
+  }
+}
+
+/** The fields sent, as the model names them; what was not sent is not there (and keeps its value). */
+function toPatch(input: UserWriteFields): UserPatch {
+  const patch: UserPatch = {};
+  if (input.email !== undefined) patch.email = input.email;
+  const firstName = input.first_name ?? input.firstName;
+  if (firstName !== undefined) patch.firstName = firstName;
+  const lastName = input.last_name ?? input.lastName;
+  if (lastName !== undefined) patch.lastName = lastName;
+  if (input.phone !== undefined) patch.phone = input.phone || null;
+  if (input.language !== undefined) patch.language = input.language || null;
+  const role = input.type !== undefined ? input.type : input.role;
+  if (role !== undefined) patch.role = roleOf(role);
+  return patch;
+}
+
+/** `PUT /api/users/{id}`: any of the fields; only those sent change. */
+export const userUpdateSchema = userWriteFields.superRefine(oneValuePerField).transform(toPatch);
+
+/** `POST /api/users`: an e-mail address and a role (`type`, or `role`) at least; names, phone and language may wait. */
+export const userCreateSchema = userWriteFields
+  .required({ email: true })
+  .superRefine((input, ctx) => {
+    oneValuePerField(input, ctx);
+    if (input.type === undefined && input.role === undefined) ctx.addIssue({ code: "custom", path: ["type"], message: "validation.required" });
+  })
+  .transform((input): UserForm => ({ firstName: "", lastName: "", phone: null, language: null, role: null, email: input.email, ...toPatch(input) }));
+
+/** Users of the organization. Writes have routes of their own (app/routes/api.users.ts, api.users.$id.ts): they check who may give which role. */
+export const userResource: Resource<UserView, typeof userCreateSchema, typeof userUpdateSchema> = {
   read: "read:user",
   write: "write:user",
-  createSchema: noWrites,
-  updateSchema: noWrites,
+  createSchema: userCreateSchema,
+  updateSchema: userUpdateSchema,
   list: (scope, page) => listVisibleUsers(scope, page),
   search: (scope, q, page) => {
     return pageOf(scope, and(visibleUsers(scope), or(contains(users.email, q), contains(users.firstName, q), contains(users.lastName, q))), page);

@@ -140,36 +140,44 @@ export function addUser(db: TenantConn, input: UserForm): { ok: true; user: User
   return { ok: true, user };
 }
 
+/** Some of a person's fields: what is left out keeps its value (`PUT /api/users/{id}` sends only what changes). */
+export type UserPatch = Partial<UserForm>;
+
 /**
- * Saves an admin's edit. A changed e-mail address cancels every outstanding invitation, reset and sign-in
- * link and ends the person's sessions: a link sent to the old (perhaps mistyped) address must not work.
+ * Saves an admin's edit: the fields given, and only those (the user screen gives all of them). A changed
+ * e-mail address cancels every outstanding invitation, reset and sign-in link and ends the person's
+ * sessions: a link sent to the old (perhaps mistyped) address must not work.
  */
-export function editUser(db: TenantConn, id: number, input: UserForm): { ok: true; user: User } | { ok: false; fields: Record<string, string[]> } | null {
-  const other = findUserByEmail(db, input.email);
-  if (other && other.id !== id) return { ok: false, fields: { email: ["validation.emailTaken"] } };
+export function editUser(db: TenantConn, id: number, input: UserPatch): { ok: true; user: User } | { ok: false; fields: Record<string, string[]> } | null {
+  if (input.email !== undefined) {
+    const other = findUserByEmail(db, input.email);
+    if (other && other.id !== id) return { ok: false, fields: { email: ["validation.emailTaken"] } };
+  }
   const before = getUser(db, id);
   if (!before) return null;
-  if (before.email !== normalizeEmail(input.email)) {
+  const changes = definedOnly({
+    email: input.email === undefined ? undefined : normalizeEmail(input.email),
+    firstName: input.firstName,
+    lastName: input.lastName,
+    phone: input.phone,
+    role: input.role,
+    language: input.language,
+  });
+  if (changes.email !== undefined && changes.email !== before.email) {
     const now = new Date();
     db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, id), isNull(passwordResets.usedAt))).run();
     db.update(magicLinks).set({ usedAt: now }).where(and(eq(magicLinks.userId, id), isNull(magicLinks.usedAt))).run();
     db.delete(sessions).where(eq(sessions.userId, id)).run();
   }
-  const user = db
-    .update(users)
-    .set({
-      email: normalizeEmail(input.email),
-      firstName: input.firstName,
-      lastName: input.lastName,
-      phone: input.phone,
-      role: input.role,
-      language: input.language,
-    })
-    .where(eq(users.id, id))
-    .returning()
-    .get();
+  if (Object.keys(changes).length === 0) return { ok: true, user: before };
+  const user = db.update(users).set(changes).where(eq(users.id, id)).returning().get();
   if (user) recomputeUserMemberships(db, user.id); // groups and import (issue 14): rule groups
   return user ? { ok: true, user } : null;
+}
+
+/** The entries whose value is given (null included: it clears a field); undefined means "leave it". */
+function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 export function setUserDisabled(db: TenantConn, id: number, disabled: boolean) {

@@ -19,22 +19,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!template) return apiNotFound(request, context);
   const t = await apiT(request, context);
   const language = await languageFor(request, context);
-  try {
-    const png = await renderPreviewPng(
-      context.db,
-      { dataDir: context.platform.dataDir, organization: context.organization, origin: context.platform.originFor(context.organization) },
-      context.platform.renderer,
-      template.layout,
-      { learnerName: t("certificates.sample.learner"), courseTitle: t("certificates.sample.course"), language },
-    );
-    const box = pageBox(template.layout);
-    return apiOk({ template_id: template.id, image: `data:image/png;base64,${png.toString("base64")}`, width_mm: box.widthMm, height_mm: box.heightMm });
-  } catch (error) {
-    const name = (error as Error)?.name;
-    if (name === "RendererUnavailableError") return apiError(503, { message: t("certificates.errors.renderer"), code: "renderer_unavailable" });
-    if (name === "RenderTimeoutError") return apiError(503, { message: t("certificates.errors.timeout"), code: "render_timeout" });
-    throw error;
-  }
+  const drawn = await renderPreviewPng(
+    context.db,
+    { dataDir: context.platform.dataDir, organization: context.organization, origin: context.platform.originFor(context.organization) },
+    context.platform.renderer,
+    template.layout,
+    { learnerName: t("certificates.sample.learner"), courseTitle: t("certificates.sample.course"), language },
+  );
+  if ("failure" in drawn) return apiError(503, { message: t(drawn.failure.message), code: drawn.failure.code });
+  const box = pageBox(template.layout);
+  return apiOk({ template_id: template.id, image: `data:image/png;base64,${drawn.png.toString("base64")}`, width_mm: box.widthMm, height_mm: box.heightMm });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,16 +1,18 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { userResource, userView } from "~/models/user-resource.server";
-import { deleteUser, editUser, getUser, userFormSchema } from "~/models/user.server";
+import { userResource, userUpdateSchema, userView } from "~/models/user-resource.server";
+import { deleteUser, editUser, getUser } from "~/models/user.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";
+import { mayGrant } from "~/utils/capabilities";
 import { itemRoute } from "~/utils/resource.server";
 
 /** `GET users/{id}` (read:user, scoped for group admins). */
 export const { loader } = itemRoute(userResource);
 
 /**
- * `PUT users/{id}` (all of the user's fields, as on the user screen) and `DELETE users/{id}` (write:user).
- * Nobody changes their own role or deletes themselves here: an organization must not lock itself out.
+ * `PUT users/{id}` (the fields of the reply, by the same names; only those sent change) and
+ * `DELETE users/{id}` (write:user). Nobody changes their own role or deletes themselves here: an
+ * organization must not lock itself out. A new role must be within the caller's own reach (`mayGrant`).
  */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   if (request.method !== "PUT" && request.method !== "DELETE") return apiMethodNotAllowed(request, context, ["GET", "PUT", "DELETE"]);
@@ -25,9 +27,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     deleteUser(context.db, user.id);
     return apiOk({ id: user.id, deleted: true });
   }
-  const body = await parseApiBody(request, context, userFormSchema);
-  if (isSelf && body.role !== user.role) return apiError(403, { message: t("api.forbidden"), code: "self" });
-  const result = editUser(context.db, user.id, body);
+  const patch = await parseApiBody(request, context, userUpdateSchema);
+  const newRole = patch.role !== undefined && patch.role !== user.role;
+  if (isSelf && newRole) return apiError(403, { message: t("api.forbidden"), code: "self" });
+  if (newRole && !mayGrant(auth, patch.role ?? null)) return apiError(403, { message: t("users.cannotGrantRole"), code: "forbidden" });
+  const result = editUser(context.db, user.id, patch);
   if (!result) return apiNotFound(request, context);
   if (!result.ok) {
     const fields = Object.fromEntries(Object.entries(result.fields).map(([k, v]) => [k, v.map((m) => t(m))]));

@@ -82,21 +82,15 @@ function layoutErrors(issues: Array<{ path: (string | number)[]; message: string
 async function preview(request: Request, context: ActionFunctionArgs["context"], m: Managed, layout: CertificateLayout) {
   const language = await languageFor(request, context);
   const t = await getFixedT(language);
-  try {
-    const png = await renderPreviewPng(
-      m.db,
-      { dataDir: context.platform.dataDir, organization: m.organization, origin: context.platform.originFor(m.organization) },
-      context.platform.renderer,
-      layout,
-      { learnerName: t("certificates.sample.learner"), courseTitle: t("certificates.sample.course"), language },
-    );
-    return { preview: `data:image/png;base64,${png.toString("base64")}`, previewError: null };
-  } catch (error) {
-    const name = (error as Error)?.name;
-    const key = name === "RendererUnavailableError" ? "certificates.errors.renderer" : name === "RenderTimeoutError" ? "certificates.errors.timeout" : null;
-    if (!key) throw error;
-    return { preview: null, previewError: key };
-  }
+  const drawn = await renderPreviewPng(
+    m.db,
+    { dataDir: context.platform.dataDir, organization: m.organization, origin: context.platform.originFor(m.organization) },
+    context.platform.renderer,
+    layout,
+    { learnerName: t("certificates.sample.learner"), courseTitle: t("certificates.sample.course"), language },
+  );
+  if ("failure" in drawn) return { preview: null, previewError: drawn.failure.message };
+  return { preview: `data:image/png;base64,${drawn.png.toString("base64")}`, previewError: null };
 }
 
 async function uploadBackground(request: Request, context: ActionFunctionArgs["context"], m: Managed, templateId: number, here: string) {

@@ -183,7 +183,7 @@ export const importStatusMeta: MetaFunction = ({ data, matches }) => {
 function jobErrorText(error: string, t: (key: string, o?: Record<string, unknown>) => string) {
   const match = /^import:(\d*):(\w+)$/.exec(error);
   if (!match) return t("import.failed", { error });
-  return `${match[1] ? `${t("import.line", { line: match[1] })} ` : ""}${t(`import.errors.${match[2]}`, { email: "", first: "", value: "", count: "" })}`;
+  return `${match[1] ? `${t("import.line", { line: match[1] })} ` : ""}${t(`import.errors.${match[2]}`, { email: "", first: "", value: "", count: "", titles: "" })}`;
 }
 
 export function ImportStatus() {

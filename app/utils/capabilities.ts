@@ -73,3 +73,15 @@ export function capabilitiesOf(role: Role | null | undefined): ReadonlySet<Capab
 
 /** A role's rank, to refuse granting more than one holds. */
 export const ROLE_RANK: Record<Role, number> = { learner: 0, group_admin: 1, admin: 2, super_admin: 3 };
+
+/**
+ * Whether someone may give a person `role` (null: no role here, which only takes away). Never a role ranked
+ * above their own, and never one above a learner's without holding every capability it brings: an API token
+ * an admin limited to `write:user` may add learners (the point of such a token), but cannot make an admin,
+ * who could then do everything the token may not.
+ */
+export function mayGrant(holder: { role: Role | null; capabilities: ReadonlySet<Capability> }, role: Role | null) {
+  if (role === null) return true;
+  if (holder.role === null || ROLE_RANK[role] > ROLE_RANK[holder.role]) return false;
+  return role === "learner" || ROLE_CAPABILITIES[role].every((c) => holder.capabilities.has(c));
+}

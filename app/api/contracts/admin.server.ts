@@ -3,7 +3,7 @@ import { groupBodySchema, groupUpdateSchema } from "~/api/groups.server";
 import { previewQuerySchema } from "~/models/certificate.server";
 import { attachSchema } from "~/models/group.server";
 import { organizationSettingsSchema } from "~/models/organization.server";
-import { userFormSchema } from "~/models/user.server";
+import { userCreateSchema, userUpdateSchema } from "~/models/user-resource.server";
 import * as certificate from "~/routes/api.certificates.$id";
 import * as certificateSearch from "~/routes/api.certificates.search";
 import * as fileType from "~/routes/api.files.type.$type";
@@ -339,7 +339,11 @@ export const adminContracts: ApiCall[] = [
     access: "read:certificate-template",
     query: previewQuerySchema,
     reply: z.object({ template_id: id, image: z.string().startsWith("data:image/png;base64,"), width_mm: z.number(), height_mm: z.number() }),
-    errors: guarded(E.invalid, { status: 503, code: "renderer_unavailable", when: "no Chromium to draw with (or `render_timeout`)" }),
+    errors: guarded(
+      E.invalid,
+      { status: 503, code: "renderer_unavailable", when: "no Chromium to draw with" },
+      { status: 503, code: "render_timeout", when: "the drawing took too long: the renderer is busy (try again in a moment) or, the message says so, the background image is too heavy" },
+    ),
     example: { query: { template_id: "1" }, reply: { template_id: 1, image: "data:image/png;base64,iVBORw0KGgo…", width_mm: 297, height_mm: 210 } },
   },
   {
@@ -428,14 +432,15 @@ export const adminContracts: ApiCall[] = [
     path: "/api/users",
     tag: "Users",
     summary: "Add a person",
-    description: "Mails an invitation to choose a password. `role` is learner, admin or none.",
+    description:
+      "Mails an invitation to choose a password. Takes the fields of the reply by the same names: `email` and `type` (learner, admin or none) are needed; `first_name`, `last_name`, `phone` and `language` may be left out. The reply's other fields are ignored. `firstName`, `lastName` and `role` are older names still taken. Only a caller holding every capability of a role may give it: a token limited to `write:user` adds learners, not admins (403 `forbidden`).",
     access: "write:user",
-    body: userFormSchema,
+    body: userCreateSchema,
     reply: userView,
     status: 201,
-    errors: admin,
+    errors: guarded(E.invalid, E.invalidBody),
     example: {
-      body: { email: "grace@example.com", firstName: "Grace", lastName: "Hopper", role: "learner" },
+      body: { email: "grace@example.com", first_name: "Grace", last_name: "Hopper", type: "learner" },
       reply: { id: 13, email: "grace@example.com", first_name: "Grace", last_name: "Hopper", phone: null, language: null, type: "learner", managed_externally: false, disabled: false, created_at: stamp },
     },
   },
@@ -444,13 +449,14 @@ export const adminContracts: ApiCall[] = [
     path: "/api/users/{id}",
     tag: "Users",
     summary: "Change a person",
-    description: "All of the user's fields, as on the user screen. Nobody changes their own role.",
+    description:
+      "Takes the fields of the reply by the same names, and only the fields sent change: a reply sent back as it came changes nothing. `phone: null` clears the phone; `language: null` goes back to the organization's default; `type` is learner, admin or none (null). The reply's read-only fields (`id`, `managed_externally`, `disabled`, `created_at`) are ignored. `firstName`, `lastName` and `role` are older names still taken; sent beside their new names they must agree. Nobody changes their own role, and only a caller holding every capability of a role may give it.",
     access: "write:user",
-    body: userFormSchema,
+    body: userUpdateSchema,
     reply: userView,
     errors: guarded(E.invalid, E.invalidBody, { status: 403, code: "self", when: "one's own role or account" }),
     example: {
-      body: { email: "grace@example.com", firstName: "Grace", lastName: "Hopper", role: "admin" },
+      body: { first_name: "Grace", last_name: "Hopper", phone: null, type: "admin" },
       reply: { id: 13, email: "grace@example.com", first_name: "Grace", last_name: "Hopper", phone: null, language: null, type: "admin", managed_externally: false, disabled: false, created_at: stamp },
     },
   },
@@ -481,11 +487,11 @@ export const adminContracts: ApiCall[] = [
     tag: "Users",
     summary: "Import people from CSV",
     description:
-      "`{id}` is the organization's own id. The body is a multipart form with `file`, or the CSV itself (`text/csv`). A file with any problem is refused whole (422, one message per line under `fields[\"line N\"]`); otherwise the import runs as a job (202). `dry_run=true` checks only.",
+      "`{id}` is the organization's own id. The body is a multipart form with `file`, or the CSV itself (`text/csv`): one person a line, columns first name, last name, phone, email — or in the order a first line of titles gives them (`first_name`, `last_name`, `phone`, `email`, as in the example, or the titles the import screen shows); an empty field is left blank. A file with any problem is refused whole (422, one message per line under `fields[\"line N\"]`); otherwise the import runs as a job (202). `dry_run=true` checks only.",
     access: "write:user",
     query: usersImport.querySchema,
     bodyType: "text/csv",
-    body: z.string().describe("the CSV: email, first name, last name, phone"),
+    body: z.string().describe("the CSV: first name, last name, phone, email, in that order; or in any order under a first line of titles such as `first_name,last_name,phone,email` (or the import screen's titles in any language)"),
     reply: z.object({ import_id: id, rows: z.number().int(), job: jobView }),
     status: 202,
     otherReplies: [
