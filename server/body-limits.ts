@@ -20,8 +20,11 @@ import { sendStatusPage } from "./status-page";
  */
 export const ANONYMOUS_BODY_BYTES = 64 * 1024;
 export const SIGNED_IN_BODY_BYTES = 1024 * 1024;
-/** Room for a multipart body's boundaries and its small fields beside the file. */
-const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+/**
+ * Room for a multipart body's boundaries and its small fields beside the file; a file a little over its
+ * limit is then refused by the route itself, with the form's own message (app/utils/upload.server.ts).
+ */
+const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 
 type Limits = Pick<Config, "FILE_MAX_BYTES" | "IMAGE_MAX_BYTES">;
 
@@ -62,8 +65,15 @@ function mayUpload(auth: Auth | null, capability: Capability) {
   return auth.capabilities.has(capability);
 }
 
-/** The most a request may send, in bytes, and who is asking (looked up once, for the request's load context). */
-export async function bodyLimitFor(req: Request, res: Response, platform: Platform, limits: Limits): Promise<number> {
+interface BodyLimit {
+  /** The most the body may be, in bytes. */
+  bytes: number;
+  /** The limit a refusal names: an upload's file limit, without the room for the form around the file. */
+  named: number;
+}
+
+/** The most a request may send, and who is asking (looked up once, for the request's load context). */
+export async function bodyLimitFor(req: Request, res: Response, platform: Platform, limits: Limits): Promise<BodyLimit> {
   const tenant = res.locals.tenant as { organization: unknown; db: unknown };
   // The same lookup every loader and action makes (app/utils/auth.server.ts), kept for them on res.locals.
   const context = { organization: tenant.organization, db: tenant.db, platform } as Parameters<typeof getAuth>[1];
@@ -74,16 +84,20 @@ export async function bodyLimitFor(req: Request, res: Response, platform: Platfo
   }
   const auth = await getAuth(new Request("http://lectern.invalid/", { headers }), context);
   res.locals.auth = auth;
-  if (!auth?.role) return ANONYMOUS_BODY_BYTES;
+  if (!auth?.role) return { bytes: ANONYMOUS_BODY_BYTES, named: ANONYMOUS_BODY_BYTES };
   const type = mediaType(req);
   const upload = UPLOADS.find((route) => route.path.test(req.path) && route.types.includes(type));
-  if (upload && mayUpload(auth, upload.capability)) return upload.limit(limits) + MULTIPART_OVERHEAD_BYTES;
-  return SIGNED_IN_BODY_BYTES;
+  if (upload && mayUpload(auth, upload.capability)) {
+    const file = upload.limit(limits);
+    return { bytes: file + MULTIPART_OVERHEAD_BYTES, named: file };
+  }
+  return { bytes: SIGNED_IN_BODY_BYTES, named: SIGNED_IN_BODY_BYTES };
 }
 
 /** 413 naming the limit; the rest of the body is dropped unread, and the connection closed soon after. */
-export function refuseBody(req: Request, res: Response, limit: number) {
+export function refuseBody(req: Request, res: Response) {
   if (res.headersSent) return;
+  const limit = (res.locals.bodyLimit as BodyLimit | undefined)?.named ?? ANONYMOUS_BODY_BYTES;
   lingerThenClose(req, res);
   const auth = res.locals.auth as Auth | null | undefined;
   const organization = (res.locals.tenant as { organization: { language: string } | null } | undefined)?.organization;
@@ -120,7 +134,7 @@ function lingerThenClose(req: Request, res: Response) {
 
 /**
  * The middleware: decides the request's limit, refuses at once a body declared larger, and leaves the limit
- * on `res.locals.bodyLimit` for whoever reads the body (limitedBody, server/lane-request.ts).
+ * on `res.locals.bodyLimit` for whoever reads the body (bodyBytesAllowed: limitedBody, server/lane-request.ts).
  */
 export function bodyLimits(platform: Platform) {
   const limits = platform.config;
@@ -129,7 +143,7 @@ export function bodyLimits(platform: Platform) {
     bodyLimitFor(req, res, platform, limits).then((limit) => {
       res.locals.bodyLimit = limit;
       const length = req.get("content-length");
-      if (length !== undefined && !(Number(length) <= limit)) return refuseBody(req, res, limit);
+      if (length !== undefined && !(Number(length) <= limit.bytes)) return refuseBody(req, res);
       next();
     }, next);
   };
@@ -147,14 +161,19 @@ export class BodyTooLarge extends Error {
  * The request's body as a stream that ends in an error (and a 413 to the client) the moment it passes the
  * request's limit. Every reader of a request's body goes through this or counts the same way.
  */
+/** How many bytes of body this request may send (the anonymous limit if none was decided). */
+export function bodyBytesAllowed(res: Response) {
+  return (res.locals.bodyLimit as BodyLimit | undefined)?.bytes ?? ANONYMOUS_BODY_BYTES;
+}
+
 export function limitedBody(req: Request, res: Response, onRefused?: () => void): Readable {
-  const limit = (res.locals.bodyLimit as number | undefined) ?? ANONYMOUS_BODY_BYTES;
+  const limit = bodyBytesAllowed(res);
   let seen = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       seen += chunk.length;
       if (seen > limit) {
-        refuseBody(req, res, limit);
+        refuseBody(req, res);
         req.unpipe(counter);
         onRefused?.();
         return callback(new BodyTooLarge(limit));

@@ -48,6 +48,8 @@ export function remixErrorOnApi(req: Request, response: globalThis.Response) {
   return response.status >= 500 && /^text\/plain\b/i.test(response.headers.get("Content-Type") ?? "");
 }
 
+/** Remix's error statuses as the envelope's: a request naming a route its path does not match is a bad one. */
 function errorStatus(status: number) {
-  return status === 400 || status === 404 || status === 405 || status === 413 || status === 503 ? status : 500;
+  if (status >= 500) return status === 503 ? 503 : 500;
+  return status === 404 || status === 405 || status === 413 ? status : 400;
 }

@@ -1,6 +1,6 @@
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { ANONYMOUS_BODY_BYTES, BodyTooLarge, limitedBody, refuseBody } from "./body-limits";
+import { BodyTooLarge, bodyBytesAllowed, limitedBody, refuseBody } from "./body-limits";
 
 /**
  * The web Request an /api loader or action gets on the /api lane (server/api-direct.ts, decision 014
@@ -147,7 +147,7 @@ export class ClientGone extends Error {
 }
 
 function readBody(req: ExpressRequest, res: ExpressResponse): Promise<Buffer> {
-  const limit = (res.locals.bodyLimit as number | undefined) ?? ANONYMOUS_BODY_BYTES;
+  const limit = bodyBytesAllowed(res);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let seen = 0;
@@ -156,7 +156,7 @@ function readBody(req: ExpressRequest, res: ExpressResponse): Promise<Buffer> {
       if (seen <= limit) return void chunks.push(chunk);
       // Past the limit (a body that lied about its length): refused, and the rest dropped unread.
       req.off("data", onData);
-      refuseBody(req, res, limit);
+      refuseBody(req, res);
       reject(new BodyTooLarge(limit));
     };
     req.on("data", onData);

@@ -108,15 +108,19 @@ export function magicLinkParameter(req: Request, res: Response, next: NextFuncti
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 const KNOWN_METHODS = new Set(METHODS);
-/** Remix's own query parameters (its data requests); they mean nothing on /api, which is not a page. */
-const REMIX_DATA_PARAMETER = /(?:^|&)_(?:data|routes)(?:=|&|$)/;
+/** Remix's data requests name a route: on /api only one of the /api resource routes (a fetcher's call). */
+const REMIX_DATA_PARAMETER = /(?:^|&)_data(?:=|&|$)/;
+
+function namesOnlyApiRoutes(query: string) {
+  return new URLSearchParams(query).getAll("_data").every((id) => id.startsWith("routes/api."));
+}
 
 /**
  * Requests no route can answer, refused before anything else sees them (SECURITY.md "Input and content"):
  *  - a method outside HTTP's ordinary six (TRACE, PROPFIND, CONNECT, …): 405 with `Allow`;
  *  - a path whose percent-encoding does not decode (`/courses/%ZZ`): 400, where Remix would fail with a 500;
- *  - Remix's data parameters (`?_data=root`) on an /api path: 400, so no page loader's data is ever an /api
- *    reply.
+ *  - Remix's data parameter on an /api path naming anything but an /api route (`?_data=root`): 400, so no
+ *    page loader's data is ever an /api reply. (Remix's fetchers call /api routes with their own route id.)
  * On /api the reply is in the envelope, on pages the status page.
  */
 export function wellFormedRequests(req: Request, res: Response, next: NextFunction) {
@@ -132,6 +136,9 @@ export function wellFormedRequests(req: Request, res: Response, next: NextFuncti
     }
   }
   // Remix matches routes on the decoded path, whatever its case.
-  if (q !== -1 && /^\/api(?:\/|$)/i.test(path) && REMIX_DATA_PARAMETER.test(url.slice(q + 1))) return sendStatusPage(req, res, 400);
+  if (q !== -1 && /^\/api(?:\/|$)/i.test(path)) {
+    const query = url.slice(q + 1);
+    if (REMIX_DATA_PARAMETER.test(query) && !namesOnlyApiRoutes(query)) return sendStatusPage(req, res, 400);
+  }
   next();
 }

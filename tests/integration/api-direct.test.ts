@@ -81,10 +81,13 @@ describe("an /api reply served without Remix's document machinery", () => {
     expect(missing.json()).toMatchObject({ error: true, status: 404 });
   });
 
-  it("leaves ?_data and ?index requests to Remix", async () => {
+  it("leaves a fetcher's ?_data and ?index requests to Remix, and refuses ?_data naming another route", async () => {
     const data = await request(server.port, "acme.localhost", "/api/resolve?domain=acme.localhost&_data=routes%2Fapi.resolve");
     expect(data.status).toBe(200);
     expect(data.json()).toMatchObject({ payload: { urlPrefix: "acme" } });
+    const other = await request(server.port, "acme.localhost", "/api/resolve?domain=acme.localhost&_data=routes%2Fapi.courses");
+    expect(other.status).toBe(400);
+    expect(other.json()).toMatchObject({ error: true, status: 400 });
     const index = await request(server.port, "acme.localhost", "/api/resolve?index&domain=acme.localhost");
     expect(index.status).toBe(200);
   });
