@@ -5,6 +5,8 @@ import { isRouteErrorResponse, json, matchRoutes, type AgnosticRouteObject } fro
 import type { NextFunction, Request, Response } from "express";
 import { jsonReplyText } from "../app/utils/json-reply";
 import { ClientGone, laneRequest, remixUrl } from "./lane-request";
+import { isBusyError } from "../db/write-lock";
+import { sendTenantBusy } from "./tenant-lock";
 
 /**
  * `/api/…` resource routes served without Remix's document machinery (docs/decisions/014-speed.md).
@@ -118,6 +120,8 @@ export function directApiRoutes(
           response = json({ message: "Unexpected Server Error" }, { status: error.status, statusText: error.statusText, headers: { "X-Remix-Error": "yes" } });
         } else {
           handleError(error, { context, params, request });
+          // The organization's file locked by another process: 503 in the envelope, not a 500.
+          if (isBusyError(error)) return sendTenantBusy(req, res);
           response = new globalThis.Response("Unexpected Server Error", { status: 500, headers: { "Content-Type": "text/plain" } });
         }
       }

@@ -23,6 +23,8 @@ import { serveScormContent } from "./scorm/content";
 import { bodyLimits, clientAddress, magicLinkParameter, rateLimits, sameOriginPosts } from "./protection";
 import { sendStatusPage } from "./status-page";
 import { inSequence } from "./in-sequence";
+import { isBusyError } from "../db/write-lock";
+import { sendTenantBusy, waitForTenantWrites } from "./tenant-lock";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -74,6 +76,8 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
       magicLinkParameter,
       serveFiles(platform),
       serveImages(platform),
+      // A write waits here, on timers, while another process holds the organization's file (031).
+      waitForTenantWrites(),
     ),
   );
 
@@ -98,6 +102,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   // Anything that escapes (a platform database error, a file-system failure while opening a tenant):
   // the generic page, never Express's default handler with its stack trace.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (isBusyError(error)) return sendTenantBusy(req, res);
     logger.error({ id: res.locals.requestId, error: String(error) }, "unhandled");
     if (res.headersSent) return res.end();
     sendStatusPage(req, res, 500);

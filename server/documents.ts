@@ -3,6 +3,7 @@ import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@re
 import type { NextFunction, Request, Response } from "express";
 import { pageBody } from "../app/utils/page-body";
 import { laneRequest, remixUrl } from "./lane-request";
+import { sendTenantBusy, tenantWasBusy } from "./tenant-lock";
 
 /**
  * Remix's Express adapter (`createRequestHandler` of @remix-run/express), except that a page asked for with
@@ -18,6 +19,8 @@ export function documents(build: ServerBuild | (() => Promise<ServerBuild>), mod
     try {
       const lean = req.method === "GET" || req.method === "HEAD" ? await laneRequest(req, res, remixUrl(req).href) : null;
       const response = await handleRequest(lean ?? createRemixRequest(req, res), getLoadContext(req, res));
+      // A loader or action met the organization's file locked by another process: 503, not Remix's 500.
+      if (tenantWasBusy(res)) return sendTenantBusy(req, res);
       const page = req.method === "HEAD" ? null : pageBody(response);
       if (!page) return await sendRemixResponse(res, response);
       // A page rendered whole (app/utils/render-page.server.tsx): its bytes are written as they are, as

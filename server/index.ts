@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import { SERVER_BUSY_TIMEOUT_MS } from "../db/write-lock";
 import { seedDemo } from "../scripts/demo";
 import { createApp } from "./app";
 import { readConfig } from "./config";
@@ -25,7 +26,8 @@ async function main() {
   }
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
 
-  const platform = new Platform(config);
+  // No SQLite busy wait on the event loop: a locked tenant file is waited for on timers (db/write-lock.ts).
+  const platform = new Platform(config, { tenantOpen: { busyTimeoutMs: SERVER_BUSY_TIMEOUT_MS } });
   if (config.SEED_DEMO === "auto") {
     const { seeded } = await seedDemo(platform);
     if (seeded) logger.info("seeded the demo organizations");
