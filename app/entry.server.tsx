@@ -1,6 +1,7 @@
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isCorruptionError } from "../db/open";
+import { isBusyError } from "../db/write-lock";
 import type { Language } from "./utils/i18n";
 import { resources } from "./utils/i18n.server";
 import { keptT } from "./utils/kept-texts.server";
@@ -70,9 +71,15 @@ export function handleDataRequest(response: Response, { context }: { context: Ap
 
 /**
  * A loader or action that hit a damaged tenant file closes that handle; the next request checks the file
- * in full and answers 503 if it is still damaged (docs/decisions/002-tenancy.md).
+ * in full and answers 503 if it is still damaged (docs/decisions/002-tenancy.md). One that met the file
+ * locked by another process marks the request, which the server then answers with a 503 and
+ * `Retry-After` instead of Remix's 500 (server/tenant-lock.ts, docs/decisions/033-tenant-write-locks.md).
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (isBusyError(error)) {
+    context.tenantBusy = true;
+    return;
+  }
   if (request.signal.aborted) return;
   if (isCorruptionError(error) && context.organization) {
     context.platform.tenants.markSuspect(context.organization.id);

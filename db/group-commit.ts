@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { isBusyError, WriteLockWait } from "./write-lock";
 
 /**
  * Group commit for frequent small writes (player heartbeats; docs/decisions/014-speed.md, "Fourth round").
@@ -15,7 +16,11 @@ import type Database from "better-sqlite3";
  *    rejects and nothing of it is kept;
  *  - a work runs on the connection it was queued for; if that connection was closed meanwhile (the tenant
  *    pool retires a handle whose last lease ended, e.g. the client left), the batch is refused unwritten.
- *  - works run in the order they were queued, one after another, each seeing the ones before it.
+ *  - works run in the order they were queued, one after another, each seeing the ones before it;
+ *  - if another process holds the file's write lock (BEGIN fails with SQLITE_BUSY; the server's handles
+ *    have no busy timeout), nothing has run: the batch waits on a timer and tries again, with the works
+ *    queued meanwhile, as db/write-lock.ts says (a short back-off, given up after a few seconds); then
+ *    every work of it rejects with SQLITE_BUSY, which the server answers with a 503.
  * A work must be synchronous (it runs inside the transaction) and must not itself call `commitSoon`. As
  * every work gets a savepoint of its own, a work need not open a transaction to stay all-or-nothing
  * (`writeHeartbeat` does not: a nested wrapper made on every call was a tenth of a heartbeat's writes).
@@ -27,6 +32,8 @@ interface Queued {
 }
 
 const queues = new WeakMap<Database.Database, Queued[]>();
+/** Connections whose batch waits for another process's write lock: their next flush is on a timer. */
+const waits = new WeakMap<Database.Database, WriteLockWait>();
 
 export function commitSoon<T>(sqlite: Database.Database, work: () => T): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -77,7 +84,13 @@ function flush(sqlite: Database.Database) {
     // What `sqlite.transaction(…).immediate()` with a nested `sqlite.transaction(work)` per work did,
     // on statements prepared once.
     const s = statementsOf(sqlite);
-    s.begin.run();
+    try {
+      s.begin.run();
+    } catch (error) {
+      if (isBusyError(error) && waitForLock(sqlite, queue)) return;
+      throw error;
+    }
+    waits.delete(sqlite);
     try {
       for (const { work } of queue) {
         s.savepoint.run();
@@ -101,6 +114,7 @@ function flush(sqlite: Database.Database) {
       throw error;
     }
   } catch (error) {
+    waits.delete(sqlite);
     for (const { reject } of queue) reject(error);
     return;
   }
@@ -109,4 +123,18 @@ function flush(sqlite: Database.Database) {
     if (outcome.ok) resolve(outcome.value);
     else reject(outcome.error);
   });
+}
+
+/**
+ * Another process holds the write lock and nothing of the batch has run: keeps the batch queued (works
+ * queued meanwhile join it; commitSoon schedules no flush of its own while a queue exists) and flushes
+ * again after a short sleep. False once the wait gives up.
+ */
+function waitForLock(sqlite: Database.Database, queue: Queued[]) {
+  let wait = waits.get(sqlite);
+  if (!wait) waits.set(sqlite, (wait = new WriteLockWait()));
+  else if (!wait.keepWaiting()) return false;
+  queues.set(sqlite, queue);
+  setTimeout(() => flush(sqlite), wait.nextDelay());
+  return true;
 }

@@ -44,14 +44,24 @@ export class DatabaseUnavailableError extends Error {
 export const HANDLE_CACHE_KIB = 2048;
 
 /**
+ * How long a write waits, inside SQLite, for a lock another process holds: scripts wait; the server's
+ * tenant handles pass 0 and wait on timers instead (db/write-lock.ts, docs/decisions/033-tenant-write-locks.md).
+ */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+export interface OpenOptions {
+  busyTimeoutMs?: number;
+}
+
+/**
  * Durability settings (docs/decisions/003-sqlite-durability.md): WAL with synchronous=NORMAL survives any
  * process crash; a power loss may lose the last commits but never corrupts the file.
  */
-function applyPragmas(sqlite: Database.Database) {
+function applyPragmas(sqlite: Database.Database, busyTimeoutMs: number) {
+  sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("wal_autocheckpoint = 1000");
   // A bounded page cache per handle (the pool's size is worked out from it: db/tenant-pool.ts).
   sqlite.pragma(`cache_size = -${HANDLE_CACHE_KIB}`);
@@ -130,7 +140,8 @@ export function checkDatabaseFile(file: string) {
 /**
  * Transactions take the write lock when they begin (`BEGIN IMMEDIATE`), not at their first write: with
  * a deferred BEGIN, a transaction that reads and then writes while another process (a CLI script, a
- * backup) holds the lock fails with SQLITE_BUSY at once, without waiting for busy_timeout.
+ * backup) holds the lock fails with SQLITE_BUSY at once, without waiting for busy_timeout (or, in the
+ * server, for the wait on timers that comes before a request's writes: db/write-lock.ts).
  */
 function writeTransactionsImmediately(db: DrizzleDb<any>) {
   const begin = db.transaction.bind(db);
@@ -216,13 +227,17 @@ export function migrationsApplied(sqlite: Database.Database, folder: MigrationFo
   return hasMigrationsTable(sqlite) && lastAppliedMillis(sqlite) >= newestMigrationMillis(folder);
 }
 
-function openWith(file: string, folder: MigrationFolder, { create }: { create: boolean }): DrizzleDb<Record<string, never>> {
+function openWith(
+  file: string,
+  folder: MigrationFolder,
+  { create, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS }: { create: boolean } & OpenOptions,
+): DrizzleDb<Record<string, never>> {
   if (!create) checkDatabaseFile(file);
   let sqlite: Database.Database | undefined;
   try {
-    sqlite = new Database(file, { fileMustExist: !create });
+    sqlite = new Database(file, { fileMustExist: !create, timeout: busyTimeoutMs });
     cacheStatements(sqlite);
-    applyPragmas(sqlite);
+    applyPragmas(sqlite, busyTimeoutMs);
     const db = drizzleOver(sqlite);
     writeTransactionsImmediately(db);
     if (!create && !hasMigrationsTable(sqlite)) {
@@ -248,8 +263,8 @@ export function openPlatformDatabase(dataDir: string): PlatformDb {
 }
 
 /** An existing tenant database. Never creates one: a missing file is an error (fail closed). */
-export function openTenantDatabase(file: string): TenantDb {
-  return openWith(file, "tenant", { create: false });
+export function openTenantDatabase(file: string, options: OpenOptions = {}): TenantDb {
+  return openWith(file, "tenant", { create: false, ...options });
 }
 
 /**

@@ -8,6 +8,8 @@ import { BodyTooLarge } from "./body-limits";
 import { remixErrorOnApi } from "./documents";
 import { sendStatusPage } from "./status-page";
 import { ClientGone, laneRequest, remixUrl, streamingRequest } from "./lane-request";
+import { isBusyError } from "../db/write-lock";
+import { sendTenantBusy } from "./tenant-lock";
 
 /**
  * `/api/…` resource routes served without Remix's document machinery (docs/decisions/014-speed.md).
@@ -121,6 +123,8 @@ export function directApiRoutes(
           response = json({ message: "Unexpected Server Error" }, { status: error.status, statusText: error.statusText, headers: { "X-Remix-Error": "yes" } });
         } else {
           handleError(error, { context, params, request });
+          // The organization's file locked by another process: 503 in the envelope, not a 500.
+          if (isBusyError(error)) return sendTenantBusy(req, res);
           response = new globalThis.Response("Unexpected Server Error", { status: 500, headers: { "Content-Type": "text/plain" } });
         }
       }

@@ -25,6 +25,8 @@ import { clientAddress, magicLinkParameter, rateLimits, sameOriginPosts, wellFor
 import { bodyLimits } from "./body-limits";
 import { sendStatusPage } from "./status-page";
 import { inSequence } from "./in-sequence";
+import { isBusyError } from "../db/write-lock";
+import { sendTenantBusy, waitForTenantWrites } from "./tenant-lock";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -77,6 +79,8 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
       magicLinkParameter,
       serveFiles(platform),
       serveImages(platform),
+      // A write waits here, on timers, while another process holds the organization's file (decision 033).
+      waitForTenantWrites(),
     ),
   );
 
@@ -103,6 +107,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   // Anything that escapes (a platform database error, a file-system failure while opening a tenant):
   // the generic page, never Express's default handler with its stack trace.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (isBusyError(error)) return sendTenantBusy(req, res);
     logger.error({ id: res.locals.requestId, error: String(error) }, "unhandled");
     if (res.headersSent) return res.end();
     sendStatusPage(req, res, 500);

@@ -4,6 +4,7 @@ import type { NextFunction, Request, Response } from "express";
 import { pageBody } from "../app/utils/page-body";
 import { laneRequest, remixUrl, streamingRequest } from "./lane-request";
 import { sendStatusPage } from "./status-page";
+import { sendTenantBusy, tenantWasBusy } from "./tenant-lock";
 
 /**
  * Remix's Express adapter (`createRequestHandler` of @remix-run/express), except that a page asked for with
@@ -22,6 +23,8 @@ export function documents(build: ServerBuild | (() => Promise<ServerBuild>), mod
       const response = await handleRequest(lean ?? streamingRequest(req, res), getLoadContext(req, res));
       // A body refused while it streamed has had its 413 (server/body-limits.ts); whatever came of it is dropped.
       if (res.headersSent) return;
+      // A loader or action met the organization's file locked by another process: 503, not Remix's 500.
+      if (tenantWasBusy(res)) return sendTenantBusy(req, res);
       if (remixErrorOnApi(req, response)) return sendStatusPage(req, res, errorStatus(response.status), { allow: ["GET", "HEAD"] });
       const page = req.method === "HEAD" ? null : pageBody(response);
       if (!page) return await sendRemixResponse(res, response);

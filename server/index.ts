@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import { listOrganizations } from "../app/models/organization.server";
 import { hasSuperAdmin } from "../app/models/user.server";
+import { SERVER_BUSY_TIMEOUT_MS } from "../db/write-lock";
 import { createApp } from "./app";
 import { readConfig } from "./config";
 import { Platform } from "./platform";
@@ -28,7 +29,8 @@ async function main() {
 
   // The server never creates accounts or organizations: the demo comes only from `npm start` / `npm run
   // seed` (scripts/seed.ts), the first super-admin from `npm run super-admin` (docs/decisions/021-operations.md).
-  const platform = new Platform(config);
+  // No SQLite busy wait on the event loop: a locked tenant file is waited for on timers (db/write-lock.ts).
+  const platform = new Platform(config, { tenantOpen: { busyTimeoutMs: SERVER_BUSY_TIMEOUT_MS } });
   if (!hasSuperAdmin(platform.db)) {
     logger.warn("no super-admin yet: create one with `SUPER_ADMIN_PASSWORD=… npm run super-admin -- you@example.com`");
   }

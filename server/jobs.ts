@@ -1,4 +1,5 @@
 import type { TenantDb } from "../db/open";
+import { isBusyError, tryWriteLock } from "../db/write-lock";
 import { cloneCourse, type JobContext } from "../app/models/clone.server";
 import { enqueueJob, failJob, finishJob, getJob, hasPendingJobs, JobError, nextJob, reportProgress, startJob } from "../app/models/job.server";
 import { listOrganizations } from "../app/models/organization.server";
@@ -14,6 +15,9 @@ type Handler = (context: JobContext, platform: Platform) => Promise<Record<strin
 /** Attempts before a job is given up (each restart during a job counts as one). */
 const MAX_ATTEMPTS = 3;
 
+/** How long an organization's jobs wait while another process holds its file's write lock. */
+const LOCKED_RETRY_MS = 1_000;
+
 /** What each kind of job does. */
 const HANDLERS: Record<string, Handler> = {
   "course.clone": cloneCourse,
@@ -25,9 +29,14 @@ const HANDLERS: Record<string, Handler> = {
  * The in-process job runner (ARCHITECTURE.md "Data"): jobs live in each organization's `jobs` table, so
  * they survive a restart; the runner works through one organization's jobs at a time, oldest first. A job
  * found "running" after a restart was interrupted and runs again from the start (handlers make that safe).
+ * While another process holds an organization's file locked (the server's handles do not wait inside
+ * SQLite: db/write-lock.ts), its jobs are left as they are and tried again a second later, from the
+ * start; such an interruption is not counted as an attempt.
  */
 export class JobRunner {
   readonly #waiting = new Set<number>();
+  /** Jobs stopped by another process's lock, to be started again without counting an attempt. */
+  readonly #lockedOut = new Set<string>();
   #active: Promise<void> | null = null;
   #stopped = false;
 
@@ -96,23 +105,35 @@ export class JobRunner {
           // next job of the same organization
         }
       } catch (error) {
-        logger.error({ org: organizationId, error: String(error) }, "job runner");
+        if (isBusyError(error)) this.#retryLater(organizationId);
+        else logger.error({ org: organizationId, error: String(error) }, "job runner");
       }
     }
+  }
+
+  /** The organization's file is locked by another process: its jobs go on a little later. */
+  #retryLater(organizationId: number) {
+    setTimeout(() => this.kick(organizationId), LOCKED_RETRY_MS).unref();
   }
 
   async #runNext(organizationId: number): Promise<boolean> {
     const lease = this.platform.tenants.acquire(organizationId);
     try {
       const { db } = lease;
+      if (!tryWriteLock(db.$client)) {
+        this.#retryLater(organizationId);
+        return false;
+      }
       const pending = nextJob(db);
       if (!pending) return false;
-      if (pending.attempts >= MAX_ATTEMPTS) {
+      const key = `${organizationId}:${pending.id}`;
+      const lockedOut = this.#lockedOut.delete(key);
+      if (pending.attempts >= MAX_ATTEMPTS && !lockedOut) {
         // A job that keeps stopping the process (or keeps being interrupted) is not run again forever.
         failJob(db, pending.id, "The work was interrupted too many times.");
         return true;
       }
-      const job = startJob(db, pending);
+      const job = startJob(db, lockedOut ? { ...pending, attempts: pending.attempts - 1 } : pending);
       let last = 0;
       const context: JobContext = {
         db,
@@ -128,6 +149,11 @@ export class JobRunner {
         const result = await HANDLERS[job.kind](context, this.platform);
         if (getJob(db, job.id)?.status !== "done") finishJob(db, job.id, result);
       } catch (error) {
+        if (isBusyError(error)) {
+          // Left running, as after a restart: it runs again from the start once the file is free.
+          this.#lockedOut.add(key);
+          throw error;
+        }
         const message = error instanceof JobError ? error.message : "Something went wrong";
         if (!(error instanceof JobError)) {
           logger.error({ org: organizationId, job: job.id, error: String(error) }, "job failed");

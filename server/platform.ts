@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { Checkpointer } from "../db/checkpointer";
-import { openTenantDatabase, openPlatformDatabase, type PlatformDb } from "../db/open";
+import { openTenantDatabase, openPlatformDatabase, type OpenOptions, type PlatformDb } from "../db/open";
 import { defaultPoolSize, TenantPool } from "../db/tenant-pool";
 import type { ImageBucket } from "../app/utils/images";
 import type { Config } from "./config";
@@ -33,7 +33,14 @@ export class Platform {
   /** The port the server listens on, once it does; links in mails use it unless PUBLIC_PORT is set. */
   listeningPort: number | null = null;
 
-  constructor(readonly config: Config) {
+  /**
+   * `tenantOpen.busyTimeoutMs`: how long the tenant handles let SQLite wait for another process's lock.
+   * The server passes 0 (it waits on timers: db/write-lock.ts); scripts keep SQLite's default wait.
+   */
+  constructor(
+    readonly config: Config,
+    { tenantOpen = {} }: { tenantOpen?: OpenOptions } = {},
+  ) {
     fs.mkdirSync(config.DATA_DIR, { recursive: true });
     this.db = openPlatformDatabase(config.DATA_DIR);
     // Checkpoints of the organizations' logs are made in a thread of their own (db/checkpointer.ts).
@@ -42,7 +49,7 @@ export class Platform {
       config.DATA_DIR,
       config.TENANT_POOL_SIZE ?? defaultPoolSize({ budgetMiB: config.TENANT_POOL_MB }),
       (file) => {
-        const db = openTenantDatabase(file);
+        const db = openTenantDatabase(file, tenantOpen);
         this.checkpointer.adopt(db.$client);
         return db;
       },

@@ -6,7 +6,8 @@ import { formatBytes } from "../app/utils/bytes";
 
 /**
  * Pages the server answers before Remix runs: an unknown host (404) and an organization whose database
- * cannot be read (503). /api paths get the JSON envelope instead. Both come in the visitor's language.
+ * cannot be read, or stays locked by another process longer than a write waits (503). /api paths get the
+ * JSON envelope instead. Both come in the visitor's language.
  */
 const LANGUAGES = ["en", "pl", "da", "no", "sv"] as const;
 type Language = (typeof LANGUAGES)[number];
@@ -26,15 +27,23 @@ function pickLanguage(req: Request, preferred?: string | null): Language {
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
+/** A 503 for a tenant file another process holds locked (server/tenant-lock.ts): come back soon. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+
 export function sendStatusPage(
   req: Request,
   res: Response,
   status: 400 | 403 | 404 | 405 | 413 | 429 | 500 | 503,
-  { language, limit, allow }: { language?: string | null; limit?: number; allow?: readonly string[] } = {},
+  {
+    language,
+    limit,
+    allow,
+    busy = false,
+  }: { language?: string | null; limit?: number; allow?: readonly string[]; busy?: boolean } = {},
 ) {
   const lng = pickLanguage(req, language);
   const s = strings[lng];
-  if (status === 503 && !res.hasHeader("Retry-After")) res.setHeader("Retry-After", "60");
+  if (status === 503) res.setHeader("Retry-After", String(busy ? BUSY_RETRY_AFTER_SECONDS : 60));
   if (status === 405 && allow) res.setHeader("Allow", allow.join(", "));
   const tooLarge = s.api.tooLarge.replace("{{limit}}", formatBytes(limit ?? 0));
   res.setHeader("Cache-Control", "no-store");
@@ -46,7 +55,7 @@ export function sendStatusPage(
     413: { title: s.errors.generic, body: tooLarge, message: tooLarge, code: "too_large" },
     429: { title: s.errors.generic, body: s.api.tooManyRequests, message: s.api.tooManyRequests, code: "too_many_requests" },
     500: { title: s.errors.generic, body: s.errors.genericBody, message: s.api.error, code: "error" },
-    503: { title: s.errors.unavailable, body: s.errors.unavailableBody, message: s.api.unavailable, code: "unavailable" },
+    503: { title: s.errors.unavailable, body: busy ? s.errors.busyBody : s.errors.unavailableBody, message: s.api.unavailable, code: "unavailable" },
   }[status];
   if (/^\/api(?:\/|$)/i.test(req.path)) {
     res.status(status).json({ error: true, payload: { message, code }, status });

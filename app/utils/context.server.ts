@@ -21,6 +21,8 @@ declare module "@remix-run/node" {
     /** Per-request memo of the detected interface language (see utils/preferences.server.ts). */
     language?: Language;
     theme?: Theme;
+    /** Set when a loader or action met the tenant file locked by another process (server/tenant-lock.ts). */
+    tenantBusy?: boolean;
   }
 }
 

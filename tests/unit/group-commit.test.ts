@@ -4,6 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commitSoon } from "../../db/group-commit";
+import { WRITE_WAIT } from "../../db/write-lock";
 
 let dir: string;
 let db: Database.Database;
@@ -65,16 +66,39 @@ describe("commitSoon", () => {
     expect(rows()).toEqual([30]);
   });
 
-  it("rejects every work of a batch that cannot commit, and keeps none of it", async () => {
-    db.pragma("busy_timeout = 0");
+  it("waits on a timer while another connection holds the write lock, then commits with the works queued meanwhile", async () => {
+    db.pragma("busy_timeout = 0"); // as the server's handles: SQLite itself never waits
     observer.exec("begin immediate");
     const a = commitSoon(db, insert(1));
+    let longestGap = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      longestGap = Math.max(longestGap, performance.now() - last);
+      last = performance.now();
+    }, 5);
+    await new Promise((resolve) => setTimeout(resolve, 50));
     const b = commitSoon(db, insert(2));
-    await expect(a).rejects.toThrow(/locked|busy/i);
-    await expect(b).rejects.toThrow(/locked|busy/i);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    observer.exec("rollback");
+    await expect(Promise.all([a, b])).resolves.toEqual([1, 2]);
+    clearInterval(ticker);
+    expect(rows()).toEqual([1, 2]);
+    expect(longestGap).toBeLessThan(100); // the event loop went on meanwhile
+  });
+
+  it("rejects every work of a batch whose lock does not come (SQLITE_BUSY), and keeps none of it", async () => {
+    db.pragma("busy_timeout = 0");
+    observer.exec("begin immediate");
+    const started = Date.now();
+    const a = commitSoon(db, insert(1));
+    const b = commitSoon(db, insert(2));
+    await expect(a).rejects.toMatchObject({ code: "SQLITE_BUSY" });
+    await expect(b).rejects.toMatchObject({ code: "SQLITE_BUSY" });
+    // Given up after WRITE_WAIT.maxMs (db/write-lock.ts), as long as SQLite's busy timeout was.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(WRITE_WAIT.maxMs);
     observer.exec("rollback");
     expect(rows()).toEqual([]);
     // The next turn's batch is a new one.
     await expect(commitSoon(db, insert(3))).resolves.toBe(1);
-  });
+  }, 10_000);
 });

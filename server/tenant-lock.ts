@@ -1,0 +1,57 @@
+import type { AppLoadContext } from "@remix-run/node";
+import type { NextFunction, Request, Response } from "express";
+import type { TenantDb } from "../db/open";
+import type { Organization } from "../db/platform";
+import { tryWriteLock, waitForWriteLock } from "../db/write-lock";
+import { logger } from "./logger";
+import { sendStatusPage } from "./status-page";
+
+/**
+ * A tenant file locked by another process (a migration, a script) must hold up that organization's writes
+ * only, never the event loop (SECURITY.md; docs/decisions/033-tenant-write-locks.md). The server's tenant
+ * handles have no SQLite busy timeout, so:
+ *  - `waitForTenantWrites`: before a request that may write reaches its action, the write lock is tried
+ *    (taken and given back at once). Free: the request goes on in the same turn. Held: the request waits
+ *    on timers (db/write-lock.ts) and goes on once it is free, or is answered 503 with `Retry-After`;
+ *  - a write that still meets the lock (another process took it after the try) fails with SQLITE_BUSY at
+ *    once; the build's handleError marks the load context (app/entry.server.tsx), and the document and
+ *    /api handlers answer that same 503 instead of the 500 (`tenantWasBusy`, `sendTenantBusy`).
+ * Reads are never held up: in WAL mode they do not wait for a writer.
+ */
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+interface TenantLocals {
+  organization: Organization | null;
+  db: TenantDb | null;
+}
+
+export function waitForTenantWrites() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (READ_METHODS.has(req.method)) return next();
+    const sqlite = (res.locals.tenant as TenantLocals | undefined)?.db?.$client;
+    if (!sqlite) return next();
+    if (tryWriteLock(sqlite)) return next();
+    // Held by someone else: wait on timers while the client is still there.
+    let gone = false;
+    res.once("close", () => (gone = true)); // its lease is given back then (server/app.ts `tenancy`)
+    const started = Date.now();
+    waitForWriteLock(sqlite, { abandoned: () => gone }).then((free) => {
+      if (gone) return;
+      if (free) next();
+      else sendTenantBusy(req, res, Date.now() - started);
+    }, next);
+  };
+}
+
+/** Whether a loader or action of this request met a tenant file locked by another process. */
+export function tenantWasBusy(res: Response) {
+  return (res.locals.loadContext as AppLoadContext | undefined)?.tenantBusy === true;
+}
+
+/** That organization alone answers 503 with a short `Retry-After` (the envelope on /api). */
+export function sendTenantBusy(req: Request, res: Response, waitedMs?: number) {
+  const organization = (res.locals.tenant as TenantLocals | undefined)?.organization ?? null;
+  logger.warn({ id: res.locals.requestId, org: organization?.id, method: req.method, path: req.path, waitedMs }, "tenant file locked by another process");
+  if (res.headersSent) return void res.end();
+  sendStatusPage(req, res, 503, { language: organization?.language, busy: true });
+}
