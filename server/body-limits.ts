@@ -77,12 +77,16 @@ export async function bodyLimitFor(req: Request, res: Response, platform: Platfo
   const tenant = res.locals.tenant as { organization: unknown; db: unknown };
   // The same lookup every loader and action makes (app/utils/auth.server.ts), kept for them on res.locals.
   const context = { organization: tenant.organization, db: tenant.db, platform } as Parameters<typeof getAuth>[1];
-  const headers = new Headers();
-  for (const name of ["authorization", "cookie"]) {
-    const value = req.headers[name];
-    if (typeof value === "string") headers.set(name, value);
-  }
-  const auth = await getAuth(new Request("http://lectern.invalid/", { headers }), context);
+  // Only the two headers that carry credentials are read; no web Request is made for it.
+  const credentials = {
+    headers: {
+      get: (name: string) => {
+        const value = req.headers[name.toLowerCase()];
+        return typeof value === "string" ? value : null;
+      },
+    },
+  };
+  const auth = await getAuth(credentials, context);
   res.locals.auth = auth;
   if (!auth?.role) return { bytes: ANONYMOUS_BODY_BYTES, named: ANONYMOUS_BODY_BYTES };
   const type = mediaType(req);

@@ -43,7 +43,12 @@ export function realmFor(context: AppLoadContext): AuthRealm {
   return platformRealm(context.platform.db, { twoFactorRequired: context.platform.config.SUPER_ADMIN_2FA });
 }
 
-export function bearerToken(request: Request) {
+/** What telling who is asking reads of a request: its headers (the server reads them before the body). */
+export interface Credentials {
+  headers: { get(name: string): string | null };
+}
+
+export function bearerToken(request: Credentials) {
   const header = request.headers.get("Authorization");
   const match = header?.match(/^Bearer\s+(\S+)$/i);
   return match?.[1] ?? null;
@@ -70,7 +75,7 @@ function fromSession(realm: AuthRealm, context: AppLoadContext, via: Auth["via"]
  * the request's own organization: a token of one host is never accepted on another, the platform's
  * included. A browser is known by its session cookie. A token is never read from the query string.
  */
-export async function getAuth(request: Request, context: AppLoadContext): Promise<Auth | null> {
+export async function getAuth(request: Credentials, context: AppLoadContext): Promise<Auth | null> {
   if (context.auth !== undefined) return context.auth;
   const realm = realmFor(context);
   const bearer = bearerToken(request);
