@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { loginFailureColumns, personColumns, resetTokenColumns, sessionColumns } from "./auth-columns";
 import { id, timestamps } from "./columns";
 
@@ -79,3 +79,45 @@ export const platformLoginFailures = sqliteTable("platform_login_failures", logi
 ]);
 
 export type SuperAdmin = typeof superAdmins.$inferSelect;
+
+/*
+ * ——— What the platform keeps of each organization's people and courses (issue 31) ———
+ * The super-admin's overview and user list read these instead of opening every organization's database
+ * on each request. The tenant databases note each change to a person or to the number of courses in
+ * `summary_changes` (by triggers, tenant migration 0020), and the server carries those over here as the
+ * use of the database that made them ends (server/tenant-summaries.ts). A missing summary row means "not
+ * gathered yet": it is gathered from the tenant database in full at start, by `npm run db:migrate` and
+ * by `npm run restore` (app/models/tenant-summary.server.ts).
+ */
+export const organizationSummaries = sqliteTable("organization_summaries", {
+  organizationId: integer("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  users: integer("users").notNull(),
+  courses: integer("courses").notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp" })
+    .notNull()
+    .default(sql`(unixepoch())`),
+});
+
+/** Each organization's people as /admin/users lists them: a copy, the tenant database is the truth. */
+export const platformPeople = sqliteTable(
+  "platform_people",
+  {
+    organizationId: integer("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The person's id in the organization's database (`/admin/users/<organization id>-<user id>`). */
+    userId: integer("user_id").notNull(),
+    email: text("email").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    role: text("role"),
+    disabled: integer("disabled", { mode: "boolean" }).notNull(),
+  },
+  // The list's order: organization, then name (as the organization's own user list sorts).
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.userId] }),
+    index("platform_people_order_idx").on(t.organizationId, t.lastName, t.firstName, t.userId),
+  ],
+);

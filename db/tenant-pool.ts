@@ -47,8 +47,8 @@ export function defaultPoolSize({ fileLimit = openFileLimit(), memoryBytes = os.
   return Math.max(16, Math.min(byFiles, byMemory, 10_000));
 }
 
-/** One open handle and the requests using it. Leases are per handle, never per organization id. */
-export interface Lease {
+/** One open handle and the uses of it under way. Leases are per handle, never per organization id. */
+interface Lease {
   readonly organizationId: number;
   readonly db: TenantDb;
   users: number;
@@ -56,10 +56,37 @@ export interface Lease {
   retired: boolean;
 }
 
+/** What a lease can last the life of: a response ends with "finish" (sent) or "close" (the client left). */
+export interface LeaseHolder {
+  once(event: "finish" | "close", listener: () => void): unknown;
+}
+
+export interface PoolHooks {
+  /** Told of each pooled handle as its user gives it back (the server's checkpointer: db/checkpointer.ts). */
+  afterUse?: (db: TenantDb) => void;
+  /**
+   * Told as every use of an organization's database ends, pooled or opened for one `peek`, while the
+   * handle is still open: the server carries the organization's changed people and course count over to
+   * the platform database there (server/tenant-summaries.ts). It must not throw: it runs as a response ends.
+   */
+  settle?: (organizationId: number, db: TenantDb) => void;
+}
+
 /**
- * A bounded LRU of open tenant databases (docs/decisions/002-tenancy.md). A handle in use by a request
- * is never closed under it: eviction skips busy handles (the pool may briefly hold more than its size),
- * and a handle retired while in use is closed when its last request releases it.
+ * A bounded LRU of open tenant databases (docs/decisions/002-tenancy.md). A handle in use is never
+ * closed under it: eviction skips busy handles (the pool may briefly hold more than its size), and a
+ * handle retired while in use is closed when its last user gives it back.
+ *
+ * There are three ways to an organization's database and no other: taking and giving back a handle is
+ * this class's own business (issue 31; tests/unit/one-way-to-a-tenant.test.ts fails on an `acquire(` or
+ * `.release(` in app/, server/ or scripts/):
+ *  - `withTenant(id, work)`: for the length of `work`; given back when it returns or throws, or when the
+ *    promise it returns settles;
+ *  - `holdFor(id, response)`: for the life of a request (server/app.ts `tenancy`); given back once, when
+ *    the response finishes or its connection closes, whichever comes first. The request is the one use
+ *    that outlives the function taking the lease, so the lease is tied to the response here, where it is
+ *    taken, and no caller writes a release of its own;
+ *  - `peek(id, work)`: for a sweep over every organization, without making them part of the working set.
  */
 export class TenantPool {
   readonly #entries = new Map<number, Lease>();
@@ -70,24 +97,45 @@ export class TenantPool {
     readonly dataDir: string,
     readonly size: number,
     readonly open: (file: string) => TenantDb = openTenantDatabase,
-    /** Told of each handle as its user gives it back (the server's checkpointer: db/checkpointer.ts). */
-    readonly afterUse: ((db: TenantDb) => void) | null = null,
+    readonly hooks: PoolHooks = {},
   ) {
     if (!Number.isInteger(size) || size < 1) throw new Error("tenant pool size must be at least 1");
   }
 
-  /** Opens (or reuses) the organization's database; the lease must be given back with `release`. */
-  acquire(organizationId: number): Lease {
-    let lease = this.#entries.get(organizationId);
-    if (lease) {
-      this.#entries.delete(organizationId); // re-insert: most recently used goes last
-    } else {
-      lease = { organizationId, db: this.#openChecked(organizationId), users: 0, retired: false };
+  /**
+   * Runs `work` with the organization's database. Synchronous work has its value returned as it is; when
+   * `work` returns a promise, the handle is kept until that promise settles and the promise is returned.
+   * Opening fails with DatabaseUnavailableError (its caller's 503) before `work` runs.
+   */
+  withTenant<T>(organizationId: number, work: (db: TenantDb) => T): T {
+    const lease = this.#acquire(organizationId);
+    let result: T;
+    try {
+      result = work(lease.db);
+    } catch (error) {
+      this.#release(lease);
+      throw error;
     }
-    lease.users += 1;
-    this.#entries.set(organizationId, lease);
-    this.#evict();
-    return lease;
+    if (isPromiseLike(result)) return Promise.resolve(result).finally(() => this.#release(lease)) as T;
+    this.#release(lease);
+    return result;
+  }
+
+  /**
+   * The organization's database for the life of `holder` (a request's response), given back once, on its
+   * first "finish" or "close". Opening fails with DatabaseUnavailableError, and then nothing is held.
+   */
+  holdFor(organizationId: number, holder: LeaseHolder): TenantDb {
+    const lease = this.#acquire(organizationId);
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      this.#release(lease);
+    };
+    holder.once("finish", release);
+    holder.once("close", release);
+    return lease.db;
   }
 
   /**
@@ -102,30 +150,24 @@ export class TenantPool {
       try {
         return work(open.db);
       } finally {
-        this.release(open);
+        this.#release(open);
       }
     }
     const db = this.#openChecked(organizationId);
     try {
       return work(db);
     } finally {
-      closeQuietly(db);
+      try {
+        this.hooks.settle?.(organizationId, db);
+      } finally {
+        closeQuietly(db);
+      }
     }
   }
 
   /** Whether SQLite reported damage in the organization's file since it was last checked. */
   isSuspect(organizationId: number) {
     return this.#suspect.has(organizationId);
-  }
-
-  release(lease: Lease) {
-    if (lease.users > 0) lease.users -= 1;
-    this.afterUse?.(lease.db);
-    if (lease.retired) {
-      if (lease.users === 0) closeQuietly(lease.db);
-      return;
-    }
-    this.#evict();
   }
 
   /** Takes an organization's handle out of the pool (e.g. its folder moved); closed once idle. */
@@ -154,6 +196,34 @@ export class TenantPool {
     for (const [id, lease] of this.#entries) {
       this.#entries.delete(id);
       closeQuietly(lease.db);
+    }
+  }
+
+  /** Opens (or reuses) the organization's database; every lease is given back by `#release`, once. */
+  #acquire(organizationId: number): Lease {
+    let lease = this.#entries.get(organizationId);
+    if (lease) {
+      this.#entries.delete(organizationId); // re-insert: most recently used goes last
+    } else {
+      lease = { organizationId, db: this.#openChecked(organizationId), users: 0, retired: false };
+    }
+    lease.users += 1;
+    this.#entries.set(organizationId, lease);
+    this.#evict();
+    return lease;
+  }
+
+  #release(lease: Lease) {
+    try {
+      this.hooks.settle?.(lease.organizationId, lease.db);
+    } finally {
+      if (lease.users > 0) lease.users -= 1;
+      this.hooks.afterUse?.(lease.db);
+      if (lease.retired) {
+        if (lease.users === 0) closeQuietly(lease.db);
+      } else {
+        this.#evict();
+      }
     }
   }
 
@@ -190,6 +260,10 @@ export class TenantPool {
       this.#retire(lease);
     }
   }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
 }
 
 function closeQuietly(db: TenantDb) {

@@ -1109,3 +1109,15 @@ export const contentVersion = sqliteTable("content_version", {
   id: integer("id").primaryKey(),
   version: integer("version").notNull().default(0),
 });
+
+/*
+ * ——— What the platform database keeps of this organization (issue 31; db/platform.ts) ———
+ * Triggers (migration 0020) add a row for every person added, removed or changed in what /admin/users
+ * shows (e-mail, name, role, disabled), and a row with no user for every course added or removed. The
+ * server carries them over to the platform database and empties the table (app/models/tenant-summary.server.ts).
+ */
+export const summaryChanges = sqliteTable("summary_changes", {
+  id: integer("id").primaryKey(),
+  /** The person whose entry changed; null when the number of courses did. */
+  userId: integer("user_id"),
+});

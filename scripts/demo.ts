@@ -116,9 +116,7 @@ export async function seedDemo(
         twoFactorRequired: demo.twoFactorRequired,
       },
     );
-    const lease = platform.tenants.acquire(organization.id);
-    const db = lease.db;
-    try {
+    await platform.tenants.withTenant(organization.id, async (db) => {
       for (const person of demo.people) {
         await createUser(db, { ...person, password: DEMO_PASSWORD });
       }
@@ -153,9 +151,7 @@ export async function seedDemo(
       if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, language: demo.language, now });
       seedGroupsDemo(db);
       await seedBrowseDemo(target);
-    } finally {
-      platform.tenants.release(lease);
-    }
+    });
   }
   seedSsoDemo(platform);
   platform.organizations.invalidate();

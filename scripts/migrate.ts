@@ -1,4 +1,5 @@
 import { listOrganizations } from "../app/models/organization.server";
+import { carrySummary } from "../app/models/tenant-summary.server";
 import { alignTimeZone } from "../app/models/time-zone.server";
 import { DatabaseUnavailableError, openTenantDatabase } from "../db/open";
 import { tenantDatabaseFile } from "../db/tenant-pool";
@@ -10,7 +11,9 @@ import { Platform } from "../server/platform";
  * organization's database, one at a time, each in one transaction under SQLite's write lock (so it is safe
  * while the server runs). A tenant whose file cannot be opened or whose migration fails is reported and
  * left as it was — never recreated, never half-migrated — and the others go on; the server keeps that one
- * organization closed (503) until it is fixed. Exit code 1 when any failed.
+ * organization closed (503) until it is fixed. Exit code 1 when any failed. Each organization's summary in
+ * the platform database (its people and counts for /admin: app/models/tenant-summary.server.ts) is
+ * gathered again in full on the way.
  */
 const platform = new Platform(readConfig());
 let failed = 0;
@@ -26,6 +29,7 @@ try {
       const tenant = openTenantDatabase(file);
       try {
         alignTimeZone(platform.db, tenant, organization); // one time zone: a leaderboard zone set before it became the organization's moves over
+        carrySummary(platform.db, organization.id, tenant, { full: true }); // the platform's copy of its people and counts, made again
       } finally {
         tenant.$client.close();
       }

@@ -49,6 +49,8 @@ if (process.argv[1]?.endsWith("restore.ts")) {
       process.exitCode = 2;
     } else {
       console.log(restoreOrganization(config.DATA_DIR, id, path.resolve(process.argv[3])));
+      // The platform's copy of the organization's people and counts follows the restored database.
+      platform.summaries.regather(id);
     }
   } catch (error) {
     console.error(String(error));

@@ -7,7 +7,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
 import { DatabaseUnavailableError, type TenantDb } from "../db/open";
-import { tenantDatabaseFile, type Lease } from "../db/tenant-pool";
+import { tenantDatabaseFile } from "../db/tenant-pool";
 import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
 import type { Auth } from "../app/utils/auth.server";
@@ -287,23 +287,16 @@ function tenancy(platform: Platform, pageCache: VisitorPageCache) {
     // organization is named for the request's log line either way.
     res.locals.tenant = { organization, db: null } satisfies TenantLocals;
     if (!platform.tenants.isSuspect(organization.id) && pageCache.serveUnchanged(req, res, organization)) return;
-    let lease: Lease;
+    // The request holds the database until its response finishes or its connection closes (db/tenant-pool.ts `holdFor`).
+    let db: TenantDb;
     try {
-      lease = platform.tenants.acquire(organization.id);
+      db = platform.tenants.holdFor(organization.id, res);
     } catch (error) {
       if (!(error instanceof DatabaseUnavailableError)) return next(error);
       logger.error({ org: organization.id, reason: error.message }, "tenant unavailable");
       return sendStatusPage(req, res, 503, { language: organization.language });
     }
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      platform.tenants.release(lease);
-    };
-    res.on("finish", release);
-    res.on("close", release);
-    res.locals.tenant = { organization, db: lease.db } satisfies TenantLocals;
+    res.locals.tenant = { organization, db } satisfies TenantLocals;
     next();
   };
 }

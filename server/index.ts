@@ -45,6 +45,7 @@ async function main() {
     console.log(`\n${addresses(platform).join("\n")}\n`);
     if (config.NODE_ENV === "development") broadcastDevReady(build);
     platform.jobs.resumeAll();
+    platform.summaries.gatherMissing(); // organizations the platform has no summary of yet (server/tenant-summaries.ts)
   });
   server.keepAliveTimeout = 65_000;
 

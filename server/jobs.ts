@@ -117,9 +117,8 @@ export class JobRunner {
   }
 
   async #runNext(organizationId: number): Promise<boolean> {
-    const lease = this.platform.tenants.acquire(organizationId);
-    try {
-      const { db } = lease;
+    // The organization's database is held until the job's promise settles (db/tenant-pool.ts `withTenant`).
+    return this.platform.tenants.withTenant(organizationId, async (db) => {
       if (!tryWriteLock(db.$client)) {
         this.#retryLater(organizationId);
         return false;
@@ -161,8 +160,6 @@ export class JobRunner {
         failJob(db, job.id, message);
       }
       return true;
-    } finally {
-      this.platform.tenants.release(lease);
-    }
+    });
   }
 }

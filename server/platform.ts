@@ -11,6 +11,7 @@ import { JobRunner } from "./jobs";
 import { logger } from "./logger";
 import { Mailer } from "./mailer";
 import { PdfRenderer } from "./pdf-renderer";
+import { TenantSummaries } from "./tenant-summaries";
 import { organizationHost, type Organization } from "../app/models/organization.server";
 import { makeSecretBox, type SecretBox } from "../app/models/sso/seal.server";
 
@@ -22,6 +23,8 @@ export class Platform {
   readonly db: PlatformDb;
   readonly tenants: TenantPool;
   readonly checkpointer: Checkpointer;
+  /** The platform's copy of each organization's people and counts (/admin, /admin/users). */
+  readonly summaries: TenantSummaries;
   readonly organizations: OrganizationDirectory;
   readonly mailer: Mailer;
   readonly jobs: JobRunner;
@@ -53,8 +56,13 @@ export class Platform {
         this.checkpointer.adopt(db.$client);
         return db;
       },
-      (db) => this.checkpointer.used(db.$client),
+      {
+        afterUse: (db) => this.checkpointer.used(db.$client),
+        // The platform's copy of the organization's people and counts follows each use's changes.
+        settle: (organizationId, db) => this.summaries.settle(organizationId, db),
+      },
     );
+    this.summaries = new TenantSummaries(this.db, this.tenants);
     this.organizations = new OrganizationDirectory(this.db, config.PLATFORM_DOMAIN);
     this.mailer = new Mailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: this.outboxDir() });
     this.jobs = new JobRunner(this, config.JOB_STEP_DELAY_MS);
@@ -169,6 +177,7 @@ export class Platform {
 
   close() {
     this.checkpointer.close();
+    this.summaries.close();
     this.tenants.closeAll();
     this.db.$client.close();
   }

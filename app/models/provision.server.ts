@@ -29,12 +29,8 @@ export async function provisionOrganization(
   const organization = createOrganization(platform.db, { dataDir: platform.dataDir }, { name: input.name, language: input.language, urlPrefix });
   platform.organizations.invalidate();
   if (input.adminEmail) {
-    const lease = platform.tenants.acquire(organization.id);
-    try {
-      await inviteUser(platform, lease.db, organization, { email: input.adminEmail, firstName: "", lastName: "", phone: null, role: "admin", language: null });
-    } finally {
-      platform.tenants.release(lease);
-    }
+    const invitation = { email: input.adminEmail, firstName: "", lastName: "", phone: null, role: "admin" as const, language: null };
+    await platform.tenants.withTenant(organization.id, (db) => inviteUser(platform, db, organization, invitation));
   }
   return { ok: true, organization };
 }

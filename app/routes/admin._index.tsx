@@ -1,42 +1,29 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { countCourses } from "~/models/course.server";
 import { listOrganizations } from "~/models/organization.server";
-import { countUsers } from "~/models/user.server";
+import { platformTotals } from "~/models/tenant-summary.server";
 import { requireSuperAdmin } from "~/utils/auth.server";
 
 /**
  * Spec §4: a super-admin without an organization lands here and picks one; with counts across the
- * platform. (Counting opens each organization's database through the pool; an unreadable one is skipped.)
+ * platform, read from the platform database (the organizations' summaries, kept current as their people
+ * and courses change: app/models/tenant-summary.server.ts), never by opening every organization.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireSuperAdmin(request, context);
   const organizations = listOrganizations(context.platform.db);
-  let users = 0;
-  let courses = 0;
-  for (const organization of organizations) {
-    try {
-      const lease = context.platform.tenants.acquire(organization.id);
-      try {
-        users += countUsers(lease.db);
-        courses += countCourses(lease.db);
-      } finally {
-        context.platform.tenants.release(lease);
-      }
-    } catch {
-      // a damaged organization answers 503 on its own pages; the overview still shows the rest
-    }
-  }
+  const totals = platformTotals(context.platform.db);
   return {
-    counts: { organizations: organizations.length, users, courses },
+    counts: { organizations: organizations.length, users: totals.users, courses: totals.courses },
+    notGathered: totals.notGathered,
     organizations: organizations.map((o) => ({ id: o.id, name: o.name, url: context.platform.originFor(o) })),
   };
 }
 
 export default function AdminIndex() {
   const { t } = useTranslation();
-  const { counts, organizations } = useLoaderData<typeof loader>();
+  const { counts, notGathered, organizations } = useLoaderData<typeof loader>();
   return (
     <section>
       <h1>{t("admin.title")}</h1>
@@ -48,6 +35,7 @@ export default function AdminIndex() {
           </div>
         ))}
       </dl>
+      {notGathered > 0 ? <p role="status">{t("admin.notGathered", { number: notGathered })}</p> : null}
       <h2>{t("admin.chooseOrganization")}</h2>
       {organizations.length === 0 ? (
         <p className="empty-state">{t("admin.empty")}</p>

@@ -30,8 +30,9 @@ function notFound(): never {
 
 /**
  * Runs `work` with the managed organization's database. In the admin area the database is taken from the
- * pool by id (and given back afterwards); in the dashboard it is the request's own, and the id in the
- * address must be the host's organization — another organization's dashboard does not exist here.
+ * pool by id for the length of `work` (db/tenant-pool.ts `withTenant`); in the dashboard it is the
+ * request's own, and the id in the address must be the host's organization — another organization's
+ * dashboard does not exist here.
  */
 export async function withManagedOrganization<T>(
   request: Request,
@@ -54,16 +55,13 @@ export async function withManagedOrganization<T>(
   const id = Number(params.id);
   const organization = Number.isSafeInteger(id) && id > 0 ? getOrganization(context.platform.db, id) : undefined;
   if (!organization) notFound();
-  let lease;
   try {
-    lease = context.platform.tenants.acquire(organization.id);
+    return await context.platform.tenants.withTenant(organization.id, (db) =>
+      work({ area, auth, organization, db, base: `/admin/organizations/${organization.id}` }),
+    );
   } catch (error) {
+    // The organization's database cannot be opened: its screens answer 503, the others keep working.
     if (error instanceof DatabaseUnavailableError) throw new Response("Unavailable", { status: 503 });
     throw error;
-  }
-  try {
-    return await work({ area, auth, organization, db: lease.db, base: `/admin/organizations/${organization.id}` });
-  } finally {
-    context.platform.tenants.release(lease);
   }
 }

@@ -131,14 +131,13 @@ function seedOrganizations(dataDir: string, count: number) {
         { dataDir },
         { name: `Organization ${i}`, urlPrefix: `org${i}`, language: "en" },
       );
-      const lease = platform.tenants.acquire(organization.id);
-    const db = lease.db;
-      db.transaction((tx) => {
-        for (let c = 1; c <= 5; c++) {
-          createCourse(tx, { title: `Course ${c} of organization ${i}`, description: "A course.", type: "series", published: true, position: c });
-        }
-      });
-      platform.tenants.release(lease);
+      platform.tenants.withTenant(organization.id, (db) =>
+        db.transaction((tx) => {
+          for (let c = 1; c <= 5; c++) {
+            createCourse(tx, { title: `Course ${c} of organization ${i}`, description: "A course.", type: "series", published: true, position: c });
+          }
+        }),
+      );
     }
   } finally {
     platform.close();

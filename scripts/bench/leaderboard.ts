@@ -30,46 +30,47 @@ export function seedBoard(learners: number, sessions = 200) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-bench-leaderboard-"));
   const platform = new Platform({ ...readConfig({} as NodeJS.ProcessEnv), DATA_DIR: dataDir });
   const organization = createOrganization(platform.db, { dataDir }, { name: "Bench Board", urlPrefix: "board", language: "en" });
-  const lease = platform.tenants.acquire(organization.id);
-  const settings = ensureLeaderboard(lease.db);
-  const sqlite = lease.db.$client;
-  const now = new Date();
-  const day = dayIn(settings.timeZone, now);
-  const at = Math.floor(now.getTime() / 1000);
-  sqlite.transaction(() => {
-    sqlite.prepare("insert into courses (title, published) values ('Bench course', 1)").run();
-    const user = sqlite.prepare("insert into users (email, first_name, last_name, role) values (?, 'Learner', ?, 'learner')");
-    const ledger = sqlite.prepare("insert into points_ledger (user_id, activity, ref, course_id, points, day, created_at) values (?, ?, ?, 1, ?, ?, ?)");
-    for (let i = 1; i <= learners; i++) {
-      user.run(`learner${i}@bench.test`, String(i));
-      // A long-tailed spread of points, as real boards have: many with little, few with much.
-      const lessons = 1 + Math.floor(60 * Math.random() ** 2);
-      ledger.run(i, "lesson_completed", "lesson:bench", lessons * 10, day, at);
-      if (lessons > 20) ledger.run(i, "course_completed", "course:1", 50, day, at);
+  const { cookies, tokens } = platform.tenants.withTenant(organization.id, (db) => {
+    const settings = ensureLeaderboard(db);
+    const sqlite = db.$client;
+    const now = new Date();
+    const day = dayIn(settings.timeZone, now);
+    const at = Math.floor(now.getTime() / 1000);
+    sqlite.transaction(() => {
+      sqlite.prepare("insert into courses (title, published) values ('Bench course', 1)").run();
+      const user = sqlite.prepare("insert into users (email, first_name, last_name, role) values (?, 'Learner', ?, 'learner')");
+      const ledger = sqlite.prepare("insert into points_ledger (user_id, activity, ref, course_id, points, day, created_at) values (?, ?, ?, 1, ?, ?, ?)");
+      for (let i = 1; i <= learners; i++) {
+        user.run(`learner${i}@bench.test`, String(i));
+        // A long-tailed spread of points, as real boards have: many with little, few with much.
+        const lessons = 1 + Math.floor(60 * Math.random() ** 2);
+        ledger.run(i, "lesson_completed", "lesson:bench", lessons * 10, day, at);
+        if (lessons > 20) ledger.run(i, "course_completed", "course:1", 50, day, at);
+      }
+      for (const [period, key] of [["life", ""], ["all", ""], ["month", monthKey(day)], ["week", weekKey(day)], ["course", "1"]]) {
+        sqlite.prepare("insert into points_totals (user_id, period, key, points, hidden) select user_id, ?, ?, sum(points), 0 from points_ledger group by user_id").run(period, key);
+        sqlite.prepare("insert into points_histogram (period, key, points, learners) select period, key, points, count(*) from points_totals where period = ? and key = ? group by points").run(period, key);
+      }
+      sqlite.prepare("insert into learner_stats (user_id, current_streak, longest_streak, last_active_day) select id, 1 + id % 9, 1 + id % 9, ? from users").run(day);
+    })();
+    const cookies: string[] = [];
+    const tokens: string[] = [];
+    const session = sqlite.prepare(
+      "insert into sessions (token_hash, kind, user_agent, ip, created_at, last_seen_at, expires_at, two_factor_pending, user_id) values (?, ?, 'bench', '127.0.0.1', ?, ?, ?, 0, ?)",
+    );
+    for (let i = 1; i <= Math.min(sessions, learners); i++) {
+      for (const kind of ["web", "api"] as const) {
+        const token = crypto.randomBytes(32).toString("base64url");
+        // Spread the signed-in learners over the whole board, top to bottom.
+        const userId = 1 + Math.floor(((i - 1) * learners) / sessions);
+        session.run(crypto.createHash("sha256").update(token).digest("hex"), kind, at, at, at + 2_592_000, userId);
+        if (kind === "web") cookies.push(`lectern_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`);
+        else tokens.push(token);
+      }
     }
-    for (const [period, key] of [["life", ""], ["all", ""], ["month", monthKey(day)], ["week", weekKey(day)], ["course", "1"]]) {
-      sqlite.prepare("insert into points_totals (user_id, period, key, points, hidden) select user_id, ?, ?, sum(points), 0 from points_ledger group by user_id").run(period, key);
-      sqlite.prepare("insert into points_histogram (period, key, points, learners) select period, key, points, count(*) from points_totals where period = ? and key = ? group by points").run(period, key);
-    }
-    sqlite.prepare("insert into learner_stats (user_id, current_streak, longest_streak, last_active_day) select id, 1 + id % 9, 1 + id % 9, ? from users").run(day);
-  })();
-  const cookies: string[] = [];
-  const tokens: string[] = [];
-  const session = sqlite.prepare(
-    "insert into sessions (token_hash, kind, user_agent, ip, created_at, last_seen_at, expires_at, two_factor_pending, user_id) values (?, ?, 'bench', '127.0.0.1', ?, ?, ?, 0, ?)",
-  );
-  for (let i = 1; i <= Math.min(sessions, learners); i++) {
-    for (const kind of ["web", "api"] as const) {
-      const token = crypto.randomBytes(32).toString("base64url");
-      // Spread the signed-in learners over the whole board, top to bottom.
-      const userId = 1 + Math.floor(((i - 1) * learners) / sessions);
-      session.run(crypto.createHash("sha256").update(token).digest("hex"), kind, at, at, at + 2_592_000, userId);
-      if (kind === "web") cookies.push(`lectern_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`);
-      else tokens.push(token);
-    }
-  }
-  sqlite.pragma("optimize");
-  platform.tenants.release(lease);
+    sqlite.pragma("optimize");
+    return { cookies, tokens };
+  });
   platform.close();
   return { dataDir, host: "board.localhost", cookies, tokens };
 }

@@ -37,57 +37,58 @@ export async function seedLearnerBench({
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-bench-learners-"));
   const platform = new Platform({ ...readConfig({} as NodeJS.ProcessEnv), DATA_DIR: dataDir });
   const organization = createOrganization(platform.db, { dataDir }, { name: "Bench University", urlPrefix: "bench", language: "en" });
-  const lease = platform.tenants.acquire(organization.id);
-  const sqlite = lease.db.$client;
-  const now = Math.floor(Date.now() / 1000);
-  const rand = (n: number) => Math.floor(Math.random() * n);
-  sqlite.transaction(() => {
-    const course = sqlite.prepare("insert into courses (title, description, type, published, position) values (?, ?, 'series', 1, ?)");
-    for (let i = 1; i <= courses; i++) course.run(`${WORDS[i % WORDS.length]} course ${i}`, `<p>All about ${WORDS[(i * 7) % WORDS.length]} and ${WORDS[(i * 3) % WORDS.length]}.</p>`, i);
-    const lesson = sqlite.prepare("insert into lessons (course_id, title, kind, body, position) values (?, ?, 'text', ?, ?)");
-    for (let i = 0; i < lessons; i++) lesson.run((i % courses) + 1, `Lesson ${i + 1} on ${WORDS[i % WORDS.length]}`, `<p>Notes about ${WORDS[(i * 5) % WORDS.length]}.</p>`, Math.floor(i / courses));
-    const user = sqlite.prepare("insert into users (email, first_name, last_name, role) values (?, 'Learner', ?, 'learner')");
-    for (let i = 1; i <= learners; i++) user.run(`learner${i}@bench.test`, String(i));
-  })();
-  // A million progress rows: each learner has seen a spread of lessons.
-  const progress = sqlite.prepare(
-    "insert or ignore into lesson_progress (user_id, lesson_id, course_id, position_seconds, watched_seconds, completed_at, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  const perLearner = Math.ceil(progressRows / learners);
-  let written = 0;
-  for (let u = 1; u <= learners && written < progressRows; u += 500) {
+  const { cookies, tokens, counts } = platform.tenants.withTenant(organization.id, (db) => {
+    const sqlite = db.$client;
+    const now = Math.floor(Date.now() / 1000);
+    const rand = (n: number) => Math.floor(Math.random() * n);
     sqlite.transaction(() => {
-      for (let user = u; user < u + 500 && user <= learners; user++) {
-        const offset = rand(lessons);
-        for (let k = 0; k < perLearner && written < progressRows; k++, written++) {
-          const lessonId = ((offset + k * 37) % lessons) + 1;
-          const courseId = ((lessonId - 1) % courses) + 1;
-          progress.run(user, lessonId, courseId, rand(600), rand(600), k % 3 === 0 ? now : null, now - rand(86_400 * 30), now - rand(86_400 * 30));
-        }
-      }
+      const course = sqlite.prepare("insert into courses (title, description, type, published, position) values (?, ?, 'series', 1, ?)");
+      for (let i = 1; i <= courses; i++) course.run(`${WORDS[i % WORDS.length]} course ${i}`, `<p>All about ${WORDS[(i * 7) % WORDS.length]} and ${WORDS[(i * 3) % WORDS.length]}.</p>`, i);
+      const lesson = sqlite.prepare("insert into lessons (course_id, title, kind, body, position) values (?, ?, 'text', ?, ?)");
+      for (let i = 0; i < lessons; i++) lesson.run((i % courses) + 1, `Lesson ${i + 1} on ${WORDS[i % WORDS.length]}`, `<p>Notes about ${WORDS[(i * 5) % WORDS.length]}.</p>`, Math.floor(i / courses));
+      const user = sqlite.prepare("insert into users (email, first_name, last_name, role) values (?, 'Learner', ?, 'learner')");
+      for (let i = 1; i <= learners; i++) user.run(`learner${i}@bench.test`, String(i));
     })();
-  }
-  const session = sqlite.prepare(
-    "insert into sessions (token_hash, kind, user_agent, ip, created_at, last_seen_at, expires_at, two_factor_pending, user_id) values (?, ?, 'bench', '127.0.0.1', ?, ?, ?, 0, ?)",
-  );
-  const cookies: string[] = [];
-  const tokens: string[] = [];
-  for (let i = 1; i <= sessions; i++) {
-    for (const kind of ["web", "api"] as const) {
-      const token = crypto.randomBytes(32).toString("base64url");
-      session.run(crypto.createHash("sha256").update(token).digest("hex"), kind, now, now, now + 2_592_000, i);
-      if (kind === "web") cookies.push(`lectern_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`);
-      else tokens.push(token);
+    // A million progress rows: each learner has seen a spread of lessons.
+    const progress = sqlite.prepare(
+      "insert or ignore into lesson_progress (user_id, lesson_id, course_id, position_seconds, watched_seconds, completed_at, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    const perLearner = Math.ceil(progressRows / learners);
+    let written = 0;
+    for (let u = 1; u <= learners && written < progressRows; u += 500) {
+      sqlite.transaction(() => {
+        for (let user = u; user < u + 500 && user <= learners; user++) {
+          const offset = rand(lessons);
+          for (let k = 0; k < perLearner && written < progressRows; k++, written++) {
+            const lessonId = ((offset + k * 37) % lessons) + 1;
+            const courseId = ((lessonId - 1) % courses) + 1;
+            progress.run(user, lessonId, courseId, rand(600), rand(600), k % 3 === 0 ? now : null, now - rand(86_400 * 30), now - rand(86_400 * 30));
+          }
+        }
+      })();
     }
-  }
-  const counts = {
-    courses,
-    lessons,
-    learners,
-    progressRows: (sqlite.prepare("select count(*) as n from lesson_progress").get() as { n: number }).n,
-  };
-  sqlite.pragma("optimize");
-  platform.tenants.release(lease);
+    const session = sqlite.prepare(
+      "insert into sessions (token_hash, kind, user_agent, ip, created_at, last_seen_at, expires_at, two_factor_pending, user_id) values (?, ?, 'bench', '127.0.0.1', ?, ?, ?, 0, ?)",
+    );
+    const cookies: string[] = [];
+    const tokens: string[] = [];
+    for (let i = 1; i <= sessions; i++) {
+      for (const kind of ["web", "api"] as const) {
+        const token = crypto.randomBytes(32).toString("base64url");
+        session.run(crypto.createHash("sha256").update(token).digest("hex"), kind, now, now, now + 2_592_000, i);
+        if (kind === "web") cookies.push(`lectern_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`);
+        else tokens.push(token);
+      }
+    }
+    const counts = {
+      courses,
+      lessons,
+      learners,
+      progressRows: (sqlite.prepare("select count(*) as n from lesson_progress").get() as { n: number }).n,
+    };
+    sqlite.pragma("optimize");
+    return { cookies, tokens, counts };
+  });
   platform.close();
   return {
     dataDir,

@@ -40,24 +40,24 @@ export async function benchConcurrentProgress({
     for (let o = 1; o <= organizations; o++) {
       const organization = createOrganization(platform.db, { dataDir }, { name: `Load ${o}`, urlPrefix: `load${o}`, language: "en" });
       organizationIds.push(organization.id);
-      const lease = platform.tenants.acquire(organization.id);
-      const sqlite = lease.db.$client;
-      sqlite.transaction(() => {
-        const course = sqlite.prepare("insert into courses (title, description, type, published, position) values ('Load course', '', 'series', 1, 1)").run();
-        const lesson = sqlite.prepare("insert into lessons (course_id, title, kind, body, position) values (?, ?, 'video', '', ?)");
-        for (let l = 1; l <= lessonsEach; l++) lesson.run(course.lastInsertRowid, `Lesson ${l}`, l);
-        const user = sqlite.prepare("insert into users (email, first_name, last_name, role) values (?, 'Learner', ?, 'learner')");
-        const session = sqlite.prepare(
-          "insert into sessions (token_hash, kind, user_agent, ip, created_at, last_seen_at, expires_at, two_factor_pending, user_id) values (?, 'api', 'bench', '127.0.0.1', ?, ?, ?, 0, ?)",
-        );
-        for (let i = 1; i <= perOrganization && people.length < learners; i++) {
-          const id = user.run(`learner${i}@load.test`, String(i)).lastInsertRowid;
-          const token = crypto.randomBytes(32).toString("base64url");
-          session.run(crypto.createHash("sha256").update(token).digest("hex"), now, now, now + 86_400, id);
-          people.push({ host: `load${o}.localhost`, token });
-        }
-      })();
-      platform.tenants.release(lease);
+      platform.tenants.withTenant(organization.id, (db) => {
+        const sqlite = db.$client;
+        sqlite.transaction(() => {
+          const course = sqlite.prepare("insert into courses (title, description, type, published, position) values ('Load course', '', 'series', 1, 1)").run();
+          const lesson = sqlite.prepare("insert into lessons (course_id, title, kind, body, position) values (?, ?, 'video', '', ?)");
+          for (let l = 1; l <= lessonsEach; l++) lesson.run(course.lastInsertRowid, `Lesson ${l}`, l);
+          const user = sqlite.prepare("insert into users (email, first_name, last_name, role) values (?, 'Learner', ?, 'learner')");
+          const session = sqlite.prepare(
+            "insert into sessions (token_hash, kind, user_agent, ip, created_at, last_seen_at, expires_at, two_factor_pending, user_id) values (?, 'api', 'bench', '127.0.0.1', ?, ?, ?, 0, ?)",
+          );
+          for (let i = 1; i <= perOrganization && people.length < learners; i++) {
+            const id = user.run(`learner${i}@load.test`, String(i)).lastInsertRowid;
+            const token = crypto.randomBytes(32).toString("base64url");
+            session.run(crypto.createHash("sha256").update(token).digest("hex"), now, now, now + 86_400, id);
+            people.push({ host: `load${o}.localhost`, token });
+          }
+        })();
+      });
     }
   } finally {
     platform.close();

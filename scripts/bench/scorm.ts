@@ -21,9 +21,7 @@ export async function benchScorm({ files = 5000, totalBytes = 200 * 1024 ** 2, c
   const platform = new Platform({ ...readConfig({} as NodeJS.ProcessEnv), DATA_DIR: dataDir });
   try {
     const organization = createOrganization(platform.db, { dataDir }, { name: "SCORM bench", urlPrefix: "scorm-bench", language: "en" });
-    const lease = platform.tenants.acquire(organization.id);
-    const db = lease.db;
-    try {
+    return await platform.tenants.withTenant(organization.id, async (db) => {
       const perFile = Math.floor(totalBytes / files);
       const entries: ZipEntry[] = [
         {
@@ -63,9 +61,7 @@ export async function benchScorm({ files = 5000, totalBytes = 200 * 1024 ** 2, c
         commits++;
       }
       return { files: pkg.fileCount, unpackedMiB: Math.round(pkg.unpackedBytes / 1024 ** 2), zipMiB, installSeconds: Math.round(installSeconds * 10) / 10, commitsPerSecond: Math.round(commits / commitSeconds) };
-    } finally {
-      platform.tenants.release(lease);
-    }
+    });
   } finally {
     platform.close();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -12,23 +12,18 @@ import type { Platform } from "../../server/platform";
 export function seedSsoDemo(platform: Platform) {
   const acme = platform.db.select().from(organizations).where(eq(organizations.urlPrefix, "acme")).get();
   if (!acme) return;
-  const lease = platform.tenants.acquire(acme.id);
-  try {
-    const input = ssoDriverSchema.parse({
-      kind: "oidc",
-      slug: "demo-idp",
-      label: "Demo identity provider (npm run dev:idp)",
-      enabled: "on",
-      issuer: "http://localhost:9400",
-      clientId: "lectern-demo",
-      clientSecret: "lectern-demo-secret",
-      scopes: "openid email profile",
-      createUsers: "on",
-      defaultRole: "learner",
-      managedExternally: "on",
-    });
-    addDriver(lease.db, platform.secrets, acme.id, input);
-  } finally {
-    platform.tenants.release(lease);
-  }
+  const input = ssoDriverSchema.parse({
+    kind: "oidc",
+    slug: "demo-idp",
+    label: "Demo identity provider (npm run dev:idp)",
+    enabled: "on",
+    issuer: "http://localhost:9400",
+    clientId: "lectern-demo",
+    clientSecret: "lectern-demo-secret",
+    scopes: "openid email profile",
+    createUsers: "on",
+    defaultRole: "learner",
+    managedExternally: "on",
+  });
+  platform.tenants.withTenant(acme.id, (db) => addDriver(db, platform.secrets, acme.id, input));
 }

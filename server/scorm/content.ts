@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { NextFunction, Request, Response } from "express";
 import { eq } from "drizzle-orm";
+import { DatabaseUnavailableError, type TenantDb } from "../../db/open";
 import { courses, lessons } from "../../db/tenant";
 import { getOrganization } from "../../app/models/organization.server";
 import { lessonAccess } from "../../app/models/learning.server";
@@ -147,14 +148,8 @@ export function serveScormContent(platform: Platform) {
     if (!m) return notFound();
     const token = verifyScormToken(platform, organization.id, m[1]);
     if (!token) return notFound();
-    let lease;
-    try {
-      lease = platform.tenants.acquire(organization.id);
-    } catch {
-      return sendStatusPage(req, res, 503, { language: organization.language });
-    }
-    try {
-      const db = lease.db;
+    // The database answers whether the address still holds; the file itself is sent after it is given back.
+    const serve = (db: TenantDb) => {
       const pkg = getPackage(db, token.lessonId);
       if (!pkg || pkg.id !== token.packageId) return notFound();
       const appOrigin = platform.originFor(organization);
@@ -202,8 +197,12 @@ export function serveScormContent(platform: Platform) {
           if (error && !res.headersSent) notFound();
         },
       );
-    } finally {
-      platform.tenants.release(lease);
+    };
+    try {
+      platform.tenants.withTenant(organization.id, serve);
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailableError)) throw error;
+      return sendStatusPage(req, res, 503, { language: organization.language });
     }
   };
 }

@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -63,15 +64,14 @@ describe("tenant databases", () => {
   });
 });
 
+/** A response's stand-in: a lease held by `holdFor` ends with its "finish" or "close". */
+const response = () => new EventEmitter();
+
 describe("TenantPool", () => {
   it("keeps at most `size` idle handles open and closes the least recently used", () => {
     makeTenants([1, 2, 3]);
     const pool = new TenantPool(dir, 2);
-    const use = (id: number) => {
-      const lease = pool.acquire(id);
-      pool.release(lease);
-      return lease;
-    };
+    const use = (id: number) => pool.withTenant(id, (db) => db);
     const first = use(1);
     use(2);
     use(1); // 1 is now the most recently used
@@ -79,58 +79,131 @@ describe("TenantPool", () => {
     expect(pool.openCount).toBe(2);
     expect(pool.has(2)).toBe(false);
     expect(pool.has(1)).toBe(true);
-    expect(first.db.$client.open).toBe(true);
+    expect(first.$client.open).toBe(true);
     pool.closeAll();
-    expect(first.db.$client.open).toBe(false);
+    expect(first.$client.open).toBe(false);
   });
 
   it("never closes a handle that a request is still using", () => {
     makeTenants([1, 2]);
     const pool = new TenantPool(dir, 1);
-    const busy = pool.acquire(1);
-    const other = pool.acquire(2);
-    expect(busy.db.$client.open).toBe(true);
+    const busyResponse = response();
+    const busy = pool.holdFor(1, busyResponse);
+    const otherResponse = response();
+    pool.holdFor(2, otherResponse);
+    expect(busy.$client.open).toBe(true);
     expect(pool.openCount).toBe(2);
-    pool.release(other);
-    expect(busy.db.$client.open).toBe(true);
-    pool.release(busy);
+    otherResponse.emit("finish");
+    expect(busy.$client.open).toBe(true);
+    busyResponse.emit("finish");
     expect(pool.openCount).toBe(1);
     pool.closeAll();
   });
 
   it("closes a handle retired while in use only when its last request is done, and keeps counts per handle", () => {
-    makeTenants([1]);
-    const pool = new TenantPool(dir, 2);
-    const a = pool.acquire(1);
-    const b = pool.acquire(1);
+    makeTenants([1, 2]);
+    const pool = new TenantPool(dir, 1);
+    const [responseA, responseB, responseC] = [response(), response(), response()];
+    const a = pool.holdFor(1, responseA);
+    const b = pool.holdFor(1, responseB);
     expect(a).toBe(b);
     pool.markSuspect(1); // request A saw damage
-    expect(a.db.$client.open).toBe(true); // request B still uses it
-    const c = pool.acquire(1); // a new handle after the check
+    expect(a.$client.open).toBe(true); // request B still uses it
+    const c = pool.holdFor(1, responseC); // a new handle after the check
     expect(c).not.toBe(a);
-    pool.release(a);
-    expect(a.db.$client.open).toBe(true);
-    pool.release(b);
-    expect(a.db.$client.open).toBe(false);
-    expect(c.users).toBe(1); // releasing A and B never touched C's count
-    expect(c.db.$client.open).toBe(true);
-    pool.release(c);
+    responseA.emit("finish");
+    responseA.emit("close"); // both events come: the lease is given back once
+    expect(a.$client.open).toBe(true);
+    responseB.emit("close");
+    expect(a.$client.open).toBe(false);
+    // Giving back A and B never touched C's count: C is not evicted by another organization's use.
+    pool.withTenant(2, () => undefined);
+    expect(c.$client.open).toBe(true);
+    expect(pool.has(1)).toBe(true);
+    responseC.emit("finish");
     pool.closeAll();
   });
 
   it("never creates a database for an organization without one", () => {
     const pool = new TenantPool(dir, 2);
-    expect(() => pool.acquire(7)).toThrow(DatabaseUnavailableError);
+    expect(() => pool.withTenant(7, () => undefined)).toThrow(DatabaseUnavailableError);
+    expect(() => pool.holdFor(7, response())).toThrow(DatabaseUnavailableError);
     expect(fs.existsSync(tenantDatabaseFile(dir, 7))).toBe(false);
   });
 
   it("checks a suspect database in full before using it again", () => {
     makeTenants([1]);
     const pool = new TenantPool(dir, 2);
-    pool.release(pool.acquire(1));
+    pool.withTenant(1, () => undefined);
     pool.markSuspect(1);
     expect(pool.has(1)).toBe(false);
-    expect(pool.acquire(1).db.$client.open).toBe(true);
+    expect(pool.withTenant(1, (db) => db.$client.open)).toBe(true);
+    pool.closeAll();
+  });
+});
+
+describe("TenantPool.withTenant", () => {
+  /** Whether organization 1's handle was given back: with a pool of one, using 2 then evicts it. */
+  const givenBack = (pool: TenantPool) => {
+    pool.withTenant(2, () => undefined);
+    return !pool.has(1);
+  };
+
+  it("returns what synchronous work returns, and gives the handle back", () => {
+    makeTenants([1, 2]);
+    const pool = new TenantPool(dir, 1);
+    expect(pool.withTenant(1, (db) => db.$client.prepare("select 41 + 1").pluck().get())).toBe(42);
+    expect(givenBack(pool)).toBe(true);
+    pool.closeAll();
+  });
+
+  it("gives the handle back when the work throws", () => {
+    makeTenants([1, 2]);
+    const pool = new TenantPool(dir, 1);
+    expect(() =>
+      pool.withTenant(1, () => {
+        throw new Error("broken work");
+      }),
+    ).toThrow("broken work");
+    expect(givenBack(pool)).toBe(true);
+    pool.closeAll();
+  });
+
+  it("keeps the handle while the work's promise is pending, and gives it back when it resolves or rejects", async () => {
+    makeTenants([1, 2]);
+    const pool = new TenantPool(dir, 1);
+    let finish!: (value: string) => void;
+    const pending = pool.withTenant(1, (db) => new Promise<string>((resolve) => (finish = resolve)).then((v) => `${v} ${db.$client.open}`));
+    expect(givenBack(pool)).toBe(false); // in use: not evicted
+    finish("open:");
+    await expect(pending).resolves.toBe("open: true");
+    expect(givenBack(pool)).toBe(true);
+
+    const failing = pool.withTenant(1, async () => {
+      await Promise.resolve();
+      throw new Error("late failure");
+    });
+    await expect(failing).rejects.toThrow("late failure");
+    expect(givenBack(pool)).toBe(true);
+    pool.closeAll();
+  });
+
+  it("tells `settle` of every use's end, while the handle is open, pooled or peeked", () => {
+    makeTenants([1, 2]);
+    const ends: Array<[number, boolean]> = [];
+    const pool = new TenantPool(dir, 1, undefined, { settle: (id, db) => ends.push([id, db.$client.open]) });
+    pool.withTenant(1, () => undefined);
+    const held = response();
+    pool.holdFor(1, held);
+    held.emit("finish");
+    held.emit("close");
+    pool.peek(2, () => undefined); // not in the pool: opened for the call, settled, closed
+    expect(ends).toEqual([
+      [1, true],
+      [1, true],
+      [2, true],
+    ]);
+    expect(pool.has(2)).toBe(false);
     pool.closeAll();
   });
 });
