@@ -13,7 +13,8 @@ const RETRY_MS = 1_000;
  * `PoolHooks`): a request as its response ends, a job step, a script's `withTenant`, a start-up peek.
  *  - Usually nothing changed: one look at the tenant's `summary_changes` (and, on the first use in this
  *    process, one at the platform for the organization's summary row).
- *  - Notes are carried over then, in the same turn, so the overview shown after a change already counts it.
+ *  - Notes are carried over then, in the same turn, so the overview shown after a change already counts it
+ *    (a few thousand at a time: a large import's are carried over several turns).
  *  - An organization without a summary (new since the last start, upgraded, restored) is gathered in full.
  *  - A tenant file locked by another process is never waited for here (the server's handles do not wait:
  *    db/write-lock.ts): the notes stay and are carried a second later, or by the next use.
@@ -47,8 +48,10 @@ export class TenantSummaries {
         return;
       }
       // A tenant file locked by another process fails at once with SQLITE_BUSY (below).
-      carrySummary(this.db, organizationId, tenant, { full });
+      const { more } = carrySummary(this.db, organizationId, tenant, { full });
       this.#gathered.add(organizationId);
+      // A large import's notes: the next batch in a later turn, with requests answered in between.
+      if (more) setImmediate(() => this.#gather(organizationId));
     } catch (error) {
       if (isBusyError(error)) this.#retryLater(organizationId);
       else logger.error({ org: organizationId, error: String(error) }, "organization summary not carried over");

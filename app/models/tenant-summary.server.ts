@@ -1,11 +1,8 @@
-import { and, asc, eq, inArray, isNotNull, isNull, or, sum } from "drizzle-orm";
-import type { PlatformConn, PlatformDb, TenantConn, TenantDb } from "../../db/open";
+import { and, asc, eq, isNull, or, sum } from "drizzle-orm";
+import type { PlatformConn, PlatformDb, TenantDb } from "../../db/open";
 import { organizations, organizationSummaries, platformPeople } from "../../db/platform";
 import { preparedOnce } from "../../db/prepared";
-import { summaryChanges, users } from "../../db/tenant";
 import { contains } from "../utils/pagination";
-import { countCourses } from "./course.server";
-import { countUsers } from "./user.server";
 
 /**
  * What the platform database keeps of each organization's people and courses (db/platform.ts
@@ -19,15 +16,9 @@ import { countUsers } from "./user.server";
  * carried yet (the process stopped first, a lock was held) stays noted and is carried by the next use.
  */
 
-/** Rows written to the platform per statement (7 values each, well under SQLite's variable limit). */
-const CHUNK = 500;
-
 /** Whether the tenant database holds notes not carried over yet: one look, made as every use ends. */
 export function hasSummaryChanges(tenant: TenantDb) {
-  const query = preparedOnce(tenant, "summary.pending", () =>
-    tenant.$client.prepare("select exists (select 1 from summary_changes)").pluck(),
-  );
-  return query.get() === 1;
+  return tenantStatements(tenant).more.get() === 1;
 }
 
 /** Whether the platform holds this organization's summary (none yet: it is gathered in full). */
@@ -42,71 +33,91 @@ export function hasSummary(platform: PlatformConn, organizationId: number) {
 }
 
 /**
- * Carries the organization's notes over to the platform: the current entry of every noted person (or
- * its removal) and both counts; `full` replaces the organization's whole directory instead (its first
- * gathering, a restore, `npm run db:migrate`). The tenant's write lock is held throughout, so two
- * processes carrying the same notes cannot leave an older entry last; the notes are removed only with
- * what they said written, and carrying a note twice writes the same entry twice. False when the
- * organization is no longer registered (deleted meanwhile): nothing is kept for it.
- * A lock held by another process fails with SQLITE_BUSY, before anything is written.
+ * Notes carried per turn. A carry runs on the server's thread as a use ends; an import of 50,000 people
+ * leaves 50,000 notes, about 7 µs each to carry, so they are carried a batch at a time with the event
+ * loop free between batches (server/tenant-summaries.ts).
+ */
+export const NOTES_PER_CARRY = 2_000;
+
+/** A person as the platform keeps them (`disabled`: 1 or 0). */
+const PERSON = "id as userId, email, first_name as firstName, last_name as lastName, role, disabled_at is not null as disabled";
+
+/** The statements of a carry, prepared once per connection (built by drizzle, they cost more than they run). */
+function tenantStatements(tenant: TenantDb) {
+  const sqlite = tenant.$client;
+  return preparedOnce(tenant, "summary.carry", () => ({
+    notes: sqlite.prepare("select id, user_id as userId from summary_changes order by id limit ?"),
+    clearUpTo: sqlite.prepare("delete from summary_changes where id <= ?"),
+    clear: sqlite.prepare("delete from summary_changes"),
+    more: sqlite.prepare("select exists (select 1 from summary_changes)").pluck(),
+    person: sqlite.prepare(`select ${PERSON} from users where id = ?`),
+    everyone: sqlite.prepare(`select ${PERSON} from users`),
+    users: sqlite.prepare("select count(*) from users").pluck(),
+    courses: sqlite.prepare("select count(*) from courses").pluck(),
+  }));
+}
+
+function platformStatements(platform: PlatformDb) {
+  const sqlite = platform.$client;
+  return preparedOnce(platform, "summary.carry", () => ({
+    registered: sqlite.prepare("select 1 from organizations where id = ?").pluck(),
+    forgetEveryone: sqlite.prepare("delete from platform_people where organization_id = ?"),
+    forget: sqlite.prepare("delete from platform_people where organization_id = ? and user_id = ?"),
+    keep: sqlite.prepare(
+      "insert into platform_people (organization_id, user_id, email, first_name, last_name, role, disabled) values (@organizationId, @userId, @email, @firstName, @lastName, @role, @disabled)",
+    ),
+    counts: sqlite.prepare(
+      "insert into organization_summaries (organization_id, users, courses, updated_at) values (?, ?, ?, unixepoch()) " +
+        "on conflict (organization_id) do update set users = excluded.users, courses = excluded.courses, updated_at = excluded.updated_at",
+    ),
+  }));
+}
+
+interface KeptPerson {
+  userId: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: string | null;
+  disabled: number;
+}
+
+/**
+ * Carries the organization's notes over to the platform, the oldest `NOTES_PER_CARRY` of them: the
+ * current entry of every noted person (or its removal) and both counts. `full` writes the organization's
+ * whole directory again instead and clears every note (its first gathering, a restore, `npm run
+ * db:migrate`). The tenant's write lock is held throughout, so two processes carrying the same notes
+ * cannot leave an older entry last; notes are removed only with what they said written, and a note
+ * carried twice writes the same entry twice.
+ * `kept` is false when the organization is no longer registered (deleted meanwhile: nothing is kept for
+ * it); `more` says notes are left for another carry. A lock held by another process fails with
+ * SQLITE_BUSY before anything is written.
  */
 export function carrySummary(platform: PlatformDb, organizationId: number, tenant: TenantDb, { full }: { full: boolean }) {
+  const t = tenantStatements(tenant);
+  const p = platformStatements(platform);
   return tenant.$client
     .transaction(() => {
-      const noted = full ? null : notedUserIds(tenant);
-      const people = noted === null ? peopleOf(tenant) : peopleOf(tenant, noted);
-      const counts = { users: countUsers(tenant), courses: countCourses(tenant) };
-      const kept = platform.transaction((tx) => {
-        const registered = tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId)).get();
-        if (!registered) return false;
-        if (noted === null) {
-          tx.delete(platformPeople).where(eq(platformPeople.organizationId, organizationId)).run();
-        } else {
-          for (const ids of chunks(noted)) {
-            tx.delete(platformPeople).where(and(eq(platformPeople.organizationId, organizationId), inArray(platformPeople.userId, ids))).run();
-          }
-        }
-        for (const rows of chunks(people)) {
-          tx.insert(platformPeople)
-            .values(rows.map((person) => ({ organizationId, ...person })))
-            .run();
-        }
-        tx.insert(organizationSummaries)
-          .values({ organizationId, ...counts, updatedAt: new Date() })
-          .onConflictDoUpdate({ target: organizationSummaries.organizationId, set: { ...counts, updatedAt: new Date() } })
-          .run();
-        return true;
-      });
-      tenant.delete(summaryChanges).run();
-      return kept;
+      const notes = full ? null : (t.notes.all(NOTES_PER_CARRY) as Array<{ id: number; userId: number | null }>);
+      const noted = notes === null ? null : [...new Set(notes.flatMap((note) => (note.userId === null ? [] : [note.userId])))];
+      const people = (noted === null ? t.everyone.all() : noted.flatMap((id) => t.person.all(id))) as KeptPerson[];
+      const users = t.users.get() as number;
+      const courses = t.courses.get() as number;
+      const kept = platform.$client
+        .transaction(() => {
+          if (p.registered.get(organizationId) === undefined) return false;
+          if (noted === null) p.forgetEveryone.run(organizationId);
+          else for (const id of noted) p.forget.run(organizationId, id);
+          for (const person of people) p.keep.run({ organizationId, ...person });
+          p.counts.run(organizationId, users, courses);
+          return true;
+        })
+        .immediate();
+      if (notes === null) t.clear.run();
+      else if (notes.length > 0) t.clearUpTo.run(notes[notes.length - 1].id);
+      return { kept, more: t.more.get() === 1 };
     })
     .immediate();
-}
-
-/** The people the notes name (a person noted several times, once). */
-function notedUserIds(tenant: TenantConn) {
-  return tenant
-    .selectDistinct({ userId: summaryChanges.userId })
-    .from(summaryChanges)
-    .where(isNotNull(summaryChanges.userId))
-    .all()
-    .map((row) => row.userId!);
-}
-
-/** People as the platform keeps them: all of them, or those of `ids` that still exist. */
-function peopleOf(tenant: TenantConn, ids?: number[]) {
-  const select = () =>
-    tenant
-      .select({ userId: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, role: users.role, disabledAt: users.disabledAt })
-      .from(users);
-  const rows = ids === undefined ? select().all() : chunks(ids).flatMap((part) => select().where(inArray(users.id, part)).all());
-  return rows.map(({ disabledAt, ...person }) => ({ ...person, disabled: disabledAt !== null }));
-}
-
-function chunks<T>(items: T[]): T[][] {
-  const parts: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) parts.push(items.slice(i, i + CHUNK));
-  return parts;
 }
 
 /** Organizations whose summary has not been gathered yet (new since the last start, restored, upgraded). */
