@@ -6,6 +6,8 @@ import { logger } from "./logger";
 
 /** How long notes wait to be carried over again after a lock held by another process stopped them. */
 const RETRY_MS = 1_000;
+/** How long an organization whose carry failed otherwise (a read-only or damaged file) is left alone. */
+const FAILED_PAUSE_MS = 60_000;
 
 /**
  * Keeps the platform's copy of each organization's people and counts current (app/models/tenant-summary.server.ts;
@@ -18,13 +20,16 @@ const RETRY_MS = 1_000;
  *  - An organization without a summary (new since the last start, upgraded, restored) is gathered in full.
  *  - A tenant file locked by another process is never waited for here (the server's handles do not wait:
  *    db/write-lock.ts): the notes stay and are carried a second later, or by the next use.
- * Nothing here throws: a response is ending. Failures are logged and the notes stay for the next use.
+ * Nothing here throws: a response is ending. A failure is logged, the notes stay, and the organization
+ * is left alone for a minute (its next use after that tries again).
  */
 export class TenantSummaries {
   /** Organizations whose summary this process has seen or made: only their notes are looked at. */
   readonly #gathered = new Set<number>();
   /** Organizations whose notes wait for another process's lock. */
   readonly #retrying = new Set<number>();
+  /** Organizations whose last carry failed, and until when they are left alone (one log line, not one a request). */
+  readonly #failed = new Map<number, number>();
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
 
@@ -35,6 +40,11 @@ export class TenantSummaries {
 
   /** The end of a use of the organization's database (PoolHooks.settle). */
   settle(organizationId: number, tenant: TenantDb) {
+    const pausedUntil = this.#failed.get(organizationId);
+    if (pausedUntil !== undefined) {
+      if (Date.now() < pausedUntil) return;
+      this.#failed.delete(organizationId);
+    }
     try {
       const full = !this.#gathered.has(organizationId) && !hasSummary(this.db, organizationId);
       if (!full && !hasSummaryChanges(tenant)) {
@@ -54,7 +64,10 @@ export class TenantSummaries {
       if (more) setImmediate(() => this.#gather(organizationId));
     } catch (error) {
       if (isBusyError(error)) this.#retryLater(organizationId);
-      else logger.error({ org: organizationId, error: String(error) }, "organization summary not carried over");
+      else {
+        this.#failed.set(organizationId, Date.now() + FAILED_PAUSE_MS);
+        logger.error({ org: organizationId, error: String(error) }, "organization summary not carried over");
+      }
     }
   }
 
@@ -91,6 +104,7 @@ export class TenantSummaries {
 
   /** Uses the organization's database once; its end (`settle`) carries what is noted, or gathers it all. */
   #gather(organizationId: number) {
+    if (this.#closed) return; // the notes stay for the next process to carry
     try {
       this.tenants.peek(organizationId, () => undefined);
     } catch (error) {
