@@ -360,7 +360,7 @@ export function learnerName(user: { firstName: string; lastName: string; email: 
 }
 
 /**
- * Issues the learner's certificate for a completed course, once (called from onCourseCompleted, inside
+ * Issues the learner's certificate for a completed course, once (subscribed to courseCompleted, inside
  * the transaction that recorded the completion). Idempotent: the (user, course) unique key makes a second
  * call, or a concurrent one, do nothing. Returns the certificate, or null when the course issues none.
  */

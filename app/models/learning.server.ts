@@ -2,7 +2,7 @@ import { and, asc, avg, count, desc, eq, inArray, isNotNull, lt, sql, type Place
 import type { TenantConn } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
 import { preparedOnce, toSeconds } from "../../db/prepared";
-import { onBookmarked, onCourseCompleted, onLessonCompleted, onWatchTimeCredited } from "./events.server";
+import { publish } from "./events.server";
 import {
   bookmarks,
   courseCompletions,
@@ -191,7 +191,7 @@ export function writeHeartbeat(tx: TenantConn, { userId, lesson, positionSeconds
         })
         .prepare(),
     ).run({ userId, day: day(now), seconds: credited });
-    onWatchTimeCredited(tx, { userId, lessonId: lesson.id, courseId: lesson.courseId, seconds: credited, at: now });
+    publish(tx, "watchTimeCredited", { userId, lessonId: lesson.id, courseId: lesson.courseId, seconds: credited, at: now });
   }
   return { progress: updated, credited };
 }
@@ -225,7 +225,7 @@ export function completeLesson(db: TenantConn, { userId, lesson, now = new Date(
           .where(eq(lessonProgress.id, sql.placeholder("id")))
           .prepare(),
       ).run({ at: toSeconds(now), id: row.id });
-      onLessonCompleted(tx, { userId, lessonId: lesson.id, courseId: lesson.courseId, at: now });
+      publish(tx, "lessonCompleted", { userId, lessonId: lesson.id, courseId: lesson.courseId, at: now });
     }
     const courseId = lesson.courseId;
     const total =
@@ -250,7 +250,7 @@ export function completeLesson(db: TenantConn, { userId, lesson, now = new Date(
           .onConflictDoNothing()
           .prepare(),
       ).run({ userId, courseId, at: now });
-      if (inserted.changes > 0) onCourseCompleted(tx, { userId, courseId, at: now });
+      if (inserted.changes > 0) publish(tx, "courseCompleted", { userId, courseId, at: now });
     }
     return { courseCompleted };
   });
@@ -344,7 +344,7 @@ export function setBookmark(db: TenantConn, userId: number, courseId: number, on
   if (on) {
     db.transaction((tx) => {
       const inserted = tx.insert(bookmarks).values({ userId, courseId, createdAt: now }).onConflictDoNothing().run();
-      if (inserted.changes > 0) onBookmarked(tx, { userId, courseId, at: now });
+      if (inserted.changes > 0) publish(tx, "bookmarked", { userId, courseId, at: now });
     });
   } else db.delete(bookmarks).where(and(eq(bookmarks.userId, userId), eq(bookmarks.courseId, courseId))).run();
 }
