@@ -27,15 +27,6 @@ const KNOWN_CYCLES = new Set([
   "server/certificates.ts",
   "server/jobs.ts",
   "server/platform.ts",
-  // Components that take their props' types from the route that renders them.
-  "app/components/player/course-details.tsx",
-  "app/components/player/course-hero.tsx",
-  "app/routes/courses.$id._index.tsx",
-  "app/components/player/lesson-player.tsx",
-  "app/routes/courses.$id.lessons.$lessonId.tsx",
-  "app/components/site-footer.tsx",
-  "app/components/site-header.tsx",
-  "app/root.tsx",
 ]);
 
 /** Imports from a lower layer to a higher one, still to be moved (the request kernel's access module). */
