@@ -28,6 +28,8 @@ import { courseQuizScore } from "./quiz.server";
  * completed, with the template's layout snapshot at issue; the PDF is rendered later by a job.
  */
 
+export type { Certificate, CertificateBlock, CertificateLayout };
+
 export const PLACEHOLDERS = [
   "learner_name",
   "course_title",

@@ -1,6 +1,7 @@
 import { and, asc, avg, count, desc, eq, inArray, isNotNull, lt, sql, type Placeholder } from "drizzle-orm";
-import type { TenantConn } from "../../db/open";
+import type { TenantConn, TenantDb } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
+import { commitSoon } from "../../db/group-commit";
 import { preparedOnce, toSeconds } from "../../db/prepared";
 import { publish } from "./events.server";
 import {
@@ -17,6 +18,7 @@ import {
   type Course,
   type Lesson,
 } from "../../db/tenant";
+import type { Page } from "../utils/pagination";
 
 /**
  * The learner's side: who may open what (spec §4, §8 access messages), progress and watch time, course
@@ -133,6 +135,14 @@ export interface Heartbeat {
   positionSeconds: number;
   watchedSeconds: number;
   now?: Date;
+}
+
+/**
+ * A heartbeat from /api: committed together with the other heartbeats of this moment, each in a savepoint
+ * of its own (db/group-commit.ts); resolves once durable.
+ */
+export function recordHeartbeatInBatch(db: TenantDb, heartbeat: Heartbeat) {
+  return commitSoon(db.$client, () => writeHeartbeat(db, heartbeat));
 }
 
 /**
@@ -283,6 +293,19 @@ export function courseProgress(db: TenantConn, userId: number, courseId: number)
     watched_seconds: rows.reduce((sum, r) => sum + r.watchedSeconds, 0),
     lesson_progress: rows.map(progressView),
   };
+}
+
+/** Whether a person has progress in any lesson at all (spec §2: a learner with none is greeted on /welcome). */
+export function hasStartedLearning(db: TenantConn, userId: number) {
+  return db.select({ id: lessonProgress.id }).from(lessonProgress).where(eq(lessonProgress.userId, userId)).limit(1).get() !== undefined;
+}
+
+/** A person's own lesson progress (never anyone else's), newest first, one page of it and the total. */
+export function listOwnProgress(db: TenantConn, userId: number, { page, perPage }: Page) {
+  const mine = eq(lessonProgress.userId, userId);
+  const items = db.select().from(lessonProgress).where(mine).orderBy(desc(lessonProgress.updatedAt)).limit(perPage).offset((page - 1) * perPage).all();
+  const total = db.select({ n: count() }).from(lessonProgress).where(mine).get()?.n ?? 0;
+  return { items, total };
 }
 
 export function progressView(p: typeof lessonProgress.$inferSelect) {
