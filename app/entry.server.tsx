@@ -9,6 +9,10 @@ import { markupKeeper, MarkupKeeperContext } from "./utils/kept-markup.server";
 import { createTranslator, TranslatorProvider, type Translator } from "./utils/translate";
 import { languageFor } from "./utils/preferences.server";
 import { renderPage } from "./utils/render-page.server";
+import { subscribeLearningEvents } from "./models/subscribers.server";
+
+// What reacts to learning (certificates, analytics, groups, points) subscribes once, as the app loads.
+subscribeLearningEvents();
 
 /**
  * One translator per language, made on first use and shared by every render in that language: the same

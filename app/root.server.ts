@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { publicOrganization } from "~/models/organization.server";
 import { getAuth } from "~/utils/auth.server";
 import { takeFlash } from "~/utils/flash.server";
@@ -35,3 +35,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     { headers: flash.headers },
   );
 }
+
+/** What the root loader gives every page (the header, footer and settings read it through useRouteLoaderData). */
+export type RootData = SerializeFrom<typeof loader>;

@@ -1,4 +1,4 @@
-import type { LinksFunction, MetaFunction, SerializeFrom } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Links,
@@ -28,7 +28,6 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: browseStyles },
 ];
 
-export type RootData = SerializeFrom<typeof loader>;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.organization?.name ?? "Lectern" },

@@ -2,6 +2,11 @@ import { sql } from "drizzle-orm";
 import { loginFailureColumns, personColumns, resetTokenColumns, sessionColumns, SESSION_KINDS } from "./auth-columns";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
+import { ACTIVITY_KINDS, BADGE_RULES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, LESSON_KINDS } from "./vocabulary";
+
+// The enum columns' values live in db/vocabulary.ts (plain data a screen may render); still exported here.
+export { ACTIVITY_KINDS, BADGE_RULES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, LESSON_KINDS };
+export type { ActivityKind, BadgeRule, CourseType, FileKind, LessonKind } from "./vocabulary";
 
 /**
  * One organization's own database (`<DATA_DIR>/org-<id>/db.sqlite`). Each feature adds its tables here
@@ -16,9 +21,6 @@ export const categories = sqliteTable("categories", {
   coverFileId: integer("cover_file_id"),
   ...timestamps(),
 });
-
-export const COURSE_TYPES = ["movie", "series", "download", "external_link"] as const;
-export type CourseType = (typeof COURSE_TYPES)[number];
 
 export const courses = sqliteTable(
   "courses",
@@ -180,9 +182,6 @@ export const apiTokens = sqliteTable(
 export type Group = typeof groups.$inferSelect;
 export type ApiToken = typeof apiTokens.$inferSelect;
 
-export const FILE_KINDS = ["image", "document", "video", "audio", "archive"] as const;
-export type FileKind = (typeof FILE_KINDS)[number];
-
 /**
  * Uploaded files: the bytes live under the organization's folder (`files/<path>`), the row holds what
  * the bytes were found to be (type checked from their first bytes, never from the name).
@@ -205,9 +204,6 @@ export const files = sqliteTable(
 );
 
 export type StoredFile = typeof files.$inferSelect;
-
-export const LESSON_KINDS = ["text", "image", "video", "quiz", "scorm"] as const;
-export type LessonKind = (typeof LESSON_KINDS)[number];
 
 /** A course's lessons (episodes), in order (spec §3 Lesson: text, image, quiz, video, interactive/scorm). */
 export const lessons = sqliteTable(
@@ -865,7 +861,6 @@ export type QuizAnswer = typeof quizAnswers.$inferSelect;
 
 // --- Groups and import (issue 14, docs/decisions/017-groups-and-import.md) ---
 
-export const GROUP_RULE_FIELDS = ["email", "first_name", "last_name", "phone", "language", "role", "created_at", "completed_course", "member_of_group"] as const;
 export const GROUP_RULE_OPERATORS = ["equals", "not_equals", "contains", "starts_with", "ends_with", "before", "after", "is", "is_not"] as const;
 
 /**
@@ -942,9 +937,6 @@ export const leaderboardSettings = sqliteTable("leaderboard_settings", {
   resetWeekAt: integer("reset_week_at", { mode: "timestamp" }),
   ...timestamps(),
 });
-
-export const ACTIVITY_KINDS = ["lesson_completed", "course_completed", "quiz_passed", "quiz_first_try", "quiz_perfect", "streak_day", "bookmark"] as const;
-export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 /** Points per activity, editable by admins; a switched-off activity awards nothing. */
 export const leaderboardActivities = sqliteTable(
@@ -1058,9 +1050,6 @@ export const levels = sqliteTable(
   },
   (t) => [uniqueIndex("levels_threshold_unique").on(t.threshold)],
 );
-
-export const BADGE_RULES = ["lessons_completed", "courses_completed", "quizzes_passed", "perfect_quizzes", "streak_days", "bookmarks", "points"] as const;
-export type BadgeRule = (typeof BADGE_RULES)[number];
 
 /** Milestones: a badge is earned when the learner's counter for `rule` reaches `threshold`. */
 export const badges = sqliteTable(

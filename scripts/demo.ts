@@ -1,4 +1,5 @@
 import { createCourse } from "../app/models/course.server";
+import { subscribeLearningEvents } from "../app/models/subscribers.server";
 import { createOrganization, listOrganizations } from "../app/models/organization.server";
 import { createSuperAdmin, createUser } from "../app/models/user.server";
 import { eq } from "drizzle-orm";
@@ -99,6 +100,8 @@ export async function seedDemo(
   platform: Platform,
   { history = true, now = new Date() }: { history?: boolean; now?: Date } = {},
 ): Promise<{ seeded: boolean; hosts: string[] }> {
+  // The demo's history completes courses and quizzes: certificates, analytics and points follow from it.
+  subscribeLearningEvents();
   const hosts = DEMO.map((o) => `${o.urlPrefix}.${platform.platformDomain}`);
   if (listOrganizations(platform.db).length > 0) return { seeded: false, hosts };
   if (!platform.db.select().from(superAdmins).get()) {

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import { listOrganizations } from "../app/models/organization.server";
 import { hasSuperAdmin } from "../app/models/user.server";
+import { subscribeLearningEvents } from "../app/models/subscribers.server";
 import { SERVER_BUSY_TIMEOUT_MS } from "../db/write-lock";
 import { createApp } from "./app";
 import { readConfig } from "./config";
@@ -26,6 +27,8 @@ async function main() {
     throw new Error("No build found: run `npm run build` first (npm start does it for you).");
   }
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  // This bundle's own models (its jobs use them) hear learning events as the app's do.
+  subscribeLearningEvents();
 
   // The server never creates accounts or organizations: the demo comes only from `npm start` / `npm run
   // seed` (scripts/seed.ts), the first super-admin from `npm run super-admin` (docs/decisions/021-operations.md).

@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import type { RootData } from "~/root";
+import type { RootData } from "~/root.server";
 
 export function SiteFooter() {
   const { t } = useTranslation();

@@ -1,6 +1,6 @@
 import { Form, Link, NavLink, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import type { RootData } from "~/root";
+import type { RootData } from "~/root.server";
 import { LanguageSwitch } from "./language-switch";
 import { ThemeSwitch } from "./theme-switch";
 

@@ -52,17 +52,17 @@ export function recordFact(
   ).run({ userId, metric, hour, courseId: course, value });
 }
 
-/** onCourseCompleted: called once per person and course. */
+/** courseCompleted: called once per person and course. */
 export function recordCourseCompleted(tx: TenantConn, e: CourseCompleted) {
   recordFact(tx, { metric: "completions", userId: e.userId, courseId: e.courseId, at: e.at });
 }
 
-/** onWatchTimeCredited: the seconds a heartbeat was credited. */
+/** watchTimeCredited: the seconds a heartbeat was credited. */
 export function recordWatchTime(tx: TenantConn, e: WatchTimeCredited) {
   recordFact(tx, { metric: "watch_seconds", userId: e.userId, courseId: e.courseId, at: e.at, value: e.seconds });
 }
 
-/** onQuizAttemptEnded: every graded attempt, and whether it passed (the course's quiz pass rate). */
+/** quizAttemptEnded: every graded attempt, and whether it passed (the course's quiz pass rate). */
 export function recordQuizAttempt(tx: TenantConn, e: QuizAttemptEnded) {
   recordFact(tx, { metric: "quiz_attempts", userId: e.userId, courseId: e.courseId, at: e.at });
   recordFact(tx, { metric: "quiz_passes", userId: e.userId, courseId: e.courseId, at: e.at, value: e.passed ? 1 : 0 });

@@ -28,6 +28,8 @@ import { courseQuizScore } from "./quiz.server";
  * completed, with the template's layout snapshot at issue; the PDF is rendered later by a job.
  */
 
+export type { Certificate, CertificateBlock, CertificateLayout };
+
 export const PLACEHOLDERS = [
   "learner_name",
   "course_title",
@@ -360,7 +362,7 @@ export function learnerName(user: { firstName: string; lastName: string; email: 
 }
 
 /**
- * Issues the learner's certificate for a completed course, once (called from onCourseCompleted, inside
+ * Issues the learner's certificate for a completed course, once (subscribed to courseCompleted, inside
  * the transaction that recorded the completion). Idempotent: the (user, course) unique key makes a second
  * call, or a concurrent one, do nothing. Returns the certificate, or null when the course issues none.
  */

@@ -1,14 +1,12 @@
 import type { TenantConn } from "../../db/open";
-import { issueCertificate } from "./certificate.server";
-import { recordCourseCompleted, recordQuizAttempt, recordWatchTime } from "./analytics.server";
-import { recomputeUserMemberships } from "./group.server";
-import { pointsForBookmark, pointsForCourseCompleted, pointsForLessonCompleted, pointsForQuizAttempt, pointsForWatchTime } from "./points.server";
 
 /**
- * Learning events, called inside the transaction that records them. Features that react to learning
- * (points and badges, certificates, analytics) add one call each to the body of the event they care about,
- * so every path that records progress (pages, /api, quizzes, SCORM) triggers them the same way, once.
- * Handlers must be idempotent where an event can repeat and must only write to the tenant's database.
+ * Learning events, published inside the transaction that records them (lessons, courses, quizzes, bookmarks,
+ * watch time), so every path that records progress (pages, /api, quizzes, SCORM) triggers the same reactions,
+ * once. This module only publishes: what reacts (certificates, analytics, groups, points and badges) subscribes
+ * at start-up, in app/models/subscribers.server.ts, so the features that react are not imported by the
+ * learning code that publishes (no import cycle through the models). Handlers must be idempotent where an
+ * event can repeat and must only write to the tenant's database.
  */
 export type Tx = TenantConn;
 
@@ -54,32 +52,37 @@ export interface WatchTimeCredited {
   at: Date;
 }
 
-/** A lesson became completed for the first time. */
-export function onLessonCompleted(_tx: Tx, _e: LessonCompleted) {
-  pointsForLessonCompleted(_tx, _e);
+/** Every event, by name, with what it carries. */
+export interface LearningEvents {
+  /** A lesson became completed for the first time. */
+  lessonCompleted: LessonCompleted;
+  /** A course became completed for the first time (every lesson completed, quiz lessons passed). */
+  courseCompleted: CourseCompleted;
+  /** A quiz attempt was submitted and graded (or ended by its deadline). */
+  quizAttemptEnded: QuizAttemptEnded;
+  /** A course was bookmarked (not published when it already was). */
+  bookmarked: Bookmarked;
+  /** Watch time was credited by a heartbeat. */
+  watchTimeCredited: WatchTimeCredited;
 }
 
-/** A course became completed for the first time (every lesson completed, quiz lessons passed). */
-export function onCourseCompleted(tx: Tx, e: CourseCompleted) {
-  issueCertificate(tx, e);
-  recordCourseCompleted(tx, e);
-  recomputeUserMemberships(tx, e.userId); // groups: "completed course X" rules
-  pointsForCourseCompleted(tx, e);
+export type EventName = keyof LearningEvents;
+export type Handler<K extends EventName> = (tx: Tx, event: LearningEvents[K]) => void;
+/** Each event's handlers, called in this order. */
+export type Subscribers = { readonly [K in EventName]: ReadonlyArray<Handler<K>> };
+
+let subscribers: Subscribers | null = null;
+
+/** Sets who reacts to each event (once, at start-up: app/models/subscribers.server.ts). */
+export function setSubscribers(table: Subscribers) {
+  subscribers = table;
 }
 
-/** A quiz attempt was submitted and graded (or ended by its deadline). */
-export function onQuizAttemptEnded(tx: Tx, e: QuizAttemptEnded) {
-  recordQuizAttempt(tx, e);
-  pointsForQuizAttempt(tx, e);
-}
-
-/** A course was bookmarked (not called when it already was). */
-export function onBookmarked(_tx: Tx, _e: Bookmarked) {
-  pointsForBookmark(_tx, _e);
-}
-
-/** Watch time was credited by a heartbeat. */
-export function onWatchTimeCredited(tx: Tx, e: WatchTimeCredited) {
-  recordWatchTime(tx, e);
-  pointsForWatchTime(tx, e);
+/**
+ * Calls the event's handlers in the caller's transaction. An event published before anything subscribed is a
+ * program that forgot its start-up, never a learner's event to drop: it throws.
+ */
+export function publish<K extends EventName>(tx: Tx, name: K, event: LearningEvents[K]) {
+  if (!subscribers) throw new Error(`learning event "${name}" published before subscribeLearningEvents() ran (app/models/subscribers.server.ts)`);
+  for (const handler of subscribers[name] as ReadonlyArray<Handler<K>>) handler(tx, event);
 }

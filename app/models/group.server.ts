@@ -122,6 +122,11 @@ export function deleteGroup(db: TenantConn, id: number) {
   });
 }
 
+/** Every group of the organization by name, for choosing some (an SSO driver's default groups). */
+export function groupChoices(db: TenantConn) {
+  return db.select({ id: groups.id, name: groups.name }).from(groups).orderBy(asc(groups.name)).all();
+}
+
 /** Groups with their numbers of members, rules and courses; only those the viewer may manage. */
 export function listGroups(db: TenantConn, viewer: GroupViewer, { q }: { q?: string } = {}) {
   const ids = manageableGroupIds(db, viewer);

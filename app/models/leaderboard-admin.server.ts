@@ -13,12 +13,15 @@ import {
   pointsLedger,
   pointsTotals,
   type ActivityKind,
+  type LeaderboardActivity,
 } from "../../db/tenant";
 import { dayIn, monthKey, weekKey } from "../utils/calendar";
 import { currentBoard, type Period } from "./leaderboard.server";
 import { ensureLeaderboard } from "./points.server";
 
 /** Admins' side of the leaderboard: activities, levels, badges, the time zone, resets, and opting out. */
+
+export type { LeaderboardActivity };
 
 export function listActivities(db: TenantConn) {
   ensureLeaderboard(db);

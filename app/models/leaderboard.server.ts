@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, sql, sum } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
-import { badges, bookmarks, learnerStats, levels, pointsHistogram, pointsLedger, pointsTotals, userBadges, users, watchTimeDaily, type BoardPeriod, type Level } from "../../db/tenant";
+import { badges, bookmarks, courses, learnerStats, levels, pointsHistogram, pointsLedger, pointsTotals, userBadges, users, watchTimeDaily, type BoardPeriod, type Level } from "../../db/tenant";
 import { addDays, dayIn, monthKey, previousDay, weekKey } from "../utils/calendar";
 import { ensureLeaderboard, lifetimePoints, type Settings } from "./points.server";
 
@@ -33,6 +33,21 @@ export function courseBoard(courseId: number): Board {
 
 export function displayName(u: { firstName: string; lastName: string; id: number }) {
   return `${u.firstName} ${u.lastName}`.trim() || `#${u.id}`;
+}
+
+/** The published courses a learner may choose a course board of (/leaderboard), by title; at most 200. */
+export function boardCourseChoices(db: TenantConn) {
+  return db.select({ id: courses.id, title: courses.title }).from(courses).where(eq(courses.published, true)).orderBy(asc(courses.title)).limit(200).all();
+}
+
+/** A person of this organization as the leaderboard names them, or undefined; who may see them is the caller's check. */
+export function boardPerson(db: TenantConn, id: number) {
+  return db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, id)).get();
+}
+
+/** A course as a course board names it, published or not (the caller refuses drafts), or undefined. */
+export function boardCourse(db: TenantConn, id: number) {
+  return db.select({ id: courses.id, title: courses.title, published: courses.published }).from(courses).where(eq(courses.id, id)).get();
 }
 
 /** 1 + the visible learners with more points on the board: a sum over distinct values above, not a sort. */

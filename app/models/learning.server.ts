@@ -1,8 +1,9 @@
 import { and, asc, avg, count, desc, eq, inArray, isNotNull, lt, sql, type Placeholder } from "drizzle-orm";
-import type { TenantConn } from "../../db/open";
+import type { TenantConn, TenantDb } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
+import { commitSoon } from "../../db/group-commit";
 import { preparedOnce, toSeconds } from "../../db/prepared";
-import { onBookmarked, onCourseCompleted, onLessonCompleted, onWatchTimeCredited } from "./events.server";
+import { publish } from "./events.server";
 import {
   bookmarks,
   courseCompletions,
@@ -17,6 +18,7 @@ import {
   type Course,
   type Lesson,
 } from "../../db/tenant";
+import type { Page } from "../utils/pagination";
 
 /**
  * The learner's side: who may open what (spec §4, §8 access messages), progress and watch time, course
@@ -136,6 +138,14 @@ export interface Heartbeat {
 }
 
 /**
+ * A heartbeat from /api: committed together with the other heartbeats of this moment, each in a savepoint
+ * of its own (db/group-commit.ts); resolves once durable.
+ */
+export function recordHeartbeatInBatch(db: TenantDb, heartbeat: Heartbeat) {
+  return commitSoon(db.$client, () => writeHeartbeat(db, heartbeat));
+}
+
+/**
  * `recordHeartbeat`'s writes without a transaction of their own, for a caller that already makes them
  * all-or-nothing: db/group-commit.ts gives every work of a batch its own savepoint.
  */
@@ -191,7 +201,7 @@ export function writeHeartbeat(tx: TenantConn, { userId, lesson, positionSeconds
         })
         .prepare(),
     ).run({ userId, day: day(now), seconds: credited });
-    onWatchTimeCredited(tx, { userId, lessonId: lesson.id, courseId: lesson.courseId, seconds: credited, at: now });
+    publish(tx, "watchTimeCredited", { userId, lessonId: lesson.id, courseId: lesson.courseId, seconds: credited, at: now });
   }
   return { progress: updated, credited };
 }
@@ -225,7 +235,7 @@ export function completeLesson(db: TenantConn, { userId, lesson, now = new Date(
           .where(eq(lessonProgress.id, sql.placeholder("id")))
           .prepare(),
       ).run({ at: toSeconds(now), id: row.id });
-      onLessonCompleted(tx, { userId, lessonId: lesson.id, courseId: lesson.courseId, at: now });
+      publish(tx, "lessonCompleted", { userId, lessonId: lesson.id, courseId: lesson.courseId, at: now });
     }
     const courseId = lesson.courseId;
     const total =
@@ -250,7 +260,7 @@ export function completeLesson(db: TenantConn, { userId, lesson, now = new Date(
           .onConflictDoNothing()
           .prepare(),
       ).run({ userId, courseId, at: now });
-      if (inserted.changes > 0) onCourseCompleted(tx, { userId, courseId, at: now });
+      if (inserted.changes > 0) publish(tx, "courseCompleted", { userId, courseId, at: now });
     }
     return { courseCompleted };
   });
@@ -283,6 +293,19 @@ export function courseProgress(db: TenantConn, userId: number, courseId: number)
     watched_seconds: rows.reduce((sum, r) => sum + r.watchedSeconds, 0),
     lesson_progress: rows.map(progressView),
   };
+}
+
+/** Whether a person has progress in any lesson at all (spec §2: a learner with none is greeted on /welcome). */
+export function hasStartedLearning(db: TenantConn, userId: number) {
+  return db.select({ id: lessonProgress.id }).from(lessonProgress).where(eq(lessonProgress.userId, userId)).limit(1).get() !== undefined;
+}
+
+/** A person's own lesson progress (never anyone else's), newest first, one page of it and the total. */
+export function listOwnProgress(db: TenantConn, userId: number, { page, perPage }: Page) {
+  const mine = eq(lessonProgress.userId, userId);
+  const items = db.select().from(lessonProgress).where(mine).orderBy(desc(lessonProgress.updatedAt)).limit(perPage).offset((page - 1) * perPage).all();
+  const total = db.select({ n: count() }).from(lessonProgress).where(mine).get()?.n ?? 0;
+  return { items, total };
 }
 
 export function progressView(p: typeof lessonProgress.$inferSelect) {
@@ -344,7 +367,7 @@ export function setBookmark(db: TenantConn, userId: number, courseId: number, on
   if (on) {
     db.transaction((tx) => {
       const inserted = tx.insert(bookmarks).values({ userId, courseId, createdAt: now }).onConflictDoNothing().run();
-      if (inserted.changes > 0) onBookmarked(tx, { userId, courseId, at: now });
+      if (inserted.changes > 0) publish(tx, "bookmarked", { userId, courseId, at: now });
     });
   } else db.delete(bookmarks).where(and(eq(bookmarks.userId, userId), eq(bookmarks.courseId, courseId))).run();
 }

@@ -20,7 +20,7 @@ import {
   type QuizQuestion,
 } from "../../db/tenant";
 import { contains } from "../utils/pagination";
-import { onQuizAttemptEnded } from "./events.server";
+import { publish } from "./events.server";
 import { completeLesson, lessonAccess, type Learner } from "./learning.server";
 import { createLesson } from "./lesson.server";
 import { moveRow, nextPosition, type Move } from "./ordering.server";
@@ -518,7 +518,7 @@ export function scoreOf(correct: number, total: number) {
 
 /**
  * Grades an attempt: the one grading function for pages and /api. In one transaction it marks each answer,
- * records the score (out of 100) and pass, calls `onQuizAttemptEnded` exactly once, and completes the quiz
+ * records the score (out of 100) and pass, publishes `quizAttemptEnded` exactly once, and completes the quiz
  * lesson when passed. Ending an attempt that has already ended changes nothing and returns it as it is,
  * so any number of concurrent `end` calls produce one result.
  */
@@ -545,7 +545,7 @@ export function endAttempt(db: TenantConn, { attempt, now = new Date(), expired 
       .returning()
       .get();
     if (!ended) return { attempt: tx.select().from(quizAttempts).where(eq(quizAttempts.id, fresh.id)).get()!, ended: false };
-    onQuizAttemptEnded(tx, {
+    publish(tx, "quizAttemptEnded", {
       userId: ended.userId,
       quizId: ended.quizId,
       attemptId: ended.id,

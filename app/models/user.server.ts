@@ -10,6 +10,8 @@ import { contains } from "../utils/pagination";
 import { recomputeUserMemberships } from "./group.server";
 import { getUserSettings, joinDefaultGroups } from "./user-settings.server";
 
+export type { User };
+
 export interface NewPerson {
   email: string;
   password?: string | null;
@@ -191,4 +193,17 @@ export function deleteUser(db: TenantConn, id: number) {
 
 export function countUsers(db: TenantConn) {
   return db.select({ n: count() }).from(users).get()?.n ?? 0;
+}
+
+/**
+ * A person's own edit of their profile (/profile): name and interface language, nothing else. The same
+ * plain update the profile page has always made: no e-mail change to guard, no membership recomputed.
+ */
+export function updateOwnProfile(db: TenantConn, id: number, profile: { firstName: string; lastName: string; language: string | null }) {
+  db.update(users).set(profile).where(eq(users.id, id)).run();
+}
+
+/** The lesson player's instructions have been shown to this person (`POST /api/player-window`). */
+export function markPlayerInstructionsShown(db: TenantConn, id: number, at = new Date()) {
+  db.update(users).set({ playerInstructionsShownAt: at }).where(eq(users.id, id)).run();
 }

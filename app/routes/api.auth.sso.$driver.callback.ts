@@ -1,12 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import type { User } from "../../db/tenant";
 import { SESSION_LIFETIME_SECONDS } from "~/models/auth/session.server";
 import { personForIdentity } from "~/models/sso/accounts.server";
 import { getDriverBySlug } from "~/models/sso/drivers.server";
 import { SsoFailure } from "~/models/sso/flow.server";
 import { authenticateSso } from "~/models/sso/strategy.server";
-import { personView } from "~/models/user.server";
+import { personView, type User } from "~/models/user.server";
 import { apiError, apiInvalid, apiNotFound, apiOk, apiT } from "~/utils/api.server";
 import { realmFor, startSession } from "~/utils/auth.server";
 import { logSsoFailure, ssoTenant } from "~/utils/sso.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { FILE_KINDS } from "../../db/tenant";
 import { fileView, listFiles } from "~/models/file.server";
+import { FILE_KINDS } from "~/models/vocabulary";
 import { apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";
 import { pageSchema, paginated } from "~/utils/pagination";

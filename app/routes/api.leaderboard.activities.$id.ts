@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ACTIVITY_KINDS, type ActivityKind } from "../../db/tenant";
 import { listActivities, updateActivity } from "~/models/leaderboard-admin.server";
+import { ACTIVITY_KINDS, type ActivityKind } from "~/models/vocabulary";
 import { activityApiView, leaderboardApi } from "~/screens/leaderboard-api.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk, parseApiBody } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";

@@ -1,9 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { commitSoon } from "../../db/group-commit";
-import { lessonProgress } from "../../db/tenant";
-import { completeLesson, lessonAccess, progressView, publishedCourse, writeHeartbeat } from "~/models/learning.server";
+import { completeLesson, lessonAccess, listOwnProgress, progressView, publishedCourse, recordHeartbeatInBatch } from "~/models/learning.server";
 import { getLesson } from "~/models/lesson.server";
 import { lessonTracking } from "~/models/scorm.server";
 import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
@@ -18,9 +15,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const page = pageSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!page.success) return apiInvalid(request, context, page.error);
   const p = { page: page.data.page, perPage: page.data.per_page };
-  const mine = and(eq(lessonProgress.userId, auth.person.id));
-  const items = context.db.select().from(lessonProgress).where(mine).orderBy(desc(lessonProgress.updatedAt)).limit(p.perPage).offset((p.page - 1) * p.perPage).all();
-  const total = context.db.select().from(lessonProgress).where(mine).all().length;
+  const { items, total } = listOwnProgress(context.db, auth.person.id, p);
   const db = context.db;
   // SCORM lessons carry their tracking (status, score, time; docs/decisions/020-scorm.md).
   return apiOk(paginated(items.map((row) => ({ ...progressView(row), scorm: lessonTracking(db, row.userId, row.lessonId) })), total, p));
@@ -57,12 +52,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const t = await apiT(request, context);
     return apiError(422, { message: t("quiz.refusal.complete_by_passing"), code: "quiz_lesson", fields: { completed: [t("quiz.refusal.complete_by_passing")] } });
   }
-  const db = context.db;
-  // Committed together with the other heartbeats of this moment, each in a savepoint of its own
-  // (db/group-commit.ts); answered once durable.
-  const { progress, credited } = await commitSoon(db.$client, () =>
-    writeHeartbeat(db, { userId: auth.person!.id, lesson, positionSeconds: body.position_seconds, watchedSeconds: body.watched_seconds }),
-  );
+  // Committed together with the other heartbeats of this moment; answered once durable.
+  const { progress, credited } = await recordHeartbeatInBatch(context.db, { userId: auth.person.id, lesson, positionSeconds: body.position_seconds, watchedSeconds: body.watched_seconds });
   const completion = body.completed ? completeLesson(context.db, { userId: auth.person.id, lesson }) : { courseCompleted: false };
   return apiOk({ ...progressView(progress), completed: body.completed ? true : progressView(progress).completed, credited_seconds: credited, course_completed: completion.courseCompleted });
 }

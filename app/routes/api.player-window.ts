@@ -1,6 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { eq } from "drizzle-orm";
-import { users } from "../../db/tenant";
+import { markPlayerInstructionsShown } from "~/models/user.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";
 import { safeRedirectPath } from "~/utils/redirect";
@@ -14,7 +13,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!context.db) return apiNotFound(request, context);
   const auth = await requireApiAuth(request, context, { capability: "learn:course" });
   if (!auth.person) return apiNotFound(request, context);
-  context.db.update(users).set({ playerInstructionsShownAt: new Date() }).where(eq(users.id, auth.person.id)).run();
+  markPlayerInstructionsShown(context.db, auth.person.id);
   const type = request.headers.get("Content-Type") ?? "";
   if (type.includes("form")) {
     const back = (await request.formData()).get("redirectTo");

@@ -1,6 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { eq } from "drizzle-orm";
-import { lessonProgress } from "../../db/tenant";
+import { hasStartedLearning } from "~/models/learning.server";
 import { homeFor, requireUser } from "~/utils/auth.server";
 
 /**
@@ -10,8 +9,7 @@ import { homeFor, requireUser } from "~/utils/auth.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireUser(request, context);
   if (auth.role === "learner" && context.db) {
-    const started = context.db.select({ id: lessonProgress.id }).from(lessonProgress).where(eq(lessonProgress.userId, auth.person.id)).limit(1).get();
-    if (!started) return redirect("/welcome");
+    if (!hasStartedLearning(context.db, auth.person.id)) return redirect("/welcome");
   }
   return redirect(homeFor(auth));
 }

@@ -1,26 +1,11 @@
-import { json, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction, type SerializeFrom } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { CourseDetails } from "~/components/player/course-details";
 import { CourseHero } from "~/components/player/course-hero";
-import { courseCertificateSummary } from "~/models/certificate.server";
-import { courseLinks } from "~/models/course.server";
-import { getFile } from "~/models/file.server";
-import {
-  courseAccess,
-  courseLessons,
-  courseProgress,
-  courseRating,
-  isBookmarked,
-  publishedCourse,
-  rateCourse,
-  setBookmark,
-} from "~/models/learning.server";
-import { listMaterials } from "~/models/material.server";
-import { episodeItems, nextLesson, totalDuration } from "~/models/player.server";
+import type { loader } from "~/screens/course-page.server";
 import courseStyles from "~/styles/course.css";
-import { learnerContext } from "~/utils/learner.server";
-import { richTextToPlain, sanitizeRichText } from "~/utils/sanitize.server";
+
+export { action, loader } from "~/screens/course-page.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: courseStyles }];
 
@@ -28,95 +13,6 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
   ...matches.flatMap((m) => m.meta ?? []).filter((m) => !("title" in m)),
   { title: data?.course.title ?? "" },
 ];
-
-function courseId(params: LoaderFunctionArgs["params"]) {
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Not Found", { status: 404 });
-  return id;
-}
-
-/** The first sentences of the description, for the hero (the whole text is further down). */
-const SUMMARY_LENGTH = 220;
-
-function summary(text: string, max = SUMMARY_LENGTH) {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max - 20)).trimEnd()}…`;
-}
-
-/**
- * Spec §2 /courses/{id}: a cover hero with the big play button (to the next lesson to watch), the episodes
- * with their length and the learner's state, materials, links, rating, bookmark, the access message and the
- * certificate once earned.
- */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { db, learner, organization } = await learnerContext(request, context);
-  const course = publishedCourse(db, courseId(params), { includeDrafts: learner?.canPreview });
-  if (!course) throw new Response("Not Found", { status: 404 });
-  const access = courseAccess(db, course, learner);
-  const lessons = courseLessons(db, course.id);
-  const image = (fileId: number) => context.platform.imageUrl(organization.id, fileId, "cover");
-  const episodes = episodeItems(db, { course, lessons, learner, image });
-  const sign = (fileId: number) => {
-    const file = getFile(db, fileId);
-    return file ? context.platform.signFileUrl(organization.id, file, context.platform.config.DOWNLOAD_TTL_SECONDS).url : null;
-  };
-  const next = nextLesson(episodes, (e) => e.state === "done");
-  const progress = learner ? courseProgress(db, learner.id, course.id) : null;
-  return {
-    course: {
-      id: course.id,
-      title: course.title,
-      type: course.type,
-      // Sanitised when saved, and again here: rows written before sanitising existed are made safe too.
-      description: sanitizeRichText(course.description),
-      summary: summary(richTextToPlain(course.description)),
-      // The full text is shown again under "About" only when the hero's summary is not all of it.
-      aboutNeeded: richTextToPlain(course.description).length > SUMMARY_LENGTH || /<(a|img|ul|ol|h\d|table)\b/i.test(course.description),
-      externalUrl: access.allowed ? course.externalUrl : null,
-      download: access.allowed && course.fileId ? sign(course.fileId) : null,
-      published: course.published,
-      cover: course.coverFileId ? image(course.coverFileId) : null,
-    },
-    access: access.allowed ? null : access.reason,
-    signedIn: Boolean(learner),
-    loginUrl: `/auth/login?${new URLSearchParams({ redirectTo: `/courses/${course.id}` })}`,
-    episodes: episodes.map(({ positionSeconds: _position, ...e }) => e),
-    duration: totalDuration(lessons),
-    next: next ? { id: next.id, title: next.title, number: episodes.indexOf(next) + 1, state: next.state } : null,
-    progress: progress && progress.lessons > 0 ? { percent: progress.percent, done: progress.completed_lessons, total: progress.lessons, completed: progress.completed } : null,
-    materials: access.allowed ? listMaterials(db, course.id).map((m) => ({ id: m.id, title: m.title, url: sign(m.fileId) })) : [],
-    links: access.allowed ? courseLinks(db, course.id).map((l) => ({ id: l.id, title: l.title, url: l.url })) : [],
-    rating: courseRating(db, course.id, learner?.id),
-    bookmarked: learner ? isBookmarked(db, learner.id, course.id) : false,
-    certificate: learner ? courseCertificateSummary(db, learner.id, course.id) : null,
-  };
-}
-
-export type CoursePageData = SerializeFrom<typeof loader>;
-
-const actionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("bookmark") }),
-  z.object({ intent: z.literal("unbookmark") }),
-  z.object({ intent: z.literal("rate"), stars: z.coerce.number().int().min(1).max(5) }),
-]);
-
-/** Bookmark and rate (signed-in learners; rating also needs access to the course). */
-export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { db, learner } = await learnerContext(request, context);
-  const course = publishedCourse(db, courseId(params), { includeDrafts: learner?.canPreview });
-  if (!course) throw new Response("Not Found", { status: 404 });
-  if (!learner) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: `/courses/${course.id}` })}`);
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return json({ error: "validation.invalid" }, { status: 400 });
-  if (parsed.data.intent === "rate") {
-    if (!courseAccess(db, course, learner).allowed) throw new Response("Forbidden", { status: 403 });
-    rateCourse(db, learner.id, course.id, parsed.data.stars);
-  } else {
-    setBookmark(db, learner.id, course.id, parsed.data.intent === "bookmark");
-  }
-  return redirect(`/courses/${course.id}`);
-}
 
 export default function CoursePage() {
   const data = useLoaderData<typeof loader>();

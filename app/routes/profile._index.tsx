@@ -1,12 +1,11 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { eq } from "drizzle-orm";
 import { useTranslation } from "~/utils/translate";
 import { z } from "zod";
-import { users } from "../../db/tenant";
 import { ErrorList, FormMessage } from "~/components/form";
 import { LeaderboardSummary, leaderboardLinks } from "~/components/leaderboard-summary";
 import { learnerSummary } from "~/models/leaderboard.server";
+import { updateOwnProfile } from "~/models/user.server";
 import { requireUser } from "~/utils/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
@@ -34,7 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (person.managedExternally) return json({ errors: { _: ["auth.password.managedExternally"] } }, { status: 403 });
   const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return json({ errors: { _: ["validation.invalid"] } }, { status: 400 });
-  db.update(users).set(parsed.data).where(eq(users.id, person.id)).run();
+  updateOwnProfile(db, person.id, parsed.data);
   // The device's language choice gives way to the person's new setting.
   return redirectWithFlash("/profile", "flash.profileSaved", { headers: { "Set-Cookie": await languageCookie.serialize("", { maxAge: 0 }) } });
 }

@@ -5,7 +5,7 @@ import { LanguageSwitch } from "~/components/language-switch";
 import { LeaderboardVisibility } from "~/components/leaderboard-visibility";
 import { learnerHidden } from "~/models/leaderboard.server";
 import { ThemeSwitch } from "~/components/theme-switch";
-import type { RootData } from "~/root";
+import type { RootData } from "~/root.server";
 import { requireUser } from "~/utils/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 

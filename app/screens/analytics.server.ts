@@ -1,10 +1,10 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { TFunction } from "i18next";
 import type { ZodError } from "zod";
-import type { TenantDb } from "../../db/open";
-import type { Organization } from "../../db/platform";
 import { courseBreakdown, kpiReport, KPIS, type AnalyticsScope, type Kpi, type KpiReport } from "../models/analytics.server";
+import type { TenantDb } from "../models/database.server";
 import { administeredGroupIds } from "../models/group.server";
+import type { Organization } from "../models/organization.server";
 import { alignTimeZoneOnce } from "../models/time-zone.server";
 import { analyticsSearch, parseAnalyticsQuery, type AnalyticsQuery } from "../utils/analytics-query";
 import { apiError, apiNotFound, apiOk, apiT, issueMessage } from "../utils/api.server";

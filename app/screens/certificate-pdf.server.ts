@@ -1,8 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
-import type { Certificate } from "../../db/tenant";
-import type { Organization } from "../../db/platform";
-import { pdfState, RENDER_JOB, type PdfState } from "~/models/certificate.server";
+import { pdfState, RENDER_JOB, type Certificate, type PdfState } from "~/models/certificate.server";
 import { getFile } from "~/models/file.server";
+import type { Organization } from "~/models/organization.server";
 
 /**
  * A certificate's PDF for pages and /api: a signed download address when it is rendered; otherwise a

@@ -2,9 +2,8 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "~/utils/translate";
-import type { CertificateBlock, CertificateLayout } from "../../db/tenant";
 import { ErrorList, FormMessage } from "~/components/form";
-import { courseChoices, layoutSchema, PLACEHOLDERS, templateCourseIds, updateTemplate } from "~/models/certificate.server";
+import { courseChoices, layoutSchema, PLACEHOLDERS, templateCourseIds, updateTemplate, type CertificateBlock, type CertificateLayout } from "~/models/certificate.server";
 import { renderPreviewPng } from "~/models/certificate-render.server";
 import { listFiles, receiveUpload, storeUpload, UploadError } from "~/models/file.server";
 import { redirectWithFlash } from "~/utils/flash.server";

@@ -24,8 +24,8 @@ import {
   setMemberAdmin,
 } from "~/models/group.server";
 import { findUserByEmail } from "~/models/user.server";
-import type { TenantConn } from "../../db/open";
-import { GROUP_RULE_FIELDS } from "../../db/tenant";
+import type { TenantConn } from "~/models/database.server";
+import { GROUP_RULE_FIELDS } from "~/models/vocabulary";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { text } from "~/utils/form-data.server";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";

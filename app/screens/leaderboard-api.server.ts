@@ -1,8 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
-import { courses, users, type LeaderboardActivity } from "../../db/tenant";
-import { eq } from "drizzle-orm";
-import { learnerHidden, PERIODS } from "~/models/leaderboard.server";
+import type { LeaderboardActivity } from "~/models/leaderboard-admin.server";
+import { boardCourse, boardPerson, learnerHidden, PERIODS } from "~/models/leaderboard.server";
 import { ensureLeaderboard } from "~/models/points.server";
 import { apiInvalid, apiNotFound } from "~/utils/api.server";
 import { requireApiAuth } from "~/utils/auth.server";
@@ -30,7 +29,7 @@ export async function parseQuery<S extends z.ZodTypeAny>(request: Request, conte
  */
 export async function visibleLearner(request: Request, context: AppLoadContext, scope: Awaited<ReturnType<typeof leaderboardApi>>, raw: string | undefined) {
   const id = /^\d{1,15}$/.test(raw ?? "") ? Number(raw) : 0;
-  const person = id ? scope.db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, id)).get() : undefined;
+  const person = id ? boardPerson(scope.db, id) : undefined;
   const self = scope.auth.person?.id === id;
   if (!person || (!self && !scope.auth.capabilities.has("write:leaderboard") && learnerHidden(scope.db, id))) throw await apiNotFound(request, context);
   return person;
@@ -38,7 +37,7 @@ export async function visibleLearner(request: Request, context: AppLoadContext, 
 
 export async function publishedCourseId(request: Request, context: AppLoadContext, db: NonNullable<AppLoadContext["db"]>, raw: string | undefined) {
   const id = /^\d{1,15}$/.test(raw ?? "") ? Number(raw) : 0;
-  const course = id ? db.select({ id: courses.id, title: courses.title, published: courses.published }).from(courses).where(eq(courses.id, id)).get() : undefined;
+  const course = id ? boardCourse(db, id) : undefined;
   if (!course || !course.published) throw await apiNotFound(request, context);
   return course;
 }

@@ -1,14 +1,12 @@
-import { asc, eq } from "drizzle-orm";
-import type { TenantConn } from "../../db/open";
-import { courses } from "../../db/tenant";
-import { boardPage, courseBoard, currentBoard, learnerSummary, PERIODS, standing, widget, widgetValue, WIDGETS, type Period } from "~/models/leaderboard.server";
+import type { TenantConn } from "~/models/database.server";
+import { boardCourseChoices, boardPage, courseBoard, currentBoard, learnerSummary, PERIODS, standing, widget, widgetValue, WIDGETS, type Period } from "~/models/leaderboard.server";
 import { ensureLeaderboard } from "~/models/points.server";
 
 /** What /leaderboard shows one learner; the query chooses the period (`period`) or a course (`course`). */
 export function learnerBoardPage(db: TenantConn, userId: number, query: URLSearchParams, now = new Date()) {
   const settings = ensureLeaderboard(db);
   const period: Period = (PERIODS as readonly string[]).includes(query.get("period") ?? "") ? (query.get("period") as Period) : "all";
-  const published = db.select({ id: courses.id, title: courses.title }).from(courses).where(eq(courses.published, true)).orderBy(asc(courses.title)).limit(200).all();
+  const published = boardCourseChoices(db);
   const courseId = Number(query.get("course"));
   const course = published.find((c) => c.id === courseId) ?? null;
   const board = course ? courseBoard(course.id) : currentBoard(settings, period, now);

@@ -12,7 +12,7 @@ import { checkbox, moveIntent, optionalNumber, optionalText, text } from "~/util
 import { getFixedT } from "~/utils/i18n.server";
 import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
 import { languageFor } from "~/utils/preferences.server";
-import type { TenantConn } from "../../db/open";
+import type { TenantConn } from "~/models/database.server";
 import type { ResourceScope, WriteResult } from "~/utils/resource.server";
 import { uploadLimits, uploadProblem } from "~/utils/upload.server";
 

@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { COURSE_TYPES, LESSON_KINDS } from "../../db/tenant";
+import { COURSE_TYPES, LESSON_KINDS } from "~/models/vocabulary";
 import { ConfirmDelete } from "~/components/confirm-delete";
 import { ErrorList, FormMessage } from "~/components/form";
 import { MoveButtons } from "~/components/move-buttons";

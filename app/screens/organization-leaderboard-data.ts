@@ -1,6 +1,5 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ACTIVITY_KINDS, BADGE_RULES } from "../../db/tenant";
 import {
   activitySchema,
   badgeSchema,
@@ -17,6 +16,7 @@ import {
 import { boardPage, boardSize, currentBoard, listLevels, PERIODS } from "~/models/leaderboard.server";
 import { ensureLeaderboard } from "~/models/points.server";
 import { alignTimeZoneOnce, setOrganizationTimeZone } from "~/models/time-zone.server";
+import { ACTIVITY_KINDS, BADGE_RULES } from "~/models/vocabulary";
 import { apiT, fieldErrors } from "~/utils/api.server";
 import { checkbox, optionalNumber, text } from "~/utils/form-data.server";
 import { withManagedOrganization, type Area } from "~/utils/manage.server";

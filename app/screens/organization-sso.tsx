@@ -1,10 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { asc } from "drizzle-orm";
 import { useTranslation } from "~/utils/translate";
-import { groups } from "../../db/tenant";
 import { FormMessage } from "~/components/form";
 import { NEW_DRIVER, SsoDriverForm, type DriverFormValues } from "~/components/sso-driver-form";
+import { groupChoices } from "~/models/group.server";
 import {
   addDriver,
   deleteDriver,
@@ -30,10 +29,6 @@ const base = (m: Managed) => `${m.base}/sso`;
 
 function tenantOf(m: Managed, context: LoaderFunctionArgs["context"]) {
   return { db: m.db, box: context.platform.secrets, organizationId: m.organization.id, origin: context.platform.originFor(m.organization) };
-}
-
-function groupOptions(m: Managed) {
-  return m.db.select({ id: groups.id, name: groups.name }).from(groups).orderBy(asc(groups.name)).all();
 }
 
 /** A form's fields as the schema reads them (checkbox groups are lists). */
@@ -77,7 +72,7 @@ export function ssoLoader(area: Area) {
           createUsers: d.createUsers,
           callback: redirectUriFor(tenant, d, "web"),
         })),
-        groups: groupOptions(m),
+        groups: groupChoices(m.db),
         callbackPattern: redirectUriFor(tenant, { slug: "{slug}" }, "web"),
         appCallbackPattern: redirectUriFor(tenant, { slug: "{slug}" }, "api"),
       };
@@ -190,7 +185,7 @@ export function ssoDriverLoader(area: Area) {
         id: driver.id,
         label: driver.label,
         values: driverFormValues(driver) as DriverFormValues,
-        groups: groupOptions(m),
+        groups: groupChoices(m.db),
         web: redirectUriFor(tenant, driver, "web"),
         app: redirectUriFor(tenant, driver, "api"),
         demo: driver.slug === "demo-idp",

@@ -2,11 +2,15 @@ import path from "node:path";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTenantDatabase } from "../../db/open";
-import { onQuizAttemptEnded } from "../../app/models/events.server";
+import { publish } from "../../app/models/events.server";
+import { subscribeLearningEvents } from "../../app/models/subscribers.server";
 import { api } from "../helpers/auth";
 import { launchBrowser, newPage, settled, until } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
+
+// The models publish learning events; what reacts to them subscribes at start-up, as the server does.
+subscribeLearningEvents();
 
 /**
  * Issue 13 end to end, with JavaScript on and off: a learner completes lessons and a quiz and sees points,
@@ -87,7 +91,7 @@ function passQuiz(email: string, quizId: number) {
   const id = userId(email);
   const db = openTenantDatabase(path.join(server.dataDir, "org-2", "db.sqlite"));
   try {
-    db.transaction((tx) => onQuizAttemptEnded(tx, { userId: id, quizId, attemptId: 1, lessonId: null, courseId: null, score: 100, passed: true, attemptNumber: 1, at: new Date() }));
+    db.transaction((tx) => publish(tx, "quizAttemptEnded", { userId: id, quizId, attemptId: 1, lessonId: null, courseId: null, score: 100, passed: true, attemptNumber: 1, at: new Date() }));
   } finally {
     db.$client.close();
   }

@@ -5,9 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../db/open";
 import { courses, files, groupMembers, groups, lessons, materials, users } from "../../db/tenant";
 import { courseBreakdown, isDownloadStart, kpiReport, recordFileServed, type AnalyticsScope, type Kpi } from "../../app/models/analytics.server";
-import { onQuizAttemptEnded } from "../../app/models/events.server";
+import { publish } from "../../app/models/events.server";
+import { subscribeLearningEvents } from "../../app/models/subscribers.server";
 import { completeLesson, recordHeartbeat } from "../../app/models/learning.server";
 import type { Grouping } from "../../app/utils/analytics-periods";
+
+// The models publish learning events; what reacts to them subscribes at start-up, as the server does.
+subscribeLearningEvents();
 
 /**
  * The numbers of issue 15 against a real tenant file: a known history recorded through the real learning
@@ -101,13 +105,13 @@ describe("recording through the learning model", () => {
     ]);
   });
 
-  it("counts quiz attempts and passes per course from onQuizAttemptEnded", () => {
+  it("counts quiz attempts and passes per course from the quizAttemptEnded event", () => {
     db.transaction((tx) => {
       const base = { quizId: 1, lessonId: null, courseId: course, score: 40, passed: false };
-      onQuizAttemptEnded(tx, { ...base, userId: people["d@x.test"], attemptId: 1, attemptNumber: 1, at: at("2026-03-29T10:00:00Z") });
-      onQuizAttemptEnded(tx, { ...base, userId: people["d@x.test"], attemptId: 2, attemptNumber: 2, score: 90, passed: true, at: at("2026-03-29T11:00:00Z") });
-      onQuizAttemptEnded(tx, { ...base, userId: people["c@x.test"], attemptId: 3, attemptNumber: 1, score: 80, passed: true, at: at("2026-03-30T11:00:00Z") });
-      onQuizAttemptEnded(tx, { ...base, userId: people["e@x.test"], attemptId: 4, attemptNumber: 1, at: at("2026-03-30T12:00:00Z") });
+      publish(tx, "quizAttemptEnded", { ...base, userId: people["d@x.test"], attemptId: 1, attemptNumber: 1, at: at("2026-03-29T10:00:00Z") });
+      publish(tx, "quizAttemptEnded", { ...base, userId: people["d@x.test"], attemptId: 2, attemptNumber: 2, score: 90, passed: true, at: at("2026-03-29T11:00:00Z") });
+      publish(tx, "quizAttemptEnded", { ...base, userId: people["c@x.test"], attemptId: 3, attemptNumber: 1, score: 80, passed: true, at: at("2026-03-30T11:00:00Z") });
+      publish(tx, "quizAttemptEnded", { ...base, userId: people["e@x.test"], attemptId: 4, attemptNumber: 1, at: at("2026-03-30T12:00:00Z") });
     });
     const rows = courseBreakdown(db, { period: { from: "2026-03-29", to: "2026-03-30" }, timeZone: TZ, scope: ORG });
     const first = rows.find((r) => r.course_id === course)!;

@@ -246,6 +246,24 @@ describe("guards", () => {
     db2.close();
   });
 
+  it("saves a person's own name and language from /profile, and no one else's", async () => {
+    const { cookie } = await loginPage(server, "nordlys.localhost", "learner@nordlys.test");
+    const saved = await postForm(server, "nordlys.localhost", "/profile?index", { firstName: " Lise ", lastName: "Lund", language: "sv" }, cookie!);
+    expect(saved.status).toBe(302);
+    expect(saved.headers.location).toBe("/profile");
+    const shown = await page("nordlys.localhost", "/profile", cookie);
+    expect(shown.body).toContain('value="Lise"');
+    expect(shown.body).toContain('value="Lund"');
+    const db = tenantDb(server, 2);
+    const row = (email: string) => db.prepare("select first_name, last_name, language from users where email = ?").get(email);
+    expect(row("learner@nordlys.test")).toEqual({ first_name: "Lise", last_name: "Lund", language: "sv" });
+    expect(row("admin@nordlys.test")).not.toMatchObject({ first_name: "Lise" });
+    // "Default" clears the language; the name goes back for the tests that follow.
+    await postForm(server, "nordlys.localhost", "/profile?index", { firstName: "Lars", lastName: "Larsen", language: "" }, cookie!);
+    expect(row("learner@nordlys.test")).toEqual({ first_name: "Lars", last_name: "Larsen", language: null });
+    db.close();
+  });
+
   it("keeps accounts managed by an external platform from editing their details", async () => {
     const db = tenantDb(server, 2);
     db.prepare("update users set managed_externally = 1 where email = 'learner@nordlys.test'").run();

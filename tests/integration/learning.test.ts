@@ -91,6 +91,25 @@ describe("one learner and another", () => {
     expect(sneaky.status).toBe(200);
     expect((await call("GET", `lesson-progresses/course/${id}`, undefined, learner)).json().payload.completed_lessons).toBe(1);
   });
+
+  it("lists one's own progress newest first, a page at a time, and lands a learner who has started at home", async () => {
+    execTenant(server, 2, "insert into users (email, first_name, role) values ('pia@nordlys.test', 'Pia', 'learner')");
+    const pia = insertSession(server, { organizationId: 2 }, { email: "pia@nordlys.test", kind: "api" });
+    const web = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "pia@nordlys.test", kind: "web" }));
+    const landing = () => request(server.port, ORG, "/auth/redirect", { headers: { Cookie: web } }).then((r) => r.headers.location);
+    expect(await landing()).toBe("/welcome");
+    const { lessons } = await courseWithLessons({ title: "Rækkefølge" }, ["En", "To", "Tre"]);
+    for (const lesson of lessons) await call("POST", "lesson-progresses", { lesson_id: lesson }, pia);
+    await call("POST", "lesson-progresses", { lesson_id: lessons[0] }, other); // someone else's: never listed
+    // Seconds apart on purpose (updated_at has second precision): the middle lesson is the newest.
+    lessons.forEach((lesson, i) => execTenant(server, 2, "update lesson_progress set updated_at = ? where lesson_id = ?", 1_700_000_000 + [0, 20, 10][i], lesson));
+    const page = (n: number) => call("GET", `lesson-progresses?per_page=2&page=${n}`, undefined, pia).then((r) => r.json().payload);
+    const first = await page(1);
+    expect(first.data.map((p: { lesson_id: number }) => p.lesson_id)).toEqual([lessons[1], lessons[2]]);
+    expect(first.meta).toEqual({ current_page: 1, per_page: 2, total: 3, last_page: 2 });
+    expect((await page(2)).data.map((p: { lesson_id: number }) => p.lesson_id)).toEqual([lessons[0]]);
+    expect(await landing()).toBe("/");
+  });
 });
 
 describe("unpublished courses", () => {

@@ -4,11 +4,15 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../db/open";
 import { courses, lessons, pointsHistogram, pointsLedger, pointsTotals, users, type Lesson } from "../../db/tenant";
-import { onQuizAttemptEnded, onLessonCompleted } from "../../app/models/events.server";
+import { publish } from "../../app/models/events.server";
+import { subscribeLearningEvents } from "../../app/models/subscribers.server";
 import { completeLesson, recordHeartbeat, setBookmark } from "../../app/models/learning.server";
 import { boardPage, currentBoard, learnerSummary, standing, widget } from "../../app/models/leaderboard.server";
 import { resetBoard, saveBadge, saveLevel, setHidden, totalsFromLedger, updateActivity } from "../../app/models/leaderboard-admin.server";
 import { ensureLeaderboard } from "../../app/models/points.server";
+
+// The models publish learning events; what reacts to them subscribes at start-up, as the server does.
+subscribeLearningEvents();
 
 /**
  * The points ledger against real tenant database files: awards happen once, inside the event's
@@ -73,7 +77,7 @@ describe("the ledger", () => {
     ensureLeaderboard(db);
     expect(() =>
       db.transaction((tx) => {
-        onLessonCompleted(tx, { userId: ada, lessonId: c.lessons[0].id, courseId: c.id, at: new Date() });
+        publish(tx, "lessonCompleted", { userId: ada, lessonId: c.lessons[0].id, courseId: c.id, at: new Date() });
         throw new Error("the recording failed");
       }),
     ).toThrow("the recording failed");
@@ -87,7 +91,7 @@ describe("the ledger", () => {
     const bo = learner("Bo");
     const quiz = (userId: number, attemptNumber: number, score: number, passed: boolean) =>
       db.transaction((tx) =>
-        onQuizAttemptEnded(tx, { userId, quizId: 7, attemptId: attemptNumber, lessonId: null, courseId: null, score, passed, attemptNumber, at: new Date() }),
+        publish(tx, "quizAttemptEnded", { userId, quizId: 7, attemptId: attemptNumber, lessonId: null, courseId: null, score, passed, attemptNumber, at: new Date() }),
       );
     quiz(ada, 1, 80, true);
     quiz(ada, 2, 100, true);

@@ -17,6 +17,10 @@ import {
   scoreOf,
   startAttempt,
 } from "../../app/models/quiz.server";
+import { subscribeLearningEvents } from "../../app/models/subscribers.server";
+
+// The models publish learning events; what reacts to them subscribes at start-up, as the server does.
+subscribeLearningEvents();
 
 let dir: string;
 beforeEach(() => {

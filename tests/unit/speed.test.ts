@@ -12,6 +12,10 @@ import { recentCourseCards } from "../../app/models/browse.server";
 import { categories, courses } from "../../db/tenant";
 import { defaultPoolSize, tenantDatabaseFile } from "../../db/tenant-pool";
 import { richTextToPlain, sanitizeRichText } from "../../app/utils/sanitize.server";
+import { subscribeLearningEvents } from "../../app/models/subscribers.server";
+
+// The models publish learning events; what reacts to them subscribes at start-up, as the server does.
+subscribeLearningEvents();
 
 // The CommonJS build is the one the server runs (and the one scripts/patch-router.cjs patches).
 const { matchRoutes } = createRequire(import.meta.url)("@remix-run/router") as typeof import("@remix-run/router");

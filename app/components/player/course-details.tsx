@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { CourseCertificate } from "~/components/course-certificate";
-import type { CoursePageData } from "~/routes/courses.$id._index";
+import type { CoursePageData } from "~/screens/course-page.server";
 import { EpisodeList } from "./episode-list";
 import { Icon } from "./icons";
 

@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { AccessMessage } from "~/components/access-message";
 import { ProviderImage } from "~/components/provider-image";
-import type { CoursePageData } from "~/routes/courses.$id._index";
+import type { CoursePageData } from "~/screens/course-page.server";
 import { humanDuration } from "~/utils/duration";
 import { Icon } from "./icons";
 

@@ -4,7 +4,7 @@ import { useTranslation } from "~/utils/translate";
 import { AccessMessage } from "~/components/access-message";
 import { QuizPlayer } from "~/components/quiz/quiz-player";
 import { ScormPlayer } from "~/components/scorm/scorm-player";
-import type { LessonPageData } from "~/routes/courses.$id.lessons.$lessonId";
+import type { LessonPageData } from "~/screens/lesson-page.server";
 import { clock } from "~/utils/duration";
 import { EpisodeList } from "./episode-list";
 import { Icon } from "./icons";

@@ -1,0 +1,6 @@
+/**
+ * The database handles every model takes first, for the routes and screens that pass one along: they
+ * may not import db/ themselves (tests/unit/layers.test.ts). `TenantDb` is a request's whole handle
+ * (`context.db`), `TenantConn` any handle or transaction of a tenant database.
+ */
+export type { TenantConn, TenantDb } from "../../db/open";

@@ -1,0 +1,27 @@
+import { setSubscribers } from "./events.server";
+import { recordCourseCompleted, recordQuizAttempt, recordWatchTime } from "./analytics.server";
+import { issueCertificate } from "./certificate.server";
+import { recomputeUserMemberships } from "./group.server";
+import { pointsForBookmark, pointsForCourseCompleted, pointsForLessonCompleted, pointsForQuizAttempt, pointsForWatchTime } from "./points.server";
+
+/**
+ * Who reacts to each learning event (app/models/events.server.ts), in order. Called at start-up by every
+ * program that records learning: the Remix app (app/entry.server.tsx), the server's own bundle
+ * (server/index.ts, whose jobs use the models), the demo seed (scripts/demo.ts) and tests that call the
+ * models directly. Calling it again changes nothing.
+ */
+export function subscribeLearningEvents() {
+  setSubscribers({
+    lessonCompleted: [pointsForLessonCompleted],
+    courseCompleted: [
+      (tx, e) => void issueCertificate(tx, e),
+      recordCourseCompleted,
+      // groups: "completed course X" rules
+      (tx, e) => recomputeUserMemberships(tx, e.userId),
+      pointsForCourseCompleted,
+    ],
+    quizAttemptEnded: [recordQuizAttempt, pointsForQuizAttempt],
+    bookmarked: [pointsForBookmark],
+    watchTimeCredited: [recordWatchTime, pointsForWatchTime],
+  });
+}

@@ -1,0 +1,8 @@
+/**
+ * The values of the tenant's enum columns (course types, lesson and file kinds, group rule fields,
+ * leaderboard activities and badge rules) for routes and screens, which may not import db/ themselves
+ * (tests/unit/layers.test.ts). Not a .server module: screens render these lists, and db/vocabulary.ts is
+ * plain data, so the browser gets the lists without the schema or drizzle.
+ */
+export { ACTIVITY_KINDS, BADGE_RULES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, LESSON_KINDS } from "../../db/vocabulary";
+export type { ActivityKind, BadgeRule, CourseType, FileKind, LessonKind } from "../../db/vocabulary";

@@ -1,0 +1,93 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
+import { getFile } from "~/models/file.server";
+import { completeLesson, courseLessons, courseProgress, lessonAccess, publishedCourse } from "~/models/learning.server";
+import { getLesson } from "~/models/lesson.server";
+import { quizForLesson, quizLessonHidden } from "~/models/quiz.server";
+import { scormPlayerData } from "~/models/scorm.server";
+import { getUser } from "~/models/user.server";
+import { episodeItems } from "~/models/player.server";
+import { learnerContext } from "~/utils/learner.server";
+import { sanitizeRichText } from "~/utils/sanitize.server";
+
+/*
+ * The lesson page's loader and action (app/routes/courses.$id.lessons.$lessonId.tsx re-exports them): kept
+ * apart from the route so the player's components can take the page's data type from here without importing
+ * the route that renders them.
+ */
+
+async function load(request: Request, context: LoaderFunctionArgs["context"], params: LoaderFunctionArgs["params"]) {
+  const ctx = await learnerContext(request, context);
+  const course = publishedCourse(ctx.db, Number(params.id) || -1, { includeDrafts: ctx.learner?.canPreview });
+  const lesson = course ? getLesson(ctx.db, Number(params.lessonId) || -1) : undefined;
+  if (!course || !lesson || lesson.courseId !== course.id || quizLessonHidden(course, lesson, ctx.learner)) throw new Response("Not Found", { status: 404 });
+  return { ...ctx, course, lesson, access: lessonAccess(ctx.db, course, lesson, ctx.learner) };
+}
+
+/**
+ * The lesson player (spec §2 /courses/{id}/lessons/{lessonId}): video, text, image, SCORM or quiz, the
+ * episodes list beside it, and a form that marks the lesson complete. Without JavaScript the video is a
+ * plain <video controls>; with it, the player's controls and shortcuts (components/player/video-player.tsx).
+ */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { db, course, lesson, access, learner, organization } = await load(request, context, params);
+  const lessons = courseLessons(db, course.id);
+  const image = (fileId: number) => context.platform.imageUrl(organization.id, fileId, "cover");
+  const episodes = episodeItems(db, { course, lessons, learner, image });
+  const mine = episodes.find((e) => e.id === lesson.id);
+  const progress = learner ? courseProgress(db, learner.id, course.id) : null;
+  const url = new URL(request.url);
+  const index = lessons.findIndex((l) => l.id === lesson.id);
+  const file = access.allowed && lesson.fileId ? getFile(db, lesson.fileId) : undefined;
+  const media = file ? { url: context.platform.signFileUrl(organization.id, file, 6 * 3600).url, mime: file.mime, kind: file.kind } : null;
+  const user = learner ? getUser(db, learner.id) : undefined;
+  const { platform } = context;
+  const scorm =
+    access.allowed && learner && lesson.kind === "scorm"
+      ? scormPlayerData(db, { signer: platform, contentOrigin: platform.scormOrigin(organization.id), organizationId: organization.id, lesson, userId: learner.id, preview: learner.canPreview })
+      : null;
+  return {
+    scorm,
+    course: { id: course.id, title: course.title, progress: progress && progress.lessons > 0 ? { percent: progress.percent, done: progress.completed_lessons, total: progress.lessons } : null },
+    lesson: {
+      id: lesson.id,
+      title: lesson.title,
+      kind: lesson.kind,
+      body: access.allowed ? sanitizeRichText(lesson.body) : "",
+      videoUrl: access.allowed ? lesson.videoUrl : null,
+      completed: mine?.state === "done",
+      durationSeconds: lesson.durationSeconds,
+      positionSeconds: mine && mine.state === "started" ? mine.positionSeconds : 0,
+      number: index + 1,
+    },
+    media,
+    access: access.allowed ? null : access.reason,
+    loginUrl: `/auth/login?${new URLSearchParams({ redirectTo: `/courses/${course.id}/lessons/${lesson.id}` })}`,
+    episodes: episodes.map(({ positionSeconds: _position, ...e }) => e),
+    previousId: index > 0 ? lessons[index - 1].id : null,
+    nextId: index >= 0 && index < lessons.length - 1 ? lessons[index + 1].id : null,
+    // Quiz lessons: the player state (never a correct answer before submission; see quiz.server.ts).
+    quiz: lesson.kind === "quiz" && access.allowed && learner ? quizForLesson(db, { lesson, userId: learner.id }) : null,
+    quizConfirm: url.searchParams.get("quiz_confirm") === "1",
+    quizError: url.searchParams.get("quiz_error"),
+    showInstructions: Boolean(user && !user.playerInstructionsShownAt && lesson.kind === "video" && access.allowed),
+    /** The instructions asked for without JavaScript (the shortcuts link is `?instructions=1`). */
+    instructionsAsked: url.searchParams.get("instructions") === "1",
+    path: `/courses/${course.id}/lessons/${lesson.id}`,
+  };
+}
+
+/** `intent=complete`: marks the lesson seen (and the course, when it was the last one left). */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { db, course, lesson, access, learner } = await load(request, context, params);
+  if (!learner) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: `/courses/${course.id}/lessons/${lesson.id}` })}`);
+  if (!access.allowed) throw new Response("Forbidden", { status: 403 });
+  const form = await request.formData();
+  // SCORM lessons are completed by their package, quiz lessons only by passing (docs/decisions/020, 013).
+  if (form.get("intent") !== "complete" || lesson.kind === "scorm" || lesson.kind === "quiz") return json({ error: "validation.invalid" }, { status: 400 });
+  completeLesson(db, { userId: learner.id, lesson });
+  const next = courseLessons(db, course.id).find((l) => l.position > lesson.position);
+  return redirect(next ? `/courses/${course.id}/lessons/${next.id}` : `/courses/${course.id}`);
+}
+
+/** What the lesson page's components are given. */
+export type LessonPageData = SerializeFrom<typeof loader>;

@@ -1,0 +1,22 @@
+/**
+ * The fixed lists of values some tenant columns take (db/tenant.ts builds its enum columns from them).
+ * They are plain data with no drizzle in sight, so a screen can render them without the schema and the
+ * query builder ending up in the browser's bundle; screens reach them through app/models/vocabulary.ts.
+ */
+
+export const COURSE_TYPES = ["movie", "series", "download", "external_link"] as const;
+export type CourseType = (typeof COURSE_TYPES)[number];
+
+export const FILE_KINDS = ["image", "document", "video", "audio", "archive"] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
+
+export const LESSON_KINDS = ["text", "image", "video", "quiz", "scorm"] as const;
+export type LessonKind = (typeof LESSON_KINDS)[number];
+
+export const GROUP_RULE_FIELDS = ["email", "first_name", "last_name", "phone", "language", "role", "created_at", "completed_course", "member_of_group"] as const;
+
+export const ACTIVITY_KINDS = ["lesson_completed", "course_completed", "quiz_passed", "quiz_first_try", "quiz_perfect", "streak_day", "bookmark"] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+export const BADGE_RULES = ["lessons_completed", "courses_completed", "quizzes_passed", "perfect_quizzes", "streak_days", "bookmarks", "points"] as const;
+export type BadgeRule = (typeof BADGE_RULES)[number];
