@@ -137,5 +137,7 @@ describe.each([false, true])("certificates with JavaScript %s", (javascript) => 
     expect(errors(visitor)).toEqual([]);
     expect(errors(admin)).toEqual([]);
     for (const page of [admin, learner, visitor]) await page.browserContext().close();
-  });
+    // 22-28 s on a quiet machine, most of it Chromium launched for each PDF and preview (issue 33 keeps one
+    // warm): three times that, so a busy machine does not fail it.
+  }, 90_000);
 });
