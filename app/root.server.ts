@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { publicOrganization } from "~/models/organization.server";
-import { getAuth } from "~/utils/auth.server";
+import { getAuth } from "~/kernel/auth.server";
 import { takeFlash } from "~/utils/flash.server";
 import { textsScript } from "~/utils/i18n.server";
 import { languageFor, themeFor } from "~/utils/preferences.server";

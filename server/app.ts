@@ -10,7 +10,7 @@ import { DatabaseUnavailableError, type TenantDb } from "../db/open";
 import { tenantDatabaseFile } from "../db/tenant-pool";
 import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
-import type { Auth } from "../app/utils/auth.server";
+import type { Auth } from "../app/kernel/auth.server";
 import { isLanguage } from "../app/utils/i18n";
 import { textsScript } from "../app/utils/i18n.server";
 import { directApiRoutes } from "./api-direct";

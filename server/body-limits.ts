@@ -1,7 +1,7 @@
 import { Transform, type Readable } from "node:stream";
 import type { NextFunction, Request, Response } from "express";
-import type { Auth } from "../app/utils/auth.server";
-import { getAuth } from "../app/utils/auth.server";
+import type { Auth } from "../app/kernel/auth.server";
+import { getAuth } from "../app/kernel/auth.server";
 import type { Capability } from "../app/utils/capabilities";
 import { IMPORT_MAX_BYTES } from "../app/models/user-import.server";
 import type { Config } from "./config";

@@ -17,7 +17,7 @@ import {
   type RuleInput,
 } from "~/models/group.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { requireApiAuth, type Auth } from "~/utils/auth.server";
+import { requireApiAuth, type Auth } from "~/kernel/auth.server";
 import type { Capability } from "~/utils/capabilities";
 import { pageSchema, paginated } from "~/utils/pagination";
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import { carouselCourses, carousels, courses, type Carousel } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
-import type { Resource, ResourceScope, WriteResult } from "../utils/resource.server";
+import type { Resource, ResourceScope, WriteResult } from "../kernel/resource.server";
 import { isCoverImage, setCover } from "./browse.server";
 import { moveRow, nextPosition, reorder, type Move } from "./ordering.server";
 

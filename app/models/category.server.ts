@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import { categories, courses, type Category } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
-import type { Resource, ResourceScope } from "../utils/resource.server";
+import type { Resource, ResourceScope } from "../kernel/resource.server";
 import { isCoverImage, setCover } from "./browse.server";
 import { moveRow, nextPosition, type Move } from "./ordering.server";
 

@@ -19,7 +19,7 @@ import {
   type CertificateTemplate,
 } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
-import type { Resource, ResourceScope, WriteResult } from "../utils/resource.server";
+import type { Resource, ResourceScope, WriteResult } from "../kernel/resource.server";
 import { courseQuizScore } from "./quiz.server";
 
 /**

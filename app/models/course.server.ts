@@ -8,7 +8,7 @@ import { sanitizeRichText } from "../utils/sanitize.server";
 import type { TenantConn } from "../../db/open";
 import type { Page } from "../utils/pagination";
 import { moveRow, nextPosition } from "./ordering.server";
-import type { Resource, ResourceScope, WriteResult } from "../utils/resource.server";
+import type { Resource, ResourceScope, WriteResult } from "../kernel/resource.server";
 import { contains } from "../utils/pagination";
 
 export function createCourse(db: TenantConn, input: Omit<NewCourse, "id" | "createdAt" | "updatedAt">) {

@@ -4,7 +4,7 @@ import type { TenantConn } from "../../db/open";
 import { preparedOnce } from "../../db/prepared";
 import { courses, files, LESSON_KINDS, lessons, type Lesson } from "../../db/tenant";
 import type { Page } from "../utils/pagination";
-import type { Resource, ResourceScope, WriteResult } from "../utils/resource.server";
+import type { Resource, ResourceScope, WriteResult } from "../kernel/resource.server";
 import { sanitizeRichText } from "../utils/sanitize.server";
 import { courseAccess, lessonAccess } from "./learning.server";
 import { moveRow, nextPosition, type Move } from "./ordering.server";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import { courses, files, materials, type Material } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
-import type { Resource, ResourceScope, WriteResult } from "../utils/resource.server";
+import type { Resource, ResourceScope, WriteResult } from "../kernel/resource.server";
 import { courseAccess } from "./learning.server";
 import { nextPosition } from "./ordering.server";
 

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { apiError, apiNotFound, apiT } from "../utils/api.server";
-import { requireApiAuth, type Auth } from "../utils/auth.server";
+import { requireApiAuth, type Auth } from "../kernel/auth.server";
 import type { Learner } from "./learning.server";
 import { getAttempt, QuizError } from "./quiz.server";
 

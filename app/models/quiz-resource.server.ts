@@ -1,4 +1,4 @@
-import type { Resource, ResourceScope } from "../utils/resource.server";
+import type { Resource, ResourceScope } from "../kernel/resource.server";
 import type { Learner } from "./learning.server";
 import {
   createQuiz,

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { groupMembers, users, type User } from "../../db/tenant";
 import { LANGUAGES } from "../utils/i18n";
 import type { Page } from "../utils/pagination";
-import type { Resource, ResourceScope } from "../utils/resource.server";
+import type { Resource, ResourceScope } from "../kernel/resource.server";
 import { administeredGroupIds } from "./group.server";
 import { contains } from "../utils/pagination";
 import { ASSIGNABLE_ROLES, type UserForm, type UserPatch } from "./user.server";

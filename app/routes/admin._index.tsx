@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { listOrganizations } from "~/models/organization.server";
 import { platformTotals } from "~/models/tenant-summary.server";
-import { requireSuperAdmin } from "~/utils/auth.server";
+import { requireSuperAdmin } from "~/kernel/auth.server";
 
 /**
  * Spec §4: a super-admin without an organization lands here and picks one; with counts across the

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ConfirmDelete } from "~/components/confirm-delete";
 import { deleteOrganization, getOrganization } from "~/models/organization.server";
-import { requireSuperAdmin } from "~/utils/auth.server";
+import { requireSuperAdmin } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 
 function organizationFrom(context: LoaderFunctionArgs["context"], id: string | undefined) {

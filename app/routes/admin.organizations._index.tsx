@@ -7,7 +7,7 @@ import { Field, LanguageField } from "~/components/form";
 import { OrganizationsTable } from "~/components/organizations-table";
 import { createOrganizationSchema, listOrganizations } from "~/models/organization.server";
 import { provisionOrganization } from "~/models/provision.server";
-import { requireSuperAdmin } from "~/utils/auth.server";
+import { requireSuperAdmin } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 
 /** Spec §2: organizations, listed with name and URL; created with name and language. */

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { AreaNav } from "~/components/area-nav";
-import { requireSuperAdmin } from "~/utils/auth.server";
+import { requireSuperAdmin } from "~/kernel/auth.server";
 
 /** The super-admin area (spec §2 "Admin area"): only on the platform host, only for super-admins. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

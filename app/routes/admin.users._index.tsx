@@ -4,7 +4,7 @@ import { useTranslation } from "~/utils/translate";
 import { z } from "zod";
 import { listOrganizations } from "~/models/organization.server";
 import { listPlatformPeople, organizationsWithoutSummary } from "~/models/tenant-summary.server";
-import { requireSuperAdmin } from "~/utils/auth.server";
+import { requireSuperAdmin } from "~/kernel/auth.server";
 
 const MAX_ROWS = 500;
 const query = z.object({

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiMethodNotAllowed, apiOk, apiT } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { CAPABILITY_GROUPS } from "~/utils/capabilities";
 import { paginated } from "~/utils/pagination";
 

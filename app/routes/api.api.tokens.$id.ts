@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { revokeApiToken } from "~/models/auth/api-token.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 
 const paramsSchema = z.object({ id: z.coerce.number().int().positive() });
 

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiTokenView, createApiToken, DEFAULT_TOKEN_DAYS, listApiTokens, MAX_TOKEN_DAYS } from "~/models/auth/api-token.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { CAPABILITIES } from "~/utils/capabilities";
 import { paginated } from "~/utils/pagination";
 

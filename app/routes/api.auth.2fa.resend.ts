@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { sendTwoFactorCode } from "~/models/auth/mail.server";
 import { issueCode } from "~/models/auth/two-factor.server";
 import { apiError, apiMethodNotAllowed, apiOk, apiT } from "~/utils/api.server";
-import { requireApiSession } from "~/utils/auth.server";
+import { requireApiSession } from "~/kernel/auth.server";
 
 /** `POST /api/auth/2fa/resend`: a new code; the previous one stops working. */
 export async function action({ request, context }: ActionFunctionArgs) {

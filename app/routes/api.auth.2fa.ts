@@ -3,7 +3,7 @@ import { z } from "zod";
 import { confirmCode } from "~/models/auth/two-factor.server";
 import { personView } from "~/models/user.server";
 import { apiError, apiMethodNotAllowed, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { requireApiSession } from "~/utils/auth.server";
+import { requireApiSession } from "~/kernel/auth.server";
 
 export const bodySchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, "validation.code") });
 

@@ -5,7 +5,7 @@ import { SESSION_LIFETIME_SECONDS } from "~/models/auth/session.server";
 import { passwordLoginEnabled } from "~/models/sso/drivers.server";
 import { personView } from "~/models/user.server";
 import { apiError, apiMethodNotAllowed, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { realmFor, startSession } from "~/utils/auth.server";
+import { realmFor, startSession } from "~/kernel/auth.server";
 
 export const bodySchema = z.object({
   email: z.string().trim().min(1).max(254).email("validation.email"),

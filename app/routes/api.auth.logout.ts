@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { revokeSession } from "~/models/auth/session.server";
 import { apiMethodNotAllowed, apiOk } from "~/utils/api.server";
-import { requireApiSession } from "~/utils/auth.server";
+import { requireApiSession } from "~/kernel/auth.server";
 
 /** `POST /api/auth/logout`: revokes the calling token (pending or not). */
 export async function action({ request, context }: ActionFunctionArgs) {

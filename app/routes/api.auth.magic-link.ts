@@ -5,7 +5,7 @@ import { exchangeMagicLink } from "~/models/auth/tokens.server";
 import { passwordLoginEnabled } from "~/models/sso/drivers.server";
 import { getUser, personView } from "~/models/user.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { realmFor, startSession } from "~/utils/auth.server";
+import { realmFor, startSession } from "~/kernel/auth.server";
 
 export const bodySchema = z.object({
   code: z.string().min(1).max(200),

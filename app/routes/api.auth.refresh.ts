@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { refreshSession, SESSION_LIFETIME_SECONDS } from "~/models/auth/session.server";
 import { apiMethodNotAllowed, apiOk } from "~/utils/api.server";
-import { requireApiSession } from "~/utils/auth.server";
+import { requireApiSession } from "~/kernel/auth.server";
 
 /** `POST /api/auth/refresh`: a new token for another 30 days; the old one is revoked at once. */
 export async function action({ request, context }: ActionFunctionArgs) {

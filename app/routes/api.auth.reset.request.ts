@@ -3,7 +3,7 @@ import { z } from "zod";
 import { sendPasswordReset } from "~/models/auth/mail.server";
 import { requestPasswordReset } from "~/models/auth/tokens.server";
 import { apiMethodNotAllowed, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { realmFor } from "~/utils/auth.server";
+import { realmFor } from "~/kernel/auth.server";
 
 export const bodySchema = z.object({ email: z.string().trim().min(1).max(254).email("validation.email") });
 

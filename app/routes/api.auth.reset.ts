@@ -3,7 +3,7 @@ import { z } from "zod";
 import { resetPassword } from "~/models/auth/tokens.server";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/utils/auth-schemas";
 import { apiError, apiMethodNotAllowed, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { realmFor } from "~/utils/auth.server";
+import { realmFor } from "~/kernel/auth.server";
 
 export const bodySchema = z
   .object({

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getDriverBySlug } from "~/models/sso/drivers.server";
 import { apiNotFound, apiOk } from "~/utils/api.server";
-import { ssoTenant } from "~/utils/sso.server";
+import { ssoTenant } from "~/kernel/sso.server";
 
 const FIELDS = ["code", "state", "iss", "error", "error_description"] as const;
 

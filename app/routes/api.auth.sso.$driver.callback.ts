@@ -7,8 +7,8 @@ import { SsoFailure } from "~/models/sso/flow.server";
 import { authenticateSso } from "~/models/sso/strategy.server";
 import { personView, type User } from "~/models/user.server";
 import { apiError, apiInvalid, apiNotFound, apiOk, apiT } from "~/utils/api.server";
-import { realmFor, startSession } from "~/utils/auth.server";
-import { logSsoFailure, ssoTenant } from "~/utils/sso.server";
+import { realmFor, startSession } from "~/kernel/auth.server";
+import { logSsoFailure, ssoTenant } from "~/kernel/sso.server";
 
 export const answerSchema = z.object({
   state: z.string().min(1).max(500),

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getDriverBySlug } from "~/models/sso/drivers.server";
 import { beginSignIn, redirectUriFor, SsoFailure } from "~/models/sso/flow.server";
 import { apiError, apiNotFound, apiOk, apiT } from "~/utils/api.server";
-import { logSsoFailure, ssoTenant } from "~/utils/sso.server";
+import { logSsoFailure, ssoTenant } from "~/kernel/sso.server";
 
 /**
  * `GET|POST /api/auth/sso/{driver}/redirect` (spec §7): an app starts a sign-in. The reply gives the

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { isBookmarked, setBookmark } from "~/models/learning.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 
 /** `DELETE /api/bookmarks/{course id}`: removes the caller's own bookmark of that course. */
 export async function action({ request, context, params }: ActionFunctionArgs) {

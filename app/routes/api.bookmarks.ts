@@ -3,7 +3,7 @@ import { z } from "zod";
 import { courseView } from "~/models/course.server";
 import { listBookmarks, publishedCourse, setBookmark } from "~/models/learning.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk, parseApiBody } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { paginated } from "~/utils/pagination";
 
 /** `GET /api/bookmarks`: the caller's own bookmarked (published) courses. */

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getFile } from "~/models/file.server";
 import { canWatchFile } from "~/models/learning.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 
 /** How long a video address works: long enough for a feature-length lesson with pauses. */
 const VIDEO_TTL_SECONDS = 6 * 3600;

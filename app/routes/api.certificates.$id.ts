@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getCertificate, restoreCertificate, revokeCertificate } from "~/models/certificate.server";
 import { certificateCaller, viewFor, visibleCertificate } from "~/screens/certificate-api.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk, parseApiBody } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 
 /** `GET /api/certificates/{id}`: one's own certificate (any, with read:certificate-template); another's is 404. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

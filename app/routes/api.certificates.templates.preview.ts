@@ -3,7 +3,7 @@ import { getTemplate, previewQuerySchema } from "~/models/certificate.server";
 import { pageBox } from "~/models/certificate-html.server";
 import { renderPreviewPng } from "~/models/certificate-render.server";
 import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { languageFor } from "~/utils/preferences.server";
 
 /**

@@ -1,5 +1,5 @@
 import { moveCarousel } from "~/models/carousel.server";
-import { moveRoute } from "~/utils/resource.server";
+import { moveRoute } from "~/kernel/resource.server";
 
 /** `POST /api/courses-carousels/{id}/move {position}|{direction}`. */
 export const { loader, action } = moveRoute("write:carousel", (scope, id, to) => moveCarousel(scope.db, id, to));

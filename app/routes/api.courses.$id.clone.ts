@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getCourse } from "~/models/course.server";
 import { jobView } from "~/models/job.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { getFixedT } from "~/utils/i18n.server";
 import { isLanguage } from "~/utils/i18n";
 

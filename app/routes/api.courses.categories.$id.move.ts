@@ -1,5 +1,5 @@
 import { moveCategory } from "~/models/category.server";
-import { moveRoute } from "~/utils/resource.server";
+import { moveRoute } from "~/kernel/resource.server";
 
 /** `POST /api/courses/categories/{id}/move {position}|{direction}`. */
 export const { loader, action } = moveRoute("write:category", (scope, id, to) => moveCategory(scope.db, id, to));

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { courseAccess, courseRating, publishedCourse, rateCourse } from "~/models/learning.server";
 import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 
 export const ratingQuery = z.object({ course_id: z.coerce.number().int().positive() });
 export const ratingBody = z.object({ course_id: z.number().int().positive(), stars: z.number().int().min(1).max(5) });

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { revokeDevice } from "~/models/auth/session.server";
 import { apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
-import { requireApiSession } from "~/utils/auth.server";
+import { requireApiSession } from "~/kernel/auth.server";
 
 const paramsSchema = z.object({ id: z.coerce.number().int().positive() });
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deviceView, listDevices } from "~/models/auth/session.server";
 import { apiMethodNotAllowed, apiOk } from "~/utils/api.server";
-import { requireApiSession } from "~/utils/auth.server";
+import { requireApiSession } from "~/kernel/auth.server";
 import { paginated } from "~/utils/pagination";
 
 /** `GET /api/devices`: the caller's own signed-in devices (browsers and tokens). */

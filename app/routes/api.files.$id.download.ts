@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getFile } from "~/models/file.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 
 /**
  * `GET /api/files/{id}/download` (read:file): `{ url, expires_at }`, a signed address that serves the

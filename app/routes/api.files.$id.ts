@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { deleteFile, fileView, getFile } from "~/models/file.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 
 const idOf = (value: string | undefined) => (/^\d{1,15}$/.test(value ?? "") ? Number(value) : null);
 

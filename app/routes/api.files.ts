@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { fileView, listFiles, receiveUpload, storeUpload, UploadError } from "~/models/file.server";
 import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { pageSchema, paginated } from "~/utils/pagination";
-import { uploadLimits, uploadProblem } from "~/utils/upload.server";
+import { uploadLimits, uploadProblem } from "~/kernel/upload.server";
 
 /** `GET /api/files` (read:file): the organization's files, newest first, paginated. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

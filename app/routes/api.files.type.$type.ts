@@ -3,7 +3,7 @@ import { z } from "zod";
 import { fileView, listFiles } from "~/models/file.server";
 import { FILE_KINDS } from "~/models/vocabulary";
 import { apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { pageSchema, paginated } from "~/utils/pagination";
 
 export const querySchema = pageSchema.extend({ type: z.enum(FILE_KINDS) });

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getJob, jobView } from "~/models/job.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 
 /** `GET /api/jobs/{id}`: a background job's status, progress and result (those who may write courses). */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

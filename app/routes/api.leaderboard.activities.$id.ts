@@ -4,7 +4,7 @@ import { listActivities, updateActivity } from "~/models/leaderboard-admin.serve
 import { ACTIVITY_KINDS, type ActivityKind } from "~/models/vocabulary";
 import { activityApiView, leaderboardApi } from "~/screens/leaderboard-api.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk, parseApiBody } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 
 const kindOf = (raw: string | undefined) => (ACTIVITY_KINDS as readonly string[]).includes(raw ?? "") ? (raw as ActivityKind) : null;
 

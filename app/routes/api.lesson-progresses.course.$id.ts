@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { courseProgress, publishedCourse } from "~/models/learning.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 
 /** `GET /api/lesson-progresses/course/{id}`: the caller's progress in one course. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { courseProgress, recentCourses } from "~/models/learning.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { paginated } from "~/utils/pagination";
 
 /** `GET /api/lesson-progresses/courses`: the caller's progress in each course they started. */

@@ -4,7 +4,7 @@ import { completeLesson, lessonAccess, listOwnProgress, progressView, publishedC
 import { getLesson } from "~/models/lesson.server";
 import { lessonTracking } from "~/models/scorm.server";
 import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { pageSchema, paginated } from "~/utils/pagination";
 
 /** `GET /api/lesson-progresses`: the caller's own lesson progress (never anyone else's), newest first. */

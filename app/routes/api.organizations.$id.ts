@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { currentSettings, deleteOrganization, getOrganization, hostConflicts, organizationSettingsSchema, organizationView, updateOrganization } from "~/models/organization.server";
 import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { requireApiSuperAdmin } from "~/utils/platform-api.server";
+import { requireApiSuperAdmin } from "~/kernel/platform-api.server";
 
 function find(context: LoaderFunctionArgs["context"], id: string | undefined) {
   const n = Number(id);

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { listOrganizations } from "~/models/organization.server";
 import { apiMethodNotAllowed } from "~/utils/api.server";
 import { csvResponse, toCsv } from "~/utils/csv.server";
-import { requireApiSuperAdmin } from "~/utils/platform-api.server";
+import { requireApiSuperAdmin } from "~/kernel/platform-api.server";
 
 /** `GET /api/organizations/export` (super-admin): CSV, formula-looking cells neutralised. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { organizationView, searchOrganizations } from "~/models/organization.server";
 import { apiInvalid, apiMethodNotAllowed, apiOk } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
-import { requireApiSuperAdmin } from "~/utils/platform-api.server";
+import { requireApiSuperAdmin } from "~/kernel/platform-api.server";
 
 export const querySchema = pageSchema.extend({ q: z.string().trim().min(1).max(200) });
 

@@ -4,7 +4,7 @@ import { createOrganizationSchema, listOrganizations, organizationView } from "~
 import { provisionOrganization } from "~/models/provision.server";
 import { apiError, apiInvalid, apiMethodNotAllowed, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
-import { requireApiSuperAdmin } from "~/utils/platform-api.server";
+import { requireApiSuperAdmin } from "~/kernel/platform-api.server";
 
 export const bodySchema = z.object({
   name: createOrganizationSchema.shape.name,

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { markPlayerInstructionsShown } from "~/models/user.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { safeRedirectPath } from "~/utils/redirect";
 
 /**

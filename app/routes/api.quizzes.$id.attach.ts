@@ -3,7 +3,7 @@ import { z } from "zod";
 import { lessonView } from "~/models/lesson.server";
 import { attachQuiz, getQuiz, linkQuizLesson } from "~/models/quiz.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 
 /**
  * `POST /api/quizzes/{id}/attach`: adds a `quiz` lesson showing this quiz at the end of a course

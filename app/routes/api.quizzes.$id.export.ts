@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getQuiz, quizResults } from "~/models/quiz.server";
 import { apiMethodNotAllowed, apiNotFound } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { quizResultsCsv } from "~/models/quiz-csv.server";
 
 /** `GET /api/quizzes/{id}/export`: every ended attempt of the quiz as CSV (formula-like cells neutralised). */

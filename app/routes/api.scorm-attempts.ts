@@ -4,7 +4,7 @@ import { lessonAccess, publishedCourse } from "~/models/learning.server";
 import { getLesson } from "~/models/lesson.server";
 import { attemptView, commitAttempt, getAttempts, getPackage } from "~/models/scorm.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 
 /**
  * SCORM runtime data (docs/decisions/020-scorm.md), always the caller's own:

@@ -2,9 +2,9 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { userResource, userUpdateSchema, userView } from "~/models/user-resource.server";
 import { deleteUser, editUser, getUser } from "~/models/user.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { mayGrant } from "~/utils/capabilities";
-import { itemRoute } from "~/utils/resource.server";
+import { itemRoute } from "~/kernel/resource.server";
 
 /** `GET users/{id}` (read:user, scoped for group admins). */
 export const { loader } = itemRoute(userResource);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { listVisibleUsers } from "~/models/user-resource.server";
 import { apiMethodNotAllowed, apiNotFound } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { csvResponse, toCsv } from "~/utils/csv.server";
 
 /**

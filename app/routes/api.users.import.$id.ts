@@ -4,7 +4,7 @@ import { jobView } from "~/models/job.server";
 import { checkCsv, existingEmails, markImportQueued, PREVIEW_ROWS, readCsvUpload, storeImport, type ImportProblem } from "~/models/user-import.server";
 import { getUserSettings } from "~/models/user-settings.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 
 export const querySchema = z.object({
   group_id: z.coerce.number().int().positive().optional(),

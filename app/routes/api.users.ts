@@ -2,9 +2,9 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { inviteUser } from "~/models/provision.server";
 import { userCreateSchema, userResource, userView } from "~/models/user-resource.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { mayGrant } from "~/utils/capabilities";
-import { collectionRoute } from "~/utils/resource.server";
+import { collectionRoute } from "~/kernel/resource.server";
 
 /** Spec §7 "Users": `GET users` (read:user, scoped for group admins). */
 export const { loader } = collectionRoute(userResource);

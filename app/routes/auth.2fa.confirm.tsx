@@ -7,7 +7,7 @@ import { Field, FormMessage } from "~/components/form";
 import { sendTwoFactorCode } from "~/models/auth/mail.server";
 import { confirmCode, issueCode } from "~/models/auth/two-factor.server";
 import { twoFactorSchema } from "~/utils/auth-schemas";
-import { homeFor, requireUser, sessionCookie } from "~/utils/auth.server";
+import { homeFor, requireUser, sessionCookie } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { safeRedirectPath } from "~/utils/redirect";
 

@@ -7,11 +7,11 @@ import { Field, FormMessage } from "~/components/form";
 import { SsoButtons } from "~/components/sso-buttons";
 import ssoStyles from "~/styles/sso.css";
 import { passwordLoginEnabled, signInOptions } from "~/models/sso/drivers.server";
-import { SSO_ERROR_CODES } from "~/utils/sso.server";
+import { SSO_ERROR_CODES } from "~/kernel/sso.server";
 import { authenticate } from "~/models/auth/login.server";
 import { revokeSession } from "~/models/auth/session.server";
 import { loginSchema } from "~/utils/auth-schemas";
-import { getAuth, homeFor, realmFor, sessionCookie, startSession } from "~/utils/auth.server";
+import { getAuth, homeFor, realmFor, sessionCookie, startSession } from "~/kernel/auth.server";
 import { safeRedirectPath } from "~/utils/redirect";
 
 export const meta: MetaFunction = () => [{ title: "Sign in" }];

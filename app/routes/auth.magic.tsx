@@ -11,7 +11,7 @@ import { exchangeMagicLink, isMagicLinkLive, requestMagicLink } from "~/models/a
 import { passwordLoginEnabled } from "~/models/sso/drivers.server";
 import { getUser } from "~/models/user.server";
 import { emailSchema } from "~/utils/auth-schemas";
-import { realmFor, sessionCookie, startSession } from "~/utils/auth.server";
+import { realmFor, sessionCookie, startSession } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { requireOrganization } from "~/utils/tenant.server";

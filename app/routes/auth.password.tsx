@@ -7,7 +7,7 @@ import { Field, FormMessage } from "~/components/form";
 import { verifyPassword } from "~/models/auth/secrets.server";
 import { changePassword } from "~/models/auth/tokens.server";
 import { changePasswordSchema } from "~/utils/auth-schemas";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

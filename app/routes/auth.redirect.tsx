@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { hasStartedLearning } from "~/models/learning.server";
-import { homeFor, requireUser } from "~/utils/auth.server";
+import { homeFor, requireUser } from "~/kernel/auth.server";
 
 /**
  * Spec §2: the landing after sign-in, acting as home: each person goes where their role belongs; a

@@ -6,7 +6,7 @@ import { useTranslation } from "~/utils/translate";
 import { Field, FormMessage } from "~/components/form";
 import { isResetTokenLive, resetPassword } from "~/models/auth/tokens.server";
 import { newPasswordSchema } from "~/utils/auth-schemas";
-import { realmFor } from "~/utils/auth.server";
+import { realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 
 /** Spec §2: /auth/reset/{email}/{token}. Without a token there is nothing to reset: ask for a link. */

@@ -7,7 +7,7 @@ import { Field } from "~/components/form";
 import { sendPasswordReset } from "~/models/auth/mail.server";
 import { requestPasswordReset } from "~/models/auth/tokens.server";
 import { emailSchema } from "~/utils/auth-schemas";
-import { realmFor } from "~/utils/auth.server";
+import { realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 
 /**

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { startWebSignIn } from "~/utils/sso.server";
+import { startWebSignIn } from "~/kernel/sso.server";
 
 /**
  * Spec §7 SSO `auth/sso/{driver}/redirect` for browsers: the sign-in buttons link here; the browser goes

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { finishWebSignIn } from "~/utils/sso.server";
+import { finishWebSignIn } from "~/kernel/sso.server";
 
 /**
  * Spec §2 `/auth/sso/{driver?}/callback`: where the provider sends the browser back. On success the

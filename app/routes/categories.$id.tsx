@@ -6,7 +6,7 @@ import { EmptyState } from "~/components/empty-state";
 import { ProviderImage } from "~/components/provider-image";
 import { categoryCourses, courseCards } from "~/models/browse.server";
 import { getCategory } from "~/models/category.server";
-import { learnerContext } from "~/utils/learner.server";
+import { learnerContext } from "~/kernel/learner.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
 import { requireOrganization } from "~/utils/tenant.server";
 

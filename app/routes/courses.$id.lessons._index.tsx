@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { completedLessonIds, courseLessons, publishedCourse } from "~/models/learning.server";
 import { nextLesson } from "~/models/player.server";
-import { learnerContext } from "~/utils/learner.server";
+import { learnerContext } from "~/kernel/learner.server";
 
 /**
  * `/courses/{id}/lessons` without a lesson (spec §2 "/courses/{id?}/lessons/{lessonId?}"): opens the lesson

@@ -6,7 +6,7 @@ import { loadAnalytics } from "~/screens/analytics.server";
 import analyticsStyles from "~/styles/analytics.css";
 import { countCourses } from "~/models/course.server";
 import { countUsers } from "~/models/user.server";
-import { requireCapability } from "~/utils/auth.server";
+import { requireCapability } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /** Dashboard overview with the analytics KPIs (spec §2, §3). */

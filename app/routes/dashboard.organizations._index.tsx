@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { OrganizationsTable } from "~/components/organizations-table";
 import { useTranslation } from "~/utils/translate";
-import { requireCapability } from "~/utils/auth.server";
+import { requireCapability } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /**

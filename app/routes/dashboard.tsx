@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { AreaNav } from "~/components/area-nav";
-import { requireCapability } from "~/utils/auth.server";
+import { requireCapability } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /** The organization admin's area (spec §2 "Dashboard"), on the organization's own host. */

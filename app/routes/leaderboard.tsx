@@ -4,7 +4,7 @@ import { useTranslation } from "~/utils/translate";
 import { LevelCard } from "~/components/leaderboard-summary";
 import { BoardTable, WidgetCard } from "~/components/leaderboard-board";
 import { learnerBoardPage } from "~/screens/leaderboard-page.server";
-import { requireCapability } from "~/utils/auth.server";
+import { requireCapability } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 import styles from "~/styles/leaderboard.css";
 

@@ -1,7 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { setHidden } from "~/models/leaderboard-admin.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /** POST /leaderboard/visibility {hidden}: the signed-in learner's own opt-out of public ranking. */

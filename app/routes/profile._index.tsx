@@ -6,7 +6,7 @@ import { ErrorList, FormMessage } from "~/components/form";
 import { LeaderboardSummary, leaderboardLinks } from "~/components/leaderboard-summary";
 import { learnerSummary } from "~/models/leaderboard.server";
 import { updateOwnProfile } from "~/models/user.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { languageCookie } from "~/utils/i18n.server";

@@ -5,7 +5,7 @@ import { CourseCards } from "~/components/course-cards";
 import { EmptyState } from "~/components/empty-state";
 import { courseCards } from "~/models/browse.server";
 import { listBookmarks } from "~/models/learning.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/kernel/auth.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
 import { requireOrganization } from "~/utils/tenant.server";
 

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { getOwnCertificate } from "~/models/certificate.server";
 import { certificatePdf } from "~/screens/certificate-pdf.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 import certificateStyles from "~/styles/certificates.css";
 

@@ -4,7 +4,7 @@ import { useTranslation } from "~/utils/translate";
 import { EmptyState } from "~/components/empty-state";
 import { listOwnCertificates } from "~/models/certificate.server";
 import { verificationUrl } from "~/models/certificate-render.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/kernel/auth.server";
 import { formatDate } from "~/utils/i18n";
 import { requireOrganization } from "~/utils/tenant.server";
 import certificateStyles from "~/styles/certificates.css";

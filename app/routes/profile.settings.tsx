@@ -6,7 +6,7 @@ import { LeaderboardVisibility } from "~/components/leaderboard-visibility";
 import { learnerHidden } from "~/models/leaderboard.server";
 import { ThemeSwitch } from "~/components/theme-switch";
 import type { RootData } from "~/root.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /** Language and theme for this device. */

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { AreaNav } from "~/components/area-nav";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /** Spec §2 /profile: index, bookmarks, certificates, security and settings. */

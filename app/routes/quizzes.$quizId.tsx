@@ -5,7 +5,7 @@ import { QuizPlayer } from "~/components/quiz/quiz-player";
 import { getQuiz, lessonForTaking, quizPlayerState } from "~/models/quiz.server";
 import { runQuizStep } from "~/models/quiz-steps.server";
 import quizStyles from "~/styles/quiz.css";
-import { learnerContext } from "~/utils/learner.server";
+import { learnerContext } from "~/kernel/learner.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: quizStyles }];
 

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { EmptyState } from "~/components/empty-state";
 import { search, visibleHits } from "~/models/learning.server";
-import { learnerContext } from "~/utils/learner.server";
+import { learnerContext } from "~/kernel/learner.server";
 
 /** The search page: a GET form, so results have an address and work without JavaScript. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

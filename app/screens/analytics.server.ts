@@ -8,7 +8,7 @@ import type { Organization } from "../models/organization.server";
 import { alignTimeZoneOnce } from "../models/time-zone.server";
 import { analyticsSearch, parseAnalyticsQuery, type AnalyticsQuery } from "../utils/analytics-query";
 import { apiError, apiNotFound, apiOk, apiT, issueMessage } from "../utils/api.server";
-import { requireApiAuth, requireCapability, type Auth } from "../utils/auth.server";
+import { requireApiAuth, requireCapability, type Auth } from "../kernel/auth.server";
 import { requireOrganization } from "../utils/tenant.server";
 import { DEFAULT_DATE_LOCALE, isLanguage } from "../utils/i18n";
 

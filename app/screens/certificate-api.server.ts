@@ -3,7 +3,7 @@ import { z } from "zod";
 import { certificateView, getCertificate, listCertificates, listOwnCertificates } from "~/models/certificate.server";
 import { verificationUrl } from "~/models/certificate-render.server";
 import { apiNotFound } from "~/utils/api.server";
-import { requireApiAuth, type Auth } from "~/utils/auth.server";
+import { requireApiAuth, type Auth } from "~/kernel/auth.server";
 import { pageSchema } from "~/utils/pagination";
 
 /**

@@ -9,9 +9,9 @@ import { listFiles, receiveUpload, storeUpload, UploadError } from "~/models/fil
 import { redirectWithFlash } from "~/utils/flash.server";
 import { checkbox, text } from "~/utils/form-data.server";
 import { getFixedT } from "~/utils/i18n.server";
-import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { languageFor } from "~/utils/preferences.server";
-import { uploadLimits, uploadProblem } from "~/utils/upload.server";
+import { uploadLimits, uploadProblem } from "~/kernel/upload.server";
 import { templateFrom, templatesBase } from "./certificate-templates";
 
 /**

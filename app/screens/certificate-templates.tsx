@@ -23,7 +23,7 @@ import { text } from "~/utils/form-data.server";
 import { formatDate } from "~/utils/i18n";
 import { getFixedT } from "~/utils/i18n.server";
 import { languageFor } from "~/utils/preferences.server";
-import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /**
  * Certificate templates (spec §2 certificate-templates in both areas): the list, a create form, and the

@@ -15,7 +15,7 @@ import {
 } from "~/models/learning.server";
 import { listMaterials } from "~/models/material.server";
 import { episodeItems, nextLesson, totalDuration } from "~/models/player.server";
-import { learnerContext } from "~/utils/learner.server";
+import { learnerContext } from "~/kernel/learner.server";
 import { richTextToPlain, sanitizeRichText } from "~/utils/sanitize.server";
 
 /*

@@ -5,7 +5,7 @@ import { EmptyState } from "~/components/empty-state";
 import { GroupMembers } from "~/components/group-members";
 import { ProviderImage } from "~/components/provider-image";
 import { canManageGroup, getGroup, groupCourseList, listGroups, type GroupViewer } from "~/models/group.server";
-import { requireCapability, type SessionAuth } from "~/utils/auth.server";
+import { requireCapability, type SessionAuth } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { requireOrganization } from "~/utils/tenant.server";
 import { memberIntent, membersPage } from "./group-detail";

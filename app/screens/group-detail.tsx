@@ -29,7 +29,7 @@ import { GROUP_RULE_FIELDS } from "~/models/vocabulary";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { text } from "~/utils/form-data.server";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
-import { withManagedOrganization, type Area } from "~/utils/manage.server";
+import { withManagedOrganization, type Area } from "~/kernel/manage.server";
 import { groupFormValues, groupFrom, groupsBase, GroupFields, imageChoices } from "./groups";
 
 /** A group's page (spec §2 groups/{groupId}): its fields, rules, courses, members and admins. */

@@ -7,7 +7,7 @@ import { listFiles } from "~/models/file.server";
 import { deleteGroup, getGroup, groupFormSchema, listGroups, saveGroup, type GroupForm } from "~/models/group.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { optionalNumber, text } from "~/utils/form-data.server";
-import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /**
  * Groups (spec §2 dashboard "groups" tab, groups/create, groups/{groupId}; spec §3 Group), for organization

@@ -3,7 +3,7 @@ import { categoryTiles, courseCards, courseStats, recentCourseCards } from "~/mo
 import { carouselCourseRows, listCarousels } from "~/models/carousel.server";
 import { listPublishedCourses } from "~/models/course.server";
 import { publishedCourse } from "~/models/learning.server";
-import { getAuth } from "~/utils/auth.server";
+import { getAuth } from "~/kernel/auth.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
 
 const HOME_COURSE_LIMIT = 24;

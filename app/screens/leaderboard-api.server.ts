@@ -4,7 +4,7 @@ import type { LeaderboardActivity } from "~/models/leaderboard-admin.server";
 import { boardCourse, boardPerson, learnerHidden, PERIODS } from "~/models/leaderboard.server";
 import { ensureLeaderboard } from "~/models/points.server";
 import { apiInvalid, apiNotFound } from "~/utils/api.server";
-import { requireApiAuth } from "~/utils/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { pageSchema } from "~/utils/pagination";
 
 /** Shared steps of the /api/leaderboard calls (spec §7 "Leaderboard"): guard, scope, query parsing. */

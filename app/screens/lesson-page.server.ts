@@ -6,7 +6,7 @@ import { quizForLesson, quizLessonHidden } from "~/models/quiz.server";
 import { scormPlayerData } from "~/models/scorm.server";
 import { getUser } from "~/models/user.server";
 import { episodeItems } from "~/models/player.server";
-import { learnerContext } from "~/utils/learner.server";
+import { learnerContext } from "~/kernel/learner.server";
 import { sanitizeRichText } from "~/utils/sanitize.server";
 
 /*

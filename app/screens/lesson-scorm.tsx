@@ -6,10 +6,10 @@ import { receiveUpload, UploadError } from "~/models/file.server";
 import { getLesson } from "~/models/lesson.server";
 import { getPackage, installPackage, packageView, ScormPackageError } from "~/models/scorm.server";
 import { getFixedT } from "~/utils/i18n.server";
-import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { languageFor } from "~/utils/preferences.server";
 import { formatBytes } from "~/utils/bytes";
-import { uploadLimits, uploadProblem } from "~/utils/upload.server";
+import { uploadLimits, uploadProblem } from "~/kernel/upload.server";
 
 /**
  * A lesson's SCORM package (issue 16), for /admin and /dashboard: upload or replace the zip, see what the

@@ -20,7 +20,7 @@ import { coverChoices, coverFieldSchema, setCover } from "~/models/browse.server
 import { courseResource } from "~/models/course.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { checkbox, moveIntent, text } from "~/utils/form-data.server";
-import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /** Carousels (spec §2): a title, published or not, an ordered list of courses; carousels reorder too. */
 const base = (m: Managed) => `${m.base}/carousels`;

@@ -9,7 +9,7 @@ import { coverChoices, coverFieldSchema, setCover } from "~/models/browse.server
 import { categorySchema, createCategory, deleteCategory, getCategory, listCategories, moveCategory, renameCategory } from "~/models/category.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { moveIntent, text } from "~/utils/form-data.server";
-import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /** Categories (spec §2 categories tab, create and detail pages): create, rename, reorder, delete. */
 const base = (m: Managed) => `${m.base}/categories`;

@@ -10,11 +10,11 @@ import { getQuiz, linkQuizLesson, listQuizzes, quizIdOfLesson, unlinkQuizLesson 
 import { redirectWithFlash } from "~/utils/flash.server";
 import { checkbox, moveIntent, optionalNumber, optionalText, text } from "~/utils/form-data.server";
 import { getFixedT } from "~/utils/i18n.server";
-import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { languageFor } from "~/utils/preferences.server";
 import type { TenantConn } from "~/models/database.server";
-import type { ResourceScope, WriteResult } from "~/utils/resource.server";
-import { uploadLimits, uploadProblem } from "~/utils/upload.server";
+import type { ResourceScope, WriteResult } from "~/kernel/resource.server";
+import { uploadLimits, uploadProblem } from "~/kernel/upload.server";
 
 /**
  * Course authoring's loaders and actions (spec §2 courses tabs, create and detail pages), built once for /admin and /dashboard.

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { AreaNav } from "~/components/area-nav";
-import { withManagedOrganization, type Area } from "~/utils/manage.server";
+import { withManagedOrganization, type Area } from "~/kernel/manage.server";
 
 /** Spec §2: the tabs of one organization, in each area (admin and dashboard have different sets). */
 export const ORGANIZATION_TABS: Record<Area, readonly string[]> = {

@@ -19,7 +19,7 @@ import { alignTimeZoneOnce, setOrganizationTimeZone } from "~/models/time-zone.s
 import { ACTIVITY_KINDS, BADGE_RULES } from "~/models/vocabulary";
 import { apiT, fieldErrors } from "~/utils/api.server";
 import { checkbox, optionalNumber, text } from "~/utils/form-data.server";
-import { withManagedOrganization, type Area } from "~/utils/manage.server";
+import { withManagedOrganization, type Area } from "~/kernel/manage.server";
 
 /**
  * The leaderboard tab (admin and dashboard areas): activities, levels, badges, the time zone, the board,

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { withManagedOrganization, type Area } from "~/utils/manage.server";
+import { withManagedOrganization, type Area } from "~/kernel/manage.server";
 import { ORGANIZATION_TABS } from "./organization-layout";
 
 /** Tabs whose content belongs to later work show an honest empty state, not a fake screen. */

@@ -23,7 +23,7 @@ import {
 } from "~/models/quiz.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { moveIntent, text } from "~/utils/form-data.server";
-import { withManagedOrganization, type Area } from "~/utils/manage.server";
+import { withManagedOrganization, type Area } from "~/kernel/manage.server";
 import { quizFrom, quizSettingsFrom, quizzesBase, QuizSettingsFields, settingsErrors } from "./organization-quizzes";
 
 /**

@@ -7,7 +7,7 @@ import { ErrorList } from "~/components/form";
 import { createQuiz, deleteQuiz, getQuiz, listQuizzes, quizFieldsSchema } from "~/models/quiz.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { optionalNumber, text } from "~/utils/form-data.server";
-import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /**
  * Quizzes of one organization (issue 10): a searchable list, the create page and the delete confirmation,

@@ -9,9 +9,9 @@ import { currentSettings, hostConflicts, organizationSettingsSchema, updateOrgan
 import { redirectWithFlash } from "~/utils/flash.server";
 import { receiveUpload, storeUpload, UploadError } from "~/models/file.server";
 import { getFixedT } from "~/utils/i18n.server";
-import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { languageFor } from "~/utils/preferences.server";
-import { uploadLimits, uploadProblem } from "~/utils/upload.server";
+import { uploadLimits, uploadProblem } from "~/kernel/upload.server";
 
 /**
  * Organization settings and branding (spec §3 Organization). Host names (prefix, domain, custom domain)

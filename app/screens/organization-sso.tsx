@@ -18,7 +18,7 @@ import {
 } from "~/models/sso/drivers.server";
 import { redirectUriFor } from "~/models/sso/flow.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /**
  * Spec §3 Organization "SSO methods (including e-mail/password)": which sign-in methods are on, and the

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { apiTokenView, createApiToken, DEFAULT_TOKEN_DAYS, listApiTokens, MAX_TOKEN_DAYS, revokeApiToken } from "~/models/auth/api-token.server";
 import { CAPABILITIES } from "~/utils/capabilities";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { withManagedOrganization, type Area } from "~/utils/manage.server";
+import { withManagedOrganization, type Area } from "~/kernel/manage.server";
 
 /**
  * An organization's API tokens (spec §2 admin tab "api"; permissions issue item 3): list with last use,

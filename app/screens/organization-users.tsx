@@ -12,7 +12,7 @@ import { inviteUser } from "~/models/provision.server";
 import { deleteUser, editUser, getUser, listUsers, setUserDisabled, userFormSchema, ASSIGNABLE_ROLES } from "~/models/user.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
-import { withManagedOrganization, type Area, type Managed } from "~/utils/manage.server";
+import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /**
  * The users of one organization (spec §2: a table of name, e-mail and type; add, settings, delete),

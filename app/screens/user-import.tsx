@@ -18,7 +18,7 @@ import {
 import { getUserSettings } from "~/models/user-settings.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { checkbox, optionalNumber } from "~/utils/form-data.server";
-import { withManagedOrganization } from "~/utils/manage.server";
+import { withManagedOrganization } from "~/kernel/manage.server";
 
 /**
  * CSV import (spec §2 users "CSV import"; §5 the file's columns): upload → every problem by line, or a

@@ -7,7 +7,7 @@ import { updateOrganization } from "~/models/organization.server";
 import { getUserSettings, saveUserSettings, userSettingsSchema } from "~/models/user-settings.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
-import { withManagedOrganization } from "~/utils/manage.server";
+import { withManagedOrganization } from "~/kernel/manage.server";
 
 /** The users screen's "settings" (spec §2): what new people of this organization start with. */
 const area = { area: "dashboard" as const, capability: "write:user" as const };

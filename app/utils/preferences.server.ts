@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { createCookie } from "@remix-run/node";
-import { getAuth } from "./auth.server";
+import { getAuth } from "../kernel/auth.server";
 import { detectLanguage } from "./i18n.server";
 import type { Language } from "./i18n";
 import { defaultThemeFor, isTheme, type Theme } from "./theme";

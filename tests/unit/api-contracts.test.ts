@@ -121,7 +121,7 @@ describe("the /api description", { timeout: 120_000 }, () => {
       const generic = source.match(/export const \{ loader, action \} = (collection|item|search|move)Route\((\w+|"[^"]+")/);
       if (generic) {
         const { pageSchema } = await import("~/utils/pagination");
-        const { searchSchema } = await import("~/utils/resource.server");
+        const { searchSchema } = await import("~/kernel/resource.server");
         const { moveSchema } = await import("~/models/ordering.server");
         const [, kind, name] = generic;
         const resource = kind === "move" ? null : await (async () => {

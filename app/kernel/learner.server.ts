@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { Learner } from "../models/learning.server";
 import { getAuth } from "./auth.server";
-import { requireOrganization } from "./tenant.server";
+import { requireOrganization } from "../utils/tenant.server";
 
 /**
  * The learner pages' view of who is asking: anyone may look at a published course; signed-in people of

@@ -6,8 +6,8 @@ import { getDriverBySlug } from "../models/sso/drivers.server";
 import { SsoFailure, type SsoErrorCode, type SsoKind, type SsoTenant } from "../models/sso/flow.server";
 import { authenticateSso } from "../models/sso/strategy.server";
 import { getAuth, realmFor, sessionCookie, startSession } from "./auth.server";
-import { safeRedirectPath } from "./redirect";
-import { requireOrganization } from "./tenant.server";
+import { safeRedirectPath } from "../utils/redirect";
+import { requireOrganization } from "../utils/tenant.server";
 
 /**
  * Binds a browser's sign-in to the browser that started it: a random value whose hash is stored with

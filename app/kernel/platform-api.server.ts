@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { apiError, apiT } from "./api.server";
+import { apiError, apiT } from "../utils/api.server";
 import { requireApiAuth } from "./auth.server";
 
 /** Platform-wide /api calls (organizations): super-admins only, with a token from the platform host. */

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { TFunction } from "i18next";
 import { UploadError } from "../models/file.server";
-import { formatBytes } from "./bytes";
+import { formatBytes } from "../utils/bytes";
 
 export function uploadLimits(context: AppLoadContext) {
   return { maxBytes: context.platform.config.FILE_MAX_BYTES, imageMaxBytes: context.platform.config.IMAGE_MAX_BYTES };

@@ -5,11 +5,11 @@ import { findApiToken, tokenCapabilities } from "../models/auth/api-token.server
 import { organizationRealm, platformRealm, roleIn, type AuthRealm } from "../models/auth/realm.server";
 import { administeredGroupIds } from "../models/group.server";
 import { getUser } from "../models/user.server";
-import { capabilitiesOf, type Capability, type Role } from "./capabilities";
+import { capabilitiesOf, type Capability, type Role } from "../utils/capabilities";
 import { createSession, findSession, SESSION_LIFETIME_SECONDS, type SessionKind } from "../models/auth/session.server";
 import { issueCode } from "../models/auth/two-factor.server";
 import { sendTwoFactorCode } from "../models/auth/mail.server";
-import { apiError, apiT } from "./api.server";
+import { apiError, apiT } from "../utils/api.server";
 
 /** The session cookie: a random token, host-only (no Domain), HttpOnly, 30 days (spec §9). */
 export const sessionCookie = createCookie("lectern_session", {

@@ -2,10 +2,10 @@ import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@re
 import { z, type ZodTypeAny } from "zod";
 import type { TenantDb } from "../../db/open";
 import type { Organization } from "../../db/platform";
-import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "./api.server";
+import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "../utils/api.server";
 import { requireApiAuth, type Auth } from "./auth.server";
-import type { Capability } from "./capabilities";
-import { pageSchema, paginated, type Page } from "./pagination";
+import type { Capability } from "../utils/capabilities";
+import { pageSchema, paginated, type Page } from "../utils/pagination";
 
 /**
  * The generic /api resource calls (spec §7: GET {resource}, GET {resource}/{id}, GET {resource}/search,

@@ -5,7 +5,7 @@ import { DatabaseUnavailableError } from "../../db/open";
 import type { Organization } from "../../db/platform";
 import { getOrganization } from "../models/organization.server";
 import { requireCapability, requireSuperAdmin, type SessionAuth } from "./auth.server";
-import type { Capability } from "./capabilities";
+import type { Capability } from "../utils/capabilities";
 
 /**
  * Management screens exist twice (ARCHITECTURE.md "Pages"): under /admin/organizations/{id}/… for

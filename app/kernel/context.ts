@@ -1,8 +1,8 @@
 import type { Organization } from "../../db/platform";
 import type { TenantDb } from "../../db/open";
 import type { Platform } from "../../server/platform";
-import type { Language } from "./i18n";
-import type { Theme } from "./theme";
+import type { Language } from "../utils/i18n";
+import type { Theme } from "../utils/theme";
 import type { Auth } from "./auth.server";
 
 declare module "@remix-run/node" {

@@ -1,0 +1,155 @@
+import { and, asc, count, eq, inArray, isNotNull, lt, sql, type SQL } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import type { TenantConn } from "../../db/open";
+import { preparedOnce } from "../../db/prepared";
+import { courseCompletions, courses, groupCourses, lessonProgress, lessons, type Course, type Lesson } from "../../db/tenant";
+import { isSignedIn, mayPreview } from "./rules";
+import type { Viewer } from "./viewer";
+
+/**
+ * The course rules (spec §4, §8), the only place that knows them: which courses a viewer sees in any list
+ * (visibility, as a SQL predicate for any query over `courses`), and whether they may open a course or a
+ * lesson (access, with the spec's access message when not). Models take the predicate or call these
+ * functions; none re-derives a rule (docs/decisions/031-request-kernel.md).
+ */
+
+export type AccessDenied = "login" | "limited" | "prerequisite" | "previous_lessons";
+export type Access = { allowed: true } | { allowed: false; reason: AccessDenied };
+
+/** The spec's access messages, by reason: texts under `access.*` in locales/<lng>/common.json. */
+export const ACCESS_MESSAGE_KEYS: Record<AccessDenied, string> = {
+  login: "access.login",
+  limited: "access.limited",
+  prerequisite: "access.prerequisite",
+  previous_lessons: "access.previous_lessons",
+};
+
+/** The one published check, for a row already read. */
+export function isPublished(course: Pick<Course, "published">): boolean {
+  return course.published;
+}
+
+/** The one published check, as SQL over `courses`: what anyone may see once a course is out of draft. */
+export const published: SQL = eq(courses.published, true);
+
+/** A course open to everyone in the organization: neither blocked by default nor kept to its groups. */
+function isOpen(course: Pick<Course, "blockDefaultAccess" | "forceGroups">) {
+  return !course.blockDefaultAccess && !course.forceGroups;
+}
+
+/**
+ * Which courses a viewer sees listed (catalogue, home, carousels, search, leaderboards, analytics, /api):
+ * those who may preview see all; everyone else sees published courses that are open, or that one of their
+ * groups gives them. `person` is the viewer's id as a value or a prepared statement's placeholder.
+ */
+function visibility(viewer: Viewer, person: number | ReturnType<typeof sql.placeholder>): SQL | undefined {
+  if (mayPreview(viewer)) return undefined;
+  const open = sql`(${courses.blockDefaultAccess} = 0 and ${courses.forceGroups} = 0)`;
+  if (!isSignedIn(viewer)) return sql`(${published} and ${open})`;
+  const given = sql`exists (select 1 from group_courses gc join group_members gm on gm.group_id = gc.group_id where gc.course_id = ${courses.id} and gm.user_id = ${person})`;
+  return sql`(${published} and (${open} or ${given}))`;
+}
+
+/** The visibility rule with the viewer's id bound: for a query built and run once. */
+export function visibleCourses(viewer: Viewer): SQL | undefined {
+  return visibility(viewer, viewer.person?.id ?? 0);
+}
+
+/**
+ * The visibility rule for a prepared statement (db/prepared.ts): `key` names its variant, and `params`
+ * binds the `viewerId` placeholder it may hold.
+ */
+export function visibleCoursesPrepared(viewer: Viewer): { key: string; where: SQL | undefined; params: { viewerId: number } } {
+  const key = mayPreview(viewer) ? "all" : isSignedIn(viewer) ? "person" : "anonymous";
+  return { key, where: visibility(viewer, sql.placeholder("viewerId")), params: { viewerId: viewer.person?.id ?? 0 } };
+}
+
+const dialect = new SQLiteSyncDialect();
+
+/** The visibility rule as SQL text with its parameters, for the raw queries of full-text search. */
+export function visibleCoursesSql(viewer: Viewer): { text: string; params: unknown[] } {
+  const where = visibleCourses(viewer);
+  if (!where) return { text: "1", params: [] };
+  const query = dialect.sqlToQuery(where);
+  return { text: query.sql, params: query.params };
+}
+
+/** Whether a course, already read, is one the viewer sees listed (the same rule as `visibleCourses`). */
+export function isVisible(db: TenantConn, viewer: Viewer, course: Course): boolean {
+  if (mayPreview(viewer)) return true;
+  if (!isPublished(course)) return false;
+  if (isOpen(course)) return true;
+  return isSignedIn(viewer) && inCourseGroup(db, viewer, course.id);
+}
+
+function inCourseGroup(db: TenantConn, viewer: Viewer, courseId: number) {
+  if (viewer.groupIds.length === 0) return false;
+  const given = preparedOnce(db, "access.courseGroups", () =>
+    db.select({ groupId: groupCourses.groupId }).from(groupCourses).where(eq(groupCourses.courseId, sql.placeholder("courseId"))).prepare(),
+  ).all({ courseId });
+  return given.some((g) => viewer.groupIds.includes(g.groupId));
+}
+
+export function isCourseCompleted(db: TenantConn, userId: number, courseId: number) {
+  return Boolean(
+    preparedOnce(db, "access.courseCompleted", () =>
+      db
+        .select({ id: courseCompletions.courseId })
+        .from(courseCompletions)
+        .where(and(eq(courseCompletions.userId, sql.placeholder("userId")), eq(courseCompletions.courseId, sql.placeholder("courseId"))))
+        .prepare(),
+    ).get({ userId, courseId }),
+  );
+}
+
+/**
+ * May the viewer open the course (its lessons, materials, quizzes, SCORM content)? Drafts are for those
+ * who may preview (anyone else finds no such course); then sign-in, groups, and the prerequisite.
+ */
+export function courseAccess(db: TenantConn, viewer: Viewer, course: Course): Access | null {
+  if (mayPreview(viewer)) return { allowed: true };
+  if (!isPublished(course)) return null;
+  if (!isSignedIn(viewer) || !viewer.person) return { allowed: false, reason: "login" };
+  if (!isOpen(course) && !inCourseGroup(db, viewer, course.id)) return { allowed: false, reason: "limited" };
+  if (course.prerequisiteCourseId && !isCourseCompleted(db, viewer.person.id, course.prerequisiteCourseId)) {
+    return { allowed: false, reason: "prerequisite" };
+  }
+  return { allowed: true };
+}
+
+/**
+ * The lessons that count for a course: all of them, except quiz lessons when the course does not allow
+ * quizzes (spec §3 `allow_quizzes`: they are not shown, so they cannot hold a course back).
+ */
+export function countedLessons(courseId: number | ReturnType<typeof sql.placeholder>) {
+  return and(eq(lessons.courseId, courseId), sql`(${lessons.kind} <> 'quiz' or (select allow_quizzes from courses where courses.id = ${courseId}) = 1)`);
+}
+
+/** The course's rules, then its lesson order: lessons can require all earlier lessons to be completed. */
+export function lessonAccess(db: TenantConn, viewer: Viewer, course: Course, lesson: Lesson): Access | null {
+  const access = courseAccess(db, viewer, course);
+  if (!access?.allowed || mayPreview(viewer) || !course.sequentialLessons || !viewer.person) return access;
+  const earlier = db
+    .select({ id: lessons.id })
+    .from(lessons)
+    .where(and(countedLessons(course.id), lt(lessons.position, lesson.position)))
+    .orderBy(asc(lessons.position))
+    .all();
+  if (earlier.length === 0) return access;
+  const done =
+    db
+      .select({ n: count() })
+      .from(lessonProgress)
+      .where(
+        and(
+          eq(lessonProgress.userId, viewer.person.id),
+          inArray(
+            lessonProgress.lessonId,
+            earlier.map((l) => l.id),
+          ),
+          isNotNull(lessonProgress.completedAt),
+        ),
+      )
+      .get()?.n ?? 0;
+  return done < earlier.length ? { allowed: false, reason: "previous_lessons" } : access;
+}

@@ -1,0 +1,36 @@
+import type { Capability } from "../utils/capabilities";
+import type { Viewer } from "./viewer";
+
+/**
+ * What each role and capability may do (spec §6; the roles' capabilities are listed in
+ * app/utils/capabilities.ts, which the browser shares to hide what a person may not use). Every check of a
+ * viewer's rights is one of these functions; docs/permissions.md is the table they must produce.
+ */
+
+/** Signed in here: a person with a role in this organization (or the platform), their code confirmed. */
+export function isSignedIn(viewer: Viewer): boolean {
+  return Boolean(viewer.person && viewer.role && !viewer.session?.twoFactorPending);
+}
+
+export function may(viewer: Viewer, capability: Capability): boolean {
+  return viewer.capabilities.has(capability);
+}
+
+/** Those who may write courses see every course and lesson, drafts included, whatever the learner rules say. */
+export function mayPreview(viewer: Viewer): boolean {
+  return isSignedIn(viewer) && may(viewer, "write:course");
+}
+
+/** The organization's admins (and super-admins managing it), as opposed to group admins and learners. */
+export function isOrganizationAdmin(viewer: Viewer): boolean {
+  return viewer.role === "admin" || viewer.role === "super_admin";
+}
+
+/** The groups a viewer may manage: null means all of them; a group admin only those they administer. */
+export function manageableGroupIds(viewer: Viewer): readonly number[] | null {
+  return isOrganizationAdmin(viewer) ? null : viewer.administeredGroupIds;
+}
+
+export function isSuperAdmin(viewer: Viewer): boolean {
+  return viewer.role === "super_admin" && !viewer.organization;
+}

@@ -1,0 +1,67 @@
+import type { TenantDb } from "../../db/open";
+import type { Organization } from "../../db/platform";
+import type { ApiToken, Session, User } from "../../db/tenant";
+import { capabilitiesOf, type Capability, type Role } from "../utils/capabilities";
+import type { Language } from "../utils/i18n";
+
+/**
+ * Who is asking, and where: the one shape every loader, action, /api call, SCORM request, job and script
+ * passes down (docs/decisions/031-request-kernel.md). The server builds it once per request
+ * (app/kernel/viewer.server.ts `identify`, called from server/app.ts getLoadContext); jobs and scripts
+ * build a system viewer. Only the rules in app/access read its fields to decide anything.
+ */
+export interface Viewer {
+  /** The organization of the request's host (or the one a super-admin manages); null on the platform host. */
+  organization: Organization | null;
+  /** That organization's database, leased for the request. */
+  db: TenantDb | null;
+  /** How the person proved who they are: a session cookie, a Bearer token, or none (a system viewer). */
+  via: "cookie" | "bearer" | "system" | null;
+  /** The signed-in device, when there is one (a cookie, or an /api login token). */
+  session: Session | null;
+  /** The API token, when the request uses one. */
+  token: ApiToken | null;
+  /** The person: an organization's user or, on the platform host, a super-admin. */
+  person: User | null;
+  /** Their role here; null when signed out, or signed in where they have none. */
+  role: Role | null;
+  capabilities: ReadonlySet<Capability>;
+  /** The groups the person belongs to, and the ones they administer (a group admin's scope). */
+  groupIds: readonly number[];
+  administeredGroupIds: readonly number[];
+  /** The request's interface language (docs/decisions/005-language-and-theme.md). */
+  language: Language;
+}
+
+/** A viewer the page guards have let through: signed in on a device, code confirmed, with a role here. */
+export type SignedInViewer = Viewer & { person: User; session: Session; role: Role };
+
+/** Someone not signed in (or a credential that means nothing here). */
+export function anonymousViewer(organization: Organization | null, db: TenantDb | null, language: Language): Viewer {
+  return {
+    organization,
+    db,
+    via: null,
+    session: null,
+    token: null,
+    person: null,
+    role: null,
+    capabilities: capabilitiesOf(null),
+    groupIds: [],
+    administeredGroupIds: [],
+    language,
+  };
+}
+
+/**
+ * The platform itself, for jobs and scripts: an organization admin's rights, no person. What it writes is
+ * the organization's, e.g. a clone or an import an admin started; the job checked the admin when queued.
+ */
+export function systemViewer(organization: Organization, db: TenantDb, language: Language = "en"): Viewer {
+  return { ...anonymousViewer(organization, db, language), via: "system", role: "admin", capabilities: capabilitiesOf("admin") };
+}
+
+/** The same person, looking at another organization's data (a super-admin's management screens). */
+export function viewerIn(viewer: Viewer, organization: Organization, db: TenantDb): Viewer {
+  return { ...viewer, organization, db };
+}
