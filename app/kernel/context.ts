@@ -1,9 +1,8 @@
 import type { Organization } from "../../db/platform";
 import type { TenantDb } from "../../db/open";
 import type { Platform } from "../../server/platform";
-import type { Language } from "../utils/i18n";
 import type { Theme } from "../utils/theme";
-import type { Auth } from "./auth.server";
+import type { Viewer } from "../access/viewer";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
@@ -16,10 +15,11 @@ declare module "@remix-run/node" {
     requestId: string;
     /** The client's address (Express's req.ip: the socket's, or X-Forwarded-For behind a trusted proxy). */
     clientIp: string;
-    /** Per-request memo of who is asking (utils/auth.server.ts getAuth); undefined until looked up. */
-    auth?: Auth | null;
-    /** Per-request memo of the detected interface language (see utils/preferences.server.ts). */
-    language?: Language;
+    /**
+     * Who is asking, built once per request before the app runs (app/kernel/viewer.server.ts `identify`):
+     * the organization, its database, the person, their role, capabilities, groups and language.
+     */
+    viewer: Viewer;
     theme?: Theme;
     /** Set when a loader or action met the tenant file locked by another process (server/tenant-lock.ts). */
     tenantBusy?: boolean;

@@ -45,6 +45,18 @@ export function addGroupMember(db: TenantConn, { groupId, userId, isAdmin = fals
 }
 
 /** The groups a person administers (spec §6: groups have admins who manage the group). */
+/** The groups a person belongs to, and whether they administer each (the viewer's groups, app/kernel/viewer.server.ts). */
+export function membershipsOf(db: TenantConn, userId: number): { groupId: number; isAdmin: boolean }[] {
+  return preparedOnce(db, "group.membershipsOf", () =>
+    db
+      .select({ groupId: groupMembers.groupId, isAdmin: groupMembers.isAdmin })
+      .from(groupMembers)
+      .where(eq(groupMembers.userId, sql.placeholder("userId")))
+      .orderBy(asc(groupMembers.groupId))
+      .prepare(),
+  ).all({ userId });
+}
+
 export function administeredGroupIds(db: TenantConn, userId: number): number[] {
   return preparedOnce(db, "administeredGroupIds", () =>
     db
