@@ -65,7 +65,7 @@ export default async function handleRequest(
  * for certificates; it holds for every signed-in page and its data requests).
  */
 function privateToSignedIn(headers: Headers, context: AppLoadContext) {
-  if (context.auth) headers.set("Cache-Control", "private, no-store");
+  if (context.viewer?.via) headers.set("Cache-Control", "private, no-store");
 }
 
 export function handleDataRequest(response: Response, { context }: { context: AppLoadContext }) {

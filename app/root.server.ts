@@ -1,6 +1,5 @@
 import { json, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { publicOrganization } from "~/models/organization.server";
-import { getAuth } from "~/kernel/auth.server";
 import { takeFlash } from "~/utils/flash.server";
 import { textsScript } from "~/utils/i18n.server";
 import { languageFor, themeFor } from "~/utils/preferences.server";
@@ -10,7 +9,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const language = await languageFor(request, context);
   const theme = await themeFor(request, context);
   const url = new URL(request.url);
-  const auth = await getAuth(request, context);
+  const auth = context.viewer;
   const flash = await takeFlash(request);
   return json(
     {

@@ -54,7 +54,7 @@ interface Plan {
  */
 export function directApiRoutes(
   build: ServerBuild,
-  getLoadContext: (req: Request, res: Response) => AppLoadContext,
+  getLoadContext: (req: Request, res: Response) => Promise<AppLoadContext>,
   compress: (req: Request, res: Response, next: NextFunction) => void,
 ) {
   const matchApiRoute = apiRouteMatcher(build);
@@ -103,7 +103,7 @@ export function directApiRoutes(
       const url = remixUrl(req);
       if (url.pathname !== pathname) return compress(req, res, next);
       const request = (await laneRequest(req, res, url.href)) ?? streamingRequest(req, res);
-      const context = getLoadContext(req, res);
+      const context = await getLoadContext(req, res);
       let response: globalThis.Response;
       try {
         const result: unknown = await handler({ request, context, params } as never);

@@ -10,7 +10,7 @@ import { DatabaseUnavailableError, type TenantDb } from "../db/open";
 import { tenantDatabaseFile } from "../db/tenant-pool";
 import type { Organization } from "../db/platform";
 import type { Platform } from "./platform";
-import type { Auth } from "../app/kernel/auth.server";
+import { viewerOf } from "./viewer";
 import { isLanguage } from "../app/utils/i18n";
 import { textsScript } from "../app/utils/i18n.server";
 import { directApiRoutes } from "./api-direct";
@@ -84,8 +84,9 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
     ),
   );
 
-  function getLoadContext(req: Request, res: Response) {
+  async function getLoadContext(req: Request, res: Response) {
     const tenant = res.locals.tenant as TenantLocals;
+    const viewer = await viewerOf(req, res, platform);
     // Kept on the response so the request's log line can name who asked (server/logger.ts).
     return (res.locals.loadContext = {
       organization: tenant.organization,
@@ -94,8 +95,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
       cspNonce: res.locals.cspNonce as string,
       requestId: res.locals.requestId as string,
       clientIp: clientAddress(req),
-      // Who is asking, when server/body-limits.ts has already looked it up for a request with a body.
-      ...(res.locals.auth !== undefined ? { auth: res.locals.auth as Auth | null } : {}),
+      viewer,
     });
   }
   // /api resource routes without Remix's document machinery, in production (a fixed build).

@@ -1,7 +1,8 @@
 import { Transform, type Readable } from "node:stream";
 import type { NextFunction, Request, Response } from "express";
-import type { Auth } from "../app/kernel/auth.server";
-import { getAuth } from "../app/kernel/auth.server";
+import { mayAct } from "../app/access/rules";
+import type { Viewer } from "../app/access/viewer";
+import { viewerOf } from "./viewer";
 import type { Capability } from "../app/utils/capabilities";
 import { IMPORT_MAX_BYTES } from "../app/models/user-import.server";
 import type { Config } from "./config";
@@ -60,10 +61,6 @@ function mediaType(req: Request) {
   return (req.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-function mayUpload(auth: Auth | null, capability: Capability) {
-  if (!auth || !auth.role || auth.session?.twoFactorPending) return false;
-  return auth.capabilities.has(capability);
-}
 
 interface BodyLimit {
   /** The most the body may be, in bytes. */
@@ -72,26 +69,13 @@ interface BodyLimit {
   named: number;
 }
 
-/** The most a request may send, and who is asking (looked up once, for the request's load context). */
+/** The most a request may send, by who is asking (identified once, for the request's load context too). */
 export async function bodyLimitFor(req: Request, res: Response, platform: Platform, limits: Limits): Promise<BodyLimit> {
-  const tenant = res.locals.tenant as { organization: unknown; db: unknown };
-  // The same lookup every loader and action makes (app/utils/auth.server.ts), kept for them on res.locals.
-  const context = { organization: tenant.organization, db: tenant.db, platform } as Parameters<typeof getAuth>[1];
-  // Only the two headers that carry credentials are read; no web Request is made for it.
-  const credentials = {
-    headers: {
-      get: (name: string) => {
-        const value = req.headers[name.toLowerCase()];
-        return typeof value === "string" ? value : null;
-      },
-    },
-  };
-  const auth = await getAuth(credentials, context);
-  res.locals.auth = auth;
+  const auth = await viewerOf(req, res, platform);
   if (!auth?.role) return { bytes: ANONYMOUS_BODY_BYTES, named: ANONYMOUS_BODY_BYTES };
   const type = mediaType(req);
   const upload = UPLOADS.find((route) => route.path.test(req.path) && route.types.includes(type));
-  if (upload && mayUpload(auth, upload.capability)) {
+  if (upload && mayAct(auth, upload.capability)) {
     const file = upload.limit(limits);
     return { bytes: file + MULTIPART_OVERHEAD_BYTES, named: file };
   }
@@ -103,9 +87,9 @@ export function refuseBody(req: Request, res: Response) {
   if (res.headersSent) return;
   const limit = (res.locals.bodyLimit as BodyLimit | undefined)?.named ?? ANONYMOUS_BODY_BYTES;
   lingerThenClose(req, res);
-  const auth = res.locals.auth as Auth | null | undefined;
+  const viewer = res.locals.viewer as Viewer | undefined;
   const organization = (res.locals.tenant as { organization: { language: string } | null } | undefined)?.organization;
-  sendStatusPage(req, res, 413, { limit, language: auth?.person?.language ?? organization?.language });
+  sendStatusPage(req, res, 413, { limit, language: viewer?.language ?? organization?.language });
 }
 
 /** How long, and how much more, a refused body is read and dropped before its connection is closed. */

@@ -15,12 +15,12 @@ import { sendTenantBusy, tenantWasBusy } from "./tenant-lock";
  * JavaScript) are streamed and counted against the request's limit (server/body-limits.ts). A rendered page's
  * bytes are written out directly.
  */
-export function documents(build: ServerBuild | (() => Promise<ServerBuild>), mode: string, getLoadContext: (req: Request, res: Response) => AppLoadContext) {
+export function documents(build: ServerBuild | (() => Promise<ServerBuild>), mode: string, getLoadContext: (req: Request, res: Response) => Promise<AppLoadContext>) {
   const handleRequest = createRequestHandler(build, mode);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const lean = req.method === "GET" || req.method === "HEAD" ? await laneRequest(req, res, remixUrl(req).href) : null;
-      const response = await handleRequest(lean ?? streamingRequest(req, res), getLoadContext(req, res));
+      const response = await handleRequest(lean ?? streamingRequest(req, res), await getLoadContext(req, res));
       // A body refused while it streamed has had its 413 (server/body-limits.ts); whatever came of it is dropped.
       if (res.headersSent) return;
       // A loader or action met the organization's file locked by another process: 503, not Remix's 500.

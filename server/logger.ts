@@ -48,7 +48,7 @@ export function redactPath(path: string) {
 }
 
 interface LoggedContext {
-  auth?: { person?: { id: number } | null } | null;
+  viewer?: { person?: { id: number } | null } | null;
 }
 
 /**
@@ -67,7 +67,7 @@ export function requestLog(log: Logger) {
         {
           id: res.locals.requestId,
           org: tenant?.organization?.id ?? null,
-          user: context?.auth?.person?.id ?? null,
+          user: context?.viewer?.person?.id ?? null,
           method: req.method,
           path: redactPath(req.path),
           status: res.statusCode,

@@ -2,8 +2,8 @@ import { and, asc, count, eq, inArray, isNotNull, lt, sql, type SQL } from "driz
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { TenantConn } from "../../db/open";
 import { preparedOnce } from "../../db/prepared";
-import { courseCompletions, courses, groupCourses, lessonProgress, lessons, type Course, type Lesson } from "../../db/tenant";
-import { isSignedIn, mayPreview } from "./rules";
+import { carousels, courseCompletions, courses, groupCourses, lessonProgress, lessons, type Course, type Lesson } from "../../db/tenant";
+import { isSignedIn, mayAct, mayPreview } from "./rules";
 import type { Viewer } from "./viewer";
 
 /**
@@ -31,6 +31,11 @@ export function isPublished(course: Pick<Course, "published">): boolean {
 
 /** The one published check, as SQL over `courses`: what anyone may see once a course is out of draft. */
 export const published: SQL = eq(courses.published, true);
+
+/** Carousels: published ones for everyone, drafts too for those who may write carousels. */
+export function visibleCarousels(viewer: Viewer): SQL | undefined {
+  return mayAct(viewer, "write:carousel") ? undefined : eq(carousels.published, true);
+}
 
 /** A course open to everyone in the organization: neither blocked by default nor kept to its groups. */
 function isOpen(course: Pick<Course, "blockDefaultAccess" | "forceGroups">) {
@@ -104,11 +109,12 @@ export function isCourseCompleted(db: TenantConn, userId: number, courseId: numb
 
 /**
  * May the viewer open the course (its lessons, materials, quizzes, SCORM content)? Drafts are for those
- * who may preview (anyone else finds no such course); then sign-in, groups, and the prerequisite.
+ * who may preview: anyone else finds no such course (app/models/learning.server.ts `findCourse`), and is
+ * refused here should a caller ask about one. Then sign-in, groups, and the prerequisite.
  */
-export function courseAccess(db: TenantConn, viewer: Viewer, course: Course): Access | null {
+export function courseAccess(db: TenantConn, viewer: Viewer, course: Course): Access {
   if (mayPreview(viewer)) return { allowed: true };
-  if (!isPublished(course)) return null;
+  if (!isPublished(course)) return { allowed: false, reason: "limited" };
   if (!isSignedIn(viewer) || !viewer.person) return { allowed: false, reason: "login" };
   if (!isOpen(course) && !inCourseGroup(db, viewer, course.id)) return { allowed: false, reason: "limited" };
   if (course.prerequisiteCourseId && !isCourseCompleted(db, viewer.person.id, course.prerequisiteCourseId)) {
@@ -125,10 +131,18 @@ export function countedLessons(courseId: number | ReturnType<typeof sql.placehol
   return and(eq(lessons.courseId, courseId), sql`(${lessons.kind} <> 'quiz' or (select allow_quizzes from courses where courses.id = ${courseId}) = 1)`);
 }
 
+/**
+ * A quiz lesson is shown only when its course allows quizzes (spec §3 `allow_quizzes`); otherwise it does
+ * not exist for learners. Those who may preview see it.
+ */
+export function isLessonHidden(viewer: Viewer, course: Pick<Course, "allowQuizzes">, lesson: Pick<Lesson, "kind">): boolean {
+  return lesson.kind === "quiz" && !course.allowQuizzes && !mayPreview(viewer);
+}
+
 /** The course's rules, then its lesson order: lessons can require all earlier lessons to be completed. */
-export function lessonAccess(db: TenantConn, viewer: Viewer, course: Course, lesson: Lesson): Access | null {
+export function lessonAccess(db: TenantConn, viewer: Viewer, course: Course, lesson: Lesson): Access {
   const access = courseAccess(db, viewer, course);
-  if (!access?.allowed || mayPreview(viewer) || !course.sequentialLessons || !viewer.person) return access;
+  if (!access.allowed || mayPreview(viewer) || !course.sequentialLessons || !viewer.person) return access;
   const earlier = db
     .select({ id: lessons.id })
     .from(lessons)

@@ -12,13 +12,19 @@ export function isSignedIn(viewer: Viewer): boolean {
   return Boolean(viewer.person && viewer.role && !viewer.session?.twoFactorPending);
 }
 
+/** Whether the viewer holds a capability (a role's, or an API token's share of its owner's). */
 export function may(viewer: Viewer, capability: Capability): boolean {
   return viewer.capabilities.has(capability);
 }
 
+/** May act with that capability now: a role here, and no e-mailed code still awaited (a person or an API token). */
+export function mayAct(viewer: Viewer, capability: Capability): boolean {
+  return Boolean(viewer.role) && !viewer.session?.twoFactorPending && may(viewer, capability);
+}
+
 /** Those who may write courses see every course and lesson, drafts included, whatever the learner rules say. */
 export function mayPreview(viewer: Viewer): boolean {
-  return isSignedIn(viewer) && may(viewer, "write:course");
+  return mayAct(viewer, "write:course");
 }
 
 /** The organization's admins (and super-admins managing it), as opposed to group admins and learners. */

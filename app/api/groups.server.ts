@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import { isOrganizationAdmin } from "~/access/rules";
 import { z } from "zod";
 import {
   addMembers,
@@ -13,11 +14,10 @@ import {
   ruleSchema,
   saveGroup,
   setMemberAdmin,
-  type GroupViewer,
   type RuleInput,
 } from "~/models/group.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { requireApiAuth, type Auth } from "~/kernel/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import type { Capability } from "~/utils/capabilities";
 import { pageSchema, paginated } from "~/utils/pagination";
 
@@ -26,14 +26,10 @@ import { pageSchema, paginated } from "~/utils/pagination";
  * admins manage every group; a group admin (write:group, scoped) reads its own groups and attaches
  * people to them — nothing else: creating, editing, deleting, courses and admins are the organization's.
  */
-function viewerOf(auth: Auth): GroupViewer {
-  return { personId: auth.person?.id ?? null, organizationAdmin: auth.role === "admin" || auth.role === "super_admin" };
-}
-
 async function scope(request: Request, context: AppLoadContext, capability: Capability) {
   if (!context.organization || !context.db) throw await apiNotFound(request, context);
   const auth = await requireApiAuth(request, context, { capability });
-  return { db: context.db, viewer: viewerOf(auth) };
+  return { db: context.db, viewer: auth };
 }
 
 async function forbidden(request: Request, context: AppLoadContext) {
@@ -75,7 +71,7 @@ export async function listGroupsLoader({ request, context }: LoaderFunctionArgs,
 export async function createGroupAction({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["GET", "POST"]);
   const { db, viewer } = await scope(request, context, "write:group");
-  if (!viewer.organizationAdmin) return forbidden(request, context);
+  if (!isOrganizationAdmin(viewer)) return forbidden(request, context);
   const body = await parseApiBody(request, context, groupBodySchema);
   const rules: RuleInput[] = [];
   for (const [i, raw] of body.rules.entries()) {
@@ -110,7 +106,7 @@ export async function createGroupAction({ request, context }: ActionFunctionArgs
 export async function groupItemLoader({ request, context, params }: LoaderFunctionArgs) {
   const { db, viewer } = await scope(request, context, "read:group");
   const id = idOf(params);
-  const group = id !== null && canManageGroup(db, viewer, id) ? getGroup(db, id) : undefined;
+  const group = id !== null && canManageGroup(viewer, id) ? getGroup(db, id) : undefined;
   return group ? apiOk(groupView(db, group)) : apiNotFound(request, context);
 }
 
@@ -118,9 +114,9 @@ export async function groupItemAction({ request, context, params }: ActionFuncti
   if (request.method !== "PUT" && request.method !== "DELETE") return apiMethodNotAllowed(request, context, ["GET", "PUT", "DELETE"]);
   const { db, viewer } = await scope(request, context, "write:group");
   const id = idOf(params);
-  const group = id !== null && canManageGroup(db, viewer, id) ? getGroup(db, id) : undefined;
+  const group = id !== null && canManageGroup(viewer, id) ? getGroup(db, id) : undefined;
   if (!group) return apiNotFound(request, context);
-  if (!viewer.organizationAdmin) return forbidden(request, context);
+  if (!isOrganizationAdmin(viewer)) return forbidden(request, context);
   if (request.method === "DELETE") {
     deleteGroup(db, group.id);
     return apiOk({ id: group.id, deleted: true });
@@ -141,10 +137,10 @@ export async function attachAction({ request, context, params }: ActionFunctionA
   if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["POST"]);
   const { db, viewer } = await scope(request, context, "write:group");
   const id = idOf(params);
-  const group = id !== null && canManageGroup(db, viewer, id) ? getGroup(db, id) : undefined;
+  const group = id !== null && canManageGroup(viewer, id) ? getGroup(db, id) : undefined;
   if (!group) return apiNotFound(request, context);
   const body = await parseApiBody(request, context, attachSchema);
-  if (!viewer.organizationAdmin && (body.admin_ids.length || body.course_ids.length)) return forbidden(request, context);
+  if (!isOrganizationAdmin(viewer) && (body.admin_ids.length || body.course_ids.length)) return forbidden(request, context);
   const result = db.transaction((tx) => {
     const users = addMembers(tx, group.id, body.user_ids);
     const admins = addMembers(tx, group.id, body.admin_ids, { admin: true });

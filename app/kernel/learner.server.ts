@@ -1,16 +1,14 @@
 import type { AppLoadContext } from "@remix-run/node";
-import type { Learner } from "../models/learning.server";
-import { getAuth } from "./auth.server";
 import { requireOrganization } from "../utils/tenant.server";
+import { signedInViewer } from "./auth.server";
 
 /**
- * The learner pages' view of who is asking: anyone may look at a published course; signed-in people of
- * the organization (with a confirmed code) may take it; those who may write courses may preview drafts.
+ * The learner pages' request: an organization's host, its database, and the viewer. Anyone may look at a
+ * published course; what the viewer may open is for app/access/courses.ts to say. `person` is the
+ * signed-in person (code confirmed, a role here), or null.
  */
-export async function learnerContext(request: Request, context: AppLoadContext) {
+export function learnerContext(_request: Request, context: AppLoadContext) {
   const { organization, db } = requireOrganization(context);
-  const auth = await getAuth(request, context);
-  const signedIn = auth?.person && auth.role && !auth.session?.twoFactorPending ? auth : null;
-  const learner: Learner | null = signedIn?.person ? { id: signedIn.person.id, canPreview: signedIn.capabilities.has("write:course") } : null;
-  return { organization, db, auth: signedIn, learner };
+  const signedIn = signedInViewer(context);
+  return { organization, db, viewer: context.viewer, person: signedIn?.person ?? null };
 }

@@ -1,10 +1,11 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { viewerIn, type SignedInViewer } from "../access/viewer";
 import type { Params } from "@remix-run/react";
 import type { TenantDb } from "../../db/open";
 import { DatabaseUnavailableError } from "../../db/open";
 import type { Organization } from "../../db/platform";
 import { getOrganization } from "../models/organization.server";
-import { requireCapability, requireSuperAdmin, type SessionAuth } from "./auth.server";
+import { requireCapability, requireSuperAdmin } from "./auth.server";
 import type { Capability } from "../utils/capabilities";
 
 /**
@@ -17,7 +18,8 @@ export type Area = "admin" | "dashboard";
 
 export interface Managed {
   area: Area;
-  auth: SessionAuth;
+  /** Who is asking, looking at this organization (for a super-admin: app/access/viewer.ts `viewerIn`). */
+  viewer: SignedInViewer;
   organization: Organization;
   db: TenantDb;
   /** Where this organization's screens live in this area, e.g. `/admin/organizations/3`. */
@@ -49,7 +51,7 @@ export async function withManagedOrganization<T>(
     const { organization, db } = context;
     if (!organization || !db) notFound();
     if (params.id !== undefined && params.id !== String(organization.id)) notFound();
-    return work({ area, auth, organization, db, base: `/dashboard/organizations/${organization.id}` });
+    return work({ area, viewer: auth, organization, db, base: `/dashboard/organizations/${organization.id}` });
   }
   const auth = await requireSuperAdmin(request, context);
   const id = Number(params.id);
@@ -57,7 +59,7 @@ export async function withManagedOrganization<T>(
   if (!organization) notFound();
   try {
     return await context.platform.tenants.withTenant(organization.id, (db) =>
-      work({ area, auth, organization, db, base: `/admin/organizations/${organization.id}` }),
+      work({ area, viewer: viewerIn(auth, organization, db) as SignedInViewer, organization, db, base: `/admin/organizations/${organization.id}` }),
     );
   } catch (error) {
     // The organization's database cannot be opened: its screens answer 503, the others keep working.

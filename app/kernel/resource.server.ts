@@ -1,48 +1,29 @@
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import type { Viewer } from "../access/viewer";
 import { z, type ZodTypeAny } from "zod";
 import type { TenantDb } from "../../db/open";
-import type { Organization } from "../../db/platform";
 import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "../utils/api.server";
-import { requireApiAuth, type Auth } from "./auth.server";
+import { requireApiAuth } from "./auth.server";
 import type { Capability } from "../utils/capabilities";
-import { pageSchema, paginated, type Page } from "../utils/pagination";
+import { pageSchema, paginated } from "../utils/pagination";
+import type { Resource, WriteResult } from "../models/resource";
 
 /**
  * The generic /api resource calls (spec §7: GET {resource}, GET {resource}/{id}, GET {resource}/search,
  * POST {resource}, PUT {resource}/{id}, DELETE {resource}/{id}). A resource names its capabilities,
  * its schemas and its model functions; this module does the rest the same way for every resource:
- * the capability check, the organization scope, validation (422), pagination and the envelope.
+ * the capability check, the organization's database, validation (422), pagination and the envelope. The
+ * model functions get the database and the request's viewer; the rules they apply are app/access's.
  */
-export interface ResourceScope {
-  db: TenantDb;
-  organization: Organization;
-  viewer: Auth;
-}
-
-/** A model's answer to a write: the new state, or a field it refuses (e.g. an unknown category). */
-export type WriteResult<V> = { ok: true; value: V } | { ok: false; field: string; message: string };
-
-export interface Resource<V, C extends ZodTypeAny, U extends ZodTypeAny> {
-  read: Capability;
-  write: Capability;
-  createSchema: C;
-  updateSchema: U;
-  /** `filters` are the list call's query parameters (e.g. `course_id` for lessons). */
-  list(scope: ResourceScope, page: Page, filters: Record<string, string>): { items: V[]; total: number } | WriteResult<never>;
-  search(scope: ResourceScope, query: string, page: Page): { items: V[]; total: number };
-  get(scope: ResourceScope, id: number): V | null;
-  create?(scope: ResourceScope, input: z.infer<C>): WriteResult<V>;
-  update?(scope: ResourceScope, id: number, input: z.infer<U>): WriteResult<V> | null;
-  remove?(scope: ResourceScope, id: number): boolean;
-}
+export type { Resource, WriteResult } from "../models/resource";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 export const searchSchema = pageSchema.extend({ q: z.string().trim().min(1).max(200) });
 
-async function scopeFor(request: Request, context: AppLoadContext, capability: Capability): Promise<ResourceScope> {
+async function scopeFor(request: Request, context: AppLoadContext, capability: Capability): Promise<[TenantDb, Viewer]> {
   if (!context.organization || !context.db) throw await apiNotFound(request, context);
   const viewer = await requireApiAuth(request, context, { capability });
-  return { db: context.db, organization: context.organization, viewer };
+  return [context.db, viewer];
 }
 
 function query(request: Request) {
@@ -59,19 +40,19 @@ async function writeReply<V>(request: Request, context: AppLoadContext, result: 
 export function collectionRoute<V, C extends ZodTypeAny, U extends ZodTypeAny>(resource: Resource<V, C, U>) {
   return {
     loader: async ({ request, context }: LoaderFunctionArgs) => {
-      const scope = await scopeFor(request, context, resource.read);
+      const [db, viewer] = await scopeFor(request, context, resource.read);
       const page = pageSchema.safeParse(query(request));
       if (!page.success) return apiInvalid(request, context, page.error);
       const p = { page: page.data.page, perPage: page.data.per_page };
-      const listed = resource.list(scope, p, query(request));
+      const listed = resource.list(db, viewer, p, query(request));
       if ("ok" in listed) return writeReply(request, context, listed);
       return apiOk(paginated(listed.items, listed.total, p));
     },
     action: async ({ request, context }: ActionFunctionArgs) => {
       if (request.method !== "POST" || !resource.create) return apiMethodNotAllowed(request, context, ["GET", ...(resource.create ? ["POST"] : [])]);
-      const scope = await scopeFor(request, context, resource.write);
+      const [db, viewer] = await scopeFor(request, context, resource.write);
       const input = await parseApiBody(request, context, resource.createSchema);
-      return writeReply(request, context, resource.create(scope, input), 201);
+      return writeReply(request, context, resource.create(db, viewer, input), 201);
     },
   };
 }
@@ -81,10 +62,10 @@ export function itemRoute<V, C extends ZodTypeAny, U extends ZodTypeAny>(resourc
   const allowed = ["GET", ...(resource.update ? ["PUT"] : []), ...(resource.remove ? ["DELETE"] : [])];
   return {
     loader: async ({ request, context, params }: LoaderFunctionArgs) => {
-      const scope = await scopeFor(request, context, resource.read);
+      const [db, viewer] = await scopeFor(request, context, resource.read);
       const id = idSchema.safeParse(params);
       if (!id.success) return apiNotFound(request, context);
-      const value = resource.get(scope, id.data.id);
+      const value = resource.get(db, viewer, id.data.id);
       return value ? apiOk(value) : apiNotFound(request, context);
     },
     action: async ({ request, context, params }: ActionFunctionArgs) => {
@@ -92,14 +73,14 @@ export function itemRoute<V, C extends ZodTypeAny, U extends ZodTypeAny>(resourc
       if (!((method === "PUT" && resource.update) || (method === "DELETE" && resource.remove))) {
         return apiMethodNotAllowed(request, context, allowed);
       }
-      const scope = await scopeFor(request, context, resource.write);
+      const [db, viewer] = await scopeFor(request, context, resource.write);
       const id = idSchema.safeParse(params);
       if (!id.success) return apiNotFound(request, context);
       if (method === "DELETE") {
-        return resource.remove!(scope, id.data.id) ? apiOk({ id: id.data.id, deleted: true }) : apiNotFound(request, context);
+        return resource.remove!(db, viewer, id.data.id) ? apiOk({ id: id.data.id, deleted: true }) : apiNotFound(request, context);
       }
       const input = await parseApiBody(request, context, resource.updateSchema);
-      const result = resource.update!(scope, id.data.id, input);
+      const result = resource.update!(db, viewer, id.data.id, input);
       return result ? writeReply(request, context, result) : apiNotFound(request, context);
     },
   };
@@ -109,11 +90,11 @@ export function itemRoute<V, C extends ZodTypeAny, U extends ZodTypeAny>(resourc
 export function searchRoute<V, C extends ZodTypeAny, U extends ZodTypeAny>(resource: Resource<V, C, U>) {
   return {
     loader: async ({ request, context }: LoaderFunctionArgs) => {
-      const scope = await scopeFor(request, context, resource.read);
+      const [db, viewer] = await scopeFor(request, context, resource.read);
       const parsed = searchSchema.safeParse(query(request));
       if (!parsed.success) return apiInvalid(request, context, parsed.error);
       const p = { page: parsed.data.page, perPage: parsed.data.per_page };
-      const { items, total } = resource.search(scope, parsed.data.q, p);
+      const { items, total } = resource.search(db, viewer, parsed.data.q, p);
       return apiOk(paginated(items, total, p));
     },
     action: async ({ request, context }: ActionFunctionArgs) => apiMethodNotAllowed(request, context, ["GET"]),
@@ -121,17 +102,17 @@ export function searchRoute<V, C extends ZodTypeAny, U extends ZodTypeAny>(resou
 }
 
 /** `POST {resource}/{id}/move {position}|{direction}`: reorders among its siblings. */
-export function moveRoute(capability: Capability, move: (scope: ResourceScope, id: number, to: import("../models/ordering.server").Move) => boolean) {
+export function moveRoute(capability: Capability, move: (db: TenantDb, viewer: Viewer, id: number, to: import("../models/ordering.server").Move) => boolean) {
   return {
     loader: async ({ request, context }: LoaderFunctionArgs) => apiMethodNotAllowed(request, context, ["POST"]),
     action: async ({ request, context, params }: ActionFunctionArgs) => {
       if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["POST"]);
-      const scope = await scopeFor(request, context, capability);
+      const [db, viewer] = await scopeFor(request, context, capability);
       const id = idSchema.safeParse(params);
       if (!id.success) return apiNotFound(request, context);
       const { moveSchema } = await import("../models/ordering.server");
       const to = await parseApiBody(request, context, moveSchema);
-      return move(scope, id.data.id, to) ? apiOk({ id: id.data.id, moved: true }) : apiNotFound(request, context);
+      return move(db, viewer, id.data.id, to) ? apiOk({ id: id.data.id, moved: true }) : apiNotFound(request, context);
     },
   };
 }

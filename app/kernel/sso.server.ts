@@ -5,7 +5,7 @@ import { personForIdentity } from "../models/sso/accounts.server";
 import { getDriverBySlug } from "../models/sso/drivers.server";
 import { SsoFailure, type SsoErrorCode, type SsoKind, type SsoTenant } from "../models/sso/flow.server";
 import { authenticateSso } from "../models/sso/strategy.server";
-import { getAuth, realmFor, sessionCookie, startSession } from "./auth.server";
+import { realmFor, sessionCookie, startSession } from "./auth.server";
 import { safeRedirectPath } from "../utils/redirect";
 import { requireOrganization } from "../utils/tenant.server";
 
@@ -117,9 +117,8 @@ export async function finishWebSignIn(request: Request, context: AppLoadContext,
 
 async function signedInRedirect(request: Request, context: AppLoadContext, person: User, redirectTo: string, clearCookie: string) {
   const realm = realmFor(context);
-  const previous = await getAuth(request, context);
+  const previous = context.viewer;
   if (previous?.session) revokeSession(realm, previous.session.id);
-  context.auth = undefined;
   const { token, twoFactorPending } = await startSession(request, context, realm, person, { kind: "web" });
   const headers = new Headers();
   headers.append("Set-Cookie", await sessionCookie.serialize(token));

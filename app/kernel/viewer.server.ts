@@ -9,6 +9,7 @@ import { findSession, SESSION_LIFETIME_SECONDS } from "../models/auth/session.se
 import { membershipsOf } from "../models/group.server";
 import { getUser } from "../models/user.server";
 import { capabilitiesOf, type Role } from "../utils/capabilities";
+import type { Language } from "../utils/i18n";
 import { detectLanguage } from "../utils/i18n.server";
 
 /** The session cookie: a random token, host-only (no Domain), HttpOnly, 30 days (spec §9). */
@@ -71,6 +72,19 @@ export async function identify(request: Credentials, tenancy: Tenancy): Promise<
 /** The viewer of a session just opened (sign-in, SSO): the rest of the request acts as that person. */
 export function viewerOfSession(viewer: Viewer, tenancy: Tenancy, via: "cookie" | "bearer", signedIn: { session: Session; person: User }): Viewer {
   return { ...viewer, ...sessionViewer(realmOf(tenancy), tenancy, via, signedIn) };
+}
+
+/**
+ * The viewer a person would be, without a request of theirs: for an address handed to them earlier (a
+ * SCORM package's content, server/scorm/content.ts), checked against their rights as they are now.
+ * Someone disabled or gone is nobody.
+ */
+export function viewerOfPerson(tenancy: Tenancy, personId: number, language: Language): Viewer {
+  const viewer = anonymousViewer(tenancy.organization, tenancy.db, language);
+  const person = tenancy.db ? getUser(tenancy.db, personId) : undefined;
+  if (!person || person.disabledAt) return viewer;
+  const held = membership(realmOf(tenancy), tenancy, person);
+  return { ...viewer, via: "system", person, ...held, capabilities: capabilitiesOf(held.role) };
 }
 
 /**

@@ -1,4 +1,6 @@
 import { and, asc, count, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { visibleCourses, visibleCoursesPrepared } from "../access/courses";
+import type { Viewer } from "../access/viewer";
 import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
@@ -133,19 +135,21 @@ function cardRows(db: TenantConn, ids: number[]) {
  * the published ones; the cards' fields come from `cardRows`, so no whole course row is read or mapped per
  * request.
  */
-export function recentCourseCards(db: TenantConn, userId: number, limit: number): CardCourse[] {
-  const ids = preparedOnce(db, "browse.recentCourseIds", () => {
+export function recentCourseCards(db: TenantConn, viewer: Viewer, limit: number): CardCourse[] {
+  if (!viewer.person) return [];
+  const visible = visibleCoursesPrepared(viewer);
+  const ids = preparedOnce(db, `browse.recentCourseIds.${visible.key}`, () => {
     const seen = lastSeenCourses(db);
     return db
       .select({ id: courses.id })
       .from(seen)
       .innerJoin(courses, eq(courses.id, seen.courseId))
-      .where(eq(courses.published, true))
+      .where(visible.where)
       .orderBy(desc(seen.lastSeen), desc(courses.id))
       .limit(sql.placeholder("limit"))
       .prepare();
   })
-    .all({ userId, limit })
+    .all({ userId: viewer.person.id, limit, ...visible.params })
     .map((r) => r.id);
   const rows = cardRows(db, ids);
   return ids.flatMap((id) => rows.get(id) ?? []);
@@ -182,19 +186,20 @@ export function courseCards(
   }));
 }
 
-/** Categories with their cover and how many published courses each holds. */
-export function categoryTiles(db: TenantConn, cover: CoverUrl) {
-  // Both prepared once per connection: every home page shows the tiles.
+/** Categories with their cover and how many of the courses the viewer sees each holds. */
+export function categoryTiles(db: TenantConn, viewer: Viewer, cover: CoverUrl) {
+  const visible = visibleCoursesPrepared(viewer);
+  // Both prepared once per connection (and variant): every home page shows the tiles.
   const counts = new Map(
-    preparedOnce(db, "browse.categoryCounts", () =>
+    preparedOnce(db, `browse.categoryCounts.${visible.key}`, () =>
       db
         .select({ id: courses.categoryId, n: count() })
         .from(courses)
-        .where(and(eq(courses.published, true), isNotNull(courses.categoryId)))
+        .where(and(visible.where, isNotNull(courses.categoryId)))
         .groupBy(courses.categoryId)
         .prepare(),
     )
-      .all()
+      .all(visible.params)
       .map((r) => [r.id!, r.n]),
   );
   return preparedOnce(db, "browse.categoriesInOrder", () => db.select().from(categories).orderBy(asc(categories.position), asc(categories.id)).prepare())
@@ -207,12 +212,12 @@ export function categoryTiles(db: TenantConn, cover: CoverUrl) {
     }));
 }
 
-/** A category's published courses, in the catalogue's order. */
-export function categoryCourses(db: TenantConn, categoryId: number) {
+/** A category's courses the viewer sees, in the catalogue's order. */
+export function categoryCourses(db: TenantConn, viewer: Viewer, categoryId: number) {
   return db
     .select()
     .from(courses)
-    .where(and(eq(courses.categoryId, categoryId), eq(courses.published, true)))
+    .where(and(eq(courses.categoryId, categoryId), visibleCourses(viewer)))
     .orderBy(asc(courses.position), asc(courses.id))
     .all();
 }

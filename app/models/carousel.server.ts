@@ -1,34 +1,37 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { visibleCarousels, visibleCoursesPrepared } from "../access/courses";
 import { preparedOnce } from "../../db/prepared";
 import { z } from "zod";
-import type { TenantConn } from "../../db/open";
+import type { TenantConn, TenantDb } from "../../db/open";
 import { carouselCourses, carousels, courses, type Carousel } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
-import type { Resource, ResourceScope, WriteResult } from "../kernel/resource.server";
+import type { Resource, WriteResult } from "./resource";
+import type { Viewer } from "../access/viewer";
 import { isCoverImage, setCover } from "./browse.server";
 import { moveRow, nextPosition, reorder, type Move } from "./ordering.server";
 
-/** The courses of a carousel, in its order; for learners only the published ones. */
-export function carouselCourseRows(db: TenantConn, carouselId: number, { publishedOnly = false } = {}) {
-  const ids = carouselCourseIds(db, carouselId, { publishedOnly });
+/** The courses of a carousel the viewer sees (app/access/courses.ts), in its order. */
+export function carouselCourseRows(db: TenantConn, viewer: Viewer, carouselId: number) {
+  const ids = carouselCourseIds(db, viewer, carouselId);
   const rows = ids.length ? db.select().from(courses).where(inArray(courses.id, ids)).all() : [];
   const byId = new Map(rows.map((c) => [c.id, c]));
   return ids.map((id) => byId.get(id)!).filter(Boolean);
 }
 
-/** A carousel's courses in their order; for learners only the published ones. */
-export function carouselCourseIds(db: TenantConn, carouselId: number, { publishedOnly = false } = {}) {
+/** A carousel's courses the viewer sees, in their order (all of them for those who may preview). */
+export function carouselCourseIds(db: TenantConn, viewer: Viewer, carouselId: number) {
+  const visible = visibleCoursesPrepared(viewer);
   // Prepared once per connection and variant: the home page asks for every published carousel.
-  return preparedOnce(db, publishedOnly ? "carousel.publishedCourseIds" : "carousel.courseIds", () =>
+  return preparedOnce(db, `carousel.courseIds.${visible.key}`, () =>
     db
       .select({ id: carouselCourses.courseId })
       .from(carouselCourses)
       .innerJoin(courses, eq(courses.id, carouselCourses.courseId))
-      .where(and(eq(carouselCourses.carouselId, sql.placeholder("carouselId")), publishedOnly ? eq(courses.published, true) : undefined))
+      .where(and(eq(carouselCourses.carouselId, sql.placeholder("carouselId")), visible.where))
       .orderBy(asc(carouselCourses.position), asc(courses.position), asc(courses.id))
       .prepare(),
   )
-    .all({ carouselId })
+    .all({ carouselId, ...visible.params })
     .map((r) => r.id);
 }
 
@@ -60,12 +63,8 @@ const updateSchema = z.object({
   cover_file_id: z.number().int().positive().nullable().optional(),
 });
 
-function isEditor(scope: ResourceScope) {
-  return scope.viewer.capabilities.has("write:carousel");
-}
-
-function visible(scope: ResourceScope): SQL | undefined {
-  return isEditor(scope) ? undefined : eq(carousels.published, true);
+function visible(viewer: Viewer): SQL | undefined {
+  return visibleCarousels(viewer);
 }
 
 /** Sets a carousel's courses in the given order; every id must be a course of this organization. */
@@ -84,13 +83,20 @@ export function getCarousel(db: TenantConn, id: number) {
   return db.select().from(carousels).where(eq(carousels.id, id)).get();
 }
 
-export function listCarousels(db: TenantConn, { publishedOnly = false } = {}) {
+/** One carousel, if the viewer sees it. */
+export function findCarousel(db: TenantConn, viewer: Viewer, id: number) {
+  return db.select().from(carousels).where(and(eq(carousels.id, id), visibleCarousels(viewer))).get();
+}
+
+/** The carousels the viewer sees: published ones, and drafts for those who may write carousels. */
+export function listCarousels(db: TenantConn, viewer: Viewer) {
+  const where = visibleCarousels(viewer);
   // Prepared once per connection and variant: every home page lists the published ones.
-  return preparedOnce(db, publishedOnly ? "carousel.listPublished" : "carousel.listAll", () =>
+  return preparedOnce(db, where ? "carousel.listPublished" : "carousel.listAll", () =>
     db
       .select()
       .from(carousels)
-      .where(publishedOnly ? eq(carousels.published, true) : undefined)
+      .where(where)
       .orderBy(asc(carousels.position), asc(carousels.id))
       .prepare(),
   ).all();
@@ -143,8 +149,8 @@ export function moveCarousel(db: TenantConn, id: number, to: Move) {
 }
 
 /** Moves one course within a carousel (the page's up/down buttons). */
-export function moveCourseInCarousel(db: TenantConn, carouselId: number, courseId: number, to: Move) {
-  const order = reorder(carouselCourseIds(db, carouselId), courseId, to);
+export function moveCourseInCarousel(db: TenantConn, viewer: Viewer, carouselId: number, courseId: number, to: Move) {
+  const order = reorder(carouselCourseIds(db, viewer, carouselId), courseId, to);
   if (!order) return false;
   db.transaction((tx) => {
     order.forEach((id, position) =>
@@ -154,17 +160,17 @@ export function moveCourseInCarousel(db: TenantConn, carouselId: number, courseI
   return true;
 }
 
-function pageOf(scope: ResourceScope, where: SQL | undefined, page: Page) {
-  const rows = scope.db
+function pageOf(db: TenantDb, viewer: Viewer, where: SQL | undefined, page: Page) {
+  const rows = db
     .select()
     .from(carousels)
-    .where(and(where, visible(scope)))
+    .where(and(where, visible(viewer)))
     .orderBy(asc(carousels.position), asc(carousels.id))
     .limit(page.perPage)
     .offset((page.page - 1) * page.perPage)
     .all();
-  const items = rows.map((c) => carouselView(c, carouselCourseIds(scope.db, c.id, { publishedOnly: !scope.viewer.capabilities.has("write:course") })));
-  const total = scope.db.select({ n: count() }).from(carousels).where(and(where, visible(scope))).get()?.n ?? 0;
+  const items = rows.map((c) => carouselView(c, carouselCourseIds(db, viewer, c.id)));
+  const total = db.select({ n: count() }).from(carousels).where(and(where, visible(viewer))).get()?.n ?? 0;
   return { items, total };
 }
 
@@ -174,25 +180,25 @@ export const carouselResource: Resource<CarouselView, typeof carouselSchema, typ
   write: "write:carousel",
   createSchema: carouselSchema,
   updateSchema,
-  list: (scope, page) => pageOf(scope, undefined, page),
-  search: (scope, q, page) => pageOf(scope, contains(carousels.title, q), page),
-  get: (scope, id) => {
-    const row = scope.db.select().from(carousels).where(and(eq(carousels.id, id), visible(scope))).get();
-    return row ? carouselView(row, carouselCourseIds(scope.db, id, { publishedOnly: !scope.viewer.capabilities.has("write:course") })) : null;
+  list: (db, viewer, page) => pageOf(db, viewer, undefined, page),
+  search: (db, viewer, q, page) => pageOf(db, viewer, contains(carousels.title, q), page),
+  get: (db, viewer, id) => {
+    const row = db.select().from(carousels).where(and(eq(carousels.id, id), visible(viewer))).get();
+    return row ? carouselView(row, carouselCourseIds(db, viewer, id)) : null;
   },
-  create: (scope, input) => {
+  create: (db, viewer, input) => {
     const unique = [...new Set(input.course_ids)];
-    if (unique.length && scope.db.select({ id: courses.id }).from(courses).where(inArray(courses.id, unique)).all().length !== unique.length) {
+    if (unique.length && db.select({ id: courses.id }).from(courses).where(inArray(courses.id, unique)).all().length !== unique.length) {
       return { ok: false, field: "course_ids", message: "validation.invalid" };
     }
-    if (input.cover_file_id != null && !isCoverImage(scope.db, input.cover_file_id)) return { ok: false, field: "cover_file_id", message: "validation.invalid" };
-    const result = createCarousel(scope.db, input);
-    return result.ok ? { ok: true, value: carouselView(result.value, carouselCourseIds(scope.db, result.value.id)) } : result;
+    if (input.cover_file_id != null && !isCoverImage(db, input.cover_file_id)) return { ok: false, field: "cover_file_id", message: "validation.invalid" };
+    const result = createCarousel(db, input);
+    return result.ok ? { ok: true, value: carouselView(result.value, carouselCourseIds(db, viewer, result.value.id)) } : result;
   },
-  update: (scope, id, input) => {
-    const result = updateCarousel(scope.db, id, input);
+  update: (db, viewer, id, input) => {
+    const result = updateCarousel(db, id, input);
     if (!result) return null;
-    return result.ok ? { ok: true, value: carouselView(result.value, carouselCourseIds(scope.db, id)) } : result;
+    return result.ok ? { ok: true, value: carouselView(result.value, carouselCourseIds(db, viewer, id)) } : result;
   },
-  remove: (scope, id) => deleteCarousel(scope.db, id),
+  remove: (db, viewer, id) => deleteCarousel(db, id),
 };

@@ -1,9 +1,10 @@
 import { asc, count, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { TenantConn } from "../../db/open";
+import type { TenantConn, TenantDb } from "../../db/open";
 import { categories, courses, type Category } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
-import type { Resource, ResourceScope } from "../kernel/resource.server";
+import type { Resource} from "./resource";
+import type { Viewer } from "../access/viewer";
 import { isCoverImage, setCover } from "./browse.server";
 import { moveRow, nextPosition, type Move } from "./ordering.server";
 
@@ -51,8 +52,8 @@ export function moveCategory(db: TenantConn, id: number, to: Move) {
   return moveRow(db, categories, id, to);
 }
 
-function pageOf(scope: ResourceScope, where: ReturnType<typeof contains> | undefined, page: Page) {
-  const items = scope.db
+function pageOf(db: TenantDb, viewer: Viewer, where: ReturnType<typeof contains> | undefined, page: Page) {
+  const items = db
     .select()
     .from(categories)
     .where(where)
@@ -61,7 +62,7 @@ function pageOf(scope: ResourceScope, where: ReturnType<typeof contains> | undef
     .offset((page.page - 1) * page.perPage)
     .all()
     .map((c) => categoryView(c));
-  const total = scope.db.select({ n: count() }).from(categories).where(where).get()?.n ?? 0;
+  const total = db.select({ n: count() }).from(categories).where(where).get()?.n ?? 0;
   return { items, total };
 }
 
@@ -71,30 +72,30 @@ export const categoryResource: Resource<CategoryView, typeof categorySchema, Ret
   write: "write:category",
   createSchema: categorySchema,
   updateSchema: categorySchema.partial(),
-  list: (scope, page) => pageOf(scope, undefined, page),
-  search: (scope, q, page) => pageOf(scope, contains(categories.name, q), page),
-  get: (scope, id) => {
-    const row = getCategory(scope.db, id);
+  list: (db, viewer, page) => pageOf(db, viewer, undefined, page),
+  search: (db, viewer, q, page) => pageOf(db, viewer, contains(categories.name, q), page),
+  get: (db, viewer, id) => {
+    const row = getCategory(db, id);
     if (!row) return null;
-    const n = scope.db.select({ n: count() }).from(courses).where(eq(courses.categoryId, id)).get()?.n ?? 0;
+    const n = db.select({ n: count() }).from(courses).where(eq(courses.categoryId, id)).get()?.n ?? 0;
     return categoryView(row, n);
   },
-  create: (scope, input) => {
-    if (input.cover_file_id != null && !isCoverImage(scope.db, input.cover_file_id)) return { ok: false, field: "cover_file_id", message: "validation.invalid" };
-    return scope.db.transaction((tx) => {
+  create: (db, viewer, input) => {
+    if (input.cover_file_id != null && !isCoverImage(db, input.cover_file_id)) return { ok: false, field: "cover_file_id", message: "validation.invalid" };
+    return db.transaction((tx) => {
       const row = createCategory(tx, input);
       if (input.cover_file_id !== undefined) setCover(tx, "category", row.id, input.cover_file_id);
       return { ok: true as const, value: categoryView(getCategory(tx, row.id)!) };
     });
   },
-  update: (scope, id, input) => {
-    if (!getCategory(scope.db, id)) return null;
-    if (input.cover_file_id != null && !isCoverImage(scope.db, input.cover_file_id)) return { ok: false, field: "cover_file_id", message: "validation.invalid" };
-    return scope.db.transaction((tx) => {
+  update: (db, viewer, id, input) => {
+    if (!getCategory(db, id)) return null;
+    if (input.cover_file_id != null && !isCoverImage(db, input.cover_file_id)) return { ok: false, field: "cover_file_id", message: "validation.invalid" };
+    return db.transaction((tx) => {
       if (input.cover_file_id !== undefined) setCover(tx, "category", id, input.cover_file_id);
       if (input.name) renameCategory(tx, id, { name: input.name });
       return { ok: true as const, value: categoryView(getCategory(tx, id)!) };
     });
   },
-  remove: (scope, id) => deleteCategory(scope.db, id),
+  remove: (db, viewer, id) => deleteCategory(db, id),
 };

@@ -19,7 +19,8 @@ import {
   type CertificateTemplate,
 } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
-import type { Resource, ResourceScope, WriteResult } from "../kernel/resource.server";
+import type { Resource, WriteResult } from "./resource";
+import type { Viewer } from "../access/viewer";
 import { courseQuizScore } from "./quiz.server";
 
 /**
@@ -305,26 +306,26 @@ export const templateResource: Resource<TemplateView, typeof apiCreate, typeof a
   write: "write:certificate-template",
   createSchema: apiCreate,
   updateSchema: apiUpdate,
-  list: ({ db }, page) => {
+  list: (db, _viewer, page) => {
     const rows = listTemplates(db);
     const items = rows.slice((page.page - 1) * page.perPage, page.page * page.perPage).map((t) => templateView(t, templateCourseIds(db, t.id)));
     return { items, total: rows.length };
   },
-  search: ({ db }, q, page) => {
+  search: (db, _viewer, q, page) => {
     const where = contains(certificateTemplates.name, q);
     const total = db.select({ n: count() }).from(certificateTemplates).where(where).get()?.n ?? 0;
     const rows = db.select().from(certificateTemplates).where(where).orderBy(asc(certificateTemplates.name)).limit(page.perPage).offset((page.page - 1) * page.perPage).all();
     return { items: rows.map((t) => templateView(t, templateCourseIds(db, t.id))), total };
   },
-  get: ({ db }, id) => {
+  get: (db, _viewer, id) => {
     const t = getTemplate(db, id);
     return t ? templateView(t, templateCourseIds(db, t.id)) : null;
   },
-  create: ({ db }, input) => {
+  create: (db, _viewer, input) => {
     const result = createTemplate(db, { name: input.name, is_default: input.is_default, layout: fromApiLayout(input.layout, DEFAULT_LAYOUT), course_ids: input.course_ids });
     return result.ok ? { ok: true, value: templateView(result.value, templateCourseIds(db, result.value.id)) } : result;
   },
-  update: ({ db }, id, input) => {
+  update: (db, _viewer, id, input) => {
     const existing = getTemplate(db, id);
     if (!existing) return null;
     const result = updateTemplate(db, id, {
@@ -336,7 +337,7 @@ export const templateResource: Resource<TemplateView, typeof apiCreate, typeof a
     if (!result) return null;
     return result.ok ? { ok: true, value: templateView(result.value, templateCourseIds(db, id)) } : result;
   },
-  remove: ({ db }, id) => deleteTemplate(db, id),
+  remove: (db, _viewer, id) => deleteTemplate(db, id),
 };
 
 /** /api's preview input: a saved template by id, or a layout sent as it would be saved. */

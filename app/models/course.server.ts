@@ -1,32 +1,37 @@
 import { and, asc, count, eq, or, sql, type SQL } from "drizzle-orm";
+import { published, visibleCourses, visibleCoursesPrepared } from "../access/courses";
 import { cachedByVersion } from "../../db/content-cache";
 import { preparedOnce } from "../../db/prepared";
 import { contentVersionOf } from "./content-version.server";
 import { z } from "zod";
 import { categories, COURSE_TYPES, courses, files, links, lessons, type Course, type NewCourse } from "../../db/tenant";
 import { sanitizeRichText } from "../utils/sanitize.server";
-import type { TenantConn } from "../../db/open";
+import type { TenantConn, TenantDb } from "../../db/open";
 import type { Page } from "../utils/pagination";
 import { moveRow, nextPosition } from "./ordering.server";
-import type { Resource, ResourceScope, WriteResult } from "../kernel/resource.server";
+import type { Resource, WriteResult } from "./resource";
+import type { Viewer } from "../access/viewer";
 import { contains } from "../utils/pagination";
 
 export function createCourse(db: TenantConn, input: Omit<NewCourse, "id" | "createdAt" | "updatedAt">) {
   return db.insert(courses).values(input).returning().get();
 }
 
-/** Published courses in their display order: what any visitor of the organization may see listed. */
 /**
- * A page of the published courses and their number. Both depend on the courses alone, so they are kept
- * per connection while the content version is unchanged (every home page lists the first page). The rows
- * are shared by the callers that get them: read them, never change them.
+ * A page of the courses the viewer sees (app/access/courses.ts), in their display order, and their number.
+ * Both depend on the courses, their groups' courses and the viewer's groups alone, so they are kept per
+ * connection while the content version is unchanged (every home page lists the first page), by the
+ * rule's variant and the viewer's groups. The rows are shared by the callers that get them: read them,
+ * never change them.
  */
-export function listPublishedCourses(db: TenantConn, page: Page) {
-  return cachedByVersion(db, `course.publishedPage\u0000${page.page}\u0000${page.perPage}`, () => contentVersionOf(db), () => publishedPage(db, page));
+export function listVisibleCourses(db: TenantConn, viewer: Viewer, page: Page) {
+  const visible = visibleCoursesPrepared(viewer);
+  const key = ["course.visiblePage", visible.key, visible.key === "person" ? `${visible.params.viewerId}:${viewer.groupIds.join(",")}` : "", page.page, page.perPage].join("\u0000");
+  return cachedByVersion(db, key, () => contentVersionOf(db), () => visiblePage(db, visible, page));
 }
 
-function publishedPage(db: TenantConn, page: Page) {
-  const items = preparedOnce(db, "course.publishedPage", () =>
+function visiblePage(db: TenantConn, visible: ReturnType<typeof visibleCoursesPrepared>, page: Page) {
+  const items = preparedOnce(db, `course.visiblePage.${visible.key}`, () =>
     db
       .select({
         id: courses.id,
@@ -37,14 +42,14 @@ function publishedPage(db: TenantConn, page: Page) {
         createdAt: courses.createdAt,
       })
       .from(courses)
-      .where(eq(courses.published, true))
+      .where(visible.where)
       .orderBy(asc(courses.position), asc(courses.id))
       .limit(sql.placeholder("limit"))
       .offset(sql.placeholder("offset"))
       .prepare(),
-  ).all({ limit: page.perPage, offset: (page.page - 1) * page.perPage });
+  ).all({ limit: page.perPage, offset: (page.page - 1) * page.perPage, ...visible.params });
   const total =
-    preparedOnce(db, "course.publishedCount", () => db.select({ n: count() }).from(courses).where(eq(courses.published, true)).prepare()).get()?.n ?? 0;
+    preparedOnce(db, `course.visibleCount.${visible.key}`, () => db.select({ n: count() }).from(courses).where(visible.where).prepare()).get(visible.params)?.n ?? 0;
   return { items, total };
 }
 
@@ -72,11 +77,6 @@ export function courseView(course: Course) {
   };
 }
 export type CourseView = ReturnType<typeof courseView> & { links?: Array<{ id: number; title: string; url: string }> };
-
-/** Who may see unpublished courses: those who may write them. Everyone else sees published ones only. */
-function visibility(scope: ResourceScope): SQL | undefined {
-  return scope.viewer.capabilities.has("write:course") ? undefined : eq(courses.published, true);
-}
 
 function pageOf(db: TenantConn, where: SQL | undefined, page: Page) {
   const items = db
@@ -213,51 +213,51 @@ export const courseResource: Resource<CourseView, typeof createSchema, typeof up
   write: "write:course",
   createSchema,
   updateSchema,
-  list: (scope, page, filters) =>
-    pageOf(scope.db, and(visibility(scope), filters.category_id ? eq(courses.categoryId, Number(filters.category_id) || -1) : undefined), page),
-  search: (scope, q, page) => {
+  list: (db, viewer, page, filters) =>
+    pageOf(db, and(visibleCourses(viewer), filters.category_id ? eq(courses.categoryId, Number(filters.category_id) || -1) : undefined), page),
+  search: (db, viewer, q, page) => {
     const match = or(contains(courses.title, q), contains(courses.description, q));
-    return pageOf(scope.db, and(visibility(scope), match), page);
+    return pageOf(db, and(visibleCourses(viewer), match), page);
   },
-  get: (scope, id) => {
-    const row = scope.db.select().from(courses).where(and(eq(courses.id, id), visibility(scope))).get();
+  get: (db, viewer, id) => {
+    const row = db.select().from(courses).where(and(eq(courses.id, id), visibleCourses(viewer))).get();
     if (!row) return null;
-    const courseLinkRows = courseLinks(scope.db, id).map((l) => ({ id: l.id, title: l.title, url: l.url }));
+    const courseLinkRows = courseLinks(db, id).map((l) => ({ id: l.id, title: l.title, url: l.url }));
     return { ...courseView(row), links: courseLinkRows };
   },
-  create: (scope, input) => {
-    const refs = checkReferences(scope.db, input);
+  create: (db, viewer, input) => {
+    const refs = checkReferences(db, input);
     if (!refs.ok) return refs;
     const columns = toColumns(input) as NewCourse;
-    if (columns.position === undefined) columns.position = nextPosition(scope.db, courses);
+    if (columns.position === undefined) columns.position = nextPosition(db, courses);
     const kind = checkKind({ type: columns.type ?? "movie", externalUrl: columns.externalUrl ?? null, fileId: columns.fileId ?? null });
     if (!kind.ok) return kind;
-    const row = scope.db.transaction((tx) => {
+    const row = db.transaction((tx) => {
       const created = tx.insert(courses).values(columns).returning().get();
       replaceLinks(tx, created.id, input.links);
       return created;
     });
     return { ok: true, value: courseView(row) };
   },
-  update: (scope, id, input) => {
-    const existing = scope.db.select().from(courses).where(eq(courses.id, id)).get();
+  update: (db, viewer, id, input) => {
+    const existing = db.select().from(courses).where(eq(courses.id, id)).get();
     if (!existing) return null;
-    const refs = checkReferences(scope.db, input as CourseInput, id);
+    const refs = checkReferences(db, input as CourseInput, id);
     if (!refs.ok) return refs;
     const changes = toColumns(input as CourseInput);
     const merged = { ...existing, ...changes };
     const kind = checkKind({ type: merged.type, externalUrl: merged.externalUrl ?? null, fileId: merged.fileId ?? null });
     if (!kind.ok) return kind;
-    if (merged.type === "movie" && existing.type !== "movie" && lessonCount(scope.db, id) > 1) {
+    if (merged.type === "movie" && existing.type !== "movie" && lessonCount(db, id) > 1) {
       return { ok: false, field: "type", message: "validation.movieSingleEpisode" };
     }
-    const row = scope.db.transaction((tx) => {
+    const row = db.transaction((tx) => {
       replaceLinks(tx, id, (input as CourseInput).links);
       return Object.keys(changes).length > 0 ? tx.update(courses).set(changes).where(eq(courses.id, id)).returning().get() : existing;
     });
     return row ? { ok: true, value: courseView(row) } : null;
   },
-  remove: (scope, id) => scope.db.delete(courses).where(eq(courses.id, id)).run().changes > 0,
+  remove: (db, viewer, id) => db.delete(courses).where(eq(courses.id, id)).run().changes > 0,
 };
 
 export function countCourses(db: TenantConn) {
@@ -269,7 +269,7 @@ export function moveCourse(db: TenantConn, id: number, to: import("./ordering.se
 }
 
 export function isPublishedCourse(db: TenantConn, id: number) {
-  return Boolean(db.select({ id: courses.id }).from(courses).where(and(eq(courses.id, id), eq(courses.published, true))).get());
+  return Boolean(db.select({ id: courses.id }).from(courses).where(and(eq(courses.id, id), published)).get());
 }
 
 export function getCourse(db: TenantConn, id: number) {

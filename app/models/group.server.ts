@@ -18,6 +18,8 @@ import {
   type Group,
   type GroupRule,
 } from "../../db/tenant";
+import { manageableGroupIds } from "../access/rules";
+import type { Viewer } from "../access/viewer";
 import { LANGUAGES } from "../utils/i18n";
 
 /**
@@ -72,20 +74,8 @@ export function administeredGroupIds(db: TenantConn, userId: number): number[] {
 // ---------------------------------------------------------------------------------------------------
 // Who may manage which group
 
-/** The viewer as the group model needs it: organization admins manage every group, group admins theirs. */
-export interface GroupViewer {
-  personId: number | null;
-  organizationAdmin: boolean;
-}
-
-/** The groups a viewer may manage: null means all of them. */
-export function manageableGroupIds(db: TenantConn, viewer: GroupViewer): number[] | null {
-  if (viewer.organizationAdmin) return null;
-  return viewer.personId ? administeredGroupIds(db, viewer.personId) : [];
-}
-
-export function canManageGroup(db: TenantConn, viewer: GroupViewer, groupId: number) {
-  const ids = manageableGroupIds(db, viewer);
+export function canManageGroup(viewer: Viewer, groupId: number) {
+  const ids = manageableGroupIds(viewer);
   return ids === null || ids.includes(groupId);
 }
 
@@ -140,8 +130,8 @@ export function groupChoices(db: TenantConn) {
 }
 
 /** Groups with their numbers of members, rules and courses; only those the viewer may manage. */
-export function listGroups(db: TenantConn, viewer: GroupViewer, { q }: { q?: string } = {}) {
-  const ids = manageableGroupIds(db, viewer);
+export function listGroups(db: TenantConn, viewer: Viewer, { q }: { q?: string } = {}) {
+  const ids = manageableGroupIds(viewer);
   if (ids && ids.length === 0) return [];
   const where = and(ids ? inArray(groups.id, ids) : undefined, q ? sql`instr(lower(${groups.name}), lower(${q})) > 0` : undefined);
   const rows = db.select().from(groups).where(where).orderBy(asc(groups.name), asc(groups.id)).all();

@@ -3,6 +3,9 @@ import type { TenantConn, TenantDb } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
 import { commitSoon } from "../../db/group-commit";
 import { preparedOnce, toSeconds } from "../../db/prepared";
+import { countedLessons, courseAccess, isCourseCompleted, isVisible, lessonAccess, published, visibleCoursesSql } from "../access/courses";
+import { mayPreview } from "../access/rules";
+import type { Viewer } from "../access/viewer";
 import { publish } from "./events.server";
 import {
   bookmarks,
@@ -24,69 +27,9 @@ import type { Page } from "../utils/pagination";
  * The learner's side: who may open what (spec §4, §8 access messages), progress and watch time, course
  * completion, bookmarks, ratings, history and search. Pages and /api call the same functions.
  */
-export type AccessDenied = "login" | "limited" | "prerequisite" | "previous_lessons";
-export type Access = { allowed: true } | { allowed: false; reason: AccessDenied };
-
-export interface Learner {
-  id: number;
-  /** Those who may write courses preview everything, whatever the rules for learners say. */
-  canPreview: boolean;
-}
-
-function inCourseGroup(db: TenantConn, userId: number, courseId: number) {
-  return Boolean(
-    preparedOnce(db, "learning.inCourseGroup", () =>
-      db
-        .select({ g: groupCourses.groupId })
-        .from(groupCourses)
-        .innerJoin(groupMembers, eq(groupMembers.groupId, groupCourses.groupId))
-        .where(and(eq(groupCourses.courseId, sql.placeholder("courseId")), eq(groupMembers.userId, sql.placeholder("userId"))))
-        .prepare(),
-    ).get({ courseId, userId }),
-  );
-}
-
-export function isCourseCompleted(db: TenantConn, userId: number, courseId: number) {
-  return Boolean(
-    preparedOnce(db, "learning.courseCompleted", () =>
-      db
-        .select()
-        .from(courseCompletions)
-        .where(and(eq(courseCompletions.userId, sql.placeholder("userId")), eq(courseCompletions.courseId, sql.placeholder("courseId"))))
-        .prepare(),
-    ).get({ userId, courseId }),
-  );
-}
-
-/**
- * May this person open the course? One function for pages and /api (the caller has already checked the
- * course is published, or that the person may preview drafts).
- */
-export function courseAccess(db: TenantConn, course: Course, learner: Learner | null): Access {
-  if (!learner) return { allowed: false, reason: "login" };
-  if (learner.canPreview) return { allowed: true };
-  if ((course.blockDefaultAccess || course.forceGroups) && !inCourseGroup(db, learner.id, course.id)) {
-    return { allowed: false, reason: "limited" };
-  }
-  if (course.prerequisiteCourseId && !isCourseCompleted(db, learner.id, course.prerequisiteCourseId)) {
-    return { allowed: false, reason: "prerequisite" };
-  }
-  return { allowed: true };
-}
-
-/** Lessons can require all earlier lessons to be seen (spec §4): completed, here. */
-export function lessonAccess(db: TenantConn, course: Course, lesson: Lesson, learner: Learner | null): Access {
-  const access = courseAccess(db, course, learner);
-  if (!access.allowed || !learner || learner.canPreview || !course.sequentialLessons) return access;
-  const earlier = db.select({ id: lessons.id }).from(lessons).where(and(countedLessons(course.id), lt(lessons.position, lesson.position))).all();
-  if (earlier.length === 0) return access;
-  const done = db
-    .select({ n: count() })
-    .from(lessonProgress)
-    .where(and(eq(lessonProgress.userId, learner.id), inArray(lessonProgress.lessonId, earlier.map((l) => l.id)), isNotNull(lessonProgress.completedAt)))
-    .get()?.n ?? 0;
-  return done < earlier.length ? { allowed: false, reason: "previous_lessons" } : access;
-}
+export type { Access, AccessDenied } from "../access/courses";
+// The course rules, for the pages and /api calls that ask them of a course they found here.
+export { courseAccess, isLessonHidden, lessonAccess } from "../access/courses";
 
 /**
  * Watch time is credited against one clock per person (users.watch_credited_until): a heartbeat gets at
@@ -206,21 +149,13 @@ export function writeHeartbeat(tx: TenantConn, { userId, lesson, positionSeconds
   return { progress: updated, credited };
 }
 
-/** Whether a learner may watch a stored file: it is the media of a lesson they may open. */
-export function canWatchFile(db: TenantConn, fileId: number, learner: Learner) {
+/** Whether a viewer may watch a stored file: it is the media of a lesson they may open. */
+export function canWatchFile(db: TenantConn, viewer: Viewer, fileId: number) {
   const candidates = db.select().from(lessons).where(eq(lessons.fileId, fileId)).all();
   return candidates.some((lesson) => {
-    const course = publishedCourse(db, lesson.courseId, { includeDrafts: learner.canPreview });
-    return Boolean(course && lessonAccess(db, course, lesson, learner).allowed);
+    const course = findCourse(db, viewer, lesson.courseId);
+    return Boolean(course && lessonAccess(db, viewer, course, lesson).allowed);
   });
-}
-
-/**
- * The lessons that count for a course: all of them, except quiz lessons when the course does not allow
- * quizzes (spec §3 `allow_quizzes`: they are not shown, so they cannot hold a course back).
- */
-function countedLessons(courseId: number | Placeholder) {
-  return and(eq(lessons.courseId, courseId), sql`(${lessons.kind} <> 'quiz' or (select allow_quizzes from courses where courses.id = ${courseId}) = 1)`);
 }
 
 /** Marks a lesson seen; the course is completed when all its lessons are. */
@@ -344,7 +279,7 @@ export function recentCourses(db: TenantConn, userId: number, limit = 20) {
       .select({ course: courses, lastSeen: seen.lastSeen })
       .from(seen)
       .innerJoin(courses, eq(courses.id, seen.courseId))
-      .where(eq(courses.published, true))
+      .where(published)
       .orderBy(desc(seen.lastSeen), desc(courses.id))
       .limit(sql.placeholder("limit"))
       .prepare();
@@ -377,7 +312,7 @@ export function listBookmarks(db: TenantConn, userId: number) {
     .select({ course: courses, createdAt: bookmarks.createdAt })
     .from(bookmarks)
     .innerJoin(courses, eq(courses.id, bookmarks.courseId))
-    .where(and(eq(bookmarks.userId, userId), eq(courses.published, true)))
+    .where(and(eq(bookmarks.userId, userId), published))
     .orderBy(desc(bookmarks.createdAt))
     .all();
 }
@@ -421,14 +356,30 @@ export function completedLessonIds(db: TenantConn, userId: number, courseId: num
   );
 }
 
-export function publishedCourse(db: TenantConn, id: number, { includeDrafts = false } = {}) {
-  return preparedOnce(db, includeDrafts ? "learning.course" : "learning.publishedCourse", () =>
+/**
+ * A course as the viewer may find it by its id: published, or a draft for those who may preview it
+ * (app/access/courses.ts). Whether they may open it is `courseAccess`'s to say.
+ */
+export function findCourse(db: TenantConn, viewer: Viewer, id: number) {
+  const drafts = mayPreview(viewer);
+  return preparedOnce(db, drafts ? "learning.course" : "learning.publishedCourse", () =>
     db
       .select()
       .from(courses)
-      .where(and(eq(courses.id, sql.placeholder("id")), includeDrafts ? undefined : eq(courses.published, true)))
+      .where(and(eq(courses.id, sql.placeholder("id")), drafts ? undefined : published))
       .prepare(),
   ).get({ id });
+}
+
+/** A course by its id if the viewer sees it listed (app/access/courses.ts), e.g. the home page's featured one. */
+export function findVisibleCourse(db: TenantConn, viewer: Viewer, id: number) {
+  const course = findCourse(db, viewer, id);
+  return course && isVisible(db, viewer, course) ? course : undefined;
+}
+
+/** Any course by its id, whatever its state: for the rules' own checks and the management screens. */
+export function courseById(db: TenantConn, id: number) {
+  return preparedOnce(db, "learning.course", () => db.select().from(courses).where(eq(courses.id, sql.placeholder("id"))).prepare()).get({ id });
 }
 
 export function courseLessons(db: TenantConn, courseId: number) {
@@ -452,26 +403,32 @@ export interface SearchHit {
 }
 
 /**
- * Ranked search (SQLite FTS5, bm25 with titles weighing most) over courses, lessons and materials the
- * viewer may see: learners only those of published courses.
+ * Ranked search (SQLite FTS5, bm25 with titles weighing most) over courses, lessons and materials of the
+ * courses the viewer sees listed (app/access/courses.ts `visibleCourses`).
  */
-export function search(db: TenantConn, q: string, { includeDrafts = false, limit = 20, offset = 0 } = {}) {
+export function search(db: TenantConn, viewer: Viewer, q: string, { limit = 20, offset = 0 } = {}) {
   const match = ftsQuery(q);
   if (!match) return { items: [] as SearchHit[], total: 0 };
   const client = (db as unknown as { $client?: import("better-sqlite3").Database }).$client ?? (db as unknown as { session: { client: import("better-sqlite3").Database } }).session.client;
-  const visible = includeDrafts ? "" : "and c.published = 1";
-  // Kept while the index and the courses' publication are unchanged (db/content-cache.ts); callers get their own array.
-  const found = cachedByVersion(client, `search\u0000${match}\u0000${visible}\u0000${limit}\u0000${offset}`, () => searchVersion(client), () => {
+  const visible = visibleCoursesSql(viewer);
+  // Kept while the index, the courses' states and the groups' courses are unchanged (db/content-cache.ts); the
+  // viewer's own groups are part of the key. Callers get their own array.
+  const key = ["search", match, visible.text, JSON.stringify(visible.params), viewer.groupIds.join(","), limit, offset].join("\u0000");
+  const found = cachedByVersion(client, key, () => searchVersion(client), () => {
     const items = client
       .prepare(
         `select s.kind as kind, s.ref_id as id, s.course_id as course_id, s.title as title,
                 snippet(search_index, 4, '', '', '…', 12) as snippet
-         from search_index s join courses c on c.id = s.course_id
-         where search_index match ? ${visible}
+         from search_index s join courses on courses.id = s.course_id
+         where search_index match ? and ${visible.text}
          order by bm25(search_index, 0, 0, 0, 10.0, 1.0) limit ? offset ?`,
       )
-      .all(match, limit, offset) as SearchHit[];
-    const total = (client.prepare(`select count(*) as n from search_index s join courses c on c.id = s.course_id where search_index match ? ${visible}`).get(match) as { n: number }).n;
+      .all(match, ...visible.params, limit, offset) as SearchHit[];
+    const total = (
+      client
+        .prepare(`select count(*) as n from search_index s join courses on courses.id = s.course_id where search_index match ? and ${visible.text}`)
+        .get(match, ...visible.params) as { n: number }
+    ).n;
     return { items: items.map((i) => Object.freeze({ ...i, snippet: i.snippet.replace(/<[^>]*>/g, "") })), total };
   });
   return { items: [...found.items], total: found.total };
@@ -480,34 +437,47 @@ export function search(db: TenantConn, q: string, { includeDrafts = false, limit
 /**
  * What a search's result depends on, exactly: the index (FTS5 rewrites its structure record, id 10 of
  * search_index_data, with a new write counter on every change committed to it) and which courses exist
- * and are published (the join; publishing does not touch the index).
+ * and whom they are for (the join and the visibility rule: publishing does not touch the index).
  */
 function searchVersion(client: import("better-sqlite3").Database) {
   const row = client
     .prepare(
       `select (select hex(block) from search_index_data where id = 10) as fts,
-              (select group_concat(c, ',') from (select id || ':' || published as c from courses order by id)) as courses`,
+              (select group_concat(c, ',') from (select id || ':' || published || block_default_access || force_groups as c from courses order by id)) as courses,
+              (select group_concat(g, ',') from (select group_id || ':' || course_id as g from group_courses order by 1)) as given`,
     )
-    .get() as { fts: string | null; courses: string | null };
-  return `${row.fts ?? ""}|${row.courses ?? ""}`;
+    .get() as { fts: string | null; courses: string | null; given: string | null };
+  return `${row.fts ?? ""}|${row.courses ?? ""}|${row.given ?? ""}`;
+}
+
+/** How many ranked hits a search reads before keeping those the viewer may see (the pages show 50). */
+const SEARCH_SCAN = 1000;
+
+/**
+ * A search as the viewer sees it: ranked hits of the courses they see listed, less the lessons and
+ * materials they may not open, a page at a time, with the number of those hits (never of hidden ones).
+ */
+export function searchFor(db: TenantConn, viewer: Viewer, q: string, { limit = 20, offset = 0 } = {}) {
+  const hits = visibleHits(db, viewer, search(db, viewer, q, { limit: SEARCH_SCAN }).items);
+  return { items: hits.slice(offset, offset + limit), total: hits.length };
 }
 
 /**
  * What a searcher may see of the hits: courses always (their page says what access needs); lessons and
  * materials only of courses they may open, and a lesson's text only when they may open that lesson.
  */
-export function visibleHits(db: TenantConn, hits: SearchHit[], learner: Learner | null): SearchHit[] {
-  if (learner?.canPreview) return hits;
+function visibleHits(db: TenantConn, viewer: Viewer, hits: SearchHit[]): SearchHit[] {
+  if (mayPreview(viewer)) return hits;
   const courseCache = new Map<number, Course | undefined>();
   const accessCache = new Map<number, boolean>();
   const courseOf = (id: number) => {
-    if (!courseCache.has(id)) courseCache.set(id, publishedCourse(db, id, { includeDrafts: true }));
+    if (!courseCache.has(id)) courseCache.set(id, courseById(db, id));
     return courseCache.get(id);
   };
   const mayOpen = (id: number) => {
     if (!accessCache.has(id)) {
       const course = courseOf(id);
-      accessCache.set(id, Boolean(course && courseAccess(db, course, learner).allowed));
+      accessCache.set(id, Boolean(course && courseAccess(db, viewer, course).allowed));
     }
     return accessCache.get(id)!;
   };
@@ -516,7 +486,7 @@ export function visibleHits(db: TenantConn, hits: SearchHit[], learner: Learner 
     if (!mayOpen(hit.course_id)) return [];
     if (hit.kind === "lesson") {
       const lesson = preparedOnce(db, "learning.lesson", () => db.select().from(lessons).where(eq(lessons.id, sql.placeholder("id"))).prepare()).get({ id: hit.id });
-      if (!lesson || !lessonAccess(db, courseOf(hit.course_id)!, lesson, learner).allowed) return [{ ...hit, snippet: "" }];
+      if (!lesson || !lessonAccess(db, viewer, courseOf(hit.course_id)!, lesson)?.allowed) return [{ ...hit, snippet: "" }];
     }
     return [hit];
   });

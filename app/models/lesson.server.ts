@@ -1,12 +1,14 @@
 import { and, asc, count, eq, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { TenantConn } from "../../db/open";
+import type { TenantConn, TenantDb } from "../../db/open";
 import { preparedOnce } from "../../db/prepared";
 import { courses, files, LESSON_KINDS, lessons, type Lesson } from "../../db/tenant";
 import type { Page } from "../utils/pagination";
-import type { Resource, ResourceScope, WriteResult } from "../kernel/resource.server";
+import type { Resource, WriteResult } from "./resource";
+import type { Viewer } from "../access/viewer";
 import { sanitizeRichText } from "../utils/sanitize.server";
-import { courseAccess, lessonAccess } from "./learning.server";
+import { courseAccess, lessonAccess, visibleCourses } from "../access/courses";
+import { mayPreview } from "../access/rules";
 import { moveRow, nextPosition, type Move } from "./ordering.server";
 import { contains } from "../utils/pagination";
 
@@ -44,11 +46,6 @@ const updateSchema = z.object(
   },
 );
 type LessonInput = Partial<z.infer<typeof createSchema>>;
-
-/** Learners (no write:course) reach only the lessons of published courses. */
-function visibleCourses(scope: ResourceScope): SQL | undefined {
-  return scope.viewer.capabilities.has("write:course") ? undefined : eq(courses.published, true);
-}
 
 function columns(input: LessonInput) {
   const out: Partial<typeof lessons.$inferInsert> = {};
@@ -126,31 +123,30 @@ export function moveLesson(db: TenantConn, id: number, to: Move) {
  * What a viewer may see of lessons (the same rules as the pages): editors everything; learners only the
  * lessons of courses they may open, and of a locked lesson (order enforced) its title but not its content.
  */
-export function lessonsForViewer(scope: ResourceScope, rows: Lesson[]): Array<LessonView & { locked?: boolean }> {
-  if (scope.viewer.capabilities.has("write:course")) return rows.map(lessonView);
-  const learner = scope.viewer.person ? { id: scope.viewer.person.id, canPreview: false } : null;
+export function lessonsForViewer(db: TenantDb, viewer: Viewer, rows: Lesson[]): Array<LessonView & { locked?: boolean }> {
+  if (mayPreview(viewer)) return rows.map(lessonView);
   const courseCache = new Map<number, typeof courses.$inferSelect | undefined>();
   return rows.flatMap((lesson) => {
-    if (!courseCache.has(lesson.courseId)) courseCache.set(lesson.courseId, scope.db.select().from(courses).where(eq(courses.id, lesson.courseId)).get());
+    if (!courseCache.has(lesson.courseId)) courseCache.set(lesson.courseId, db.select().from(courses).where(eq(courses.id, lesson.courseId)).get());
     const course = courseCache.get(lesson.courseId);
-    if (!course || !courseAccess(scope.db, course, learner).allowed) return [];
+    if (!course || !courseAccess(db, viewer, course).allowed) return [];
     const view = lessonView(lesson);
-    return lessonAccess(scope.db, course, lesson, learner).allowed ? [view] : [{ ...view, body: "", video_url: null, file_id: null, locked: true }];
+    return lessonAccess(db, viewer, course, lesson).allowed ? [view] : [{ ...view, body: "", video_url: null, file_id: null, locked: true }];
   });
 }
 
-function pageOf(scope: ResourceScope, where: SQL | undefined, page: Page) {
-  const base = scope.db.select({ lesson: lessons }).from(lessons).innerJoin(courses, eq(courses.id, lessons.courseId));
+function pageOf(db: TenantDb, viewer: Viewer, where: SQL | undefined, page: Page) {
+  const base = db.select({ lesson: lessons }).from(lessons).innerJoin(courses, eq(courses.id, lessons.courseId));
   const rows = base
-    .where(and(where, visibleCourses(scope)))
+    .where(and(where, visibleCourses(viewer)))
     .orderBy(asc(lessons.courseId), asc(lessons.position), asc(lessons.id))
     .limit(page.perPage)
     .offset((page.page - 1) * page.perPage)
     .all()
     .map((r) => r.lesson);
-  const items = lessonsForViewer(scope, rows);
+  const items = lessonsForViewer(db, viewer, rows);
   const total =
-    scope.db.select({ n: count() }).from(lessons).innerJoin(courses, eq(courses.id, lessons.courseId)).where(and(where, visibleCourses(scope))).get()?.n ?? 0;
+    db.select({ n: count() }).from(lessons).innerJoin(courses, eq(courses.id, lessons.courseId)).where(and(where, visibleCourses(viewer))).get()?.n ?? 0;
   return { items, total };
 }
 
@@ -159,21 +155,21 @@ export const lessonResource: Resource<LessonView, typeof createSchema, typeof up
   write: "write:course",
   createSchema,
   updateSchema,
-  list: (scope, page, filters) => pageOf(scope, filters.course_id ? eq(lessons.courseId, Number(filters.course_id) || -1) : undefined, page),
-  search: (scope, q, page) => {
-    return pageOf(scope, or(contains(lessons.title, q), contains(lessons.body, q)), page);
+  list: (db, viewer, page, filters) => pageOf(db, viewer, filters.course_id ? eq(lessons.courseId, Number(filters.course_id) || -1) : undefined, page),
+  search: (db, viewer, q, page) => {
+    return pageOf(db, viewer, or(contains(lessons.title, q), contains(lessons.body, q)), page);
   },
-  get: (scope, id) => {
-    const row = scope.db.select({ lesson: lessons }).from(lessons).innerJoin(courses, eq(courses.id, lessons.courseId)).where(and(eq(lessons.id, id), visibleCourses(scope))).get();
-    return row ? (lessonsForViewer(scope, [row.lesson])[0] ?? null) : null;
+  get: (db, viewer, id) => {
+    const row = db.select({ lesson: lessons }).from(lessons).innerJoin(courses, eq(courses.id, lessons.courseId)).where(and(eq(lessons.id, id), visibleCourses(viewer))).get();
+    return row ? (lessonsForViewer(db, viewer, [row.lesson])[0] ?? null) : null;
   },
-  create: (scope, input) => {
-    const result = createLesson(scope.db, input);
+  create: (db, viewer, input) => {
+    const result = createLesson(db, input);
     return result.ok ? { ok: true, value: lessonView(result.value) } : result;
   },
-  update: (scope, id, input) => {
-    const result = updateLesson(scope.db, id, input as LessonInput);
+  update: (db, viewer, id, input) => {
+    const result = updateLesson(db, id, input as LessonInput);
     return result === null ? null : result.ok ? { ok: true, value: lessonView(result.value) } : result;
   },
-  remove: (scope, id) => deleteLesson(scope.db, id),
+  remove: (db, viewer, id) => deleteLesson(db, id),
 };

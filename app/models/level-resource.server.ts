@@ -18,31 +18,31 @@ export const levelResource: Resource<LevelView, typeof levelSchema, ReturnType<t
   write: "write:leaderboard",
   createSchema: levelSchema,
   updateSchema: levelSchema.partial(),
-  list: (scope, page) => {
-    ensureLeaderboard(scope.db);
-    const items = scope.db.select().from(levels).orderBy(asc(levels.threshold)).limit(page.perPage).offset((page.page - 1) * page.perPage).all();
-    const total = scope.db.select({ n: count() }).from(levels).get()?.n ?? 0;
+  list: (db, _viewer, page) => {
+    ensureLeaderboard(db);
+    const items = db.select().from(levels).orderBy(asc(levels.threshold)).limit(page.perPage).offset((page.page - 1) * page.perPage).all();
+    const total = db.select({ n: count() }).from(levels).get()?.n ?? 0;
     return { items: items.map(levelApiView), total };
   },
-  search: (scope, q, page) => {
-    ensureLeaderboard(scope.db);
+  search: (db, _viewer, q, page) => {
+    ensureLeaderboard(db);
     const where = contains(levels.name, q);
-    const items = scope.db.select().from(levels).where(where).orderBy(asc(levels.threshold)).limit(page.perPage).offset((page.page - 1) * page.perPage).all();
-    return { items: items.map(levelApiView), total: scope.db.select({ n: count() }).from(levels).where(where).get()?.n ?? 0 };
+    const items = db.select().from(levels).where(where).orderBy(asc(levels.threshold)).limit(page.perPage).offset((page.page - 1) * page.perPage).all();
+    return { items: items.map(levelApiView), total: db.select({ n: count() }).from(levels).where(where).get()?.n ?? 0 };
   },
-  get: (scope, id) => {
-    const level = getLevel(scope.db, id);
+  get: (db, _viewer, id) => {
+    const level = getLevel(db, id);
     return level ? levelApiView(level) : null;
   },
-  create: (scope, input) => {
-    const level = saveLevel(scope.db, null, input);
+  create: (db, _viewer, input) => {
+    const level = saveLevel(db, null, input);
     return level ? { ok: true, value: levelApiView(level) } : thresholdTaken;
   },
-  update: (scope, id, input) => {
-    const existing = getLevel(scope.db, id);
+  update: (db, _viewer, id, input) => {
+    const existing = getLevel(db, id);
     if (!existing) return null;
-    const level = saveLevel(scope.db, id, { name: existing.name, threshold: existing.threshold, color: existing.color, ...input });
+    const level = saveLevel(db, id, { name: existing.name, threshold: existing.threshold, color: existing.color, ...input });
     return level ? { ok: true, value: levelApiView(level) } : thresholdTaken;
   },
-  remove: (scope, id) => deleteLevel(scope.db, id),
+  remove: (db, _viewer, id) => deleteLevel(db, id),
 };

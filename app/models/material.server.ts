@@ -1,11 +1,13 @@
 import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
 import { preparedOnce } from "../../db/prepared";
 import { z } from "zod";
-import type { TenantConn } from "../../db/open";
+import type { TenantConn, TenantDb } from "../../db/open";
 import { courses, files, materials, type Material } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
-import type { Resource, ResourceScope, WriteResult } from "../kernel/resource.server";
-import { courseAccess } from "./learning.server";
+import type { Resource, WriteResult } from "./resource";
+import type { Viewer } from "../access/viewer";
+import { courseAccess, visibleCourses } from "../access/courses";
+import { mayPreview } from "../access/rules";
 import { nextPosition } from "./ordering.server";
 
 export function materialView(material: Material) {
@@ -26,10 +28,6 @@ const createSchema = z.object({
   title: z.string({ required_error: "validation.required" }).trim().min(1, "validation.required").max(200),
 });
 const updateSchema = z.object({ title: createSchema.shape.title.optional() });
-
-function visibleCourses(scope: ResourceScope): SQL | undefined {
-  return scope.viewer.capabilities.has("write:course") ? undefined : eq(courses.published, true);
-}
 
 export function listMaterials(db: TenantConn, courseId: number) {
   return preparedOnce(db, "material.ofCourse", () =>
@@ -57,26 +55,25 @@ export function deleteMaterial(db: TenantConn, id: number) {
 }
 
 /** Learners see the materials of courses they may open (the same rule as the course page). */
-function mayOpen(scope: ResourceScope) {
-  if (scope.viewer.capabilities.has("write:course")) return () => true;
-  const learner = scope.viewer.person ? { id: scope.viewer.person.id, canPreview: false } : null;
+function mayOpen(db: TenantDb, viewer: Viewer) {
+  if (mayPreview(viewer)) return () => true;
   const cache = new Map<number, boolean>();
   return (courseId: number) => {
     if (!cache.has(courseId)) {
-      const course = scope.db.select().from(courses).where(eq(courses.id, courseId)).get();
-      cache.set(courseId, Boolean(course && courseAccess(scope.db, course, learner).allowed));
+      const course = db.select().from(courses).where(eq(courses.id, courseId)).get();
+      cache.set(courseId, Boolean(course && courseAccess(db, viewer, course).allowed));
     }
     return cache.get(courseId)!;
   };
 }
 
-function pageOf(scope: ResourceScope, where: SQL | undefined, page: Page) {
-  const allowed = mayOpen(scope);
-  const items = scope.db
+function pageOf(db: TenantDb, viewer: Viewer, where: SQL | undefined, page: Page) {
+  const allowed = mayOpen(db, viewer);
+  const items = db
     .select({ material: materials })
     .from(materials)
     .innerJoin(courses, eq(courses.id, materials.courseId))
-    .where(and(where, visibleCourses(scope)))
+    .where(and(where, visibleCourses(viewer)))
     .orderBy(asc(materials.courseId), asc(materials.position), asc(materials.id))
     .limit(page.perPage)
     .offset((page.page - 1) * page.perPage)
@@ -84,7 +81,7 @@ function pageOf(scope: ResourceScope, where: SQL | undefined, page: Page) {
     .filter((r) => allowed(r.material.courseId))
     .map((r) => materialView(r.material));
   const total =
-    scope.db.select({ n: count() }).from(materials).innerJoin(courses, eq(courses.id, materials.courseId)).where(and(where, visibleCourses(scope))).get()?.n ?? 0;
+    db.select({ n: count() }).from(materials).innerJoin(courses, eq(courses.id, materials.courseId)).where(and(where, visibleCourses(viewer))).get()?.n ?? 0;
   return { items, total };
 }
 
@@ -94,19 +91,19 @@ export const materialResource: Resource<MaterialView, typeof createSchema, typeo
   write: "write:course",
   createSchema,
   updateSchema,
-  list: (scope, page, filters) => pageOf(scope, filters.course_id ? eq(materials.courseId, Number(filters.course_id) || -1) : undefined, page),
-  search: (scope, q, page) => pageOf(scope, contains(materials.title, q), page),
-  get: (scope, id) => {
-    const row = scope.db.select({ material: materials }).from(materials).innerJoin(courses, eq(courses.id, materials.courseId)).where(and(eq(materials.id, id), visibleCourses(scope))).get();
-    return row && mayOpen(scope)(row.material.courseId) ? materialView(row.material) : null;
+  list: (db, viewer, page, filters) => pageOf(db, viewer, filters.course_id ? eq(materials.courseId, Number(filters.course_id) || -1) : undefined, page),
+  search: (db, viewer, q, page) => pageOf(db, viewer, contains(materials.title, q), page),
+  get: (db, viewer, id) => {
+    const row = db.select({ material: materials }).from(materials).innerJoin(courses, eq(courses.id, materials.courseId)).where(and(eq(materials.id, id), visibleCourses(viewer))).get();
+    return row && mayOpen(db, viewer)(row.material.courseId) ? materialView(row.material) : null;
   },
-  create: (scope, input) => {
-    const result = addMaterial(scope.db, input);
+  create: (db, viewer, input) => {
+    const result = addMaterial(db, input);
     return result.ok ? { ok: true, value: materialView(result.value) } : result;
   },
-  update: (scope, id, input) => {
-    const row = input.title ? scope.db.update(materials).set({ title: input.title }).where(eq(materials.id, id)).returning().get() : scope.db.select().from(materials).where(eq(materials.id, id)).get();
+  update: (db, viewer, id, input) => {
+    const row = input.title ? db.update(materials).set({ title: input.title }).where(eq(materials.id, id)).returning().get() : db.select().from(materials).where(eq(materials.id, id)).get();
     return row ? { ok: true, value: materialView(row) } : null;
   },
-  remove: (scope, id) => deleteMaterial(scope.db, id),
+  remove: (db, viewer, id) => deleteMaterial(db, id),
 };

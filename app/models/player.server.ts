@@ -2,7 +2,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { preparedOnce } from "../../db/prepared";
 import type { TenantConn } from "../../db/open";
 import { files, lessonProgress, type Course, type Lesson } from "../../db/tenant";
-import { lessonAccess, type Learner } from "./learning.server";
+import { lessonAccess } from "../access/courses";
+import type { Viewer } from "../access/viewer";
 
 /**
  * The course page's and the player's view of a learner's episodes (issue 18): which are done, which are
@@ -61,15 +62,16 @@ export function totalDuration(lessons: Pick<Lesson, "durationSeconds">[]) {
  */
 export function episodeItems(
   db: TenantConn,
-  { course, lessons, learner, image }: { course: Course; lessons: Lesson[]; learner: Learner | null; image: (fileId: number) => string },
+  viewer: Viewer,
+  { course, lessons, image }: { course: Course; lessons: Lesson[]; image: (fileId: number) => string },
 ) {
-  const progress = episodeProgress(db, learner?.id ?? null, course.id, lessons);
+  const progress = episodeProgress(db, viewer.person?.id ?? null, course.id, lessons);
   const fileIds = lessons.filter((l) => l.kind === "image" && l.fileId).map((l) => l.fileId!);
   const images = new Set(
     fileIds.length ? db.select({ id: files.id }).from(files).where(and(inArray(files.id, fileIds), eq(files.kind, "image"))).all().map((f) => f.id) : [],
   );
   return lessons.map((l) => {
-    const locked = !lessonAccess(db, course, l, learner).allowed;
+    const locked = !lessonAccess(db, viewer, course, l).allowed;
     const p = progress.get(l.id)!;
     return {
       id: l.id,

@@ -1,5 +1,7 @@
-import type { Resource, ResourceScope } from "../kernel/resource.server";
-import type { Learner } from "./learning.server";
+import type { Resource} from "./resource";
+import type { Viewer } from "../access/viewer";
+import type { TenantDb } from "../../db/open";
+import { may } from "../access/rules";
 import {
   createQuiz,
   createQuizSchema,
@@ -21,20 +23,15 @@ import {
  */
 type QuizItem = ReturnType<typeof quizSummary> & { questions?: unknown[] };
 
-function learnerOf(scope: ResourceScope): Learner | null {
-  return scope.viewer.person ? { id: scope.viewer.person.id, canPreview: false } : null;
-}
-
-function visible(scope: ResourceScope, q: string, page: { page: number; perPage: number }) {
-  if (scope.viewer.capabilities.has("read:quiz")) {
-    const { items, total } = listQuizzes(scope.db, { q, limit: page.perPage, offset: (page.page - 1) * page.perPage });
-    return { items: items.map((r) => quizSummary(scope.db, r.quiz)), total };
+function visible(db: TenantDb, viewer: Viewer, q: string, page: { page: number; perPage: number }) {
+  if (may(viewer, "read:quiz")) {
+    const { items, total } = listQuizzes(db, { q, limit: page.perPage, offset: (page.page - 1) * page.perPage });
+    return { items: items.map((r) => quizSummary(db, r.quiz)), total };
   }
-  const learner = learnerOf(scope);
-  if (!learner) return { items: [], total: 0 };
-  const ids = takeableQuizIds(scope.db, learner);
-  const all = listQuizzes(scope.db, { q, limit: 100_000 }).items.filter((r) => ids.has(r.quiz.id));
-  return { items: all.slice((page.page - 1) * page.perPage, page.page * page.perPage).map((r) => quizSummary(scope.db, r.quiz)), total: all.length };
+  if (!viewer.person) return { items: [], total: 0 };
+  const ids = takeableQuizIds(db, viewer);
+  const all = listQuizzes(db, { q, limit: 100_000 }).items.filter((r) => ids.has(r.quiz.id));
+  return { items: all.slice((page.page - 1) * page.perPage, page.page * page.perPage).map((r) => quizSummary(db, r.quiz)), total: all.length };
 }
 
 export const quizResource: Resource<QuizItem, typeof createQuizSchema, typeof updateQuizSchema> = {
@@ -42,22 +39,21 @@ export const quizResource: Resource<QuizItem, typeof createQuizSchema, typeof up
   write: "write:quiz",
   createSchema: createQuizSchema,
   updateSchema: updateQuizSchema,
-  list: (scope, page) => visible(scope, "", page),
-  search: (scope, q, page) => visible(scope, q, page),
-  get: (scope, id) => {
-    const quiz = getQuiz(scope.db, id);
+  list: (db, viewer, page) => visible(db, viewer, "", page),
+  search: (db, viewer, q, page) => visible(db, viewer, q, page),
+  get: (db, viewer, id) => {
+    const quiz = getQuiz(db, id);
     if (!quiz) return null;
-    if (scope.viewer.capabilities.has("read:quiz")) return quizEditorView(scope.db, quiz);
-    const learner = learnerOf(scope);
-    return learner && takeableQuizIds(scope.db, learner).has(id) ? quizSummary(scope.db, quiz) : null;
+    if (may(viewer, "read:quiz")) return quizEditorView(db, quiz);
+    return viewer.person && takeableQuizIds(db, viewer).has(id) ? quizSummary(db, quiz) : null;
   },
-  create: (scope, input) => {
-    const result = createQuiz(scope.db, input);
-    return result.ok ? { ok: true, value: quizEditorView(scope.db, result.value) } : result;
+  create: (db, viewer, input) => {
+    const result = createQuiz(db, input);
+    return result.ok ? { ok: true, value: quizEditorView(db, result.value) } : result;
   },
-  update: (scope, id, input) => {
-    const result = updateQuiz(scope.db, id, input);
-    return result === null ? null : result.ok ? { ok: true, value: quizEditorView(scope.db, result.value) } : result;
+  update: (db, viewer, id, input) => {
+    const result = updateQuiz(db, id, input);
+    return result === null ? null : result.ok ? { ok: true, value: quizEditorView(db, result.value) } : result;
   },
-  remove: (scope, id) => deleteQuiz(scope.db, id),
+  remove: (db, viewer, id) => deleteQuiz(db, id),
 };

@@ -21,7 +21,10 @@ import {
 } from "../../db/tenant";
 import { contains } from "../utils/pagination";
 import { publish } from "./events.server";
-import { completeLesson, lessonAccess, type Learner } from "./learning.server";
+import { isLessonHidden, lessonAccess, published } from "../access/courses";
+import { mayPreview } from "../access/rules";
+import type { Viewer } from "../access/viewer";
+import { completeLesson } from "./learning.server";
 import { createLesson } from "./lesson.server";
 import { moveRow, nextPosition, type Move } from "./ordering.server";
 
@@ -318,44 +321,36 @@ export function quizUsage(db: TenantConn, quizId: number) {
 /* ----------------------------------------------------------------------------------------- who may take it */
 
 /**
- * A quiz lesson is shown only when its course allows quizzes (spec §3 `allow_quizzes`); otherwise it does
- * not exist for learners. Editors preview it.
- */
-export function quizLessonHidden(course: Course, lesson: Lesson, learner: Learner | null) {
-  return lesson.kind === "quiz" && !course.allowQuizzes && !learner?.canPreview;
-}
-
-/**
  * The lesson through which this learner takes the quiz: the given one when it shows this quiz and the
  * learner may open it, else the first such lesson of a published course. Learners take quizzes only
  * through courses they may open; editors may also take them outside any course (lesson null).
  */
-export function lessonForTaking(db: TenantConn, quizId: number, learner: Learner, preferredLessonId?: number | null): { lesson: Lesson; course: Course } | null | "none" {
+export function lessonForTaking(db: TenantConn, viewer: Viewer, quizId: number, preferredLessonId?: number | null): { lesson: Lesson; course: Course } | null | "none" {
   const rows = db
     .select({ lesson: lessons, course: courses })
     .from(quizLessons)
     .innerJoin(lessons, eq(lessons.id, quizLessons.lessonId))
     .innerJoin(courses, eq(courses.id, lessons.courseId))
-    .where(and(eq(quizLessons.quizId, quizId), learner.canPreview ? undefined : eq(courses.published, true)))
+    .where(and(eq(quizLessons.quizId, quizId), mayPreview(viewer) ? undefined : published))
     .orderBy(asc(courses.position), asc(courses.id), asc(lessons.position))
     .all();
-  const usable = rows.filter((r) => !quizLessonHidden(r.course, r.lesson, learner) && lessonAccess(db, r.course, r.lesson, learner).allowed);
+  const usable = rows.filter((r) => !isLessonHidden(viewer, r.course, r.lesson) && lessonAccess(db, viewer, r.course, r.lesson).allowed);
   const chosen = usable.find((r) => r.lesson.id === preferredLessonId) ?? (preferredLessonId ? undefined : usable[0]);
   if (chosen) return chosen;
-  return learner.canPreview && !preferredLessonId ? null : "none";
+  return mayPreview(viewer) && !preferredLessonId ? null : "none";
 }
 
 /** Quizzes a learner may take (through a lesson they may open), for GET /api/quizzes. */
-export function takeableQuizIds(db: TenantConn, learner: Learner) {
+export function takeableQuizIds(db: TenantConn, viewer: Viewer) {
   const rows = db
     .select({ quizId: quizLessons.quizId, lesson: lessons, course: courses })
     .from(quizLessons)
     .innerJoin(lessons, eq(lessons.id, quizLessons.lessonId))
     .innerJoin(courses, eq(courses.id, lessons.courseId))
-    .where(and(eq(courses.published, true), eq(courses.allowQuizzes, true)))
+    .where(and(published, eq(courses.allowQuizzes, true)))
     .all();
   const ids = new Set<number>();
-  for (const r of rows) if (!ids.has(r.quizId) && lessonAccess(db, r.course, r.lesson, learner).allowed) ids.add(r.quizId);
+  for (const r of rows) if (!ids.has(r.quizId) && lessonAccess(db, viewer, r.course, r.lesson).allowed) ids.add(r.quizId);
   return ids;
 }
 

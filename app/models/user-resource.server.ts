@@ -3,7 +3,10 @@ import { z } from "zod";
 import { groupMembers, users, type User } from "../../db/tenant";
 import { LANGUAGES } from "../utils/i18n";
 import type { Page } from "../utils/pagination";
-import type { Resource, ResourceScope } from "../kernel/resource.server";
+import type { Resource} from "./resource";
+import { manageableGroupIds } from "../access/rules";
+import type { Viewer } from "../access/viewer";
+import type { TenantDb } from "../../db/open";
 import { administeredGroupIds } from "./group.server";
 import { contains } from "../utils/pagination";
 import { ASSIGNABLE_ROLES, type UserForm, type UserPatch } from "./user.server";
@@ -29,17 +32,16 @@ export type UserView = ReturnType<typeof userView>;
  * Whom a viewer may see: an organization admin sees everyone; a group admin only the members of the
  * groups it administers (spec §6 "groups have admins who manage the group").
  */
-function visibleUsers(scope: ResourceScope): SQL | undefined {
-  const { viewer, db } = scope;
-  if (viewer.role === "admin" || viewer.role === "super_admin") return undefined;
-  const groupIds = viewer.person ? administeredGroupIds(db, viewer.person.id) : [];
+function visibleUsers(db: TenantDb, viewer: Viewer): SQL | undefined {
+  const groupIds = manageableGroupIds(viewer);
+  if (groupIds === null) return undefined;
   if (groupIds.length === 0) return eq(users.id, -1);
-  const members = db.select({ id: groupMembers.userId }).from(groupMembers).where(inArray(groupMembers.groupId, groupIds));
+  const members = db.select({ id: groupMembers.userId }).from(groupMembers).where(inArray(groupMembers.groupId, [...groupIds]));
   return inArray(users.id, members);
 }
 
-function pageOf(scope: ResourceScope, where: SQL | undefined, page: Page) {
-  const items = scope.db
+function pageOf(db: TenantDb, viewer: Viewer, where: SQL | undefined, page: Page) {
+  const items = db
     .select()
     .from(users)
     .where(where)
@@ -48,13 +50,13 @@ function pageOf(scope: ResourceScope, where: SQL | undefined, page: Page) {
     .offset((page.page - 1) * page.perPage)
     .all()
     .map(userView);
-  const total = scope.db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
+  const total = db.select({ n: count() }).from(users).where(where).get()?.n ?? 0;
   return { items, total };
 }
 
 /** The users a viewer may read, a page at a time (lists and the CSV export). */
-export function listVisibleUsers(scope: ResourceScope, page: Page) {
-  return pageOf(scope, visibleUsers(scope), page);
+export function listVisibleUsers(db: TenantDb, viewer: Viewer, page: Page) {
+  return pageOf(db, viewer, visibleUsers(db, viewer), page);
 }
 
 /* ---------- writes through /api: the reply's own field names ---------- */
@@ -134,12 +136,12 @@ export const userResource: Resource<UserView, typeof userCreateSchema, typeof us
   write: "write:user",
   createSchema: userCreateSchema,
   updateSchema: userUpdateSchema,
-  list: (scope, page) => listVisibleUsers(scope, page),
-  search: (scope, q, page) => {
-    return pageOf(scope, and(visibleUsers(scope), or(contains(users.email, q), contains(users.firstName, q), contains(users.lastName, q))), page);
+  list: (db, viewer, page) => listVisibleUsers(db, viewer, page),
+  search: (db, viewer, q, page) => {
+    return pageOf(db, viewer, and(visibleUsers(db, viewer), or(contains(users.email, q), contains(users.firstName, q), contains(users.lastName, q))), page);
   },
-  get: (scope, id) => {
-    const row = scope.db.select().from(users).where(and(eq(users.id, id), visibleUsers(scope))).get();
+  get: (db, viewer, id) => {
+    const row = db.select().from(users).where(and(eq(users.id, id), visibleUsers(db, viewer))).get();
     return row ? userView(row) : null;
   },
 };

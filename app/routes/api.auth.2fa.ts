@@ -3,7 +3,7 @@ import { z } from "zod";
 import { confirmCode } from "~/models/auth/two-factor.server";
 import { personView } from "~/models/user.server";
 import { apiError, apiMethodNotAllowed, apiOk, apiT, parseApiBody } from "~/utils/api.server";
-import { requireApiSession } from "~/kernel/auth.server";
+import { requireApiSession , realmFor } from "~/kernel/auth.server";
 
 export const bodySchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, "validation.code") });
 
@@ -13,13 +13,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireApiSession(request, context, { allowPendingTwoFactor: true });
   const { code } = await parseApiBody(request, context, bodySchema);
   if (auth.session.twoFactorPending) {
-    const check = confirmCode(auth.realm, auth.session.id, code);
+    const check = confirmCode(realmFor(context), auth.session.id, code);
     if (check !== "ok") {
       const t = await apiT(request, context);
       return apiError(check === "too_many_attempts" ? 429 : 422, { message: t(`auth.twoFactor.${check}`), code: check });
     }
   }
-  return apiOk({ user: personView(auth.realm, auth.person, { twoFactorPending: false }) });
+  return apiOk({ user: personView(realmFor(context), auth.person, { twoFactorPending: false }) });
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { refreshSession, SESSION_LIFETIME_SECONDS } from "~/models/auth/session.server";
 import { apiMethodNotAllowed, apiOk } from "~/utils/api.server";
-import { requireApiSession } from "~/kernel/auth.server";
+import { requireApiSession , realmFor } from "~/kernel/auth.server";
 
 /** `POST /api/auth/refresh`: a new token for another 30 days; the old one is revoked at once. */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -9,7 +9,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireApiSession(request, context);
   // A browser's cookie session is refreshed by signing in; handing its token out as JSON would undo HttpOnly.
   if (auth.via !== "bearer") return apiMethodNotAllowed(request, context, ["POST"]);
-  const { token } = refreshSession(auth.realm, auth.session);
+  const { token } = refreshSession(realmFor(context), auth.session);
   return apiOk({ token, token_type: "Bearer", expires_in: SESSION_LIFETIME_SECONDS });
 }
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { personView } from "~/models/user.server";
 import { apiNotFound, apiOk } from "~/utils/api.server";
-import { requireApiAuth } from "~/kernel/auth.server";
+import { requireApiAuth , realmFor } from "~/kernel/auth.server";
 
 /**
  * `POST /api/auth/user` (spec §7; GET answers the same): the person the session or token belongs to.
@@ -12,7 +12,7 @@ async function currentUser({ request, context }: LoaderFunctionArgs | ActionFunc
   const auth = await requireApiAuth(request, context);
   if (!auth.person) return apiNotFound(request, context);
   return apiOk({
-    ...personView(auth.realm, auth.person, { twoFactorPending: auth.session?.twoFactorPending ?? false }),
+    ...personView(realmFor(context), auth.person, { twoFactorPending: auth.session?.twoFactorPending ?? false }),
     type: auth.role,
     capabilities: [...auth.capabilities].sort(),
   });

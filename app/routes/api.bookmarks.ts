@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { courseView } from "~/models/course.server";
-import { listBookmarks, publishedCourse, setBookmark } from "~/models/learning.server";
+import { listBookmarks, findCourse, setBookmark } from "~/models/learning.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk, parseApiBody } from "~/utils/api.server";
 import { requireApiAuth } from "~/kernel/auth.server";
 import { paginated } from "~/utils/pagination";
@@ -24,7 +24,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireApiAuth(request, context, { capability: "learn:course" });
   if (!auth.person) return apiNotFound(request, context);
   const { course_id } = await parseApiBody(request, context, bookmarkBody);
-  if (!publishedCourse(context.db, course_id)) return apiNotFound(request, context);
+  if (!findCourse(context.db, auth, course_id)) return apiNotFound(request, context);
   setBookmark(context.db, auth.person.id, course_id, true);
   return apiOk({ course_id, bookmarked: true }, 201);
 }

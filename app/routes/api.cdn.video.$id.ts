@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { may } from "~/access/rules";
 import { getFile } from "~/models/file.server";
 import { canWatchFile } from "~/models/learning.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
@@ -18,8 +19,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const file = /^\d{1,15}$/.test(params.id ?? "") ? getFile(context.db, Number(params.id)) : undefined;
   if (!file || file.kind !== "video") return apiNotFound(request, context);
   const allowed =
-    auth.capabilities.has("read:file") ||
-    (auth.person !== null && canWatchFile(context.db, file.id, { id: auth.person.id, canPreview: auth.capabilities.has("write:course") }));
+    may(auth, "read:file") || canWatchFile(context.db, auth, file.id);
   if (!allowed) return apiNotFound(request, context);
   const { url, expires } = context.platform.signFileUrl(context.organization.id, file, VIDEO_TTL_SECONDS, 60);
   return apiOk({

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { courseAccess, courseRating, publishedCourse, rateCourse } from "~/models/learning.server";
+import { courseAccess, courseRating, findCourse, rateCourse } from "~/models/learning.server";
 import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { requireApiAuth } from "~/kernel/auth.server";
 
@@ -13,7 +13,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireApiAuth(request, context, { capability: "read:course" });
   const query = ratingQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return apiInvalid(request, context, query.error);
-  if (!publishedCourse(context.db, query.data.course_id, { includeDrafts: auth.capabilities.has("write:course") })) return apiNotFound(request, context);
+  if (!findCourse(context.db, auth, query.data.course_id)) return apiNotFound(request, context);
   return apiOk({ course_id: query.data.course_id, ...courseRating(context.db, query.data.course_id, auth.person?.id) });
 }
 
@@ -24,9 +24,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireApiAuth(request, context, { capability: "learn:course" });
   if (!auth.person) return apiNotFound(request, context);
   const body = await parseApiBody(request, context, ratingBody);
-  const course = publishedCourse(context.db, body.course_id);
+  const course = findCourse(context.db, auth, body.course_id);
   if (!course) return apiNotFound(request, context);
-  const access = courseAccess(context.db, course, { id: auth.person.id, canPreview: auth.capabilities.has("write:course") });
+  const access = courseAccess(context.db, auth, course);
   if (!access.allowed) {
     const t = await apiT(request, context);
     return apiError(403, { message: t(`access.${access.reason}`), code: access.reason });

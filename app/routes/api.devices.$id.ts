@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { revokeDevice } from "~/models/auth/session.server";
 import { apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
-import { requireApiSession } from "~/kernel/auth.server";
+import { requireApiSession , realmFor } from "~/kernel/auth.server";
 
 const paramsSchema = z.object({ id: z.coerce.number().int().positive() });
 
@@ -13,7 +13,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const parsed = paramsSchema.safeParse(params);
   if (!parsed.success) return apiInvalid(request, context, parsed.error);
   // Another person's device is as absent as one that never existed.
-  if (!revokeDevice(auth.realm, auth.person.id, parsed.data.id)) return apiNotFound(request, context);
+  if (!revokeDevice(realmFor(context), auth.person.id, parsed.data.id)) return apiNotFound(request, context);
   return apiOk({ id: parsed.data.id, revoked: true });
 }
 

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { courseProgress, publishedCourse } from "~/models/learning.server";
+import { courseProgress, findCourse } from "~/models/learning.server";
 import { apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
 import { requireApiAuth } from "~/kernel/auth.server";
 
@@ -8,7 +8,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!context.db) return apiNotFound(request, context);
   const auth = await requireApiAuth(request, context, { capability: "learn:course" });
   if (!auth.person) return apiNotFound(request, context);
-  const course = publishedCourse(context.db, Number(params.id) || -1, { includeDrafts: auth.capabilities.has("write:course") });
+  const course = findCourse(context.db, auth, Number(params.id) || -1);
   if (!course) return apiNotFound(request, context);
   return apiOk(courseProgress(context.db, auth.person.id, course.id));
 }

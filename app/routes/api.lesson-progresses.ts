@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { completeLesson, lessonAccess, listOwnProgress, progressView, publishedCourse, recordHeartbeatInBatch } from "~/models/learning.server";
+import { completeLesson, lessonAccess, listOwnProgress, progressView, findCourse, recordHeartbeatInBatch } from "~/models/learning.server";
 import { getLesson } from "~/models/lesson.server";
 import { lessonTracking } from "~/models/scorm.server";
 import { apiError, apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
@@ -40,9 +40,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!auth.person) return apiNotFound(request, context);
   const body = await parseApiBody(request, context, bodySchema);
   const lesson = getLesson(context.db, body.lesson_id);
-  const course = lesson ? publishedCourse(context.db, lesson.courseId, { includeDrafts: auth.capabilities.has("write:course") }) : undefined;
+  const course = lesson ? findCourse(context.db, auth, lesson.courseId) : undefined;
   if (!lesson || !course) return apiNotFound(request, context);
-  const access = lessonAccess(context.db, course, lesson, { id: auth.person.id, canPreview: auth.capabilities.has("write:course") });
+  const access = lessonAccess(context.db, auth, course, lesson);
   if (!access.allowed) {
     const t = await apiT(request, context);
     return apiError(403, { message: t(`access.${access.reason}`), code: access.reason });

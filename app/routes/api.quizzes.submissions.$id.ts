@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { findAttempt, requireQuizTaker } from "~/models/quiz-api.server";
+import { findAttempt, requireQuizTaker } from "~/screens/quiz-api.server";
 import { attemptView, expireIfDue } from "~/models/quiz.server";
 import { apiMethodNotAllowed, apiOk } from "~/utils/api.server";
 
@@ -8,8 +8,8 @@ import { apiMethodNotAllowed, apiOk } from "~/utils/api.server";
  * 404); with read:quiz any of the organization. While open it carries no correct answers.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { db, auth } = await requireQuizTaker(request, context);
-  const attempt = await findAttempt(request, context, auth, params.id);
+  const { db, viewer } = await requireQuizTaker(request, context);
+  const attempt = await findAttempt(request, context, viewer, params.id);
   return apiOk(attemptView(db, expireIfDue(db, attempt)));
 }
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { findAttempt, quizErrorReply, requireQuizTaker } from "~/models/quiz-api.server";
+import { findAttempt, quizErrorReply, requireQuizTaker } from "~/screens/quiz-api.server";
 import { answerSchema, attemptView, getAttempt, saveAnswers } from "~/models/quiz.server";
 import { apiMethodNotAllowed, apiOk, parseApiBody } from "~/utils/api.server";
 
@@ -19,9 +19,9 @@ export const bodySchema = z.object({
 
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["POST"]);
-  const { db, auth } = await requireQuizTaker(request, context);
+  const { db, viewer } = await requireQuizTaker(request, context);
   const body = await parseApiBody(request, context, bodySchema);
-  const attempt = await findAttempt(request, context, auth, String(body.submission_id), { own: true });
+  const attempt = await findAttempt(request, context, viewer, String(body.submission_id), { own: true });
   try {
     saveAnswers(db, { attempt, answers: body.answers, current: body.current });
   } catch (error) {

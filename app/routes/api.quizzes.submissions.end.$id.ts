@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { findAttempt, quizErrorReply, requireQuizTaker } from "~/models/quiz-api.server";
+import { findAttempt, quizErrorReply, requireQuizTaker } from "~/screens/quiz-api.server";
 import { attemptView, endAttempt, expireIfDue, QuizError } from "~/models/quiz.server";
 import { apiMethodNotAllowed, apiOk } from "~/utils/api.server";
 
@@ -10,8 +10,8 @@ import { apiMethodNotAllowed, apiOk } from "~/utils/api.server";
  */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["POST"]);
-  const { db, auth } = await requireQuizTaker(request, context);
-  const attempt = await findAttempt(request, context, auth, params.id, { own: true });
+  const { db, viewer } = await requireQuizTaker(request, context);
+  const attempt = await findAttempt(request, context, viewer, params.id, { own: true });
   // Past the deadline the submission is refused (the attempt is closed on the answers saved in time).
   if (expireIfDue(db, attempt).expired) return quizErrorReply(request, context, new QuizError("deadline_passed"));
   const { attempt: ended } = endAttempt(db, { attempt });

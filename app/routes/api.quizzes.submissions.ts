@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { quizErrorReply, requireQuizTaker } from "~/models/quiz-api.server";
+import { quizErrorReply, requireQuizTaker } from "~/screens/quiz-api.server";
+import { may } from "~/access/rules";
 import { attemptView, expireIfDue, getQuiz, lessonForTaking, listAttempts, openOrStartAttempt } from "~/models/quiz.server";
 import { apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk, parseApiBody } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
@@ -15,11 +16,11 @@ export const listSchema = pageSchema.extend({
  * read:quiz, every attempt of the organization (filtered by quiz and learner).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { db, auth, person } = await requireQuizTaker(request, context);
+  const { db, viewer, person } = await requireQuizTaker(request, context);
   const parsed = listSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return apiInvalid(request, context, parsed.error);
   const { page, per_page, quiz_id, user_id } = parsed.data;
-  const userId = auth.capabilities.has("read:quiz") ? user_id : person.id;
+  const userId = may(viewer, "read:quiz") ? user_id : person.id;
   const all = listAttempts(db, { userId, quizId: quiz_id });
   const items = all.slice((page - 1) * per_page, page * per_page).map((a) => attemptView(db, expireIfDue(db, a)));
   return apiOk(paginated(items, all.length, { page, perPage: per_page }));
@@ -38,10 +39,10 @@ export const startSchema = z.object({
 
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["GET", "POST"]);
-  const { db, person, learner } = await requireQuizTaker(request, context);
+  const { db, person, viewer } = await requireQuizTaker(request, context);
   const body = await parseApiBody(request, context, startSchema);
   const quiz = getQuiz(db, body.quiz_id);
-  const place = quiz ? lessonForTaking(db, quiz.id, learner, body.lesson_id) : "none";
+  const place = quiz ? lessonForTaking(db, viewer, quiz.id, body.lesson_id) : "none";
   if (!quiz || place === "none") return apiNotFound(request, context);
   try {
     const { attempt, created } = openOrStartAttempt(db, { quiz, userId: person.id, lesson: place?.lesson ?? null });

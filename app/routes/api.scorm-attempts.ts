@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { lessonAccess, publishedCourse } from "~/models/learning.server";
+import { lessonAccess, findCourse } from "~/models/learning.server";
 import { getLesson } from "~/models/lesson.server";
 import { attemptView, commitAttempt, getAttempts, getPackage } from "~/models/scorm.server";
 import { apiError, apiMethodNotAllowed, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
@@ -18,8 +18,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!auth.person) return apiNotFound(request, context);
   const lessonId = Number(new URL(request.url).searchParams.get("lesson_id"));
   const lesson = Number.isSafeInteger(lessonId) && lessonId > 0 ? getLesson(context.db, lessonId) : undefined;
-  const course = lesson ? publishedCourse(context.db, lesson.courseId, { includeDrafts: auth.capabilities.has("write:course") }) : undefined;
-  if (!lesson || !course || !lessonAccess(context.db, course, lesson, { id: auth.person.id, canPreview: auth.capabilities.has("write:course") }).allowed) {
+  const course = lesson ? findCourse(context.db, auth, lesson.courseId) : undefined;
+  if (!lesson || !course || !lessonAccess(context.db, auth, course, lesson).allowed) {
     return apiNotFound(request, context);
   }
   return apiOk(getAttempts(context.db, auth.person.id, lesson.id).map(attemptView));
@@ -45,10 +45,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return apiError(403, { message: t("api.forbidden"), code: "forbidden" });
   }
   const lesson = getLesson(context.db, body.lesson_id);
-  const course = lesson ? publishedCourse(context.db, lesson.courseId, { includeDrafts: auth.capabilities.has("write:course") }) : undefined;
+  const course = lesson ? findCourse(context.db, auth, lesson.courseId) : undefined;
   const pkg = lesson && course ? getPackage(context.db, lesson.id) : undefined;
   if (!lesson || !course || !pkg) return apiNotFound(request, context);
-  const access = lessonAccess(context.db, course, lesson, { id: auth.person.id, canPreview: auth.capabilities.has("write:course") });
+  const access = lessonAccess(context.db, auth, course, lesson);
   if (!access.allowed) return apiError(403, { message: t(`access.${access.reason}`), code: access.reason });
   const result = commitAttempt(context.db, { userId: auth.person.id, lesson, pkg, scoId: body.sco_id, cmi: body.cmi, terminate: body.terminate });
   if (!result.ok) {

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { search, visibleHits } from "~/models/learning.server";
+import { searchFor } from "~/models/learning.server";
 import { apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
 import { requireApiAuth } from "~/kernel/auth.server";
 import { pageSchema, paginated } from "~/utils/pagination";
@@ -14,10 +14,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const query = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return apiInvalid(request, context, query.error);
   const p = { page: query.data.page, perPage: query.data.per_page };
-  const canPreview = auth.capabilities.has("write:course");
-  const { items, total } = search(context.db, query.data.q, { includeDrafts: canPreview, limit: p.perPage, offset: (p.page - 1) * p.perPage });
-  const learner = auth.person ? { id: auth.person.id, canPreview } : canPreview ? { id: -1, canPreview } : null;
-  return apiOk(paginated(visibleHits(context.db, items, learner), total, p));
+  const { items, total } = searchFor(context.db, auth, query.data.q, { limit: p.perPage, offset: (p.page - 1) * p.perPage });
+  return apiOk(paginated(items, total, p));
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

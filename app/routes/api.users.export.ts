@@ -11,7 +11,7 @@ import { csvResponse, toCsv } from "~/utils/csv.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!context.organization || !context.db) return apiNotFound(request, context);
   const viewer = await requireApiAuth(request, context, { capability: "read:user" });
-  const { items } = listVisibleUsers({ db: context.db, organization: context.organization, viewer }, { page: 1, perPage: 1_000_000 });
+  const { items } = listVisibleUsers(context.db, viewer, { page: 1, perPage: 1_000_000 });
   const rows = items.map((u) => [u.id, u.first_name, u.last_name, u.phone, u.email, u.type, u.disabled ? "disabled" : "active", u.created_at]);
   return csvResponse(`users-${context.organization.urlPrefix ?? context.organization.id}.csv`, toCsv(["id", "first_name", "last_name", "phone", "email", "type", "status", "created_at"], rows));
 }

@@ -7,7 +7,7 @@ import { Field, FormMessage } from "~/components/form";
 import { sendTwoFactorCode } from "~/models/auth/mail.server";
 import { confirmCode, issueCode } from "~/models/auth/two-factor.server";
 import { twoFactorSchema } from "~/utils/auth-schemas";
-import { homeFor, requireUser, sessionCookie } from "~/kernel/auth.server";
+import { homeFor, requireUser, sessionCookie , realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { safeRedirectPath } from "~/utils/redirect";
 
@@ -27,15 +27,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!auth.session.twoFactorPending) return redirect(safeRedirectPath(redirectTo, homeFor(auth)));
 
   if (submission.value.intent === "resend") {
-    const issued = issueCode(auth.realm, auth.session);
+    const issued = issueCode(realmFor(context), auth.session);
     if ("error" in issued) {
       return json({ result: submission.reply({ formErrors: [`auth.twoFactor.${issued.error}`] }), resent: false }, { status: 429 });
     }
-    await sendTwoFactorCode(context.platform, auth.realm, auth.person, issued.code);
+    await sendTwoFactorCode(context.platform, realmFor(context), auth.person, issued.code);
     return json({ result: submission.reply({ resetForm: true }), resent: true });
   }
 
-  const check = confirmCode(auth.realm, auth.session.id, submission.value.code);
+  const check = confirmCode(realmFor(context), auth.session.id, submission.value.code);
   if (check === "too_many_attempts") {
     // The sign-in is over (the model deleted its session): back to the password step, cookie cleared.
     const back = safeRedirectPath(redirectTo, "");

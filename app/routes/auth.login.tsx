@@ -11,14 +11,14 @@ import { SSO_ERROR_CODES } from "~/kernel/sso.server";
 import { authenticate } from "~/models/auth/login.server";
 import { revokeSession } from "~/models/auth/session.server";
 import { loginSchema } from "~/utils/auth-schemas";
-import { getAuth, homeFor, realmFor, sessionCookie, startSession } from "~/kernel/auth.server";
+import { homeFor, realmFor, sessionCookie, startSession } from "~/kernel/auth.server";
 import { safeRedirectPath } from "~/utils/redirect";
 
 export const meta: MetaFunction = () => [{ title: "Sign in" }];
 export const links = () => [{ rel: "stylesheet", href: ssoStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const auth = await getAuth(request, context);
+  const auth = context.viewer;
   const url = new URL(request.url);
   const redirectTo = url.searchParams.get("redirectTo") ?? "";
   if (auth?.session && !auth.session.twoFactorPending && auth.role) {
@@ -47,7 +47,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   }
   // A new sign-in on this browser replaces the one it had.
-  const previous = await getAuth(request, context);
+  const previous = context.viewer;
   if (previous?.session) revokeSession(realm, previous.session.id);
   const { token, twoFactorPending } = await startSession(request, context, realm, result.person, { kind: "web" });
   const headers = { "Set-Cookie": await sessionCookie.serialize(token) };

@@ -2,18 +2,18 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { Form } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { revokeSession } from "~/models/auth/session.server";
-import { getAuth, sessionCookie } from "~/kernel/auth.server";
+import { sessionCookie , realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 
 /** A GET only asks: signing out changes state, so it takes a post (a link prefetch must not sign anyone out). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  if (!(await getAuth(request, context))) throw redirect("/auth/login");
+  if (!context.viewer.via) throw redirect("/auth/login");
   return null;
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const auth = await getAuth(request, context);
-  if (auth?.session) revokeSession(auth.realm, auth.session.id);
+  const auth = context.viewer;
+  if (auth?.session) revokeSession(realmFor(context), auth.session.id);
   return redirectWithFlash("/auth/login", "auth.logout.done", {
     headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
   });

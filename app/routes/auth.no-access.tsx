@@ -2,12 +2,11 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { getAuth } from "~/kernel/auth.server";
 
 /** Spec §4: a signed-in person without a role in this organization gets a clear page, not a loop. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const auth = await getAuth(request, context);
-  if (!auth) throw redirect("/auth/login");
+  const auth = context.viewer;
+  if (!auth.via) throw redirect("/auth/login");
   return null;
 }
 

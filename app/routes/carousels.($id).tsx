@@ -5,7 +5,7 @@ import { CourseCards, CourseRow } from "~/components/course-cards";
 import { EmptyState } from "~/components/empty-state";
 import { ProviderImage } from "~/components/provider-image";
 import { courseCards } from "~/models/browse.server";
-import { carouselCourseRows, getCarousel, listCarousels } from "~/models/carousel.server";
+import { carouselCourseRows, findCarousel, listCarousels } from "~/models/carousel.server";
 import { learnerContext } from "~/kernel/learner.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
 
@@ -14,8 +14,8 @@ import { richTextToPlain } from "~/utils/sanitize.server";
  * published courses in order.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { db, organization, learner } = await learnerContext(request, context);
-  const list = params.id ? [getCarousel(db, Number(params.id) || -1)].filter((c) => c?.published) : listCarousels(db, { publishedOnly: true });
+  const { db, organization, viewer, person } = learnerContext(request, context);
+  const list = params.id ? [findCarousel(db, viewer, Number(params.id) || -1)].filter(Boolean) : listCarousels(db, viewer);
   if (params.id && list.length === 0) throw new Response("Not Found", { status: 404 });
   const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
   return {
@@ -24,8 +24,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       id: carousel!.id,
       title: carousel!.title,
       cover: cover(carousel!.coverFileId),
-      courses: courseCards(db, carouselCourseRows(db, carousel!.id, { publishedOnly: true }), {
-        learnerId: learner?.id ?? null,
+      courses: courseCards(db, carouselCourseRows(db, viewer, carousel!.id), {
+        learnerId: person?.id ?? null,
         cover,
         plain: richTextToPlain,
       }),

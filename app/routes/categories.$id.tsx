@@ -15,13 +15,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { db, organization } = requireOrganization(context);
   const category = getCategory(db, Number(params.id) || -1);
   if (!category) throw new Response("Not Found", { status: 404 });
-  const { learner } = await learnerContext(request, context);
+  const { viewer, person } = learnerContext(request, context);
   const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
   return {
     name: category.name,
     cover: cover(category.coverFileId),
-    courses: courseCards(db, categoryCourses(db, category.id), {
-      learnerId: learner?.id ?? null,
+    courses: courseCards(db, categoryCourses(db, viewer, category.id), {
+      learnerId: person?.id ?? null,
       cover,
       plain: richTextToPlain,
     }),

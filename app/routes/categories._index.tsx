@@ -10,7 +10,7 @@ import { requireOrganization } from "~/utils/tenant.server";
 export async function loader({ context }: LoaderFunctionArgs) {
   const { db, organization } = requireOrganization(context);
   const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
-  return { categories: categoryTiles(db, cover) };
+  return { categories: categoryTiles(db, context.viewer, cover) };
 }
 
 export default function Categories() {

@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { completedLessonIds, courseLessons, publishedCourse } from "~/models/learning.server";
+import { completedLessonIds, courseLessons, findCourse } from "~/models/learning.server";
 import { nextLesson } from "~/models/player.server";
 import { learnerContext } from "~/kernel/learner.server";
 
@@ -9,12 +9,12 @@ import { learnerContext } from "~/kernel/learner.server";
  * says what access needs, if anything. A course without lessons sends back to its page.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { db, learner } = await learnerContext(request, context);
+  const { db, viewer, person } = learnerContext(request, context);
   const id = Number(params.id);
-  const course = Number.isSafeInteger(id) && id > 0 ? publishedCourse(db, id, { includeDrafts: learner?.canPreview }) : undefined;
+  const course = Number.isSafeInteger(id) && id > 0 ? findCourse(db, viewer, id) : undefined;
   if (!course) throw new Response("Not Found", { status: 404 });
   const lessons = courseLessons(db, course.id);
-  const done = learner ? completedLessonIds(db, learner.id, course.id) : new Set<number>();
+  const done = person ? completedLessonIds(db, person.id, course.id) : new Set<number>();
   const next = nextLesson(lessons, (l) => done.has(l.id));
   throw redirect(next ? `/courses/${course.id}/lessons/${next.id}` : `/courses/${course.id}`);
 }

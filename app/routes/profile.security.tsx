@@ -2,7 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { deviceView, listDevices, revokeDevice } from "~/models/auth/session.server";
-import { requireUser } from "~/kernel/auth.server";
+import { requireUser , realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { formatDate } from "~/utils/i18n";
 import { requireOrganization } from "~/utils/tenant.server";
@@ -11,7 +11,7 @@ import { requireOrganization } from "~/utils/tenant.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireOrganization(context);
   const auth = await requireUser(request, context);
-  return { devices: listDevices(auth.realm, auth.person.id).map((s) => deviceView(s, auth.session.id)) };
+  return { devices: listDevices(realmFor(context), auth.person.id).map((s) => deviceView(s, auth.session.id)) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -19,7 +19,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireUser(request, context);
   const id = Number((await request.formData()).get("id"));
   if (!Number.isSafeInteger(id) || id === auth.session.id) return redirect("/profile/security");
-  revokeDevice(auth.realm, auth.person.id, id);
+  revokeDevice(realmFor(context), auth.person.id, id);
   return redirectWithFlash("/profile/security", "flash.deviceRevoked");
 }
 

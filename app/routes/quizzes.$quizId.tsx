@@ -15,14 +15,14 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
 ];
 
 async function load(request: Request, context: LoaderFunctionArgs["context"], params: LoaderFunctionArgs["params"], lessonParam: string | null) {
-  const ctx = await learnerContext(request, context);
+  const ctx = learnerContext(request, context);
   const url = new URL(request.url);
-  if (!ctx.learner) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: url.pathname + url.search })}`);
+  if (!ctx.person) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: url.pathname + url.search })}`);
   const quiz = getQuiz(ctx.db, Number(params.quizId) || -1);
   const lessonId = Number(lessonParam) || null;
-  const place = quiz ? lessonForTaking(ctx.db, quiz.id, ctx.learner, lessonId) : "none";
+  const place = quiz ? lessonForTaking(ctx.db, ctx.viewer, quiz.id, lessonId) : "none";
   if (!quiz || place === "none") throw new Response("Not Found", { status: 404 });
-  return { ...ctx, learner: ctx.learner, quiz, place };
+  return { ...ctx, learner: ctx.person, quiz, place };
 }
 
 /**

@@ -2,18 +2,16 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { EmptyState } from "~/components/empty-state";
-import { search, visibleHits } from "~/models/learning.server";
+import { searchFor } from "~/models/learning.server";
 import { learnerContext } from "~/kernel/learner.server";
 
 /** The search page: a GET form, so results have an address and work without JavaScript. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  // learnerContext counts a session only once its e-mailed code is in, so drafts stay hidden before that.
-  const { db, learner } = await learnerContext(request, context);
+  const { db, viewer } = learnerContext(request, context);
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
   if (!q) return { q, items: [], total: 0 };
-  const found = search(db, q, { includeDrafts: Boolean(learner?.canPreview), limit: 50 });
-  const items = visibleHits(db, found.items, learner);
-  return { q, items, total: items.length };
+  const { items, total } = searchFor(db, viewer, q, { limit: 50 });
+  return { q, items, total };
 }
 
 export default function SearchPage() {

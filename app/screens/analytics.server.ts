@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
+import type { Viewer } from "../access/viewer";
 import type { TFunction } from "i18next";
 import type { ZodError } from "zod";
 import { courseBreakdown, kpiReport, KPIS, type AnalyticsScope, type Kpi, type KpiReport } from "../models/analytics.server";
@@ -8,7 +9,7 @@ import type { Organization } from "../models/organization.server";
 import { alignTimeZoneOnce } from "../models/time-zone.server";
 import { analyticsSearch, parseAnalyticsQuery, type AnalyticsQuery } from "../utils/analytics-query";
 import { apiError, apiNotFound, apiOk, apiT, issueMessage } from "../utils/api.server";
-import { requireApiAuth, requireCapability, type Auth } from "../kernel/auth.server";
+import { requireApiAuth, requireCapability } from "../kernel/auth.server";
 import { requireOrganization } from "../utils/tenant.server";
 import { DEFAULT_DATE_LOCALE, isLanguage } from "../utils/i18n";
 
@@ -18,7 +19,7 @@ import { DEFAULT_DATE_LOCALE, isLanguage } from "../utils/i18n";
  */
 
 /** Organization admins (and super-admins) see the organization; group admins their groups' members. */
-export function analyticsScopeFor(db: TenantDb, auth: Auth): AnalyticsScope {
+export function analyticsScopeFor(db: TenantDb, auth: Viewer): AnalyticsScope {
   if (auth.role === "admin" || auth.role === "super_admin") return { kind: "organization" };
   return { kind: "groups", groupIds: auth.person ? administeredGroupIds(db, auth.person.id) : [] };
 }
@@ -26,7 +27,7 @@ export function analyticsScopeFor(db: TenantDb, auth: Auth): AnalyticsScope {
 const DATE_LOCALES = { en: "en-GB", pl: "pl-PL", da: DEFAULT_DATE_LOCALE, no: "nb-NO", sv: "sv-SE" } as const;
 
 /** Spec §1: dates are Danish unless the person chose a language of their own. */
-export function dateLocaleFor(auth: Auth | null) {
+export function dateLocaleFor(auth: Viewer | null) {
   const chosen = auth?.person?.language;
   return isLanguage(chosen) ? DATE_LOCALES[chosen] : DEFAULT_DATE_LOCALE;
 }

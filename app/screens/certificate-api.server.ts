@@ -1,9 +1,10 @@
 import type { AppLoadContext } from "@remix-run/node";
+import type { Viewer } from "~/access/viewer";
 import { z } from "zod";
 import { certificateView, getCertificate, listCertificates, listOwnCertificates } from "~/models/certificate.server";
 import { verificationUrl } from "~/models/certificate-render.server";
 import { apiNotFound } from "~/utils/api.server";
-import { requireApiAuth, type Auth } from "~/kernel/auth.server";
+import { requireApiAuth } from "~/kernel/auth.server";
 import { pageSchema } from "~/utils/pagination";
 
 /**
@@ -22,7 +23,7 @@ export function viewFor(context: AppLoadContext, c: Parameters<typeof certificat
 }
 
 /** The certificate the caller may see by id, or null. */
-export function visibleCertificate(caller: { auth: Auth; db: NonNullable<AppLoadContext["db"]>; admin: boolean }, id: string | undefined) {
+export function visibleCertificate(caller: { auth: Viewer; db: NonNullable<AppLoadContext["db"]>; admin: boolean }, id: string | undefined) {
   if (!/^\d{1,15}$/.test(id ?? "")) return null;
   const c = getCertificate(caller.db, Number(id));
   if (!c) return null;
@@ -33,7 +34,7 @@ export function visibleCertificate(caller: { auth: Auth; db: NonNullable<AppLoad
 export const listQuery = pageSchema.extend({ scope: z.enum(["own", "all"]).default("own"), q: z.string().trim().max(200).optional() });
 
 export function certificatesFor(
-  caller: { auth: Auth; db: NonNullable<AppLoadContext["db"]>; admin: boolean },
+  caller: { auth: Viewer; db: NonNullable<AppLoadContext["db"]>; admin: boolean },
   query: z.infer<typeof listQuery>,
 ) {
   const page = { page: query.page, perPage: query.per_page };

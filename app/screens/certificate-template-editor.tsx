@@ -104,7 +104,7 @@ async function uploadBackground(request: Request, context: ActionFunctionArgs["c
       pending: key ? received.pending.get(key) : undefined,
       limits,
       allowed: ["image"],
-      uploadedBy: m.area === "dashboard" ? m.auth.person.id : null,
+      uploadedBy: m.area === "dashboard" ? m.viewer.person.id : null,
     });
     const template = templateFrom(m, String(templateId));
     updateTemplate(m.db, templateId, { layout: { ...template.layout, backgroundFileId: stored.id } });

@@ -9,7 +9,7 @@ import {
   courseProgress,
   courseRating,
   isBookmarked,
-  publishedCourse,
+  findCourse,
   rateCourse,
   setBookmark,
 } from "~/models/learning.server";
@@ -44,13 +44,13 @@ function summary(text: string, max = SUMMARY_LENGTH) {
  * certificate once earned.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { db, learner, organization } = await learnerContext(request, context);
-  const course = publishedCourse(db, courseId(params), { includeDrafts: learner?.canPreview });
+  const { db, viewer, person: learner, organization } = learnerContext(request, context);
+  const course = findCourse(db, viewer, courseId(params));
   if (!course) throw new Response("Not Found", { status: 404 });
-  const access = courseAccess(db, course, learner);
+  const access = courseAccess(db, viewer, course);
   const lessons = courseLessons(db, course.id);
   const image = (fileId: number) => context.platform.imageUrl(organization.id, fileId, "cover");
-  const episodes = episodeItems(db, { course, lessons, learner, image });
+  const episodes = episodeItems(db, viewer, { course, lessons, image });
   const sign = (fileId: number) => {
     const file = getFile(db, fileId);
     return file ? context.platform.signFileUrl(organization.id, file, context.platform.config.DOWNLOAD_TTL_SECONDS).url : null;
@@ -98,14 +98,14 @@ const actionSchema = z.discriminatedUnion("intent", [
 
 /** Bookmark and rate (signed-in learners; rating also needs access to the course). */
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { db, learner } = await learnerContext(request, context);
-  const course = publishedCourse(db, courseId(params), { includeDrafts: learner?.canPreview });
+  const { db, viewer, person: learner } = learnerContext(request, context);
+  const course = findCourse(db, viewer, courseId(params));
   if (!course) throw new Response("Not Found", { status: 404 });
   if (!learner) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: `/courses/${course.id}` })}`);
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return json({ error: "validation.invalid" }, { status: 400 });
   if (parsed.data.intent === "rate") {
-    if (!courseAccess(db, course, learner).allowed) throw new Response("Forbidden", { status: 403 });
+    if (!courseAccess(db, viewer, course).allowed) throw new Response("Forbidden", { status: 403 });
     rateCourse(db, learner.id, course.id, parsed.data.stars);
   } else {
     setBookmark(db, learner.id, course.id, parsed.data.intent === "bookmark");

@@ -1,11 +1,12 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { Viewer } from "~/access/viewer";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { EmptyState } from "~/components/empty-state";
 import { GroupMembers } from "~/components/group-members";
 import { ProviderImage } from "~/components/provider-image";
-import { canManageGroup, getGroup, groupCourseList, listGroups, type GroupViewer } from "~/models/group.server";
-import { requireCapability, type SessionAuth } from "~/kernel/auth.server";
+import { canManageGroup, getGroup, groupCourseList, listGroups } from "~/models/group.server";
+import { requireCapability } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { requireOrganization } from "~/utils/tenant.server";
 import { memberIntent, membersPage } from "./group-detail";
@@ -15,14 +16,10 @@ import { memberIntent, membersPage } from "./group-detail";
  * administer, each group's members with their progress, adding and removing members — and nothing else.
  * The capability (write:group) only opens the door; every group is checked against the person's own.
  */
-export function groupViewerOf(auth: Pick<SessionAuth, "role" | "person">): GroupViewer {
-  return { personId: auth.person?.id ?? null, organizationAdmin: auth.role === "admin" || auth.role === "super_admin" };
-}
-
 async function guard(request: Request, context: Parameters<typeof requireOrganization>[0]) {
   const { db } = requireOrganization(context);
   const auth = await requireCapability(request, context, "write:group");
-  return { db, viewer: groupViewerOf(auth) };
+  return { db, viewer: auth };
 }
 
 export async function myGroupsLoader({ request, context }: LoaderFunctionArgs) {
@@ -71,10 +68,10 @@ export function MyGroups() {
   );
 }
 
-function managedGroup(db: Parameters<typeof getGroup>[0], viewer: GroupViewer, id: string | undefined) {
+function managedGroup(db: Parameters<typeof getGroup>[0], viewer: Viewer, id: string | undefined) {
   const group = /^\d{1,15}$/.test(id ?? "") ? getGroup(db, Number(id)) : undefined;
   // Another group's page does not exist for this person: 404, not 403, so ids reveal nothing.
-  if (!group || !canManageGroup(db, viewer, group.id)) throw new Response("Not Found", { status: 404 });
+  if (!group || !canManageGroup(viewer, group.id)) throw new Response("Not Found", { status: 404 });
   return group;
 }
 

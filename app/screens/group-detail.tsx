@@ -84,7 +84,7 @@ export function groupLoader(area: Area) {
         rules: describeRules(m.db, group.id),
         courses: groupCourseList(m.db, group.id),
         otherCourses: coursesNotInGroup(m.db, group.id),
-        otherGroups: listGroups(m.db, { personId: null, organizationAdmin: true })
+        otherGroups: listGroups(m.db, m.viewer)
           .filter((g) => g.id !== group.id)
           .map((g) => ({ id: g.id, name: g.name })),
         members: membersPage(m.db, group.id, request),

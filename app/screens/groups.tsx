@@ -14,7 +14,6 @@ import { withManagedOrganization, type Area, type Managed } from "~/kernel/manag
  * admins. The group admins' own screen is screens/group-admin.tsx.
  */
 export const groupsBase = (m: Managed) => `${m.base}/groups`;
-const ALL = { personId: null, organizationAdmin: true };
 
 export function groupsLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
@@ -23,7 +22,7 @@ export function groupsLoader(area: Area) {
       return {
         base: groupsBase(m),
         q,
-        groups: listGroups(m.db, ALL, { q }).map((g) => ({ id: g.id, name: g.name, description: g.description, members: g.members, rules: g.rules, courses: g.courses, ruleMatch: g.ruleMatch })),
+        groups: listGroups(m.db, m.viewer, { q }).map((g) => ({ id: g.id, name: g.name, description: g.description, members: g.members, rules: g.rules, courses: g.courses, ruleMatch: g.ruleMatch })),
       };
     });
 }

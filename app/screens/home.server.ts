@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { mayPreview } from "~/access/rules";
+import { signedInViewer } from "~/kernel/auth.server";
 import { categoryTiles, courseCards, courseStats, recentCourseCards } from "~/models/browse.server";
 import { carouselCourseRows, listCarousels } from "~/models/carousel.server";
-import { listPublishedCourses } from "~/models/course.server";
-import { publishedCourse } from "~/models/learning.server";
-import { getAuth } from "~/kernel/auth.server";
+import { listVisibleCourses } from "~/models/course.server";
+import { findVisibleCourse } from "~/models/learning.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
 
 const HOME_COURSE_LIMIT = 24;
@@ -11,22 +12,22 @@ const HOME_COURSE_LIMIT = 24;
 /**
  * Spec §2 "/" home, streaming-style (issue 18, docs/decisions/024-learner-home.md): the featured course as
  * a hero, "continue watching" for a signed-in learner, each published carousel as a horizontal row, the
- * categories with their covers, and the published courses. Unpublished courses never appear here.
+ * categories with their covers, and the courses: those the viewer sees (app/access/courses.ts).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { organization, db } = context;
   if (!organization || !db) return { kind: "platform" as const };
-  const auth = await getAuth(request, context);
-  const learnerId = auth?.person && auth.role && !auth.session?.twoFactorPending ? auth.person.id : null;
+  const viewer = context.viewer;
+  const learnerId = signedInViewer(context)?.person.id ?? null;
   const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
   // The queries live in the model: a route module importing drizzle or db/tenant would ship them to the browser.
-  const featuredRow = organization.featuredCourse ? publishedCourse(db, organization.featuredCourse) : undefined;
-  const carouselRows = listCarousels(db, { publishedOnly: true }).map((carousel) => ({
+  const featuredRow = organization.featuredCourse ? findVisibleCourse(db, viewer, organization.featuredCourse) : undefined;
+  const carouselRows = listCarousels(db, viewer).map((carousel) => ({
     carousel,
-    rows: carouselCourseRows(db, carousel.id, { publishedOnly: true }),
+    rows: carouselCourseRows(db, viewer, carousel.id),
   }));
-  const { items } = listPublishedCourses(db, { page: 1, perPage: HOME_COURSE_LIMIT });
-  const recent = learnerId ? recentCourseCards(db, learnerId, 20) : [];
+  const { items } = listVisibleCourses(db, viewer, { page: 1, perPage: HOME_COURSE_LIMIT });
+  const recent = learnerId ? recentCourseCards(db, viewer, 20) : [];
   // Episodes, durations and progress for every card of the page, counted once.
   const ids = [...(featuredRow ? [featuredRow.id] : []), ...carouselRows.flatMap((c) => c.rows.map((r) => r.id)), ...items.map((c) => c.id), ...recent.map((c) => c.id)];
   const stats = courseStats(db, ids, learnerId);
@@ -37,14 +38,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     kind: "organization" as const,
     signedIn: learnerId !== null,
-    canManage: Boolean(auth?.capabilities.has("write:course")),
+    canManage: mayPreview(viewer),
     featured: featuredRow ? cards([featuredRow])[0] : null,
     // Started and not finished, most recently watched first.
     continueWatching: cards(recent)
       .filter((c) => (c.progress ?? 0) < 100)
       .slice(0, 12),
     carousels: carousels.filter((c) => c.courses.length > 0),
-    categories: categoryTiles(db, cover).filter((c) => c.courses > 0),
+    categories: categoryTiles(db, viewer, cover).filter((c) => c.courses > 0),
     courses: all.map((c) => ({ ...c, createdAt: added.get(c.id)! })),
   };
 }

@@ -1,8 +1,9 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
+import { mayPreview } from "~/access/rules";
 import { getFile } from "~/models/file.server";
-import { completeLesson, courseLessons, courseProgress, lessonAccess, publishedCourse } from "~/models/learning.server";
+import { completeLesson, courseLessons, courseProgress, findCourse, isLessonHidden, lessonAccess } from "~/models/learning.server";
 import { getLesson } from "~/models/lesson.server";
-import { quizForLesson, quizLessonHidden } from "~/models/quiz.server";
+import { quizForLesson } from "~/models/quiz.server";
 import { scormPlayerData } from "~/models/scorm.server";
 import { getUser } from "~/models/user.server";
 import { episodeItems } from "~/models/player.server";
@@ -16,11 +17,11 @@ import { sanitizeRichText } from "~/utils/sanitize.server";
  */
 
 async function load(request: Request, context: LoaderFunctionArgs["context"], params: LoaderFunctionArgs["params"]) {
-  const ctx = await learnerContext(request, context);
-  const course = publishedCourse(ctx.db, Number(params.id) || -1, { includeDrafts: ctx.learner?.canPreview });
+  const ctx = learnerContext(request, context);
+  const course = findCourse(ctx.db, ctx.viewer, Number(params.id) || -1);
   const lesson = course ? getLesson(ctx.db, Number(params.lessonId) || -1) : undefined;
-  if (!course || !lesson || lesson.courseId !== course.id || quizLessonHidden(course, lesson, ctx.learner)) throw new Response("Not Found", { status: 404 });
-  return { ...ctx, course, lesson, access: lessonAccess(ctx.db, course, lesson, ctx.learner) };
+  if (!course || !lesson || lesson.courseId !== course.id || isLessonHidden(ctx.viewer, course, lesson)) throw new Response("Not Found", { status: 404 });
+  return { ...ctx, learner: ctx.person, course, lesson, access: lessonAccess(ctx.db, ctx.viewer, course, lesson) };
 }
 
 /**
@@ -29,10 +30,10 @@ async function load(request: Request, context: LoaderFunctionArgs["context"], pa
  * plain <video controls>; with it, the player's controls and shortcuts (components/player/video-player.tsx).
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { db, course, lesson, access, learner, organization } = await load(request, context, params);
+  const { db, viewer, course, lesson, access, learner, organization } = await load(request, context, params);
   const lessons = courseLessons(db, course.id);
   const image = (fileId: number) => context.platform.imageUrl(organization.id, fileId, "cover");
-  const episodes = episodeItems(db, { course, lessons, learner, image });
+  const episodes = episodeItems(db, viewer, { course, lessons, image });
   const mine = episodes.find((e) => e.id === lesson.id);
   const progress = learner ? courseProgress(db, learner.id, course.id) : null;
   const url = new URL(request.url);
@@ -43,7 +44,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { platform } = context;
   const scorm =
     access.allowed && learner && lesson.kind === "scorm"
-      ? scormPlayerData(db, { signer: platform, contentOrigin: platform.scormOrigin(organization.id), organizationId: organization.id, lesson, userId: learner.id, preview: learner.canPreview })
+      ? scormPlayerData(db, { signer: platform, contentOrigin: platform.scormOrigin(organization.id), organizationId: organization.id, lesson, userId: learner.id, preview: mayPreview(viewer) })
       : null;
   return {
     scorm,

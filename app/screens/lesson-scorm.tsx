@@ -56,7 +56,7 @@ export function scormPackageAction(area: Area) {
           organizationId: managed.organization.id,
           lesson,
           zipPath: pending.tempPath,
-          uploadedBy: managed.area === "dashboard" ? managed.auth.person.id : null,
+          uploadedBy: managed.area === "dashboard" ? managed.viewer.person.id : null,
         });
         return redirect(`${new URL(request.url).pathname}?installed=1`);
       } catch (error) {

@@ -29,7 +29,7 @@ export function carouselsLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, (m) => ({
       base: base(m),
-      carousels: listCarousels(m.db).map((c) => ({ id: c.id, title: c.title, published: c.published, count: carouselCourseIds(m.db, c.id).length })),
+      carousels: listCarousels(m.db, m.viewer).map((c) => ({ id: c.id, title: c.title, published: c.published, count: carouselCourseIds(m.db, m.viewer, c.id).length })),
     }));
 }
 
@@ -106,10 +106,10 @@ export function carouselLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, (m) => {
       const carousel = carouselFrom(m, params.carouselId);
-      const all = (courseResource.list({ db: m.db, organization: m.organization, viewer: m.auth }, { page: 1, perPage: 500 }, {}) as {
+      const all = (courseResource.list(m.db, m.viewer, { page: 1, perPage: 500 }, {}) as {
         items: Array<{ id: number; title: string }>;
       }).items;
-      const inside = carouselCourseIds(m.db, carousel.id);
+      const inside = carouselCourseIds(m.db, m.viewer, carousel.id);
       const titles = new Map(all.map((c) => [c.id, c.title]));
       return {
         base: base(m),
@@ -135,11 +135,11 @@ export function carouselAction(area: Area) {
       const formData = await request.formData();
       const move = moveIntent(formData);
       if (move) {
-        moveCourseInCarousel(m.db, carousel.id, move.id, { direction: move.direction });
+        moveCourseInCarousel(m.db, m.viewer, carousel.id, move.id, { direction: move.direction });
         return redirect(here);
       }
       const intent = text(formData, "intent");
-      const current = carouselCourseIds(m.db, carousel.id);
+      const current = carouselCourseIds(m.db, m.viewer, carousel.id);
       if (intent === "add-course" || intent === "remove-course") {
         const id = Number(text(formData, "course_id"));
         const next = intent === "add-course" ? [...current, id] : current.filter((c) => c !== id);

@@ -13,7 +13,7 @@ import { getFixedT } from "~/utils/i18n.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { languageFor } from "~/utils/preferences.server";
 import type { TenantConn } from "~/models/database.server";
-import type { ResourceScope, WriteResult } from "~/kernel/resource.server";
+import type { WriteResult } from "~/models/resource";
 import { uploadLimits, uploadProblem } from "~/kernel/upload.server";
 
 /**
@@ -23,10 +23,6 @@ import { uploadLimits, uploadProblem } from "~/kernel/upload.server";
  * empty copy of this module is never read.
  */
 export type Errors = Record<string, string[]>;
-
-function scopeOf(managed: Managed): ResourceScope {
-  return { db: managed.db, organization: managed.organization, viewer: managed.auth };
-}
 
 function zodErrors(error: ZodError): Errors {
   const errors: Errors = {};
@@ -68,7 +64,7 @@ export type FormChoices = ReturnType<typeof formChoices>;
 function formChoices(managed: Managed) {
   return {
     categories: listCategories(managed.db).map((c) => ({ id: c.id, name: c.name })),
-    courses: courseResource.list(scopeOf(managed), { page: 1, perPage: 500 }, {}) as { items: Array<{ id: number; title: string }> },
+    courses: courseResource.list(managed.db, managed.viewer, { page: 1, perPage: 500 }, {}) as { items: Array<{ id: number; title: string }> },
     documents: listFiles(managed.db, { page: { page: 1, perPage: 200 } }).items.map((f) => ({ id: f.id, name: f.name, kind: f.kind })),
   };
 }
@@ -78,7 +74,7 @@ function formChoices(managed: Managed) {
 export function coursesLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, (managed) => {
-      const { items } = courseResource.list(scopeOf(managed), { page: 1, perPage: 500 }, {}) as { items: Array<{ id: number; title: string; type: string; published: boolean }> };
+      const { items } = courseResource.list(managed.db, managed.viewer, { page: 1, perPage: 500 }, {}) as { items: Array<{ id: number; title: string; type: string; published: boolean }> };
       return { base: coursesBase(managed), courses: items.map((c) => ({ id: c.id, title: c.title, type: c.type, published: c.published })) };
     });
 }
@@ -106,7 +102,7 @@ export function createCourseAction(area: Area) {
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, async (managed) => {
       const parsed = courseResource.createSchema.safeParse(courseInput(await request.formData()));
       if (!parsed.success) return json({ errors: zodErrors(parsed.error) }, { status: 400 });
-      const result = courseResource.create!(scopeOf(managed), parsed.data);
+      const result = courseResource.create!(managed.db, managed.viewer, parsed.data);
       if (!result.ok) return json({ errors: failed(result) }, { status: 400 });
       return redirectWithFlash(`${coursesBase(managed)}/${result.value.id}`, "flash.courseCreated");
     });
@@ -157,7 +153,6 @@ export function editCourseAction(area: Area) {
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, async (managed) => {
       const course = courseFrom(managed, params.courseId);
       const here = `${coursesBase(managed)}/${course.id}`;
-      const scope = scopeOf(managed);
       if ((request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
         return addMaterialFromUpload(request, context, managed, course.id, here);
       }
@@ -173,13 +168,13 @@ export function editCourseAction(area: Area) {
           const parsed = courseResource.createSchema.safeParse(courseInput(formData));
           if (!parsed.success) return json({ errors: zodErrors(parsed.error) }, { status: 400 });
           const { links: _links, ...changes } = parsed.data;
-          const result = courseResource.update!(scope, course.id, changes);
+          const result = courseResource.update!(managed.db, managed.viewer, course.id, changes);
           if (result && !result.ok) return json({ errors: failed(result) }, { status: 400 });
           return redirectWithFlash(here, "flash.courseSaved");
         }
         case "publish":
         case "unpublish": {
-          const result = courseResource.update!(scope, course.id, { published: intent === "publish" });
+          const result = courseResource.update!(managed.db, managed.viewer, course.id, { published: intent === "publish" });
           if (result && !result.ok) return json({ errors: failed(result) }, { status: 400 });
           return redirectWithFlash(here, "flash.courseSaved");
         }
@@ -215,7 +210,7 @@ export function editCourseAction(area: Area) {
               : current.filter((l) => l.id !== Number(text(formData, "id")));
           const parsed = courseResource.updateSchema.safeParse({ links: next.map(({ title, url }) => ({ title, url })) });
           if (!parsed.success) return json({ errors: { link: ["validation.url"] } }, { status: 400 });
-          const result = courseResource.update!(scope, course.id, parsed.data);
+          const result = courseResource.update!(managed.db, managed.viewer, course.id, parsed.data);
           if (result && !result.ok) return json({ errors: { link: [result.message] } }, { status: 400 });
           return redirect(here);
         }
@@ -275,7 +270,7 @@ async function addMaterialFromUpload(request: Request, context: ActionFunctionAr
       organizationId: managed.organization.id,
       pending: key ? received.pending.get(key) : undefined,
       limits,
-      uploadedBy: managed.area === "dashboard" ? managed.auth.person.id : null,
+      uploadedBy: managed.area === "dashboard" ? managed.viewer.person.id : null,
     });
     // Uploaded here, a file can become a material of this course, or wait in the organization's library
     // to be chosen as a lesson's image or video, the cover, or a download course's file.
@@ -364,7 +359,7 @@ export function deleteCourseAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, (managed) => {
       const course = courseFrom(managed, params.courseId);
-      courseResource.remove!(scopeOf(managed), course.id);
+      courseResource.remove!(managed.db, managed.viewer, course.id);
       return redirectWithFlash(coursesBase(managed), "flash.courseDeleted");
     });
 }

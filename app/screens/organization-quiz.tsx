@@ -37,7 +37,7 @@ export function quizLoader(area: Area) {
       const quiz = quizFrom(m, params.quizId);
       const questions = listQuestions(m.db, quiz.id).map(questionEditorView);
       const editing = Number(new URL(request.url).searchParams.get("question")) || null;
-      const courses = (courseResource.list({ db: m.db, organization: m.organization, viewer: m.auth }, { page: 1, perPage: 500 }, {}) as {
+      const courses = (courseResource.list(m.db, m.viewer, { page: 1, perPage: 500 }, {}) as {
         items: Array<{ id: number; title: string }>;
       }).items;
       const results = quizResults(m.db, quiz.id);

@@ -40,7 +40,7 @@ const isBrandingField = (v: unknown): v is BrandingField => typeof v === "string
 
 /** Branding images go through the file store (type from the bytes, re-encoded) and are kept as `file:<id>`. */
 async function brandingAction(request: Request, context: ActionFunctionArgs["context"], managed: Managed) {
-  const { organization, db, base, auth } = managed;
+  const { organization, db, base, viewer: auth } = managed;
   const limits = uploadLimits(context);
   let received: Awaited<ReturnType<typeof receiveUpload>> | undefined;
   try {

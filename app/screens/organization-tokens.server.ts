@@ -32,7 +32,7 @@ export function tokensLoader(area: Area) {
 
 export function tokensAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
-    withManagedOrganization(request, context, params, { area, capability: "manage:api-token" }, async ({ db, auth, base }) => {
+    withManagedOrganization(request, context, params, { area, capability: "manage:api-token" }, async ({ db, viewer: auth, base }) => {
       const formData = await request.formData();
       if (formData.get("intent") === "revoke") {
         revokeApiToken(db, Number(formData.get("id")));

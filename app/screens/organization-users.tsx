@@ -215,7 +215,7 @@ export function editUserLoader(mount: UsersMount) {
       const user = userFrom(managed, params.userId);
       return {
         base: mount.usersBase(managed),
-        isSelf: managed.area === "dashboard" && managed.auth.person.id === user.id,
+        isSelf: managed.area === "dashboard" && managed.viewer.person.id === user.id,
         user: {
           id: user.id,
           email: user.email,
@@ -237,7 +237,7 @@ export function editUserAction(mount: UsersMount) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, async (managed) => {
       const user = userFrom(managed, params.userId);
-      const isSelf = managed.area === "dashboard" && managed.auth.person.id === user.id;
+      const isSelf = managed.area === "dashboard" && managed.viewer.person.id === user.id;
       const formData = await request.formData();
       const intent = formData.get("intent");
       const realm = organizationRealm(managed.db, managed.organization);
@@ -301,7 +301,7 @@ export function deleteUserLoader(mount: UsersMount) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, (managed) => {
       const user = userFrom(managed, params.userId);
-      if (managed.area === "dashboard" && managed.auth.person.id === user.id) throw redirect(`${mount.usersBase(managed)}/${user.id}`);
+      if (managed.area === "dashboard" && managed.viewer.person.id === user.id) throw redirect(`${mount.usersBase(managed)}/${user.id}`);
       return { name: [user.firstName, user.lastName].filter(Boolean).join(" ") || user.email, back: `${mount.usersBase(managed)}/${user.id}` };
     });
 }
@@ -310,7 +310,7 @@ export function deleteUserAction(mount: UsersMount) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, (managed) => {
       const user = userFrom(managed, params.userId);
-      if (managed.area === "dashboard" && managed.auth.person.id === user.id) throw new Response("Forbidden", { status: 403 });
+      if (managed.area === "dashboard" && managed.viewer.person.id === user.id) throw new Response("Forbidden", { status: 403 });
       deleteUser(managed.db, user.id);
       return redirectWithFlash(mount.usersBase(managed), "flash.userDeleted");
     });

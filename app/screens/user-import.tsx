@@ -26,7 +26,6 @@ import { withManagedOrganization } from "~/kernel/manage.server";
  */
 const BASE = "/dashboard/users/import";
 const area = { area: "dashboard" as const, capability: "write:user" as const };
-const ALL = { personId: null, organizationAdmin: true };
 
 /** Shown at most; the rest are counted. */
 const MAX_PROBLEMS_SHOWN = 200;
@@ -54,7 +53,7 @@ export function importLoader({ request, context, params }: LoaderFunctionArgs) {
   return withManagedOrganization(request, context, params, area, (m) => {
     const settings = getUserSettings(m.db);
     return {
-      groups: listGroups(m.db, ALL).map((g) => ({ id: g.id, name: g.name })),
+      groups: listGroups(m.db, m.viewer).map((g) => ({ id: g.id, name: g.name })),
       inviteImported: settings.inviteImported,
       groupId: new URL(request.url).searchParams.get("group") ?? "",
     };
@@ -70,7 +69,7 @@ export function importAction({ request, context, params }: ActionFunctionArgs) {
     if (!options.success) return json({ problems: [{ line: null, code: "notCsv" }] as ImportProblem[] }, { status: 400 });
     const checked = checkCsv(upload.bytes, existingEmails(m.db));
     if (checked.problems.length) return json({ problems: checked.problems }, { status: 400 });
-    const stored = storeImport(m.db, { ...upload, ...options.data, rowCount: checked.rows.length, createdBy: m.auth.person.id });
+    const stored = storeImport(m.db, { ...upload, ...options.data, rowCount: checked.rows.length, createdBy: m.viewer.person.id });
     if (!stored) return json({ problems: [{ line: null, code: "notCsv" }] as ImportProblem[] }, { status: 400 });
     return redirect(`${BASE}/${stored.id}`);
   });
@@ -135,7 +134,7 @@ export function importStatusLoader({ request, context, params }: LoaderFunctionA
   return withManagedOrganization(request, context, params, area, (m) => {
     const found = importFrom(m.db, params.importId);
     const job = found.jobId ? getJob(m.db, found.jobId) : undefined;
-    const group = found.groupId ? listGroups(m.db, ALL).find((g) => g.id === found.groupId) : undefined;
+    const group = found.groupId ? listGroups(m.db, m.viewer).find((g) => g.id === found.groupId) : undefined;
     const base = {
       id: found.id,
       fileName: found.fileName,

@@ -16,7 +16,7 @@ export function userSettingsLoader({ request, context, params }: LoaderFunctionA
   return withManagedOrganization(request, context, params, area, (m) => ({
     settings: getUserSettings(m.db),
     twoFactorRequired: m.organization.twoFactorRequired,
-    groups: listGroups(m.db, { personId: null, organizationAdmin: true }).map((g) => ({ id: g.id, name: g.name })),
+    groups: listGroups(m.db, m.viewer).map((g) => ({ id: g.id, name: g.name })),
   }));
 }
 

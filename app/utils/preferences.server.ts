@@ -1,6 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { createCookie } from "@remix-run/node";
-import { getAuth } from "../kernel/auth.server";
 import { detectLanguage } from "./i18n.server";
 import type { Language } from "./i18n";
 import { defaultThemeFor, isTheme, type Theme } from "./theme";
@@ -14,12 +13,9 @@ export const themeCookie = createCookie("theme", {
   secure: process.env.COOKIE_SECURE === "true",
 });
 
-export async function languageFor(request: Request, context: AppLoadContext): Promise<Language> {
-  if (!context.language) {
-    const auth = await getAuth(request, context);
-    context.language = await detectLanguage(request, { user: auth?.person, organization: context.organization });
-  }
-  return context.language;
+/** The request's interface language: the viewer's (app/kernel/viewer.server.ts decides it once). */
+export function languageFor(_request: Request, context: AppLoadContext): Language {
+  return context.viewer.language;
 }
 
 export async function themeFor(request: Request, context: AppLoadContext): Promise<Theme> {

@@ -74,7 +74,7 @@ const build: ServerBuild = {
 
 const app = express();
 app.disable("x-powered-by");
-app.all("*", documents(build, "production", () => ({}) as AppLoadContext));
+app.all("*", documents(build, "production", async () => ({}) as AppLoadContext));
 const server = app.listen(0, "127.0.0.1", () => {
   console.log(JSON.stringify({ msg: "listening", port: (server.address() as AddressInfo).port }));
 });

@@ -1,8 +1,9 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { may } from "../access/rules";
+import type { Viewer } from "../access/viewer";
 import { apiError, apiNotFound, apiT } from "../utils/api.server";
-import { requireApiAuth, type Auth } from "../kernel/auth.server";
-import type { Learner } from "./learning.server";
-import { getAttempt, QuizError } from "./quiz.server";
+import { requireApiAuth } from "../kernel/auth.server";
+import { getAttempt, QuizError } from "../models/quiz.server";
 
 /**
  * Shared steps of the /api quiz submission calls (spec §7): who is asking, finding an attempt the caller
@@ -12,19 +13,18 @@ export async function requireQuizTaker(request: Request, context: AppLoadContext
   if (!context.organization || !context.db) throw await apiNotFound(request, context);
   const auth = await requireApiAuth(request, context, { capability: "learn:course" });
   if (!auth.person) throw await apiNotFound(request, context);
-  const learner: Learner = { id: auth.person.id, canPreview: auth.capabilities.has("write:course") };
-  return { db: context.db, auth, person: auth.person, learner };
+  return { db: context.db, viewer: auth, person: auth.person };
 }
 
 /**
  * An attempt by id: the caller's own; with read:quiz also anyone's of this organization, but only to read
  * (`own: true` for answering and ending). Anything else is a 404, so ids reveal nothing.
  */
-export async function findAttempt(request: Request, context: AppLoadContext, auth: Auth, id: string | undefined, { own = false } = {}) {
+export async function findAttempt(request: Request, context: AppLoadContext, auth: Viewer, id: string | undefined, { own = false } = {}) {
   const n = Number(id);
   const attempt = Number.isSafeInteger(n) && n > 0 && context.db ? getAttempt(context.db, n) : undefined;
   const mine = attempt && auth.person && attempt.userId === auth.person.id;
-  if (!attempt || (!mine && (own || !auth.capabilities.has("read:quiz")))) throw await apiNotFound(request, context);
+  if (!attempt || (!mine && (own || !may(auth, "read:quiz")))) throw await apiNotFound(request, context);
   return attempt;
 }
 
