@@ -405,6 +405,23 @@ describe.each(ORGS)("in $key", (org) => {
     expect((await page(org, "/dashboard/analytics", w.web.lead)).status).toBe(403);
   }, 30_000);
 
+  /*
+   * KNOWN LEAKS, reported with this test and left to the owner of the models (a refactor is under way):
+   * these two searches page and count the hits first and drop those the caller may not open afterwards, so
+   * meta.total still counts a lesson of a closed course whose text holds the word — telling an outsider
+   * what a lesson they may not open says. `it.fails` keeps them in sight; once fixed, it must become `it`.
+   *   GET /api/search         app/routes/api.search.ts: `total` from search() (learning.server.ts), items through visibleHits
+   *   GET /api/lessons/search app/models/lesson.server.ts pageOf: `total` counts before lessonsForViewer
+   */
+  it.fails.each(["search", "lessons/search"])("KNOWN LEAK: GET /api/%s counts only the hits an outsider may see", async (endpoint) => {
+    const w = world();
+    for (const kind of ["blocked", "groupOnly"] as const) {
+      const found = await payload(api(server, org.host, "GET", `${endpoint}?q=${w.courses[kind].bodyWord}`, { token: w.token.outsider }));
+      expect(found.data).toEqual([]);
+      expect(found.meta.total, `${endpoint} ${kind}`).toBe(0);
+    }
+  }, 30_000);
+
   /**
    * A content address is handed out by the lesson page after its access check and lives for hours: when
    * the viewer loses access, neither its launcher nor the package's files may be served any more.
