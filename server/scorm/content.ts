@@ -17,7 +17,7 @@ import { sendStatusPage } from "../status-page";
  * SCORM content (docs/decisions/020-scorm.md): served only on `<organization id>.<SCORM_DOMAIN>`, an
  * origin of its own that holds no session and cannot read the app's cookies or pages. Every address
  * carries a signed, expiring token naming the lesson, the learner and the package; the player page hands
- * it out only after checking the learner may open the lesson, and the launcher checks access again.
+ * it out only after checking the learner may open the lesson, and every address checks access again.
  *
  *   /_runtime/<file>                        scorm-again and the launcher script (public library code)
  *   /p/<token>/__lectern/launch/<n>        the launcher page of the package's n-th item
@@ -152,18 +152,19 @@ export function serveScormContent(platform: Platform) {
     const serve = (db: TenantDb) => {
       const pkg = getPackage(db, token.lessonId);
       if (!pkg || pkg.id !== token.packageId) return notFound();
+      // Access is checked again for every address, the package's files as much as its launcher, so an
+      // address handed out before the course was unpublished or closed to the learner stops working.
+      const lesson = db.select().from(lessons).where(eq(lessons.id, token.lessonId)).get();
+      const course = lesson ? db.select().from(courses).where(eq(courses.id, lesson.courseId)).get() : undefined;
+      if (!lesson || !course) return notFound();
+      const learner = { id: token.userId, canPreview: token.preview };
+      if (!token.preview && (!course.published || !lessonAccess(db, course, lesson, learner).allowed)) return notFound();
       const appOrigin = platform.originFor(organization);
       const rest = m[2];
       const launch = /^__lectern\/launch\/(\d{1,5})$/.exec(rest);
       if (launch) {
         const item = pkg.items[Number(launch[1])];
         if (!item) return notFound();
-        // Access is checked again here, so an address handed out before access changed stops working.
-        const lesson = db.select().from(lessons).where(eq(lessons.id, token.lessonId)).get();
-        const course = lesson ? db.select().from(courses).where(eq(courses.id, lesson.courseId)).get() : undefined;
-        if (!lesson || !course) return notFound();
-        const learner = { id: token.userId, canPreview: token.preview };
-        if (!token.preview && (!course.published || !lessonAccess(db, course, lesson, learner).allowed)) return notFound();
         const cmi = launchState(db, { userId: token.userId, pkg, item });
         const config = {
           version: pkg.version,
