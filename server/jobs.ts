@@ -6,11 +6,11 @@ import { listOrganizations } from "../app/models/organization.server";
 import { sweepIncoming } from "../app/models/file.server";
 import { sweepScormIncoming } from "../app/models/scorm.server";
 import { importUsersJob } from "../app/models/user-import.server";
-import type { Platform } from "./platform";
+import type { JobServices } from "./services";
 import { renderCertificateJob } from "./certificates";
 import { logger } from "./logger";
 
-type Handler = (context: JobContext, platform: Platform) => Promise<Record<string, unknown>>;
+type Handler = (context: JobContext, platform: JobServices) => Promise<Record<string, unknown>>;
 
 /** Attempts before a job is given up (each restart during a job counts as one). */
 const MAX_ATTEMPTS = 3;
@@ -41,7 +41,7 @@ export class JobRunner {
   #stopped = false;
 
   constructor(
-    readonly platform: Platform,
+    readonly platform: JobServices,
     readonly stepDelayMs = 0,
   ) {}
 

@@ -11,6 +11,7 @@ import { JobRunner } from "./jobs";
 import { logger } from "./logger";
 import { Mailer } from "./mailer";
 import { PdfRenderer } from "./pdf-renderer";
+import type { CertificateServices, JobServices, MailServices, ProvisionServices, UserImportServices } from "./services";
 import { TenantSummaries } from "./tenant-summaries";
 import { organizationHost, type Organization } from "../app/models/organization.server";
 import { makeSecretBox, type SecretBox } from "../app/models/sso/seal.server";
@@ -19,7 +20,7 @@ import { makeSecretBox, type SecretBox } from "../app/models/sso/seal.server";
  * Everything the server holds open for its lifetime, handed to loaders and actions through the load
  * context. There is no module-level database: tests and scripts build their own Platform.
  */
-export class Platform {
+export class Platform implements MailServices, UserImportServices, ProvisionServices, CertificateServices, JobServices {
   readonly db: PlatformDb;
   readonly tenants: TenantPool;
   readonly checkpointer: Checkpointer;

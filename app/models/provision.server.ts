@@ -1,4 +1,4 @@
-import type { Platform } from "../../server/platform";
+import type { ProvisionServices } from "../../server/services";
 import { sendInvitation } from "./auth/mail.server";
 import { organizationRealm } from "./auth/realm.server";
 import { issueInvitation } from "./auth/tokens.server";
@@ -12,7 +12,7 @@ import type { Organization } from "../../db/platform";
  * The url prefix defaults to one made from the name (made unique with a number when taken).
  */
 export async function provisionOrganization(
-  platform: Platform,
+  platform: ProvisionServices,
   input: { name: string; language: Organization["language"]; urlPrefix: string | null; adminEmail: string | null },
 ): Promise<{ ok: true; organization: Organization } | { ok: false; fields: FieldErrors }> {
   let urlPrefix = input.urlPrefix;
@@ -36,7 +36,7 @@ export async function provisionOrganization(
 }
 
 /** Adds a person and mails them a link to choose their password. */
-export async function inviteUser(platform: Platform, db: TenantDb, organization: Organization, input: UserForm) {
+export async function inviteUser(platform: ProvisionServices, db: TenantDb, organization: Organization, input: UserForm) {
   const added = addUser(db, input);
   if (!added.ok) return added;
   const realm = organizationRealm(db, organization);

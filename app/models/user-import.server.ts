@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { TenantConn, TenantDb } from "../../db/open";
 import type { Organization } from "../../db/platform";
 import { groupMembers, users, userImports, type UserImport } from "../../db/tenant";
-import type { Platform } from "../../server/platform";
+import type { UserImportServices } from "../../server/services";
 import { sendInvitation } from "./auth/mail.server";
 import { organizationRealm } from "./auth/realm.server";
 import { normalizeEmail } from "./auth/secrets.server";
@@ -285,7 +285,7 @@ const CHUNK = 2_000;
  * ONE transaction — a failure anywhere leaves nothing behind — and only then mails the invitations.
  * Progress: checking 0–30 %, writing 30–50 %, invitations 50–100 %.
  */
-export async function importUsersJob({ db, organizationId, job, progress, pause }: JobContext, platform: Platform) {
+export async function importUsersJob({ db, organizationId, job, progress, pause }: JobContext, platform: UserImportServices) {
   const userImport = getImport(db, Number(job.payload.import_id));
   if (!userImport) throw new JobError("The import no longer exists.");
   setImportStatus(db, userImport.id, "running");
@@ -337,7 +337,7 @@ export function writeRows(db: TenantConn, rows: ImportRow[], { language, groupId
   });
 }
 
-async function inviteAll(db: TenantDb, platform: Platform, organizationId: number, ids: number[], share: (s: number) => void, pause: () => Promise<void>) {
+async function inviteAll(db: TenantDb, platform: UserImportServices, organizationId: number, ids: number[], share: (s: number) => void, pause: () => Promise<void>) {
   const organization: Organization | undefined = getOrganization(platform.db, organizationId);
   if (!organization) return 0;
   const realm = organizationRealm(db, organization);

@@ -1,11 +1,11 @@
 import type { User } from "../../../db/tenant";
-import type { Platform } from "../../../server/platform";
+import type { MailServices } from "../../../server/services";
 import { getFixedT } from "../../utils/i18n.server";
 import { FALLBACK_LANGUAGE, isLanguage } from "../../utils/i18n";
 import type { AuthRealm } from "./realm.server";
 
 /** Mails speak the person's language, else the organization's; links use the stored origin only. */
-async function compose(platform: Platform, realm: AuthRealm, person: User) {
+async function compose(platform: MailServices, realm: AuthRealm, person: User) {
   const language = isLanguage(person.language)
     ? person.language
     : isLanguage(realm.organization?.language)
@@ -21,11 +21,11 @@ async function compose(platform: Platform, realm: AuthRealm, person: User) {
  * Sign-in mails go to the person only: the organization's BCC address (spec §3) gets copies of other
  * mail, but a copy of a code or a link would let its reader sign in as anyone.
  */
-function send(platform: Platform, _realm: AuthRealm, to: string, subject: string, lines: string[]) {
+function send(platform: MailServices, _realm: AuthRealm, to: string, subject: string, lines: string[]) {
   return platform.mailer.send({ to, subject, text: `${lines.join("\n\n")}\n` });
 }
 
-export async function sendTwoFactorCode(platform: Platform, realm: AuthRealm, person: User, code: string) {
+export async function sendTwoFactorCode(platform: MailServices, realm: AuthRealm, person: User, code: string) {
   const { t, organization, name } = await compose(platform, realm, person);
   await send(platform, realm, person.email, t("mail.twoFactor.subject", { organization }), [
     t("mail.greeting", { name }),
@@ -35,7 +35,7 @@ export async function sendTwoFactorCode(platform: Platform, realm: AuthRealm, pe
   ]);
 }
 
-export async function sendPasswordReset(platform: Platform, realm: AuthRealm, person: User, token: string) {
+export async function sendPasswordReset(platform: MailServices, realm: AuthRealm, person: User, token: string) {
   const { t, organization, name, origin } = await compose(platform, realm, person);
   const link = `${origin}/auth/reset/${encodeURIComponent(person.email)}/${token}`;
   await send(platform, realm, person.email, t("mail.reset.subject", { organization }), [
@@ -46,7 +46,7 @@ export async function sendPasswordReset(platform: Platform, realm: AuthRealm, pe
   ]);
 }
 
-export async function sendMagicLink(platform: Platform, realm: AuthRealm, person: User, code: string) {
+export async function sendMagicLink(platform: MailServices, realm: AuthRealm, person: User, code: string) {
   const { t, organization, name, origin } = await compose(platform, realm, person);
   const link = `${origin}/?auth=${code}`;
   await send(platform, realm, person.email, t("mail.magic.subject", { organization }), [
@@ -58,7 +58,7 @@ export async function sendMagicLink(platform: Platform, realm: AuthRealm, person
 }
 
 /** A person added by an admin (or an organization's first admin) chooses a password from this mail. */
-export async function sendInvitation(platform: Platform, realm: AuthRealm, person: User, token: string) {
+export async function sendInvitation(platform: MailServices, realm: AuthRealm, person: User, token: string) {
   const { t, organization, name, origin } = await compose(platform, realm, person);
   const link = `${origin}/auth/reset/${encodeURIComponent(person.email)}/${token}`;
   await send(platform, realm, person.email, t("mail.invitation.subject", { organization }), [
