@@ -15,7 +15,6 @@ import type { Resource, WriteResult } from "../models/resource";
  * the capability check, the organization's database, validation (422), pagination and the envelope. The
  * model functions get the database and the request's viewer; the rules they apply are app/access's.
  */
-export type { Resource, WriteResult } from "../models/resource";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 export const searchSchema = pageSchema.extend({ q: z.string().trim().min(1).max(200) });

@@ -8,7 +8,7 @@ import { preparedOnce } from "../../db/prepared";
 import { contentVersionOf } from "./content-version.server";
 import { lastSeenCourses } from "./learning.server";
 import { carousels, categories, courseCompletions, courses, files, lessonProgress, lessons, type Course } from "../../db/tenant";
-import type { WriteResult } from "../kernel/resource.server";
+import type { WriteResult } from "./resource";
 
 /**
  * What the learner's browsing pages show on a course card (issue 18): cover, kind, episode count, total

@@ -268,6 +268,11 @@ export function moveCourse(db: TenantConn, id: number, to: import("./ordering.se
   return moveRow(db, courses, id, to);
 }
 
+/** The published courses by title, for choosing one (the organization's featured course). */
+export function publishedCourseChoices(db: TenantConn, limit = 100) {
+  return db.select({ id: courses.id, title: courses.title }).from(courses).where(published).orderBy(asc(courses.position), asc(courses.id)).limit(limit).all();
+}
+
 export function isPublishedCourse(db: TenantConn, id: number) {
   return Boolean(db.select({ id: courses.id }).from(courses).where(and(eq(courses.id, id), published)).get());
 }

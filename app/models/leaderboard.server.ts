@@ -1,4 +1,6 @@
 import { and, asc, desc, eq, gt, gte, sql, sum } from "drizzle-orm";
+import { visibleCourses } from "../access/courses";
+import type { Viewer } from "../access/viewer";
 import type { TenantConn } from "../../db/open";
 import { badges, bookmarks, courses, learnerStats, levels, pointsHistogram, pointsLedger, pointsTotals, userBadges, users, watchTimeDaily, type BoardPeriod, type Level } from "../../db/tenant";
 import { addDays, dayIn, monthKey, previousDay, weekKey } from "../utils/calendar";
@@ -35,9 +37,9 @@ export function displayName(u: { firstName: string; lastName: string; id: number
   return `${u.firstName} ${u.lastName}`.trim() || `#${u.id}`;
 }
 
-/** The published courses a learner may choose a course board of (/leaderboard), by title; at most 200. */
-export function boardCourseChoices(db: TenantConn) {
-  return db.select({ id: courses.id, title: courses.title }).from(courses).where(eq(courses.published, true)).orderBy(asc(courses.title)).limit(200).all();
+/** The courses the viewer sees (app/access/courses.ts), to choose a course board of (/leaderboard), by title; at most 200. */
+export function boardCourseChoices(db: TenantConn, viewer: Viewer) {
+  return db.select({ id: courses.id, title: courses.title }).from(courses).where(visibleCourses(viewer)).orderBy(asc(courses.title)).limit(200).all();
 }
 
 /** A person of this organization as the leaderboard names them, or undefined; who may see them is the caller's check. */
@@ -45,9 +47,9 @@ export function boardPerson(db: TenantConn, id: number) {
   return db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, id)).get();
 }
 
-/** A course as a course board names it, published or not (the caller refuses drafts), or undefined. */
-export function boardCourse(db: TenantConn, id: number) {
-  return db.select({ id: courses.id, title: courses.title, published: courses.published }).from(courses).where(eq(courses.id, id)).get();
+/** A course as a course board names it, if the viewer sees it, or undefined. */
+export function boardCourse(db: TenantConn, viewer: Viewer, id: number) {
+  return db.select({ id: courses.id, title: courses.title }).from(courses).where(and(eq(courses.id, id), visibleCourses(viewer))).get();
 }
 
 /** 1 + the visible learners with more points on the board: a sum over distinct values above, not a sort. */

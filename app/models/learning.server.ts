@@ -3,7 +3,7 @@ import type { TenantConn, TenantDb } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
 import { commitSoon } from "../../db/group-commit";
 import { preparedOnce, toSeconds } from "../../db/prepared";
-import { countedLessons, courseAccess, isCourseCompleted, isVisible, lessonAccess, published, visibleCoursesSql } from "../access/courses";
+import { countedLessons, courseAccess, isCourseCompleted, isLessonHidden, isVisible, lessonAccess, published, visibleCoursesSql } from "../access/courses";
 import { mayPreview } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import { publish } from "./events.server";
@@ -369,6 +369,17 @@ export function findCourse(db: TenantConn, viewer: Viewer, id: number) {
       .where(and(eq(courses.id, sql.placeholder("id")), drafts ? undefined : published))
       .prepare(),
   ).get({ id });
+}
+
+/**
+ * A lesson by its id with its course, as the viewer may find them: the course by `findCourse`, and not a
+ * quiz lesson its course hides. Whether they may open it is `lessonAccess`'s to say.
+ */
+export function findLesson(db: TenantConn, viewer: Viewer, lessonId: number): { lesson: Lesson; course: Course } | undefined {
+  const lesson = preparedOnce(db, "learning.lesson", () => db.select().from(lessons).where(eq(lessons.id, sql.placeholder("id"))).prepare()).get({ id: lessonId });
+  const course = lesson ? findCourse(db, viewer, lesson.courseId) : undefined;
+  if (!lesson || !course || isLessonHidden(viewer, course, lesson)) return undefined;
+  return { lesson, course };
 }
 
 /** A course by its id if the viewer sees it listed (app/access/courses.ts), e.g. the home page's featured one. */

@@ -1,6 +1,6 @@
 import { asc, count } from "drizzle-orm";
 import { levels, type Level } from "../../db/tenant";
-import type { Resource } from "~/kernel/resource.server";
+import type { Resource } from "./resource";
 import { contains } from "~/utils/pagination";
 import { deleteLevel, getLevel, levelSchema, saveLevel } from "./leaderboard-admin.server";
 import { ensureLeaderboard } from "./points.server";

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { boardPage, boardSize, courseBoard, standing } from "~/models/leaderboard.server";
-import { leaderboardApi, parseQuery, publishedCourseId } from "~/screens/leaderboard-api.server";
+import { leaderboardApi, parseQuery, visibleCourseId } from "~/screens/leaderboard-api.server";
 import { apiMethodNotAllowed, apiOk } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
 
 /** `GET /api/leaderboard/courses/{id}`: points earned in one published course, best first. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const scope = await leaderboardApi(request, context);
-  const course = await publishedCourseId(request, context, scope.db, params.id);
+  const course = await visibleCourseId(request, context, scope, params.id);
   const q = await parseQuery(request, context, pageSchema);
   const board = courseBoard(course.id);
   const items = boardPage(scope.db, board, { limit: q.per_page, offset: (q.page - 1) * q.per_page });

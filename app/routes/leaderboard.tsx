@@ -17,7 +17,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { db } = requireOrganization(context);
   const auth = await requireCapability(request, context, "read:leaderboard");
-  return learnerBoardPage(db, auth.person.id, new URL(request.url).searchParams);
+  return learnerBoardPage(db, auth, new URL(request.url).searchParams);
 }
 
 export default function LeaderboardPage() {

@@ -1,10 +1,10 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { manageableGroupIds } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import type { TFunction } from "i18next";
 import type { ZodError } from "zod";
 import { courseBreakdown, kpiReport, KPIS, type AnalyticsScope, type Kpi, type KpiReport } from "../models/analytics.server";
 import type { TenantDb } from "../models/database.server";
-import { administeredGroupIds } from "../models/group.server";
 import type { Organization } from "../models/organization.server";
 import { alignTimeZoneOnce } from "../models/time-zone.server";
 import { analyticsSearch, parseAnalyticsQuery, type AnalyticsQuery } from "../utils/analytics-query";
@@ -19,9 +19,9 @@ import { DEFAULT_DATE_LOCALE, isLanguage } from "../utils/i18n";
  */
 
 /** Organization admins (and super-admins) see the organization; group admins their groups' members. */
-export function analyticsScopeFor(db: TenantDb, auth: Viewer): AnalyticsScope {
-  if (auth.role === "admin" || auth.role === "super_admin") return { kind: "organization" };
-  return { kind: "groups", groupIds: auth.person ? administeredGroupIds(db, auth.person.id) : [] };
+export function analyticsScopeFor(_db: TenantDb, auth: Viewer): AnalyticsScope {
+  const groupIds = manageableGroupIds(auth);
+  return groupIds === null ? { kind: "organization" } : { kind: "groups", groupIds: [...groupIds] };
 }
 
 const DATE_LOCALES = { en: "en-GB", pl: "pl-PL", da: DEFAULT_DATE_LOCALE, no: "nb-NO", sv: "sv-SE" } as const;

@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { may } from "~/access/rules";
 import { z } from "zod";
 import type { LeaderboardActivity } from "~/models/leaderboard-admin.server";
 import { boardCourse, boardPerson, learnerHidden, PERIODS } from "~/models/leaderboard.server";
@@ -31,14 +32,15 @@ export async function visibleLearner(request: Request, context: AppLoadContext, 
   const id = /^\d{1,15}$/.test(raw ?? "") ? Number(raw) : 0;
   const person = id ? boardPerson(scope.db, id) : undefined;
   const self = scope.auth.person?.id === id;
-  if (!person || (!self && !scope.auth.capabilities.has("write:leaderboard") && learnerHidden(scope.db, id))) throw await apiNotFound(request, context);
+  if (!person || (!self && !may(scope.auth, "write:leaderboard") && learnerHidden(scope.db, id))) throw await apiNotFound(request, context);
   return person;
 }
 
-export async function publishedCourseId(request: Request, context: AppLoadContext, db: NonNullable<AppLoadContext["db"]>, raw: string | undefined) {
+/** The course an `…/courses/{id}` call asks about, if the caller sees it (app/access/courses.ts); else 404. */
+export async function visibleCourseId(request: Request, context: AppLoadContext, scope: Awaited<ReturnType<typeof leaderboardApi>>, raw: string | undefined) {
   const id = /^\d{1,15}$/.test(raw ?? "") ? Number(raw) : 0;
-  const course = id ? boardCourse(db, id) : undefined;
-  if (!course || !course.published) throw await apiNotFound(request, context);
+  const course = id ? boardCourse(scope.db, scope.auth, id) : undefined;
+  if (!course) throw await apiNotFound(request, context);
   return course;
 }
 

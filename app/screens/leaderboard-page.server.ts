@@ -1,12 +1,14 @@
 import type { TenantConn } from "~/models/database.server";
+import type { SignedInViewer } from "~/access/viewer";
 import { boardCourseChoices, boardPage, courseBoard, currentBoard, learnerSummary, PERIODS, standing, widget, widgetValue, WIDGETS, type Period } from "~/models/leaderboard.server";
 import { ensureLeaderboard } from "~/models/points.server";
 
 /** What /leaderboard shows one learner; the query chooses the period (`period`) or a course (`course`). */
-export function learnerBoardPage(db: TenantConn, userId: number, query: URLSearchParams, now = new Date()) {
+export function learnerBoardPage(db: TenantConn, viewer: SignedInViewer, query: URLSearchParams, now = new Date()) {
+  const userId = viewer.person.id;
   const settings = ensureLeaderboard(db);
   const period: Period = (PERIODS as readonly string[]).includes(query.get("period") ?? "") ? (query.get("period") as Period) : "all";
-  const published = boardCourseChoices(db);
+  const published = boardCourseChoices(db, viewer);
   const courseId = Number(query.get("course"));
   const course = published.find((c) => c.id === courseId) ?? null;
   const board = course ? courseBoard(course.id) : currentBoard(settings, period, now);

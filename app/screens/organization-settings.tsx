@@ -4,7 +4,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { ErrorList, Field, FormMessage, LanguageField } from "~/components/form";
-import { isPublishedCourse, listPublishedCourses } from "~/models/course.server";
+import { isPublishedCourse, publishedCourseChoices } from "~/models/course.server";
 import { currentSettings, hostConflicts, organizationSettingsSchema, updateOrganization } from "~/models/organization.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { receiveUpload, storeUpload, UploadError } from "~/models/file.server";
@@ -30,7 +30,7 @@ export function settingsLoader(area: Area) {
         favicon: context.platform.brandingUrl(organization, organization.favicon),
         loginBackground: context.platform.brandingUrl(organization, organization.loginBackground),
       },
-      courses: listPublishedCourses(db, { page: 1, perPage: 100 }).items.map((c) => ({ id: c.id, title: c.title })),
+      courses: publishedCourseChoices(db),
     }));
 }
 

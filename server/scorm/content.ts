@@ -3,11 +3,11 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { NextFunction, Request, Response } from "express";
-import { eq } from "drizzle-orm";
 import { DatabaseUnavailableError, type TenantDb } from "../../db/open";
-import { courses, lessons } from "../../db/tenant";
 import { getOrganization } from "../../app/models/organization.server";
-import { lessonAccess } from "../../app/models/learning.server";
+import { findLesson, lessonAccess } from "../../app/models/learning.server";
+import { viewerOfPerson } from "../../app/kernel/viewer.server";
+import { isLanguage } from "../../app/utils/i18n";
 import { getPackage, launchState, packageFile } from "../../app/models/scorm.server";
 import { verifyScormToken } from "../../app/models/scorm-token.server";
 import type { Platform } from "../platform";
@@ -154,11 +154,12 @@ export function serveScormContent(platform: Platform) {
       if (!pkg || pkg.id !== token.packageId) return notFound();
       // Access is checked again for every address, the package's files as much as its launcher, so an
       // address handed out before the course was unpublished or closed to the learner stops working.
-      const lesson = db.select().from(lessons).where(eq(lessons.id, token.lessonId)).get();
-      const course = lesson ? db.select().from(courses).where(eq(courses.id, lesson.courseId)).get() : undefined;
-      if (!lesson || !course) return notFound();
-      const learner = { id: token.userId, canPreview: token.preview };
-      if (!token.preview && (!course.published || !lessonAccess(db, course, lesson, learner).allowed)) return notFound();
+      // The address's person as they are now (app/kernel/viewer.server.ts): a preview address holds only while
+      // its holder may still preview drafts.
+      const tenancy = { organization, db, platformDb: platform.db, superAdminTwoFactor: platform.config.SUPER_ADMIN_2FA };
+      const viewer = viewerOfPerson(tenancy, token.userId, isLanguage(organization.language) ? organization.language : "en");
+      const found = findLesson(db, viewer, token.lessonId);
+      if (!found || !lessonAccess(db, viewer, found.course, found.lesson).allowed) return notFound();
       const appOrigin = platform.originFor(organization);
       const rest = m[2];
       const launch = /^__lectern\/launch\/(\d{1,5})$/.exec(rest);

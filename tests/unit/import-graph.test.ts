@@ -3,30 +3,25 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * The import graph of app/, server/ and db/ (type-only imports included): no cycles, and the lower layers
- * (db/, app/utils) import nothing above them (issue 31, "One request kernel"). What is still left of both is
- * listed here by name; the lists may only shrink. A new cycle, or a file joining one, fails.
+ * The import graph of app/, server/ and db/ (type-only imports included): no cycle anywhere, and each layer
+ * imports only those below it (docs/decisions/031-request-kernel.md):
+ *
+ *   db/  <  app/utils/  <  app/access/  <  app/models/  <  app/kernel/  <  screens, routes, components, api  <  server/
+ *
+ * The models may name the platform's services by type (server/services.ts), never the platform itself.
  */
 const ROOT = path.resolve(__dirname, "..", "..");
 
-/** Files still in an import cycle, until the request kernel (issue 31) takes them out of it. */
-const KNOWN_CYCLES = new Set([
-  // app/utils/{auth,api,preferences}.server.ts call each other.
-  "app/utils/api.server.ts",
-  "app/utils/auth.server.ts",
-  "app/utils/preferences.server.ts",
-]);
-
-/** Imports from a lower layer to a higher one, still to be moved (the request kernel's access module). */
-const KNOWN_UPWARD = new Set([
-  "app/utils/auth.server.ts",
-  "app/utils/context.server.ts",
-  "app/utils/learner.server.ts",
-  "app/utils/manage.server.ts",
-  "app/utils/resource.server.ts",
-  "app/utils/sso.server.ts",
-  "app/utils/upload.server.ts",
-]);
+/** What each lower layer must not import: every layer above it. */
+const LAYERS: Array<{ layer: string; above: string[] }> = [
+  { layer: "db/", above: ["app/", "server/"] },
+  { layer: "app/utils/", above: ["app/access/", "app/models/", "app/kernel/", "app/routes/", "app/screens/", "app/components/", "app/api/", "server/"] },
+  { layer: "app/access/", above: ["app/models/", "app/kernel/", "app/routes/", "app/screens/", "app/components/", "app/api/", "server/"] },
+  { layer: "app/models/", above: ["app/kernel/", "app/routes/", "app/screens/", "app/components/", "app/api/", "server/"] },
+  { layer: "app/kernel/", above: ["app/routes/", "app/screens/", "app/components/", "app/api/"] },
+];
+/** The one way up allowed: the models name the services they use by type (server/services.ts imports only types). */
+const ALLOWED_UP = new Set(["server/services.ts"]);
 
 function sourceFiles() {
   const files: string[] = [];
@@ -105,9 +100,8 @@ function cycles(graph: Map<string, string[]>) {
 describe("the import graph", () => {
   const graph = importGraph();
 
-  it("has no import cycle beyond those still listed", () => {
-    const inCycles = cycles(graph).flat();
-    expect(inCycles.filter((file) => !KNOWN_CYCLES.has(file))).toEqual([]);
+  it("has no import cycle", () => {
+    expect(cycles(graph)).toEqual([]);
   });
 
   it("keeps the learning events out of cycles: the models publish, the features subscribe at start-up", () => {
@@ -124,16 +118,13 @@ describe("the import graph", () => {
     }
   });
 
-  it("has db/ import nothing of app/ or server/, and app/utils nothing above it, beyond those still listed", () => {
+  it("has each layer import nothing above it", () => {
     const upward: string[] = [];
     for (const [file, deps] of graph) {
-      const above = file.startsWith("db/")
-        ? ["app/", "server/"]
-        : file.startsWith("app/utils/")
-          ? ["app/models/", "app/routes/", "app/screens/", "app/components/", "app/api/", "server/"]
-          : null;
-      if (above && deps.some((d) => above.some((prefix) => d.startsWith(prefix)))) upward.push(file);
+      const rule = LAYERS.find((l) => file.startsWith(l.layer));
+      if (!rule) continue;
+      for (const dep of deps) if (!ALLOWED_UP.has(dep) && rule.above.some((prefix) => dep.startsWith(prefix))) upward.push(`${file} -> ${dep}`);
     }
-    expect(upward.filter((file) => !KNOWN_UPWARD.has(file))).toEqual([]);
+    expect(upward).toEqual([]);
   });
 });

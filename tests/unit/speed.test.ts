@@ -1,4 +1,7 @@
 import fs from "node:fs";
+import { anonymousViewer, type Viewer } from "../../app/access/viewer";
+import { capabilitiesOf } from "../../app/utils/capabilities";
+import type { User } from "../../db/tenant";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -26,6 +29,12 @@ beforeEach(() => {
   createTenantDatabase(tenantDatabaseFile(dir, 1));
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+
+/** Viewers for the models (app/access/viewer.ts): a visitor, an editor who previews drafts, a learner. */
+const anyone = anonymousViewer(null, null, "en");
+const editor: Viewer = { ...anyone, via: "cookie", role: "admin", capabilities: capabilitiesOf("admin") };
+const learner = (id: number): Viewer => ({ ...anyone, via: "cookie", person: { id } as User, role: "learner", capabilities: capabilitiesOf("learner") });
 
 describe("statements prepared once per handle", () => {
   it("hands out the same statement for the same SQL, back in its default mode", () => {
@@ -73,21 +82,21 @@ describe("search results kept while the index and publication are unchanged (db/
     const other = openTenantDatabase(tenantDatabaseFile(dir, 1));
     const river = createCourse(db, { title: "River safety", description: "A course.", type: "series", published: true, position: 1 });
     createCourse(db, { title: "Mountain river", description: "Draft.", type: "series", published: false, position: 2 });
-    const titles = () => search(db, "river").items.map((h) => h.title);
+    const titles = () => search(db, anyone, "river").items.map((h) => h.title);
     expect(titles()).toEqual(["River safety"]);
     db.insert(categories).values({ name: "unrelated" }).run(); // a write the result does not depend on
-    expect(search(db, "river").items[0]).toBe(search(db, "river").items[0]); // kept
-    expect(search(db, "river", { includeDrafts: true }).total).toBe(2);
+    expect(search(db, anyone, "river").items[0]).toBe(search(db, anyone, "river").items[0]); // kept
+    expect(search(db, editor, "river").total).toBe(2);
     db.update(courses).set({ published: false }).where(eq(courses.id, river.id)).run();
-    expect(search(db, "river")).toEqual({ items: [], total: 0 });
+    expect(search(db, anyone, "river")).toEqual({ items: [], total: 0 });
     other.update(courses).set({ published: true }).where(eq(courses.id, river.id)).run(); // another connection
     expect(titles()).toEqual(["River safety"]);
     other.update(courses).set({ title: "Lake safety" }).where(eq(courses.id, river.id)).run();
     expect(titles()).toEqual([]);
-    expect(search(db, "lake").items.map((h) => h.title)).toEqual(["Lake safety"]);
+    expect(search(db, anyone, "lake").items.map((h) => h.title)).toEqual(["Lake safety"]);
     db.transaction((tx) => {
       tx.update(courses).set({ title: "River again" }).where(eq(courses.id, river.id)).run();
-      expect(search(tx, "river").items.map((h) => h.title)).toEqual(["River again"]); // inside the transaction
+      expect(search(tx, anyone, "river").items.map((h) => h.title)).toEqual(["River again"]); // inside the transaction
     });
     expect(titles()).toEqual(["River again"]);
     db.$client.close();
@@ -336,8 +345,8 @@ describe("card rows kept per connection (app/models/browse.server.ts)", () => {
       for (let k = 1; k <= 10; k++) seen.run(101, k, k);
       for (let k = 2_001; k <= 2_010; k++) seen.run(101, k, k);
     })();
-    for (let u = 1; u <= 100; u++) expect(recentCourseCards(db, u, 20)).toHaveLength(20);
-    const cards = recentCourseCards(db, 101, 20);
+    for (let u = 1; u <= 100; u++) expect(recentCourseCards(db, learner(u), 20)).toHaveLength(20);
+    const cards = recentCourseCards(db, learner(101), 20);
     expect(cards.map((c) => c.id).sort((a, b) => a - b)).toEqual([...Array.from({ length: 10 }, (_, i) => i + 1), ...Array.from({ length: 10 }, (_, i) => 2_001 + i)]);
     sqlite.close();
   });

@@ -10,7 +10,8 @@ import { moveSchema } from "~/models/ordering.server";
 import { quizResource } from "~/models/quiz-resource.server";
 import { userResource } from "~/models/user-resource.server";
 import { pageSchema } from "~/utils/pagination";
-import { searchSchema, type Resource } from "~/kernel/resource.server";
+import { searchSchema } from "~/kernel/resource.server";
+import type { Resource } from "~/models/resource";
 import type { Capability } from "~/utils/capabilities";
 import { deleted, E, guarded, id, isoDate, moved, page, type ApiCall } from "../contract.server";
 
