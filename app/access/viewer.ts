@@ -7,8 +7,9 @@ import type { Language } from "../utils/i18n";
 /**
  * Who is asking, and where: the one shape every loader, action, /api call, SCORM request, job and script
  * passes down (docs/decisions/031-request-kernel.md). The server builds it once per request
- * (app/kernel/viewer.server.ts `identify`, called from server/app.ts getLoadContext); jobs and scripts
- * build a system viewer. Only the rules in app/access read its fields to decide anything.
+ * (app/kernel/viewer.server.ts `identify`, called from server/viewer.ts for server/app.ts getLoadContext);
+ * an address handed to a person earlier is checked with the viewer they are now (`viewerOfPerson`). Only
+ * app/access (rules.ts, courses.ts) and the guards of app/kernel/auth.server.ts decide anything from it.
  */
 export interface Viewer {
   /** The organization of the request's host (or the one a super-admin manages); null on the platform host. */
@@ -51,14 +52,6 @@ export function anonymousViewer(organization: Organization | null, db: TenantDb 
     administeredGroupIds: [],
     language,
   };
-}
-
-/**
- * The platform itself, for jobs and scripts: an organization admin's rights, no person. What it writes is
- * the organization's, e.g. a clone or an import an admin started; the job checked the admin when queued.
- */
-export function systemViewer(organization: Organization, db: TenantDb, language: Language = "en"): Viewer {
-  return { ...anonymousViewer(organization, db, language), via: "system", role: "admin", capabilities: capabilitiesOf("admin") };
 }
 
 /** The same person, looking at another organization's data (a super-admin's management screens). */

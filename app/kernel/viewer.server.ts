@@ -63,8 +63,7 @@ export async function identify(request: Credentials, tenancy: Tenancy): Promise<
     const signedIn = typeof token === "string" ? findSession(realm, token) : null;
     if (signedIn && signedIn.session.kind === "web") found = sessionViewer(realm, tenancy, "cookie", signedIn);
   }
-  // detectLanguage reads only the headers (its cookie, then Accept-Language).
-  const language = await detectLanguage(request as Request, { user: found?.person, organization: tenancy.organization });
+  const language = await detectLanguage(request, { user: found?.person, organization: tenancy.organization });
   const viewer = anonymousViewer(tenancy.organization, tenancy.db, language);
   return found ? { ...viewer, ...found } : viewer;
 }

@@ -3,7 +3,7 @@ import type { TenantConn, TenantDb } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
 import { commitSoon } from "../../db/group-commit";
 import { preparedOnce, toSeconds } from "../../db/prepared";
-import { countedLessons, courseAccess, isCourseCompleted, isLessonHidden, isVisible, lessonAccess, published, visibleCoursesSql } from "../access/courses";
+import { countedLessons, courseAccess, isCourseCompleted, isLessonHidden, isVisible, lessonAccess, published, visibleCourses, visibleCoursesPrepared, visibleCoursesSql } from "../access/courses";
 import { mayPreview } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import { publish } from "./events.server";
@@ -271,19 +271,21 @@ export function lastSeenCourses(db: TenantConn) {
     .as("seen");
 }
 
-/** Courses the learner has started, most recently watched first (spec §2 /history, /api). */
-export function recentCourses(db: TenantConn, userId: number, limit = 20) {
-  return preparedOnce(db, "learning.recentCourses", () => {
+/** Courses the viewer has started and still sees, most recently watched first (spec §2 /history, /api). */
+export function recentCourses(db: TenantConn, viewer: Viewer, limit = 20) {
+  if (!viewer.person) return [];
+  const visible = visibleCoursesPrepared(viewer);
+  return preparedOnce(db, `learning.recentCourses.${visible.key}`, () => {
     const seen = lastSeenCourses(db);
     return db
       .select({ course: courses, lastSeen: seen.lastSeen })
       .from(seen)
       .innerJoin(courses, eq(courses.id, seen.courseId))
-      .where(published)
+      .where(visible.where)
       .orderBy(desc(seen.lastSeen), desc(courses.id))
       .limit(sql.placeholder("limit"))
       .prepare();
-  }).all({ userId, limit });
+  }).all({ userId: viewer.person.id, limit, ...visible.params });
 }
 
 export function isBookmarked(db: TenantConn, userId: number, courseId: number) {
@@ -307,12 +309,14 @@ export function setBookmark(db: TenantConn, userId: number, courseId: number, on
   } else db.delete(bookmarks).where(and(eq(bookmarks.userId, userId), eq(bookmarks.courseId, courseId))).run();
 }
 
-export function listBookmarks(db: TenantConn, userId: number) {
+/** The viewer's bookmarked courses that they still see, newest bookmark first. */
+export function listBookmarks(db: TenantConn, viewer: Viewer) {
+  if (!viewer.person) return [];
   return db
     .select({ course: courses, createdAt: bookmarks.createdAt })
     .from(bookmarks)
     .innerJoin(courses, eq(courses.id, bookmarks.courseId))
-    .where(and(eq(bookmarks.userId, userId), published))
+    .where(and(eq(bookmarks.userId, viewer.person.id), visibleCourses(viewer)))
     .orderBy(desc(bookmarks.createdAt))
     .all();
 }

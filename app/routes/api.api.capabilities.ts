@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { may } from "~/access/rules";
 import { apiMethodNotAllowed, apiOk, apiT } from "~/utils/api.server";
 import { requireApiAuth } from "~/kernel/auth.server";
 import { CAPABILITIES, CAPABILITY_GROUPS } from "~/utils/capabilities";
@@ -16,7 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     id,
     group: groupOf.get(id) ?? null,
     label: t(`capabilities.${id}`),
-    granted: auth.capabilities.has(id),
+    granted: may(auth, id),
   }));
   return apiOk(paginated(items, items.length, { page: 1, perPage: items.length }));
 }

@@ -11,7 +11,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!context.db) return apiNotFound(request, context);
   const auth = await requireApiAuth(request, context, { capability: "learn:course" });
   if (!auth.person) return apiNotFound(request, context);
-  const items = listBookmarks(context.db, auth.person.id).map((b) => ({ course_id: b.course.id, course: courseView(b.course), created_at: b.createdAt.toISOString() }));
+  const items = listBookmarks(context.db, auth).map((b) => ({ course_id: b.course.id, course: courseView(b.course), created_at: b.createdAt.toISOString() }));
   return apiOk(paginated(items, items.length, { page: 1, perPage: Math.max(items.length, 1) }));
 }
 

@@ -9,7 +9,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!context.db) return apiNotFound(request, context);
   const auth = await requireApiAuth(request, context, { capability: "learn:course" });
   if (!auth.person) return apiNotFound(request, context);
-  const items = recentCourses(context.db, auth.person.id, 100).map(({ course }) => {
+  const items = recentCourses(context.db, auth, 100).map(({ course }) => {
     const { lesson_progress: _lp, ...summary } = courseProgress(context.db!, auth.person!.id, course.id);
     return { ...summary, title: course.title };
   });

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { may } from "~/access/rules";
 import { z } from "zod";
 import { lessonView } from "~/models/lesson.server";
 import { attachQuiz, getQuiz, linkQuizLesson } from "~/models/quiz.server";
@@ -22,7 +23,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiMethodNotAllowed(request, context, ["POST"]);
   if (!context.db) return apiNotFound(request, context);
   const auth = await requireApiAuth(request, context, { capability: "write:quiz" });
-  if (!auth.capabilities.has("write:course")) {
+  if (!may(auth, "write:course")) {
     const t = await apiT(request, context);
     return apiError(403, { message: t("api.forbidden"), code: "forbidden" });
   }

@@ -14,7 +14,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { db, organization } = requireOrganization(context);
   const auth = await requireUser(request, context);
   const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
-  const rows = recentCourses(db, auth.person.id).map(({ course }) => course);
+  const rows = recentCourses(db, auth).map(({ course }) => course);
   return { courses: courseCards(db, rows, { learnerId: auth.person.id, cover, plain: richTextToPlain }) };
 }
 

@@ -11,9 +11,10 @@ import { requireOrganization } from "~/utils/tenant.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { db, organization } = requireOrganization(context);
-  const { person } = await requireUser(request, context);
+  const viewer = await requireUser(request, context);
+  const { person } = viewer;
   const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
-  const rows = listBookmarks(db, person.id).map(({ course }) => course);
+  const rows = listBookmarks(db, viewer).map(({ course }) => course);
   return { courses: courseCards(db, rows, { learnerId: person.id, cover, plain: richTextToPlain }) };
 }
 

@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { may } from "~/access/rules";
 import type { Viewer } from "~/access/viewer";
 import { z } from "zod";
 import { certificateView, getCertificate, listCertificates, listOwnCertificates } from "~/models/certificate.server";
@@ -15,7 +16,7 @@ import { pageSchema } from "~/utils/pagination";
 export async function certificateCaller(request: Request, context: AppLoadContext) {
   if (!context.organization || !context.db) throw await apiNotFound(request, context);
   const auth = await requireApiAuth(request, context, { capability: "learn:course" });
-  return { auth, db: context.db, organization: context.organization, admin: auth.capabilities.has("read:certificate-template") };
+  return { auth, db: context.db, organization: context.organization, admin: may(auth, "read:certificate-template") };
 }
 
 export function viewFor(context: AppLoadContext, c: Parameters<typeof certificateView>[0]) {

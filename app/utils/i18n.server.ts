@@ -92,14 +92,17 @@ export const i18nServer = new RemixI18Next({
  * the user's setting, then the organization's language, then the browser's Accept-Language, then en.
  */
 export async function detectLanguage(
-  request: Request,
+  request: Request | { headers: { get(name: string): string | null } },
   { user, organization }: { user?: { language?: string | null } | null; organization?: { language: string } | null },
 ): Promise<Language> {
   const chosen = await languageCookie.parse(request.headers.get("Cookie"));
   if (isLanguage(chosen)) return chosen;
   if (isLanguage(user?.language)) return user.language;
   if (isLanguage(organization?.language)) return organization.language;
-  const accepted = await i18nServer.getLocale(request);
+  // remix-i18next reads a web Request; the server identifies a request from its headers alone, so one is
+  // made here, on the only path that gets this far (a host without an organization's language).
+  const asked = request instanceof Request ? request : new Request("http://localhost/", { headers: { "Accept-Language": request.headers.get("Accept-Language") ?? "" } });
+  const accepted = await i18nServer.getLocale(asked);
   return isLanguage(accepted) ? accepted : FALLBACK_LANGUAGE;
 }
 

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { anonymousViewer } from "../../app/access/viewer";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
@@ -27,7 +28,7 @@ function callsOf(route: string) {
 }
 
 // No organization, database or sign-in: enough for the method check, which every route makes first.
-const stubContext = () => ({ organization: null, db: null, platform: null, cspNonce: "", requestId: "test", clientIp: "127.0.0.1", language: "en" });
+const stubContext = () => ({ organization: null, db: null, platform: null, cspNonce: "", requestId: "test", clientIp: "127.0.0.1", viewer: anonymousViewer(null, null, "en") });
 
 /** The methods a route module answers: every method it does not refuse with the 405 envelope. */
 async function answeredMethods(mod: Record<string, unknown>) {
