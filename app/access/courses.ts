@@ -42,41 +42,81 @@ function isOpen(course: Pick<Course, "blockDefaultAccess" | "forceGroups">) {
   return !course.blockDefaultAccess && !course.forceGroups;
 }
 
+type Bound = number | string | ReturnType<typeof sql.placeholder>;
+
 /**
  * Which courses a viewer sees listed (catalogue, home, carousels, search, leaderboards, analytics, /api):
  * those who may preview see all; everyone else sees published courses that are open, or that one of their
- * groups gives them. `person` is the viewer's id as a value or a prepared statement's placeholder.
+ * groups gives them. `groups` is the viewer's group ids as a JSON array (a value, or a prepared
+ * statement's placeholder), so one statement serves every set of groups.
  */
-function visibility(viewer: Viewer, person: number | ReturnType<typeof sql.placeholder>): SQL | undefined {
+function visibility(viewer: Viewer, groups: Bound): SQL | undefined {
   if (mayPreview(viewer)) return undefined;
   const open = sql`(${courses.blockDefaultAccess} = 0 and ${courses.forceGroups} = 0)`;
-  if (!isSignedIn(viewer)) return sql`(${published} and ${open})`;
-  const given = sql`exists (select 1 from group_courses gc join group_members gm on gm.group_id = gc.group_id where gc.course_id = ${courses.id} and gm.user_id = ${person})`;
+  if (!inAnyGroup(viewer)) return sql`(${published} and ${open})`;
+  const given = sql`exists (select 1 from group_courses gc where gc.course_id = ${courses.id} and gc.group_id in (select value from json_each(${groups})))`;
   return sql`(${published} and (${open} or ${given}))`;
 }
 
-/** The visibility rule with the viewer's id bound: for a query built and run once. */
-export function visibleCourses(viewer: Viewer): SQL | undefined {
-  return visibility(viewer, viewer.person?.id ?? 0);
+/** Only a signed-in person's groups count; without any, a person sees what a visitor sees. */
+function inAnyGroup(viewer: Viewer) {
+  return isSignedIn(viewer) && viewer.groupIds.length > 0;
 }
 
 /**
- * The visibility rule for a prepared statement (db/prepared.ts): `key` names its variant, and `params`
- * binds the `viewerId` placeholder it may hold.
+ * Which courses a viewer may open (lessons and materials: the search's hits), as SQL over `courses`: the
+ * listed ones, for a signed-in person, whose prerequisite they completed — `courseAccess` in SQL. `person`
+ * is the viewer's id, bound like `groups`.
  */
-export function visibleCoursesPrepared(viewer: Viewer): { key: string; where: SQL | undefined; params: { viewerId: number } } {
-  const key = mayPreview(viewer) ? "all" : isSignedIn(viewer) ? "person" : "anonymous";
-  return { key, where: visibility(viewer, sql.placeholder("viewerId")), params: { viewerId: viewer.person?.id ?? 0 } };
+function openability(viewer: Viewer, groups: Bound, person: Bound): SQL | undefined {
+  if (mayPreview(viewer)) return undefined;
+  if (!isSignedIn(viewer)) return sql`0`;
+  const done = sql`(${courses.prerequisiteCourseId} is null or exists (select 1 from course_completions cc where cc.course_id = ${courses.prerequisiteCourseId} and cc.user_id = ${person}))`;
+  return sql`(${visibility(viewer, groups)} and ${done})`;
+}
+
+const groupsOf = (viewer: Viewer) => JSON.stringify(viewer.groupIds);
+
+/** The visibility rule with the viewer's groups bound: for a query built and run once. */
+export function visibleCourses(viewer: Viewer): SQL | undefined {
+  return visibility(viewer, groupsOf(viewer));
+}
+
+/**
+ * The visibility rule for a prepared statement (db/prepared.ts): `key` names its variant (part of the
+ * statement's name), and `params` binds the `viewerGroups` placeholder it may hold. The rows it selects
+ * depend on the courses, their groups' courses and `params` alone: a result kept by `key` and `params`
+ * holds while the content version (app/models/content-version.server.ts) is unchanged.
+ */
+export function visibleCoursesPrepared(viewer: Viewer): { key: string; where: SQL | undefined; params: { viewerGroups: string } } {
+  const key = mayPreview(viewer) ? "all" : inAnyGroup(viewer) ? "groups" : "open";
+  return { key, where: visibility(viewer, sql.placeholder("viewerGroups")), params: { viewerGroups: groupsOf(viewer) } };
+}
+
+/** The opening rule with the viewer bound: courses whose lessons and materials they may open. */
+export function openableCourses(viewer: Viewer): SQL | undefined {
+  return openability(viewer, groupsOf(viewer), viewer.person?.id ?? 0);
 }
 
 const dialect = new SQLiteSyncDialect();
-
-/** The visibility rule as SQL text with its parameters, for the raw queries of full-text search. */
-export function visibleCoursesSql(viewer: Viewer): { text: string; params: unknown[] } {
-  const where = visibleCourses(viewer);
-  if (!where) return { text: "1", params: [] };
+const asText = (where: SQL | undefined) => {
+  if (!where) return { text: "1", params: [] as unknown[] };
   const query = dialect.sqlToQuery(where);
   return { text: query.sql, params: query.params };
+};
+
+/**
+ * The visibility and opening rules as SQL text with their parameters, for the raw queries of full-text
+ * search (over a `courses` table joined by that name). `personal` says whether the opening rule reads the
+ * person's own completions (a result depends on them then).
+ */
+export function courseRulesSql(viewer: Viewer) {
+  const person = viewer.person?.id ?? 0;
+  return {
+    visible: asText(visibility(viewer, groupsOf(viewer))),
+    openable: asText(openability(viewer, groupsOf(viewer), person)),
+    personal: !mayPreview(viewer) && isSignedIn(viewer),
+  };
 }
 
 /** Whether a course, already read, is one the viewer sees listed (the same rule as `visibleCourses`). */

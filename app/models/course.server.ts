@@ -26,7 +26,7 @@ export function createCourse(db: TenantConn, input: Omit<NewCourse, "id" | "crea
  */
 export function listVisibleCourses(db: TenantConn, viewer: Viewer, page: Page) {
   const visible = visibleCoursesPrepared(viewer);
-  const key = ["course.visiblePage", visible.key, visible.key === "person" ? `${visible.params.viewerId}:${viewer.groupIds.join(",")}` : "", page.page, page.perPage].join("\u0000");
+  const key = ["course.visiblePage", visible.key, visible.key === "groups" ? visible.params.viewerGroups : "", page.page, page.perPage].join("\u0000");
   return cachedByVersion(db, key, () => contentVersionOf(db), () => visiblePage(db, visible, page));
 }
 

@@ -3,7 +3,7 @@ import type { TenantConn, TenantDb } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
 import { commitSoon } from "../../db/group-commit";
 import { preparedOnce, toSeconds } from "../../db/prepared";
-import { countedLessons, courseAccess, isCourseCompleted, isLessonHidden, isVisible, lessonAccess, published, visibleCourses, visibleCoursesPrepared, visibleCoursesSql } from "../access/courses";
+import { countedLessons, courseAccess, isCourseCompleted, isLessonHidden, isVisible, lessonAccess, published, visibleCourses, visibleCoursesPrepared, courseRulesSql } from "../access/courses";
 import { mayPreview } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import { publish } from "./events.server";
@@ -418,91 +418,67 @@ export interface SearchHit {
 }
 
 /**
- * Ranked search (SQLite FTS5, bm25 with titles weighing most) over courses, lessons and materials of the
- * courses the viewer sees listed (app/access/courses.ts `visibleCourses`).
+ * Ranked search (SQLite FTS5, bm25 with titles weighing most) as the viewer may see it: the courses they
+ * see listed, and the lessons and materials of the courses they may open (app/access/courses.ts, in SQL,
+ * so the total counts nothing hidden). A lesson they may not open yet (lesson order) shows its title
+ * without its text, as the course page does.
  */
 export function search(db: TenantConn, viewer: Viewer, q: string, { limit = 20, offset = 0 } = {}) {
   const match = ftsQuery(q);
   if (!match) return { items: [] as SearchHit[], total: 0 };
   const client = (db as unknown as { $client?: import("better-sqlite3").Database }).$client ?? (db as unknown as { session: { client: import("better-sqlite3").Database } }).session.client;
-  const visible = visibleCoursesSql(viewer);
-  // Kept while the index, the courses' states and the groups' courses are unchanged (db/content-cache.ts); the
-  // viewer's own groups are part of the key. Callers get their own array.
-  const key = ["search", match, visible.text, JSON.stringify(visible.params), viewer.groupIds.join(","), limit, offset].join("\u0000");
-  const found = cachedByVersion(client, key, () => searchVersion(client), () => {
+  const rules = courseRulesSql(viewer);
+  const where = `search_index match ? and ((s.kind = 'course' and ${rules.visible.text}) or (s.kind <> 'course' and ${rules.openable.text}))`;
+  const params = [match, ...rules.visible.params, ...rules.openable.params];
+  // Kept while the index, the courses, their groups' courses and (for rules that read them) the person's
+  // completions are unchanged (db/content-cache.ts); the rules' parameters are part of the key. Callers get
+  // their own array.
+  const person = rules.personal ? (viewer.person?.id ?? 0) : null;
+  const key = ["search", match, rules.visible.text, rules.openable.text, JSON.stringify(params), limit, offset].join("\u0000");
+  const found = cachedByVersion(client, key, () => searchVersion(client, person), () => {
     const items = client
       .prepare(
         `select s.kind as kind, s.ref_id as id, s.course_id as course_id, s.title as title,
                 snippet(search_index, 4, '', '', '…', 12) as snippet
          from search_index s join courses on courses.id = s.course_id
-         where search_index match ? and ${visible.text}
+         where ${where}
          order by bm25(search_index, 0, 0, 0, 10.0, 1.0) limit ? offset ?`,
       )
-      .all(match, ...visible.params, limit, offset) as SearchHit[];
-    const total = (
-      client
-        .prepare(`select count(*) as n from search_index s join courses on courses.id = s.course_id where search_index match ? and ${visible.text}`)
-        .get(match, ...visible.params) as { n: number }
-    ).n;
+      .all(...params, limit, offset) as SearchHit[];
+    const total = (client.prepare(`select count(*) as n from search_index s join courses on courses.id = s.course_id where ${where}`).get(...params) as { n: number }).n;
     return { items: items.map((i) => Object.freeze({ ...i, snippet: i.snippet.replace(/<[^>]*>/g, "") })), total };
   });
-  return { items: [...found.items], total: found.total };
+  return { items: lessonTextsShown(db, viewer, found.items), total: found.total };
 }
 
 /**
  * What a search's result depends on, exactly: the index (FTS5 rewrites its structure record, id 10 of
- * search_index_data, with a new write counter on every change committed to it) and which courses exist
- * and whom they are for (the join and the visibility rule: publishing does not touch the index).
+ * search_index_data, with a new write counter on every change committed to it), which courses exist and
+ * whom they are for (the join and the rules: publishing does not touch the index), and, for a person, the
+ * courses they completed (prerequisites).
  */
-function searchVersion(client: import("better-sqlite3").Database) {
+function searchVersion(client: import("better-sqlite3").Database, person: number | null) {
   const row = client
     .prepare(
       `select (select hex(block) from search_index_data where id = 10) as fts,
-              (select group_concat(c, ',') from (select id || ':' || published || block_default_access || force_groups as c from courses order by id)) as courses,
-              (select group_concat(g, ',') from (select group_id || ':' || course_id as g from group_courses order by 1)) as given`,
+              (select group_concat(c, ',') from (select id || ':' || published || block_default_access || force_groups || ':' || coalesce(prerequisite_course_id, '') as c from courses order by id)) as courses,
+              (select group_concat(g, ',') from (select group_id || ':' || course_id as g from group_courses order by 1)) as given,
+              (select group_concat(course_id) from (select course_id from course_completions where user_id = ? order by course_id)) as completed`,
     )
-    .get() as { fts: string | null; courses: string | null; given: string | null };
-  return `${row.fts ?? ""}|${row.courses ?? ""}|${row.given ?? ""}`;
+    .get(person ?? 0) as { fts: string | null; courses: string | null; given: string | null; completed: string | null };
+  return `${row.fts ?? ""}|${row.courses ?? ""}|${row.given ?? ""}|${person === null ? "" : (row.completed ?? "")}`;
 }
 
-/** How many ranked hits a search reads before keeping those the viewer may see (the pages show 50). */
-const SEARCH_SCAN = 1000;
-
-/**
- * A search as the viewer sees it: ranked hits of the courses they see listed, less the lessons and
- * materials they may not open, a page at a time, with the number of those hits (never of hidden ones).
- */
-export function searchFor(db: TenantConn, viewer: Viewer, q: string, { limit = 20, offset = 0 } = {}) {
-  const hits = visibleHits(db, viewer, search(db, viewer, q, { limit: SEARCH_SCAN }).items);
-  return { items: hits.slice(offset, offset + limit), total: hits.length };
-}
-
-/**
- * What a searcher may see of the hits: courses always (their page says what access needs); lessons and
- * materials only of courses they may open, and a lesson's text only when they may open that lesson.
- */
-function visibleHits(db: TenantConn, viewer: Viewer, hits: SearchHit[]): SearchHit[] {
-  if (mayPreview(viewer)) return hits;
+/** The hits as given, less the text of lessons the viewer may not open yet (lesson order): a page at most. */
+function lessonTextsShown(db: TenantConn, viewer: Viewer, hits: readonly SearchHit[]): SearchHit[] {
+  if (mayPreview(viewer)) return [...hits];
   const courseCache = new Map<number, Course | undefined>();
-  const accessCache = new Map<number, boolean>();
-  const courseOf = (id: number) => {
-    if (!courseCache.has(id)) courseCache.set(id, courseById(db, id));
-    return courseCache.get(id);
-  };
-  const mayOpen = (id: number) => {
-    if (!accessCache.has(id)) {
-      const course = courseOf(id);
-      accessCache.set(id, Boolean(course && courseAccess(db, viewer, course).allowed));
-    }
-    return accessCache.get(id)!;
-  };
-  return hits.flatMap((hit) => {
-    if (hit.kind === "course") return [hit];
-    if (!mayOpen(hit.course_id)) return [];
-    if (hit.kind === "lesson") {
-      const lesson = preparedOnce(db, "learning.lesson", () => db.select().from(lessons).where(eq(lessons.id, sql.placeholder("id"))).prepare()).get({ id: hit.id });
-      if (!lesson || !lessonAccess(db, viewer, courseOf(hit.course_id)!, lesson)?.allowed) return [{ ...hit, snippet: "" }];
-    }
-    return [hit];
+  return hits.map((hit) => {
+    if (hit.kind !== "lesson") return hit;
+    if (!courseCache.has(hit.course_id)) courseCache.set(hit.course_id, courseById(db, hit.course_id));
+    const course = courseCache.get(hit.course_id);
+    if (!course?.sequentialLessons) return hit;
+    const lesson = preparedOnce(db, "learning.lesson", () => db.select().from(lessons).where(eq(lessons.id, sql.placeholder("id"))).prepare()).get({ id: hit.id });
+    return lesson && lessonAccess(db, viewer, course, lesson).allowed ? hit : { ...hit, snippet: "" };
   });
 }

@@ -7,7 +7,7 @@ import type { Page } from "../utils/pagination";
 import type { Resource, WriteResult } from "./resource";
 import type { Viewer } from "../access/viewer";
 import { sanitizeRichText } from "../utils/sanitize.server";
-import { lessonAccess, visibleCourses } from "../access/courses";
+import { lessonAccess, openableCourses, visibleCourses } from "../access/courses";
 import { mayPreview } from "../access/rules";
 import { moveRow, nextPosition, type Move } from "./ordering.server";
 import { contains } from "../utils/pagination";
@@ -150,27 +150,15 @@ function pageOf(db: TenantDb, viewer: Viewer, where: SQL | undefined, page: Page
   return { items, total };
 }
 
-/** How many matching lessons a search reads before keeping those whose match the viewer may see. */
-const SEARCH_SCAN = 1000;
-
 /**
  * Lessons whose title or text holds `q`: by title, any lesson of a course the viewer sees; by text, only
- * lessons the viewer may open — a match in a text they may not read would tell them what it says. Counted
- * after that choice, so the total tells nothing either.
+ * lessons of courses they may open (app/access/courses.ts) — a match in a text they may not read would
+ * tell them what it says. Paged and counted in SQL, so the total tells nothing either.
  */
 function searchLessons(db: TenantDb, viewer: Viewer, q: string, page: Page) {
-  const rows = db
-    .select({ lesson: lessons })
-    .from(lessons)
-    .innerJoin(courses, eq(courses.id, lessons.courseId))
-    .where(and(or(contains(lessons.title, q), contains(lessons.body, q)), visibleCourses(viewer)))
-    .orderBy(asc(lessons.courseId), asc(lessons.position), asc(lessons.id))
-    .limit(SEARCH_SCAN)
-    .all()
-    .map((r) => r.lesson);
-  const needle = q.toLowerCase();
-  const found = lessonsForViewer(db, viewer, rows).filter((view) => !view.locked || view.title.toLowerCase().includes(needle));
-  return { items: found.slice((page.page - 1) * page.perPage, page.page * page.perPage), total: found.length };
+  const opened = openableCourses(viewer);
+  const where = or(and(contains(lessons.title, q), visibleCourses(viewer)), and(contains(lessons.body, q), opened ?? sql`1`));
+  return pageOf(db, viewer, where, page);
 }
 
 export const lessonResource: Resource<LessonView, typeof createSchema, typeof updateSchema> = {

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { searchFor } from "~/models/learning.server";
+import { search } from "~/models/learning.server";
 import { apiInvalid, apiMethodNotAllowed, apiNotFound, apiOk } from "~/utils/api.server";
 import { requireApiAuth } from "~/kernel/auth.server";
 import { pageSchema, paginated } from "~/utils/pagination";
@@ -14,7 +14,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const query = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return apiInvalid(request, context, query.error);
   const p = { page: query.data.page, perPage: query.data.per_page };
-  const { items, total } = searchFor(context.db, auth, query.data.q, { limit: p.perPage, offset: (p.page - 1) * p.perPage });
+  const { items, total } = search(context.db, auth, query.data.q, { limit: p.perPage, offset: (p.page - 1) * p.perPage });
   return apiOk(paginated(items, total, p));
 }
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { EmptyState } from "~/components/empty-state";
-import { searchFor } from "~/models/learning.server";
+import { search } from "~/models/learning.server";
 import { learnerContext } from "~/kernel/learner.server";
 
 /** The search page: a GET form, so results have an address and work without JavaScript. */
@@ -10,7 +10,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { db, viewer } = learnerContext(request, context);
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
   if (!q) return { q, items: [], total: 0 };
-  const { items, total } = searchFor(db, viewer, q, { limit: 50 });
+  const { items, total } = search(db, viewer, q, { limit: 50 });
   return { q, items, total };
 }
 

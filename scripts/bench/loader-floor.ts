@@ -3,10 +3,11 @@ import path from "node:path";
 import type { AppLoadContext, LoaderFunction, LoaderFunctionArgs, ServerBuild } from "@remix-run/node";
 import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
+import { identify } from "../../app/kernel/viewer.server";
 
 /**
  * The data half of a signed-in page's floor (docs/decisions/014-speed.md, ninth round): the page's two
- * loaders from the server build (the root's and the page's own: the session, the learner's progress, the
+ * loaders from the server build, and the viewer the server builds before them (the session, the learner's progress, the
  * cards) called directly in this process, in a hot loop, for the row's own mix of learners and paths. No HTTP, Express,
  * middleware, Remix or React: what the page's data costs on its own, with caches warmer than a server's.
  */
@@ -31,7 +32,9 @@ export async function loaderFloor({
         const sample = vary();
         const path = sample.path ?? "/";
         const request = new Request(`http://${host}${path}`, { headers: sample.headers });
-        const context = { organization, db, platform, cspNonce: "floor", requestId: "floor", clientIp: "127.0.0.1" } as AppLoadContext;
+        // Who is asking, as the server works it out once per request before the loaders (server/viewer.ts).
+        const viewer = await identify(request, { organization, db, platformDb: platform.db, superAdminTwoFactor: platform.config.SUPER_ADMIN_2FA });
+        const context = { organization, db, platform, cspNonce: "floor", requestId: "floor", clientIp: "127.0.0.1", viewer } as AppLoadContext;
         const course = path.match(/^\/courses\/(\d+)$/);
         const args = { request, context, params: course ? { id: course[1] } : {} } as LoaderFunctionArgs;
         await loaderOf("root")(args);
