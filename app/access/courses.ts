@@ -65,14 +65,35 @@ function inAnyGroup(viewer: Viewer) {
 
 /**
  * Which courses a viewer may open (lessons and materials: the search's hits), as SQL over `courses`: the
- * listed ones, for a signed-in person, whose prerequisite they completed — `courseAccess` in SQL. `person`
- * is the viewer's id, bound like `groups`.
+ * listed ones, for a signed-in person, whose prerequisite is among `done` (the courses they completed that
+ * are someone's prerequisite, as a JSON array) — `courseAccess` in SQL. Bound by value, so people with the
+ * same groups and the same completed prerequisites share one statement and one kept result.
  */
-function openability(viewer: Viewer, groups: Bound, person: Bound): SQL | undefined {
+function openability(viewer: Viewer, groups: Bound, done: Bound): SQL | undefined {
   if (mayPreview(viewer)) return undefined;
   if (!isSignedIn(viewer)) return sql`0`;
-  const done = sql`(${courses.prerequisiteCourseId} is null or exists (select 1 from course_completions cc where cc.course_id = ${courses.prerequisiteCourseId} and cc.user_id = ${person}))`;
-  return sql`(${visibility(viewer, groups)} and ${done})`;
+  const ready = sql`(${courses.prerequisiteCourseId} is null or ${courses.prerequisiteCourseId} in (select value from json_each(${done})))`;
+  return sql`(${visibility(viewer, groups)} and ${ready})`;
+}
+
+/** The courses the viewer completed that are some course's prerequisite: what the opening rule reads of them. */
+export function completedPrerequisites(db: TenantConn, viewer: Viewer): number[] {
+  if (!viewer.person || mayPreview(viewer)) return [];
+  return preparedOnce(db, "access.completedPrerequisites", () =>
+    db
+      .select({ id: courseCompletions.courseId })
+      .from(courseCompletions)
+      .where(
+        and(
+          eq(courseCompletions.userId, sql.placeholder("userId")),
+          sql`${courseCompletions.courseId} in (select prerequisite_course_id from courses where prerequisite_course_id is not null)`,
+        ),
+      )
+      .orderBy(asc(courseCompletions.courseId))
+      .prepare(),
+  )
+    .all({ userId: viewer.person.id })
+    .map((r) => r.id);
 }
 
 const groupsOf = (viewer: Viewer) => JSON.stringify(viewer.groupIds);
@@ -94,8 +115,8 @@ export function visibleCoursesPrepared(viewer: Viewer): { key: string; where: SQ
 }
 
 /** The opening rule with the viewer bound: courses whose lessons and materials they may open. */
-export function openableCourses(viewer: Viewer): SQL | undefined {
-  return openability(viewer, groupsOf(viewer), viewer.person?.id ?? 0);
+export function openableCourses(db: TenantConn, viewer: Viewer): SQL | undefined {
+  return openability(viewer, groupsOf(viewer), JSON.stringify(completedPrerequisites(db, viewer)));
 }
 
 const dialect = new SQLiteSyncDialect();
@@ -107,15 +128,13 @@ const asText = (where: SQL | undefined) => {
 
 /**
  * The visibility and opening rules as SQL text with their parameters, for the raw queries of full-text
- * search (over a `courses` table joined by that name). `personal` says whether the opening rule reads the
- * person's own completions (a result depends on them then).
+ * search (over a `courses` table joined by that name). The rows they select depend on the courses, their
+ * groups' courses and these parameters alone.
  */
-export function courseRulesSql(viewer: Viewer) {
-  const person = viewer.person?.id ?? 0;
+export function courseRulesSql(db: TenantConn, viewer: Viewer) {
   return {
     visible: asText(visibility(viewer, groupsOf(viewer))),
-    openable: asText(openability(viewer, groupsOf(viewer), person)),
-    personal: !mayPreview(viewer) && isSignedIn(viewer),
+    openable: asText(openability(viewer, groupsOf(viewer), JSON.stringify(completedPrerequisites(db, viewer)))),
   };
 }
 

@@ -427,15 +427,13 @@ export function search(db: TenantConn, viewer: Viewer, q: string, { limit = 20, 
   const match = ftsQuery(q);
   if (!match) return { items: [] as SearchHit[], total: 0 };
   const client = (db as unknown as { $client?: import("better-sqlite3").Database }).$client ?? (db as unknown as { session: { client: import("better-sqlite3").Database } }).session.client;
-  const rules = courseRulesSql(viewer);
+  const rules = courseRulesSql(db, viewer);
   const where = `search_index match ? and ((s.kind = 'course' and ${rules.visible.text}) or (s.kind <> 'course' and ${rules.openable.text}))`;
   const params = [match, ...rules.visible.params, ...rules.openable.params];
-  // Kept while the index, the courses, their groups' courses and (for rules that read them) the person's
-  // completions are unchanged (db/content-cache.ts); the rules' parameters are part of the key. Callers get
-  // their own array.
-  const person = rules.personal ? (viewer.person?.id ?? 0) : null;
+  // Kept while the index, the courses and their groups' courses are unchanged (db/content-cache.ts); the
+  // rules' parameters (groups, completed prerequisites) are part of the key. Callers get their own array.
   const key = ["search", match, rules.visible.text, rules.openable.text, JSON.stringify(params), limit, offset].join("\u0000");
-  const found = cachedByVersion(client, key, () => searchVersion(client, person), () => {
+  const found = cachedByVersion(client, key, () => searchVersion(client), () => {
     const items = client
       .prepare(
         `select s.kind as kind, s.ref_id as id, s.course_id as course_id, s.title as title,
@@ -454,19 +452,17 @@ export function search(db: TenantConn, viewer: Viewer, q: string, { limit = 20, 
 /**
  * What a search's result depends on, exactly: the index (FTS5 rewrites its structure record, id 10 of
  * search_index_data, with a new write counter on every change committed to it), which courses exist and
- * whom they are for (the join and the rules: publishing does not touch the index), and, for a person, the
- * courses they completed (prerequisites).
+ * whom they are for (the join and the rules: publishing does not touch the index).
  */
-function searchVersion(client: import("better-sqlite3").Database, person: number | null) {
+function searchVersion(client: import("better-sqlite3").Database) {
   const row = client
     .prepare(
       `select (select hex(block) from search_index_data where id = 10) as fts,
               (select group_concat(c, ',') from (select id || ':' || published || block_default_access || force_groups || ':' || coalesce(prerequisite_course_id, '') as c from courses order by id)) as courses,
-              (select group_concat(g, ',') from (select group_id || ':' || course_id as g from group_courses order by 1)) as given,
-              (select group_concat(course_id) from (select course_id from course_completions where user_id = ? order by course_id)) as completed`,
+              (select group_concat(g, ',') from (select group_id || ':' || course_id as g from group_courses order by 1)) as given`,
     )
-    .get(person ?? 0) as { fts: string | null; courses: string | null; given: string | null; completed: string | null };
-  return `${row.fts ?? ""}|${row.courses ?? ""}|${row.given ?? ""}|${person === null ? "" : (row.completed ?? "")}`;
+    .get() as { fts: string | null; courses: string | null; given: string | null };
+  return `${row.fts ?? ""}|${row.courses ?? ""}|${row.given ?? ""}`;
 }
 
 /** The hits as given, less the text of lessons the viewer may not open yet (lesson order): a page at most. */

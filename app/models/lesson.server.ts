@@ -156,7 +156,7 @@ function pageOf(db: TenantDb, viewer: Viewer, where: SQL | undefined, page: Page
  * tell them what it says. Paged and counted in SQL, so the total tells nothing either.
  */
 function searchLessons(db: TenantDb, viewer: Viewer, q: string, page: Page) {
-  const opened = openableCourses(viewer);
+  const opened = openableCourses(db, viewer);
   const where = or(and(contains(lessons.title, q), visibleCourses(viewer)), and(contains(lessons.body, q), opened ?? sql`1`));
   return pageOf(db, viewer, where, page);
 }
