@@ -54,7 +54,8 @@ function visibility(viewer: Viewer, groups: Bound): SQL | undefined {
   if (mayPreview(viewer)) return undefined;
   const open = sql`(${courses.blockDefaultAccess} = 0 and ${courses.forceGroups} = 0)`;
   if (!inAnyGroup(viewer)) return sql`(${published} and ${open})`;
-  const given = sql`exists (select 1 from group_courses gc where gc.course_id = ${courses.id} and gc.group_id in (select value from json_each(${groups})))`;
+  // Not correlated with the row: SQLite works the viewer's given courses out once per statement.
+  const given = sql`${courses.id} in (select gc.course_id from group_courses gc where gc.group_id in (select value from json_each(${groups})))`;
   return sql`(${published} and (${open} or ${given}))`;
 }
 

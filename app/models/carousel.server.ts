@@ -13,7 +13,16 @@ import { moveRow, nextPosition, reorder, type Move } from "./ordering.server";
 /** The courses of a carousel the viewer sees (app/access/courses.ts), in its order. */
 export function carouselCourseRows(db: TenantConn, viewer: Viewer, carouselId: number) {
   const ids = carouselCourseIds(db, viewer, carouselId);
-  const rows = ids.length ? db.select().from(courses).where(inArray(courses.id, ids)).all() : [];
+  // Prepared once: the ids bound as one JSON array (every home page reads each carousel's courses).
+  const rows = ids.length
+    ? preparedOnce(db, "carousel.coursesById", () =>
+        db
+          .select()
+          .from(courses)
+          .where(sql`${courses.id} in (select value from json_each(${sql.placeholder("ids")}))`)
+          .prepare(),
+      ).all({ ids: JSON.stringify(ids) })
+    : [];
   const byId = new Map(rows.map((c) => [c.id, c]));
   return ids.map((id) => byId.get(id)!).filter(Boolean);
 }
