@@ -1,0 +1,110 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { and, asc } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { courseAccess, isVisible, openableCourses, visibleCourses, visibleCoursesPrepared } from "../../app/access/courses";
+import { anonymousViewer, type Viewer } from "../../app/access/viewer";
+import { createCourse } from "../../app/models/course.server";
+import { capabilitiesOf } from "../../app/utils/capabilities";
+import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../db/open";
+import { preparedOnce } from "../../db/prepared";
+import { courses, type User } from "../../db/tenant";
+import { tenantDatabaseFile } from "../../db/tenant-pool";
+
+/**
+ * The course rules exist twice in app/access/courses.ts — as SQL for lists and search, and in JS for a row
+ * already read — and must never disagree. Every kind of course (draft or published; open, blocked by
+ * default or kept to its groups; with a prerequisite done or not) against every kind of viewer.
+ */
+let dir: string;
+let db: TenantDb;
+const ids: Record<string, number> = {};
+const viewers: Record<string, Viewer> = {};
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-access-"));
+  createTenantDatabase(tenantDatabaseFile(dir, 1));
+  db = openTenantDatabase(tenantDatabaseFile(dir, 1));
+  const sqlite = db.$client;
+  let position = 0;
+  const course = (name: string, fields: Partial<Parameters<typeof createCourse>[1]>) =>
+    (ids[name] = createCourse(db, { title: name, description: "", type: "series", published: true, position: position++, ...fields }).id);
+  course("first", {});
+  course("second", {});
+  course("open", {});
+  course("draft", { published: false });
+  course("blocked", { blockDefaultAccess: true });
+  course("groupOnly", { forceGroups: true });
+  course("blockedElsewhere", { blockDefaultAccess: true });
+  course("afterFirst", { prerequisiteCourseId: ids.first });
+  course("afterSecond", { prerequisiteCourseId: ids.second });
+  course("blockedAfterFirst", { blockDefaultAccess: true, prerequisiteCourseId: ids.first });
+  const user = sqlite.prepare("insert into users (email, first_name, last_name, role) values (?, '', '', 'learner') returning id");
+  const member = (user.get("member@example.test") as { id: number }).id;
+  const loner = (user.get("loner@example.test") as { id: number }).id;
+  const group = sqlite.prepare("insert into groups (name) values (?) returning id");
+  const given = (group.get("given") as { id: number }).id;
+  const other = (group.get("other") as { id: number }).id;
+  for (const name of ["blocked", "groupOnly", "blockedAfterFirst"]) sqlite.prepare("insert into group_courses (group_id, course_id) values (?, ?)").run(given, ids[name]);
+  sqlite.prepare("insert into group_courses (group_id, course_id) values (?, ?)").run(other, ids.blockedElsewhere);
+  sqlite.prepare("insert into group_members (group_id, user_id) values (?, ?)").run(given, member);
+  for (const person of [member, loner]) sqlite.prepare("insert into course_completions (user_id, course_id, completed_at) values (?, ?, unixepoch())").run(person, ids.first);
+
+  const anyone = anonymousViewer(null, db, "en");
+  const signedIn = (id: number, groupIds: number[]): Viewer => ({
+    ...anyone,
+    via: "cookie",
+    person: { id } as User,
+    role: "learner",
+    capabilities: capabilitiesOf("learner"),
+    groupIds,
+  });
+  viewers.visitor = anyone;
+  viewers.loner = signedIn(loner, []);
+  viewers.member = signedIn(member, [given]);
+  viewers.admin = { ...signedIn(member, []), role: "admin", capabilities: capabilitiesOf("admin") };
+});
+afterAll(() => {
+  db.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const all = () => db.select().from(courses).orderBy(asc(courses.id)).all();
+const names = (rows: Array<{ id: number }>) => rows.map((r) => Object.keys(ids).find((k) => ids[k] === r.id)).sort();
+
+describe("the course rules, in SQL and in JS", () => {
+  it("list what each viewer should see", () => {
+    const listed = (viewer: Viewer) => names(db.select({ id: courses.id }).from(courses).where(visibleCourses(viewer)).all());
+    expect(listed(viewers.visitor)).toEqual(["afterFirst", "afterSecond", "first", "open", "second"]);
+    expect(listed(viewers.loner)).toEqual(["afterFirst", "afterSecond", "first", "open", "second"]);
+    expect(listed(viewers.member)).toEqual(["afterFirst", "afterSecond", "blocked", "blockedAfterFirst", "first", "groupOnly", "open", "second"]);
+    expect(listed(viewers.admin)).toEqual(Object.keys(ids).sort());
+  });
+
+  it("agree on which courses are listed: the query, its prepared form and the check of a row", () => {
+    for (const [who, viewer] of Object.entries(viewers)) {
+      const byQuery = names(db.select({ id: courses.id }).from(courses).where(visibleCourses(viewer)).all());
+      const prepared = visibleCoursesPrepared(viewer);
+      const byPrepared = names(
+        preparedOnce(db, `test.visible.${prepared.key}`, () => db.select({ id: courses.id }).from(courses).where(prepared.where).prepare()).all(prepared.params),
+      );
+      const byRow = names(all().filter((c) => isVisible(db, viewer, c)));
+      expect(byPrepared, who).toEqual(byQuery);
+      expect(byRow, who).toEqual(byQuery);
+    }
+  });
+
+  it("agree on which listed courses may be opened: the search's SQL and courseAccess", () => {
+    for (const [who, viewer] of Object.entries(viewers)) {
+      const bySql = names(db.select({ id: courses.id }).from(courses).where(and(visibleCourses(viewer), openableCourses(db, viewer))).all());
+      const byAccess = names(all().filter((c) => isVisible(db, viewer, c) && courseAccess(db, viewer, c).allowed));
+      expect(bySql, who).toEqual(byAccess);
+    }
+    // The prerequisite holds the loner back from one course and not from the other.
+    const opened = names(db.select({ id: courses.id }).from(courses).where(openableCourses(db, viewers.loner)).all());
+    expect(opened).toContain("afterFirst");
+    expect(opened).not.toContain("afterSecond");
+    expect(names(db.select({ id: courses.id }).from(courses).where(openableCourses(db, viewers.visitor)).all())).toEqual([]);
+  });
+});
