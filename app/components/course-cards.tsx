@@ -19,6 +19,8 @@ export interface CourseCard {
   progress?: number | null;
   /** A line of the page's own under the title (e.g. "Added 21. nov. 2026"). */
   meta?: string;
+  /** Not published yet: shown only to those who may preview it, marked so. */
+  draft?: boolean;
 }
 
 /** Kind · episodes · running time, as one line. */
@@ -34,6 +36,11 @@ export function CourseFacts({ course }: { course: CourseCard }) {
   }
   return (
     <p className="card-facts">
+      {course.draft ? (
+        <span className="badge card-draft" data-testid="card-draft">
+          {t("courses.draft")}
+        </span>
+      ) : null}
       {facts.map((fact, i) => (
         <span key={i} className={i === 0 ? "card-kind" : undefined}>
           {fact}

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, isNotNull, sql } from "drizzle-orm";
-import { visibleCourses, visibleCoursesPrepared } from "../access/courses";
+import { isPublished, visibleCourses, visibleCoursesPrepared } from "../access/courses";
 import type { Viewer } from "../access/viewer";
 import { z } from "zod";
 import type { TenantConn } from "../../db/open";
@@ -28,9 +28,11 @@ export interface CourseCardData {
   durationSeconds: number;
   /** 0–100 for a learner who has started the course, null otherwise. */
   progress: number | null;
+  /** Not yet published: only those who may preview see it listed (app/access/courses.ts), marked as a draft. */
+  draft: boolean;
 }
 
-type CardCourse = Pick<Course, "id" | "title" | "type" | "coverFileId"> & {
+type CardCourse = Pick<Course, "id" | "title" | "type" | "coverFileId" | "published"> & {
   description?: string;
 };
 
@@ -120,7 +122,7 @@ function cardRows(db: TenantConn, ids: number[]) {
   }
   const rows = preparedOnce(db, "browse.cardRows", () =>
     db
-      .select({ id: courses.id, title: courses.title, type: courses.type, coverFileId: courses.coverFileId, description: courses.description })
+      .select({ id: courses.id, title: courses.title, type: courses.type, coverFileId: courses.coverFileId, description: courses.description, published: courses.published })
       .from(courses)
       .where(sql`${courses.id} in (select value from json_each(${sql.placeholder("ids")}))`)
       .prepare(),
@@ -183,6 +185,7 @@ export function courseCards(
     description: c.description ? plain(c.description) : "",
     cover: cover(c.coverFileId),
     ...stats.get(c.id)!,
+    draft: !isPublished(c),
   }));
 }
 

@@ -39,6 +39,7 @@ function visiblePage(db: TenantConn, visible: ReturnType<typeof visibleCoursesPr
         description: courses.description,
         type: courses.type,
         coverFileId: courses.coverFileId,
+        published: courses.published,
         createdAt: courses.createdAt,
       })
       .from(courses)

@@ -387,6 +387,18 @@ describe.each(ORGS)("in $key", (org) => {
     expect((await page(org, `/courses/${d.id}`, w.web.admin)).status).toBe(200);
   }, 30_000);
 
+  it("marks a draft as such where a previewer sees it listed, and no other course", async () => {
+    const w = world();
+    const html = (await page(org, "/", w.web.admin)).body;
+    const card = (c: Course) => {
+      const at = html.indexOf(`data-course-id="${c.id}"`);
+      expect(at, c.kind).toBeGreaterThan(-1);
+      return html.slice(at, html.indexOf("</li>", at));
+    };
+    expect(card(w.courses.draft)).toContain('data-testid="card-draft"');
+    expect(card(w.courses.plain)).not.toContain('data-testid="card-draft"');
+  }, 30_000);
+
   it("gives learners no analytics, and a group admin only the courses its members took", async () => {
     const w = world();
     const completions = (token: string) => api(server, org.host, "GET", "analytics/courses/completions?period=7d&courses=true", { token });
