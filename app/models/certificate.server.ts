@@ -20,7 +20,6 @@ import {
 } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
 import type { Resource, WriteResult } from "./resource";
-import type { Viewer } from "../access/viewer";
 import { courseQuizScore } from "./quiz.server";
 
 /**

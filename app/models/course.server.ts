@@ -6,7 +6,7 @@ import { contentVersionOf } from "./content-version.server";
 import { z } from "zod";
 import { categories, COURSE_TYPES, courses, files, links, lessons, type Course, type NewCourse } from "../../db/tenant";
 import { sanitizeRichText } from "../utils/sanitize.server";
-import type { TenantConn, TenantDb } from "../../db/open";
+import type { TenantConn } from "../../db/open";
 import type { Page } from "../utils/pagination";
 import { moveRow, nextPosition } from "./ordering.server";
 import type { Resource, WriteResult } from "./resource";

@@ -1,9 +1,9 @@
-import { and, asc, avg, count, desc, eq, inArray, isNotNull, lt, sql, type Placeholder } from "drizzle-orm";
+import { and, asc, avg, count, desc, eq, isNotNull, sql } from "drizzle-orm";
 import type { TenantConn, TenantDb } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
 import { commitSoon } from "../../db/group-commit";
 import { preparedOnce, toSeconds } from "../../db/prepared";
-import { countedLessons, courseAccess, isCourseCompleted, isLessonHidden, isVisible, lessonAccess, published, visibleCourses, visibleCoursesPrepared, courseRulesSql } from "../access/courses";
+import { countedLessons, isCourseCompleted, isLessonHidden, isVisible, lessonAccess, published, visibleCourses, visibleCoursesPrepared, courseRulesSql } from "../access/courses";
 import { mayPreview } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import { publish } from "./events.server";
@@ -11,8 +11,6 @@ import {
   bookmarks,
   courseCompletions,
   courses,
-  groupCourses,
-  groupMembers,
   lessonProgress,
   lessons,
   ratings,

@@ -7,7 +7,6 @@ import type { Resource} from "./resource";
 import { manageableGroupIds } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import type { TenantDb } from "../../db/open";
-import { administeredGroupIds } from "./group.server";
 import { contains } from "../utils/pagination";
 import { ASSIGNABLE_ROLES, type UserForm, type UserPatch } from "./user.server";
 

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { ErrorList, Field, FormMessage, LanguageField } from "~/components/form";
+import { Field, FormMessage, LanguageField } from "~/components/form";
 import { isPublishedCourse, publishedCourseChoices } from "~/models/course.server";
 import { currentSettings, hostConflicts, organizationSettingsSchema, updateOrganization } from "~/models/organization.server";
 import { redirectWithFlash } from "~/utils/flash.server";

@@ -1,6 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { createCookie } from "@remix-run/node";
-import { detectLanguage } from "./i18n.server";
 import type { Language } from "./i18n";
 import { defaultThemeFor, isTheme, type Theme } from "./theme";
 
