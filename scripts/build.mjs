@@ -3,11 +3,6 @@
 // a real build error fails both attempts and so still fails the build.
 import { spawnSync } from "node:child_process";
 
-// Remix's compiler, patched where it ships code the browser does not run (scripts/patch-remix-browser.cjs);
-// run here as well as on install, so a checkout whose node_modules predate the patch builds the same.
-const patched = spawnSync(process.execPath, ["scripts/patch-remix-browser.cjs"], { stdio: "inherit" });
-if (patched.status !== 0) process.exit(patched.status ?? 1);
-
 for (let attempt = 1; attempt <= 2; attempt++) {
   const result = spawnSync("npx", ["remix", "build"], { stdio: "inherit", env: process.env });
   if (result.status === 0) break;

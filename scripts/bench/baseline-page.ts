@@ -13,7 +13,7 @@ import { pageElements } from "./render-floor";
  * A floor for a signed-in page's row of `npm run bench` (docs/decisions/014-speed.md, ninth round): the
  * least a Remix v2 app can do to serve that page on this stack. Express and Lectern's own lane into Remix
  * (server/documents.ts, cheaper than Remix's Express adapter) serve Lectern's built app, with its route
- * table, assets manifest and patched router (scripts/patch-router.cjs), but the page's two routes (root
+ * table, assets manifest and patched router (the patch-package diffs in patches/), but the page's two routes (root
  * and the page's own) are swapped for stand-ins: their loaders answer the data the real page's loaders
  * answered for one learner (kept, no database, no session), and their components are the real page's
  * markup as plain React elements (no components, hooks or translations; Remix's `<Scripts>` hands the data

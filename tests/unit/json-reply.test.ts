@@ -60,7 +60,7 @@ describe("jsonReply", () => {
 describe("kept bodies answer every body method of Response (app/utils/kept-body.ts, the router's kept JSON)", () => {
   const data = { name: "Zoë", n: 3 };
   const bodyMethods = ["arrayBuffer", "blob", "bytes", "formData", "json", "text"];
-  // The router's json(), as the server runs it (scripts/patch-router.cjs keeps its text).
+  // The router's json(), as the server runs it (the patch-package diffs in patches/ keeps its text).
   const routerJson = (createRequire(import.meta.url)("@remix-run/router") as { json: (d: unknown, init?: ResponseInit) => Response }).json;
 
   it("Response's body methods are the ones answered (a new one would read an empty body)", () => {

@@ -20,7 +20,7 @@ import { subscribeLearningEvents } from "../../app/models/subscribers.server";
 // The models publish learning events; what reacts to them subscribes at start-up, as the server does.
 subscribeLearningEvents();
 
-// The CommonJS build is the one the server runs (and the one scripts/patch-router.cjs patches).
+// The CommonJS build is the one the server runs (and the one the patch-package diffs in patches/ patches).
 const { matchRoutes } = createRequire(import.meta.url)("@remix-run/router") as typeof import("@remix-run/router");
 
 let dir: string;
@@ -133,7 +133,7 @@ describe("the tenant pool's default size", () => {
   });
 });
 
-describe("route matching (scripts/patch-router.cjs)", () => {
+describe("route matching (the patch-package diffs in patches/)", () => {
   const routes = [
     {
       id: "root",
@@ -163,7 +163,7 @@ describe("route matching (scripts/patch-router.cjs)", () => {
   });
 });
 
-describe("the route tree of a page render (scripts/patch-router.cjs)", () => {
+describe("the route tree of a page render (the patch-package diffs in patches/)", () => {
   const req = createRequire(import.meta.url);
   const { createServerRoutes } = req("@remix-run/react/dist/routes.js");
   const { createStaticRouter } = req("react-router-dom/server.js");
@@ -202,7 +202,7 @@ describe("the route tree of a page render (scripts/patch-router.cjs)", () => {
   });
 });
 
-describe("a loader's Request (scripts/patch-router.cjs)", () => {
+describe("a loader's Request (the patch-package diffs in patches/)", () => {
   const { callRouteLoader } = createRequire(import.meta.url)("@remix-run/server-runtime/dist/data.js");
   const seen = async (request: Request) => {
     let got: Request | undefined;
@@ -243,7 +243,7 @@ describe("a loader's Request (scripts/patch-router.cjs)", () => {
   });
 });
 
-describe("a loader's JSON (scripts/patch-router.cjs)", () => {
+describe("a loader's JSON (the patch-package diffs in patches/)", () => {
   const req = createRequire(import.meta.url);
   const { json } = req("@remix-run/server-runtime/dist/responses.js") as { json: (data: unknown, init?: ResponseInit | number) => Response };
   const { isResponse } = req("@remix-run/server-runtime/dist/responses.js") as { isResponse: (value: unknown) => boolean };
@@ -290,7 +290,7 @@ describe("rich text", () => {
   });
 });
 
-describe("patched library code (scripts/patch-router.cjs)", () => {
+describe("patched library code (the patch-package diffs in patches/)", () => {
   const require = createRequire(import.meta.url);
 
   it("React's production renderToString, pieces joined once, writes what the development build writes", () => {
