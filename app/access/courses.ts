@@ -14,15 +14,9 @@ import type { Viewer } from "./viewer";
  */
 
 export type AccessDenied = "login" | "limited" | "prerequisite" | "previous_lessons";
+/** Why a viewer may not open a course or lesson: each reason is one of the spec's access messages, `access.<reason>` in locales/<lng>/common.json. */
 export type Access = { allowed: true } | { allowed: false; reason: AccessDenied };
 
-/** The spec's access messages, by reason: texts under `access.*` in locales/<lng>/common.json. */
-export const ACCESS_MESSAGE_KEYS: Record<AccessDenied, string> = {
-  login: "access.login",
-  limited: "access.limited",
-  prerequisite: "access.prerequisite",
-  previous_lessons: "access.previous_lessons",
-};
 
 /** The one published check, for a row already read. */
 export function isPublished(course: Pick<Course, "published">): boolean {
