@@ -70,7 +70,7 @@ const schema = z.object({
   SUPER_ADMIN_2FA: flag,
   /** Certificates: the Chromium that renders PDFs, how many may run at once, and a render's time limit. */
   CHROME_PATH: z.string().default("/usr/bin/chromium"),
-  CERTIFICATE_RENDERERS: z.coerce.number().int().min(1).max(16).default(1),
+  CERTIFICATE_RENDERERS: z.coerce.number().int().min(1).max(16).default(2),
   CERTIFICATE_RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
 });
 

@@ -60,11 +60,14 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     server.close(() => {
-      void platform.jobs.stop().finally(() => {
-        platform.close();
-        removePidFile(config.DATA_DIR);
-        process.exit(0);
-      });
+      void platform.jobs
+        .stop()
+        .then(() => platform.renderer.close())
+        .finally(() => {
+          platform.close();
+          removePidFile(config.DATA_DIR);
+          process.exit(0);
+        });
     });
     server.closeIdleConnections();
   };

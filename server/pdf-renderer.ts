@@ -1,15 +1,17 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, HTTPRequest } from "puppeteer";
+import type { Browser, BrowserContext, HTTPRequest } from "puppeteer";
 
 /**
- * HTML → PDF (or PNG) through Debian's Chromium, as a sandbox (SECURITY.md "Input and content"): the
- * page runs with JavaScript off; every request it makes is refused except `data:` URIs (the renderer's
- * callers embed images and fonts that way), so no `file://`, no internal address, no redirect; all
- * other traffic is also pointed at a dead proxy in case interception were bypassed; a render that takes
- * longer than the timeout (≤ 10 s) is killed with its browser; at most `concurrency` browsers run at a
- * time and the rest wait their turn.
+ * HTML → PDF (or PNG) through Debian's Chromium, as a sandbox (docs/decisions/015-certificates.md): one
+ * browser is kept warm (started at the first render, replaced after `rendersPerBrowser` renders, after a
+ * crash, or when idle for `idleMs`), and each render gets a fresh, isolated browser context whose page runs
+ * with JavaScript off; every request it makes is refused except `data:` URIs (the renderer's callers embed
+ * images and fonts that way), so no `file://`, no internal address, no redirect; all other traffic is also
+ * pointed at a dead proxy in case interception were bypassed. A render that takes longer than the timeout
+ * (≤ 10 s) is stopped and its context closed (the browser too, if even that hangs); at most `concurrency`
+ * pages are drawn at a time, at most `maxQueue` renders wait their turn, and any more are refused at once.
  */
 export class RendererUnavailableError extends Error {
   constructor(message: string) {
@@ -41,12 +43,20 @@ export class RenderTimeoutError extends Error {
 
 export interface RendererOptions {
   executablePath: string;
-  /** Browsers at a time (default 1). */
+  /** Pages drawn at a time in the one browser (default 1); the rest wait their turn. */
   concurrency?: number;
-  /** Per render, at most 10 000 ms. */
+  /** Per render, at most 10 000 ms, counted from the moment its turn comes (a cold start included). */
   timeoutMs?: number;
-  /** Where each render's throw-away Chromium profile is made (default: the system's temporary folder). */
+  /** Where each browser's throw-away Chromium profile is made (default: the system's temporary folder). */
   profileRoot?: string;
+  /** Renders waiting for a turn beyond which a new one is refused at once (default 32). */
+  maxQueue?: number;
+  /** Renders one browser draws before it is replaced by a fresh one (default 200). */
+  rendersPerBrowser?: number;
+  /** A browser with nothing to draw for this long is closed (default 60 000 ms); the next render starts one. */
+  idleMs?: number;
+  /** How long a browser may take to start (default 30 000 ms). */
+  launchTimeoutMs?: number;
 }
 
 export interface PageBox {
@@ -57,30 +67,87 @@ export interface PageBox {
 
 export const MAX_RENDER_MS = 10_000;
 
+/** Every renders waiting for a turn already: a new one is refused at once rather than kept for minutes. */
+export class RendererBusyError extends Error {
+  constructor(waiting: number) {
+    super(`The renderer has ${waiting} renders waiting already; try again in a moment.`);
+    this.name = "RendererBusyError";
+  }
+}
+
+const LAUNCH_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-extensions",
+  "--disable-features=Translate,MediaRouter,OptimizationHints",
+  // Belt and braces: if a request ever got past interception it would meet a closed port.
+  "--proxy-server=127.0.0.1:9",
+  "--proxy-bypass-list=<-loopback>",
+];
+
+/** One launched Chromium: its process, its profile folder, how many renders it has drawn and draws now. */
+interface Warm {
+  browser: Promise<Browser>;
+  profile: string;
+  rendered: number;
+  drawing: number;
+  retired: boolean;
+}
+
 export class PdfRenderer {
   readonly executablePath: string;
   readonly concurrency: number;
   readonly timeoutMs: number;
   readonly profileRoot: string;
+  readonly maxQueue: number;
+  readonly rendersPerBrowser: number;
+  readonly idleMs: number;
+  readonly launchTimeoutMs: number;
   #running = 0;
   readonly #queue: Array<() => void> = [];
   /** Requests the sandbox refused, most recent last (for tests and logs). */
   readonly blocked: string[] = [];
-  /** Most browsers seen running at once (for tests and the bench). */
+  /** Most renders seen drawing at once (for tests and the bench). */
   peak = 0;
-  /** Clean-ups still running after a render gave up (a browser that was still starting). */
+  /** Browsers started so far (for tests and the bench). */
+  launches = 0;
+  #warm: Warm | null = null;
+  #idleTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+  /** Browsers being closed (replaced, crashed, idle, or given up on). */
   readonly #cleanups = new Set<Promise<unknown>>();
-
-  /** Resolves once every browser this renderer started is closed and its profile removed. */
-  async drain() {
-    while (this.#cleanups.size) await Promise.allSettled([...this.#cleanups]);
-  }
 
   constructor(options: RendererOptions) {
     this.executablePath = options.executablePath;
     this.concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
     this.timeoutMs = Math.min(MAX_RENDER_MS, Math.max(100, options.timeoutMs ?? MAX_RENDER_MS));
     this.profileRoot = options.profileRoot ?? os.tmpdir();
+    this.maxQueue = Math.max(0, Math.floor(options.maxQueue ?? 32));
+    this.rendersPerBrowser = Math.max(1, Math.floor(options.rendersPerBrowser ?? 200));
+    this.idleMs = Math.max(10, options.idleMs ?? 60_000);
+    this.launchTimeoutMs = Math.max(1_000, options.launchTimeoutMs ?? 30_000);
+  }
+
+  /** Resolves once every browser this renderer let go of is closed and its profile removed. */
+  async drain() {
+    while (this.#cleanups.size) await Promise.allSettled([...this.#cleanups]);
+  }
+
+  /** Closes the warm browser (the server stopping); a render asked for afterwards starts a new one. */
+  async close() {
+    clearTimeout(this.#idleTimer);
+    if (this.#warm) this.#retire(this.#warm);
+    await this.drain();
+  }
+
+  /** Whether a browser is running now (for tests). */
+  get warm() {
+    return this.#warm !== null;
   }
 
   /** Whether Chromium is where it is expected; a clear error otherwise. */
@@ -105,11 +172,18 @@ export class PdfRenderer {
   async #render(html: string, box: PageBox, kind: "pdf" | "png"): Promise<Buffer> {
     this.check();
     const waited = this.#running >= this.concurrency;
+    if (waited && this.#queue.length >= this.maxQueue) throw new RendererBusyError(this.#queue.length);
     await this.#acquire();
+    clearTimeout(this.#idleTimer);
     try {
       return await this.#once(html, box, kind, waited);
     } finally {
       this.#release();
+      if (this.#running === 0 && this.#warm) {
+        const warm = this.#warm;
+        this.#idleTimer = setTimeout(() => this.#warm === warm && this.#running === 0 && this.#retire(warm), this.idleMs);
+        this.#idleTimer.unref();
+      }
     }
   }
 
@@ -138,38 +212,80 @@ export class PdfRenderer {
     this.#queue.shift()?.();
   }
 
-  async #once(html: string, box: PageBox, kind: "pdf" | "png", waited: boolean): Promise<Buffer> {
-    const { default: puppeteer } = await import("puppeteer");
+  /** The browser to draw in: the warm one, or a new one when there is none, it died, or it has drawn enough. */
+  #browserNow(): Warm {
+    const current = this.#warm;
+    if (current && !current.retired && current.rendered < this.rendersPerBrowser) return current;
+    if (current) this.#retire(current);
     fs.mkdirSync(this.profileRoot, { recursive: true });
     const profile = fs.mkdtempSync(path.join(this.profileRoot, "lectern-render-"));
     liveProfiles.add(profile);
-    let browser: Browser | null = null;
+    this.launches++;
+    const warm: Warm = { browser: this.#launch(profile), profile, rendered: 0, drawing: 0, retired: false };
+    this.#warm = warm;
+    warm.browser.then(
+      (browser) => browser.once("disconnected", () => this.#retire(warm)), // a crash: the next render starts another
+      () => this.#retire(warm),
+    );
+    return warm;
+  }
+
+  async #launch(profile: string): Promise<Browser> {
+    const { default: puppeteer } = await import("puppeteer");
+    try {
+      return await puppeteer.launch({
+        executablePath: this.executablePath,
+        headless: true,
+        timeout: this.launchTimeoutMs,
+        // The server stops its own way (server/index.ts) and closes the browser then; puppeteer must not exit the process.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+        args: [...LAUNCH_ARGS, `--user-data-dir=${profile}`],
+      });
+    } catch (error) {
+      throw new RendererUnavailableError(`Chromium could not be started (${this.executablePath}): ${String(error).split("\n")[0]}`);
+    }
+  }
+
+  /** No new render goes to this browser; it is closed once its renders have ended, and its profile removed. */
+  #retire(warm: Warm) {
+    if (this.#warm === warm) this.#warm = null;
+    if (warm.retired) return;
+    warm.retired = true;
+    this.#closeWhenDone(warm);
+  }
+
+  #closeWhenDone(warm: Warm) {
+    if (warm.drawing > 0) return; // the last render to end closes it
+    const cleanup = warm.browser
+      .then(closeHard, () => {})
+      .finally(() => removeQuietly(warm.profile));
+    this.#cleanups.add(cleanup);
+    void cleanup.finally(() => this.#cleanups.delete(cleanup));
+  }
+
+  async #once(html: string, box: PageBox, kind: "pdf" | "png", waited: boolean): Promise<Buffer> {
+    const warm = this.#browserNow();
+    warm.drawing++;
+    warm.rendered++;
+    let context: BrowserContext | null = null;
     let timer: NodeJS.Timeout | undefined;
     let stage: RenderTimeoutCircumstances["stage"] = "starting";
     let busy = waited || this.#othersAround();
-    const timedOut = () => new RenderTimeoutError(this.timeoutMs, { stage, busy: busy || this.#othersAround() });
+    let timedOut = false;
+    const timeout = () => new RenderTimeoutError(this.timeoutMs, { stage, busy: busy || this.#othersAround() });
     const work = (async () => {
-      browser = await puppeteer.launch({
-        executablePath: this.executablePath,
-        headless: true,
-        timeout: this.timeoutMs,
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-          "--disable-extensions",
-          "--disable-features=Translate,MediaRouter,OptimizationHints",
-          // Belt and braces: if a request ever got past interception it would meet a closed port.
-          "--proxy-server=127.0.0.1:9",
-          "--proxy-bypass-list=<-loopback>",
-          `--user-data-dir=${profile}`,
-        ],
-      });
-      const page = await browser.newPage();
+      const browser = await warm.browser;
+      if (timedOut) throw timeout();
+      // A fresh, isolated context per certificate: no cookie, cache or storage survives from one to the next.
+      context = await browser.createBrowserContext();
+      if (timedOut) {
+        // The clean-up below ran while the context was being made: it is closed here instead.
+        await context.close().catch(() => {});
+        throw timeout();
+      }
+      const page = await context.newPage();
       await page.setJavaScriptEnabled(false);
       await page.setRequestInterception(true);
       page.on("request", (request: HTTPRequest) => {
@@ -187,7 +303,7 @@ export class PdfRenderer {
       });
       const pxWidth = Math.round((box.widthMm / 25.4) * 96);
       const pxHeight = Math.round((box.heightMm / 25.4) * 96);
-      await page.setViewport({ width: pxWidth, height: pxHeight, deviceScaleFactor: kind === "png" ? 1 : 1 });
+      await page.setViewport({ width: pxWidth, height: pxHeight, deviceScaleFactor: 1 });
       stage = "drawing";
       busy ||= this.#othersAround();
       await page.setContent(html, { waitUntil: "load", timeout: this.timeoutMs });
@@ -205,35 +321,44 @@ export class PdfRenderer {
       );
     })();
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(timedOut()), this.timeoutMs);
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(timeout());
+      }, this.timeoutMs);
     });
     try {
       return await Promise.race([work, deadline]);
     } catch (error) {
-      if ((error as Error)?.name === "TimeoutError") throw timedOut();
-      if (!(error instanceof RenderTimeoutError) && /Failed to launch|ENOENT|spawn/.test(String(error))) {
-        throw new RendererUnavailableError(`Chromium could not be started (${this.executablePath}): ${String(error).split("\n")[0]}`);
-      }
+      if ((error as Error)?.name === "TimeoutError") throw timeout();
       throw error;
     } finally {
       clearTimeout(timer);
       work.catch(() => {}); // its failure after a timeout is already reported
-      const removeProfile = () => removeQuietly(profile);
-      if (browser) {
-        await closeHard(browser);
-        await removeProfile();
-      } else {
-        // The browser may still be starting when the deadline passes: close it once it exists, and only
-        // then remove its profile (a starting Chromium would write it again). `drain()` waits for this.
-        const cleanup = work.then(() => closeHard(browser), () => closeHard(browser)).finally(removeProfile);
-        this.#cleanups.add(cleanup);
-        void cleanup.finally(() => this.#cleanups.delete(cleanup));
-      }
+      // A page that ran out of time may still be drawing: its context goes, and if even that hangs, the browser.
+      // A browser still starting is kept: it serves the renders after this one.
+      const leftover = context as BrowserContext | null;
+      if (leftover && !(await closeWithin(leftover, 2_000))) this.#retire(warm);
+      warm.drawing--;
+      if (warm.retired) this.#closeWhenDone(warm);
     }
   }
 }
 
-/** Profiles of renders under way; a process that stops mid-render (a server shutting down) removes them. */
+/** Closes a browser context, saying whether it closed within `ms`. */
+async function closeWithin(context: BrowserContext, ms: number) {
+  let timer: NodeJS.Timeout | undefined;
+  const closed = await Promise.race([
+    context.close().then(
+      () => true,
+      () => !context.browser().connected,
+    ),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
+  clearTimeout(timer);
+  return closed;
+}
+
+/** Profiles of browsers running; a process that stops with one open (a server shutting down) removes them. */
 const liveProfiles = new Set<string>();
 process.once("exit", () => {
   for (const profile of liveProfiles) {

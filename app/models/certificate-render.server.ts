@@ -96,11 +96,13 @@ export interface PreviewFailure {
  * let it be thrown). A timeout blames the background image only when the page has one, the renderer was
  * drawing the page (not still starting its browser) and had nothing else to do: under load every render
  * is slow, and a template without a background has no image to make smaller. Read by name and fields, as
- * server/pdf-renderer.ts's errors carry them (`RenderTimeoutError`: `stage`, `busy`).
+ * server/pdf-renderer.ts's errors carry them (`RenderTimeoutError`: `stage`, `busy`; `RendererBusyError`: too many
+ * renders waiting).
  */
 export function previewFailure(error: unknown, page: { backgroundUri: string | null }): PreviewFailure | null {
   const e = error as { name?: string; stage?: string; busy?: boolean } | null;
   if (e?.name === "RendererUnavailableError") return { message: "certificates.errors.renderer", code: "renderer_unavailable" };
+  if (e?.name === "RendererBusyError") return { message: "certificates.errors.busy", code: "render_timeout" };
   if (e?.name !== "RenderTimeoutError") return null;
   const backgroundToBlame = page.backgroundUri !== null && e.stage === "drawing" && e.busy === false;
   return { message: backgroundToBlame ? "certificates.errors.backgroundTooHeavy" : "certificates.errors.busy", code: "render_timeout" };

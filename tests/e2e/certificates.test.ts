@@ -55,6 +55,7 @@ describe.each([false, true])("certificates with JavaScript %s", (javascript) => 
     await clickAndWait(admin, '[data-testid="save-course"]');
     const courseId = Number(pathOf(admin).split("/").pop());
     expect(courseId).toBeGreaterThan(0);
+    await admin.waitForSelector("#lesson_title"); // the course's page is drawn (a busy machine draws late)
     await admin.type("#lesson_title", "Eneste afsnit");
     await clickAndWait(admin, '[data-testid="add-lesson"]');
     await clickAndWait(admin, '[data-testid="toggle-publish"]');

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/temp";
 import { certificateHtml } from "../../app/models/certificate-html.server";
 import { DEFAULT_LAYOUT } from "../../app/models/certificate.server";
-import { PdfRenderer, RendererUnavailableError, RenderTimeoutError } from "../../server/pdf-renderer";
+import fs from "node:fs";
+import { PdfRenderer, RendererBusyError, RendererUnavailableError, RenderTimeoutError } from "../../server/pdf-renderer";
 import { pdfText } from "../helpers/pdf";
 
 /**
@@ -39,6 +40,7 @@ const profileRoot = tempDir("lectern-profiles-");
 
 describe("the certificate renderer", () => {
   const renderer = new PdfRenderer({ executablePath: process.env.CHROME_PATH || "/usr/bin/chromium", concurrency: 1, timeoutMs: 10_000, profileRoot });
+  afterAll(() => renderer.close());
 
   it("runs no JavaScript", async () => {
     const text = pdfText(await renderer.pdf(page(`<script>document.body.innerHTML = "<p>SCRIPT RAN</p>"</script><img src="x" onerror="document.body.append('ONERROR RAN')">`), A4));
@@ -100,19 +102,82 @@ describe("the certificate renderer", () => {
     expect(html).not.toContain('onload="x');
   });
 
-  it("stops a render past its time limit", async () => {
+  it("stops a render past its time limit, and the next render is drawn", async () => {
     const quick = new PdfRenderer({ executablePath: renderer.executablePath, timeoutMs: 100, profileRoot });
-    await expect(quick.pdf(page(""), A4)).rejects.toBeInstanceOf(RenderTimeoutError);
-    await quick.drain(); // the browser it gave up on is closed and its profile removed
-    // …and works again afterwards: nothing is left holding its slot.
-    await expect(renderer.pdf(page(""), A4)).resolves.toBeInstanceOf(Buffer);
+    try {
+      await expect(quick.pdf(page(""), A4)).rejects.toBeInstanceOf(RenderTimeoutError);
+      // …and nothing is left holding its slot.
+      await expect(renderer.pdf(page(""), A4)).resolves.toBeInstanceOf(Buffer);
+    } finally {
+      await quick.close(); // the browser it started is closed and its profile removed
+    }
+    expect(quick.warm).toBe(false);
   });
 
-  it("runs at most the configured number of browsers at once", async () => {
-    const one = new PdfRenderer({ executablePath: renderer.executablePath, concurrency: 1, profileRoot });
-    const pdfs = await Promise.all([1, 2, 3].map((n) => one.pdf(page(`<p>N${n}</p>`), A4)));
-    expect(pdfs.map((p) => pdfText(p).includes("VISIBLE"))).toEqual([true, true, true]);
-    expect(one.peak).toBe(1);
+  it("keeps one browser warm, draws at most the configured number of pages at once, and replaces it after N renders", async () => {
+    const one = new PdfRenderer({ executablePath: renderer.executablePath, concurrency: 2, rendersPerBrowser: 4, profileRoot });
+    try {
+      const pdfs = await Promise.all([1, 2, 3].map((n) => one.pdf(page(`<p>N${n}</p>`), A4)));
+      expect(pdfs.map((p, i) => pdfText(p).includes(`N${i + 1}`))).toEqual([true, true, true]);
+      expect(one.peak).toBe(2);
+      expect(one.launches).toBe(1); // three certificates, one browser
+      await one.pdf(page("<p>N4</p>"), A4);
+      expect(one.launches).toBe(1);
+      expect(pdfText(await one.pdf(page("<p>N5</p>"), A4))).toContain("N5"); // the fifth goes to a fresh browser
+      expect(one.launches).toBe(2);
+      await one.drain();
+      expect(fs.readdirSync(profileRoot).filter((f) => f.startsWith("lectern-render-")).length).toBeLessThanOrEqual(2); // the first browser's profile is gone
+    } finally {
+      await one.close();
+    }
+  });
+
+  it("starts a new browser after a crash, and closes an idle one", async () => {
+    const idle = new PdfRenderer({ executablePath: renderer.executablePath, idleMs: 300, profileRoot });
+    try {
+      await idle.pdf(page(""), A4);
+      expect(idle.warm).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(idle.warm).toBe(false); // nothing to draw for longer than idleMs
+      await idle.drain();
+      await idle.pdf(page(""), A4);
+      expect(idle.launches).toBe(2);
+      // Chromium dies under it: the next render notices and draws in a new one.
+      const crashRoot = tempDir("lectern-crash-");
+      const crashed = new PdfRenderer({ executablePath: renderer.executablePath, profileRoot: crashRoot });
+      try {
+        await crashed.pdf(page(""), A4);
+        const pids = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+        const chromium = pids.filter((pid) => {
+          try {
+            return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(`--user-data-dir=${crashRoot}`);
+          } catch {
+            return false;
+          }
+        });
+        expect(chromium.length).toBeGreaterThan(0);
+        for (const pid of chromium) process.kill(Number(pid), "SIGKILL");
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(pdfText(await crashed.pdf(page("<p>AFTER</p>"), A4))).toContain("AFTER");
+        expect(crashed.launches).toBe(2);
+      } finally {
+        await crashed.close();
+      }
+    } finally {
+      await idle.close();
+    }
+  });
+
+  it("refuses at once a render beyond the queue's bound, rather than keeping it for minutes", async () => {
+    const small = new PdfRenderer({ executablePath: renderer.executablePath, concurrency: 1, maxQueue: 1, profileRoot });
+    try {
+      const first = small.pdf(page("<p>1</p>"), A4);
+      const second = small.pdf(page("<p>2</p>"), A4);
+      await expect(small.pdf(page("<p>3</p>"), A4)).rejects.toBeInstanceOf(RendererBusyError);
+      await expect(Promise.all([first, second])).resolves.toHaveLength(2);
+    } finally {
+      await small.close();
+    }
   });
 
   it("says clearly when Chromium is missing", async () => {
