@@ -6,7 +6,7 @@ ARG NODE_VERSION=20.20
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 and argon2 build from source against the image's Node headers (STACK.md trap 1).
+# better-sqlite3 and argon2 build from source against the image's Node headers (docs/decisions/001-stack-and-layout.md, trap 1).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*

@@ -20,7 +20,7 @@ import styles from "~/styles/app.css";
 import browseStyles from "~/styles/browse.css";
 
 // The loader lives in a module of its own, so that none of what it imports reaches the browser's code,
-// not even as an empty stand-in module (docs/decisions/014-speed.md, fifth round).
+// not even as an empty stand-in module (docs/decisions/014-speed.md, "Client JavaScript").
 export { loader } from "~/root.server";
 
 export const links: LinksFunction = () => [

@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import { isBusyError, WriteLockWait } from "./write-lock";
 
 /**
- * Group commit for frequent small writes (player heartbeats; docs/decisions/014-speed.md, "Fourth round").
+ * Group commit for frequent small writes (player heartbeats; docs/decisions/014-speed.md, "SQLite").
  *
  * Each commit in WAL mode costs a write lock, a write to the log and, every thousand pages, a checkpoint:
  * for a heartbeat that was about half of the work. `commitSoon(sqlite, work)` runs `work` a moment later,

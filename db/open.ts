@@ -8,7 +8,7 @@ import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 
 
-/** drizzle 0.45's type has no `$client`; we add it (STACK.md trap 7). */
+/** drizzle 0.45's type has no `$client`; we add it (docs/decisions/001-stack-and-layout.md, trap 7). */
 export type DrizzleDb<S extends Record<string, unknown>> = BetterSQLite3Database<S> & {
   $client: Database.Database;
 };

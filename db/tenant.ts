@@ -32,7 +32,7 @@ export const courses = sqliteTable(
     type: text("type", { enum: COURSE_TYPES }).notNull().default("movie"),
     published: integer("published", { mode: "boolean" }).notNull().default(false),
     blockDefaultAccess: integer("block_default_access", { mode: "boolean" }).notNull().default(false),
-    /** The course that must be completed before this one opens (spec §4 "enforce order"). */
+    /** The course that must be completed before this one opens (docs/product.md §4 "enforce order"). */
     prerequisiteCourseId: integer("prerequisite_course_id").references((): any => courses.id, {
       onDelete: "set null",
     }),
@@ -42,10 +42,10 @@ export const courses = sqliteTable(
     forceGroups: integer("force_groups", { mode: "boolean" }).notNull().default(false),
     /** For external-link courses. */
     externalUrl: text("external_url"),
-    /** For download courses: the file to download (spec §1 "download (a file such as a PDF)"). */
+    /** For download courses: the file to download (docs/product.md §1 "download (a file such as a PDF)"). */
     fileId: integer("file_id"),
     coverFileId: integer("cover_file_id"),
-    /** Lessons can require all earlier lessons to be seen (spec §4). */
+    /** Lessons can require all earlier lessons to be seen (docs/product.md §4). */
     sequentialLessons: integer("sequential_lessons", { mode: "boolean" }).notNull().default(false),
     position: integer("position").notNull().default(0),
     ...timestamps(),
@@ -74,7 +74,7 @@ export const users = sqliteTable(
      * whatever the number of lessons or devices sending heartbeats.
      */
     watchCreditedUntil: integer("watch_credited_until"),
-    /** When the lesson player's instructions were shown to this person (spec §7 "player-window"). */
+    /** When the lesson player's instructions were shown to this person (docs/product.md §7 "player-window"). */
     playerInstructionsShownAt: integer("player_instructions_shown_at", { mode: "timestamp" }),
   },
   (t) => [uniqueIndex("users_email_unique").on(t.email), index("users_created_at_idx").on(t.createdAt)],
@@ -128,7 +128,7 @@ export const loginFailures = sqliteTable("login_failures", loginFailureColumns()
 export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 
-/** Groups of people (spec §3): members, and the members who administer the group. */
+/** Groups of people (docs/product.md §3): members, and the members who administer the group. */
 export const groups = sqliteTable("groups", {
   id: id(),
   name: text("name").notNull(),
@@ -205,7 +205,7 @@ export const files = sqliteTable(
 
 export type StoredFile = typeof files.$inferSelect;
 
-/** A course's lessons (episodes), in order (spec §3 Lesson: text, image, quiz, video, interactive/scorm). */
+/** A course's lessons (episodes), in order (docs/product.md §3 Lesson: text, image, quiz, video, interactive/scorm). */
 export const lessons = sqliteTable(
   "lessons",
   {
@@ -228,7 +228,7 @@ export const lessons = sqliteTable(
   (t) => [index("lessons_course_position_idx").on(t.courseId, t.position)],
 );
 
-/** Files attached to a course for learners to download (spec §3 "materials"). */
+/** Files attached to a course for learners to download (docs/product.md §3 "materials"). */
 export const materials = sqliteTable(
   "materials",
   {
@@ -316,7 +316,7 @@ export type Carousel = typeof carousels.$inferSelect;
 export type Category = typeof categories.$inferSelect;
 export type Job = typeof jobs.$inferSelect;
 
-/** A learner's place in one lesson (spec §7 "lesson-progresses"). */
+/** A learner's place in one lesson (docs/product.md §7 "lesson-progresses"). */
 export const lessonProgress = sqliteTable(
   "lesson_progress",
   {
@@ -354,7 +354,7 @@ export const courseCompletions = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.courseId] })],
 );
 
-/** Watch time per learner and day, for analytics and the leaderboard (spec §3 KPIs, §9 widgets). */
+/** Watch time per learner and day, for analytics and the leaderboard (docs/product.md §3 KPIs, §9 widgets). */
 export const watchTimeDaily = sqliteTable(
   "watch_time_daily",
   {
@@ -398,7 +398,7 @@ export const ratings = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.courseId] }), check("ratings_stars_check", sql`${t.stars} between 1 and 5`), index("ratings_course_idx").on(t.courseId)],
 );
 
-/** Which groups may take a course that is blocked by default or limited to its groups (spec §3, §4). */
+/** Which groups may take a course that is blocked by default or limited to its groups (docs/product.md §3, §4). */
 export const groupCourses = sqliteTable(
   "group_courses",
   {
@@ -453,7 +453,7 @@ export const ssoDrivers = sqliteTable(
     defaultRole: text("default_role", { enum: USER_ROLES }).notNull().default("learner"),
     /** JSON array of group ids new people join. */
     defaultGroupIds: text("default_group_ids").notNull().default("[]"),
-    /** People who sign in this way cannot edit their name, e-mail or password (spec §4). */
+    /** People who sign in this way cannot edit their name, e-mail or password (docs/product.md §4). */
     managedExternally: integer("managed_externally", { mode: "boolean" }).notNull().default(true),
     /** Link to an existing person by e-mail, when the provider says the e-mail is verified. */
     linkByEmail: integer("link_by_email", { mode: "boolean" }).notNull().default(false),
@@ -864,7 +864,7 @@ export type QuizAnswer = typeof quizAnswers.$inferSelect;
 export const GROUP_RULE_OPERATORS = ["equals", "not_equals", "contains", "starts_with", "ends_with", "before", "after", "is", "is_not"] as const;
 
 /**
- * Rule groups (spec §3 "rule, operator, value"): a person who matches the group's rules (all or any) is a
+ * Rule groups (docs/product.md §3 "rule, operator, value"): a person who matches the group's rules (all or any) is a
  * member. A rule about a course or another group names it by foreign key, so deleting the course or group
  * deletes the rule instead of leaving it pointing at nothing.
  */
@@ -1037,7 +1037,7 @@ export const learnerStats = sqliteTable(
   (t) => [index("learner_stats_streak_idx").on(t.hidden, t.currentStreak, t.lastActiveDay)],
 );
 
-/** Named thresholds of lifetime points, each shown with a badge image (spec §3 "leaderboard levels"). */
+/** Named thresholds of lifetime points, each shown with a badge image (docs/product.md §3 "leaderboard levels"). */
 export const levels = sqliteTable(
   "levels",
   {

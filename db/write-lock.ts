@@ -10,7 +10,7 @@ import type Database from "better-sqlite3";
  * once with SQLITE_BUSY, and whoever wants to write waits here, on timers:
  *  - `tryWriteLock` takes the lock and gives it back at once (`BEGIN IMMEDIATE; ROLLBACK`, ~15 µs);
  *  - `WriteLockWait` says how long to sleep before the next try (a short back-off), and gives up after
- *    `maxMs`: as long as SQLite's busy timeout was (SECURITY.md: a second writer waits ≥ 5 s), but now
+ *    `maxMs`: as long as SQLite's busy timeout was (docs/security.md: a second writer waits ≥ 5 s), but now
  *    without holding up anyone else.
  * Scripts keep SQLite's own busy timeout: they are not serving anyone while they wait.
  */

@@ -10,7 +10,7 @@ import type { Platform } from "./platform";
 import { sendStatusPage } from "./status-page";
 
 /**
- * Request bodies, bounded by route and by who is asking, before anything reads them (SECURITY.md "Input and
+ * Request bodies, bounded by route and by who is asking, before anything reads them (docs/security.md "Input and
  * content": a 300 MB body to any path). Every body is counted while it streams, so a body without a length
  * (chunked) or one that lies about its length is cut off at the same limit:
  *  - anyone not signed in: 64 KiB (a sign-in form, a reset request, a heartbeat are a few hundred bytes);

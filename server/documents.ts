@@ -10,7 +10,7 @@ import { sendTenantBusy, tenantWasBusy } from "./tenant-lock";
  * Remix's Express adapter (`createRequestHandler` of @remix-run/express), except that a page asked for with
  * GET or HEAD gets a Request whose abort signal is made only when something asks for it
  * (server/lane-request.ts): undici's Request with a signal following Remix's AbortController cost about a
- * tenth of a small page's CPU (docs/decisions/014-speed.md, sixth round). The signal is aborted, as Remix's
+ * tenth of a small page's CPU (docs/decisions/014-speed.md, "Route matching"). The signal is aborted, as Remix's
  * is, when the connection closes before the reply is finished. Requests with a body (forms sent without
  * JavaScript) are streamed and counted against the request's limit (server/body-limits.ts). A rendered page's
  * bytes are written out directly.
@@ -43,7 +43,7 @@ export function documents(build: ServerBuild | (() => Promise<ServerBuild>), mod
 
 /**
  * Remix's own error replies (a method a resource route has no action for, an unexpected error) are bare JSON
- * or text; on /api every reply is in the envelope (ARCHITECTURE.md "The /api envelope").
+ * or text; on /api every reply is in the envelope (docs/architecture.md "The /api envelope").
  */
 export function remixErrorOnApi(req: Request, response: globalThis.Response) {
   if (response.status < 400 || !/^\/api(?:\/|$)/i.test(req.path)) return false;

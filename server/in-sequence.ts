@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 /**
  * Several middleware run one after another as one Express layer. Express's router spends a few µs on
  * every layer a request passes (matching, trimming, its params step): with twenty layers, that was a tenth
- * of a small /api call (docs/decisions/014-speed.md, seventh round). Semantics are Express's for plain
+ * of a small /api call (docs/decisions/014-speed.md, "The request path"). Semantics are Express's for plain
  * middleware: a handler that throws, or calls `next(error)`, skips the rest and hands the error on;
  * `next("route")` goes on to the next handler, as it does between `app.use` layers; `next("router")`
  * leaves, as it leaves Express's router.

@@ -26,7 +26,7 @@ const HANDLERS: Record<string, Handler> = {
 };
 
 /**
- * The in-process job runner (ARCHITECTURE.md "Data"): jobs live in each organization's `jobs` table, so
+ * The in-process job runner (docs/architecture.md "Data"): jobs live in each organization's `jobs` table, so
  * they survive a restart; the runner works through one organization's jobs at a time, oldest first. A job
  * found "running" after a restart was interrupted and runs again from the start (handlers make that safe).
  * While another process holds an organization's file locked (the server's handles do not wait inside

@@ -11,6 +11,6 @@
  *   lines that make each request's short-lived garbage (drizzle's row mapping, for one; a release build of
  *   Node does not say which), so after the pages had filled their caches, heartbeats put their garbage in the old
  *   generation: each young collection left twice as much behind, full collections came twice as often,
- *   and a heartbeat cost a fifth more CPU than on a fresh server (docs/decisions/014-speed.md, "Tenth round").
+ *   and a heartbeat cost a fifth more CPU than on a fresh server (docs/decisions/014-speed.md, "Memory and the process").
  */
 export const NODE_FLAGS = ["--heap-growing-percent=30", "--no-allocation-site-pretenuring"];

@@ -76,7 +76,7 @@ export class Platform implements MailServices, UserImportServices, ProvisionServ
   }
 
   /**
-   * A signed, expiring address for one organization's file (ARCHITECTURE.md "Data": downloads use signed,
+   * A signed, expiring address for one organization's file (docs/architecture.md "Data": downloads use signed,
    * expiring URLs). Expiry is rounded up to `granularity` seconds so that pages rendered within that
    * window share one address and browsers can cache it.
    */

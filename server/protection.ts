@@ -7,7 +7,7 @@ import { sendStatusPage } from "./status-page";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Cross-site request refusal (SECURITY.md "Tenant isolation" and "Authorization"): a non-GET request from a
+ * Cross-site request refusal (docs/security.md "Tenant isolation" and "Authorization"): a non-GET request from a
  * browser must come from a page of the same origin — with or without a cookie, since a forged sign-in post
  * would sign the victim in as the attacker. SameSite=Lax is not enough: sibling sub-domains of the platform
  * domain are the same *site*, so a page on tenant B could post to tenant A. Browsers send Sec-Fetch-Site and
@@ -92,7 +92,7 @@ function isAuthPath(path: string) {
 }
 
 /**
- * Spec §7: a page loaded with `?auth=<code>` signs in with that sign-in link. A GET must never spend the
+ * docs/product.md §7: a page loaded with `?auth=<code>` signs in with that sign-in link. A GET must never spend the
  * code (mail scanners fetch links), so the page goes to /auth/magic, which asks for one click (or
  * submits itself with JavaScript) and then returns to the same address without the parameter.
  */
@@ -116,7 +116,7 @@ function namesOnlyApiRoutes(query: string) {
 }
 
 /**
- * Requests no route can answer, refused before anything else sees them (SECURITY.md "Input and content"):
+ * Requests no route can answer, refused before anything else sees them (docs/security.md "Input and content"):
  *  - a method outside HTTP's ordinary six (TRACE, PROPFIND, CONNECT, …): 405 with `Allow`;
  *  - a path whose percent-encoding does not decode (`/courses/%ZZ`): 400, where Remix would fail with a 500;
  *  - Remix's data parameter on an /api path naming anything but an /api route (`?_data=root`): 400, so no

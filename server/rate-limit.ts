@@ -1,7 +1,7 @@
 import net from "node:net";
 
 /**
- * Requests counted per client in fixed windows (docs/decisions/014-speed.md, "Fourth round"): a client's
+ * Requests counted per client in fixed windows (docs/decisions/014-speed.md, "The request path"): a client's
  * window starts at its first counted request and lasts `windowMs`; past `limit` requests in it, the rest
  * are refused until it ends. This replaced express-rate-limit, whose per-request work (its promise chain,
  * checks and key making) cost about 1.3 ms of CPU on every mutation, more than the mutations themselves.

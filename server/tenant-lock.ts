@@ -8,7 +8,7 @@ import { sendStatusPage } from "./status-page";
 
 /**
  * A tenant file locked by another process (a migration, a script) must hold up that organization's writes
- * only, never the event loop (SECURITY.md; docs/decisions/033-tenant-write-locks.md). The server's tenant
+ * only, never the event loop (docs/security.md; docs/decisions/033-tenant-write-locks.md). The server's tenant
  * handles have no SQLite busy timeout, so:
  *  - `waitForTenantWrites`: before a request that may write reaches its action, the write lock is tried
  *    (taken and given back at once). Free: the request goes on in the same turn. Held: the request waits

@@ -7,7 +7,7 @@ import { isSignedIn, mayAct, mayPreview } from "./rules";
 import type { Viewer } from "./viewer";
 
 /**
- * The course rules (spec §4, §8), the only place that knows them: which courses a viewer sees in any list
+ * The course rules (docs/product.md §4, §8), the only place that knows them: which courses a viewer sees in any list
  * (visibility, as a SQL predicate for any query over `courses`), and whether they may open a course or a
  * lesson (access, with the spec's access message when not). Models take the predicate or call these
  * functions; none re-derives a rule (docs/decisions/031-request-kernel.md).
@@ -179,14 +179,14 @@ export function courseAccess(db: TenantConn, viewer: Viewer, course: Course): Ac
 
 /**
  * The lessons that count for a course: all of them, except quiz lessons when the course does not allow
- * quizzes (spec §3 `allow_quizzes`: they are not shown, so they cannot hold a course back).
+ * quizzes (docs/product.md §3 `allow_quizzes`: they are not shown, so they cannot hold a course back).
  */
 export function countedLessons(courseId: number | ReturnType<typeof sql.placeholder>) {
   return and(eq(lessons.courseId, courseId), sql`(${lessons.kind} <> 'quiz' or (select allow_quizzes from courses where courses.id = ${courseId}) = 1)`);
 }
 
 /**
- * A quiz lesson is shown only when its course allows quizzes (spec §3 `allow_quizzes`); otherwise it does
+ * A quiz lesson is shown only when its course allows quizzes (docs/product.md §3 `allow_quizzes`); otherwise it does
  * not exist for learners. Those who may preview see it.
  */
 export function isLessonHidden(viewer: Viewer, course: Pick<Course, "allowQuizzes">, lesson: Pick<Lesson, "kind">): boolean {

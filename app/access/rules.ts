@@ -2,7 +2,7 @@ import type { Capability } from "../utils/capabilities";
 import type { Viewer } from "./viewer";
 
 /**
- * What each role and capability may do (spec §6; the roles' capabilities are listed in
+ * What each role and capability may do (docs/product.md §6; the roles' capabilities are listed in
  * app/utils/capabilities.ts, which the browser shares to hide what a person may not use). Every check of a
  * viewer's rights is one of these functions; docs/permissions.md is the table they must produce.
  */

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import type { AccessDenied } from "~/models/learning.server";
 
-/** Spec §8's access messages, where the rule applies. */
+/** docs/product.md §8's access messages, where the rule applies. */
 export function AccessMessage({ reason, loginUrl }: { reason: AccessDenied; loginUrl: string }) {
   const { t } = useTranslation();
   return (

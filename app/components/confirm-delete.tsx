@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 
 /**
- * Spec §8: destructive actions ask 'Are you sure? This action cannot be undone'. A page of its own, so
+ * docs/product.md §8: destructive actions ask 'Are you sure? This action cannot be undone'. A page of its own, so
  * it works without JavaScript: the delete button links here, and this form does the deleting.
  */
 export function ConfirmDelete({ name, cancelTo }: { name: string; cancelTo: string }) {

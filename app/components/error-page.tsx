@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 
-/** The 404 page (spec §2, §8) and the generic failure page, in the visitor's language. */
+/** The 404 page (docs/product.md §2, §8) and the generic failure page, in the visitor's language. */
 export function ErrorPage({ status }: { status: number }) {
   const { t } = useTranslation();
   if (status === 404) {

@@ -23,7 +23,7 @@ export interface MembersPage {
 }
 
 /**
- * A group's members with their progress in the group's courses (spec §6: group admins see their members'
+ * A group's members with their progress in the group's courses (docs/product.md §6: group admins see their members'
  * progress). Organization admins also make and unmake the group's admins here.
  */
 export function GroupMembers({ members, canSetAdmin, errors }: { members: MembersPage; canSetAdmin: boolean; errors?: string[] }) {

@@ -64,7 +64,7 @@ function formatValue(name: string, value: number, t: (k: string, o?: Record<stri
   return t("leaderboard.bookmarkCount", { count: value });
 }
 
-/** Spec §9 widgets: bookmarks in 30 days, watch time in 7 days, daily streak. */
+/** docs/product.md §9 widgets: bookmarks in 30 days, watch time in 7 days, daily streak. */
 export function WidgetCard({ name, entries, mine, meId }: { name: string; entries: Array<{ rank: number; user_id: number; name: string; value: number }>; mine: number; meId: number }) {
   const { t } = useTranslation();
   return (

@@ -8,7 +8,7 @@ export type AppPath = `/${string}`;
  * path (`data-discover`, so Remix still finds the route ahead of a click) and the same client-side
  * navigation on a plain click, without working out its address relative to the current route on every
  * render — Remix's Link and React Router's work it out three times each, which was a tenth of the course
- * page's CPU with its twenty episodes (docs/decisions/014-speed.md, sixth round). It uses no hook and no
+ * page's CPU with its twenty episodes (docs/decisions/014-speed.md, "Pages"). It uses no hook and no
  * context, so its markup is a pure function of its props (docs/decisions/030-kept-markup.md): the router
  * is looked up when the link is clicked. A click with a modifier key, another button or another target is
  * left to the browser, as React Router leaves it, and so is a click before the app's code has started.

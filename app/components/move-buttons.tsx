@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 
-/** Reordering that works without JavaScript: two small form posts (spec §7 "move"). */
+/** Reordering that works without JavaScript: two small form posts (docs/product.md §7 "move"). */
 export function MoveButtons({ intent = "move", id, first, last }: { intent?: string; id: number; first: boolean; last: boolean }) {
   const { t } = useTranslation();
   return (

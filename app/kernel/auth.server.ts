@@ -37,7 +37,7 @@ function currentPath(request: Request) {
 }
 
 /**
- * Spec §4's guards for pages: not signed in → /auth/login (with the way back); code not confirmed →
+ * docs/product.md §4's guards for pages: not signed in → /auth/login (with the way back); code not confirmed →
  * /auth/2fa/confirm; no role in this organization → /auth/no-access.
  */
 export function requireUser(
@@ -141,7 +141,7 @@ export async function startSession(
   return { token, session, twoFactorPending };
 }
 
-/** Where a signed-in person belongs (spec §2: /auth/redirect acts as home). */
+/** Where a signed-in person belongs (docs/product.md §2: /auth/redirect acts as home). */
 export function homeFor(viewer: Pick<Viewer, "role">) {
   if (viewer.role === "super_admin") return "/admin";
   return viewer.role === "admin" ? "/dashboard" : "/";

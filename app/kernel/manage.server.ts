@@ -9,7 +9,7 @@ import { requireCapability, requireSuperAdmin } from "./auth.server";
 import type { Capability } from "../utils/capabilities";
 
 /**
- * Management screens exist twice (ARCHITECTURE.md "Pages"): under /admin/organizations/{id}/… for
+ * Management screens exist twice (docs/architecture.md "Pages"): under /admin/organizations/{id}/… for
  * super-admins on the platform host, and under /dashboard/… for an organization's own admins on its
  * host. Each screen is built once and asks this module for the organization it manages, with the guard
  * of its area.

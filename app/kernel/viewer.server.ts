@@ -12,7 +12,7 @@ import { capabilitiesOf, type Role } from "../utils/capabilities";
 import type { Language } from "../utils/i18n";
 import { detectLanguage } from "../utils/i18n.server";
 
-/** The session cookie: a random token, host-only (no Domain), HttpOnly, 30 days (spec §9). */
+/** The session cookie: a random token, host-only (no Domain), HttpOnly, 30 days (docs/product.md §9). */
 export const sessionCookie = createCookie("lectern_session", {
   path: "/",
   httpOnly: true,

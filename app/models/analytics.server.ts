@@ -6,7 +6,7 @@ import { addDays, bucketsOf, localMidnight, previousPeriod, type Bucket, type Gr
 import type { CourseCompleted, QuizAttemptEnded, WatchTimeCredited } from "./events.server";
 
 /**
- * Analytics (spec §3 KPIs, §7 "Analytics"; docs/decisions/018-analytics.md). Facts are added up per UTC
+ * Analytics (docs/product.md §3 KPIs, §7 "Analytics"; docs/decisions/018-analytics.md). Facts are added up per UTC
  * hour when learning is recorded (the event hooks) and when a material is served; new users come from
  * users.created_at. A period's buckets are sums of whole hours, read by primary key.
  */
@@ -205,7 +205,7 @@ function seriesOf(db: TenantConn, kpi: Kpi, period: Period, group: Grouping, tim
         : metricHours(db, kpi === "watch_time" ? "watch_seconds" : kpi, fromHour, toHour, scope);
     sums = sumInto(buckets, rows);
   }
-  // Watch time is kept in seconds and shown in whole minutes (spec §3 "watch time in minutes").
+  // Watch time is kept in seconds and shown in whole minutes (docs/product.md §3 "watch time in minutes").
   const shown = kpi === "watch_time" ? (s: number) => Math.round(s / 60) : (s: number) => s;
   const totalRaw = sums.reduce((a, b) => a + b, 0);
   return {

@@ -183,7 +183,7 @@ function pageOf(db: TenantDb, viewer: Viewer, where: SQL | undefined, page: Page
   return { items, total };
 }
 
-/** Spec §7 "courses-carousels". */
+/** docs/product.md §7 "courses-carousels". */
 export const carouselResource: Resource<CarouselView, typeof carouselSchema, typeof updateSchema> = {
   read: "read:carousel",
   write: "write:carousel",

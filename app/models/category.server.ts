@@ -66,7 +66,7 @@ function pageOf(db: TenantDb, viewer: Viewer, where: ReturnType<typeof contains>
   return { items, total };
 }
 
-/** Spec §7 "courses/categories". */
+/** docs/product.md §7 "courses/categories". */
 export const categoryResource: Resource<CategoryView, typeof categorySchema, ReturnType<typeof categorySchema.partial>> = {
   read: "read:category",
   write: "write:category",

@@ -20,7 +20,7 @@ export interface JobContext {
 }
 
 /**
- * Copies a course with its lessons, materials, links and files (spec §4 "course clone runs in the
+ * Copies a course with its lessons, materials, links and files (docs/product.md §4 "course clone runs in the
  * background"). Files are copied into a staging folder first; the new rows and the files' final places
  * appear together in one transaction at the end, so a failure — or a restart, after which the job runs
  * again from the start — never leaves half a copy. A SCORM lesson's package folder is copied too (the

@@ -12,7 +12,7 @@ import { tenantFolder } from "../../db/tenant-pool";
 import type { Page } from "../utils/pagination";
 
 /**
- * The file store (ARCHITECTURE.md "Data"): uploads are streamed to a temporary file under the
+ * The file store (docs/architecture.md "Data"): uploads are streamed to a temporary file under the
  * organization's folder with a running size limit, their type is read from their first bytes (never the
  * name or the browser's word), images are re-encoded (which drops anything hidden in them), and only
  * then are they moved into place and recorded. Anything refused leaves no file behind.

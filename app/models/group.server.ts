@@ -23,7 +23,7 @@ import type { Viewer } from "../access/viewer";
 import { LANGUAGES } from "../utils/i18n";
 
 /**
- * Groups (spec §3 "Group: name, description, cover image, courses, users, admin groups"; "Rule groups:
+ * Groups (docs/product.md §3 "Group: name, description, cover image, courses, users, admin groups"; "Rule groups:
  * rule, operator, value"). Members come by hand (`source = manual`) or by the group's rules
  * (`source = rule`). Rule members are recomputed when a person is created or changed, completes a course,
  * joins or leaves a group by hand, and when a group's rules change — for the one person, or for the one
@@ -46,7 +46,7 @@ export function addGroupMember(db: TenantConn, { groupId, userId, isAdmin = fals
     .run();
 }
 
-/** The groups a person administers (spec §6: groups have admins who manage the group). */
+/** The groups a person administers (docs/product.md §6: groups have admins who manage the group). */
 /** The groups a person belongs to, and whether they administer each (the viewer's groups, app/kernel/viewer.server.ts). */
 export function membershipsOf(db: TenantConn, userId: number): { groupId: number; isAdmin: boolean }[] {
   return preparedOnce(db, "group.membershipsOf", () =>
@@ -150,7 +150,7 @@ export function listGroups(db: TenantConn, viewer: Viewer, { q }: { q?: string }
   return rows.map((g) => ({ ...g, members: members.get(g.id) ?? 0, rules: rules.get(g.id) ?? 0, courses: courseCounts.get(g.id) ?? 0 }));
 }
 
-/** A group in /api (spec §7 "groups"). */
+/** A group in /api (docs/product.md §7 "groups"). */
 export function groupView(db: TenantConn, group: Group) {
   return {
     id: group.id,
@@ -468,7 +468,7 @@ export function coursesNotInGroup(db: TenantConn, groupId: number) {
 }
 
 /**
- * The group's members with their progress in the group's courses (what a group admin sees, spec §6):
+ * The group's members with their progress in the group's courses (what a group admin sees, docs/product.md §6):
  * how many of the group's courses each person has completed.
  */
 export function listMembers(db: TenantConn, groupId: number, { page, perPage }: { page: number; perPage: number }) {
@@ -504,7 +504,7 @@ export function getMembership(db: TenantConn, groupId: number, userId: number) {
   return db.select().from(groupMembers).where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId))).get();
 }
 
-/** `POST groups/{id}/attach` (spec §7): what to attach, documented by this schema. */
+/** `POST groups/{id}/attach` (docs/product.md §7): what to attach, documented by this schema. */
 export const attachSchema = z
   .object({
     user_ids: z.array(z.number().int().positive()).max(10_000).default([]),

@@ -8,7 +8,7 @@ import { ensureLeaderboard, lifetimePoints, type Settings } from "./points.serve
 
 /**
  * Reading the leaderboard: boards from the maintained totals (an index range), ranks from the histogram
- * of points values, the three widgets of spec §9 from windows of indexed rows. Opted-out learners are left
+ * of points values, the three widgets of docs/product.md §9 from windows of indexed rows. Opted-out learners are left
  * out of every list and every rank of others; they still see their own standing.
  */
 export const PERIODS = ["all", "month", "week"] as const;
@@ -188,7 +188,7 @@ function ranked(rows: Array<{ userId: number; firstName: string; lastName: strin
 }
 
 /**
- * Spec §9 widgets: most bookmarks in the last 30 days, most watch time (seconds) in the last 7 days,
+ * docs/product.md §9 widgets: most bookmarks in the last 30 days, most watch time (seconds) in the last 7 days,
  * longest current daily streak. Each aggregates an indexed window first (bookmarks by created_at, watch
  * time by day, streaks by length), then joins the few people in it: never a pass over all learners.
  */

@@ -22,7 +22,7 @@ import {
 import type { Page } from "../utils/pagination";
 
 /**
- * The learner's side: who may open what (spec §4, §8 access messages), progress and watch time, course
+ * The learner's side: who may open what (docs/product.md §4, §8 access messages), progress and watch time, course
  * completion, bookmarks, ratings, history and search. Pages and /api call the same functions.
  */
 export type { Access, AccessDenied } from "../access/courses";
@@ -228,7 +228,7 @@ export function courseProgress(db: TenantConn, userId: number, courseId: number)
   };
 }
 
-/** Whether a person has progress in any lesson at all (spec §2: a learner with none is greeted on /welcome). */
+/** Whether a person has progress in any lesson at all (docs/product.md §2: a learner with none is greeted on /welcome). */
 export function hasStartedLearning(db: TenantConn, userId: number) {
   return db.select({ id: lessonProgress.id }).from(lessonProgress).where(eq(lessonProgress.userId, userId)).limit(1).get() !== undefined;
 }
@@ -269,7 +269,7 @@ export function lastSeenCourses(db: TenantConn) {
     .as("seen");
 }
 
-/** Courses the viewer has started and still sees, most recently watched first (spec §2 /history, /api). */
+/** Courses the viewer has started and still sees, most recently watched first (docs/product.md §2 /history, /api). */
 export function recentCourses(db: TenantConn, viewer: Viewer, limit = 20) {
   if (!viewer.person) return [];
   const visible = visibleCoursesPrepared(viewer);

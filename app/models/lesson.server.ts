@@ -88,7 +88,7 @@ export function createLesson(db: TenantConn, input: z.infer<typeof createSchema>
   const checked = check(db, { kind: values.kind ?? "text", fileId: values.fileId ?? null, videoUrl: values.videoUrl ?? null });
   if (!checked.ok) return checked;
   if (course.type === "movie" && (db.select({ n: count() }).from(lessons).where(eq(lessons.courseId, course.id)).get()?.n ?? 0) >= 1) {
-    // Spec §1: a movie is a single episode.
+    // docs/product.md §1: a movie is a single episode.
     return { ok: false, field: "course_id", message: "validation.movieSingleEpisode" };
   }
   const row = db

@@ -5,7 +5,7 @@ import { contains } from "~/utils/pagination";
 import { deleteLevel, getLevel, levelSchema, saveLevel } from "./leaderboard-admin.server";
 import { ensureLeaderboard } from "./points.server";
 
-/** Spec §7 `leaderboard/levels`: the generic resource calls over the organization's levels. */
+/** docs/product.md §7 `leaderboard/levels`: the generic resource calls over the organization's levels. */
 export function levelApiView(l: Level) {
   return { id: l.id, name: l.name, threshold: l.threshold, color: l.color, updated_at: l.updatedAt.toISOString() };
 }

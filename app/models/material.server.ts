@@ -85,7 +85,7 @@ function pageOf(db: TenantDb, viewer: Viewer, where: SQL | undefined, page: Page
   return { items, total };
 }
 
-/** Spec §7 "materials": files attached to a course. */
+/** docs/product.md §7 "materials": files attached to a course. */
 export const materialResource: Resource<MaterialView, typeof createSchema, typeof updateSchema> = {
   read: "read:course",
   write: "write:course",

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 
 /**
- * "Move" (spec §7: courses, categories and carousels "with move"; lessons too): put one row at a new
+ * "Move" (docs/product.md §7: courses, categories and carousels "with move"; lessons too): put one row at a new
  * place among its siblings and renumber them 0, 1, 2… in one transaction. Without JavaScript the pages
  * send `direction` (up/down buttons); the API sends `position` (0-based) or `direction`.
  */

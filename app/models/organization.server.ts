@@ -207,7 +207,7 @@ export function updateOrganization(db: PlatformDb, id: number, values: Partial<O
 
 /**
  * Deletes an organization without destroying anything: the registry row goes, and its folder is moved
- * aside to `<DATA_DIR>/deleted/org-<id>-<time>` (spec §8 asks for confirmation; a slip stays recoverable).
+ * aside to `<DATA_DIR>/deleted/org-<id>-<time>` (docs/product.md §8 asks for confirmation; a slip stays recoverable).
  */
 export function deleteOrganization(db: PlatformDb, { dataDir }: { dataDir: string }, id: number) {
   return db.transaction((tx) => {

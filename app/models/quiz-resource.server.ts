@@ -16,7 +16,7 @@ import {
 } from "./quiz.server";
 
 /**
- * Spec §7 "quizzes": the generic calls. Writing needs write:quiz. Reading: those with read:quiz see every
+ * docs/product.md §7 "quizzes": the generic calls. Writing needs write:quiz. Reading: those with read:quiz see every
  * quiz with its questions and answers; learners (learn:course) see only the quizzes they may take, through
  * a quiz lesson they may open, and of those only the summary (never a question or an answer: questions
  * reach learners through their own attempt).

@@ -29,7 +29,7 @@ import { createLesson } from "./lesson.server";
 import { moveRow, nextPosition, type Move } from "./ordering.server";
 
 /**
- * Quizzes (spec §3 Quiz, §4 quiz states, §7 Quizzes; docs/decisions/013-quizzes.md): authoring, and the
+ * Quizzes (docs/product.md §3 Quiz, §4 quiz states, §7 Quizzes; docs/decisions/013-quizzes.md): authoring, and the
  * learner's attempts. One grading function (`endAttempt`) serves pages and /api. Nothing that reveals a
  * correct answer leaves this module for a learner before their attempt has ended: the learner views below
  * are built field by field from what may be shown.
@@ -395,7 +395,7 @@ export function getAttempt(db: TenantConn, id: number) {
 /**
  * Starts an attempt, or returns the open one (one open attempt per learner and quiz: a partial unique
  * index holds it even against concurrent starts). Refused after the deadline, when the attempts are used
- * up, after a pass (retakes follow a fail, spec §4), or when the quiz has no questions.
+ * up, after a pass (retakes follow a fail, docs/product.md §4), or when the quiz has no questions.
  */
 export function startAttempt(db: TenantConn, args: { quiz: Quiz; userId: number; lesson: Lesson | null; now?: Date }): QuizAttempt {
   return openOrStartAttempt(db, args).attempt;

@@ -19,8 +19,8 @@ import { resources } from "../utils/i18n.server";
 import { LANGUAGES } from "../utils/i18n";
 
 /**
- * CSV user import (spec §5 "User import file: csv, columns in order first name, last name, phone, email;
- * an empty field is left blank"; spec §7 `POST users/import/{id}`). A first line of column titles may name
+ * CSV user import (docs/product.md §5 "User import file: csv, columns in order first name, last name, phone, email;
+ * an empty field is left blank"; docs/product.md §7 `POST users/import/{id}`). A first line of column titles may name
  * the columns in another order. A file is checked whole before anything is written — every problem named
  * by its line — then imported all-or-nothing in one transaction by a background job, and invitations go
  * out after the commit (docs/decisions/017-groups-and-import.md).

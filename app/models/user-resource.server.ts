@@ -10,7 +10,7 @@ import type { TenantDb } from "../../db/open";
 import { contains } from "../utils/pagination";
 import { ASSIGNABLE_ROLES, type UserForm, type UserPatch } from "./user.server";
 
-/** A user as /api lists them (spec §2: name, e-mail and type). Never the password hash. */
+/** A user as /api lists them (docs/product.md §2: name, e-mail and type). Never the password hash. */
 export function userView(user: User) {
   return {
     id: user.id,
@@ -29,7 +29,7 @@ export type UserView = ReturnType<typeof userView>;
 
 /**
  * Whom a viewer may see: an organization admin sees everyone; a group admin only the members of the
- * groups it administers (spec §6 "groups have admins who manage the group").
+ * groups it administers (docs/product.md §6 "groups have admins who manage the group").
  */
 function visibleUsers(db: TenantDb, viewer: Viewer): SQL | undefined {
   const groupIds = manageableGroupIds(viewer);

@@ -5,7 +5,7 @@ import { groupMembers, groups, userSettings } from "../../db/tenant";
 import { LANGUAGES } from "../utils/i18n";
 
 /**
- * The organization's defaults for new people (spec §2: the users screen's "settings"): their language,
+ * The organization's defaults for new people (docs/product.md §2: the users screen's "settings"): their language,
  * the groups they join, and whether people added by a CSV import get an invitation. Whether sign-in needs
  * a second factor is the organization's own setting (organizations.two_factor_required), shown beside these.
  */

@@ -81,7 +81,7 @@ export function personView(realm: AuthRealm, person: User, { twoFactorPending }:
 /** Roles an admin assigns; "none" keeps the account (and its history) without access. */
 export const ASSIGNABLE_ROLES = ["learner", "admin", "none"] as const;
 
-/** The fields an admin sets on a person (spec §3 User). */
+/** The fields an admin sets on a person (docs/product.md §3 User). */
 export const userFormSchema = z.object({
   firstName: z.string().trim().max(100).default(""),
   lastName: z.string().trim().max(100).default(""),

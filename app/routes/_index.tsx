@@ -8,7 +8,7 @@ import type { loader } from "~/screens/home.server";
 import { formatDate } from "~/utils/i18n";
 
 // The loader lives in a module of its own, so that none of what it imports reaches the browser's code,
-// not even as an empty stand-in module (docs/decisions/014-speed.md, fifth round).
+// not even as an empty stand-in module (docs/decisions/014-speed.md, "Client JavaScript").
 export { loader } from "~/screens/home.server";
 
 export default function Home() {

@@ -6,7 +6,7 @@ import { platformTotals } from "~/models/tenant-summary.server";
 import { requireSuperAdmin } from "~/kernel/auth.server";
 
 /**
- * Spec §4: a super-admin without an organization lands here and picks one; with counts across the
+ * docs/product.md §4: a super-admin without an organization lands here and picks one; with counts across the
  * platform, read from the platform database (the organizations' summaries, kept current as their people
  * and courses change: app/models/tenant-summary.server.ts), never by opening every organization.
  */

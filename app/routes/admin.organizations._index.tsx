@@ -10,7 +10,7 @@ import { provisionOrganization } from "~/models/provision.server";
 import { requireSuperAdmin } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 
-/** Spec §2: organizations, listed with name and URL; created with name and language. */
+/** docs/product.md §2: organizations, listed with name and URL; created with name and language. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireSuperAdmin(request, context);
   return {

@@ -4,7 +4,7 @@ import { useTranslation } from "~/utils/translate";
 import { AreaNav } from "~/components/area-nav";
 import { requireSuperAdmin } from "~/kernel/auth.server";
 
-/** The super-admin area (spec §2 "Admin area"): only on the platform host, only for super-admins. */
+/** The super-admin area (docs/product.md §2 "Admin area"): only on the platform host, only for super-admins. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireSuperAdmin(request, context);
   return null;

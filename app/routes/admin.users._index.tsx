@@ -13,7 +13,7 @@ const query = z.object({
 });
 
 /**
- * Every user across organizations (spec §2 /admin/users), searchable and filterable by organization.
+ * Every user across organizations (docs/product.md §2 /admin/users), searchable and filterable by organization.
  * People live in their organizations' databases; the platform database keeps a copy of what this list
  * shows, current as people change (app/models/tenant-summary.server.ts), so the list is one query, not
  * one per organization. It stops at 500 rows; the search narrows it.

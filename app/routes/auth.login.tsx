@@ -29,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { redirectTo, platform: !context.organization, canUseLinks: Boolean(context.organization) && sso?.passwordLogin !== false, sso, ssoError };
 }
 
-/** Spec §2 and §4: the password step; where the organization asks for it, the code step follows. */
+/** docs/product.md §2 and §4: the password step; where the organization asks for it, the code step follows. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: loginSchema });
   if (submission.status !== "success") {

@@ -17,7 +17,7 @@ import { safeRedirectPath } from "~/utils/redirect";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /**
- * Sign-in links (spec §7 "magic link"). A page opened with `?auth=<code>` lands here (server/protection.ts).
+ * Sign-in links (docs/product.md §7 "magic link"). A page opened with `?auth=<code>` lands here (server/protection.ts).
  * A GET never spends the code; the person confirms with one click, or the page submits itself when
  * JavaScript runs. Without a code, this page sends a new link.
  */

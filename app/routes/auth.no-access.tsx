@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 
-/** Spec §4: a signed-in person without a role in this organization gets a clear page, not a loop. */
+/** docs/product.md §4: a signed-in person without a role in this organization gets a clear page, not a loop. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = context.viewer;
   if (!auth.via) throw redirect("/auth/login");

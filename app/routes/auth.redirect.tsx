@@ -3,7 +3,7 @@ import { hasStartedLearning } from "~/models/learning.server";
 import { homeFor, requireUser } from "~/kernel/auth.server";
 
 /**
- * Spec §2: the landing after sign-in, acting as home: each person goes where their role belongs; a
+ * docs/product.md §2: the landing after sign-in, acting as home: each person goes where their role belongs; a
  * learner who has not started anything yet is greeted on /welcome first.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {

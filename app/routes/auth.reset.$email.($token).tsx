@@ -9,7 +9,7 @@ import { newPasswordSchema } from "~/utils/auth-schemas";
 import { realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 
-/** Spec §2: /auth/reset/{email}/{token}. Without a token there is nothing to reset: ask for a link. */
+/** docs/product.md §2: /auth/reset/{email}/{token}. Without a token there is nothing to reset: ask for a link. */
 export async function loader({ params, context }: LoaderFunctionArgs) {
   if (!params.token) throw redirect("/auth/reset");
   const live = isResetTokenLive(realmFor(context), { email: params.email ?? "", token: params.token });

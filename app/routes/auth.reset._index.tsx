@@ -11,7 +11,7 @@ import { realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 
 /**
- * The answer is the same whether or not the address is known (spec §8), and the mail is sent after the
+ * The answer is the same whether or not the address is known (docs/product.md §8), and the mail is sent after the
  * reply so that the time taken does not tell either.
  */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { startWebSignIn } from "~/kernel/sso.server";
 
 /**
- * Spec §7 SSO `auth/sso/{driver}/redirect` for browsers: the sign-in buttons link here; the browser goes
+ * docs/product.md §7 SSO `auth/sso/{driver}/redirect` for browsers: the sign-in buttons link here; the browser goes
  * on to the organization's provider. A link, not a form: `form-action 'self'` would stop a form's
  * redirect to another site.
  */

@@ -10,7 +10,7 @@ import { learnerContext } from "~/kernel/learner.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
 
 /**
- * Spec §2 /carousels/{id?}: every published carousel as a row under its cover, or one carousel's
+ * docs/product.md §2 /carousels/{id?}: every published carousel as a row under its cover, or one carousel's
  * published courses in order.
  */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

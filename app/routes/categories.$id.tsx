@@ -10,7 +10,7 @@ import { learnerContext } from "~/kernel/learner.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
-/** Spec §2 /categories/{id}: its published courses, under the category's cover. */
+/** docs/product.md §2 /categories/{id}: its published courses, under the category's cover. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { db, organization } = requireOrganization(context);
   const category = getCategory(db, Number(params.id) || -1);

@@ -6,7 +6,7 @@ import { EmptyState } from "~/components/empty-state";
 import { categoryTiles } from "~/models/browse.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
-/** Spec §2 /categories: every category as a tile with its cover and number of published courses. */
+/** docs/product.md §2 /categories: every category as a tile with its cover and number of published courses. */
 export async function loader({ context }: LoaderFunctionArgs) {
   const { db, organization } = requireOrganization(context);
   const cover = (fileId: number | null | undefined) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);

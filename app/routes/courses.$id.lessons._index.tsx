@@ -4,7 +4,7 @@ import { nextLesson } from "~/models/player.server";
 import { learnerContext } from "~/kernel/learner.server";
 
 /**
- * `/courses/{id}/lessons` without a lesson (spec §2 "/courses/{id?}/lessons/{lessonId?}"): opens the lesson
+ * `/courses/{id}/lessons` without a lesson (docs/product.md §2 "/courses/{id?}/lessons/{lessonId?}"): opens the lesson
  * the learner should watch next — the first not completed, in order, else the first. The lesson page then
  * says what access needs, if anything. A course without lessons sends back to its page.
  */

@@ -9,7 +9,7 @@ import { countUsers } from "~/models/user.server";
 import { requireCapability } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
-/** Dashboard overview with the analytics KPIs (spec §2, §3). */
+/** Dashboard overview with the analytics KPIs (docs/product.md §2, §3). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { organization, db } = requireOrganization(context);
   await requireCapability(request, context, "read:organization");

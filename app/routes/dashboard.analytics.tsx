@@ -10,7 +10,7 @@ import styles from "~/styles/analytics.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-/** /dashboard/analytics (spec §2): the KPIs by day, week or month, compared, and per course. */
+/** /dashboard/analytics (docs/product.md §2): the KPIs by day, week or month, compared, and per course. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadAnalytics(request, context, { courses: true });
 }

@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireOrganization } from "~/utils/tenant.server";
 
-/** Spec §2 "organization settings": the settings tab of this organization. */
+/** docs/product.md §2 "organization settings": the settings tab of this organization. */
 export function loader({ context }: LoaderFunctionArgs) {
   const { organization } = requireOrganization(context);
   return redirect(`/dashboard/organizations/${organization.id}`);

@@ -5,7 +5,7 @@ import { AreaNav } from "~/components/area-nav";
 import { requireCapability } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
-/** The organization admin's area (spec §2 "Dashboard"), on the organization's own host. */
+/** The organization admin's area (docs/product.md §2 "Dashboard"), on the organization's own host. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { organization } = requireOrganization(context);
   await requireCapability(request, context, "read:organization");

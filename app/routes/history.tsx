@@ -9,7 +9,7 @@ import { requireUser } from "~/kernel/auth.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
-/** Spec §2 /history: recently watched courses, most recent first. */
+/** docs/product.md §2 /history: recently watched courses, most recent first. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { db, organization } = requireOrganization(context);
   const auth = await requireUser(request, context);

@@ -11,8 +11,8 @@ import styles from "~/styles/leaderboard.css";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 /**
- * Spec §2 /leaderboard: the organization's ranking (all time, this month, this week) or one course's,
- * the learner's own standing even outside the top, and the three widgets of spec §9.
+ * docs/product.md §2 /leaderboard: the organization's ranking (all time, this month, this week) or one course's,
+ * the learner's own standing even outside the top, and the three widgets of docs/product.md §9.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { db } = requireOrganization(context);

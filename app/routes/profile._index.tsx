@@ -26,7 +26,7 @@ const schema = z.object({
   language: z.enum(["", ...LANGUAGES]).transform((v) => v || null),
 });
 
-/** Name and language; an account managed by an external platform cannot edit its details (spec §4). */
+/** Name and language; an account managed by an external platform cannot edit its details (docs/product.md §4). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { db } = requireOrganization(context);
   const { person } = await requireUser(request, context);

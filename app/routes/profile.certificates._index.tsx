@@ -9,7 +9,7 @@ import { formatDate } from "~/utils/i18n";
 import { requireOrganization } from "~/utils/tenant.server";
 import certificateStyles from "~/styles/certificates.css";
 
-/** Spec §2 /profile/certificates: the learner's own certificates, each with its PDF and a share link. */
+/** docs/product.md §2 /profile/certificates: the learner's own certificates, each with its PDF and a share link. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { organization, db } = requireOrganization(context);
   const auth = await requireUser(request, context);

@@ -5,7 +5,7 @@ import { AreaNav } from "~/components/area-nav";
 import { requireUser } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
-/** Spec §2 /profile: index, bookmarks, certificates, security and settings. */
+/** docs/product.md §2 /profile: index, bookmarks, certificates, security and settings. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireOrganization(context);
   await requireUser(request, context);

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { requireOrganization } from "~/utils/tenant.server";
 
-/** Spec §2 /welcome: the first visit's greeting. */
+/** docs/product.md §2 /welcome: the first visit's greeting. */
 export async function loader({ context }: LoaderFunctionArgs) {
   const { organization } = requireOrganization(context);
   return { name: organization.name };

@@ -26,7 +26,7 @@ export function analyticsScopeFor(_db: TenantDb, auth: Viewer): AnalyticsScope {
 
 const DATE_LOCALES = { en: "en-GB", pl: "pl-PL", da: DEFAULT_DATE_LOCALE, no: "nb-NO", sv: "sv-SE" } as const;
 
-/** Spec §1: dates are Danish unless the person chose a language of their own. */
+/** docs/product.md §1: dates are Danish unless the person chose a language of their own. */
 export function dateLocaleFor(auth: Viewer | null) {
   const chosen = auth?.person?.language;
   return isLanguage(chosen) ? DATE_LOCALES[chosen] : DEFAULT_DATE_LOCALE;
@@ -71,7 +71,7 @@ export function buildCourses(db: TenantDb, organization: Organization, scope: An
   return courseBreakdown(db, { period: query.period, timeZone: organization.timeZone, scope });
 }
 
-/** The /api form of one report (spec §7 "Analytics"): snake_case, with the query it answers. */
+/** The /api form of one report (docs/product.md §7 "Analytics"): snake_case, with the query it answers. */
 export function reportPayload(report: KpiReport, query: AnalyticsQuery, timeZone: string) {
   return {
     kpi: report.kpi,

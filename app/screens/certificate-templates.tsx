@@ -26,7 +26,7 @@ import { languageFor } from "~/utils/preferences.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /**
- * Certificate templates (spec §2 certificate-templates in both areas): the list, a create form, and the
+ * Certificate templates (docs/product.md §2 certificate-templates in both areas): the list, a create form, and the
  * organization's issued certificates with revoking. The editor is in certificate-template-editor.tsx.
  */
 export const templatesBase = (m: Managed) => `${m.base}/certificate-templates`;

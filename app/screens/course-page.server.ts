@@ -39,7 +39,7 @@ function summary(text: string, max = SUMMARY_LENGTH) {
 }
 
 /**
- * Spec §2 /courses/{id}: a cover hero with the big play button (to the next lesson to watch), the episodes
+ * docs/product.md §2 /courses/{id}: a cover hero with the big play button (to the next lesson to watch), the episodes
  * with their length and the learner's state, materials, links, rating, bookmark, the access message and the
  * certificate once earned.
  */

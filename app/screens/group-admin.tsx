@@ -12,7 +12,7 @@ import { requireOrganization } from "~/utils/tenant.server";
 import { memberIntent, membersPage } from "./group-detail";
 
 /**
- * The group admin's screen (spec §6 "Groups have admins who manage the group"): the groups they
+ * The group admin's screen (docs/product.md §6 "Groups have admins who manage the group"): the groups they
  * administer, each group's members with their progress, adding and removing members — and nothing else.
  * The capability (write:group) only opens the door; every group is checked against the person's own.
  */

@@ -32,7 +32,7 @@ import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { withManagedOrganization, type Area } from "~/kernel/manage.server";
 import { groupFormValues, groupFrom, groupsBase, GroupFields, imageChoices } from "./groups";
 
-/** A group's page (spec §2 groups/{groupId}): its fields, rules, courses, members and admins. */
+/** A group's page (docs/product.md §2 groups/{groupId}): its fields, rules, courses, members and admins. */
 const PER_PAGE = 50;
 const PERSON_FIELDS = GROUP_RULE_FIELDS.filter((f) => f !== "completed_course" && f !== "member_of_group");
 

@@ -10,7 +10,7 @@ import { optionalNumber, text } from "~/utils/form-data.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /**
- * Groups (spec §2 dashboard "groups" tab, groups/create, groups/{groupId}; spec §3 Group), for organization
+ * Groups (docs/product.md §2 dashboard "groups" tab, groups/create, groups/{groupId}; docs/product.md §3 Group), for organization
  * admins. The group admins' own screen is screens/group-admin.tsx.
  */
 export const groupsBase = (m: Managed) => `${m.base}/groups`;

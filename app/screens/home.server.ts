@@ -10,7 +10,7 @@ import { richTextToPlain } from "~/utils/sanitize.server";
 const HOME_COURSE_LIMIT = 24;
 
 /**
- * Spec §2 "/" home, streaming-style (issue 18, docs/decisions/024-learner-home.md): the featured course as
+ * docs/product.md §2 "/" home, streaming-style (issue 18, docs/decisions/024-learner-home.md): the featured course as
  * a hero, "continue watching" for a signed-in learner, each published carousel as a horizontal row, the
  * categories with their covers, and the courses: those the viewer sees (app/access/courses.ts).
  */

@@ -8,7 +8,7 @@ import { apiInvalid, apiNotFound } from "~/utils/api.server";
 import { requireApiAuth } from "~/kernel/auth.server";
 import { pageSchema } from "~/utils/pagination";
 
-/** Shared steps of the /api/leaderboard calls (spec §7 "Leaderboard"): guard, scope, query parsing. */
+/** Shared steps of the /api/leaderboard calls (docs/product.md §7 "Leaderboard"): guard, scope, query parsing. */
 export async function leaderboardApi(request: Request, context: AppLoadContext) {
   if (!context.db) throw await apiNotFound(request, context);
   const auth = await requireApiAuth(request, context, { capability: "read:leaderboard" });

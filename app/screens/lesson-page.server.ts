@@ -25,7 +25,7 @@ async function load(request: Request, context: LoaderFunctionArgs["context"], pa
 }
 
 /**
- * The lesson player (spec §2 /courses/{id}/lessons/{lessonId}): video, text, image, SCORM or quiz, the
+ * The lesson player (docs/product.md §2 /courses/{id}/lessons/{lessonId}): video, text, image, SCORM or quiz, the
  * episodes list beside it, and a form that marks the lesson complete. Without JavaScript the video is a
  * plain <video controls>; with it, the player's controls and shortcuts (components/player/video-player.tsx).
  */

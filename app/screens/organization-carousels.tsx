@@ -22,7 +22,7 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { checkbox, moveIntent, text } from "~/utils/form-data.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
-/** Carousels (spec §2): a title, published or not, an ordered list of courses; carousels reorder too. */
+/** Carousels (docs/product.md §2): a title, published or not, an ordered list of courses; carousels reorder too. */
 const base = (m: Managed) => `${m.base}/carousels`;
 
 export function carouselsLoader(area: Area) {

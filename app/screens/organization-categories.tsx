@@ -11,7 +11,7 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { moveIntent, text } from "~/utils/form-data.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
-/** Categories (spec §2 categories tab, create and detail pages): create, rename, reorder, delete. */
+/** Categories (docs/product.md §2 categories tab, create and detail pages): create, rename, reorder, delete. */
 const base = (m: Managed) => `${m.base}/categories`;
 
 export function categoriesLoader(area: Area) {

@@ -17,7 +17,7 @@ import type { WriteResult } from "~/models/resource";
 import { uploadLimits, uploadProblem } from "~/kernel/upload.server";
 
 /**
- * Course authoring's loaders and actions (spec §2 courses tabs, create and detail pages), built once for /admin and /dashboard.
+ * Course authoring's loaders and actions (docs/product.md §2 courses tabs, create and detail pages), built once for /admin and /dashboard.
  * Every form posts and redirects, so all of it works without JavaScript; reordering is by move buttons.
  * Server-only: the screens (organization-courses.tsx) never reference these values, so the browser's
  * empty copy of this module is never read.

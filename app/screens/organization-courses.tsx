@@ -8,7 +8,7 @@ import { MoveButtons } from "~/components/move-buttons";
 import type { Errors, FormChoices } from "./organization-courses.server";
 
 /**
- * Course authoring screens (spec §2 courses tabs, create and detail pages), built once for /admin and
+ * Course authoring screens (docs/product.md §2 courses tabs, create and detail pages), built once for /admin and
  * /dashboard. Their loaders and actions live in organization-courses.server.ts: nothing here touches a
  * server module's values, because in the browser those modules are empty.
  */

@@ -4,7 +4,7 @@ import { useTranslation } from "~/utils/translate";
 import { AreaNav } from "~/components/area-nav";
 import { withManagedOrganization, type Area } from "~/kernel/manage.server";
 
-/** Spec §2: the tabs of one organization, in each area (admin and dashboard have different sets). */
+/** docs/product.md §2: the tabs of one organization, in each area (admin and dashboard have different sets). */
 export const ORGANIZATION_TABS: Record<Area, readonly string[]> = {
   admin: ["index", "api", "carousels", "categories", "certificate-templates", "courses", "groups", "leaderboard", "quizzes", "sso", "users"],
   dashboard: ["index", "carousels", "categories", "certificate-templates", "courses", "groups", "leaderboard", "quizzes", "sso", "users"],

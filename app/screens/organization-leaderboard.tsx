@@ -7,7 +7,7 @@ import type { leaderboardTabLoader } from "./organization-leaderboard-data";
 type Data = Awaited<ReturnType<ReturnType<typeof leaderboardTabLoader>>>;
 type ActionData = { intent: string; id: number | string | null; errors: Record<string, string[]> } | undefined;
 
-/** The leaderboard tab of one organization (spec §2): levels, activities, badges, board and resets. */
+/** The leaderboard tab of one organization (docs/product.md §2): levels, activities, badges, board and resets. */
 export function LeaderboardTab() {
   const { t } = useTranslation();
   const data = useLoaderData<Data>();

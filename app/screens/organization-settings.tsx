@@ -14,7 +14,7 @@ import { languageFor } from "~/utils/preferences.server";
 import { uploadLimits, uploadProblem } from "~/kernel/upload.server";
 
 /**
- * Organization settings and branding (spec §3 Organization). Host names (prefix, domain, custom domain)
+ * Organization settings and branding (docs/product.md §3 Organization). Host names (prefix, domain, custom domain)
  * decide which requests reach the organization, so only super-admins change them; an organization's own
  * admin sees them read-only.
  */

@@ -21,7 +21,7 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /**
- * Spec §3 Organization "SSO methods (including e-mail/password)": which sign-in methods are on, and the
+ * docs/product.md §3 Organization "SSO methods (including e-mail/password)": which sign-in methods are on, and the
  * organization's identity providers. Client secrets go in and never come out.
  */
 const CAPABILITY = "write:organization" as const;

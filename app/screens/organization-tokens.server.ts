@@ -6,13 +6,13 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { withManagedOrganization, type Area } from "~/kernel/manage.server";
 
 /**
- * An organization's API tokens (spec §2 admin tab "api"; permissions issue item 3): list with last use,
+ * An organization's API tokens (docs/product.md §2 admin tab "api"; permissions issue item 3): list with last use,
  * create with a name, capabilities and a lifetime (the secret is shown once), revoke.
  */
 const createSchema = z.object({
   name: z.string().trim().min(1, "validation.required").max(100),
   capabilities: z.array(z.enum(CAPABILITIES)).min(1, "validation.required"),
-  // Spec §9: 30 days at most; the model clamps too (api-token.server.ts), this says so to the person.
+  // docs/product.md §9: 30 days at most; the model clamps too (api-token.server.ts), this says so to the person.
   days: z.coerce
     .number({ invalid_type_error: "tokens.daysRange" })
     .int("tokens.daysRange")

@@ -15,7 +15,7 @@ import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /**
- * The users of one organization (spec §2: a table of name, e-mail and type; add, settings, delete),
+ * The users of one organization (docs/product.md §2: a table of name, e-mail and type; add, settings, delete),
  * built once and mounted under /admin/organizations/{id}/users, /dashboard/organizations/{id}/users and
  * /dashboard/users.
  */

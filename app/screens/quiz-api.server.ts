@@ -6,7 +6,7 @@ import { requireApiAuth } from "../kernel/auth.server";
 import { getAttempt, QuizError } from "../models/quiz.server";
 
 /**
- * Shared steps of the /api quiz submission calls (spec §7): who is asking, finding an attempt the caller
+ * Shared steps of the /api quiz submission calls (docs/product.md §7): who is asking, finding an attempt the caller
  * may see, and turning a refusal of the quiz model into a translated envelope.
  */
 export async function requireQuizTaker(request: Request, context: AppLoadContext) {

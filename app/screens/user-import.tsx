@@ -21,7 +21,7 @@ import { checkbox, optionalNumber } from "~/utils/form-data.server";
 import { withManagedOrganization } from "~/kernel/manage.server";
 
 /**
- * CSV import (spec §2 users "CSV import"; §5 the file's columns): upload → every problem by line, or a
+ * CSV import (docs/product.md §2 users "CSV import"; §5 the file's columns): upload → every problem by line, or a
  * preview of the first rows → confirm → a background job with a progress bar that refreshes itself.
  */
 const BASE = "/dashboard/users/import";

@@ -9,7 +9,7 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { withManagedOrganization } from "~/kernel/manage.server";
 
-/** The users screen's "settings" (spec §2): what new people of this organization start with. */
+/** The users screen's "settings" (docs/product.md §2): what new people of this organization start with. */
 const area = { area: "dashboard" as const, capability: "write:user" as const };
 
 export function userSettingsLoader({ request, context, params }: LoaderFunctionArgs) {

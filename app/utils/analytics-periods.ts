@@ -7,7 +7,7 @@ import { addDays, addMonths, daysBetween, isoWeek, localMidnight, monthKey, mont
  * Pure functions, shared by the server and the browser.
  */
 
-/** Spec §3's analytics KPIs. */
+/** docs/product.md §3's analytics KPIs. */
 export const KPIS = ["new_users", "watch_time", "completions", "downloads"] as const;
 export type Kpi = (typeof KPIS)[number];
 

@@ -6,7 +6,7 @@ import { jsonReply } from "./json-reply";
 import { languageFor } from "./preferences.server";
 
 /**
- * The /api envelope (ARCHITECTURE.md): `{ payload, status }` on success and
+ * The /api envelope (docs/architecture.md): `{ payload, status }` on success and
  * `{ error: true, payload: { message, code, fields }, status }` on failure, with the same HTTP status.
  */
 export function apiOk<T>(payload: T, status = 200, headers?: HeadersInit) {

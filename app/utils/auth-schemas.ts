@@ -34,7 +34,7 @@ export const twoFactorSchema = z.discriminatedUnion("intent", [
 
 export const emailSchema = z.object({ email });
 
-/** A new password typed twice (spec §5: "password and confirmation must match"). */
+/** A new password typed twice (docs/product.md §5: "password and confirmation must match"). */
 export const newPasswordSchema = z
   .object({ password, passwordConfirmation: z.string({ required_error: "validation.required" }) })
   .refine((v) => v.password === v.passwordConfirmation, {

@@ -57,7 +57,7 @@ export type Role = (typeof ROLES)[number];
 const LEARNER: readonly Capability[] = ["learn:course", "read:course", "read:category", "read:carousel", "read:leaderboard"];
 
 /**
- * What each role may do (spec §6). A group admin's extra capabilities reach only the groups it administers
+ * What each role may do (docs/product.md §6). A group admin's extra capabilities reach only the groups it administers
  * and their members: the models scope them, the capability only opens the door.
  */
 export const ROLE_CAPABILITIES: Record<Role, readonly Capability[]> = {

@@ -13,7 +13,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   sv: "Svenska",
 };
 
-/** Spec §1: Danish is the default date locale, whatever the interface language. */
+/** docs/product.md §1: Danish is the default date locale, whatever the interface language. */
 export const DEFAULT_DATE_LOCALE = "da-DK";
 
 export function isLanguage(value: unknown): value is Language {

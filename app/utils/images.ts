@@ -1,5 +1,5 @@
 /**
- * The image provider's presets (spec §7 "Images are served through an image provider under a bucket path,
+ * The image provider's presets (docs/product.md §7 "Images are served through an image provider under a bucket path,
  * webp at 2x density"). A bucket fixes the shape and the widths a page may ask for, in CSS pixels; the
  * provider renders twice that many pixels. Nothing outside these lists is ever resized.
  */

@@ -1,7 +1,7 @@
 import { KeptBodyResponse } from "./kept-body";
 
 /**
- * A JSON `Response` that keeps its serialised text (docs/decisions/014-speed.md, "Fourth round").
+ * A JSON `Response` that keeps its serialised text (docs/decisions/014-speed.md, "The /api lane").
  *
  * A `Response` built from a string makes a web stream for its body at once, and the server then reads that
  * stream back to send it: together about a third of a small /api call's CPU time. A `JsonReply` is built

@@ -3,7 +3,7 @@ import { createCookie } from "@remix-run/node";
 import type { Language } from "./i18n";
 import { defaultThemeFor, isTheme, type Theme } from "./theme";
 
-/** The theme chosen on this device (spec §1: "stored locally on the device"); a year long, host-only. */
+/** The theme chosen on this device (docs/product.md §1: "stored locally on the device"); a year long, host-only. */
 export const themeCookie = createCookie("theme", {
   path: "/",
   sameSite: "lax",

@@ -1,5 +1,5 @@
 /**
- * The one redirect sanitiser (SECURITY.md "Authentication": `redirectTo`): a path on this site to go back
+ * The one redirect sanitiser (docs/security.md "Authentication": `redirectTo`): a path on this site to go back
  * to after a form post or a sign-in; anything else becomes the fallback.
  *
  * A value is checked twice: as given, and as a browser will read it once dot segments (`.`, `..`, `%2e`) are

@@ -31,7 +31,7 @@ export interface PageOptions {
  *
  * It is first rendered to a string, which costs well under half of what React's streaming renderer costs
  * for the same markup (that one encodes every small piece into 2 KiB chunks on its own;
- * docs/decisions/014-speed.md, sixth round). Only when that leaves a Suspense boundary unfinished (code
+ * docs/decisions/014-speed.md, "Pages"). Only when that leaves a Suspense boundary unfinished (code
  * still loading, or an error inside a boundary) is the page rendered again with the streaming renderer,
  * waiting for every boundary (`onAllReady`), as every page was before. Both give the same bytes for a
  * finished page. `element` makes the page afresh for each attempt.

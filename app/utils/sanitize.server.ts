@@ -2,7 +2,7 @@ import sanitizeHtml from "sanitize-html";
 
 /**
  * Rich text (course descriptions, text lessons) is kept only as this allowlist of tags and attributes
- * (SECURITY.md "Input and content"): no scripts, no event handlers, no styles, links only to http(s) and
+ * (docs/security.md "Input and content"): no scripts, no event handlers, no styles, links only to http(s) and
  * mail addresses, and every link opens without handing over the page.
  */
 const OPTIONS: sanitizeHtml.IOptions = {

@@ -1,7 +1,7 @@
 export const THEMES = ["dark", "light"] as const;
 export type Theme = (typeof THEMES)[number];
 
-/** Spec §1 and §9: dark is the default, except organizations 1 and 39, which default to light. */
+/** docs/product.md §1 and §9: dark is the default, except organizations 1 and 39, which default to light. */
 const LIGHT_BY_DEFAULT = new Set([1, 39]);
 
 export function defaultThemeFor(organizationId: number | null | undefined): Theme {

@@ -10,7 +10,7 @@ import { documents } from "../../server/documents";
 import { pageElements } from "./render-floor";
 
 /**
- * A floor for a signed-in page's row of `npm run bench` (docs/decisions/014-speed.md, ninth round): the
+ * A floor for a signed-in page's row of `npm run bench` (docs/decisions/014-speed.md, "How it is measured"): the
  * least a Remix v2 app can do to serve that page on this stack. Express and Lectern's own lane into Remix
  * (server/documents.ts, cheaper than Remix's Express adapter) serve Lectern's built app, with its route
  * table, assets manifest and patched router (the patch-package diffs in patches/), but the page's two routes (root

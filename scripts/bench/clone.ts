@@ -11,7 +11,7 @@ import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
 
 /**
- * How long copying a large course takes (spec §4 allows "up to about 10 minutes"): a course of
+ * How long copying a large course takes (docs/product.md §4 allows "up to about 10 minutes"): a course of
  * `lessonCount` lessons with `fileCount` files totalling `totalBytes`, copied by the real clone job.
  */
 export async function benchClone({ lessonCount = 500, fileCount = 100, totalBytes = 1024 ** 3 } = {}) {

@@ -369,7 +369,7 @@ async function main() {
     fs.rmSync(big.dataDir, { recursive: true, force: true });
   }
 
-  // 4. SECURITY.md's load row: 1,000 learners across 20 organizations posting progress at once.
+  // 4. docs/security.md's load row: 1,000 learners across 20 organizations posting progress at once.
   if (only("load")) {
     const load = await benchConcurrentProgress({ start, stop: stopProcess, connections: Number(process.env.BENCH_LOAD_CONNECTIONS ?? 1000) });
     table.push({
@@ -385,7 +385,7 @@ async function main() {
     const js = learnerHomeJs();
     table.push({ what: `learner home JavaScript, KiB gzipped (${js.files} files, ${js.rawKiB} KiB raw)`, ...atMost(js.gzipKiB, 90) });
     // Not in that row: the language's texts, a script of their own loaded once per language and deploy
-    // (app/utils/i18n.server.ts); until the third round they were inside every page instead.
+    // (app/utils/i18n.server.ts); they were inside every page before (docs/decisions/014-speed.md, "Client JavaScript").
     const texts = zlib.gzipSync(Buffer.from(textsScript("en").body), { level: 9 }).length;
     console.log(`  the English texts script: ${Math.round(texts / 102.4) / 10} KiB gzipped, cached for a year`);
     json.texts_gzip_kib = Math.round(texts / 102.4) / 10;
@@ -403,7 +403,7 @@ async function main() {
 
   if (only("leaderboard")) await benchLeaderboard({ start, stop: stopProcess, run });
 
-  // 5. Copying a large course in the background (spec §4: "up to about 10 minutes").
+  // 5. Copying a large course in the background (docs/product.md §4: "up to about 10 minutes").
   if (only("clone")) {
     const clone = await benchClone({
       lessonCount: Number(process.env.BENCH_CLONE_LESSONS ?? 500),

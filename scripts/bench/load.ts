@@ -11,7 +11,7 @@ import { Platform } from "../../server/platform";
 import type { Server } from "./processes";
 
 /**
- * SECURITY.md's load row: `learners` learners spread over `organizations` organizations, each posting
+ * docs/security.md's load row: `learners` learners spread over `organizations` organizations, each posting
  * progress heartbeats for `lessonsEach` lessons, all at once (one connection per learner). Every post
  * writes its own (learner, lesson) row, so counting the rows afterwards shows whether any write was lost.
  */

@@ -6,7 +6,7 @@ import { Platform } from "../../server/platform";
 import { identify } from "../../app/kernel/viewer.server";
 
 /**
- * The data half of a signed-in page's floor (docs/decisions/014-speed.md, ninth round): the page's two
+ * The data half of a signed-in page's floor (docs/decisions/014-speed.md, "How it is measured"): the page's two
  * loaders from the server build, and the viewer the server builds before them (the session, the learner's progress, the
  * cards) called directly in this process, in a hot loop, for the row's own mix of learners and paths. No HTTP, Express,
  * middleware, Remix or React: what the page's data costs on its own, with caches warmer than a server's.

@@ -4,7 +4,7 @@ import { createElement, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 
 /**
- * A floor for a signed-in page's row of `npm run bench` (docs/decisions/014-speed.md, seventh round): what
+ * A floor for a signed-in page's row of `npm run bench` (docs/decisions/014-speed.md, "How it is measured"): what
  * React alone costs to render the markup the page sends. The page's HTML is parsed back into plain React
  * elements (no components, no hooks, no contexts, no Remix), made once, and rendered with
  * `renderToString` in a hot loop. Any React server rendering of that page costs at least this; added to

@@ -6,7 +6,7 @@ import puppeteer, { type Browser, type Page } from "puppeteer";
 export const CHROMIUM = process.env.CHROME_PATH || "/usr/bin/chromium";
 
 /**
- * Debian's Chromium, headless, with a fresh profile that is removed afterwards (STACK.md traps 3 and 5).
+ * Debian's Chromium, headless, with a fresh profile that is removed afterwards (docs/decisions/001-stack-and-layout.md, traps 3 and 5).
  * The background-networking flags keep it from calling out of this closed network.
  */
 export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {

@@ -10,7 +10,7 @@ export interface HttpResponse {
 
 /**
  * One HTTP request to the local server with an explicit Host header. Node's fetch would replace the
- * Host header and cannot resolve `*.localhost` (STACK.md trap 9), so this goes through http.request.
+ * Host header and cannot resolve `*.localhost` (docs/decisions/001-stack-and-layout.md, trap 9), so this goes through http.request.
  */
 export function request(
   port: number,

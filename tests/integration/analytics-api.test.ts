@@ -6,7 +6,7 @@ import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
- * The /api calls of spec §7 "Analytics" and the CSV export against the real server and the demo's year
+ * The /api calls of docs/product.md §7 "Analytics" and the CSV export against the real server and the demo's year
  * of history: the envelope, the query, who sees which figures, and downloads counted when served.
  */
 let server: RunningServer;

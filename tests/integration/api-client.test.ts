@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-/** openapi-fetch's fetch, through http.request with the organization's Host header (STACK.md trap 9). */
+/** openapi-fetch's fetch, through http.request with the organization's Host header (docs/decisions/001-stack-and-layout.md, trap 9). */
 function clientFor(host: string, token?: string) {
   const fetchVia = async (input: Request) => {
     const url = new URL(input.url);

@@ -9,7 +9,7 @@ import { PdfRenderer, RendererBusyError, RendererUnavailableError, RenderTimeout
 import { pdfText } from "../helpers/pdf";
 
 /**
- * The certificate renderer as a sandbox (SECURITY.md "certificate template reaching file://, internal
+ * The certificate renderer as a sandbox (docs/security.md "certificate template reaching file://, internal
  * addresses or redirects"): pages that try to run script, read local files, reach an internal address,
  * follow a redirect or a meta refresh get nothing, and the internal server sees no request at all.
  */

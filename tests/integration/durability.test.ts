@@ -36,7 +36,7 @@ function categoryIds(file: string) {
   }
 }
 
-describe("kill -9 during a burst of writes (SECURITY.md 'Durability')", () => {
+describe("kill -9 during a burst of writes (docs/security.md 'Durability')", () => {
   it("keeps every acknowledged write, and the file stays intact, again and again", async () => {
     const dataDir = makeDataDir();
     for (let round = 0; round < 3; round++) {

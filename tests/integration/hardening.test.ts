@@ -7,7 +7,7 @@ import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
- * Issue 30's probe, row by row (SECURITY.md "Input and content", "Authentication", "Authorization"): each test
+ * Issue 30's probe, row by row (docs/security.md "Input and content", "Authentication", "Authorization"): each test
  * here failed on the main it was found on.
  */
 const ACME = "acme.localhost";

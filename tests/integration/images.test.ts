@@ -7,7 +7,7 @@ import { multipart, request } from "../helpers/http";
 import { startServer, type RunningServer } from "../helpers/server";
 import { insertSession } from "../helpers/sessions";
 
-/** The image provider (spec §7 "Images are served through an image provider under a bucket path, webp at 2x density"). */
+/** The image provider (docs/product.md §7 "Images are served through an image provider under a bucket path, webp at 2x density"). */
 let server: RunningServer;
 let admin: string;
 const ORG = "nordlys.localhost";

@@ -11,7 +11,7 @@ import { ROOT, startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
- * SECURITY.md: a write lock held on one organization's file by another process (backup, migration, CLI)
+ * docs/security.md: a write lock held on one organization's file by another process (backup, migration, CLI)
  * leaves every other organization answering as fast as before; the locked one's writes wait briefly off
  * the event loop, then get 503 with Retry-After — never a 500, never a frozen server
  * (docs/decisions/033-tenant-write-locks.md).

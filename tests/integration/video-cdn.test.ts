@@ -4,7 +4,7 @@ import { multipart, request } from "../helpers/http";
 import { startServer, type RunningServer } from "../helpers/server";
 import { insertSession } from "../helpers/sessions";
 
-/** `GET /api/cdn/video/{id}` (spec §7 "Files"): a signed, expiring address of a video, with ranges. */
+/** `GET /api/cdn/video/{id}` (docs/product.md §7 "Files"): a signed, expiring address of a video, with ranges. */
 let server: RunningServer;
 let admin: string;
 let learner: string;

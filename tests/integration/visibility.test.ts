@@ -9,7 +9,7 @@ import { cookieFor, insertSession } from "../helpers/sessions";
 /**
  * Who sees which course, on every surface, in both organizations of one server (issue 31): a draft, a
  * course blocked by default and a group-only course (force_groups), beside a plain published course as the
- * control. The rules are app/access/courses.ts's (docs/decisions/031-request-kernel.md) and spec §8's:
+ * control. The rules are app/access/courses.ts's (docs/decisions/031-request-kernel.md) and docs/product.md §8's:
  *
  * - a draft does not exist for learners or visitors (404, absent from every list and search); those who
  *   write courses preview it everywhere;

@@ -20,7 +20,7 @@ const routeFiles = fs
   .filter((f) => /^api\..+\.tsx?$/.test(f) && f !== "api.$.ts")
   .sort();
 const METHODS: Method[] = ["GET", "POST", "PUT", "DELETE"];
-/** Calls whose one handler answers any method alike; spec §7 names GET and POST, and so do their contracts. */
+/** Calls whose one handler answers any method alike; docs/product.md §7 names GET and POST, and so do their contracts. */
 const ANY_METHOD = new Set(["api.auth.user", "api.auth.sso.$driver.redirect", "api.auth.sso.$driver.callback", "api.auth.sso.$driver.callback-raw"]);
 
 function callsOf(route: string) {

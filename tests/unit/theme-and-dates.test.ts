@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatDate } from "~/utils/i18n";
 import { defaultThemeFor, isTheme } from "~/utils/theme";
 
-describe("defaultThemeFor (spec §1, §9)", () => {
+describe("defaultThemeFor (docs/product.md §1, §9)", () => {
   it("is light for organizations 1 and 39", () => {
     expect(defaultThemeFor(1)).toBe("light");
     expect(defaultThemeFor(39)).toBe("light");

@@ -5,7 +5,7 @@ import { checkCsv } from "~/models/user-import.server";
 const bytes = (text: string) => new TextEncoder().encode(text);
 const none = () => false;
 
-describe("checkCsv (spec §5: first name, last name, phone, email)", () => {
+describe("checkCsv (docs/product.md §5: first name, last name, phone, email)", () => {
   it("reads rows in the spec's column order, with a header and empty fields left blank", () => {
     const file = checkCsv(bytes("First name,Last name,Phone,Email\nAnna,Berg,+45 12 34 56 78,Anna@Example.com\n,,,solo@example.com\n"), none);
     expect(file.problems).toEqual([]);

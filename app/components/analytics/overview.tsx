@@ -7,7 +7,7 @@ import { KpiCard, PeriodForm } from "./kpis";
 
 export type AnalyticsView = Awaited<ReturnType<typeof loadAnalytics>>;
 
-/** The dashboard overview's analytics (spec §2 "Index (overview with analytics)"): the four KPIs. */
+/** The dashboard overview's analytics (docs/product.md §2 "Index (overview with analytics)"): the four KPIs. */
 export function AnalyticsOverview({ data }: { data: AnalyticsView }) {
   const { t } = useTranslation();
   return (

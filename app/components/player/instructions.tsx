@@ -12,8 +12,8 @@ const SHORTCUTS = [
 ] as const;
 
 /**
- * The player's instructions modal (spec §2). The first time a person opens a video it is shown and its
- * button records that (POST /api/player-window, spec §7, a form: it works without JavaScript); after that
+ * The player's instructions modal (docs/product.md §2). The first time a person opens a video it is shown and its
+ * button records that (POST /api/player-window, docs/product.md §7, a form: it works without JavaScript); after that
  * it opens with "?" or the shortcuts button, or `?instructions=1` without JavaScript, and closes with the
  * close button or Escape.
  */

@@ -13,7 +13,7 @@ import { Icon } from "./icons";
  */
 const Player = memo(ReactPlayer);
 
-/** Spec §9: the skip arrows move 15 seconds. */
+/** docs/product.md §9: the skip arrows move 15 seconds. */
 export const SKIP_SECONDS = 15;
 
 /** Keys the player answers to (the instructions modal lists the same). */

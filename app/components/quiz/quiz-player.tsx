@@ -4,7 +4,7 @@ import type { AttemptView, QuizPlayerState } from "~/models/quiz.server";
 import { QuizResult } from "./quiz-result";
 
 /**
- * The quiz inside the lesson player and on its own page (spec §4 quiz states): failed to load, not
+ * The quiz inside the lesson player and on its own page (docs/product.md §4 quiz states): failed to load, not
  * started, in progress (one question at a time, previous and next), submit (with a confirmation when
  * questions are unanswered), then passed or failed, and a retake. Every step is a form post to
  * `/quizzes/{id}` that redirects back, so it all works without JavaScript; with it, Remix submits the
@@ -63,7 +63,7 @@ export function QuizPlayer({ data, returnTo, lessonId, confirm, error }: QuizPla
   );
 }
 
-/** Spec §8: 'Something went wrong' and 'The quiz could not be loaded. Please refresh your browser window and try again.' */
+/** docs/product.md §8: 'Something went wrong' and 'The quiz could not be loaded. Please refresh your browser window and try again.' */
 export function QuizLoadFailed() {
   const { t } = useTranslation();
   return (

@@ -3,7 +3,7 @@ import type { AttemptView } from "~/models/quiz.server";
 
 type Revealed = AttemptView["questions"][number] & { correct?: boolean; correct_choices?: string[]; accepted?: string[]; explanation?: string };
 
-/** Passed or failed, the score out of 100 % (spec §9), which answers were right, and the explanations. */
+/** Passed or failed, the score out of 100 % (docs/product.md §9), which answers were right, and the explanations. */
 export function QuizResult({ attempt }: { attempt: AttemptView }) {
   const { t } = useTranslation();
   const passed = attempt.status === "passed";

@@ -6,7 +6,7 @@ import { hashToken, randomToken } from "./secrets.server";
 import { SESSION_LIFETIME_SECONDS } from "./session.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Spec §9 and SECURITY.md "Numbers": API tokens, like sessions, live 30 days (2,592,000 s) at most. */
+/** docs/product.md §9 and docs/security.md "Numbers": API tokens, like sessions, live 30 days (2,592,000 s) at most. */
 export const MAX_TOKEN_DAYS = (SESSION_LIFETIME_SECONDS * 1000) / DAY_MS;
 export const DEFAULT_TOKEN_DAYS = MAX_TOKEN_DAYS;
 /** last_used_at is written at most this often. */

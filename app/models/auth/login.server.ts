@@ -3,11 +3,11 @@ import type { User } from "../../../db/tenant";
 import { roleIn, type AuthRealm } from "./realm.server";
 import { normalizeEmail, verifyPassword } from "./secrets.server";
 
-/** SECURITY.md: at most 100 failed sign-ins an hour per account, counted in a sliding window. */
+/** docs/security.md: at most 100 failed sign-ins an hour per account, counted in a sliding window. */
 export const MAX_FAILURES_PER_HOUR = 100;
 const HOUR_MS = 60 * 60 * 1000;
 
-/** Spec §8's login errors, plus throttling and disabled accounts. */
+/** docs/product.md §8's login errors, plus throttling and disabled accounts. */
 export type LoginError = "user_not_found" | "invalid_password" | "organization" | "throttled" | "disabled";
 
 export type LoginResult = { ok: true; person: User } | { ok: false; error: LoginError };

@@ -18,7 +18,7 @@ async function compose(platform: MailServices, realm: AuthRealm, person: User) {
 }
 
 /**
- * Sign-in mails go to the person only: the organization's BCC address (spec §3) gets copies of other
+ * Sign-in mails go to the person only: the organization's BCC address (docs/product.md §3) gets copies of other
  * mail, but a copy of a code or a link would let its reader sign in as anyone.
  */
 function send(platform: MailServices, _realm: AuthRealm, to: string, subject: string, lines: string[]) {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import argon2 from "argon2";
 
-/** Spec §5 and §9: at least 6 characters. The upper bound only keeps hashing cheap for huge inputs. */
+/** docs/product.md §5 and §9: at least 6 characters. The upper bound only keeps hashing cheap for huge inputs. */
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 1024;
 

@@ -4,7 +4,7 @@ import type { Session, User } from "../../../db/tenant";
 import type { AuthRealm } from "./realm.server";
 import { hashToken, randomToken } from "./secrets.server";
 
-/** Spec §7 and §9: tokens (and so sessions) live 30 days. */
+/** docs/product.md §7 and §9: tokens (and so sessions) live 30 days. */
 export const SESSION_LIFETIME_SECONDS = 2_592_000;
 /** last_seen_at is written at most this often, so reading pages does not mean writing on every request. */
 const TOUCH_INTERVAL_MS = 60_000;

@@ -10,7 +10,7 @@ export const RESET_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 export const MAGIC_LINK_LIFETIME_MS = 15 * 60 * 1000;
 
 /**
- * SECURITY.md "mails limited per account as well as per address": at most this many reset mails, and
+ * docs/security.md "mails limited per account as well as per address": at most this many reset mails, and
  * as many sign-in-link mails, per account in any hour, from whatever addresses they are asked for. The
  * per-address limit (server/protection.ts) cannot stop a requester with many addresses from filling one
  * person's mailbox. Past the limit the request gets the same answer as an unknown address, so the limit

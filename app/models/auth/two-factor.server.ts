@@ -4,7 +4,7 @@ import type { Session } from "../../../db/tenant";
 import type { AuthRealm } from "./realm.server";
 
 /**
- * SECURITY.md: 6 digits, valid at most 10 minutes, single use, voided by a resend, at most 5 tries per
+ * docs/security.md: 6 digits, valid at most 10 minutes, single use, voided by a resend, at most 5 tries per
  * sign-in across all resends.
  */
 export const CODE_DIGITS = 6;
