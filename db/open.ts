@@ -143,7 +143,7 @@ export function checkDatabaseFile(file: string) {
  * backup) holds the lock fails with SQLITE_BUSY at once, without waiting for busy_timeout (or, in the
  * server, for the wait on timers that comes before a request's writes: db/write-lock.ts).
  */
-function writeTransactionsImmediately(db: DrizzleDb<any>) {
+function writeTransactionsImmediately(db: DrizzleDb<Record<string, never>>) {
   const begin = db.transaction.bind(db);
   db.transaction = ((work: Parameters<typeof begin>[0], config?: Parameters<typeof begin>[1]) =>
     begin(work, { behavior: "immediate", ...config })) as typeof db.transaction;
@@ -194,7 +194,7 @@ function lastAppliedMillis(sqlite: Database.Database) {
 }
 
 /** Applies pending migrations; a database that holds the newest one costs one query. */
-function migrateIfNeeded(db: DrizzleDb<any>, folder: MigrationFolder) {
+function migrateIfNeeded(db: DrizzleDb<Record<string, never>>, folder: MigrationFolder) {
   const sqlite = db.$client;
   if (hasMigrationsTable(sqlite) && lastAppliedMillis(sqlite) >= newestMigrationMillis(folder)) return;
   applyMigrations(sqlite, folder);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { loginFailureColumns, personColumns, resetTokenColumns, sessionColumns, SESSION_KINDS } from "./auth-columns";
-import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
 import { ACTIVITY_KINDS, BADGE_RULES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, LESSON_KINDS } from "./vocabulary";
 
@@ -33,7 +33,7 @@ export const courses = sqliteTable(
     published: integer("published", { mode: "boolean" }).notNull().default(false),
     blockDefaultAccess: integer("block_default_access", { mode: "boolean" }).notNull().default(false),
     /** The course that must be completed before this one opens (docs/product.md §4 "enforce order"). */
-    prerequisiteCourseId: integer("prerequisite_course_id").references((): any => courses.id, {
+    prerequisiteCourseId: integer("prerequisite_course_id").references((): AnySQLiteColumn => courses.id, {
       onDelete: "set null",
     }),
     categoryId: integer("category_id").references(() => categories.id, { onDelete: "set null" }),

@@ -118,7 +118,6 @@ export class PdfRenderer {
   launches = 0;
   #warm: Warm | null = null;
   #idleTimer: NodeJS.Timeout | undefined;
-  #closed = false;
   /** Browsers being closed (replaced, crashed, idle, or given up on). */
   readonly #cleanups = new Set<Promise<unknown>>();
 

@@ -115,6 +115,7 @@ export function CourseCardItem({
   const props = { className: "card", "data-course-id": course.id };
   // In the browser the `.server` module is empty and the card renders in place (the choice never changes
   // within one side, so neither does the order of hooks); hydration finds the same DOM either way.
+  // eslint-disable-next-line react-hooks/rules-of-hooks -- the same branch on every render of one side (above)
   return useKeptElement ? useKeptElement("li", props, ["card", headingLevel, priority, width, course], content) : <li {...props}>{content()}</li>;
 }
 
@@ -188,6 +189,7 @@ export function CourseRow({
         ) : null}
       </div>
       {/* Focusable so the keyboard can scroll it (axe: scrollable-region-focusable). */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must take focus */}
       <ul className="row-track" ref={track} tabIndex={0} aria-labelledby={`${id}-title`}>
         {courses.map((course, i) => (
           <CourseCardItem key={course.id} course={course} priority={i < eager} />

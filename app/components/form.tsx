@@ -35,6 +35,7 @@ export function Field({
   return (
     <div className="field">
       <label htmlFor={field.id}>{label}</label>
+      {/* eslint-disable-next-line jsx-a11y/no-autofocus -- only a sign-in step whose one task is this field asks for it */}
       <input {...props} key={props.key} autoComplete={autoComplete} autoFocus={autoFocus} inputMode={inputMode} />
       <ErrorList id={field.errorId} errors={field.errors} />
     </div>

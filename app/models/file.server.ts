@@ -76,6 +76,7 @@ function filesDir(dataDir: string, organizationId: number) {
 
 /** A clean file name for Content-Disposition and listings: no paths, no control characters. */
 export function cleanName(name: string) {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
   const base = path.basename(name.replace(/\\/g, "/")).replace(/[\u0000-\u001f\u007f"]/g, "").trim();
   return (base || "file").slice(0, 200);
 }

@@ -6,12 +6,12 @@ import { sessionCookie , realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 
 /** A GET only asks: signing out changes state, so it takes a post (a link prefetch must not sign anyone out). */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ context }: LoaderFunctionArgs) {
   if (!context.viewer.via) throw redirect("/auth/login");
   return null;
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ context }: ActionFunctionArgs) {
   const auth = context.viewer;
   if (auth?.session) revokeSession(realmFor(context), auth.session.id);
   return redirectWithFlash("/auth/login", "auth.logout.done", {

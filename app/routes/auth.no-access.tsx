@@ -4,7 +4,7 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 
 /** docs/product.md §4: a signed-in person without a role in this organization gets a clear page, not a loop. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ context }: LoaderFunctionArgs) {
   const auth = context.viewer;
   if (!auth.via) throw redirect("/auth/login");
   return null;

@@ -14,7 +14,7 @@ const HOME_COURSE_LIMIT = 24;
  * a hero, "continue watching" for a signed-in learner, each published carousel as a horizontal row, the
  * categories with their covers, and the courses: those the viewer sees (app/access/courses.ts).
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ context }: LoaderFunctionArgs) {
   const { organization, db } = context;
   if (!organization || !db) return { kind: "platform" as const };
   const viewer = context.viewer;

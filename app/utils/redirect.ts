@@ -10,6 +10,7 @@
 const BASE = "http://lectern.invalid";
 
 function looksLocal(path: string) {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
   return path.startsWith("/") && !path.startsWith("//") && !/[\u0000-\u001f\u007f\\]/.test(path);
 }
 

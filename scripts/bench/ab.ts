@@ -53,7 +53,7 @@ async function main() {
             url: `http://127.0.0.1:${server.port}`,
             connections: 10,
             duration: measured ? seconds : 3,
-            requests: [{ method: "GET", path: "/", setupRequest: (req: any) => { const x = vary(); return { ...req, ...x, headers: { ...req.headers, ...x.headers, host: data.host } }; } }],
+            requests: [{ method: "GET", path: "/", setupRequest: (req: autocannon.Request) => { const x = vary(); return { ...req, ...x, headers: { ...req.headers, ...x.headers, host: data.host } } as autocannon.Request; } }],
           });
           if (!measured) continue;
           const cpu = (cpuMs(server.child.pid!) - before) / r.requests.total;

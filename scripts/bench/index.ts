@@ -81,7 +81,7 @@ async function measure({ port, pid, path: urlPath, hosts, vary }: Load, duration
         method: "GET",
         path: urlPath,
         // A new Host on every request spreads the load over the organizations round-robin.
-        setupRequest: (req: any) => {
+        setupRequest: (req: autocannon.Request) => {
           const extra = vary?.() ?? {};
           return {
             ...req,
@@ -89,7 +89,7 @@ async function measure({ port, pid, path: urlPath, hosts, vary }: Load, duration
             ...(extra.method ? { method: extra.method } : {}),
             ...(extra.body ? { body: extra.body } : {}),
             headers: { ...req.headers, ...(extra.headers ?? {}), host: hosts[next++ % hosts.length] },
-          };
+          } as autocannon.Request;
         },
       },
     ],

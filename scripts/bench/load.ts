@@ -77,7 +77,7 @@ export async function benchConcurrentProgress({
       {
         method: "POST",
         path: "/api/lesson-progresses",
-        setupRequest: (req: any) => {
+        setupRequest: (req: autocannon.Request) => {
           const n = next++;
           const person = people[n % people.length];
           const lessonId = Math.floor(n / people.length) + 1; // learner n's lessons, one post each

@@ -50,7 +50,7 @@ async function until<T>(what: () => Promise<T | undefined>, ms = 40_000): Promis
 }
 
 let certificate: { id: number; certificate_id: string; verification_url: string };
-let courseTitle = "Førstehjælp for ledere";
+const courseTitle = "Førstehjælp for ledere";
 
 describe("issuing", () => {
   it("issues one certificate with a stable id when the last lesson is completed, even 50 times at once", async () => {

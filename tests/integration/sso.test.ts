@@ -304,7 +304,7 @@ describe("apps", () => {
   it("redirect → provider → callback-raw → callback gives the same token reply as POST auth/login", async () => {
     const started = await api(server, NORDLYS, "POST", "auth/sso/corp/redirect");
     expect(started.status, started.body).toBe(200);
-    const { authorization_url, binding, state, redirect_uri } = started.json().payload;
+    const { authorization_url, state, redirect_uri } = started.json().payload;
     expect(redirect_uri).toBe(`http://${NORDLYS}:${server.port}/api/auth/sso/corp/callback-raw`);
     expect(started.body).not.toContain(CLIENT.client_secret);
     const answer = await new IdpVisitor(idp.issuer).signIn(authorization_url, "app.user");

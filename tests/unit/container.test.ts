@@ -60,7 +60,7 @@ describe("the container image recipe", () => {
     const services = Object.fromEntries(
       compose
         .slice(compose.indexOf("\nservices:\n"), compose.indexOf("\nvolumes:\n"))
-        .split(/\n(?=  [\w-]+:\n)/)
+        .split(/\n(?= {2}[\w-]+:\n)/)
         .slice(1)
         .map((text) => [text.trim().split(":")[0], text]),
     );

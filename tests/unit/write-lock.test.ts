@@ -25,7 +25,6 @@ afterEach(() => {
 });
 
 const LIMITS: WriteWaitLimits = { maxMs: 300, firstPollMs: 5, maxPollMs: 20 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The longest the event loop went without running a 5 ms timer while `work` ran. */
 async function longestStall<T>(work: Promise<T>) {

@@ -191,6 +191,8 @@ export function VideoPlayer({
     <div className={enhanced ? "video enhanced" : "video"} data-testid="video" ref={box} data-playing={playing || undefined}>
       {/* react-player renders a plain <video controls> on the server, so the video plays without JavaScript;
           in the browser it also takes addresses of video services. */}
+      {/* A click on the picture plays or pauses, as in any player; the keyboard has the play button and Space. */}
+      {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions */}
       <div className="video-frame" onClick={enhanced ? toggle : undefined}>
         <Player ref={ref} src={source.current.src} controls={!enhanced} preload="metadata" width="100%" height="100%" title={title} />
         {enhanced && !playing ? (

@@ -93,6 +93,7 @@ function unixMode(entry: yauzl.Entry) {
  */
 export function safeEntryName(raw: string, maxNameBytes = DEFAULT_UNPACK_LIMITS.maxNameBytes): { name: string; folder: boolean } {
   if (Buffer.byteLength(raw) > maxNameBytes) throw new UnpackError("unsafe_path", raw.slice(0, 80));
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
   if (/[\u0000-\u001f\u007f\\]/.test(raw)) throw new UnpackError("unsafe_path", raw);
   if (raw.startsWith("/") || /^[a-zA-Z]:/.test(raw)) throw new UnpackError("unsafe_path", raw);
   const folder = raw.endsWith("/");
