@@ -70,4 +70,28 @@ describe("forms without JavaScript", () => {
     expect(res.status).toBe(400);
     expect(fieldErrors(res.body)).toContain("Choose one of the options.");
   });
+
+  it("categories, carousels and API tokens answer the same way", async () => {
+    const category = await post(NORDLYS, "/dashboard/organizations/2/categories", { name: "" });
+    expect(category.status).toBe(400);
+    expect(fieldErrors(category.body)).toContain("Feltet skal udfyldes.");
+    const carousel = await post(ACME, "/dashboard/organizations/1/carousels", { title: "", published: "on" });
+    expect(carousel.status).toBe(400);
+    expect(fieldErrors(carousel.body)).toContain("This field is required.");
+    expect(carousel.body).toMatch(/<input[^>]*type="checkbox"[^>]*name="published"[^>]*checked/);
+    const superAdmin = await cookieFor(insertSession(server, "platform", { email: "super@lectern.test", kind: "web" }));
+    const token = await postForm(server, "localhost", "/admin/organizations/1/api", { intent: "create", name: "Kept token name", days: "400" }, superAdmin);
+    expect(token.status).toBe(400);
+    expect(token.body).toContain("This field is required.");
+    expect(token.body).toMatch(/Choose a lifetime from 1 to \d+ days\./);
+    expect(token.body).toContain('value="Kept token name"');
+  });
+
+  it("the profile keeps what was typed and names the field too long", async () => {
+    const learner = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
+    const res = await postForm(server, ACME, "/profile?index", { firstName: "Ada", lastName: "L".repeat(101), language: "" }, learner);
+    expect(res.status).toBe(400);
+    expect(fieldErrors(res.body)).toContain("Use at most 100 characters.");
+    expect(res.body).toContain('value="Ada"');
+  });
 });
