@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { loginFailureColumns, personColumns, resetTokenColumns, sessionColumns, SESSION_KINDS } from "./auth-columns";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
-import { ACTIVITY_KINDS, BADGE_RULES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, LESSON_KINDS } from "./vocabulary";
+import { ACTIVITY_KINDS, BADGE_RULES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, GROUP_RULE_OPERATORS, LESSON_KINDS } from "./vocabulary";
 
 // The enum columns' values live in db/vocabulary.ts (plain data a screen may render); still exported here.
 export { ACTIVITY_KINDS, BADGE_RULES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, LESSON_KINDS };
@@ -861,7 +861,7 @@ export type QuizAnswer = typeof quizAnswers.$inferSelect;
 
 // --- Groups and import (issue 14, docs/decisions/017-groups-and-import.md) ---
 
-export const GROUP_RULE_OPERATORS = ["equals", "not_equals", "contains", "starts_with", "ends_with", "before", "after", "is", "is_not"] as const;
+export { GROUP_RULE_OPERATORS };
 
 /**
  * Rule groups (docs/product.md §3 "rule, operator, value"): a person who matches the group's rules (all or any) is a

@@ -23,7 +23,7 @@ export const ANONYMOUS_BODY_BYTES = 64 * 1024;
 export const SIGNED_IN_BODY_BYTES = 1024 * 1024;
 /**
  * Room for a multipart body's boundaries and its small fields beside the file; a file a little over its
- * limit is then refused by the route itself, with the form's own message (app/utils/upload.server.ts).
+ * limit is then refused by the route itself, with the form's own message (app/kernel/upload.server.ts).
  */
 const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 

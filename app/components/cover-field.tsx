@@ -14,10 +14,11 @@ export function CoverField({
   errors,
 }: {
   id: string;
-  value: number | null;
+  /** The file chosen: the saved cover, or the one sent back with an error (a string then). */
+  value: number | string | null | undefined;
   preview: string | null;
   images: Array<{ id: number; name: string }>;
-  errors?: string[];
+  errors?: string[] | null;
 }) {
   const { t } = useTranslation();
   return (
@@ -29,7 +30,14 @@ export function CoverField({
         ) : (
           <span className="cover-preview cover-none">{t("browse.noCover")}</span>
         )}
-        <select id={id} name="cover_file_id" defaultValue={value ? String(value) : ""} aria-describedby={`${id}-hint`}>
+        <select
+          id={id}
+          name="cover_file_id"
+          defaultValue={value ? String(value) : ""}
+          key={value ? String(value) : ""}
+          aria-invalid={errors?.length ? true : undefined}
+          aria-describedby={errors?.length ? `${id}-error ${id}-hint` : `${id}-hint`}
+        >
           <option value="">—</option>
           {images.map((f) => (
             <option key={f.id} value={f.id}>
@@ -41,7 +49,7 @@ export function CoverField({
       <p className="hint" id={`${id}-hint`}>
         {t("browse.coverHint")}
       </p>
-      <ErrorList errors={errors} />
+      <ErrorList id={`${id}-error`} errors={errors} />
     </div>
   );
 }

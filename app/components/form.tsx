@@ -1,19 +1,56 @@
-import type { FieldMetadata } from "@conform-to/react";
-import { getInputProps, getSelectProps } from "@conform-to/react";
+import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
+import { getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import type { z } from "zod";
+import { formMessage, parseForm } from "~/utils/form";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { useTranslation } from "~/utils/translate";
 
+/** One error message: a key (with its number, app/utils/form.ts) translated, or a message already translated. */
+export function useErrorText() {
+  const { t } = useTranslation();
+  return (error: string) => {
+    const { key, count } = formMessage(error);
+    return count === undefined ? t(key) : t(key, { count });
+  };
+}
+
 /** Error keys from the schemas (or the server), translated; rendered on the server too. */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
-  const { t } = useTranslation();
+  const text = useErrorText();
   if (!errors?.length) return null;
   return (
     <ul id={id} className="field-errors" role="alert">
       {errors.map((error) => (
-        <li key={error}>{t(error)}</li>
+        <li key={error}>{text(error)}</li>
       ))}
     </ul>
   );
+}
+
+/**
+ * A form read with conform and its zod schema (app/utils/form.ts): the server's reply (`lastResult`) shows its
+ * messages and keeps the values sent, with JavaScript off too; in the browser the same schema checks a field
+ * when it is left and again as it changes, and the whole form before it is sent.
+ */
+export function useZodForm<Schema extends z.ZodTypeAny>({
+  id,
+  schema,
+  lastResult,
+  defaultValue,
+}: {
+  id?: string;
+  schema: Schema;
+  lastResult: unknown;
+  defaultValue?: Record<string, unknown>;
+}) {
+  return useForm<z.input<Schema>, z.output<Schema>, string[]>({
+    id,
+    lastResult: lastResult as SubmissionResult<string[]> | null | undefined,
+    defaultValue: defaultValue as never,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseForm(formData, schema),
+  });
 }
 
 export function Field({
@@ -40,6 +77,28 @@ export function Field({
       <ErrorList id={field.errorId} errors={field.errors} />
     </div>
   );
+}
+
+/**
+ * A control of a conform form that keeps its own id (tests and labels name it): its name, the value to show
+ * (the one sent back by the server after an error, else the form's default) and its error's description.
+ * Render `<ErrorList id={`${id}-error`} …>` beside it; give `key={field.key}` separately.
+ */
+export function controlProps(field: FieldMetadata<unknown>, id: string) {
+  const value = field.initialValue;
+  return {
+    id,
+    name: field.name,
+    defaultValue: typeof value === "string" ? value : "",
+    "aria-invalid": field.errors?.length ? true : undefined,
+    "aria-describedby": field.errors?.length ? `${id}-error` : undefined,
+  };
+}
+
+/** The errors of the whole form (not of one field), translated, or nothing. */
+export function FormErrors({ errors }: { errors?: string[] | null }) {
+  const text = useErrorText();
+  return <FormMessage>{errors?.length ? errors.map(text).join(" ") : null}</FormMessage>;
 }
 
 /** A message for the whole form: an error (role=alert) or a notice. */

@@ -441,9 +441,7 @@ export function listCertificates(db: TenantConn, page: Page, { q }: { q?: string
   return { items: rows, total };
 }
 
-export const revokeSchema = z.object({
-  reason: z.string({ required_error: "certificates.errors.reason" }).trim().min(1, "certificates.errors.reason").max(500),
-});
+export { revokeSchema } from "./forms/certificates";
 
 export function revokeCertificate(db: TenantConn, id: number, reason: string, now = new Date()) {
   return db.update(certificates).set({ revokedAt: now, revokedReason: reason }).where(eq(certificates.id, id)).returning().get();

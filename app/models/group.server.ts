@@ -6,8 +6,6 @@ import {
   courseCompletions,
   courses,
   files,
-  GROUP_RULE_FIELDS,
-  GROUP_RULE_OPERATORS,
   groupCourses,
   groupMembers,
   groupRules,
@@ -20,7 +18,7 @@ import {
 } from "../../db/tenant";
 import { manageableGroupIds } from "../access/rules";
 import type { Viewer } from "../access/viewer";
-import { LANGUAGES } from "../utils/i18n";
+import type { GroupForm, RuleInput } from "./forms/groups";
 
 /**
  * Groups (docs/product.md §3 "Group: name, description, cover image, courses, users, admin groups"; "Rule groups:
@@ -82,13 +80,7 @@ export function canManageGroup(viewer: Viewer, groupId: number) {
 // ---------------------------------------------------------------------------------------------------
 // Groups
 
-export const groupFormSchema = z.object({
-  name: z.string({ required_error: "validation.required" }).trim().min(1, "validation.required").max(120),
-  description: z.string().trim().max(2000).default(""),
-  coverFileId: z.coerce.number().int().positive().nullable().optional().transform((v) => v ?? null),
-  ruleMatch: z.enum(["all", "any"]).default("all"),
-});
-export type GroupForm = z.infer<typeof groupFormSchema>;
+export { groupFormSchema, ruleFormSchema, ruleSchema, RULE_OPERATORS, type GroupForm, type RuleInput } from "./forms/groups";
 
 /** Is the cover an image of this organization? (A foreign key in a body is checked to exist here.) */
 function coverIsImage(db: TenantConn, fileId: number | null) {
@@ -174,37 +166,6 @@ export function groupView(db: TenantConn, group: Group) {
 // ---------------------------------------------------------------------------------------------------
 // Rules
 
-/** Which operators each field takes. */
-export const RULE_OPERATORS: Record<(typeof GROUP_RULE_FIELDS)[number], readonly (typeof GROUP_RULE_OPERATORS)[number][]> = {
-  email: ["equals", "not_equals", "contains", "starts_with", "ends_with"],
-  first_name: ["equals", "not_equals", "contains", "starts_with", "ends_with"],
-  last_name: ["equals", "not_equals", "contains", "starts_with", "ends_with"],
-  phone: ["equals", "not_equals", "contains", "starts_with", "ends_with"],
-  language: ["equals", "not_equals"],
-  role: ["equals", "not_equals"],
-  created_at: ["before", "after"],
-  completed_course: ["is", "is_not"],
-  member_of_group: ["is", "is_not"],
-};
-
-/** A rule as a form or /api body gives it: for course and group rules the value is the id. */
-export const ruleSchema = z
-  .object({
-    field: z.enum(GROUP_RULE_FIELDS, { errorMap: () => ({ message: "validation.invalidOption" }) }),
-    operator: z.enum(GROUP_RULE_OPERATORS, { errorMap: () => ({ message: "validation.invalidOption" }) }),
-    value: z.union([z.string(), z.number()]).transform((v) => String(v).trim()).pipe(z.string().min(1, "validation.required").max(254)),
-  })
-  .superRefine((rule, ctx) => {
-    if (!RULE_OPERATORS[rule.field].includes(rule.operator)) {
-      ctx.addIssue({ code: "custom", path: ["operator"], message: "groups.errors.operator" });
-    }
-    const bad = (message: string) => ctx.addIssue({ code: "custom", path: ["value"], message });
-    if (rule.field === "language" && !(LANGUAGES as readonly string[]).includes(rule.value)) bad("validation.invalidOption");
-    if (rule.field === "role" && !["learner", "admin"].includes(rule.value)) bad("validation.invalidOption");
-    if (rule.field === "created_at" && !/^\d{4}-\d{2}-\d{2}$/.test(rule.value)) bad("groups.errors.date");
-    if ((rule.field === "completed_course" || rule.field === "member_of_group") && !/^\d{1,15}$/.test(rule.value)) bad("validation.invalidOption");
-  });
-export type RuleInput = z.infer<typeof ruleSchema>;
 
 export function listRules(db: TenantConn, groupId: number) {
   return db.select().from(groupRules).where(eq(groupRules.groupId, groupId)).orderBy(asc(groupRules.id)).all();

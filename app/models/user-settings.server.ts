@@ -1,8 +1,8 @@
 import { eq, inArray } from "drizzle-orm";
-import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import { groupMembers, groups, userSettings } from "../../db/tenant";
-import { LANGUAGES } from "../utils/i18n";
+import type { LANGUAGES } from "../utils/i18n";
+import type { UserSettingsForm } from "./forms/user-settings";
 
 /**
  * The organization's defaults for new people (docs/product.md §2: the users screen's "settings"): their language,
@@ -22,19 +22,7 @@ export function getUserSettings(db: TenantConn) {
 }
 export type UserSettings = ReturnType<typeof getUserSettings>;
 
-export const userSettingsSchema = z.object({
-  defaultLanguage: z
-    .enum(["", ...LANGUAGES], { errorMap: () => ({ message: "validation.invalidOption" }) })
-    .optional()
-    .transform((v) => (v ? v : null)),
-  defaultGroupIds: z
-    .union([z.array(z.coerce.number().int().positive()), z.coerce.number().int().positive()])
-    .optional()
-    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? [...new Set(v)] : [v])),
-  inviteImported: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()),
-  twoFactorRequired: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()),
-});
-export type UserSettingsForm = z.infer<typeof userSettingsSchema>;
+export { userSettingsSchema, type UserSettingsForm } from "./forms/user-settings";
 
 export function saveUserSettings(db: TenantConn, input: Omit<UserSettingsForm, "twoFactorRequired">) {
   const known = input.defaultGroupIds.length

@@ -1,13 +1,15 @@
+import { getFormProps } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { z } from "zod";
-import { ErrorList, FormMessage } from "~/components/form";
+import { controlProps, ErrorList, FormErrors, useZodForm } from "~/components/form";
 import { LeaderboardSummary, leaderboardLinks } from "~/components/leaderboard-summary";
 import { learnerSummary } from "~/models/leaderboard.server";
 import { updateOwnProfile } from "~/models/user.server";
 import { requireUser } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { parseForm } from "~/utils/form";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { languageCookie } from "~/utils/i18n.server";
 import { requireOrganization } from "~/utils/tenant.server";
@@ -21,19 +23,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 const schema = z.object({
-  firstName: z.string().trim().max(100),
-  lastName: z.string().trim().max(100),
-  language: z.enum(["", ...LANGUAGES]).transform((v) => v || null),
+  firstName: z.string().trim().max(100).default(""),
+  lastName: z.string().trim().max(100).default(""),
+  language: z
+    .enum(LANGUAGES)
+    .optional()
+    .transform((v) => v ?? null),
 });
 
 /** Name and language; an account managed by an external platform cannot edit its details (docs/product.md §4). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { db } = requireOrganization(context);
   const { person } = await requireUser(request, context);
-  if (person.managedExternally) return json({ errors: { _: ["auth.password.managedExternally"] } }, { status: 403 });
-  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return json({ errors: { _: ["validation.invalid"] } }, { status: 400 });
-  updateOwnProfile(db, person.id, parsed.data);
+  const submission = parseForm(await request.formData(), schema);
+  if (person.managedExternally) return json(submission.reply({ formErrors: ["auth.password.managedExternally"] }), { status: 403 });
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  updateOwnProfile(db, person.id, submission.value);
   // The device's language choice gives way to the person's new setting.
   return redirectWithFlash("/profile", "flash.profileSaved", { headers: { "Set-Cookie": await languageCookie.serialize("", { maxAge: 0 }) } });
 }
@@ -41,20 +46,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function ProfileIndex() {
   const { t } = useTranslation();
   const data = useLoaderData<typeof loader>();
-  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  const [form, fields] = useZodForm({
+    schema,
+    lastResult: useActionData<typeof action>(),
+    defaultValue: { firstName: data.firstName, lastName: data.lastName, language: data.language },
+  });
   return (
     <section>
       <h1>{t("profile.title")}</h1>
-      <FormMessage>{errors._?.map((e) => t(e)).join(" ")}</FormMessage>
+      <FormErrors errors={form.errors} />
       {data.managedExternally ? <p className="hint">{t("auth.password.managedExternally")}</p> : null}
-      <Form method="post" className="panel">
+      <Form method="post" className="panel" {...getFormProps(form)}>
         <div className="field">
           <label htmlFor="firstName">{t("users.firstName")}</label>
-          <input id="firstName" name="firstName" defaultValue={data.firstName} maxLength={100} disabled={data.managedExternally} />
+          <input {...controlProps(fields.firstName, "firstName")} key={fields.firstName.key} maxLength={100} disabled={data.managedExternally} />
+          <ErrorList id="firstName-error" errors={fields.firstName.errors} />
         </div>
         <div className="field">
           <label htmlFor="lastName">{t("users.lastName")}</label>
-          <input id="lastName" name="lastName" defaultValue={data.lastName} maxLength={100} disabled={data.managedExternally} />
+          <input {...controlProps(fields.lastName, "lastName")} key={fields.lastName.key} maxLength={100} disabled={data.managedExternally} />
+          <ErrorList id="lastName-error" errors={fields.lastName.errors} />
         </div>
         <div className="field">
           <label>{t("profile.email")}</label>
@@ -62,7 +73,7 @@ export default function ProfileIndex() {
         </div>
         <div className="field">
           <label htmlFor="language">{t("users.language")}</label>
-          <select id="language" name="language" defaultValue={data.language} disabled={data.managedExternally}>
+          <select {...controlProps(fields.language, "language")} key={fields.language.key} disabled={data.managedExternally}>
             <option value="">{t("users.languageDefault")}</option>
             {LANGUAGES.map((l) => (
               <option key={l} value={l}>
@@ -70,7 +81,7 @@ export default function ProfileIndex() {
               </option>
             ))}
           </select>
-          <ErrorList errors={errors.language} />
+          <ErrorList id="language-error" errors={fields.language.errors} />
         </div>
         {data.managedExternally ? null : (
           <button type="submit" className="primary">

@@ -5,13 +5,13 @@ import { useTranslation } from "~/utils/translate";
 import { ErrorList, FormMessage } from "~/components/form";
 import { courseChoices, layoutSchema, PLACEHOLDERS, templateCourseIds, updateTemplate, type CertificateBlock, type CertificateLayout } from "~/models/certificate.server";
 import { renderPreviewPng } from "~/models/certificate-render.server";
-import { listFiles, receiveUpload, storeUpload, UploadError } from "~/models/file.server";
+import { listFiles } from "~/models/file.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { checkbox, text } from "~/utils/form-data.server";
 import { getFixedT } from "~/utils/i18n.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { languageFor } from "~/utils/preferences.server";
-import { uploadLimits, uploadProblem } from "~/kernel/upload.server";
+import { handleUpload } from "~/kernel/upload.server";
 import { templateFrom, templatesBase } from "./certificate-templates";
 
 /**
@@ -93,30 +93,18 @@ async function preview(request: Request, context: ActionFunctionArgs["context"],
 }
 
 async function uploadBackground(request: Request, context: ActionFunctionArgs["context"], m: Managed, templateId: number, here: string) {
-  const limits = uploadLimits(context);
-  let received: Awaited<ReturnType<typeof receiveUpload>> | undefined;
-  try {
-    received = await receiveUpload(request, { dataDir: context.platform.dataDir, organizationId: m.organization.id, limits });
-    const key = String(received.formData.get("file") ?? "").split(":")[1];
-    const stored = await storeUpload(m.db, {
-      dataDir: context.platform.dataDir,
-      organizationId: m.organization.id,
-      pending: key ? received.pending.get(key) : undefined,
-      limits,
-      allowed: ["image"],
-      uploadedBy: m.area === "dashboard" ? m.viewer.person.id : null,
-    });
-    const template = templateFrom(m, String(templateId));
-    updateTemplate(m.db, templateId, { layout: { ...template.layout, backgroundFileId: stored.id } });
-    return redirect(here);
-  } catch (error) {
-    if (!(error instanceof UploadError)) throw error;
-    const t = await getFixedT(await languageFor(request, context));
-    const { status, message } = uploadProblem(error, t, limits.imageMaxBytes);
-    return json({ errors: { upload: [message] } as Errors }, { status });
-  } finally {
-    received?.cleanup();
-  }
+  return handleUpload(
+    request,
+    context,
+    { organizationId: m.organization.id, field: "file", allowed: ["image"] },
+    async (upload) => {
+      const stored = await upload.store(m.db, m.area === "dashboard" ? m.viewer.person.id : null);
+      const template = templateFrom(m, String(templateId));
+      updateTemplate(m.db, templateId, { layout: { ...template.layout, backgroundFileId: stored.id } });
+      return redirect(here);
+    },
+    ({ status, message }) => json({ errors: { upload: [message] } as Errors }, { status }),
+  );
 }
 
 export function templateAction(area: Area) {

@@ -1,8 +1,10 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { ConfirmDelete } from "~/components/confirm-delete";
-import { ErrorList } from "~/components/form";
+import { controlProps, ErrorList, useZodForm } from "~/components/form";
+import { newTemplateSchema, revokeSchema } from "~/models/forms/certificates";
 import {
   createTemplate,
   deleteTemplate,
@@ -12,7 +14,6 @@ import {
   listTemplates,
   restoreCertificate,
   revokeCertificate,
-  revokeSchema,
   starterBlocks,
   templateCourseIds,
   DEFAULT_LAYOUT,
@@ -20,6 +21,7 @@ import {
 import { verificationPath } from "~/models/certificate-render.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { text } from "~/utils/form-data.server";
+import { parseForm } from "~/utils/form";
 import { formatDate } from "~/utils/i18n";
 import { getFixedT } from "~/utils/i18n.server";
 import { languageFor } from "~/utils/preferences.server";
@@ -79,19 +81,46 @@ export function templatesAction(area: Area) {
           restoreCertificate(m.db, certificate.id);
           return redirectWithFlash(templatesBase(m), "certificates.flash.restored");
         }
-        const parsed = revokeSchema.safeParse({ reason: text(formData, "reason") ?? "" });
-        if (!parsed.success) return json({ errors: { [`reason-${certificate.id}`]: [parsed.error.issues[0].message] } }, { status: 400 });
-        revokeCertificate(m.db, certificate.id, parsed.data.reason);
+        const submission = parseForm(formData, revokeSchema);
+        if (submission.status !== "success") return json<TemplatesReply>({ form: `revoke-${certificate.id}`, result: submission.reply() }, { status: 400 });
+        revokeCertificate(m.db, certificate.id, submission.value.reason);
         return redirectWithFlash(templatesBase(m), "certificates.flash.revoked");
       }
-      const name = (text(formData, "name") ?? "").trim();
-      if (!name || name.length > 200) return json({ errors: { name: ["validation.required"] } }, { status: 400 });
+      const submission = parseForm(formData, newTemplateSchema);
+      if (submission.status !== "success") return json<TemplatesReply>({ form: "create", result: submission.reply() }, { status: 400 });
+      const { name } = submission.value;
       const t = await getFixedT(await languageFor(request, context));
       const labels = { heading: t("certificates.starter.heading"), certifies: t("certificates.starter.certifies"), completed: t("certificates.starter.completed"), score: t("certificates.starter.score"), verify: t("certificates.starter.verify") };
       const created = createTemplate(m.db, { name, is_default: false, layout: { ...DEFAULT_LAYOUT, blocks: starterBlocks(labels) } });
-      if (!created.ok) return json({ errors: { name: [created.message] } }, { status: 400 });
+      if (!created.ok) return json<TemplatesReply>({ form: "create", result: submission.reply({ fieldErrors: { name: [created.message] } }) }, { status: 400 });
       return redirectWithFlash(`${templatesBase(m)}/${created.value.id}`, "certificates.flash.saved");
     });
+}
+
+/** Which form of the page answered (the new template's, or one certificate's revoking) and conform's reply. */
+type TemplatesReply = { form: string; result: SubmissionResult<string[]> };
+
+/** Revoking one certificate: a reason is required; its message shows beside this certificate only. */
+function RevokeForm({ id, publicId, reply }: { id: number; publicId: string; reply?: TemplatesReply }) {
+  const { t } = useTranslation();
+  const [form, fields] = useZodForm({
+    id: `revoke-${id}`,
+    schema: revokeSchema,
+    lastResult: reply?.form === `revoke-${id}` ? reply.result : undefined,
+  });
+  return (
+    <Form method="post" className="inline-form revoke-form" {...getFormProps(form)}>
+      <input type="hidden" name="certificate_id" value={id} />
+      <label>
+        <span className="visually-hidden">{t("certificates.issued.reason")}</span>
+        <input {...controlProps(fields.reason, `reason-${id}`)} key={fields.reason.key} maxLength={500} placeholder={t("certificates.issued.reason")} required />
+      </label>
+      <button type="submit" name="intent" value="revoke" className="danger" data-testid={`revoke-${publicId}`}>
+        {t("certificates.issued.revoke")}
+      </button>
+      <ErrorList id={`reason-${id}-error`} errors={fields.reason.errors} />
+    </Form>
+  );
 }
 
 type ListData = Awaited<ReturnType<ReturnType<typeof templatesLoader>>>;
@@ -99,7 +128,8 @@ type ListData = Awaited<ReturnType<ReturnType<typeof templatesLoader>>>;
 export function CertificateTemplates() {
   const { t, i18n } = useTranslation();
   const data = useLoaderData<ListData>();
-  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  const reply = useActionData<TemplatesReply>();
+  const [form, fields] = useZodForm({ id: "new-template", schema: newTemplateSchema, lastResult: reply?.form === "create" ? reply.result : undefined });
   return (
     <section className="certificates-admin">
       <h2>{t("certificates.templates.title")}</h2>
@@ -132,12 +162,12 @@ export function CertificateTemplates() {
           </tbody>
         </table>
       )}
-      <Form method="post" className="panel">
+      <Form method="post" className="panel" {...getFormProps(form)}>
         <h3>{t("certificates.templates.create")}</h3>
         <div className="field">
           <label htmlFor="template-name">{t("certificates.templates.name")}</label>
-          <input id="template-name" name="name" maxLength={200} required />
-          <ErrorList errors={errors.name} />
+          <input {...controlProps(fields.name, "template-name")} key={fields.name.key} maxLength={200} required />
+          <ErrorList id="template-name-error" errors={fields.name.errors} />
         </div>
         <button type="submit" name="intent" value="create" className="primary" data-testid="create-template">
           {t("certificates.templates.create")}
@@ -190,17 +220,7 @@ export function CertificateTemplates() {
                       </button>
                     </Form>
                   ) : (
-                    <Form method="post" className="inline-form revoke-form">
-                      <input type="hidden" name="certificate_id" value={c.id} />
-                      <label>
-                        <span className="visually-hidden">{t("certificates.issued.reason")}</span>
-                        <input name="reason" maxLength={500} placeholder={t("certificates.issued.reason")} required />
-                      </label>
-                      <button type="submit" name="intent" value="revoke" className="danger" data-testid={`revoke-${c.publicId}`}>
-                        {t("certificates.issued.revoke")}
-                      </button>
-                      <ErrorList errors={errors[`reason-${c.id}`]} />
-                    </Form>
+                    <RevokeForm id={c.id} publicId={c.publicId} reply={reply} />
                   )}
                 </td>
               </tr>

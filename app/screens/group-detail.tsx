@@ -1,7 +1,8 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { ErrorList } from "~/components/form";
+import { ErrorList, useZodForm } from "~/components/form";
 import { GroupMembers } from "~/components/group-members";
 import {
   addMembers,
@@ -11,26 +12,25 @@ import {
   describeRules,
   detachCourse,
   groupCourseList,
-  groupFormSchema,
   getMembership,
   listGroups,
   listMembers,
   recomputeGroup,
   removeMember,
   removeRule,
-  ruleSchema,
-
   saveGroup,
   setMemberAdmin,
 } from "~/models/group.server";
 import { findUserByEmail } from "~/models/user.server";
 import type { TenantConn } from "~/models/database.server";
 import { GROUP_RULE_FIELDS } from "~/models/vocabulary";
+import { groupFormSchema, ruleFormSchema } from "~/models/forms/groups";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { text } from "~/utils/form-data.server";
+import { parseForm } from "~/utils/form";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { withManagedOrganization, type Area } from "~/kernel/manage.server";
-import { groupFormValues, groupFrom, groupsBase, GroupFields, imageChoices } from "./groups";
+import { groupFormDefaults, groupFrom, groupsBase, GroupFields, imageChoices } from "./groups";
 
 /** A group's page (docs/product.md §2 groups/{groupId}): its fields, rules, courses, members and admins. */
 const PER_PAGE = 50;
@@ -92,7 +92,8 @@ export function groupLoader(area: Area) {
     });
 }
 
-type ActionData = { form: string; errors: Record<string, string[] | undefined> };
+/** Which form of the page answered: a conform reply (the group's fields, the rules) or the errors of a button's intent. */
+type ActionData = { form: string; result?: SubmissionResult<string[]>; errors?: Record<string, string[] | undefined> };
 
 export function groupAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
@@ -102,27 +103,22 @@ export function groupAction(area: Area) {
       const formData = await request.formData();
       const intent = text(formData, "intent");
       const fail = (form: string, errors: ActionData["errors"]) => json<ActionData>({ form, errors }, { status: 400 });
+      const invalid = (form: string, result: SubmissionResult<string[]>) => json<ActionData>({ form, result }, { status: 400 });
       switch (intent) {
         case "save": {
-          const parsed = groupFormSchema.safeParse(groupFormValues(formData));
-          if (!parsed.success) return fail("save", parsed.error.flatten().fieldErrors);
-          const saved = saveGroup(m.db, group.id, parsed.data);
+          const submission = parseForm(formData, groupFormSchema);
+          if (submission.status !== "success") return invalid("save", submission.reply());
+          const saved = saveGroup(m.db, group.id, submission.value);
           if (!saved) throw new Response("Not Found", { status: 404 });
-          if (!saved.ok) return fail("save", { [saved.field]: [saved.message] });
+          if (!saved.ok) return invalid("save", submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }));
           return redirectWithFlash(here, "groups.flash.saved");
         }
         case "add-rule": {
-          const kind = text(formData, "kind");
-          const raw =
-            kind === "course"
-              ? { field: "completed_course", operator: text(formData, "operator"), value: text(formData, "courseId") ?? "" }
-              : kind === "group"
-                ? { field: "member_of_group", operator: text(formData, "operator"), value: text(formData, "otherGroupId") ?? "" }
-                : { field: text(formData, "field"), operator: text(formData, "operator"), value: text(formData, "value") ?? "" };
-          const parsed = ruleSchema.safeParse(raw);
-          if (!parsed.success) return fail(`rule-${kind ?? "person"}`, parsed.error.flatten().fieldErrors);
-          const added = addRule(m.db, group.id, parsed.data);
-          if (!added.ok) return fail(`rule-${kind ?? "person"}`, { [added.field]: [added.message] });
+          const form = `rule-${text(formData, "kind") === "course" ? "course" : text(formData, "kind") === "group" ? "group" : "person"}`;
+          const submission = parseForm(formData, ruleFormSchema);
+          if (submission.status !== "success") return invalid(form, submission.reply());
+          const added = addRule(m.db, group.id, submission.value);
+          if (!added.ok) return invalid(form, submission.reply({ fieldErrors: { [added.field]: [added.message] } }));
           return redirectWithFlash(here, "groups.flash.saved");
         }
         case "remove-rule":
@@ -148,40 +144,55 @@ export function groupAction(area: Area) {
     });
 }
 
+/** One of the rule forms, read with the rule's schema; its reply only when it was this form that was sent. */
+function useRuleForm(id: string, action?: ActionData) {
+  return useZodForm({ id, schema: ruleFormSchema, lastResult: action?.form === id ? action.result : undefined });
+}
+
 function RuleForms({ data, action }: { data: GroupData; action?: ActionData }) {
   const { t } = useTranslation();
-  const errors = (form: string) => (action?.form === form ? action.errors : {});
-  const person = errors("rule-person");
+  const [personForm, person] = useRuleForm("rule-person", action);
+  const [courseForm, course] = useRuleForm("rule-course", action);
+  const [groupForm, group] = useRuleForm("rule-group", action);
   return (
     <div className="group-rule-forms">
-      <Form method="post" className="subform" data-testid="rule-person">
+      <Form method="post" className="subform" data-testid="rule-person" {...getFormProps(personForm)}>
         <input type="hidden" name="intent" value="add-rule" />
         <input type="hidden" name="kind" value="person" />
         <h4>{t("groups.rules.personTitle")}</h4>
         <div className="group-rule-row">
-          <select name="field" aria-label={t("groups.rules.field")}>
+          <select name="field" aria-label={t("groups.rules.field")} defaultValue={str(person.field.initialValue)} key={person.field.key}>
             {PERSON_FIELDS.map((f) => (
               <option key={f} value={f}>
                 {t(`groups.rules.fields.${f}`)}
               </option>
             ))}
           </select>
-          <select name="operator" aria-label={t("groups.rules.operator")}>
+          <select name="operator" aria-label={t("groups.rules.operator")} defaultValue={str(person.operator.initialValue)} key={person.operator.key}>
             {["equals", "not_equals", "contains", "starts_with", "ends_with", "before", "after"].map((o) => (
               <option key={o} value={o}>
                 {t(`groups.rules.operators.${o}`)}
               </option>
             ))}
           </select>
-          <input name="value" aria-label={t("groups.rules.value")} placeholder={t("groups.rules.valuePlaceholder")} maxLength={254} required />
+          <input
+            name="value"
+            aria-label={t("groups.rules.value")}
+            placeholder={t("groups.rules.valuePlaceholder")}
+            maxLength={254}
+            required
+            defaultValue={str(person.value.initialValue)}
+            key={person.value.key}
+            aria-invalid={person.value.errors ? true : undefined}
+          />
           <button type="submit" data-testid="add-person-rule">
             {t("groups.rules.add")}
           </button>
         </div>
         <p className="hint">{t("groups.rules.personHint", { languages: LANGUAGES.map((l) => `${l} (${LANGUAGE_NAMES[l]})`).join(", ") })}</p>
-        <ErrorList errors={[...(person.field ?? []), ...(person.operator ?? []), ...(person.value ?? [])]} />
+        <ErrorList errors={[...(person.field.errors ?? []), ...(person.operator.errors ?? []), ...(person.value.errors ?? []), ...(personForm.errors ?? [])]} />
       </Form>
-      <Form method="post" className="subform">
+      <Form method="post" className="subform" {...getFormProps(courseForm)}>
         <input type="hidden" name="intent" value="add-rule" />
         <input type="hidden" name="kind" value="course" />
         <h4>{t("groups.rules.courseTitle")}</h4>
@@ -199,10 +210,10 @@ function RuleForms({ data, action }: { data: GroupData; action?: ActionData }) {
           </select>
           <button type="submit">{t("groups.rules.add")}</button>
         </div>
-        <ErrorList errors={errors("rule-course").value} />
+        <ErrorList errors={[...(course.operator.errors ?? []), ...(course.value.errors ?? []), ...(courseForm.errors ?? [])]} />
       </Form>
       {data.otherGroups.length ? (
-        <Form method="post" className="subform">
+        <Form method="post" className="subform" {...getFormProps(groupForm)}>
           <input type="hidden" name="intent" value="add-rule" />
           <input type="hidden" name="kind" value="group" />
           <h4>{t("groups.rules.groupTitle")}</h4>
@@ -220,12 +231,14 @@ function RuleForms({ data, action }: { data: GroupData; action?: ActionData }) {
             </select>
             <button type="submit">{t("groups.rules.add")}</button>
           </div>
-          <ErrorList errors={errors("rule-group").value} />
+          <ErrorList errors={[...(group.operator.errors ?? []), ...(group.value.errors ?? []), ...(groupForm.errors ?? [])]} />
         </Form>
       ) : null}
     </div>
   );
 }
+
+const str = (value: unknown) => (typeof value === "string" ? value : undefined);
 
 type GroupData = ReturnType<ReturnType<typeof groupLoader>> extends Promise<infer T> ? T : never;
 
@@ -233,7 +246,13 @@ export function GroupDetail() {
   const { t } = useTranslation();
   const data = useLoaderData<GroupData>();
   const action = useActionData<ActionData>();
-  const errors = (form: string) => (action?.form === form ? action.errors : {});
+  const errors = (form: string) => (action?.form === form ? (action.errors ?? {}) : {});
+  const [form, fields] = useZodForm({
+    id: "group-save",
+    schema: groupFormSchema,
+    lastResult: action?.form === "save" ? action.result : undefined,
+    defaultValue: groupFormDefaults(data.group),
+  });
   return (
     <section className="group-page">
       <div className="toolbar">
@@ -242,10 +261,10 @@ export function GroupDetail() {
       </div>
       <div className="group-columns">
         <div>
-          <Form method="post" className="panel">
+          <Form method="post" className="panel" {...getFormProps(form)}>
             <h3>{t("groups.details")}</h3>
             <input type="hidden" name="intent" value="save" />
-            <GroupFields values={data.group} images={data.images} errors={errors("save")} />
+            <GroupFields fields={fields} images={data.images} />
             <button type="submit" className="primary" data-testid="save-group">
               {t("groups.save")}
             </button>

@@ -1,12 +1,14 @@
+import { getFormProps } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { ConfirmDelete } from "~/components/confirm-delete";
-import { ErrorList } from "~/components/form";
+import { controlProps, ErrorList, useZodForm } from "~/components/form";
 import { listFiles } from "~/models/file.server";
-import { deleteGroup, getGroup, groupFormSchema, listGroups, saveGroup, type GroupForm } from "~/models/group.server";
+import { deleteGroup, getGroup, listGroups, saveGroup } from "~/models/group.server";
+import { groupFormSchema, type GroupForm } from "~/models/forms/groups";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { optionalNumber, text } from "~/utils/form-data.server";
+import { parseForm } from "~/utils/form";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /**
@@ -68,15 +70,6 @@ export function Groups() {
   );
 }
 
-export function groupFormValues(formData: FormData): Record<string, unknown> {
-  return {
-    name: text(formData, "name") ?? "",
-    description: text(formData, "description") ?? "",
-    coverFileId: optionalNumber(formData, "coverFileId"),
-    ruleMatch: text(formData, "ruleMatch") || "all",
-  };
-}
-
 export function imageChoices(m: Managed) {
   return listFiles(m.db, { page: { page: 1, perPage: 200 } })
     .items.filter((f) => f.kind === "image")
@@ -91,32 +84,44 @@ export function createGroupLoader(area: Area) {
 export function createGroupAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:group" }, async (m) => {
-      const parsed = groupFormSchema.safeParse(groupFormValues(await request.formData()));
-      if (!parsed.success) return json({ errors: parsed.error.flatten().fieldErrors }, { status: 400 });
-      const saved = saveGroup(m.db, null, parsed.data);
-      if (!saved?.ok) return json({ errors: saved ? { [saved.field]: [saved.message] } : {} }, { status: 400 });
+      const submission = parseForm(await request.formData(), groupFormSchema);
+      if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+      const saved = saveGroup(m.db, null, submission.value);
+      if (!saved?.ok) return json(submission.reply({ fieldErrors: saved ? { [saved.field]: [saved.message] } : {} }), { status: 400 });
       return redirectWithFlash(`${groupsBase(m)}/${saved.group.id}`, "groups.flash.saved");
     });
 }
 
+/** The group's own fields as the form shows them: the group's values, or none for a new group. */
+export function groupFormDefaults(values?: Partial<GroupForm>) {
+  return {
+    name: values?.name ?? "",
+    description: values?.description ?? "",
+    coverFileId: values?.coverFileId ? String(values.coverFileId) : "",
+    ruleMatch: values?.ruleMatch ?? "all",
+  };
+}
+
+type GroupFieldsMeta = ReturnType<typeof useZodForm<typeof groupFormSchema>>[1];
+
 /** Name, description, cover and how rules combine: the group's own fields (create and detail pages). */
-export function GroupFields({ values, images, errors }: { values?: Partial<GroupForm>; images: Array<{ id: number; name: string }>; errors: Record<string, string[] | undefined> }) {
+export function GroupFields({ fields, images }: { fields: GroupFieldsMeta; images: Array<{ id: number; name: string }> }) {
   const { t } = useTranslation();
   return (
     <>
       <div className="field">
         <label htmlFor="group-name">{t("groups.fields.name")}</label>
-        <input id="group-name" name="name" defaultValue={values?.name ?? ""} maxLength={120} required />
-        <ErrorList errors={errors.name} />
+        <input {...controlProps(fields.name, "group-name")} key={fields.name.key} maxLength={120} required />
+        <ErrorList id="group-name-error" errors={fields.name.errors} />
       </div>
       <div className="field">
         <label htmlFor="group-description">{t("groups.fields.description")}</label>
-        <textarea id="group-description" name="description" defaultValue={values?.description ?? ""} maxLength={2000} rows={3} />
-        <ErrorList errors={errors.description} />
+        <textarea {...controlProps(fields.description, "group-description")} key={fields.description.key} maxLength={2000} rows={3} />
+        <ErrorList id="group-description-error" errors={fields.description.errors} />
       </div>
       <div className="field">
         <label htmlFor="group-cover">{t("groups.fields.cover")}</label>
-        <select id="group-cover" name="coverFileId" defaultValue={String(values?.coverFileId ?? "")}>
+        <select {...controlProps(fields.coverFileId, "group-cover")} key={fields.coverFileId.key}>
           <option value="">—</option>
           {images.map((f) => (
             <option key={f.id} value={f.id}>
@@ -124,14 +129,15 @@ export function GroupFields({ values, images, errors }: { values?: Partial<Group
             </option>
           ))}
         </select>
-        <ErrorList errors={errors.coverFileId} />
+        <ErrorList id="group-cover-error" errors={fields.coverFileId.errors} />
       </div>
       <div className="field">
         <label htmlFor="group-match">{t("groups.fields.ruleMatch")}</label>
-        <select id="group-match" name="ruleMatch" defaultValue={values?.ruleMatch ?? "all"}>
+        <select {...controlProps(fields.ruleMatch, "group-match")} key={fields.ruleMatch.key}>
           <option value="all">{t("groups.match.all")}</option>
           <option value="any">{t("groups.match.any")}</option>
         </select>
+        <ErrorList id="group-match-error" errors={fields.ruleMatch.errors} />
       </div>
     </>
   );
@@ -140,12 +146,12 @@ export function GroupFields({ values, images, errors }: { values?: Partial<Group
 export function CreateGroup() {
   const { t } = useTranslation();
   const { base, images } = useLoaderData<{ base: string; images: Array<{ id: number; name: string }> }>();
-  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  const [form, fields] = useZodForm({ schema: groupFormSchema, lastResult: useActionData(), defaultValue: groupFormDefaults() });
   return (
     <section>
       <h2>{t("groups.create")}</h2>
-      <Form method="post" className="panel">
-        <GroupFields images={images} errors={errors} />
+      <Form method="post" className="panel" {...getFormProps(form)}>
+        <GroupFields fields={fields} images={images} />
         <p className="hint">{t("groups.createHint")}</p>
         <button type="submit" className="primary" data-testid="save-group">
           {t("groups.save")}

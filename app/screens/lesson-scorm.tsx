@@ -2,14 +2,13 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { getCourse } from "~/models/course.server";
-import { receiveUpload, UploadError } from "~/models/file.server";
 import { getLesson } from "~/models/lesson.server";
 import { getPackage, installPackage, packageView, ScormPackageError } from "~/models/scorm.server";
 import { getFixedT } from "~/utils/i18n.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { languageFor } from "~/utils/preferences.server";
 import { formatBytes } from "~/utils/bytes";
-import { uploadLimits, uploadProblem } from "~/kernel/upload.server";
+import { handleUpload } from "~/kernel/upload.server";
 
 /**
  * A lesson's SCORM package (issue 16), for /admin and /dashboard: upload or replace the zip, see what the
@@ -44,30 +43,28 @@ export function scormPackageAction(area: Area) {
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, async (managed) => {
       const { lesson } = lessonFrom(managed, params);
       const t = await getFixedT(await languageFor(request, context));
-      const limits = uploadLimits(context);
-      let received: Awaited<ReturnType<typeof receiveUpload>> | undefined;
       try {
-        received = await receiveUpload(request, { dataDir: context.platform.dataDir, organizationId: managed.organization.id, limits });
-        const key = String(received.formData.get("package") ?? "").split(":")[1];
-        const pending = key ? received.pending.get(key) : undefined;
-        if (!pending || pending.size === 0) return json({ error: t("scorm.errors.missing") }, { status: 400 });
-        await installPackage(managed.db, {
-          dataDir: context.platform.dataDir,
-          organizationId: managed.organization.id,
-          lesson,
-          zipPath: pending.tempPath,
-          uploadedBy: managed.area === "dashboard" ? managed.viewer.person.id : null,
-        });
-        return redirect(`${new URL(request.url).pathname}?installed=1`);
+        return await handleUpload(
+          request,
+          context,
+          { organizationId: managed.organization.id, field: "package", allowed: ["archive"], t },
+          async (upload) => {
+            const pending = upload.file();
+            if (!pending || pending.size === 0) return json({ error: t("scorm.errors.missing") }, { status: 400 });
+            await installPackage(managed.db, {
+              dataDir: context.platform.dataDir,
+              organizationId: managed.organization.id,
+              lesson,
+              zipPath: pending.tempPath,
+              uploadedBy: managed.area === "dashboard" ? managed.viewer.person.id : null,
+            });
+            return redirect(`${new URL(request.url).pathname}?installed=1`);
+          },
+          ({ status, message }) => json({ error: message }, { status }),
+        );
       } catch (error) {
         if (error instanceof ScormPackageError) return json({ error: t(`scorm.errors.${error.problem}`) }, { status: 422 });
-        if (error instanceof UploadError) {
-          const { status, message } = uploadProblem(error, t, limits.maxBytes);
-          return json({ error: message }, { status });
-        }
         throw error;
-      } finally {
-        received?.cleanup();
       }
     });
 }

@@ -1,13 +1,13 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { ConfirmDelete } from "~/components/confirm-delete";
 import { CoverField } from "~/components/cover-field";
-import { ErrorList, FormMessage } from "~/components/form";
+import { controlProps, ErrorList, FormErrors, useZodForm } from "~/components/form";
 import { MoveButtons } from "~/components/move-buttons";
 import {
   carouselCourseIds,
-  carouselSchema,
   createCarousel,
   deleteCarousel,
   getCarousel,
@@ -16,10 +16,12 @@ import {
   moveCourseInCarousel,
   updateCarousel,
 } from "~/models/carousel.server";
-import { coverChoices, coverFieldSchema, setCover } from "~/models/browse.server";
+import { coverChoices, setCover } from "~/models/browse.server";
+import { carouselFormSchema } from "~/models/forms/browse";
 import { courseResource } from "~/models/course.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { checkbox, moveIntent, text } from "~/utils/form-data.server";
+import { moveIntent, text } from "~/utils/form-data.server";
+import { parseForm } from "~/utils/form";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /** Carousels (docs/product.md §2): a title, published or not, an ordered list of courses; carousels reorder too. */
@@ -33,6 +35,8 @@ export function carouselsLoader(area: Area) {
     }));
 }
 
+const newCarouselSchema = carouselFormSchema.pick({ title: true, published: true });
+
 export function carouselsAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, async (m) => {
@@ -42,9 +46,9 @@ export function carouselsAction(area: Area) {
         moveCarousel(m.db, move.id, { direction: move.direction });
         return redirect(base(m));
       }
-      const parsed = carouselSchema.safeParse({ title: text(formData, "title") ?? "", published: checkbox(formData, "published") });
-      if (!parsed.success) return json({ errors: { title: [parsed.error.issues[0].message] } }, { status: 400 });
-      const created = createCarousel(m.db, parsed.data);
+      const submission = parseForm(formData, newCarouselSchema);
+      if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+      const created = createCarousel(m.db, { ...submission.value, course_ids: [] });
       return redirectWithFlash(created.ok ? `${base(m)}/${created.value.id}` : base(m), "flash.carouselSaved");
     });
 }
@@ -52,7 +56,7 @@ export function carouselsAction(area: Area) {
 export function Carousels() {
   const { t } = useTranslation();
   const { base: here, carousels } = useLoaderData<{ base: string; carousels: Array<{ id: number; title: string; published: boolean; count: number }> }>();
-  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  const [form, fields] = useZodForm({ schema: newCarouselSchema, lastResult: useActionData<SubmissionResult<string[]>>() });
   return (
     <section>
       <h2>{t("carousels.title")}</h2>
@@ -76,16 +80,17 @@ export function Carousels() {
           </tbody>
         </table>
       )}
-      <Form method="post" className="panel">
+      <Form method="post" className="panel" {...getFormProps(form)}>
         <h3>{t("carousels.create")}</h3>
         <div className="field">
           <label htmlFor="carousel-title">{t("carousels.name")}</label>
-          <input id="carousel-title" name="title" maxLength={200} required />
-          <ErrorList errors={errors.title} />
+          <input {...controlProps(fields.title, "carousel-title")} key={fields.title.key} maxLength={200} required />
+          <ErrorList id="carousel-title-error" errors={fields.title.errors} />
         </div>
         <div className="field field-check">
           <label>
-            <input type="checkbox" name="published" /> {t("carousels.published")}
+            <input type="checkbox" name={fields.published.name} defaultChecked={fields.published.initialValue === "on"} key={fields.published.key} />{" "}
+            {t("carousels.published")}
           </label>
         </div>
         <button type="submit" className="primary" data-testid="create-carousel">
@@ -144,26 +149,30 @@ export function carouselAction(area: Area) {
         const id = Number(text(formData, "course_id"));
         const next = intent === "add-course" ? [...current, id] : current.filter((c) => c !== id);
         const result = updateCarousel(m.db, carousel.id, { course_ids: next });
-        if (result && !result.ok) return json({ errors: { course_ids: [result.message] } }, { status: 400 });
+        if (result && !result.ok) return json<CarouselReply>({ courseErrors: [result.message] }, { status: 400 });
         return redirect(here);
       }
-      const parsed = carouselSchema.pick({ title: true, published: true }).safeParse({ title: text(formData, "title") ?? "", published: checkbox(formData, "published") });
-      if (!parsed.success) return json({ errors: { title: [parsed.error.issues[0].message] } }, { status: 400 });
-      // The cover (issue 18): checked before anything is written, so a bad choice changes nothing.
-      const cover = formData.has("cover_file_id") ? coverFieldSchema.safeParse(text(formData, "cover_file_id")) : null;
-      if (cover && !cover.success) return json({ errors: { cover_file_id: ["validation.invalid"] } }, { status: 400 });
+      const submission = parseForm(formData, carouselFormSchema);
+      if (submission.status !== "success") return json<CarouselReply>({ result: submission.reply() }, { status: 400 });
+      const { cover_file_id: chosen, ...fields } = submission.value;
+      // The cover (issue 18): checked before anything is written, so a bad choice changes nothing. A form
+      // without the field leaves the cover as it is; an empty choice clears it.
+      const cover = formData.has("cover_file_id") ? (chosen ?? null) : undefined;
       const failed = m.db.transaction((tx) => {
-        if (cover) {
-          const set = setCover(tx, "carousel", carousel.id, cover.data);
+        if (cover !== undefined) {
+          const set = setCover(tx, "carousel", carousel.id, cover);
           if (!set.ok) return set;
         }
-        updateCarousel(tx, carousel.id, parsed.data);
+        updateCarousel(tx, carousel.id, fields);
         return null;
       });
-      if (failed) return json({ errors: { [failed.field]: [failed.message] } }, { status: 400 });
+      if (failed) return json<CarouselReply>({ result: submission.reply({ fieldErrors: { [failed.field]: [failed.message] } }) }, { status: 400 });
       return redirectWithFlash(base(m), "flash.carouselSaved");
     });
 }
+
+/** The carousel's page answers for its fields' form (a conform reply) or for a course added or removed. */
+type CarouselReply = { result?: SubmissionResult<string[]>; courseErrors?: string[] };
 
 export function EditCarousel() {
   const { t } = useTranslation();
@@ -174,29 +183,45 @@ export function EditCarousel() {
     courses: Array<{ id: number; title: string }>;
     others: Array<{ id: number; title: string }>;
   }>();
-  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  const reply = useActionData<CarouselReply>();
+  const [form, fields] = useZodForm({
+    schema: carouselFormSchema,
+    lastResult: reply?.result,
+    defaultValue: {
+      title: data.carousel.title,
+      published: data.carousel.published ? "on" : undefined,
+      cover_file_id: data.carousel.coverFileId ? String(data.carousel.coverFileId) : "",
+    },
+  });
   return (
     <section>
       <h2>{t("carousels.edit")}</h2>
-      <Form method="post" className="panel">
+      <Form method="post" className="panel" {...getFormProps(form)}>
         <div className="field">
           <label htmlFor="carousel-title">{t("carousels.name")}</label>
-          <input id="carousel-title" name="title" defaultValue={data.carousel.title} maxLength={200} required />
-          <ErrorList errors={errors.title} />
+          <input {...controlProps(fields.title, "carousel-title")} key={fields.title.key} maxLength={200} required />
+          <ErrorList id="carousel-title-error" errors={fields.title.errors} />
         </div>
         <div className="field field-check">
           <label>
-            <input type="checkbox" name="published" defaultChecked={data.carousel.published} /> {t("carousels.published")}
+            <input type="checkbox" name={fields.published.name} defaultChecked={fields.published.initialValue === "on"} key={fields.published.key} />{" "}
+            {t("carousels.published")}
           </label>
         </div>
-        <CoverField id="carousel-cover" value={data.carousel.coverFileId} preview={data.carousel.preview} images={data.images} errors={errors.cover_file_id} />
+        <CoverField
+          id="carousel-cover"
+          value={fields.cover_file_id.initialValue as string | undefined}
+          preview={data.carousel.preview}
+          images={data.images}
+          errors={fields.cover_file_id.errors}
+        />
         <button type="submit" name="intent" value="save" className="primary">
           {t("carousels.save")}
         </button>
       </Form>
       <div className="panel">
         <h3>{t("carousels.courses")}</h3>
-        <FormMessage>{errors.course_ids?.map((e) => t(e)).join(" ")}</FormMessage>
+        <FormErrors errors={reply?.courseErrors} />
         {data.courses.length === 0 ? <p className="empty-state">{t("carousels.noCourses")}</p> : null}
         <ol className="lesson-list">
           {data.courses.map((c, i) => (

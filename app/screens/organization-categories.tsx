@@ -1,14 +1,17 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { ConfirmDelete } from "~/components/confirm-delete";
 import { CoverField } from "~/components/cover-field";
-import { ErrorList } from "~/components/form";
+import { controlProps, ErrorList, useZodForm } from "~/components/form";
 import { MoveButtons } from "~/components/move-buttons";
-import { coverChoices, coverFieldSchema, setCover } from "~/models/browse.server";
-import { categorySchema, createCategory, deleteCategory, getCategory, listCategories, moveCategory, renameCategory } from "~/models/category.server";
+import { coverChoices, setCover } from "~/models/browse.server";
+import { categoryFormSchema } from "~/models/forms/browse";
+import { createCategory, deleteCategory, getCategory, listCategories, moveCategory, renameCategory } from "~/models/category.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { moveIntent, text } from "~/utils/form-data.server";
+import { moveIntent } from "~/utils/form-data.server";
+import { parseForm } from "~/utils/form";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /** Categories (docs/product.md §2 categories tab, create and detail pages): create, rename, reorder, delete. */
@@ -31,9 +34,9 @@ export function categoriesAction(area: Area) {
         moveCategory(m.db, move.id, { direction: move.direction });
         return redirect(base(m));
       }
-      const parsed = categorySchema.safeParse({ name: text(formData, "name") ?? "" });
-      if (!parsed.success) return json({ errors: { name: [parsed.error.issues[0].message] } }, { status: 400 });
-      createCategory(m.db, parsed.data);
+      const submission = parseForm(formData, categoryFormSchema.pick({ name: true }));
+      if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+      createCategory(m.db, submission.value);
       return redirectWithFlash(base(m), "flash.categorySaved");
     });
 }
@@ -41,7 +44,7 @@ export function categoriesAction(area: Area) {
 export function Categories() {
   const { t } = useTranslation();
   const { base: here, categories } = useLoaderData<{ base: string; categories: Array<{ id: number; name: string }> }>();
-  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  const [form, fields] = useZodForm({ schema: categoryFormSchema.pick({ name: true }), lastResult: useActionData<SubmissionResult<string[]>>() });
   return (
     <section>
       <h2>{t("categories.title")}</h2>
@@ -63,12 +66,12 @@ export function Categories() {
           </tbody>
         </table>
       )}
-      <Form method="post" className="panel">
+      <Form method="post" className="panel" {...getFormProps(form)}>
         <h3>{t("categories.create")}</h3>
         <div className="field">
           <label htmlFor="category-name">{t("categories.name")}</label>
-          <input id="category-name" name="name" maxLength={100} required />
-          <ErrorList errors={errors.name} />
+          <input {...controlProps(fields.name, "category-name")} key={fields.name.key} maxLength={100} required />
+          <ErrorList id="category-name-error" errors={fields.name.errors} />
         </div>
         <button type="submit" className="primary" data-testid="create-category">
           {t("categories.create")}
@@ -98,20 +101,20 @@ export function categoryAction(area: Area) {
     withManagedOrganization(request, context, params, { area, capability: "write:category" }, async (m) => {
       const category = categoryFrom(m, params.categoryId);
       const formData = await request.formData();
-      const parsed = categorySchema.safeParse({ name: text(formData, "name") ?? "" });
-      if (!parsed.success) return json({ errors: { name: [parsed.error.issues[0].message] } }, { status: 400 });
-      // The cover (issue 18): checked before anything is written, so a bad choice changes nothing.
-      const cover = formData.has("cover_file_id") ? coverFieldSchema.safeParse(text(formData, "cover_file_id")) : null;
-      if (cover && !cover.success) return json({ errors: { cover_file_id: ["validation.invalid"] } }, { status: 400 });
+      const submission = parseForm(formData, categoryFormSchema);
+      if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+      // The cover (issue 18): checked before anything is written, so a bad choice changes nothing. A form
+      // without the field leaves the cover as it is; an empty choice clears it.
+      const cover = formData.has("cover_file_id") ? (submission.value.cover_file_id ?? null) : undefined;
       const failed = m.db.transaction((tx) => {
-        if (cover) {
-          const set = setCover(tx, "category", category.id, cover.data);
+        if (cover !== undefined) {
+          const set = setCover(tx, "category", category.id, cover);
           if (!set.ok) return set;
         }
-        renameCategory(tx, category.id, parsed.data);
+        renameCategory(tx, category.id, submission.value);
         return null;
       });
-      if (failed) return json({ errors: { [failed.field]: [failed.message] } }, { status: 400 });
+      if (failed) return json(submission.reply({ fieldErrors: { [failed.field]: [failed.message] } }), { status: 400 });
       return redirectWithFlash(base(m), "flash.categorySaved");
     });
 }
@@ -123,17 +126,27 @@ export function EditCategory() {
     category,
     images,
   } = useLoaderData<{ base: string; category: { id: number; name: string; coverFileId: number | null; preview: string | null }; images: Array<{ id: number; name: string }> }>();
-  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  const [form, fields] = useZodForm({
+    schema: categoryFormSchema,
+    lastResult: useActionData<SubmissionResult<string[]>>(),
+    defaultValue: { name: category.name, cover_file_id: category.coverFileId ? String(category.coverFileId) : "" },
+  });
   return (
     <section>
       <h2>{t("categories.edit")}</h2>
-      <Form method="post" className="panel">
+      <Form method="post" className="panel" {...getFormProps(form)}>
         <div className="field">
           <label htmlFor="category-name">{t("categories.name")}</label>
-          <input id="category-name" name="name" defaultValue={category.name} maxLength={100} required />
-          <ErrorList errors={errors.name} />
+          <input {...controlProps(fields.name, "category-name")} key={fields.name.key} maxLength={100} required />
+          <ErrorList id="category-name-error" errors={fields.name.errors} />
         </div>
-        <CoverField id="category-cover" value={category.coverFileId} preview={category.preview} images={images} errors={errors.cover_file_id} />
+        <CoverField
+          id="category-cover"
+          value={fields.cover_file_id.initialValue as string | undefined}
+          preview={category.preview}
+          images={images}
+          errors={fields.cover_file_id.errors}
+        />
         <button type="submit" className="primary">
           {t("categories.save")}
         </button>{" "}

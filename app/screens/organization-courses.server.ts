@@ -4,7 +4,7 @@ import { listCategories } from "~/models/category.server";
 import { courseLinks, courseResource, getCourse, moveCourse } from "~/models/course.server";
 import { addMaterial, deleteMaterial, listMaterials } from "~/models/material.server";
 import { createLesson, deleteLesson, getLesson, lessonResource, listLessons, moveLesson, updateLesson } from "~/models/lesson.server";
-import { getFile, listFiles, receiveUpload, storeUpload, UploadError } from "~/models/file.server";
+import { getFile, listFiles } from "~/models/file.server";
 import { getJob } from "~/models/job.server";
 import { getQuiz, linkQuizLesson, listQuizzes, quizIdOfLesson, unlinkQuizLesson } from "~/models/quiz.server";
 import { redirectWithFlash } from "~/utils/flash.server";
@@ -14,7 +14,7 @@ import { withManagedOrganization, type Area, type Managed } from "~/kernel/manag
 import { languageFor } from "~/utils/preferences.server";
 import type { TenantConn } from "~/models/database.server";
 import type { WriteResult } from "~/models/resource";
-import { uploadLimits, uploadProblem } from "~/kernel/upload.server";
+import { handleUpload } from "~/kernel/upload.server";
 
 /**
  * Course authoring's loaders and actions (docs/product.md §2 courses tabs, create and detail pages), built once for /admin and /dashboard.
@@ -260,34 +260,23 @@ function quizChoices(db: TenantConn) {
 }
 
 async function addMaterialFromUpload(request: Request, context: ActionFunctionArgs["context"], managed: Managed, courseId: number, here: string) {
-  const limits = uploadLimits(context);
-  let received: Awaited<ReturnType<typeof receiveUpload>> | undefined;
-  try {
-    received = await receiveUpload(request, { dataDir: context.platform.dataDir, organizationId: managed.organization.id, limits });
-    const key = String(received.formData.get("file") ?? "").split(":")[1];
-    const stored = await storeUpload(managed.db, {
-      dataDir: context.platform.dataDir,
-      organizationId: managed.organization.id,
-      pending: key ? received.pending.get(key) : undefined,
-      limits,
-      uploadedBy: managed.area === "dashboard" ? managed.viewer.person.id : null,
-    });
-    // Uploaded here, a file can become a material of this course, or wait in the organization's library
-    // to be chosen as a lesson's image or video, the cover, or a download course's file.
-    if (received.formData.get("as_material") === "on") {
-      const title = String(received.formData.get("title") ?? "").trim() || stored.name;
-      const added = addMaterial(managed.db, { course_id: courseId, file_id: stored.id, title: title.slice(0, 200) });
-      if (!added.ok) return json({ errors: { material: [added.message] } }, { status: 400 });
-    }
-    return redirect(here);
-  } catch (error) {
-    if (!(error instanceof UploadError)) throw error;
-    const t = await getFixedT(await languageFor(request, context));
-    const { status, message } = uploadProblem(error, t, limits.maxBytes);
-    return json({ errors: { material: [message] } }, { status });
-  } finally {
-    received?.cleanup();
-  }
+  return handleUpload(
+    request,
+    context,
+    { organizationId: managed.organization.id, field: "file" },
+    async (upload) => {
+      const stored = await upload.store(managed.db, managed.area === "dashboard" ? managed.viewer.person.id : null);
+      // Uploaded here, a file can become a material of this course, or wait in the organization's library
+      // to be chosen as a lesson's image or video, the cover, or a download course's file.
+      if (upload.fields.get("as_material") === "on") {
+        const title = String(upload.fields.get("title") ?? "").trim() || stored.name;
+        const added = addMaterial(managed.db, { course_id: courseId, file_id: stored.id, title: title.slice(0, 200) });
+        if (!added.ok) return json({ errors: { material: [added.message] } }, { status: 400 });
+      }
+      return redirect(here);
+    },
+    ({ status, message }) => json({ errors: { material: [message] } }, { status }),
+  );
 }
 
 // ——— lesson edit ———

@@ -1,7 +1,9 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { ErrorList, FormMessage } from "~/components/form";
+import { ErrorList, FormMessage, useZodForm } from "~/components/form";
+import { quizSettingsFormSchema } from "~/models/forms/quizzes";
 import { MoveButtons } from "~/components/move-buttons";
 import { OPTION_SLOTS, QuestionForm, type QuestionValues } from "~/components/quiz/question-form";
 import { courseResource } from "~/models/course.server";
@@ -24,7 +26,7 @@ import {
 import { redirectWithFlash } from "~/utils/flash.server";
 import { moveIntent, text } from "~/utils/form-data.server";
 import { withManagedOrganization, type Area } from "~/kernel/manage.server";
-import { quizFrom, quizSettingsFrom, quizzesBase, QuizSettingsFields, settingsErrors } from "./organization-quizzes";
+import { quizFrom, quizSettingsDefaults, quizSettingsFrom, quizzesBase, QuizSettingsFields, settingsErrors } from "./organization-quizzes";
 
 /**
  * One quiz (issue 10): its settings, its questions in order (add, edit, move, delete), the courses it is
@@ -108,10 +110,10 @@ export function quizAction(area: Area) {
         if (!result.ok) return json({ intent, errors: { course_id: [result.message] } }, { status: 400 });
         return redirectWithFlash(here, "quiz.flash.attached");
       }
-      const parsed = quizSettingsFrom(formData);
-      if (!parsed.success) return json({ intent: "settings", errors: settingsErrors(parsed.error) }, { status: 400 });
-      const saved = updateQuiz(m.db, quiz.id, parsed.data);
-      if (saved && !saved.ok) return json({ intent: "settings", errors: { [saved.field]: [saved.message] } }, { status: 400 });
+      const submission = quizSettingsFrom(formData);
+      if (submission.status !== "success") return json({ intent: "settings", errors: {}, result: submission.reply() }, { status: 400 });
+      const saved = updateQuiz(m.db, quiz.id, submission.value);
+      if (saved && !saved.ok) return json({ intent: "settings", errors: {}, result: submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }) }, { status: 400 });
       return redirectWithFlash(here, "quiz.flash.saved");
     });
 }
@@ -127,8 +129,14 @@ export function exportQuizLoader(area: Area) {
 export function EditQuiz() {
   const { t, i18n } = useTranslation();
   const data = useLoaderData<Awaited<ReturnType<ReturnType<typeof quizLoader>>>>();
-  const action = useActionData<{ intent: string; errors: Record<string, string[]> }>();
+  const action = useActionData<{ intent: string; errors: Record<string, string[]>; result?: SubmissionResult<string[]> }>();
   const errorsFor = (intent: string) => (action?.intent === intent ? action.errors : {});
+  const [settingsForm, settings] = useZodForm({
+    id: "quiz-settings",
+    schema: quizSettingsFormSchema,
+    lastResult: action?.intent === "settings" ? action.result : undefined,
+    defaultValue: quizSettingsDefaults(data.quiz),
+  });
   const date = (iso: string) => new Intl.DateTimeFormat(i18n.language === "en" ? "da" : i18n.language, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso));
   const attached = new Set(data.usage.map((u) => u.courseId));
   return (
@@ -137,9 +145,9 @@ export function EditQuiz() {
         <Link to={data.base.replace(/\/\d+$/, "")}>← {t("quiz.admin.title")}</Link>
       </p>
       <h2>{data.quiz.title}</h2>
-      <Form method="post" className="panel">
+      <Form method="post" className="panel" {...getFormProps(settingsForm)}>
         <h3>{t("quiz.admin.settings")}</h3>
-        <QuizSettingsFields errors={errorsFor("settings")} values={{ ...data.quiz, question_count: data.questions.length }} />
+        <QuizSettingsFields fields={settings} questionCount={data.questions.length} />
         <button type="submit" name="intent" value="settings" className="primary" data-testid="save-quiz">
           {t("quiz.admin.save")}
         </button>

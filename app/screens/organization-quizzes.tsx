@@ -1,12 +1,14 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { z } from "zod";
 import { ConfirmDelete } from "~/components/confirm-delete";
-import { ErrorList } from "~/components/form";
-import { createQuiz, deleteQuiz, getQuiz, listQuizzes, quizFieldsSchema } from "~/models/quiz.server";
+import { controlProps, ErrorList, useZodForm } from "~/components/form";
+import { quizSettingsFormSchema } from "~/models/forms/quizzes";
+import { createQuiz, deleteQuiz, getQuiz, listQuizzes } from "~/models/quiz.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { optionalNumber, text } from "~/utils/form-data.server";
+import { parseForm } from "~/utils/form";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
 /**
@@ -85,20 +87,25 @@ export function QuizzesList() {
 
 /** The settings fields as posted by the create and edit forms (datetime-local deadlines are UTC). */
 export function quizSettingsFrom(formData: FormData) {
-  const deadline = text(formData, "deadline")?.trim();
-  return quizFieldsSchema.safeParse({
-    title: text(formData, "title") ?? "",
-    description: text(formData, "description") ?? "",
-    deadline: deadline ? (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(deadline) ? `${deadline}:00Z` : "invalid") : null,
-    pass_min: optionalNumber(formData, "pass_min") ?? 0,
-    max_attempts: optionalNumber(formData, "max_attempts"),
-  });
+  return parseForm(formData, quizSettingsFormSchema);
 }
 
+/** A question's errors by field (the question form is read by hand still, app/screens/organization-quiz.tsx). */
 export function settingsErrors(error: z.ZodError) {
   const errors: Record<string, string[]> = {};
   for (const issue of error.issues) (errors[String(issue.path[0] ?? "_")] ??= []).push(/^(validation|quiz)\./.test(issue.message) ? issue.message : "validation.invalid");
   return errors;
+}
+
+/** The settings form's values: the quiz's own (a deadline as the datetime-local field shows it), or none. */
+export function quizSettingsDefaults(values: QuizSettingsValues) {
+  return {
+    title: values.title ?? "",
+    description: values.description ?? "",
+    deadline: values.deadline ? values.deadline.slice(0, 16) : "",
+    pass_min: String(values.pass_min ?? 0),
+    max_attempts: values.max_attempts ? String(values.max_attempts) : "",
+  };
 }
 
 export function createQuizLoader(area: Area) {
@@ -109,10 +116,10 @@ export function createQuizLoader(area: Area) {
 export function createQuizAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:quiz" }, async (m) => {
-      const parsed = quizSettingsFrom(await request.formData());
-      if (!parsed.success) return json({ errors: settingsErrors(parsed.error) }, { status: 400 });
-      const created = createQuiz(m.db, { ...parsed.data, questions: [] });
-      if (!created.ok) return json({ errors: { [created.field]: [created.message] } }, { status: 400 });
+      const submission = quizSettingsFrom(await request.formData());
+      if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+      const created = createQuiz(m.db, { ...submission.value, questions: [] });
+      if (!created.ok) return json(submission.reply({ fieldErrors: { [created.field]: [created.message] } }), { status: 400 });
       return redirectWithFlash(`${quizzesBase(m)}/${created.value.id}`, "quiz.flash.created");
     });
 }
@@ -120,15 +127,19 @@ export function createQuizAction(area: Area) {
 export function CreateQuiz() {
   const { t } = useTranslation();
   const { base } = useLoaderData<{ base: string }>();
-  const errors = useActionData<{ errors: Record<string, string[]> }>()?.errors ?? {};
+  const [form, fields] = useZodForm({
+    schema: quizSettingsFormSchema,
+    lastResult: useActionData<SubmissionResult<string[]>>(),
+    defaultValue: quizSettingsDefaults({}),
+  });
   return (
     <section className="quiz-admin">
       <p>
         <Link to={base}>← {t("quiz.admin.title")}</Link>
       </p>
       <h2>{t("quiz.admin.create")}</h2>
-      <Form method="post" className="panel">
-        <QuizSettingsFields errors={errors} values={{}} />
+      <Form method="post" className="panel" {...getFormProps(form)}>
+        <QuizSettingsFields fields={fields} />
         <p className="hint">{t("quiz.admin.passAfterQuestions")}</p>
         <button type="submit" className="primary" data-testid="save-quiz">
           {t("quiz.admin.createButton")}
@@ -147,38 +158,40 @@ export interface QuizSettingsValues {
   question_count?: number;
 }
 
-export function QuizSettingsFields({ errors, values }: { errors: Record<string, string[]>; values: QuizSettingsValues }) {
+export type QuizSettingsMeta = ReturnType<typeof useZodForm<typeof quizSettingsFormSchema>>[1];
+
+/** The settings' fields; the pass requirement only once the quiz has questions to count (`questionCount`). */
+export function QuizSettingsFields({ fields, questionCount }: { fields: QuizSettingsMeta; questionCount?: number }) {
   const { t } = useTranslation();
-  const editing = values.question_count !== undefined;
   return (
     <>
       <div className="field">
         <label htmlFor="quiz-title">{t("quiz.admin.name")}</label>
-        <input id="quiz-title" name="title" defaultValue={values.title} maxLength={200} required />
-        <ErrorList errors={errors.title} />
+        <input {...controlProps(fields.title, "quiz-title")} key={fields.title.key} maxLength={200} required />
+        <ErrorList id="quiz-title-error" errors={fields.title.errors} />
       </div>
       <div className="field">
         <label htmlFor="quiz-description">{t("quiz.admin.description")}</label>
-        <textarea id="quiz-description" name="description" defaultValue={values.description} maxLength={10000} rows={3} />
-        <ErrorList errors={errors.description} />
+        <textarea {...controlProps(fields.description, "quiz-description")} key={fields.description.key} maxLength={10000} rows={3} />
+        <ErrorList id="quiz-description-error" errors={fields.description.errors} />
       </div>
       <div className="field-row">
         <div className="field">
           <label htmlFor="quiz-deadline">{t("quiz.admin.deadlineUtc")}</label>
-          <input id="quiz-deadline" name="deadline" type="datetime-local" defaultValue={values.deadline ? values.deadline.slice(0, 16) : ""} />
-          <ErrorList errors={errors.deadline} />
+          <input {...controlProps(fields.deadline, "quiz-deadline")} key={fields.deadline.key} type="datetime-local" />
+          <ErrorList id="quiz-deadline-error" errors={fields.deadline.errors} />
         </div>
-        {editing ? (
+        {questionCount !== undefined ? (
           <div className="field">
-            <label htmlFor="quiz-pass-min">{t("quiz.admin.passMin", { count: values.question_count })}</label>
-            <input id="quiz-pass-min" name="pass_min" type="number" min={0} max={values.question_count} defaultValue={values.pass_min ?? 0} required />
-            <ErrorList errors={errors.pass_min} />
+            <label htmlFor="quiz-pass-min">{t("quiz.admin.passMin", { count: questionCount })}</label>
+            <input {...controlProps(fields.pass_min, "quiz-pass-min")} key={fields.pass_min.key} type="number" min={0} max={questionCount} required />
+            <ErrorList id="quiz-pass-min-error" errors={fields.pass_min.errors} />
           </div>
         ) : null}
         <div className="field">
           <label htmlFor="quiz-max-attempts">{t("quiz.admin.maxAttempts")}</label>
-          <input id="quiz-max-attempts" name="max_attempts" type="number" min={1} defaultValue={values.max_attempts ?? ""} placeholder={t("quiz.admin.unlimited")} />
-          <ErrorList errors={errors.max_attempts} />
+          <input {...controlProps(fields.max_attempts, "quiz-max-attempts")} key={fields.max_attempts.key} type="number" min={1} placeholder={t("quiz.admin.unlimited")} />
+          <ErrorList id="quiz-max-attempts-error" errors={fields.max_attempts.errors} />
         </div>
       </div>
     </>

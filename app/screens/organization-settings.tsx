@@ -7,11 +7,8 @@ import { Field, FormMessage, LanguageField } from "~/components/form";
 import { isPublishedCourse, publishedCourseChoices } from "~/models/course.server";
 import { currentSettings, hostConflicts, organizationSettingsSchema, updateOrganization } from "~/models/organization.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { receiveUpload, storeUpload, UploadError } from "~/models/file.server";
-import { getFixedT } from "~/utils/i18n.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
-import { languageFor } from "~/utils/preferences.server";
-import { uploadLimits, uploadProblem } from "~/kernel/upload.server";
+import { handleUpload } from "~/kernel/upload.server";
 
 /**
  * Organization settings and branding (docs/product.md §3 Organization). Host names (prefix, domain, custom domain)
@@ -41,36 +38,24 @@ const isBrandingField = (v: unknown): v is BrandingField => typeof v === "string
 /** Branding images go through the file store (type from the bytes, re-encoded) and are kept as `file:<id>`. */
 async function brandingAction(request: Request, context: ActionFunctionArgs["context"], managed: Managed) {
   const { organization, db, base, viewer: auth } = managed;
-  const limits = uploadLimits(context);
-  let received: Awaited<ReturnType<typeof receiveUpload>> | undefined;
-  try {
-    received = await receiveUpload(request, { dataDir: context.platform.dataDir, organizationId: organization.id, limits });
-    const field = received.formData.get("field");
-    if (!isBrandingField(field)) throw new Response("Bad Request", { status: 400 });
-    if (received.formData.get("intent") === "remove") {
-      updateOrganization(context.platform.db, organization.id, { [field]: null });
-    } else {
-      const key = String(received.formData.get("image") ?? "").split(":")[1];
-      const stored = await storeUpload(db, {
-        dataDir: context.platform.dataDir,
-        organizationId: organization.id,
-        pending: key ? received.pending.get(key) : undefined,
-        limits,
-        allowed: ["image"],
-        uploadedBy: managed.area === "dashboard" ? auth.person.id : null,
-      });
-      updateOrganization(context.platform.db, organization.id, { [field]: `file:${stored.id}` });
-    }
-    context.platform.organizations.invalidate();
-    return redirectWithFlash(base, "flash.settingsSaved");
-  } catch (error) {
-    if (!(error instanceof UploadError)) throw error;
-    const t = await getFixedT(await languageFor(request, context));
-    const { status, message } = uploadProblem(error, t, limits.imageMaxBytes);
-    return json({ brandingError: message }, { status });
-  } finally {
-    received?.cleanup();
-  }
+  return handleUpload(
+    request,
+    context,
+    { organizationId: organization.id, field: "image", allowed: ["image"] },
+    async (upload) => {
+      const field = upload.fields.get("field");
+      if (!isBrandingField(field)) throw new Response("Bad Request", { status: 400 });
+      if (upload.fields.get("intent") === "remove") {
+        updateOrganization(context.platform.db, organization.id, { [field]: null });
+      } else {
+        const stored = await upload.store(db, managed.area === "dashboard" ? auth.person.id : null);
+        updateOrganization(context.platform.db, organization.id, { [field]: `file:${stored.id}` });
+      }
+      context.platform.organizations.invalidate();
+      return redirectWithFlash(base, "flash.settingsSaved");
+    },
+    ({ status, message }) => json({ brandingError: message }, { status }),
+  );
 }
 
 export function settingsAction(area: Area) {

@@ -1,6 +1,8 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { FormMessage } from "~/components/form";
+import { FormMessage, useZodForm } from "~/components/form";
+import { tokenFormSchema } from "~/models/forms/tokens";
 import { CAPABILITY_GROUPS } from "~/utils/capabilities";
 import { formatDate } from "~/utils/i18n";
 import type { tokensLoader } from "./organization-tokens.server";
@@ -10,7 +12,15 @@ import type { tokensLoader } from "./organization-tokens.server";
 export function TokensScreen() {
   const { t } = useTranslation();
   const { tokens, maxDays, defaultDays } = useLoaderData<ReturnType<ReturnType<typeof tokensLoader>> extends Promise<infer T> ? T : never>();
-  const result = useActionData<{ token: string | null; errors: string[] }>();
+  const result = useActionData<{ token: string | null; result: SubmissionResult<string[]> }>();
+  const [form, fields] = useZodForm({
+    schema: tokenFormSchema(maxDays, defaultDays),
+    lastResult: result?.result,
+    defaultValue: { days: String(defaultDays) },
+  });
+  // One message for the form, as before: its own errors and each field's, in the order of the form.
+  const errors = [form.errors, fields.name.errors, fields.capabilities.errors, fields.days.errors].flatMap((e) => e ?? []);
+  const chosen = ([] as unknown[]).concat(fields.capabilities.initialValue ?? []);
   return (
     <section>
       <h2>{t("tokens.title")}</h2>
@@ -56,12 +66,20 @@ export function TokensScreen() {
           </tbody>
         </table>
       )}
-      <Form method="post" className="panel">
+      <Form method="post" className="panel" {...getFormProps(form)}>
         <h3>{t("tokens.create")}</h3>
-        <FormMessage>{result?.errors.map((e) => t(e, { capabilities: "", max: maxDays })).join(" ")}</FormMessage>
+        <FormMessage>{errors.length ? errors.map((e) => t(e, { capabilities: "", max: maxDays })).join(" ") : null}</FormMessage>
         <div className="field">
           <label htmlFor="token-name">{t("tokens.name")}</label>
-          <input id="token-name" name="name" required maxLength={100} />
+          <input
+            id="token-name"
+            name={fields.name.name}
+            defaultValue={typeof fields.name.initialValue === "string" ? fields.name.initialValue : ""}
+            key={fields.name.key}
+            required
+            maxLength={100}
+            aria-invalid={fields.name.errors ? true : undefined}
+          />
         </div>
         <fieldset className="capabilities">
           <legend>{t("tokens.capabilities")}</legend>
@@ -70,7 +88,7 @@ export function TokensScreen() {
               <strong>{t(`capabilityGroups.${group.id}`)}</strong>
               {group.capabilities.map((c) => (
                 <label key={c} className="check">
-                  <input type="checkbox" name="capabilities" value={c} /> {t(`capabilities.${c}`)} <code>{c}</code>
+                  <input type="checkbox" name={fields.capabilities.name} value={c} defaultChecked={chosen.includes(c)} key={fields.capabilities.key} /> {t(`capabilities.${c}`)} <code>{c}</code>
                 </label>
               ))}
             </div>
@@ -78,7 +96,16 @@ export function TokensScreen() {
         </fieldset>
         <div className="field">
           <label htmlFor="token-days">{t("tokens.days")}</label>
-          <input id="token-days" name="days" type="number" min={1} max={maxDays} defaultValue={defaultDays} />
+          <input
+            id="token-days"
+            name={fields.days.name}
+            type="number"
+            min={1}
+            max={maxDays}
+            defaultValue={typeof fields.days.initialValue === "string" ? fields.days.initialValue : defaultDays}
+            key={fields.days.key}
+            aria-invalid={fields.days.errors ? true : undefined}
+          />
         </div>
         <button type="submit" name="intent" value="create" className="primary">
           {t("tokens.create")}

@@ -1,10 +1,13 @@
+import { getFormProps } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { ErrorList } from "~/components/form";
+import { controlProps, ErrorList, FormErrors, useZodForm } from "~/components/form";
 import { listGroups } from "~/models/group.server";
 import { updateOrganization } from "~/models/organization.server";
-import { getUserSettings, saveUserSettings, userSettingsSchema } from "~/models/user-settings.server";
+import { getUserSettings, saveUserSettings } from "~/models/user-settings.server";
+import { userSettingsSchema } from "~/models/forms/user-settings";
+import { parseForm } from "~/utils/form";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { withManagedOrganization } from "~/kernel/manage.server";
@@ -24,18 +27,14 @@ export function userSettingsAction({ request, context, params }: ActionFunctionA
   return withManagedOrganization(request, context, params, area, async (m) => {
     const formData = await request.formData();
     // Only the form's own submission saves (checkboxes post nothing when off, so an empty body is refused).
-    if (formData.get("intent") !== "save") return json({ errors: { _: ["validation.invalid"] } }, { status: 400 });
-    const parsed = userSettingsSchema.safeParse({
-      defaultLanguage: formData.get("defaultLanguage") ?? "",
-      defaultGroupIds: formData.getAll("defaultGroupIds"),
-      inviteImported: formData.get("inviteImported"),
-      twoFactorRequired: formData.get("twoFactorRequired"),
-    });
-    if (!parsed.success) return json({ errors: parsed.error.flatten().fieldErrors }, { status: 400 });
-    const saved = saveUserSettings(m.db, parsed.data);
-    if (!saved.ok) return json({ errors: { [saved.field]: [saved.message] } }, { status: 400 });
-    if (parsed.data.twoFactorRequired !== m.organization.twoFactorRequired) {
-      updateOrganization(context.platform.db, m.organization.id, { twoFactorRequired: parsed.data.twoFactorRequired });
+    const submission = parseForm(formData, userSettingsSchema);
+    if (formData.get("intent") !== "save") return json(submission.reply({ formErrors: ["validation.invalid"] }), { status: 400 });
+    if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+    const settings = submission.value;
+    const saved = saveUserSettings(m.db, settings);
+    if (!saved.ok) return json(submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }), { status: 400 });
+    if (settings.twoFactorRequired !== m.organization.twoFactorRequired) {
+      updateOrganization(context.platform.db, m.organization.id, { twoFactorRequired: settings.twoFactorRequired });
       context.platform.organizations.invalidate();
     }
     return redirectWithFlash("/dashboard/users/settings", "import.flash.settingsSaved");
@@ -45,19 +44,31 @@ export function userSettingsAction({ request, context, params }: ActionFunctionA
 export function UserSettings() {
   const { t } = useTranslation();
   const data = useLoaderData<typeof userSettingsLoader>();
-  const errors = useActionData<{ errors: Record<string, string[] | undefined> }>()?.errors ?? {};
+  const [form, fields] = useZodForm({
+    schema: userSettingsSchema,
+    lastResult: useActionData(),
+    defaultValue: {
+      defaultLanguage: data.settings.defaultLanguage ?? "",
+      defaultGroupIds: data.settings.defaultGroupIds.map(String),
+      inviteImported: data.settings.inviteImported ? "on" : undefined,
+      twoFactorRequired: data.twoFactorRequired ? "on" : undefined,
+    },
+  });
+  const chosenGroups = ([] as unknown[]).concat(fields.defaultGroupIds.initialValue ?? []);
+  const checked = (value: unknown) => value === "on";
   return (
     <section>
       <div className="toolbar">
         <h2>{t("import.settings.title")}</h2>
         <Link to="/dashboard/users">{t("import.back")}</Link>
       </div>
-      <Form method="post" className="panel" data-testid="user-settings">
+      <Form method="post" className="panel" data-testid="user-settings" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="save" />
+        <FormErrors errors={form.errors} />
         <p className="hint">{t("import.settings.intro")}</p>
         <div className="field">
           <label htmlFor="settings-language">{t("import.settings.language")}</label>
-          <select id="settings-language" name="defaultLanguage" defaultValue={data.settings.defaultLanguage ?? ""}>
+          <select {...controlProps(fields.defaultLanguage, "settings-language")} key={fields.defaultLanguage.key}>
             <option value="">{t("users.languageDefault")}</option>
             {LANGUAGES.map((lng) => (
               <option key={lng} value={lng}>
@@ -65,26 +76,27 @@ export function UserSettings() {
               </option>
             ))}
           </select>
-          <ErrorList errors={errors.defaultLanguage} />
+          <ErrorList id="settings-language-error" errors={fields.defaultLanguage.errors} />
         </div>
         <fieldset className="field">
           <legend>{t("import.settings.groups")}</legend>
           {data.groups.length === 0 ? <p className="hint">{t("groups.empty")}</p> : null}
           {data.groups.map((g) => (
             <label key={g.id} className="field-check">
-              <input type="checkbox" name="defaultGroupIds" value={g.id} defaultChecked={data.settings.defaultGroupIds.includes(g.id)} /> {g.name}
+              <input type="checkbox" name={fields.defaultGroupIds.name} value={g.id} defaultChecked={chosenGroups.includes(String(g.id))} key={fields.defaultGroupIds.key} />{" "}
+              {g.name}
             </label>
           ))}
-          <ErrorList errors={errors.defaultGroupIds} />
+          <ErrorList errors={fields.defaultGroupIds.errors} />
         </fieldset>
         <div className="field field-check">
           <label>
-            <input type="checkbox" name="inviteImported" defaultChecked={data.settings.inviteImported} /> {t("import.settings.invite")}
+            <input type="checkbox" name={fields.inviteImported.name} defaultChecked={checked(fields.inviteImported.initialValue)} key={fields.inviteImported.key} /> {t("import.settings.invite")}
           </label>
         </div>
         <div className="field field-check">
           <label>
-            <input type="checkbox" name="twoFactorRequired" defaultChecked={data.twoFactorRequired} /> {t("import.settings.twoFactor")}
+            <input type="checkbox" name={fields.twoFactorRequired.name} defaultChecked={checked(fields.twoFactorRequired.initialValue)} key={fields.twoFactorRequired.key} /> {t("import.settings.twoFactor")}
           </label>
           <p className="hint">{t("import.settings.twoFactorHint")}</p>
         </div>

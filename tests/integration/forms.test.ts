@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postForm } from "../helpers/auth";
+import { request } from "../helpers/http";
+import { startServer, type RunningServer } from "../helpers/server";
+import { cookieFor, insertSession } from "../helpers/sessions";
+
+/**
+ * Every form is read with conform and its zod schema (app/utils/form.ts): posted without JavaScript, a form
+ * with a mistake comes back with its messages translated into the organization's language, and with what was
+ * typed still in its fields. Acme (organization 1) speaks English, Nordlys (organization 2) Danish.
+ */
+const ACME = "acme.localhost";
+const NORDLYS = "nordlys.localhost";
+let server: RunningServer;
+let acme: string;
+let nordlys: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  acme = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "admin@acme.test", kind: "web" }));
+  nordlys = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
+});
+afterAll(() => server?.stop());
+
+const post = (host: string, path: string, fields: Record<string, string>) => postForm(server, host, path, fields, host === ACME ? acme : nordlys);
+const get = (host: string, path: string) => request(server.port, host, path, { headers: { Cookie: host === ACME ? acme : nordlys } });
+
+/** The text of a page's field-error lists. */
+function fieldErrors(html: string) {
+  return [...html.matchAll(/<ul[^>]*class="field-errors"[^>]*>([\s\S]*?)<\/ul>/g)].map((m) => m[1].replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim());
+}
+
+describe("forms without JavaScript", () => {
+  it("a group with no name: the message in the organization's language, the description kept", async () => {
+    const en = await post(ACME, "/dashboard/organizations/1/groups/create", { name: "  ", description: "Kept description", ruleMatch: "any" });
+    expect(en.status).toBe(400);
+    expect(fieldErrors(en.body)).toContain("This field is required.");
+    expect(en.body).toContain("Kept description");
+    const da = await post(NORDLYS, "/dashboard/organizations/2/groups/create", { name: "", description: "Beholdt" });
+    expect(da.status).toBe(400);
+    expect(fieldErrors(da.body)).toContain("Feltet skal udfyldes.");
+    expect(da.body).toContain("Beholdt");
+  });
+
+  it("a name too long names the limit", async () => {
+    const res = await post(ACME, "/dashboard/organizations/1/groups/create", { name: "x".repeat(121) });
+    expect(res.status).toBe(400);
+    expect(fieldErrors(res.body)).toContain("Use at most 120 characters.");
+  });
+
+  it("a group's rule with no value, and a rule whose operator does not fit its field", async () => {
+    const created = await post(ACME, "/dashboard/organizations/1/groups/create", { name: `Rules ${Date.now()}` });
+    expect(created.status, created.body.slice(0, 300)).toBe(302);
+    const page = created.headers.location!;
+    const empty = await post(ACME, page, { intent: "add-rule", kind: "person", field: "email", operator: "contains", value: "" });
+    expect(empty.status).toBe(400);
+    expect(fieldErrors(empty.body)).toContain("This field is required.");
+    const wrong = await post(ACME, page, { intent: "add-rule", kind: "person", field: "created_at", operator: "contains", value: "kept-value" });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain('value="kept-value"');
+    const saved = await post(ACME, page, { intent: "save", name: "", description: "Still here" });
+    expect(saved.status).toBe(400);
+    expect(fieldErrors(saved.body)).toContain("This field is required.");
+    expect(saved.body).toContain("Still here");
+    expect((await get(ACME, page)).status).toBe(200);
+  });
+
+  it("the users' settings refuse a language that is not one of the five", async () => {
+    const res = await post(ACME, "/dashboard/users/settings", { intent: "save", defaultLanguage: "xx" });
+    expect(res.status).toBe(400);
+    expect(fieldErrors(res.body)).toContain("Choose one of the options.");
+  });
+
+  it("categories, carousels and API tokens answer the same way", async () => {
+    const category = await post(NORDLYS, "/dashboard/organizations/2/categories", { name: "" });
+    expect(category.status).toBe(400);
+    expect(fieldErrors(category.body)).toContain("Feltet skal udfyldes.");
+    const carousel = await post(ACME, "/dashboard/organizations/1/carousels", { title: "", published: "on" });
+    expect(carousel.status).toBe(400);
+    expect(fieldErrors(carousel.body)).toContain("This field is required.");
+    expect(carousel.body).toMatch(/<input[^>]*type="checkbox"[^>]*name="published"[^>]*checked/);
+    const superAdmin = await cookieFor(insertSession(server, "platform", { email: "super@lectern.test", kind: "web" }));
+    const token = await postForm(server, "localhost", "/admin/organizations/1/api", { intent: "create", name: "Kept token name", days: "400" }, superAdmin);
+    expect(token.status).toBe(400);
+    expect(token.body).toContain("This field is required.");
+    expect(token.body).toMatch(/Choose a lifetime from 1 to \d+ days\./);
+    expect(token.body).toContain('value="Kept token name"');
+  });
+
+  it("the profile keeps what was typed and names the field too long", async () => {
+    const learner = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
+    const res = await postForm(server, ACME, "/profile?index", { firstName: "Ada", lastName: "L".repeat(101), language: "" }, learner);
+    expect(res.status).toBe(400);
+    expect(fieldErrors(res.body)).toContain("Use at most 100 characters.");
+    expect(res.body).toContain('value="Ada"');
+  });
+});
