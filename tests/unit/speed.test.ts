@@ -293,27 +293,6 @@ describe("rich text", () => {
 describe("patched library code (the patch-package diffs in patches/)", () => {
   const require = createRequire(import.meta.url);
 
-  it("React's production renderToString, pieces joined once, writes what the development build writes", () => {
-    const React = require("react") as typeof import("react");
-    const cjs = path.join(path.dirname(require.resolve("react-dom/package.json")), "cjs");
-    const production = require(path.join(cjs, "react-dom-server-legacy.node.production.min.js")) as typeof import("react-dom/server");
-    const development = require(path.join(cjs, "react-dom-server-legacy.node.development.js")) as typeof import("react-dom/server");
-    expect(fs.readFileSync(path.join(cjs, "react-dom-server-legacy.node.production.min.js"), "utf8")).toContain("lectern: page text joined once");
-    const h = React.createElement;
-    const page = () =>
-      h(
-        "main",
-        { className: "browse" },
-        h("h1", null, "Rivers & ", "lakes"),
-        h("ul", null, ...["Å", "<b>", "ß 🙂"].map((t, i) => h("li", { key: i, "data-i": i }, t, " ", i))),
-        h("div", { dangerouslySetInnerHTML: { __html: "<p>kept</p>" } }),
-        h(React.Suspense, { fallback: "…" }, h("span", null, "inside")),
-      );
-    const html = production.renderToString(page());
-    expect(html).toBe(development.renderToString(page()));
-    expect(html).toContain("<h1>Rivers &amp; <!-- -->lakes</h1>");
-  });
-
   it("Remix's route module map is one object per build in production, as complete as before", () => {
     const { createEntryRouteModules } = require(path.join(path.dirname(require.resolve("@remix-run/server-runtime/package.json")), "dist", "entry.js")) as {
       createEntryRouteModules: (m: Record<string, { module: unknown }>) => Record<string, unknown>;
