@@ -31,6 +31,17 @@ function notFound(): never {
 }
 
 /**
+ * The area a request is in: the first segment of its path. The screens of both areas are one module each,
+ * mounted under /admin/organizations/:id and /dashboard/organizations/:id (remix.config.js); they ask this
+ * which guard and addresses to use.
+ */
+export function areaOf(request: Request): Area {
+  const first = new URL(request.url).pathname.split("/")[1];
+  if (first === "admin" || first === "dashboard") return first;
+  notFound();
+}
+
+/**
  * Runs `work` with the managed organization's database. In the admin area the database is taken from the
  * pool by id for the length of `work` (db/tenant-pool.ts `withTenant`); in the dashboard it is the
  * request's own, and the id in the address must be the host's organization — another organization's

@@ -19,7 +19,7 @@ import { learnerContext } from "~/kernel/learner.server";
 import { richTextToPlain, sanitizeRichText } from "~/utils/sanitize.server";
 
 /*
- * The course page's loader and action (app/routes/courses.$id._index.tsx re-exports them): kept apart from
+ * The course page's loader and action (app/pages/courses/$id/index.tsx re-exports them): kept apart from
  * the route so the page's components can take its data type from here without importing the route.
  */
 

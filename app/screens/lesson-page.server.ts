@@ -11,7 +11,7 @@ import { learnerContext } from "~/kernel/learner.server";
 import { sanitizeRichText } from "~/utils/sanitize.server";
 
 /*
- * The lesson page's loader and action (app/routes/courses.$id.lessons.$lessonId.tsx re-exports them): kept
+ * The lesson page's loader and action (app/pages/courses/$id/lessons/$lessonId.tsx re-exports them): kept
  * apart from the route so the player's components can take the page's data type from here without importing
  * the route that renders them.
  */

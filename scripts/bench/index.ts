@@ -155,7 +155,7 @@ function learnerHomeJs() {
     routes: Record<string, { module: string; imports?: string[] }>;
   };
   const files = new Set([manifest.entry.module, ...manifest.entry.imports]);
-  for (const id of ["root", "routes/_index"]) {
+  for (const id of ["root", "pages/index"]) {
     files.add(manifest.routes[id].module);
     for (const f of manifest.routes[id].imports ?? []) files.add(f);
   }

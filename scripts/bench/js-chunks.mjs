@@ -6,7 +6,7 @@ const mf = fs.readdirSync(dir).find((f) => f.startsWith("manifest-"));
 const text = fs.readFileSync(path.join(dir, mf), "utf8");
 const manifest = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1));
 const files = new Set([manifest.entry.module, ...manifest.entry.imports]);
-for (const id of ["root", "routes/_index"]) { files.add(manifest.routes[id].module); for (const f of manifest.routes[id].imports ?? []) files.add(f); }
+for (const id of ["root", "pages/index"]) { files.add(manifest.routes[id].module); for (const f of manifest.routes[id].imports ?? []) files.add(f); }
 const meta = JSON.parse(fs.readFileSync("build/metafile.js.json", "utf8"));
 let total = 0;
 const rows = [];

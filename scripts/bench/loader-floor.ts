@@ -38,7 +38,7 @@ export async function loaderFloor({
         const course = path.match(/^\/courses\/(\d+)$/);
         const args = { request, context, params: course ? { id: course[1] } : {} } as LoaderFunctionArgs;
         await loaderOf("root")(args);
-        await loaderOf(course ? "routes/courses.$id._index" : "routes/_index")(args);
+        await loaderOf(course ? "pages/courses/$id/index" : "pages/index")(args);
       };
       for (let i = 0; i < 300; i++) await once();
       // The main thread's CPU time (the bench process's other threads, such as a checkpoint, are not the

@@ -125,7 +125,7 @@ describe("taking a quiz", () => {
     const page = await request(server.port, ORG, `/courses/${courseId}/lessons/${lessonId}`, { headers: { Cookie: learnerWeb } });
     expect(page.status).toBe(200);
     expect(page.body).toContain('data-testid="quiz-question"');
-    const data = await request(server.port, ORG, `/courses/${courseId}/lessons/${lessonId}?_data=routes%2Fcourses.%24id.lessons.%24lessonId`, { headers: { Cookie: learnerWeb } });
+    const data = await request(server.port, ORG, `/courses/${courseId}/lessons/${lessonId}?_data=pages%2Fcourses%2F%24id%2Flessons%2F%24lessonId`, { headers: { Cookie: learnerWeb } });
     expect(data.status).toBe(200);
     const own = await request(server.port, ORG, `/quizzes/${quiz.id}`, { headers: { Cookie: learnerWeb } });
     expect(own.status).toBe(200);

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 const ROOT = path.resolve(__dirname, "../..");
 const APP = path.join(ROOT, "app");
 const DB = path.join(ROOT, "db");
-const LAYERS = ["routes", "screens", "components"].map((dir) => path.join(APP, dir));
+const LAYERS = ["routes", "pages", "screens", "components"].map((dir) => path.join(APP, dir));
 
 /** Every module specifier a file names: imports, re-exports, `import("…")` calls and `import("…")` types. */
 function specifiers(file: string, text: string): string[] {
@@ -56,7 +56,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-describe("routes, screens and components", () => {
+describe("routes, pages, screens and components", () => {
   it("reach the database only through app/models (no drizzle-orm, nothing under db/)", () => {
     const files = LAYERS.flatMap(sourceFiles);
     expect(files.length).toBeGreaterThan(200);

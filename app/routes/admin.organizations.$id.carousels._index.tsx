@@ -1,5 +1,0 @@
-import { Carousels, carouselsAction, carouselsLoader } from "~/screens/organization-carousels";
-
-export const loader = carouselsLoader("admin");
-export const action = carouselsAction("admin");
-export default Carousels;

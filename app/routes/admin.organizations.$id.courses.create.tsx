@@ -1,7 +1,0 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { CreateCourse } from "~/screens/organization-courses";
-import { createCourseAction, createCourseLoader } from "~/screens/organization-courses.server";
-
-export const loader = (args: LoaderFunctionArgs) => createCourseLoader("admin")(args);
-export const action = (args: ActionFunctionArgs) => createCourseAction("admin")(args);
-export default CreateCourse;

@@ -1,7 +1,0 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { JobProgress, jobMeta } from "~/screens/organization-courses";
-import { jobLoader } from "~/screens/organization-courses.server";
-
-export const loader = (args: LoaderFunctionArgs) => jobLoader("admin")(args);
-export const meta = jobMeta;
-export default JobProgress;

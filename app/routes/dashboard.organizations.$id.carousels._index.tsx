@@ -1,5 +1,0 @@
-import { Carousels, carouselsAction, carouselsLoader } from "~/screens/organization-carousels";
-
-export const loader = carouselsLoader("dashboard");
-export const action = carouselsAction("dashboard");
-export default Carousels;

@@ -1,7 +1,0 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { DeleteCourse } from "~/screens/organization-courses";
-import { deleteCourseAction, deleteCourseLoader } from "~/screens/organization-courses.server";
-
-export const loader = (args: LoaderFunctionArgs) => deleteCourseLoader("dashboard")(args);
-export const action = (args: ActionFunctionArgs) => deleteCourseAction("dashboard")(args);
-export default DeleteCourse;

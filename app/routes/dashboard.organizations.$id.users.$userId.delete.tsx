@@ -1,6 +1,0 @@
-import { DeleteUser, deleteUserAction, deleteUserLoader } from "~/screens/organization-users";
-
-const mount = { area: "dashboard" as const, usersBase: (m: { base: string }) => `${m.base}/users` };
-export const loader = deleteUserLoader(mount);
-export const action = deleteUserAction(mount);
-export default DeleteUser;

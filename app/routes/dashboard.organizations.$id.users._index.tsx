@@ -1,5 +1,0 @@
-import { UsersList, usersListLoader } from "~/screens/organization-users";
-
-const mount = { area: "dashboard" as const, usersBase: (m: { base: string }) => `${m.base}/users` };
-export const loader = usersListLoader(mount);
-export default UsersList;
