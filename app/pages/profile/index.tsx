@@ -35,7 +35,10 @@ const schema = z.object({
 export async function action({ request, context }: ActionFunctionArgs) {
   const { db } = requireOrganization(context);
   const { person } = await requireUser(request, context);
-  const submission = parseForm(await request.formData(), schema);
+  const formData = await request.formData();
+  const submission = parseForm(formData, schema);
+  // Empty name fields clear the name (the form always sends both); a post without them changes nothing.
+  if (!formData.has("firstName") || !formData.has("lastName")) return json(submission.reply({ formErrors: ["validation.required"] }), { status: 400 });
   if (person.managedExternally) return json(submission.reply({ formErrors: ["auth.password.managedExternally"] }), { status: 403 });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   updateOwnProfile(db, person.id, submission.value);
