@@ -107,6 +107,16 @@ describe("forms without JavaScript", () => {
     expect(fieldErrors(link.body)).toHaveLength(1);
   });
 
+  it("a quiz question keeps its prompt and options and says what is missing", async () => {
+    const created = await post(NORDLYS, "/dashboard/organizations/2/quizzes/create", { title: "Formularquiz" });
+    expect(created.status).toBe(302);
+    const res = await post(NORDLYS, created.headers.location!, { intent: "add-question", type: "single", prompt: "Beholdt spørgsmål", option_text_0: "Beholdt svar", option_correct_0: "on" });
+    expect(res.status).toBe(400);
+    expect(res.body).toContain("Beholdt spørgsmål");
+    expect(res.body).toContain('value="Beholdt svar"');
+    expect(fieldErrors(res.body)).toEqual(["Angiv mindst to svarmuligheder."]);
+  });
+
   it("the profile keeps what was typed and names the field too long", async () => {
     const learner = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
     const res = await postForm(server, ACME, "/profile?index", { firstName: "Ada", lastName: "L".repeat(101), language: "" }, learner);
