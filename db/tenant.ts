@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { loginFailureColumns, personColumns, resetTokenColumns, sessionColumns, SESSION_KINDS } from "./auth-columns";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
-import { ACTIVITY_KINDS, BADGE_RULES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, GROUP_RULE_OPERATORS, LESSON_KINDS } from "./vocabulary";
+import { ACTIVITY_KINDS, BADGE_RULES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, GROUP_RULE_OPERATORS, LESSON_KINDS, QUESTION_TYPES, type QuestionType } from "./vocabulary";
 
 // The enum columns' values live in db/vocabulary.ts (plain data a screen may render); still exported here.
 export { ACTIVITY_KINDS, BADGE_RULES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, LESSON_KINDS };
@@ -734,8 +734,7 @@ export const analyticsUserHourly = sqliteTable(
  * the questions, with their correct answers, when it starts: grading runs against that snapshot, so editing
  * a quiz never changes past results. The correct answers live only on the server until the attempt ends.
  * ------------------------------------------------------------------------------------------------------- */
-export const QUESTION_TYPES = ["single", "multiple", "true_false", "text"] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
+export { QUESTION_TYPES, type QuestionType };
 
 /** A choice of a single, multiple or true/false question. true/false questions have the ids "true" and "false". */
 export interface QuizOption {

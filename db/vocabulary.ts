@@ -21,3 +21,7 @@ export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 export const BADGE_RULES = ["lessons_completed", "courses_completed", "quizzes_passed", "perfect_quizzes", "streak_days", "bookmarks", "points"] as const;
 export type BadgeRule = (typeof BADGE_RULES)[number];
+
+/** A quiz question's kinds (docs/decisions/013-quizzes.md). */
+export const QUESTION_TYPES = ["single", "multiple", "true_false", "text"] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];

@@ -62,7 +62,7 @@ export function Field({
   inputMode,
 }: {
   label: string;
-  field: FieldMetadata<string>;
+  field: FieldMetadata<unknown>;
   type: "text" | "email" | "password";
   autoComplete?: string;
   autoFocus?: boolean;

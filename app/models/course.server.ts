@@ -4,7 +4,7 @@ import { cachedByVersion } from "../../db/content-cache";
 import { preparedOnce } from "../../db/prepared";
 import { contentVersionOf } from "./content-version.server";
 import { z } from "zod";
-import { categories, COURSE_TYPES, courses, files, links, lessons, type Course, type NewCourse } from "../../db/tenant";
+import { categories, courses, files, links, lessons, type Course, type NewCourse } from "../../db/tenant";
 import { sanitizeRichText } from "../utils/sanitize.server";
 import type { TenantConn } from "../../db/open";
 import type { Page } from "../utils/pagination";
@@ -12,6 +12,7 @@ import { moveRow, nextPosition } from "./ordering.server";
 import type { Resource, WriteResult } from "./resource";
 import type { Viewer } from "../access/viewer";
 import { contains } from "../utils/pagination";
+import { courseFields, courseSchema } from "./forms/courses";
 
 export function createCourse(db: TenantConn, input: Omit<NewCourse, "id" | "createdAt" | "updatedAt">) {
   return db.insert(courses).values(input).returning().get();
@@ -93,37 +94,8 @@ function pageOf(db: TenantConn, where: SQL | undefined, page: Page) {
   return { items, total };
 }
 
-const courseFields = {
-  title: z.string({ required_error: "validation.required" }).trim().min(1, "validation.required").max(200),
-  description: z.string().max(20_000).default(""),
-  type: z.enum(COURSE_TYPES).default("movie"),
-  published: z.boolean().default(false),
-  block_default_access: z.boolean().default(false),
-  prerequisite_course_id: z.number().int().positive().nullable().default(null),
-  category_id: z.number().int().positive().nullable().default(null),
-  allow_certificates: z.boolean().default(false),
-  allow_quizzes: z.boolean().default(false),
-  force_groups: z.boolean().default(false),
-  external_url: z
-    .string()
-    .max(2000)
-    .url("validation.url")
-    .refine((v) => /^https?:\/\//i.test(v), "validation.url")
-    .nullable()
-    .default(null),
-  file_id: z.number().int().positive().nullable().default(null),
-  cover_file_id: z.number().int().positive().nullable().default(null),
-  sequential_lessons: z.boolean().default(false),
-  /** Left out, a new course goes to the end of the list; order is changed with move. */
-  position: z.number().int().min(0).optional(),
-  links: z
-    .array(z.object({ title: z.string().trim().min(1, "validation.required").max(200), url: z.string().max(2000).url("validation.url").refine((v) => /^https?:\/\//i.test(v), "validation.url") }))
-    .max(50)
-    .optional(),
-};
-
 // Unknown fields are dropped by zod (no .passthrough()), so `id`, `created_at` or anything else sent is ignored.
-const createSchema = z.object(courseFields);
+const createSchema = courseSchema;
 const updateSchema = z
   .object(Object.fromEntries(Object.entries(courseFields).map(([k, v]) => [k, v instanceof z.ZodDefault ? v.removeDefault().optional() : v.optional()])) as {
     [K in keyof typeof courseFields]: z.ZodOptional<z.ZodTypeAny>;

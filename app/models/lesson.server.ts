@@ -2,7 +2,8 @@ import { and, asc, count, eq, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { TenantConn, TenantDb } from "../../db/open";
 import { preparedOnce } from "../../db/prepared";
-import { courses, files, LESSON_KINDS, lessons, type Lesson } from "../../db/tenant";
+import { courses, files, lessons, type Lesson } from "../../db/tenant";
+import { lessonFields } from "./forms/courses";
 import type { Page } from "../utils/pagination";
 import type { Resource, WriteResult } from "./resource";
 import type { Viewer } from "../access/viewer";
@@ -29,16 +30,7 @@ export function lessonView(lesson: Lesson) {
 }
 export type LessonView = ReturnType<typeof lessonView>;
 
-const httpUrl = z.string().max(2000).url("validation.url").refine((v) => /^https?:\/\//i.test(v), "validation.url");
-
-const fields = {
-  title: z.string({ required_error: "validation.required" }).trim().min(1, "validation.required").max(200),
-  kind: z.enum(LESSON_KINDS).default("text"),
-  body: z.string().max(100_000).default(""),
-  file_id: z.number().int().positive().nullable().default(null),
-  video_url: httpUrl.nullable().default(null),
-  duration_seconds: z.number().int().min(0).max(86_400).nullable().default(null),
-};
+const fields = lessonFields;
 const createSchema = z.object({ course_id: z.number().int().positive(), ...fields });
 const updateSchema = z.object(
   Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v instanceof z.ZodDefault ? v.removeDefault().optional() : v.optional()])) as unknown as {

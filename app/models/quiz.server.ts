@@ -9,7 +9,6 @@ import {
   quizLessons,
   quizQuestions,
   quizzes,
-  QUESTION_TYPES,
   users,
   type Course,
   type Lesson,
@@ -27,6 +26,7 @@ import type { Viewer } from "../access/viewer";
 import { completeLesson } from "./learning.server";
 import { createLesson } from "./lesson.server";
 import { moveRow, nextPosition, type Move } from "./ordering.server";
+import { questionSchema, type QuestionInput } from "./forms/quizzes";
 
 /**
  * Quizzes (docs/product.md §3 Quiz, §4 quiz states, §7 Quizzes; docs/decisions/013-quizzes.md): authoring, and the
@@ -50,34 +50,7 @@ export const quizFieldsSchema = z.object({
   max_attempts: z.number({ invalid_type_error: "validation.notANumber" }).int().min(1).max(1000).nullable().default(null),
 });
 
-/**
- * One question. `options` for single and multiple choice (`correct` marks the right ones: exactly one for
- * single choice, at least one for multiple); `correct_answer` for true/false; `accepted` for short text
- * (matched ignoring case and spaces).
- */
-export const questionSchema = z
-  .object({
-    type: z.enum(QUESTION_TYPES),
-    prompt: z.string({ required_error: "validation.required" }).trim().min(1, "validation.required").max(2000),
-    explanation: z.string().max(5000).default(""),
-    options: z
-      .array(z.object({ text: z.string().trim().min(1, "validation.required").max(500), correct: z.boolean().default(false) }))
-      .max(20)
-      .default([]),
-    correct_answer: z.boolean().nullable().default(null),
-    accepted: z.array(z.string().trim().min(1, "validation.required").max(200)).max(20).default([]),
-  })
-  .superRefine((q, ctx) => {
-    if (q.type === "single" || q.type === "multiple") {
-      if (q.options.length < 2) ctx.addIssue({ code: "custom", path: ["options"], message: "quiz.errors.twoOptions" });
-      const right = q.options.filter((o) => o.correct).length;
-      if (q.type === "single" && right !== 1) ctx.addIssue({ code: "custom", path: ["options"], message: "quiz.errors.oneCorrect" });
-      if (q.type === "multiple" && right < 1) ctx.addIssue({ code: "custom", path: ["options"], message: "quiz.errors.someCorrect" });
-    }
-    if (q.type === "true_false" && q.correct_answer === null) ctx.addIssue({ code: "custom", path: ["correct_answer"], message: "quiz.errors.trueOrFalse" });
-    if (q.type === "text" && q.accepted.length === 0) ctx.addIssue({ code: "custom", path: ["accepted"], message: "quiz.errors.accepted" });
-  });
-export type QuestionInput = z.infer<typeof questionSchema>;
+export { questionSchema, type QuestionInput } from "./forms/quizzes";
 
 /** `POST /api/quizzes`: the settings and, optionally, the questions in order. */
 export const createQuizSchema = quizFieldsSchema.extend({ questions: z.array(questionSchema).max(200).default([]) });

@@ -1,6 +1,5 @@
 import { and, asc, count, eq, isNull, or } from "drizzle-orm";
-import { z } from "zod";
-import { LANGUAGES } from "../utils/i18n";
+import type { UserForm } from "./forms/users";
 import type { PlatformConn, TenantConn } from "../../db/open";
 import { superAdmins } from "../../db/platform";
 import { magicLinks, passwordResets, sessions, users, type User, type UserRole } from "../../db/tenant";
@@ -78,24 +77,7 @@ export function personView(realm: AuthRealm, person: User, { twoFactorPending }:
   };
 }
 
-/** Roles an admin assigns; "none" keeps the account (and its history) without access. */
-export const ASSIGNABLE_ROLES = ["learner", "admin", "none"] as const;
-
-/** The fields an admin sets on a person (docs/product.md §3 User). */
-export const userFormSchema = z.object({
-  firstName: z.string().trim().max(100).default(""),
-  lastName: z.string().trim().max(100).default(""),
-  email: z.string({ required_error: "validation.required" }).trim().max(254).email("validation.email"),
-  phone: z.string().trim().max(40).optional().transform((v) => v || null),
-  role: z
-    .enum(ASSIGNABLE_ROLES, { errorMap: () => ({ message: "validation.invalidOption" }) })
-    .transform((v) => (v === "none" ? null : v)),
-  language: z
-    .enum(["", ...LANGUAGES])
-    .optional()
-    .transform((v) => (v ? v : null)),
-});
-export type UserForm = z.infer<typeof userFormSchema>;
+export { ASSIGNABLE_ROLES, userFormSchema, type UserForm } from "./forms/users";
 
 export function findUserByEmail(db: TenantConn, email: string) {
   return db.select().from(users).where(eq(users.email, normalizeEmail(email))).get();

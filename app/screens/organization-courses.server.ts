@@ -1,14 +1,16 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { z, type ZodError } from "zod";
+import type { SubmissionResult } from "@conform-to/react";
 import { listCategories } from "~/models/category.server";
 import { courseLinks, courseResource, getCourse, moveCourse } from "~/models/course.server";
 import { addMaterial, deleteMaterial, listMaterials } from "~/models/material.server";
-import { createLesson, deleteLesson, getLesson, lessonResource, listLessons, moveLesson, updateLesson } from "~/models/lesson.server";
+import { createLesson, deleteLesson, getLesson, listLessons, moveLesson, updateLesson } from "~/models/lesson.server";
 import { getFile, listFiles } from "~/models/file.server";
 import { getJob } from "~/models/job.server";
 import { getQuiz, linkQuizLesson, listQuizzes, quizIdOfLesson, unlinkQuizLesson } from "~/models/quiz.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { checkbox, moveIntent, optionalNumber, optionalText, text } from "~/utils/form-data.server";
+import { moveIntent, text } from "~/utils/form-data.server";
+import { parseForm } from "~/utils/form";
+import { courseLinkFormSchema, lessonFormSchema } from "~/models/forms/courses";
 import { getFixedT } from "~/utils/i18n.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { languageFor } from "~/utils/preferences.server";
@@ -24,40 +26,34 @@ import { handleUpload } from "~/kernel/upload.server";
  */
 export type Errors = Record<string, string[]>;
 
-function zodErrors(error: ZodError): Errors {
-  const errors: Errors = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "_");
-    (errors[key] ??= []).push(/^(validation|auth)\./.test(issue.message) ? issue.message : "validation.invalid");
-  }
-  return errors;
-}
+/**
+ * What the course page answers when one of its forms is refused: the course's, a lesson's or a link's form
+ * (conform's reply, which keeps what was typed), or a message for publishing or an upload.
+ */
+export type CoursePageReply = { form: "course" | "lesson" | "link"; result: SubmissionResult<string[]> } | { form: "publish" | "material"; errors: string[] };
 
 function failed(result: WriteResult<unknown>): Errors {
   return result.ok ? {} : { [result.field]: [result.message] };
 }
 
-const coursesBase = (managed: Managed) => `${managed.base}/courses`;
-
-/** The course form as the /api schema's input. */
-function courseInput(formData: FormData) {
-  return {
-    title: text(formData, "title") ?? "",
-    description: text(formData, "description") ?? "",
-    type: text(formData, "type"),
-    category_id: optionalNumber(formData, "category_id"),
-    prerequisite_course_id: optionalNumber(formData, "prerequisite_course_id"),
-    external_url: optionalText(formData, "external_url"),
-    file_id: optionalNumber(formData, "file_id"),
-    cover_file_id: optionalNumber(formData, "cover_file_id"),
-    published: checkbox(formData, "published"),
-    sequential_lessons: checkbox(formData, "sequential_lessons"),
-    block_default_access: checkbox(formData, "block_default_access"),
-    force_groups: checkbox(formData, "force_groups"),
-    allow_certificates: checkbox(formData, "allow_certificates"),
-    allow_quizzes: checkbox(formData, "allow_quizzes"),
-  };
+/** A lesson write's refusal on the lesson form: the course's (a movie has one episode) for the whole form. */
+function lessonRefusal(result: WriteResult<unknown>) {
+  if (result.ok) return {};
+  return result.field === "course_id" ? { formErrors: [result.message] } : { fieldErrors: { [`lesson_${result.field}`]: [result.message] } };
 }
+
+/** The lesson form read, and its quiz one of this organization's (the tenant database holds only its own). */
+function lessonSubmission(db: TenantConn, formData: FormData) {
+  const submission = parseForm(formData, lessonFormSchema);
+  if (submission.status !== "success") return { ok: false as const, reply: submission.reply() };
+  const { quizId } = submission.value;
+  if (quizId !== null && !getQuiz(db, quizId)) return { ok: false as const, reply: submission.reply({ fieldErrors: { lesson_quiz_id: ["fixes.lessonQuiz.unknown"] } }) };
+  return { ok: true as const, submission, ...submission.value };
+}
+
+const MAX_LINKS = 50;
+
+const coursesBase = (managed: Managed) => `${managed.base}/courses`;
 
 export type FormChoices = ReturnType<typeof formChoices>;
 
@@ -100,10 +96,10 @@ export function createCourseLoader(area: Area) {
 export function createCourseAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, async (managed) => {
-      const parsed = courseResource.createSchema.safeParse(courseInput(await request.formData()));
-      if (!parsed.success) return json({ errors: zodErrors(parsed.error) }, { status: 400 });
-      const result = courseResource.create!(managed.db, managed.viewer, parsed.data);
-      if (!result.ok) return json({ errors: failed(result) }, { status: 400 });
+      const submission = parseForm(await request.formData(), courseResource.createSchema);
+      if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+      const result = courseResource.create!(managed.db, managed.viewer, submission.value);
+      if (!result.ok) return json(submission.reply({ fieldErrors: failed(result) }), { status: 400 });
       return redirectWithFlash(`${coursesBase(managed)}/${result.value.id}`, "flash.courseCreated");
     });
 }
@@ -158,6 +154,7 @@ export function editCourseAction(area: Area) {
       }
       const formData = await request.formData();
       const intent = text(formData, "intent") ?? "save";
+      const refuse = (reply: CoursePageReply) => json(reply, { status: 400 });
       const lessonMove = moveIntent(formData, "move-lesson");
       if (lessonMove) {
         if (getLesson(managed.db, lessonMove.id)?.courseId === course.id) moveLesson(managed.db, lessonMove.id, { direction: lessonMove.direction });
@@ -165,30 +162,28 @@ export function editCourseAction(area: Area) {
       }
       switch (intent) {
         case "save": {
-          const parsed = courseResource.createSchema.safeParse(courseInput(formData));
-          if (!parsed.success) return json({ errors: zodErrors(parsed.error) }, { status: 400 });
-          const { links: _links, ...changes } = parsed.data;
+          const submission = parseForm(formData, courseResource.createSchema);
+          if (submission.status !== "success") return refuse({ form: "course", result: submission.reply() });
+          const { links: _links, ...changes } = submission.value;
           const result = courseResource.update!(managed.db, managed.viewer, course.id, changes);
-          if (result && !result.ok) return json({ errors: failed(result) }, { status: 400 });
+          if (result && !result.ok) return refuse({ form: "course", result: submission.reply({ fieldErrors: failed(result) }) });
           return redirectWithFlash(here, "flash.courseSaved");
         }
         case "publish":
         case "unpublish": {
           const result = courseResource.update!(managed.db, managed.viewer, course.id, { published: intent === "publish" });
-          if (result && !result.ok) return json({ errors: failed(result) }, { status: 400 });
+          if (result && !result.ok) return refuse({ form: "publish", errors: [result.message] });
           return redirectWithFlash(here, "flash.courseSaved");
         }
         case "add-lesson": {
-          const parsed = lessonInput(formData, course.id);
-          if (!parsed.success) return json({ errors: prefix("lesson_", zodErrors(parsed.error)) }, { status: 400 });
-          const quiz = lessonQuiz(managed.db, parsed.data.kind, formData);
-          if (!quiz.ok) return json({ errors: quiz.errors }, { status: 400 });
+          const read = lessonSubmission(managed.db, formData);
+          if (!read.ok) return refuse({ form: "lesson", result: read.reply });
           const result = managed.db.transaction((tx) => {
-            const created = createLesson(tx, parsed.data);
-            if (created.ok && quiz.quizId) linkQuizLesson(tx, quiz.quizId, created.value.id);
+            const created = createLesson(tx, { course_id: course.id, ...read.lesson, duration_seconds: null });
+            if (created.ok && read.quizId) linkQuizLesson(tx, read.quizId, created.value.id);
             return created;
           });
-          if (!result.ok) return json({ errors: prefix("lesson_", failed(result)) }, { status: 400 });
+          if (!result.ok) return refuse({ form: "lesson", result: read.submission.reply(lessonRefusal(result)) });
           return redirectWithFlash(here, "flash.lessonSaved");
         }
         case "delete-lesson": {
@@ -201,17 +196,21 @@ export function editCourseAction(area: Area) {
           if (listMaterials(managed.db, course.id).some((m) => m.id === id)) deleteMaterial(managed.db, id);
           return redirect(here);
         }
-        case "add-link":
+        case "add-link": {
+          const submission = parseForm(formData, courseLinkFormSchema);
+          if (submission.status !== "success") return refuse({ form: "link", result: submission.reply() });
+          const current = courseLinks(managed.db, course.id).map(({ title, url }) => ({ title, url }));
+          if (current.length >= MAX_LINKS) return refuse({ form: "link", result: submission.reply({ formErrors: [`courses.tooManyLinks|${MAX_LINKS}`] }) });
+          const result = courseResource.update!(managed.db, managed.viewer, course.id, { links: [...current, { title: submission.value.link_title, url: submission.value.link_url }] });
+          if (result && !result.ok) return refuse({ form: "link", result: submission.reply({ formErrors: [result.message] }) });
+          return redirect(here);
+        }
         case "remove-link": {
-          const current = courseLinks(managed.db, course.id).map((l) => ({ id: l.id, title: l.title, url: l.url }));
-          const next =
-            intent === "add-link"
-              ? [...current, { title: text(formData, "link_title") ?? "", url: text(formData, "link_url") ?? "" }]
-              : current.filter((l) => l.id !== Number(text(formData, "id")));
-          const parsed = courseResource.updateSchema.safeParse({ links: next.map(({ title, url }) => ({ title, url })) });
-          if (!parsed.success) return json({ errors: { link: ["validation.url"] } }, { status: 400 });
-          const result = courseResource.update!(managed.db, managed.viewer, course.id, parsed.data);
-          if (result && !result.ok) return json({ errors: { link: [result.message] } }, { status: 400 });
+          const id = Number(text(formData, "id"));
+          const links = courseLinks(managed.db, course.id);
+          if (links.some((l) => l.id === id)) {
+            courseResource.update!(managed.db, managed.viewer, course.id, { links: links.filter((l) => l.id !== id).map(({ title, url }) => ({ title, url })) });
+          }
           return redirect(here);
         }
         case "clone": {
@@ -226,33 +225,6 @@ export function editCourseAction(area: Area) {
           throw new Response("Bad Request", { status: 400 });
       }
     });
-}
-
-function prefix(p: string, errors: Errors): Errors {
-  return Object.fromEntries(Object.entries(errors).map(([k, v]) => [`${p}${k}`, v]));
-}
-
-function lessonInput(formData: FormData, courseId: number) {
-  return lessonResource.createSchema.safeParse({
-    course_id: courseId,
-    title: text(formData, "lesson_title") ?? "",
-    kind: text(formData, "lesson_kind") ?? "text",
-    body: text(formData, "lesson_body") ?? "",
-    video_url: optionalText(formData, "lesson_video_url"),
-    file_id: optionalNumber(formData, "lesson_file_id"),
-  });
-}
-
-/** A `quiz` lesson shows one of this organization's quizzes, picked in the lesson form. */
-const quizIdSchema = z.number({ required_error: "fixes.lessonQuiz.required", invalid_type_error: "fixes.lessonQuiz.unknown" }).int("fixes.lessonQuiz.unknown").positive("fixes.lessonQuiz.unknown");
-
-function lessonQuiz(db: TenantConn, kind: string, formData: FormData): { ok: true; quizId: number | null } | { ok: false; errors: Errors } {
-  if (kind !== "quiz") return { ok: true, quizId: null };
-  const parsed = quizIdSchema.safeParse(optionalNumber(formData, "lesson_quiz_id") ?? undefined);
-  if (!parsed.success) return { ok: false, errors: { lesson_quiz_id: [parsed.error.issues[0]?.message ?? "fixes.lessonQuiz.required"] } };
-  // The tenant database holds only this organization's quizzes: another organization's id is not found.
-  if (!getQuiz(db, parsed.data)) return { ok: false, errors: { lesson_quiz_id: ["fixes.lessonQuiz.unknown"] } };
-  return { ok: true, quizId: parsed.data };
 }
 
 function quizChoices(db: TenantConn) {
@@ -271,11 +243,11 @@ async function addMaterialFromUpload(request: Request, context: ActionFunctionAr
       if (upload.fields.get("as_material") === "on") {
         const title = String(upload.fields.get("title") ?? "").trim() || stored.name;
         const added = addMaterial(managed.db, { course_id: courseId, file_id: stored.id, title: title.slice(0, 200) });
-        if (!added.ok) return json({ errors: { material: [added.message] } }, { status: 400 });
+        if (!added.ok) return json<CoursePageReply>({ form: "material", errors: [added.message] }, { status: 400 });
       }
       return redirect(here);
     },
-    ({ status, message }) => json({ errors: { material: [message] } }, { status }),
+    ({ status, message }) => json<CoursePageReply>({ form: "material", errors: [message] }, { status }),
   );
 }
 
@@ -311,25 +283,17 @@ export function editLessonAction(area: Area) {
       if (!lesson || lesson.courseId !== course.id) throw new Response("Not Found", { status: 404 });
       // Only what the form shows changes (a duration set through /api, say, is kept).
       const formData = await request.formData();
-      const parsed = lessonResource.updateSchema.safeParse({
-        title: text(formData, "lesson_title") ?? "",
-        kind: text(formData, "lesson_kind") ?? "text",
-        body: text(formData, "lesson_body") ?? "",
-        video_url: optionalText(formData, "lesson_video_url"),
-        file_id: optionalNumber(formData, "lesson_file_id"),
-      });
-      if (!parsed.success) return json({ errors: prefix("lesson_", zodErrors(parsed.error)) }, { status: 400 });
-      const quiz = lessonQuiz(managed.db, String(parsed.data.kind ?? lesson.kind), formData);
-      if (!quiz.ok) return json({ errors: quiz.errors }, { status: 400 });
+      const read = lessonSubmission(managed.db, formData);
+      if (!read.ok) return json(read.reply, { status: 400 });
       const result = managed.db.transaction((tx) => {
-        const updated = updateLesson(tx, lesson.id, parsed.data);
+        const updated = updateLesson(tx, lesson.id, read.lesson);
         if (updated?.ok) {
-          if (quiz.quizId) linkQuizLesson(tx, quiz.quizId, lesson.id);
+          if (read.quizId) linkQuizLesson(tx, read.quizId, lesson.id);
           else unlinkQuizLesson(tx, lesson.id);
         }
         return updated;
       });
-      if (result && !result.ok) return json({ errors: prefix("lesson_", failed(result)) }, { status: 400 });
+      if (result && !result.ok) return json(read.submission.reply(lessonRefusal(result)), { status: 400 });
       return redirectWithFlash(`${coursesBase(managed)}/${course.id}`, "flash.lessonSaved");
     });
 }

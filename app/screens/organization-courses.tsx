@@ -1,11 +1,13 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { COURSE_TYPES, LESSON_KINDS } from "~/models/vocabulary";
 import { ConfirmDelete } from "~/components/confirm-delete";
-import { ErrorList, FormMessage } from "~/components/form";
+import { controlProps, ErrorList, FormErrors, FormMessage, useZodForm } from "~/components/form";
+import { courseLinkFormSchema, courseSchema, lessonFormSchema } from "~/models/forms/courses";
 import { MoveButtons } from "~/components/move-buttons";
-import type { Errors, FormChoices } from "./organization-courses.server";
+import type { CoursePageReply, FormChoices } from "./organization-courses.server";
 
 /**
  * Course authoring screens (docs/product.md §2 courses tabs, create and detail pages), built once for /admin and
@@ -56,68 +58,76 @@ type CourseFormData = FormChoices & {
   values: Record<string, string | boolean | null>;
 };
 
-function CourseFields({ data, errors }: { data: CourseFormData; errors: Errors }) {
+const CHECKS = ["published", "sequential_lessons", "block_default_access", "force_groups", "allow_certificates", "allow_quizzes"] as const;
+
+/** The course form's values as its fields show them: numbers as text, a ticked box as "on". */
+function courseDefaults(values: CourseFormData["values"]) {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === "boolean" ? (v ? "on" : undefined) : (v ?? "")]));
+}
+
+function useCourseForm(data: CourseFormData, lastResult: SubmissionResult<string[]> | undefined) {
+  return useZodForm({ id: "course", schema: courseSchema, lastResult, defaultValue: courseDefaults(data.values) });
+}
+
+type CourseMeta = ReturnType<typeof useCourseForm>[1];
+
+function CourseFields({ data, fields }: { data: CourseFormData; fields: CourseMeta }) {
   const { t } = useTranslation();
-  const v = data.values;
-  const field = (name: string, label: string, input: React.ReactNode) => (
-    <div className="field">
-      <label htmlFor={`course-${name}`}>{label}</label>
-      {input}
-      <ErrorList errors={errors[name]} />
-    </div>
-  );
-  const check = (name: string) => (
+  const field = (name: keyof CourseMeta & string, label: string, input: (props: ReturnType<typeof controlProps>) => React.ReactNode) => {
+    const id = `course-${name}`;
+    return (
+      <div className="field" key={fields[name].key}>
+        <label htmlFor={id}>{label}</label>
+        {input(controlProps(fields[name], id))}
+        <ErrorList id={`${id}-error`} errors={fields[name].errors} />
+      </div>
+    );
+  };
+  const check = (name: (typeof CHECKS)[number]) => (
     <div className="field field-check" key={name}>
       <label>
-        <input type="checkbox" name={name} defaultChecked={Boolean(v[name])} /> {t(`courses.fields.${camel(name)}`)}
+        <input type="checkbox" name={fields[name].name} defaultChecked={fields[name].initialValue === "on"} key={fields[name].key} /> {t(`courses.fields.${camel(name)}`)}
       </label>
+      <ErrorList errors={fields[name].errors} />
     </div>
   );
   return (
     <>
-      {field("title", t("courses.fields.title"), <input id="course-title" name="title" defaultValue={String(v.title ?? "")} maxLength={200} required />)}
-      {field(
-        "type",
-        t("courses.fields.type"),
-        <select id="course-type" name="type" defaultValue={String(v.type ?? "series")}>
+      {field("title", t("courses.fields.title"), (props) => <input {...props} maxLength={200} required />)}
+      {field("type", t("courses.fields.type"), (props) => (
+        <select {...props}>
           {COURSE_TYPES.map((type) => (
             <option key={type} value={type}>
               {t(`courseType.${type}`)}
             </option>
           ))}
-        </select>,
-      )}
-      {field("description", t("courses.fields.description"), <textarea id="course-description" name="description" rows={5} defaultValue={String(v.description ?? "")} />)}
+        </select>
+      ))}
+      {field("description", t("courses.fields.description"), (props) => <textarea {...props} rows={5} />)}
       <p className="hint">{t("courses.fields.descriptionHint")}</p>
-      {field(
-        "category_id",
-        t("courses.fields.category"),
-        <select id="course-category_id" name="category_id" defaultValue={String(v.category_id ?? "")}>
+      {field("category_id", t("courses.fields.category"), (props) => (
+        <select {...props}>
           <option value="">{t("courses.fields.noCategory")}</option>
           {data.categories.map((c) => (
             <option key={c.id} value={c.id}>
               {c.name}
             </option>
           ))}
-        </select>,
-      )}
-      {field("external_url", t("courses.fields.externalUrl"), <input id="course-external_url" name="external_url" type="url" defaultValue={String(v.external_url ?? "")} />)}
-      {field(
-        "file_id",
-        t("courses.fields.file"),
-        <select id="course-file_id" name="file_id" defaultValue={String(v.file_id ?? "")}>
+        </select>
+      ))}
+      {field("external_url", t("courses.fields.externalUrl"), (props) => <input {...props} type="url" />)}
+      {field("file_id", t("courses.fields.file"), (props) => (
+        <select {...props}>
           <option value="">—</option>
           {data.documents.map((f) => (
             <option key={f.id} value={f.id}>
               {f.name}
             </option>
           ))}
-        </select>,
-      )}
-      {field(
-        "cover_file_id",
-        t("courses.fields.cover"),
-        <select id="course-cover_file_id" name="cover_file_id" defaultValue={String(v.cover_file_id ?? "")}>
+        </select>
+      ))}
+      {field("cover_file_id", t("courses.fields.cover"), (props) => (
+        <select {...props}>
           <option value="">—</option>
           {data.documents
             .filter((f) => f.kind === "image")
@@ -126,23 +136,21 @@ function CourseFields({ data, errors }: { data: CourseFormData; errors: Errors }
                 {f.name}
               </option>
             ))}
-        </select>,
-      )}
-      {field(
-        "prerequisite_course_id",
-        t("courses.fields.prerequisite"),
-        <select id="course-prerequisite_course_id" name="prerequisite_course_id" defaultValue={String(v.prerequisite_course_id ?? "")}>
+        </select>
+      ))}
+      {field("prerequisite_course_id", t("courses.fields.prerequisite"), (props) => (
+        <select {...props}>
           <option value="">{t("courses.fields.noPrerequisite")}</option>
           {data.courses.items
-            .filter((c) => String(c.id) !== String(v.id ?? ""))
+            .filter((c) => String(c.id) !== String(data.values.id ?? ""))
             .map((c) => (
               <option key={c.id} value={c.id}>
                 {c.title}
               </option>
             ))}
-        </select>,
-      )}
-      {["published", "sequential_lessons", "block_default_access", "force_groups", "allow_certificates", "allow_quizzes"].map(check)}
+        </select>
+      ))}
+      {CHECKS.map(check)}
     </>
   );
 }
@@ -152,12 +160,13 @@ const camel = (s: string) => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpper
 export function CreateCourse() {
   const { t } = useTranslation();
   const data = useLoaderData<CourseFormData>();
-  const errors = useActionData<{ errors: Errors }>()?.errors ?? {};
+  const [form, fields] = useCourseForm(data, useActionData<SubmissionResult<string[]>>());
   return (
     <section>
       <h2>{t("courses.create")}</h2>
-      <Form method="post" className="panel">
-        <CourseFields data={data} errors={errors} />
+      <Form method="post" className="panel" {...getFormProps(form)}>
+        <FormErrors errors={form.errors} />
+        <CourseFields data={data} fields={fields} />
         <button type="submit" className="primary" data-testid="save-course">
           {t("courses.save")}
         </button>{" "}
@@ -176,7 +185,12 @@ export function EditCourse() {
     links: Array<{ id: number; title: string; url: string }>;
     quizzes: QuizChoice[];
   }>();
-  const errors = useActionData<{ errors: Errors }>()?.errors ?? {};
+  const reply = useActionData<CoursePageReply>();
+  const resultOf = (form: "course" | "lesson" | "link") => (reply?.form === form && "result" in reply ? reply.result : undefined);
+  const errorsOf = (form: "publish" | "material") => (reply?.form === form && "errors" in reply ? reply.errors : undefined);
+  const [courseForm, courseFields] = useCourseForm(data, resultOf("course"));
+  const [lessonForm, lessonFields] = useZodForm({ id: "add-lesson", schema: lessonFormSchema, lastResult: resultOf("lesson"), defaultValue: { lesson_kind: "text" } });
+  const [linkForm, linkFields] = useZodForm({ id: "add-link", schema: courseLinkFormSchema, lastResult: resultOf("link") });
   const { course } = data;
   return (
     <section>
@@ -188,8 +202,10 @@ export function EditCourse() {
           </button>
         </Form>
       </div>
-      <Form method="post" className="panel">
-        <CourseFields data={data} errors={errors} />
+      <FormErrors errors={errorsOf("publish")} />
+      <Form method="post" className="panel" {...getFormProps(courseForm)}>
+        <FormErrors errors={courseForm.errors} />
+        <CourseFields data={data} fields={courseFields} />
         <button type="submit" name="intent" value="save" className="primary" data-testid="save-course">
           {t("courses.save")}
         </button>
@@ -215,10 +231,10 @@ export function EditCourse() {
             ))}
           </ol>
         )}
-        <Form method="post" className="subform" data-testid="add-lesson-form">
+        <Form method="post" className="subform" data-testid="add-lesson-form" {...getFormProps(lessonForm)}>
           <h4>{t("courses.addLesson")}</h4>
-          <FormMessage>{errors.lesson_course_id?.map((e) => t(e)).join(" ")}</FormMessage>
-          <LessonFields errors={errors} media={data.documents.filter((f) => f.kind === "image" || f.kind === "video")} quizzes={data.quizzes} />
+          <FormErrors errors={lessonForm.errors} />
+          <LessonFields fields={lessonFields} media={data.documents.filter((f) => f.kind === "image" || f.kind === "video")} quizzes={data.quizzes} />
           <button type="submit" name="intent" value="add-lesson" data-testid="add-lesson">
             {t("courses.addLesson")}
           </button>
@@ -242,7 +258,7 @@ export function EditCourse() {
           ))}
         </ul>
         <Form method="post" encType="multipart/form-data" className="subform">
-          <FormMessage>{errors.material?.map((e) => t(e)).join(" ")}</FormMessage>
+          <FormErrors errors={errorsOf("material")} />
           <label>
             {t("courses.materialTitle")} <input name="title" maxLength={200} />
           </label>{" "}
@@ -277,17 +293,19 @@ export function EditCourse() {
             </li>
           ))}
         </ul>
-        <Form method="post" className="subform">
-          <FormMessage>{errors.link?.map((e) => t(e)).join(" ")}</FormMessage>
+        <Form method="post" className="subform" {...getFormProps(linkForm)}>
+          <FormErrors errors={linkForm.errors} />
           <label>
-            {t("courses.linkTitle")} <input name="link_title" maxLength={200} required />
+            {t("courses.linkTitle")} <input {...controlProps(linkFields.link_title, "link_title")} key={linkFields.link_title.key} maxLength={200} required />
           </label>{" "}
           <label>
-            {t("courses.linkUrl")} <input name="link_url" type="url" required />
+            {t("courses.linkUrl")} <input {...controlProps(linkFields.link_url, "link_url")} key={linkFields.link_url.key} type="url" required />
           </label>{" "}
           <button type="submit" name="intent" value="add-link">
             {t("courses.addLink")}
           </button>
+          <ErrorList id="link_title-error" errors={linkFields.link_title.errors} />
+          <ErrorList id="link_url-error" errors={linkFields.link_url.errors} />
         </Form>
       </div>
 
@@ -313,37 +331,43 @@ export function EditCourse() {
 
 type QuizChoice = { id: number; title: string };
 
-function LessonFields({ errors, media, quizzes, values = {} }: { errors: Errors; media: Array<{ id: number; name: string }>; quizzes: QuizChoice[]; values?: Record<string, string> }) {
+type LessonMeta = ReturnType<typeof useZodForm<typeof lessonFormSchema>>[1];
+
+function LessonFields({ fields, media, quizzes }: { fields: LessonMeta; media: Array<{ id: number; name: string }>; quizzes: QuizChoice[] }) {
   const { t } = useTranslation();
+  const props = (name: keyof LessonMeta & string) => controlProps(fields[name], name);
+  const errors = (name: keyof LessonMeta & string) => <ErrorList id={`${name}-error`} errors={fields[name].errors} />;
   return (
     <div className="lesson-fields">
-      <div className="field">
+      <div className="field" key={fields.lesson_title.key}>
         <label htmlFor="lesson_title">{t("courses.lessonTitle")}</label>
-        <input id="lesson_title" name="lesson_title" defaultValue={values.title ?? ""} maxLength={200} />
-        <ErrorList errors={errors.lesson_title} />
+        <input {...props("lesson_title")} maxLength={200} />
+        {errors("lesson_title")}
       </div>
-      <div className="field">
+      <div className="field" key={fields.lesson_kind.key}>
         <label htmlFor="lesson_kind">{t("courses.lessonKind")}</label>
-        <select id="lesson_kind" name="lesson_kind" defaultValue={values.kind ?? "text"}>
+        <select {...props("lesson_kind")}>
           {LESSON_KINDS.map((kind) => (
             <option key={kind} value={kind}>
               {t(`courses.kinds.${kind}`)}
             </option>
           ))}
         </select>
+        {errors("lesson_kind")}
       </div>
-      <div className="field">
+      <div className="field" key={fields.lesson_body.key}>
         <label htmlFor="lesson_body">{t("courses.lessonBody")}</label>
-        <textarea id="lesson_body" name="lesson_body" rows={4} defaultValue={values.body ?? ""} />
+        <textarea {...props("lesson_body")} rows={4} />
+        {errors("lesson_body")}
       </div>
-      <div className="field">
+      <div className="field" key={fields.lesson_video_url.key}>
         <label htmlFor="lesson_video_url">{t("courses.videoUrl")}</label>
-        <input id="lesson_video_url" name="lesson_video_url" type="url" defaultValue={values.video_url ?? ""} />
-        <ErrorList errors={errors.lesson_video_url} />
+        <input {...props("lesson_video_url")} type="url" />
+        {errors("lesson_video_url")}
       </div>
-      <div className="field">
+      <div className="field" key={fields.lesson_file_id.key}>
         <label htmlFor="lesson_file_id">{t("courses.lessonFile")}</label>
-        <select id="lesson_file_id" name="lesson_file_id" defaultValue={values.file_id ?? ""}>
+        <select {...props("lesson_file_id")}>
           <option value="">—</option>
           {media.map((f) => (
             <option key={f.id} value={f.id}>
@@ -351,11 +375,11 @@ function LessonFields({ errors, media, quizzes, values = {} }: { errors: Errors;
             </option>
           ))}
         </select>
-        <ErrorList errors={errors.lesson_file_id} />
+        {errors("lesson_file_id")}
       </div>
-      <div className="field lesson-quiz-field">
+      <div className="field lesson-quiz-field" key={fields.lesson_quiz_id.key}>
         <label htmlFor="lesson_quiz_id">{t("fixes.lessonQuiz.label")}</label>
-        <select id="lesson_quiz_id" name="lesson_quiz_id" defaultValue={values.quiz_id ?? ""} data-testid="lesson-quiz">
+        <select {...props("lesson_quiz_id")} data-testid="lesson-quiz">
           <option value="">{t("fixes.lessonQuiz.none")}</option>
           {quizzes.map((q) => (
             <option key={q.id} value={q.id}>
@@ -364,7 +388,7 @@ function LessonFields({ errors, media, quizzes, values = {} }: { errors: Errors;
           ))}
         </select>
         <p className="hint">{quizzes.length ? t("fixes.lessonQuiz.hint") : t("fixes.lessonQuiz.noQuizzes")}</p>
-        <ErrorList errors={errors.lesson_quiz_id} />
+        {errors("lesson_quiz_id")}
       </div>
     </div>
   );
@@ -373,12 +397,25 @@ function LessonFields({ errors, media, quizzes, values = {} }: { errors: Errors;
 export function EditLesson() {
   const { t } = useTranslation();
   const { back, lesson, media, quizzes } = useLoaderData<{ back: string; lesson: Record<string, string>; media: Array<{ id: number; name: string }>; quizzes: QuizChoice[] }>();
-  const errors = useActionData<{ errors: Errors }>()?.errors ?? {};
+  const [form, fields] = useZodForm({
+    id: "lesson",
+    schema: lessonFormSchema,
+    lastResult: useActionData<SubmissionResult<string[]>>(),
+    defaultValue: {
+      lesson_title: lesson.title,
+      lesson_kind: lesson.kind,
+      lesson_body: lesson.body,
+      lesson_video_url: lesson.video_url,
+      lesson_file_id: lesson.file_id,
+      lesson_quiz_id: lesson.quiz_id,
+    },
+  });
   return (
     <section>
       <h2>{t("courses.editLesson")}</h2>
-      <Form method="post" className="panel">
-        <LessonFields errors={errors} media={media} quizzes={quizzes} values={lesson} />
+      <Form method="post" className="panel" {...getFormProps(form)}>
+        <FormErrors errors={form.errors} />
+        <LessonFields fields={fields} media={media} quizzes={quizzes} />
         <button type="submit" className="primary">
           {t("courses.saveLesson")}
         </button>{" "}

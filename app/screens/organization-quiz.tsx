@@ -3,9 +3,10 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { ErrorList, FormMessage, useZodForm } from "~/components/form";
-import { quizSettingsFormSchema } from "~/models/forms/quizzes";
+import { questionFormSchema, quizSettingsFormSchema } from "~/models/forms/quizzes";
+import { parseForm } from "~/utils/form";
 import { MoveButtons } from "~/components/move-buttons";
-import { OPTION_SLOTS, QuestionForm, type QuestionValues } from "~/components/quiz/question-form";
+import { QuestionForm, type QuestionValues } from "~/components/quiz/question-form";
 import { courseResource } from "~/models/course.server";
 import { quizResultsCsv } from "~/models/quiz-csv.server";
 import {
@@ -16,7 +17,6 @@ import {
   listQuestions,
   moveQuestion,
   questionEditorView,
-  questionSchema,
   quizResults,
   quizUsage,
   unlinkedQuizLessons,
@@ -26,7 +26,7 @@ import {
 import { redirectWithFlash } from "~/utils/flash.server";
 import { moveIntent, text } from "~/utils/form-data.server";
 import { withManagedOrganization, type Area } from "~/kernel/manage.server";
-import { quizFrom, quizSettingsDefaults, quizSettingsFrom, quizzesBase, QuizSettingsFields, settingsErrors } from "./organization-quizzes";
+import { quizFrom, quizSettingsDefaults, quizSettingsFrom, quizzesBase, QuizSettingsFields } from "./organization-quizzes";
 
 /**
  * One quiz (issue 10): its settings, its questions in order (add, edit, move, delete), the courses it is
@@ -58,24 +58,6 @@ export function quizLoader(area: Area) {
     });
 }
 
-function questionFrom(formData: FormData) {
-  const options = Array.from({ length: OPTION_SLOTS }, (_, i) => ({ text: (text(formData, `option_text_${i}`) ?? "").trim(), correct: formData.get(`option_correct_${i}`) === "on" })).filter(
-    (o) => o.text !== "",
-  );
-  const answer = text(formData, "correct_answer");
-  return questionSchema.safeParse({
-    type: text(formData, "type"),
-    prompt: text(formData, "prompt") ?? "",
-    explanation: text(formData, "explanation") ?? "",
-    options,
-    correct_answer: answer === "true" ? true : answer === "false" ? false : null,
-    accepted: (text(formData, "accepted") ?? "")
-      .split(/\r?\n/)
-      .map((s) => s.trim())
-      .filter(Boolean),
-  });
-}
-
 export function quizAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:quiz" }, async (m) => {
@@ -89,10 +71,10 @@ export function quizAction(area: Area) {
       }
       const intent = text(formData, "intent");
       if (intent === "add-question" || intent === "save-question") {
-        const parsed = questionFrom(formData);
-        if (!parsed.success) return json({ intent, errors: settingsErrors(parsed.error) }, { status: 400 });
-        if (intent === "add-question") addQuestion(m.db, quiz.id, parsed.data);
-        else if (!updateQuestion(m.db, quiz.id, Number(text(formData, "question_id")), parsed.data)) throw new Response("Not Found", { status: 404 });
+        const submission = parseForm(formData, questionFormSchema);
+        if (submission.status !== "success") return json({ intent, errors: {}, result: submission.reply() }, { status: 400 });
+        if (intent === "add-question") addQuestion(m.db, quiz.id, submission.value);
+        else if (!updateQuestion(m.db, quiz.id, Number(text(formData, "question_id")), submission.value)) throw new Response("Not Found", { status: 404 });
         return redirectWithFlash(here, "quiz.flash.questionSaved");
       }
       if (intent === "delete-question") {
@@ -131,6 +113,7 @@ export function EditQuiz() {
   const data = useLoaderData<Awaited<ReturnType<ReturnType<typeof quizLoader>>>>();
   const action = useActionData<{ intent: string; errors: Record<string, string[]>; result?: SubmissionResult<string[]> }>();
   const errorsFor = (intent: string) => (action?.intent === intent ? action.errors : {});
+  const resultFor = (intent: string) => (action?.intent === intent ? action.result : undefined);
   const [settingsForm, settings] = useZodForm({
     id: "quiz-settings",
     schema: quizSettingsFormSchema,
@@ -159,7 +142,7 @@ export function EditQuiz() {
         {data.questions.length === 0 ? <p className="empty-state">{t("quiz.admin.noQuestions")}</p> : null}
         {data.questions.map((q, i) =>
           data.editing === q.id ? (
-            <QuestionForm key={q.id} values={q as QuestionValues} errors={errorsFor("save-question")} cancelTo={data.base} />
+            <QuestionForm key={q.id} values={q as QuestionValues} lastResult={resultFor("save-question")} cancelTo={data.base} />
           ) : (
             <article key={q.id} className="quiz-editor-question" data-question={q.prompt}>
               <header>
@@ -191,7 +174,7 @@ export function EditQuiz() {
         )}
       </div>
       {/* A new key after each added question gives an empty form (client navigations keep components). */}
-      {data.editing ? null : <QuestionForm key={`add-${data.questions.length}`} errors={errorsFor("add-question")} />}
+      {data.editing ? null : <QuestionForm key={`add-${data.questions.length}`} lastResult={resultFor("add-question")} />}
 
       <div className="panel" data-testid="quiz-usage">
         <h3>{t("quiz.admin.coursesTitle")}</h3>

@@ -90,13 +90,6 @@ export function quizSettingsFrom(formData: FormData) {
   return parseForm(formData, quizSettingsFormSchema);
 }
 
-/** A question's errors by field (the question form is read by hand still, app/screens/organization-quiz.tsx). */
-export function settingsErrors(error: z.ZodError) {
-  const errors: Record<string, string[]> = {};
-  for (const issue of error.issues) (errors[String(issue.path[0] ?? "_")] ??= []).push(/^(validation|quiz)\./.test(issue.message) ? issue.message : "validation.invalid");
-  return errors;
-}
-
 /** The settings form's values: the quiz's own (a deadline as the datetime-local field shows it), or none. */
 export function quizSettingsDefaults(values: QuizSettingsValues) {
   return {

@@ -1,12 +1,13 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { Field, FormMessage, LanguageField } from "~/components/form";
+import { ErrorList, Field, FormMessage, LanguageField, useZodForm } from "~/components/form";
+import { organizationSettingsSchema } from "~/models/forms/organizations";
 import { isPublishedCourse, publishedCourseChoices } from "~/models/course.server";
-import { currentSettings, hostConflicts, organizationSettingsSchema, updateOrganization } from "~/models/organization.server";
+import { currentSettings, hostConflicts, updateOrganization } from "~/models/organization.server";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { parseForm } from "~/utils/form";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { handleUpload } from "~/kernel/upload.server";
 
@@ -72,7 +73,7 @@ export function settingsAction(area: Area) {
         formData.set("domain", organization.domain ?? "");
         formData.set("customDomain", organization.customDomain ?? "");
       }
-      const submission = parseWithZod(formData, { schema: organizationSettingsSchema });
+      const submission = parseForm(formData, organizationSettingsSchema);
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       const conflicts = hostConflicts(context.platform.db, context.platform.platformDomain, submission.value, organization.id);
       if (submission.value.featuredCourse && !isPublishedCourse(managed.db, submission.value.featuredCourse)) {
@@ -90,12 +91,7 @@ export function SettingsScreen() {
   const { area, base, settings, courses, platformDomain, branding } = useLoaderData<ReturnType<ReturnType<typeof settingsLoader>> extends Promise<infer T> ? T : never>();
   const actionData = useActionData<unknown>() as { brandingError?: string } | undefined;
   const lastResult = actionData && "brandingError" in actionData ? undefined : actionData;
-  const [form, fields] = useForm({
-    lastResult: lastResult as never,
-    defaultValue: settings,
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: organizationSettingsSchema }),
-  });
+  const [form, fields] = useZodForm({ schema: organizationSettingsSchema, lastResult, defaultValue: settings });
   const hostsEditable = area === "admin";
   return (
     <section>
@@ -138,6 +134,7 @@ export function SettingsScreen() {
               </option>
             ))}
           </select>
+          <ErrorList errors={fields.featuredCourse.errors} />
         </div>
         <button type="submit" className="primary" data-testid="save-settings">
           {t("settings.save")}

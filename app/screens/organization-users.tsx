@@ -1,16 +1,17 @@
-import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { getFormProps, getSelectProps } from "@conform-to/react";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { z } from "zod";
 import { ConfirmDelete } from "~/components/confirm-delete";
-import { ErrorList, Field } from "~/components/form";
+import { ErrorList, Field, useZodForm } from "~/components/form";
+import { ASSIGNABLE_ROLES, userFormSchema } from "~/models/forms/users";
 import { organizationRealm } from "~/models/auth/realm.server";
 import { revokeSessionsOf } from "~/models/auth/session.server";
 import { inviteUser } from "~/models/provision.server";
-import { deleteUser, editUser, getUser, listUsers, setUserDisabled, userFormSchema, ASSIGNABLE_ROLES } from "~/models/user.server";
+import { deleteUser, editUser, getUser, listUsers, setUserDisabled } from "~/models/user.server";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { parseForm } from "~/utils/form";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
@@ -161,12 +162,7 @@ function UserFields({ fields }: { fields: ReturnType<typeof useUserForm>[1] }) {
 }
 
 function useUserForm(lastResult: unknown, defaultValue?: Record<string, string>) {
-  return useForm({
-    lastResult: lastResult as never,
-    defaultValue: defaultValue ?? { role: "learner" },
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: userFormSchema }),
-  });
+  return useZodForm({ schema: userFormSchema, lastResult, defaultValue: defaultValue ?? { role: "learner" } });
 }
 
 export function createUserLoader(mount: UsersMount) {
@@ -177,7 +173,7 @@ export function createUserLoader(mount: UsersMount) {
 export function createUserAction(mount: UsersMount) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, async (managed) => {
-      const submission = parseWithZod(await request.formData(), { schema: userFormSchema });
+      const submission = parseForm(await request.formData(), userFormSchema);
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       const added = await inviteUser(context.platform, managed.db, managed.organization, submission.value);
       if (!added.ok) return json(submission.reply({ fieldErrors: added.fields }), { status: 400 });
@@ -253,7 +249,7 @@ export function editUserAction(mount: UsersMount) {
         return redirectWithFlash(back, "flash.signedOutEverywhere");
       }
       if (isSelf) formData.set("role", user.role ?? "none"); // nobody lowers (or locks out) themselves here
-      const submission = parseWithZod(formData, { schema: userFormSchema });
+      const submission = parseForm(formData, userFormSchema);
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       const result = editUser(managed.db, user.id, submission.value);
       if (!result) throw new Response("Not Found", { status: 404 });

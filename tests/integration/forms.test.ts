@@ -87,6 +87,36 @@ describe("forms without JavaScript", () => {
     expect(token.body).toContain('value="Kept token name"');
   });
 
+  it("a course, a lesson and a link keep what was typed; each form shows only its own messages", async () => {
+    const base = "/dashboard/organizations/2/courses";
+    const course = await post(NORDLYS, `${base}/create`, { title: "", description: "Beholdt beskrivelse", type: "series", published: "on" });
+    expect(course.status).toBe(400);
+    expect(fieldErrors(course.body)).toContain("Feltet skal udfyldes.");
+    expect(course.body).toContain("Beholdt beskrivelse");
+    expect(course.body).toMatch(/<input[^>]*type="checkbox"[^>]*name="published"[^>]*checked/);
+    const created = await post(NORDLYS, `${base}/create`, { title: "Formularkursus", type: "series" });
+    expect(created.status).toBe(302);
+    const page = created.headers.location!;
+    const lesson = await post(NORDLYS, page, { intent: "add-lesson", lesson_title: "Beholdt lektion", lesson_kind: "text", lesson_video_url: "ikke en adresse" });
+    expect(lesson.status).toBe(400);
+    expect(lesson.body).toContain('value="Beholdt lektion"');
+    expect(fieldErrors(lesson.body)).toHaveLength(1);
+    const link = await post(NORDLYS, page, { intent: "add-link", link_title: "Beholdt link", link_url: "ftp://example.org" });
+    expect(link.status).toBe(400);
+    expect(link.body).toContain('value="Beholdt link"');
+    expect(fieldErrors(link.body)).toHaveLength(1);
+  });
+
+  it("a quiz question keeps its prompt and options and says what is missing", async () => {
+    const created = await post(NORDLYS, "/dashboard/organizations/2/quizzes/create", { title: "Formularquiz" });
+    expect(created.status).toBe(302);
+    const res = await post(NORDLYS, created.headers.location!, { intent: "add-question", type: "single", prompt: "Beholdt spørgsmål", option_text_0: "Beholdt svar", option_correct_0: "on" });
+    expect(res.status).toBe(400);
+    expect(res.body).toContain("Beholdt spørgsmål");
+    expect(res.body).toContain('value="Beholdt svar"');
+    expect(fieldErrors(res.body)).toEqual(["Angiv mindst to svarmuligheder."]);
+  });
+
   it("the profile keeps what was typed and names the field too long", async () => {
     const learner = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
     const res = await postForm(server, ACME, "/profile?index", { firstName: "Ada", lastName: "L".repeat(101), language: "" }, learner);

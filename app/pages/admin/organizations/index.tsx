@@ -1,14 +1,15 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { getFormProps } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { Field, LanguageField } from "~/components/form";
+import { Field, LanguageField, useZodForm } from "~/components/form";
+import { createOrganizationSchema } from "~/models/forms/organizations";
 import { OrganizationsTable } from "~/components/organizations-table";
-import { createOrganizationSchema, listOrganizations } from "~/models/organization.server";
+import { listOrganizations } from "~/models/organization.server";
 import { provisionOrganization } from "~/models/provision.server";
 import { requireSuperAdmin } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { parseForm } from "~/utils/form";
 
 /** docs/product.md §2: organizations, listed with name and URL; created with name and language. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -21,7 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireSuperAdmin(request, context);
-  const submission = parseWithZod(await request.formData(), { schema: createOrganizationSchema });
+  const submission = parseForm(await request.formData(), createOrganizationSchema);
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const result = await provisionOrganization(context.platform, submission.value);
   if (!result.ok) return json(submission.reply({ fieldErrors: result.fields }), { status: 400 });
@@ -32,12 +33,7 @@ export default function Organizations() {
   const { t } = useTranslation();
   const { organizations, platformDomain } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    lastResult,
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createOrganizationSchema }),
-    defaultValue: { language: "en" },
-  });
+  const [form, fields] = useZodForm({ schema: createOrganizationSchema, lastResult, defaultValue: { language: "en" } });
   return (
     <section>
       <h1>{t("admin.organizations")}</h1>
