@@ -3,7 +3,6 @@ import { groupBodySchema, groupUpdateSchema } from "~/api/groups.server";
 import { previewQuerySchema } from "~/models/certificate.server";
 import { attachSchema } from "~/models/group.server";
 import { organizationSettingsSchema } from "~/models/organization.server";
-import { userCreateSchema, userUpdateSchema } from "~/models/user-resource.server";
 import * as certificate from "~/routes/api.certificates.$id";
 import * as certificateSearch from "~/routes/api.certificates.search";
 import * as fileType from "~/routes/api.files.type.$type";
@@ -11,11 +10,10 @@ import * as organization from "~/routes/api.organizations.$id";
 import * as organizations from "~/routes/api.organizations";
 import * as organizationSearch from "~/routes/api.organizations.search";
 import * as resolve from "~/routes/api.resolve";
-import * as usersImport from "~/routes/api.users.import.$id";
 import { listQuery } from "~/screens/certificate-api.server";
 import { pageSchema } from "~/utils/pagination";
+import { jobExample, jobView } from "../calls/courses.server";
 import { deleted, E, guarded, id, isoDate, page, signedUrl, type ApiCall } from "../contract.server";
-import { userView } from "./resources.server";
 
 const stamp = "2026-05-04T09:30:00.000Z";
 const meta1 = { current_page: 1, per_page: 20, total: 1, last_page: 1 };
@@ -23,18 +21,6 @@ const meta1 = { current_page: 1, per_page: 20, total: 1, last_page: 1 };
 const fileView = z.object({ id, type: z.string(), mime: z.string(), name: z.string(), size: z.number().int(), sha256: z.string(), created_at: isoDate });
 const fileExample = { id: 12, type: "document", mime: "application/pdf", name: "checklist.pdf", size: 48213, sha256: "9b74c9897bac770ffc029102a200c5de…", created_at: stamp };
 
-const jobView = z.object({
-  id,
-  kind: z.string(),
-  status: z.enum(["queued", "running", "done", "failed"]),
-  progress: z.number(),
-  result: z.unknown(),
-  error: z.string().nullable(),
-  created_at: isoDate,
-  started_at: isoDate.nullable(),
-  finished_at: isoDate.nullable(),
-});
-const jobExample = { id: 4, kind: "course.clone", status: "queued", progress: 0, result: null, error: null, created_at: stamp, started_at: null, finished_at: null };
 
 const certificateView = z.object({
   id,
@@ -250,29 +236,6 @@ export const adminContracts: ApiCall[] = [
     example: { reply: { data: [fileExample], meta: meta1 } },
   },
   {
-    method: "POST",
-    path: "/api/courses/{id}/clone",
-    tag: "Courses",
-    summary: "Copy a course in the background",
-    description: "Answers 202 with the job; `GET /api/jobs/{id}` follows it.",
-    access: "write:course",
-    reply: jobView,
-    status: 202,
-    errors: guarded(),
-    example: { reply: jobExample },
-  },
-  {
-    method: "GET",
-    path: "/api/jobs/{id}",
-    tag: "Courses",
-    summary: "A background job",
-    description: "Status, progress (0–1) and result.",
-    access: "write:course",
-    reply: jobView,
-    errors: guarded(),
-    example: { reply: { ...jobExample, status: "done", progress: 1, result: { course_id: 9 }, started_at: stamp, finished_at: stamp } },
-  },
-  {
     method: "GET",
     path: "/api/certificates",
     tag: "Certificates",
@@ -426,83 +389,6 @@ export const adminContracts: ApiCall[] = [
     reply: z.object({ group: groupView, attached: z.object({}).passthrough() }),
     errors: admin,
     example: { body: { user_ids: [12, 13] }, reply: { group: { ...groupExample, member_count: 16 }, attached: { members: 2, admins: 0, courses: 0 } } },
-  },
-  {
-    method: "POST",
-    path: "/api/users",
-    tag: "Users",
-    summary: "Add a person",
-    description:
-      "Mails an invitation to choose a password. Takes the fields of the reply by the same names: `email` and `type` (learner, admin or none) are needed; `first_name`, `last_name`, `phone` and `language` may be left out. The reply's other fields are ignored. `firstName`, `lastName` and `role` are older names still taken. Only a caller holding every capability of a role may give it: a token limited to `write:user` adds learners, not admins (403 `forbidden`).",
-    access: "write:user",
-    body: userCreateSchema,
-    reply: userView,
-    status: 201,
-    errors: guarded(E.invalid, E.invalidBody),
-    example: {
-      body: { email: "grace@example.com", first_name: "Grace", last_name: "Hopper", type: "learner" },
-      reply: { id: 13, email: "grace@example.com", first_name: "Grace", last_name: "Hopper", phone: null, language: null, type: "learner", managed_externally: false, disabled: false, created_at: stamp },
-    },
-  },
-  {
-    method: "PUT",
-    path: "/api/users/{id}",
-    tag: "Users",
-    summary: "Change a person",
-    description:
-      "Takes the fields of the reply by the same names, and only the fields sent change: a reply sent back as it came changes nothing. `phone: null` clears the phone; `language: null` goes back to the organization's default; `type` is learner, admin or none (null). The reply's read-only fields (`id`, `managed_externally`, `disabled`, `created_at`) are ignored. `firstName`, `lastName` and `role` are older names still taken; sent beside their new names they must agree. Nobody changes their own role, and only a caller holding every capability of a role may give it.",
-    access: "write:user",
-    body: userUpdateSchema,
-    reply: userView,
-    errors: guarded(E.invalid, E.invalidBody, { status: 403, code: "self", when: "one's own role or account" }),
-    example: {
-      body: { first_name: "Grace", last_name: "Hopper", phone: null, type: "admin" },
-      reply: { id: 13, email: "grace@example.com", first_name: "Grace", last_name: "Hopper", phone: null, language: null, type: "admin", managed_externally: false, disabled: false, created_at: stamp },
-    },
-  },
-  {
-    method: "DELETE",
-    path: "/api/users/{id}",
-    tag: "Users",
-    summary: "Remove a person",
-    access: "write:user",
-    reply: deleted,
-    errors: guarded({ status: 403, code: "self", when: "one's own account" }),
-    example: { reply: { id: 13, deleted: true } },
-  },
-  {
-    method: "GET",
-    path: "/api/users/export",
-    tag: "Users",
-    summary: "The users the caller may read, as CSV",
-    description: "Cells that look like formulas are neutralised.",
-    access: "read:user",
-    reply: { file: "text/csv" },
-    errors: guarded(),
-    example: {},
-  },
-  {
-    method: "POST",
-    path: "/api/users/import/{id}",
-    tag: "Users",
-    summary: "Import people from CSV",
-    description:
-      "`{id}` is the organization's own id. The body is a multipart form with `file`, or the CSV itself (`text/csv`): one person a line, columns first name, last name, phone, email — or in the order a first line of titles gives them (`first_name`, `last_name`, `phone`, `email`, as in the example, or the titles the import screen shows); an empty field is left blank. A file with any problem is refused whole (422, one message per line under `fields[\"line N\"]`); otherwise the import runs as a job (202). `dry_run=true` checks only.",
-    access: "write:user",
-    query: usersImport.querySchema,
-    bodyType: "text/csv",
-    body: z.string().describe("the CSV: first name, last name, phone, email, in that order; or in any order under a first line of titles such as `first_name,last_name,phone,email` (or the import screen's titles in any language)"),
-    reply: z.object({ import_id: id, rows: z.number().int(), job: jobView }),
-    status: 202,
-    otherReplies: [
-      {
-        status: 200,
-        reply: z.object({ rows: z.number().int(), preview: z.array(z.object({ line: z.number().int(), first_name: z.string(), last_name: z.string(), phone: z.string().nullable(), email: z.string() })) }),
-        description: "`dry_run=true`: the rows that would be added",
-      },
-    ],
-    errors: guarded(E.invalid),
-    example: { query: { dry_run: "false" }, body: "email,first_name,last_name,phone\ngrace@example.com,Grace,Hopper,\n", reply: { import_id: 3, rows: 1, job: { ...jobExample, kind: "users.import" } } },
   },
   {
     ...analyticsCall("/api/analytics/users", "Every KPI at once"),
