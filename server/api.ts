@@ -18,10 +18,7 @@ import { sendTenantBusy, tenantWasBusy } from "./tenant-lock";
  * (server/lane-request.ts: lazy signal, a small body read whole) or, for an upload, one streaming its body
  * within the request's limit; the reply is written back here (`sendReply`).
  */
-type ApiEntry = {
-  dispatchApi(request: globalThis.Request, context: AppLoadContext): Promise<globalThis.Response>;
-  declaresApiCall?(method: string, pathname: string): boolean;
-};
+type ApiEntry = { dispatchApi(request: globalThis.Request, context: AppLoadContext): Promise<globalThis.Response> };
 
 export const isApiPath = (path: string) => /^\/api(?:\/|$)/i.test(path);
 
@@ -35,7 +32,6 @@ export function serveApi(
     if (!isApiPath(req.path)) return next();
     try {
       const entry = await entryOf();
-      if (entry.declaresApiCall && !entry.declaresApiCall(req.method, req.path)) return compress(req, res, next);
       const request = (await laneRequest(req, res, remixUrl(req).href)) ?? streamingRequest(req, res);
       const response = await entry.dispatchApi(request, await getLoadContext(req, res));
       // A body refused while it streamed has had its 413 (server/body-limits.ts).

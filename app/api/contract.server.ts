@@ -69,9 +69,9 @@ export interface ApiCall {
   allowPendingTwoFactor?: boolean;
   /** The handler reads and checks its own input (uploads, CSV, an SSO answer that may come in the query): the dispatcher parses neither query nor body. */
   ownInput?: boolean;
-  /** Until every call is declared here, the route module under app/routes that still answers it. */
-  route?: string;
-  handler?: Handler;
+  /** What the call checks before its body is read (the thing exists, the caller may change it): a Response answers instead. */
+  before?: (args: CallArgs) => Promise<Response | undefined> | Response | undefined;
+  handler: Handler;
 }
 
 type Infer<S> = S extends ZodTypeAny ? z.infer<S> : undefined;
@@ -81,6 +81,7 @@ export function call<Q extends AnyZodObject | undefined = undefined, B extends Z
   declared: Omit<ApiCall, "query" | "body" | "handler"> & {
     query?: Q;
     body?: B;
+    before?: (args: CallArgs<Q extends AnyZodObject ? z.infer<Q> : Record<string, string>, undefined>) => Promise<Response | undefined> | Response | undefined;
     handler: Handler<Q extends AnyZodObject ? z.infer<Q> : Record<string, string>, Infer<B>>;
   },
 ): ApiCall {
@@ -143,15 +144,6 @@ export const E = {
 /** The errors any call that checks a capability can give. */
 export function guarded(...more: ErrorCase[]): ErrorCase[] {
   return [E.unauthenticated, E.twoFactorPending, E.organization, E.forbidden, E.notFound, ...more];
-}
-
-/** The route file a path belongs to: `/api/courses/{id}` → `api.courses.$id`. */
-export function routeOfPath(path: string) {
-  return path
-    .slice(1)
-    .split("/")
-    .map((s) => (s.startsWith("{") ? `$${s.slice(1, -1)}` : s.replace(/\./g, "[.]")))
-    .join(".");
 }
 
 /** A call's path parameters, as an object schema for the description. */

@@ -16,7 +16,8 @@ import { API_CALLS } from "./calls/index.server";
  *    the path has other methods; HEAD is GET without the body),
  *  - checks who may call (`access`: 401/403 by the guards of app/kernel/auth.server.ts; a capability is
  *    held in an organization, so on the platform host it is a 404),
- *  - parses the query and the JSON or form body with the declared schemas (422 with one message per field),
+ *  - parses the query, runs the call's `before` checks, then parses a JSON or form body with the declared
+ *    schemas (422 with one message per field),
  *  - calls the handler, and puts a plain value in the envelope `{ payload, status }` with the call's
  *    status. A Response, returned or thrown, is the answer as it is; anything else thrown is a 500 in the
  *    envelope (a tenant file locked by another process: marked for the server's 503).
@@ -97,13 +98,6 @@ export function matchRoute(index: Map<string, Route[]>, pathname: string): { rou
   return null;
 }
 
-const routes = compileRoutes(API_CALLS);
-
-/** While calls still move here from app/routes: whether this path's calls are declared with handlers (else Remix answers). */
-export function declaresApiCall(_method: string, pathname: string) {
-  const found = matchRoute(routes, pathname);
-  return Boolean(found && [...found.route.byMethod.values()].some((c) => c.handler));
-}
 
 /** The viewer who may make this call, or a thrown 401/403/404 in the envelope. */
 async function admit(call: ApiCall, request: Request, context: AppLoadContext): Promise<Viewer> {
@@ -126,7 +120,13 @@ async function admit(call: ApiCall, request: Request, context: AppLoadContext): 
 
 const queryOf = (url: string) => Object.fromEntries(new URL(url).searchParams);
 
-export const dispatchApi: DispatchApi = async (request, context) => {
+/** A dispatcher over a list of declared calls (tests make their own). */
+export function dispatcherFor(calls: readonly ApiCall[]): DispatchApi {
+  const routes = compileRoutes(calls);
+  return (request, context) => dispatch(routes, calls, request, context);
+}
+
+async function dispatch(routes: Map<string, Route[]>, calls: readonly ApiCall[], request: Request, context: AppLoadContext): Promise<Response> {
   const found = matchRoute(routes, new URL(request.url).pathname);
   if (!found) return apiNotFound(request, context);
   const call = found.route.byMethod.get(request.method === "HEAD" ? "GET" : request.method);
@@ -139,10 +139,14 @@ export const dispatchApi: DispatchApi = async (request, context) => {
       if (!parsed.success) return await apiInvalid(request, context, parsed.error);
       query = parsed.data;
     }
+    if (call.before) {
+      const refused = await call.before({ request, context, params: found.params, viewer, query: query as Record<string, string>, body: undefined, calls });
+      if (refused) return refused;
+    }
     // JSON or a form; an upload or a CSV is read by its handler.
     const parsesBody = call.body && !call.ownInput && (call.bodyType ?? "application/json") === "application/json";
     const body = parsesBody ? await parseApiBody(request, context, call.body!) : undefined;
-    const result = await call.handler!({ request, context, params: found.params, viewer, query, body, calls: API_CALLS });
+    const result = await call.handler({ request, context, params: found.params, viewer, query, body, calls });
     if (result instanceof Response) return result;
     if (result === undefined) throw new Error(`${call.method} ${call.path} answered nothing`);
     return apiOk(result, call.status ?? 200);
@@ -150,7 +154,9 @@ export const dispatchApi: DispatchApi = async (request, context) => {
     if (error instanceof Response) return error;
     return failed(error, request, context);
   }
-};
+}
+
+export const dispatchApi = dispatcherFor(API_CALLS);
 
 /** What Remix's `handleError` (app/entry.server.tsx) did for an /api call, and the envelope's 500. */
 async function failed(error: unknown, request: Request, context: AppLoadContext) {

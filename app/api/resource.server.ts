@@ -7,7 +7,7 @@ import type { Resource, WriteResult } from "~/models/resource";
 import { apiError, apiNotFound, apiOk, apiT } from "~/utils/api.server";
 import type { Capability } from "~/utils/capabilities";
 import { pageSchema, paginated } from "~/utils/pagination";
-import { call, deleted, E, guarded, moved, page, type ApiCall } from "./contract.server";
+import { call, deleted, E, guarded, moved, page, type ApiCall, type CallArgs } from "./contract.server";
 
 /**
  * The generic /api resource calls (spec §7: GET {resource}, GET {resource}/search, GET {resource}/{id},
@@ -30,6 +30,12 @@ export async function idOf(request: Request, context: AppLoadContext, params: Re
   const parsed = idSchema.safeParse(params);
   if (!parsed.success) throw await apiNotFound(request, context);
   return parsed.data.id;
+}
+
+/** A path id that is no id is a 404 before any body is read. */
+async function checkId({ request, context, params }: Pick<CallArgs, "request" | "context" | "params">) {
+  await idOf(request, context, params);
+  return undefined;
 }
 
 async function writeReply<V>(request: Request, context: AppLoadContext, result: WriteResult<V>, status = 200) {
@@ -142,6 +148,7 @@ export function resourceCalls<V, C extends ZodTypeAny, U extends ZodTypeAny>(doc
         reply: view,
         errors: guarded(E.invalid, E.invalidBody),
         example: { body: doc.updateExample, reply: doc.replyExample },
+        before: checkId,
         handler: async ({ request, context, params, viewer, body }) => {
           const result = update.call(resource, dbOf(context), viewer, await idOf(request, context, params), body);
           return result ? writeReply(request, context, result) : apiNotFound(request, context);
@@ -183,6 +190,7 @@ export function moveCall(base: string, tag: string, noun: string, access: Capabi
     reply: moved,
     errors: guarded(E.invalid, E.invalidBody),
     example: { body: { direction: "up" }, reply: { id: 7, moved: true } },
+    before: checkId,
     handler: async ({ request, context, params, viewer, body }) => {
       const id = await idOf(request, context, params);
       return move(dbOf(context), viewer, id, body) ? { id, moved: true } : apiNotFound(request, context);

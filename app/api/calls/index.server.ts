@@ -1,11 +1,14 @@
 import type { ApiCall } from "../contract.server";
-import { adminContracts } from "../contracts/admin.server";
+import { analyticsCalls } from "./analytics.server";
 import { authCalls } from "./auth.server";
 import { certificateCalls } from "./certificates.server";
 import { courseCalls } from "./courses.server";
+import { fileCalls } from "./files.server";
 import { learningCalls } from "./learning.server";
+import { groupCalls } from "./groups.server";
 import { leaderboardCalls } from "./leaderboard.server";
 import { lessonCalls } from "./lessons.server";
+import { organizationCalls } from "./organizations.server";
 import { quizCalls } from "./quizzes.server";
 import { referenceCalls } from "./reference.server";
 import { userCalls } from "./users.server";
@@ -20,6 +23,9 @@ export const API_CALLS: readonly ApiCall[] = [
   ...quizCalls,
   ...userCalls,
   ...learningCalls,
-  ...adminContracts,
+  ...fileCalls,
+  ...groupCalls,
+  ...analyticsCalls,
+  ...organizationCalls,
   ...referenceCalls,
 ];

@@ -112,7 +112,7 @@ const attemptExample = {
   attempt_number: 1,
   status: "in_progress",
   current: 0,
-  started_at: stamp,
+  started_at: stamp.created_at,
   ended_at: null,
   ended_by_deadline: false,
   question_count: 1,
@@ -230,7 +230,7 @@ export const quizCalls: ApiCall[] = [
     access: learner,
     reply: attemptView,
     errors: guarded({ status: 403, code: "deadline_passed", when: "too late: the attempt is closed on the answers saved in time (also `ended`)" }),
-    example: { reply: { ...attemptExample, status: "passed", ended_at: stamp, score: 100, correct_count: 1, passed: true, answered_count: 1 } },
+    example: { reply: { ...attemptExample, status: "passed", ended_at: stamp.created_at, score: 100, correct_count: 1, passed: true, answered_count: 1 } },
     // Ending it again answers the same result.
     handler: async ({ request, context, params }) => {
       const { db, viewer } = await requireQuizTaker(request, context);
@@ -253,16 +253,18 @@ export const quizCalls: ApiCall[] = [
     errors: guarded(E.invalid, E.invalidBody),
     example: {
       body: { course_id: 7 },
-      reply: { id: 34, course_id: 7, title: "Safety check", kind: "quiz", body: "", file_id: null, video_url: null, duration_seconds: null, position: 5, created_at: stamp, updated_at: stamp, quiz_id: 5 },
+      reply: { id: 34, course_id: 7, title: "Safety check", kind: "quiz", body: "", file_id: null, video_url: null, duration_seconds: null, position: 5, ...stamp, quiz_id: 5 },
     },
-    handler: async ({ request, context, params, viewer, body }) => {
-      const db = context.db!;
+    before: async ({ request, context, params, viewer }) => {
       if (!may(viewer, "write:course")) {
         const t = await apiT(request, context);
         return apiError(403, { message: t("api.forbidden"), code: "forbidden" });
       }
-      const quiz = getQuiz(db, Number(params.id) || -1);
-      if (!quiz) return apiNotFound(request, context);
+      if (!getQuiz(context.db!, Number(params.id) || -1)) return apiNotFound(request, context);
+    },
+    handler: async ({ request, context, params, body }) => {
+      const db = context.db!;
+      const quiz = getQuiz(db, Number(params.id) || -1)!;
       const result = "lesson_id" in body ? linkQuizLesson(db, quiz.id, body.lesson_id) : attachQuiz(db, quiz.id, body.course_id, body.title);
       if (!result.ok) {
         const t = await apiT(request, context);

@@ -102,11 +102,11 @@ export const userCalls: ApiCall[] = [
       body: { first_name: "Grace", last_name: "Hopper", phone: null, type: "admin" },
       reply: { id: 13, email: "grace@example.com", first_name: "Grace", last_name: "Hopper", phone: null, language: null, type: "admin", managed_externally: false, disabled: false, created_at: stamp.created_at },
     },
+    before: ({ request, context, params }) => (/^\d{1,15}$/.test(params.id) && getUser(context.db!, Number(params.id)) ? undefined : apiNotFound(request, context)),
     handler: async ({ request, context, params, viewer, body: patch }) => {
       // Nobody changes their own role here: an organization must not lock itself out.
       const db = context.db!;
-      const user = /^\d{1,15}$/.test(params.id) ? getUser(db, Number(params.id)) : undefined;
-      if (!user) return apiNotFound(request, context);
+      const user = getUser(db, Number(params.id))!;
       const t = await apiT(request, context);
       const newRole = patch.role !== undefined && patch.role !== user.role;
       if (viewer.person?.id === user.id && newRole) return apiError(403, { message: t("api.forbidden"), code: "self" });
