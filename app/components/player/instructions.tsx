@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/utils/translate";
 
@@ -14,13 +14,14 @@ const SHORTCUTS = [
 /**
  * The player's instructions modal (spec §2). The first time a person opens a video it is shown and its
  * button records that (POST /api/player-window, spec §7, a form: it works without JavaScript; with it, the
- * form is sent by `fetch` and the modal closes, since /api is no Remix route a fetcher could post to); after that
+ * form is sent by `fetch` and the modal closes, since /api is no Remix route a fetcher could post to, and the page's data is revalidated); after that
  * it opens with "?" or the shortcuts button, or `?instructions=1` without JavaScript, and closes with the
  * close button or Escape.
  */
 export function Instructions({ firstTime, returnTo, onClose }: { firstTime: boolean; returnTo: string; onClose?: () => void }) {
   const { t } = useTranslation();
   const [sent, setSent] = useState(false);
+  const revalidator = useRevalidator();
   const closeRef = useRef<HTMLElement>(null);
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
@@ -67,7 +68,10 @@ export function Instructions({ firstTime, returnTo, onClose }: { firstTime: bool
               onSubmit={(event) => {
                 event.preventDefault();
                 setSent(true);
-                void fetch("/api/player-window", { method: "POST", headers: { Accept: "application/json" } }).catch(() => undefined);
+                // Then the page's data learns that the instructions were shown (as a fetcher's post would revalidate it).
+                void fetch("/api/player-window", { method: "POST", headers: { Accept: "application/json" } })
+                  .catch(() => undefined)
+                  .finally(() => revalidator.revalidate());
               }}
             >
               <input type="hidden" name="redirectTo" value={returnTo} />
