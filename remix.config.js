@@ -1,6 +1,7 @@
 /**
- * The page routes, declared here; their modules live in app/pages/, in folders that mirror the URL (README
- * "Layout"). The /api resource routes are still found by Remix's file convention in app/routes/ (`api.*`).
+ * The page routes, all declared here (Remix's file convention is off: `ignoredRouteFiles` below); their
+ * modules live in app/pages/, in folders that mirror the URL (README "Layout"). /api is not Remix's: Express
+ * hands it to the dispatcher of the declared calls (server/api.ts, app/api/dispatch.server.ts).
  *
  * A module's route id is its file (`pages/courses/$id/index`), except for the screens an organization's
  * admins share with super-admins: app/pages/organization/ is mounted under both /admin/organizations/:id
@@ -10,7 +11,7 @@
  *
  * @param {import('@remix-run/dev').DefineRoutesFunction} defineRoutes
  */
-function pages(defineRoutes) {
+export function pages(defineRoutes) {
   return defineRoutes((route) => {
     /** route(path, file, options, children) for a file under app/pages/; an `index.tsx` is an index route. */
     const page = (path, file, options = {}, children) => route(path, `pages/${file}`, { ...options, index: /(^|\/)index\.tsx?$/.test(file) }, children);
@@ -141,7 +142,8 @@ function pages(defineRoutes) {
 
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
-  ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
+  // No route from file names: a file in app/routes/ would not be served.
+  ignoredRouteFiles: ["**/*"],
   routes: pages,
   serverModuleFormat: "esm",
   serverBuildPath: "build/index.js",

@@ -11,6 +11,10 @@ import { languageFor } from "./utils/preferences.server";
 import { renderPage } from "./utils/render-page.server";
 import { subscribeLearningEvents } from "./models/subscribers.server";
 
+// /api is answered by the dispatcher, which Express calls through this module (server/api.ts): one copy of
+// the app's modules in the process, whatever the mode (docs/decisions/027-api-lane-and-group-commit.md).
+export { dispatchApi } from "./api/dispatch.server";
+
 // What reacts to learning (certificates, analytics, groups, points) subscribes once, as the app loads.
 subscribeLearningEvents();
 

@@ -13,7 +13,7 @@ import type { Platform } from "./platform";
 import { viewerOf } from "./viewer";
 import { isLanguage } from "../app/utils/i18n";
 import { textsScript } from "../app/utils/i18n.server";
-import { directApiRoutes } from "./api-direct";
+import { isApiPath, serveApi } from "./api";
 import { documents } from "./documents";
 import { serveFiles } from "./files";
 import { healthChecks } from "./health";
@@ -35,7 +35,7 @@ interface TenantLocals {
   db: TenantDb | null;
 }
 
-/** The Express host: security headers, static files, tenancy, then Remix (ARCHITECTURE.md "Request flow"). */
+/** The Express host: security headers, static files, tenancy, then Remix (docs/architecture.md "Request flow"). */
 export function createApp(platform: Platform, build: ServerBuild | (() => Promise<ServerBuild>)) {
   const { config } = platform;
   const app = express();
@@ -46,9 +46,8 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   // A number of proxy hops, never `true`: trusting every hop would let a client pick its own address.
   app.set("trust proxy", config.TRUST_PROXY ? config.TRUST_PROXY_HOPS : false);
 
-  // /api calls the lane answers (below) compress their own replies; everything else goes through here.
+  // /api replies (server/api.ts) are compressed there, where worth it; everything else goes through here.
   const compress = compression();
-  const lane = typeof build !== "function" && config.NODE_ENV !== "development" ? directApiRoutes(build, getLoadContext, compress) : null;
   // What every request goes through, as one Express layer (server/in-sequence.ts).
   app.use(
     inSequence(
@@ -58,8 +57,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
       forwardedHeaders(config.TRUST_PROXY),
       securityHeaders(config),
       wellFormedRequests,
-      ...(lane ? [lane.plan] : []),
-      (req, res, next) => (res.locals.apiPlan ? next() : compress(req, res, next)),
+      (req, res, next) => (isApiPath(req.path) ? next() : compress(req, res, next)),
     ),
   );
 
@@ -98,8 +96,8 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
       viewer,
     });
   }
-  // /api resource routes without Remix's document machinery, in production (a fixed build).
-  if (lane) app.use(lane.handle);
+  // /api: the dispatcher of the app's declared calls, in every mode; Remix never sees it (server/api.ts).
+  app.use(serveApi(build, getLoadContext, compress));
   // Visitors' browsing pages, kept while nothing they show has changed.
   app.use(pageCache.middleware());
   app.all("*", documents(build, config.NODE_ENV === "development" ? "development" : "production", getLoadContext));
@@ -188,7 +186,7 @@ function publicFiles(development: boolean) {
 export { redactPath } from "./logger";
 
 /**
- * Forwarded headers are the client's word unless a proxy we trust set them (SECURITY.md "Tenant
+ * Forwarded headers are the client's word unless a proxy we trust set them (docs/security.md "Tenant
  * isolation"). Untrusted, they are removed so nothing downstream can read them by mistake.
  */
 function forwardedHeaders(trusted: boolean) {

@@ -1,9 +1,8 @@
-import { sendRemixResponse } from "@remix-run/express/dist/server.js";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import type { NextFunction, Request, Response } from "express";
 import { pageBody } from "../app/utils/page-body";
+import { sendReply } from "./api";
 import { laneRequest, remixUrl, streamingRequest } from "./lane-request";
-import { sendStatusPage } from "./status-page";
 import { sendTenantBusy, tenantWasBusy } from "./tenant-lock";
 
 /**
@@ -25,9 +24,9 @@ export function documents(build: ServerBuild | (() => Promise<ServerBuild>), mod
       if (res.headersSent) return;
       // A loader or action met the organization's file locked by another process: 503, not Remix's 500.
       if (tenantWasBusy(res)) return sendTenantBusy(req, res);
-      if (remixErrorOnApi(req, response)) return sendStatusPage(req, res, errorStatus(response.status), { allow: ["GET", "HEAD"] });
       const page = req.method === "HEAD" ? null : pageBody(response);
-      if (!page) return await sendRemixResponse(res, response);
+      // The general compression middleware has run for a page (server/app.ts).
+      if (!page) return await sendReply(req, res, response, (_req, _res, next) => next());
       // A page rendered whole (app/utils/render-page.server.tsx): its bytes are written as they are, as
       // Remix's adapter would write them after reading them back through the Response's body stream.
       res.statusMessage = response.statusText;
@@ -39,20 +38,4 @@ export function documents(build: ServerBuild | (() => Promise<ServerBuild>), mod
       next(error);
     }
   };
-}
-
-/**
- * Remix's own error replies (a method a resource route has no action for, an unexpected error) are bare JSON
- * or text; on /api every reply is in the envelope (docs/architecture.md "The /api envelope").
- */
-export function remixErrorOnApi(req: Request, response: globalThis.Response) {
-  if (response.status < 400 || !/^\/api(?:\/|$)/i.test(req.path)) return false;
-  if (response.headers.get("X-Remix-Error") === "yes") return true;
-  return response.status >= 500 && /^text\/plain\b/i.test(response.headers.get("Content-Type") ?? "");
-}
-
-/** Remix's error statuses as the envelope's: a request naming a route its path does not match is a bad one. */
-function errorStatus(status: number) {
-  if (status >= 500) return status === 503 ? 503 : 500;
-  return status === 404 || status === 405 || status === 413 ? status : 400;
 }

@@ -3,7 +3,7 @@ import type { Request as ExpressRequest, Response as ExpressResponse } from "exp
 import { BodyTooLarge, bodyBytesAllowed, limitedBody, refuseBody } from "./body-limits";
 
 /**
- * The web Request an /api loader or action gets on the /api lane (server/api-direct.ts, decision 014
+ * The web Request an /api loader or action gets on /api (server/api.ts, decision 014
  * "Fourth round"). Remix's adapter builds one with a body stream over the socket and a signal that follows
  * an AbortController: in undici that following alone costs more than the rest of the Request. Here:
  *  - the signal is made on first use (almost no /api call asks for it) and is aborted, as Remix's is,

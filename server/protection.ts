@@ -108,19 +108,15 @@ export function magicLinkParameter(req: Request, res: Response, next: NextFuncti
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 const KNOWN_METHODS = new Set(METHODS);
-/** Remix's data requests name a route: on /api only one of the /api resource routes (a fetcher's call). */
+/** Remix's data requests name a route; /api has none (server/api.ts answers it). */
 const REMIX_DATA_PARAMETER = /(?:^|&)_data(?:=|&|$)/;
-
-function namesOnlyApiRoutes(query: string) {
-  return new URLSearchParams(query).getAll("_data").every((id) => id.startsWith("routes/api."));
-}
 
 /**
  * Requests no route can answer, refused before anything else sees them (docs/security.md "Input and content"):
  *  - a method outside HTTP's ordinary six (TRACE, PROPFIND, CONNECT, …): 405 with `Allow`;
  *  - a path whose percent-encoding does not decode (`/courses/%ZZ`): 400, where Remix would fail with a 500;
- *  - Remix's data parameter on an /api path naming anything but an /api route (`?_data=root`): 400, so no
- *    page loader's data is ever an /api reply. (Remix's fetchers call /api routes with their own route id.)
+ *  - Remix's data parameter on an /api path (`?_data=root`): 400, so no page loader's data is ever taken
+ *    for an /api reply (Remix never answers /api: server/api.ts).
  * On /api the reply is in the envelope, on pages the status page.
  */
 export function wellFormedRequests(req: Request, res: Response, next: NextFunction) {
@@ -138,7 +134,7 @@ export function wellFormedRequests(req: Request, res: Response, next: NextFuncti
   // Remix matches routes on the decoded path, whatever its case.
   if (q !== -1 && /^\/api(?:\/|$)/i.test(path)) {
     const query = url.slice(q + 1);
-    if (REMIX_DATA_PARAMETER.test(query) && !namesOnlyApiRoutes(query)) return sendStatusPage(req, res, 400);
+    if (REMIX_DATA_PARAMETER.test(query)) return sendStatusPage(req, res, 400);
   }
   next();
 }

@@ -1,12 +1,15 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { z, type AnyZodObject, type ZodTypeAny } from "zod";
+import type { Viewer } from "~/access/viewer";
 import type { Capability } from "~/utils/capabilities";
 import { MAX_PER_PAGE } from "~/utils/pagination";
 
 /**
- * The contract of one /api call (docs/decisions/023-openapi-and-logs.md): what the reference page, the
- * OpenAPI description, the typed client and the reply checks of the integration tests are all made from.
- * `body` and `query` are the very zod objects the route validates with (a test compares them by
- * identity); `reply` is the payload inside the envelope `{ payload, status }`.
+ * One /api call, declared once (docs/decisions/023-openapi-and-logs.md, 027-api-lane-and-group-commit.md):
+ * its method, path, who may call, the zod schemas of its input and reply, its errors, an example, and the
+ * handler. The dispatcher (app/api/dispatch.server.ts) serves it from this declaration; the reference
+ * page, the OpenAPI description, the typed client and the reply checks of the integration tests are made
+ * from the same objects. `reply` is the payload inside the envelope `{ payload, status }`.
  */
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -19,9 +22,28 @@ export interface ErrorCase {
   when: string;
 }
 
+/** What a handler gets: the request, its load context, the path parameters, the viewer who passed the access check, and the parsed input. */
+export interface CallArgs<Q = Record<string, string>, B = unknown> {
+  request: Request;
+  context: AppLoadContext;
+  params: Record<string, string>;
+  viewer: Viewer;
+  /** The query, parsed by `query` when the call declares one (else the raw parameters). */
+  query: Q;
+  /** The body, parsed by `body` when the dispatcher reads it (a JSON or form call); else undefined (uploads and CSV are read by the handler). */
+  body: B;
+  /** Every declared call (the reference page and the OpenAPI description are made from them). */
+  calls: readonly ApiCall[];
+}
+
+/**
+ * A handler's answer: a Response as it is (e.g. `apiOk`, a file, a redirect), or a plain value the
+ * dispatcher puts in the envelope with the call's `status`. A thrown Response is answered too.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Handler<Q = any, B = any> = (args: CallArgs<Q, B>) => unknown;
+
 export interface ApiCall {
-  /** The route module, as its file is named under app/routes without the extension, when not the path's own (`routeOfPath`). */
-  route?: string;
   method: Method;
   /** The address with `{name}` for each path parameter, e.g. `/api/courses/{id}`. */
   path: string;
@@ -43,6 +65,27 @@ export interface ApiCall {
   otherReplies?: Array<{ status: number; reply: ZodTypeAny; description: string }>;
   errors: ErrorCase[];
   example: { query?: Record<string, string>; body?: unknown; reply?: unknown };
+  /** Signed-in calls a token still waiting for its two-factor code may make (2FA, resend, logout). */
+  allowPendingTwoFactor?: boolean;
+  /** The handler reads and checks its own input (uploads, CSV, an SSO answer that may come in the query): the dispatcher parses neither query nor body. */
+  ownInput?: boolean;
+  /** What the call checks before its body is read (the thing exists, the caller may change it): a Response answers instead. */
+  before?: (args: CallArgs) => Promise<Response | undefined> | Response | undefined;
+  handler: Handler;
+}
+
+type Infer<S> = S extends ZodTypeAny ? z.infer<S> : undefined;
+
+/** A declaration, with its handler's query and body typed from its schemas. */
+export function call<Q extends AnyZodObject | undefined = undefined, B extends ZodTypeAny | undefined = undefined>(
+  declared: Omit<ApiCall, "query" | "body" | "handler"> & {
+    query?: Q;
+    body?: B;
+    before?: (args: CallArgs<Q extends AnyZodObject ? z.infer<Q> : Record<string, string>, undefined>) => Promise<Response | undefined> | Response | undefined;
+    handler: Handler<Q extends AnyZodObject ? z.infer<Q> : Record<string, string>, Infer<B>>;
+  },
+): ApiCall {
+  return declared as ApiCall;
 }
 
 /* ---------- the envelope ---------- */
@@ -108,13 +151,4 @@ export function pathParams(path: string): AnyZodObject | undefined {
   const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   if (!names.length) return undefined;
   return z.object(Object.fromEntries(names.map((n) => [n, n === "id" ? z.string().regex(/^\d+$/) : z.string()])));
-}
-
-/** The route file a path belongs to: `/api/courses/{id}` → `api.courses.$id`. */
-export function routeOfPath(path: string) {
-  return path
-    .slice(1)
-    .split("/")
-    .map((s) => (s.startsWith("{") ? `$${s.slice(1, -1)}` : s.replace(/\./g, "[.]")))
-    .join(".");
 }

@@ -1,47 +1,9 @@
 import { extendZodWithOpenApi, OpenApiGeneratorV31, OpenAPIRegistry, type ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import { z, type ZodTypeAny } from "zod";
-import { errorEnvelope, okEnvelope, pathParams, routeOfPath, type ApiCall } from "./contract.server";
-import { adminContracts } from "./contracts/admin.server";
-import { authContracts } from "./contracts/auth.server";
-import { learningContracts } from "./contracts/learning.server";
-import { resourceContracts } from "./contracts/resources.server";
+import { errorEnvelope, okEnvelope, pathParams, type ApiCall } from "./contract.server";
 
 // The generator reads its metadata through `.openapi()`, which this adds to zod's classes (nothing else changes).
 extendZodWithOpenApi(z);
-
-/** The description itself and its reference page. */
-const selfContracts: ApiCall[] = [
-  {
-    method: "GET",
-    path: "/api/openapi.json",
-    route: "api.openapi[.]json",
-    tag: "Reference",
-    summary: "This description, as OpenAPI 3.1",
-    access: "public",
-    host: "both",
-    reply: { file: "application/json" },
-    errors: [],
-    example: {},
-  },
-  {
-    method: "GET",
-    path: "/api/docs",
-    tag: "Reference",
-    summary: "The reference page for people",
-    access: "public",
-    host: "both",
-    reply: { file: "text/html" },
-    errors: [],
-    example: {},
-  },
-];
-
-/** Every /api call (docs/decisions/023-openapi-and-logs.md), in the order the reference lists them. */
-export const API_CALLS: ApiCall[] = [...authContracts, ...resourceContracts, ...learningContracts, ...adminContracts, ...selfContracts];
-
-export function routeOf(call: ApiCall) {
-  return call.route ?? routeOfPath(call.path);
-}
 
 export function isFileReply(reply: ApiCall["reply"]): reply is { file: string } {
   return typeof reply === "object" && reply !== null && "file" in reply && typeof (reply as { file: unknown }).file === "string";
@@ -71,11 +33,13 @@ export function operationId(call: ApiCall) {
   return [call.method.toLowerCase(), ...words.map((w) => w[0].toUpperCase() + w.slice(1))].join("");
 }
 
-let cached: ReturnType<OpenApiGeneratorV31["generateDocument"]> | null = null;
+type Document = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
+const made = new WeakMap<readonly ApiCall[], Document>();
 
-/** The OpenAPI 3.1 description of every call, made once per process from the contracts. */
-export function openApiDocument() {
-  if (cached) return cached;
+/** The OpenAPI 3.1 description of the declared calls (app/api/calls/), made once per list. */
+export function openApiDocument(calls: readonly ApiCall[]): Document {
+  const kept = made.get(calls);
+  if (kept) return kept;
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "bearer", {
     type: "http",
@@ -91,7 +55,7 @@ export function openApiDocument() {
   const apiError = registry.register("ApiError", errorEnvelope);
   const envelopeNote =
     "Replies come in the envelope `{ payload, status }`; failures in `{ error: true, payload: { message, code, fields? }, status }` with the same HTTP status. Messages are in the caller's language (`Accept-Language` or the person's setting).";
-  for (const call of API_CALLS) {
+  for (const call of calls) {
     const status = call.status ?? 200;
     const responses: Record<number, ResponseConfig> = {};
     if (isFileReply(call.reply)) {
@@ -139,7 +103,7 @@ export function openApiDocument() {
     } as Parameters<OpenAPIRegistry["registerPath"]>[0]);
   }
   const generator = new OpenApiGeneratorV31(registry.definitions);
-  cached = generator.generateDocument({
+  const document = generator.generateDocument({
     openapi: "3.1.0",
     info: {
       title: "Lectern API",
@@ -148,5 +112,6 @@ export function openApiDocument() {
     },
     servers: [{ url: "/", description: "the organization's (or the platform's) own host" }],
   });
-  return cached;
+  made.set(calls, document);
+  return document;
 }

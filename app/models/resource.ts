@@ -8,7 +8,7 @@ import type { Page } from "../utils/pagination";
 export type WriteResult<V> = { ok: true; value: V } | { ok: false; field: string; message: string };
 
 /**
- * A model served by the generic /api resource calls (app/kernel/resource.server.ts): its capabilities,
+ * A model served by the generic /api resource calls (app/api/resource.server.ts): its capabilities,
  * its schemas and its functions. Each function gets the organization's database and the request's viewer.
  */
 export interface Resource<V, C extends ZodTypeAny, U extends ZodTypeAny> {

@@ -129,7 +129,7 @@ export const userCreateSchema = userWriteFields
   })
   .transform((input): UserForm => ({ firstName: "", lastName: "", phone: null, language: null, role: null, email: input.email, ...toPatch(input) }));
 
-/** Users of the organization. Writes have routes of their own (app/routes/api.users.ts, api.users.$id.ts): they check who may give which role. */
+/** Users of the organization. Writes are declared on their own (app/api/calls/users.server.ts): they check who may give which role. */
 export const userResource: Resource<UserView, typeof userCreateSchema, typeof userUpdateSchema> = {
   read: "read:user",
   write: "write:user",

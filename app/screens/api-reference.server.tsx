@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import type { ApiCall } from "~/api/contract.server";
-import { accessText, API_CALLS, isFileReply, openApiDocument, operationId } from "~/api/openapi.server";
+import { accessText, isFileReply, openApiDocument, operationId } from "~/api/openapi.server";
 
 /**
  * The /api reference for people (`GET /api/docs`): one server-rendered page, no script, made from the
@@ -227,8 +227,8 @@ pre{background:var(--code);padding:12px 14px;border-radius:8px;overflow:auto;max
 @media (max-width:860px){.layout{display:block}table{display:block;overflow-x:auto}nav{position:static;height:auto;border-right:0;border-bottom:1px solid var(--line)}main{padding:20px 14px}.call{padding:14px}}
 `;
 
-function Page() {
-  const document = openApiDocument() as unknown as { paths: Record<string, Record<string, Operation>> };
+function Page({ calls: API_CALLS }: { calls: readonly ApiCall[] }) {
+  const document = openApiDocument(API_CALLS) as unknown as { paths: Record<string, Record<string, Operation>> };
   const tags = [...new Set(API_CALLS.map((c) => c.tag))];
   return (
     <div className="layout">
@@ -289,10 +289,11 @@ function Page() {
   );
 }
 
-let html: string | null = null;
+const made = new WeakMap<readonly ApiCall[], string>();
 
-/** The page's markup (made once), with the request's CSP nonce on its stylesheet. */
-export function apiReferenceHtml(nonce: string) {
-  html ??= renderToStaticMarkup(<Page />);
+/** The page's markup (made once per list of calls), with the request's CSP nonce on its stylesheet. */
+export function apiReferenceHtml(calls: readonly ApiCall[], nonce: string) {
+  let html = made.get(calls);
+  if (html === undefined) made.set(calls, (html = renderToStaticMarkup(<Page calls={calls} />)));
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Lectern API reference</title><style nonce="${nonce}">${STYLE}</style></head><body>${html}</body></html>`;
 }

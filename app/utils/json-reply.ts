@@ -5,7 +5,7 @@ import { KeptBodyResponse } from "./kept-body";
  *
  * A `Response` built from a string makes a web stream for its body at once, and the server then reads that
  * stream back to send it: together about a third of a small /api call's CPU time. A `JsonReply` is built
- * without a body; the server's /api lane (server/api-direct.ts) writes its text to the socket as it is.
+ * without a body; the server (server/api.ts) writes its text to the socket as it is.
  * Anyone else sees an ordinary Response: `body`, `text()`, `json()`, `arrayBuffer()`, `blob()`,
  * `formData()` and `clone()` answer from a real Response made from the same text on first use, so Remix,
  * tests and anything that reads the body get the same bytes (and `bodyUsed` says the same).

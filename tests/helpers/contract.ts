@@ -1,6 +1,7 @@
 import type { ZodTypeAny } from "zod";
 import { errorEnvelope, okEnvelope, type ApiCall } from "~/api/contract.server";
-import { API_CALLS, isFileReply } from "~/api/openapi.server";
+import { API_CALLS } from "~/api/calls/index.server";
+import { isFileReply } from "~/api/openapi.server";
 import type { HttpResponse } from "./http";
 
 /**

@@ -232,7 +232,7 @@ async function pageHas(w: World, v: Viewer, p: string, text: string) {
  * The home page's featured hero, once the super-admin has made this course the featured one (the /api
  * call, since the dashboard's form only offers published courses). The demo organizations have no domain
  * of their own: PUT merges the stored settings as "" and refuses them as host names unless the body says
- * null (app/routes/api.organizations.$id.ts, reported with this test).
+ * null (`GET /api/organizations/{id}`, reported with this test).
  */
 async function featured(w: World, v: Viewer, c: Course) {
   const body = { featured_course: c.id, domain: null, customDomain: null };

@@ -1,168 +1,156 @@
 import fs from "node:fs";
-import { anonymousViewer } from "../../app/access/viewer";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import type { ZodTypeAny } from "zod";
-import type { ApiCall, Method } from "~/api/contract.server";
-import { API_CALLS, isFileReply, openApiDocument, routeOf } from "~/api/openapi.server";
+import { z } from "zod";
+import { anonymousViewer } from "../../app/access/viewer";
+import { API_CALLS } from "~/api/calls/index.server";
+import { call, type ApiCall } from "~/api/contract.server";
+import { compileRoutes, dispatcherFor, dispatchApi, matchRoute } from "~/api/dispatch.server";
+import { isFileReply, openApiDocument } from "~/api/openapi.server";
 import { ROOT } from "../helpers/server";
 
 /**
- * The /api description against the code (docs/decisions/023-openapi-and-logs.md): every route module
- * under app/routes/api.* has a contract for each method it answers, the request schemas described are
- * the very objects the routes validate with, the examples fit their schemas, and the document is valid
- * OpenAPI 3.1.
+ * /api is declared once (app/api/calls/) and served one way (app/api/dispatch.server.ts; decisions 023 and
+ * 027): every declared call is served by the dispatcher, nothing else answers /api, the examples fit their
+ * schemas, and the description is valid OpenAPI 3.1. The dispatcher's own answers (404, 405 + Allow, 401,
+ * 422 with fields, HEAD, a thrown error) are checked on calls made up here.
  */
-const routesDir = path.join(ROOT, "app", "routes");
-const routeFiles = fs
-  .readdirSync(routesDir)
-  .filter((f) => /^api\..+\.tsx?$/.test(f) && f !== "api.$.ts")
-  .sort();
-const METHODS: Method[] = ["GET", "POST", "PUT", "DELETE"];
-/** Calls whose one handler answers any method alike; docs/product.md §7 names GET and POST, and so do their contracts. */
-const ANY_METHOD = new Set(["api.auth.user", "api.auth.sso.$driver.redirect", "api.auth.sso.$driver.callback", "api.auth.sso.$driver.callback-raw"]);
 
-function callsOf(route: string) {
-  return API_CALLS.filter((c) => routeOf(c) === route);
-}
+// No organization, database or sign-in.
+const stubContext = () =>
+  ({ organization: null, db: null, platform: { tenants: { markSuspect() {} } }, cspNonce: "", requestId: "test", clientIp: "127.0.0.1", viewer: anonymousViewer(null, null, "en") }) as never;
 
-// No organization, database or sign-in: enough for the method check, which every route makes first.
-const stubContext = () => ({ organization: null, db: null, platform: null, cspNonce: "", requestId: "test", clientIp: "127.0.0.1", viewer: anonymousViewer(null, null, "en") });
+/** A path of the call with its parameters filled in. */
+const sample = (call: ApiCall) => call.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === "id" ? "1" : name === "type" ? "image" : name === "widget" ? "streak" : "x"));
 
-/** The methods a route module answers: every method it does not refuse with the 405 envelope. */
-async function answeredMethods(mod: Record<string, unknown>) {
-  const answered: Method[] = [];
-  for (const method of METHODS) {
-    const handler = (method === "GET" ? mod.loader : mod.action) as ((args: unknown) => Promise<unknown>) | undefined;
-    if (!handler) continue;
-    const request = new Request("http://acme.localhost/api/x", { method, headers: { "Content-Type": "application/json" }, body: method === "GET" ? undefined : "{}" });
-    let status = 0;
+describe("the /api declarations", { timeout: 120_000 }, () => {
+  it("are each served by the dispatcher, for their own method", async () => {
+    const routes = compileRoutes(API_CALLS);
+    const unserved: string[] = [];
+    for (const c of API_CALLS) {
+      const found = matchRoute(routes, sample(c));
+      if (found?.route.byMethod.get(c.method) !== c) unserved.push(`${c.method} ${c.path}`);
+      const response = await dispatchApi(new Request(`http://acme.localhost${sample(c)}`, { method: c.method }), stubContext());
+      if (response.status === 405) unserved.push(`${c.method} ${c.path}: 405`);
+      if (response.status === 404 && !found) unserved.push(`${c.method} ${c.path}: unknown path`);
+    }
+    expect(unserved).toEqual([]);
+  });
+
+  it("are the only /api there is: no Remix route under /api, no handler outside app/api/calls", async () => {
+    // Remix's routes are only those remix.config.js declares (its file convention is off): none is under /api.
+    const paths: string[] = [];
+    const define = (callback: (route: (p: string | undefined, file: string, options?: unknown, children?: () => void) => void) => void) => {
+      const prefix: string[] = [];
+      callback((p, _file, options, children) => {
+        const full = [...prefix, p ?? ""].filter(Boolean).join("/");
+        paths.push(`/${full}`);
+        if (typeof options === "function") children = options as () => void;
+        if (children) {
+          prefix.push(p ?? "");
+          children();
+          prefix.pop();
+        }
+      });
+      return {};
+    };
+    const config = (await import("../../remix.config.js")) as unknown as { default: { ignoredRouteFiles: string[] }; pages: (d: typeof define) => unknown };
+    expect(config.default.ignoredRouteFiles).toEqual(["**/*"]);
+    config.pages(define);
+    expect(paths.length).toBeGreaterThan(100);
+    expect(paths.filter((p) => /^\/api(\/|$)/i.test(p))).toEqual([]);
+    const refusals: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (/\.tsx?$/.test(entry.name) && fs.readFileSync(full, "utf8").includes("apiMethodNotAllowed(")) refusals.push(path.relative(ROOT, full));
+      }
+    };
+    walk(path.join(ROOT, "app"));
+    // The dispatcher alone answers 405 (and app/utils/api.server.ts defines how).
+    expect(refusals.sort()).toEqual(["app/api/dispatch.server.ts", "app/utils/api.server.ts"]);
+    const keys = API_CALLS.map((c) => `${c.method} ${c.path}`);
+    expect(keys.length).toBe(new Set(keys).size);
+  });
+});
+
+describe("the dispatcher", () => {
+  const thing = z.object({ name: z.string().min(2) });
+  const calls: ApiCall[] = [
+    call({ method: "GET", path: "/api/things", tag: "T", summary: "list", access: "public", query: z.object({ n: z.coerce.number().int().max(5).default(1) }), reply: z.unknown(), errors: [], example: {}, handler: ({ query }) => ({ n: query.n }) }),
+    call({ method: "POST", path: "/api/things", tag: "T", summary: "add", access: "public", body: thing, status: 201, reply: thing, errors: [], example: {}, handler: ({ body }) => body }),
+    call({ method: "GET", path: "/api/things/mine", tag: "T", summary: "mine", access: "signed-in", reply: z.unknown(), errors: [], example: {}, handler: () => ({}) }),
+    call({ method: "GET", path: "/api/things/{id}", tag: "T", summary: "one", access: "public", reply: z.unknown(), errors: [], example: {}, handler: ({ params }) => ({ id: params.id }) }),
+    call({ method: "DELETE", path: "/api/things/{id}", tag: "T", summary: "boom", access: "public", reply: z.unknown(), errors: [], example: {}, handler: () => { throw new Error("boom"); } }),
+    call({ method: "PUT", path: "/api/things/{id}", tag: "T", summary: "thrown", access: "public", reply: z.unknown(), errors: [], example: {}, handler: () => { throw new Response("teapot", { status: 418 }); } }),
+    call({ method: "GET", path: "/api/things/{id}/cap", tag: "T", summary: "cap", access: "read:course", reply: z.unknown(), errors: [], example: {}, handler: () => ({}) }),
+  ];
+  const dispatch = dispatcherFor(calls);
+  const ask = (method: string, path: string, body?: unknown) =>
+    dispatch(new Request(`http://acme.localhost${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "Content-Type": "application/json" } }) }), stubContext());
+
+  it("wraps a plain value in the envelope with the call's status, and ranks a fixed segment before a parameter", async () => {
+    expect(await (await ask("GET", "/api/things?n=3")).json()).toEqual({ payload: { n: 3 }, status: 200 });
+    const added = await ask("POST", "/api/things", { name: "Ada", extra: 1 });
+    expect(added.status).toBe(201);
+    expect(await added.json()).toEqual({ payload: { name: "Ada" }, status: 201 });
+    expect(await (await ask("GET", "/api/things/7/")).json()).toEqual({ payload: { id: "7" }, status: 200 });
+    expect((await ask("GET", "/api/things/mine")).status).toBe(401);
+  });
+
+  it("answers an unknown path 404 and another method 405 with Allow, in the envelope", async () => {
+    const missing = await ask("GET", "/api/nothing/here");
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: true, payload: { code: "not_found" }, status: 404 });
+    expect((await ask("GET", "/api/things/1/2/3")).status).toBe(404);
+    const wrong = await ask("PATCH", "/api/things");
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("Allow")).toBe("GET, POST");
+    expect(await wrong.json()).toMatchObject({ error: true, payload: { code: "method_not_allowed" } });
+  });
+
+  it("answers HEAD as GET", async () => {
+    const head = await ask("HEAD", "/api/things");
+    expect(head.status).toBe(200);
+  });
+
+  it("checks who may call before the input: 401 signed out, 404 for a capability off an organization's host", async () => {
+    const unauthenticated = await ask("GET", "/api/things/mine");
+    expect(await unauthenticated.json()).toMatchObject({ payload: { code: "unauthenticated" }, status: 401 });
+    expect((await ask("GET", "/api/things/1/cap")).status).toBe(404);
+  });
+
+  it("answers a bad query or body 422 with one message per field", async () => {
+    const query = await ask("GET", "/api/things?n=9");
+    expect(query.status).toBe(422);
+    expect(Object.keys((await query.json()).payload.fields)).toEqual(["n"]);
+    const body = await ask("POST", "/api/things", { name: "A" });
+    expect(body.status).toBe(422);
+    expect(await body.json()).toMatchObject({ payload: { code: "invalid", fields: { name: [expect.any(String)] } } });
+    const notJson = await dispatch(new Request("http://acme.localhost/api/things", { method: "POST", body: "{", headers: { "Content-Type": "application/json" } }), stubContext());
+    expect(await notJson.json()).toMatchObject({ payload: { code: "invalid_body" }, status: 422 });
+  });
+
+  it("answers a thrown Response as it is, and anything else thrown as a 500 in the envelope", async () => {
+    const thrown = await ask("PUT", "/api/things/1");
+    expect(thrown.status).toBe(418);
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (e: unknown) => void errors.push(e);
     try {
-      const reply = await handler({ request, context: stubContext(), params: { id: "1", driver: "x", widget: "streak", type: "image" } });
-      status = reply instanceof Response ? reply.status : 200;
-    } catch (thrown) {
-      // Past the method check a route asks for the database or a sign-in, which the stub does not have.
-      status = thrown instanceof Response ? thrown.status : 500;
+      const failed = await ask("DELETE", "/api/things/1");
+      expect(failed.status).toBe(500);
+      expect(await failed.json()).toMatchObject({ error: true, payload: { code: "error" }, status: 500 });
+    } finally {
+      console.error = original;
     }
-    if (status !== 405) answered.push(method);
-  }
-  return answered;
-}
-
-/** `import { a, b as c } from "~/x"` lines of a source file: local name → [module file, exported name]. */
-function importsOf(source: string) {
-  const found = new Map<string, [string, string]>();
-  for (const m of source.matchAll(/import\s*\{([^}]+)\}\s*from\s*"(~\/[^"]+)"/g)) {
-    const base = path.join(ROOT, "app", m[2].slice(2));
-    const file = [".ts", ".tsx"].map((e) => base + e).find((f) => fs.existsSync(f));
-    if (!file) continue;
-    for (const part of m[1].split(",")) {
-      const [name, alias] = part.replace(/^\s*type\s+/, "").trim().split(/\s+as\s+/);
-      if (name) found.set((alias ?? name).trim(), [file, name.trim()]);
-    }
-  }
-  return found;
-}
-
-/** Names of the schemas a source validates requests with. */
-function validatedNames(source: string) {
-  const names = new Set<string>();
-  for (const m of source.matchAll(/parse(?:ApiBody|Query)\(request, context, ([^)]+)\)/g)) names.add(m[1].trim());
-  for (const m of source.matchAll(/\b(\w+)\.safeParse\(/g)) names.add(m[1]);
-  // Path parameters and the parts of a rule are checked inside the call, not described as a body or query.
-  for (const skip of ["paramsSchema", "idSchema", "ruleSchema", "id", "q", "parsed", "query", "page"]) names.delete(skip);
-  return names;
-}
-
-function described(calls: ApiCall[]) {
-  return new Set<unknown>(calls.flatMap((c) => [c.body, c.query, ...(c.validates ?? [])]).filter(Boolean));
-}
+    expect(errors).toHaveLength(1);
+  });
+});
 
 describe("the /api description", { timeout: 120_000 }, () => {
-  it("covers every /api route module, for each method it answers", async () => {
-    const missing: string[] = [];
-    for (const file of routeFiles) {
-      const route = file.replace(/\.tsx?$/, "");
-      const mod = (await import(path.join(routesDir, file))) as Record<string, unknown>;
-      const answered = await answeredMethods(mod);
-      const documented = new Set(callsOf(route).map((c) => c.method));
-      for (const method of answered) if (!documented.has(method) && !ANY_METHOD.has(route)) missing.push(`${method} ${route}`);
-      for (const method of documented) if (!answered.includes(method)) missing.push(`${route} describes ${method}, which it refuses`);
-    }
-    expect(missing, "route modules without a contract (app/api/contracts/*)").toEqual([]);
-    // …and no contract describes a route module that does not exist.
-    const routes = new Set(routeFiles.map((f) => f.replace(/\.tsx?$/, "")));
-    expect(API_CALLS.map(routeOf).filter((r) => !routes.has(r))).toEqual([]);
-  });
-
-  it("describes the very schemas the routes validate with", async () => {
-    const problems: string[] = [];
-    const helperUsers = new Map<string, string[]>();
-    for (const file of routeFiles) {
-      const route = file.replace(/\.tsx?$/, "");
-      const source = fs.readFileSync(path.join(routesDir, file), "utf8");
-      const mod = (await import(path.join(routesDir, file))) as Record<string, unknown>;
-      const imports = importsOf(source);
-      const calls = callsOf(route);
-      const schemas = described(calls);
-      if (/parseApiBody\(request, context, z\./.test(source) || /\bz\.[a-z]+\([^;]*\)\.safeParse\(/.test(source)) {
-        problems.push(`${route}: validates with an inline schema; name and export it so its contract can point at it`);
-      }
-      for (const name of validatedNames(source)) {
-        let schema: unknown = mod[name];
-        if (schema === undefined && imports.has(name)) {
-          const [from, exported] = imports.get(name)!;
-          schema = ((await import(from)) as Record<string, unknown>)[exported];
-        }
-        if (schema === undefined) problems.push(`${route}: validates with ${name}, which is not exported`);
-        else if (!schemas.has(schema)) problems.push(`${route}: validates with ${name}, which its contract does not describe`);
-      }
-      // The generic resource calls validate with the resource's own schemas (app/utils/resource.server.ts).
-      const generic = source.match(/export const \{ loader, action \} = (collection|item|search|move)Route\((\w+|"[^"]+")/);
-      if (generic) {
-        const { pageSchema } = await import("~/utils/pagination");
-        const { searchSchema } = await import("~/kernel/resource.server");
-        const { moveSchema } = await import("~/models/ordering.server");
-        const [, kind, name] = generic;
-        const resource = kind === "move" ? null : await (async () => {
-          const [from, exported] = imports.get(name)!;
-          return ((await import(from)) as Record<string, { createSchema: ZodTypeAny; updateSchema: ZodTypeAny }>)[exported];
-        })();
-        const want = (method: Method, field: "body" | "query", schema: unknown) => {
-          const call = calls.find((c) => c.method === method);
-          if (call && call[field] !== schema) problems.push(`${route}: ${method} ${field} is not the one ${kind}Route validates with`);
-        };
-        if (kind === "collection") {
-          want("GET", "query", pageSchema);
-          want("POST", "body", resource!.createSchema);
-        }
-        if (kind === "item") want("PUT", "body", resource!.updateSchema);
-        if (kind === "search") want("GET", "query", searchSchema);
-        if (kind === "move") want("POST", "body", moveSchema);
-      }
-      for (const [from] of imports.values()) {
-        if (/app\/(api\/[^/]+|screens\/[^/]+-api)\.server\.tsx?$/.test(from)) helperUsers.set(from, [...(helperUsers.get(from) ?? []), route]);
-      }
-    }
-    // Shared /api handlers (e.g. app/api/groups.server.ts): what they validate with is described by a route that uses them.
-    for (const [helper, routes] of helperUsers) {
-      const source = fs.readFileSync(helper, "utf8");
-      const mod = (await import(helper)) as Record<string, unknown>;
-      const imports = importsOf(source);
-      const schemas = described(routes.flatMap(callsOf));
-      for (const name of validatedNames(source)) {
-        let schema: unknown = mod[name];
-        if (schema === undefined && imports.has(name)) {
-          const [from, exported] = imports.get(name)!;
-          schema = ((await import(from)) as Record<string, unknown>)[exported];
-        }
-        if (schema !== undefined && !schemas.has(schema)) problems.push(`${path.relative(ROOT, helper)}: validates with ${name}, which no contract of ${routes.join(", ")} describes`);
-      }
-    }
-    expect(problems).toEqual([]);
-  });
-
   it("has examples that fit their own schemas", () => {
     const problems: string[] = [];
     for (const call of API_CALLS) {
@@ -189,7 +177,7 @@ describe("the /api description", { timeout: 120_000 }, () => {
   });
 
   it("is valid OpenAPI 3.1, with one operation per contract", async () => {
-    const document = openApiDocument();
+    const document = openApiDocument(API_CALLS);
     const validator = new Validator();
     const result = await validator.validate(JSON.parse(JSON.stringify(document)));
     expect(result.errors ?? []).toEqual([]);

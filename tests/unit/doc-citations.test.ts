@@ -17,21 +17,11 @@ const SELF = path.relative(ROOT, __filename).split(path.sep).join("/");
 /** The documents outside this repository, and the product specification's old "spec §N" form. */
 const OUTSIDE = new RegExp(`\\b(${["ARCHITECTURE", "STACK", "SECURITY", "SPEC", "STYLE"].join("|")})\\.md\\b|\\b[Ss]pec §`);
 
-/**
- * TODO(issue 32): the /api files another change is rewriting still cite the old documents; the lead fixes
- * them after merging it and then removes this allowance.
- */
-const ALLOWED_FOR_NOW = [
+/** Files allowed to keep an old citation, each with its reason. */
+const ALLOWED = [
   // A landed migration is never edited (its hash is recorded in every database it ran on); its "Spec §9" is
   // docs/product.md §9, which calls itself the spec.
   /^migrations\/tenant\/0019_auth_hardening\.sql$/,
-  /^app\/routes\/api\./,
-  /^app\/api\//,
-  /^app\/kernel\/resource\.server\.ts$/,
-  /^server\/api-direct\.ts$/,
-  /^server\/lane-request\.ts$/,
-  /^server\/app\.ts$/,
-  /^app\/entry\.server\.tsx$/,
 ];
 
 function filesUnder(entry: string): string[] {
@@ -66,7 +56,7 @@ describe("citations in comments and docs", () => {
   it("cite no document outside this repository (docs/product.md, docs/architecture.md, docs/security.md instead)", () => {
     const found: string[] = [];
     for (const { file, number, line } of lines()) {
-      if (!OUTSIDE.test(line) || ALLOWED_FOR_NOW.some((allowed) => allowed.test(file))) continue;
+      if (!OUTSIDE.test(line) || ALLOWED.some((allowed) => allowed.test(file))) continue;
       found.push(`${file}:${number}: ${line.trim().slice(0, 120)}`);
     }
     expect(found, found.join("\n")).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { API_CALLS } from "~/api/openapi.server";
+import { API_CALLS } from "~/api/calls/index.server";
 import { checkCsv } from "~/models/user-import.server";
 
 const bytes = (text: string) => new TextEncoder().encode(text);

@@ -1,5 +1,5 @@
-import { Link, useFetcher } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { Link, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/utils/translate";
 
 const SHORTCUTS = [
@@ -13,13 +13,15 @@ const SHORTCUTS = [
 
 /**
  * The player's instructions modal (docs/product.md §2). The first time a person opens a video it is shown and its
- * button records that (POST /api/player-window, docs/product.md §7, a form: it works without JavaScript); after that
+ * button records that (POST /api/player-window, docs/product.md §7, a form: it works without JavaScript; with it, the
+ * form is sent by `fetch` and the modal closes, since /api is no Remix route a fetcher could post to, and the page's data is revalidated); after that
  * it opens with "?" or the shortcuts button, or `?instructions=1` without JavaScript, and closes with the
  * close button or Escape.
  */
 export function Instructions({ firstTime, returnTo, onClose }: { firstTime: boolean; returnTo: string; onClose?: () => void }) {
   const { t } = useTranslation();
-  const fetcher = useFetcher();
+  const [sent, setSent] = useState(false);
+  const revalidator = useRevalidator();
   const closeRef = useRef<HTMLElement>(null);
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
@@ -36,7 +38,7 @@ export function Instructions({ firstTime, returnTo, onClose }: { firstTime: bool
       previous?.focus?.();
     };
   }, [onClose]);
-  if (firstTime && (fetcher.state !== "idle" || fetcher.data)) return null;
+  if (firstTime && sent) return null;
   return (
     <div className="modal player-modal" role="dialog" aria-modal="true" aria-labelledby="instructions-title" data-testid="instructions">
       <div className="modal-body">
@@ -60,12 +62,23 @@ export function Instructions({ firstTime, returnTo, onClose }: { firstTime: bool
         <p className="hint-text">{t("player.instructions.complete")}</p>
         <div className="modal-actions">
           {firstTime ? (
-            <fetcher.Form method="post" action="/api/player-window">
+            <form
+              method="post"
+              action="/api/player-window"
+              onSubmit={(event) => {
+                event.preventDefault();
+                setSent(true);
+                // Then the page's data learns that the instructions were shown (as a fetcher's post would revalidate it).
+                void fetch("/api/player-window", { method: "POST", headers: { Accept: "application/json" } })
+                  .catch(() => undefined)
+                  .finally(() => revalidator.revalidate());
+              }}
+            >
               <input type="hidden" name="redirectTo" value={returnTo} />
               <button type="submit" className="primary" ref={closeRef as React.RefObject<HTMLButtonElement>} data-testid="instructions-ok">
                 {t("player.instructions.gotIt")}
               </button>
-            </fetcher.Form>
+            </form>
           ) : (
             <Link
               to={returnTo}

@@ -1,0 +1,31 @@
+import type { ApiCall } from "../contract.server";
+import { analyticsCalls } from "./analytics.server";
+import { authCalls } from "./auth.server";
+import { certificateCalls } from "./certificates.server";
+import { courseCalls } from "./courses.server";
+import { fileCalls } from "./files.server";
+import { learningCalls } from "./learning.server";
+import { groupCalls } from "./groups.server";
+import { leaderboardCalls } from "./leaderboard.server";
+import { lessonCalls } from "./lessons.server";
+import { organizationCalls } from "./organizations.server";
+import { quizCalls } from "./quizzes.server";
+import { referenceCalls } from "./reference.server";
+import { userCalls } from "./users.server";
+
+/** Every /api call (docs/decisions/023-openapi-and-logs.md), in the order the reference lists them. */
+export const API_CALLS: readonly ApiCall[] = [
+  ...authCalls,
+  ...courseCalls,
+  ...lessonCalls,
+  ...certificateCalls,
+  ...leaderboardCalls,
+  ...quizCalls,
+  ...userCalls,
+  ...learningCalls,
+  ...fileCalls,
+  ...groupCalls,
+  ...analyticsCalls,
+  ...organizationCalls,
+  ...referenceCalls,
+];

@@ -1,5 +1,0 @@
-import { templateResource } from "~/models/certificate.server";
-import { collectionRoute } from "~/kernel/resource.server";
-
-/** Spec §7 "certificates/templates": the generic resource calls. */
-export const { loader, action } = collectionRoute(templateResource);

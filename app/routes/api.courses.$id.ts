@@ -1,5 +1,0 @@
-import { courseResource } from "~/models/course.server";
-import { itemRoute } from "~/kernel/resource.server";
-
-/** Spec §7 "Courses": the generic resource calls, checked against read:course / write:course. */
-export const { loader, action } = itemRoute(courseResource);

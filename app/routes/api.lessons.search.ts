@@ -1,5 +1,0 @@
-import { lessonResource } from "~/models/lesson.server";
-import { searchRoute } from "~/kernel/resource.server";
-
-/** Spec §7 "lessons": the generic resource calls. */
-export const { loader, action } = searchRoute(lessonResource);
