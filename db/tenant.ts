@@ -2,10 +2,21 @@ import { sql } from "drizzle-orm";
 import { loginFailureColumns, personColumns, resetTokenColumns, sessionColumns, SESSION_KINDS } from "./auth-columns";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
-import { ACTIVITY_KINDS, BADGE_RULES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, GROUP_RULE_OPERATORS, LESSON_KINDS, QUESTION_TYPES, type QuestionType } from "./vocabulary";
+import {
+  ACTIVITY_KINDS,
+  BADGE_RULES,
+  CERTIFICATE_ORIENTATIONS,
+  CERTIFICATE_PAGE_SIZES,
+  COURSE_TYPES,
+  FILE_KINDS, GROUP_RULE_FIELDS,
+  GROUP_RULE_OPERATORS,
+  LESSON_KINDS,
+  QUESTION_TYPES,
+  type QuestionType,
+} from "./vocabulary";
 
 // The enum columns' values live in db/vocabulary.ts (plain data a screen may render); still exported here.
-export { ACTIVITY_KINDS, BADGE_RULES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, LESSON_KINDS };
+export { ACTIVITY_KINDS, BADGE_RULES, CERTIFICATE_ORIENTATIONS, CERTIFICATE_PAGE_SIZES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, LESSON_KINDS };
 export type { ActivityKind, BadgeRule, CourseType, FileKind, LessonKind } from "./vocabulary";
 
 /**
@@ -525,8 +536,6 @@ export const ssoSettings = sqliteTable(
 // Certificates (issue 12, docs/decisions/015-certificates.md)
 // ---------------------------------------------------------------------------------------------------
 
-export const CERTIFICATE_PAGE_SIZES = ["a4", "letter"] as const;
-export const CERTIFICATE_ORIENTATIONS = ["landscape", "portrait"] as const;
 
 /** One text block of a certificate template: plain text with placeholders, placed in % of the page. */
 export interface CertificateBlock {

@@ -25,3 +25,7 @@ export type BadgeRule = (typeof BADGE_RULES)[number];
 /** A quiz question's kinds (docs/decisions/013-quizzes.md). */
 export const QUESTION_TYPES = ["single", "multiple", "true_false", "text"] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+/** A certificate template's page (docs/decisions/015-certificates.md). */
+export const CERTIFICATE_PAGE_SIZES = ["a4", "letter"] as const;
+export const CERTIFICATE_ORIENTATIONS = ["landscape", "portrait"] as const;

@@ -124,4 +124,23 @@ describe("forms without JavaScript", () => {
     expect(fieldErrors(res.body)).toContain("Use at most 100 characters.");
     expect(res.body).toContain('value="Ada"');
   });
+
+  it("a certificate template keeps its blocks and names the field out of range", async () => {
+    const created = await post(ACME, "/dashboard/organizations/1/certificate-templates", { name: `Formularskabelon ${Date.now()}` });
+    expect(created.status, created.body.slice(0, 300)).toBe(302);
+    const page = created.headers.location!;
+    const fields = { intent: "save", name: "", page_size: "letter", orientation: "portrait", show_qr: "on", block_count: "2", block_0_text: "Kept block", block_0_x: "500", block_0_y: "10", block_0_width: "50", block_0_size: "12", block_0_align: "left", block_0_color: "#000000" };
+    const res = await post(ACME, page, fields);
+    expect(res.status).toBe(400);
+    expect(fieldErrors(res.body)).toEqual(["This field is required.", "The value must be at most 100."]);
+    expect(res.body).toContain("Kept block");
+    expect(res.body).toMatch(/<option value="letter" selected/);
+    expect(res.body).not.toMatch(/<input[^>]*name="show_logo"[^>]*checked/);
+    const da = await post(NORDLYS, "/dashboard/organizations/2/certificate-templates", { name: `Formularskabelon ${Date.now()}` });
+    expect(da.status).toBe(302);
+    const bad = await post(NORDLYS, da.headers.location!, { ...fields, name: "Beholdt navn", block_0_x: "10", block_0_color: "rød" });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('value="Beholdt navn"');
+    expect(fieldErrors(bad.body)).toHaveLength(1);
+  });
 });
