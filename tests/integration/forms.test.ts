@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm } from "../helpers/auth";
-import { request } from "../helpers/http";
+import { multipart, request } from "../helpers/http";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
@@ -142,5 +142,13 @@ describe("forms without JavaScript", () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toContain('value="Beholdt navn"');
     expect(fieldErrors(bad.body)).toHaveLength(1);
+  });
+
+  it("a user import with a group that is not one keeps the options beside the file", async () => {
+    const { body, contentType } = multipart({ groupId: "ikke-en-gruppe", sendInvitations: "on" }, { file: { name: "folk.csv", type: "text/csv", data: Buffer.from("first_name,last_name,phone,email\nAnna,Berg,,anna-form@example.com\n") } });
+    const res = await request(server.port, NORDLYS, "/dashboard/users/import", { method: "POST", headers: { Cookie: nordlys, "Content-Type": contentType, "Sec-Fetch-Site": "same-origin" }, body });
+    expect(res.status).toBe(400);
+    expect(fieldErrors(res.body)).toEqual(["Vælg en af mulighederne."]);
+    expect(res.body).toMatch(/<input[^>]*type="checkbox"[^>]*name="sendInvitations"[^>]*checked/);
   });
 });
