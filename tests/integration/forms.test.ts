@@ -151,4 +151,24 @@ describe("forms without JavaScript", () => {
     expect(fieldErrors(res.body)).toEqual(["Vælg en af mulighederne."]);
     expect(res.body).toMatch(/<input[^>]*type="checkbox"[^>]*name="sendInvitations"[^>]*checked/);
   });
+
+  it("an SSO provider keeps what was typed but the secret, added and edited", async () => {
+    const fields = { intent: "save", kind: "oauth2", label: "Beholdt udbyder", slug: `beholdt-${Date.now()}`, clientId: "beholdt-klient", clientSecret: "hemmelig-vaerdi-123", authorizationUrl: "https://idp.example/auth", tokenUrl: "ikke en adresse", createUsers: "on" };
+    const res = await post(NORDLYS, "/dashboard/organizations/2/sso", fields);
+    expect(res.status).toBe(400);
+    expect(fieldErrors(res.body)).toEqual(expect.arrayContaining(["Feltet skal udfyldes."]));
+    expect(fieldErrors(res.body).length).toBe(2);
+    expect(res.body).toContain('value="Beholdt udbyder"');
+    expect(res.body).toContain('value="https://idp.example/auth"');
+    expect(res.body).toMatch(/<option value="oauth2" selected/);
+    expect(res.body).not.toContain("hemmelig-vaerdi-123");
+    const created = await post(NORDLYS, "/dashboard/organizations/2/sso", { ...fields, tokenUrl: "https://idp.example/token", userinfoUrl: "https://idp.example/me" });
+    expect(created.status, created.body.slice(0, 300)).toBe(302);
+    const list = await get(NORDLYS, "/dashboard/organizations/2/sso");
+    const id = [...list.body.matchAll(/\/sso\/(\d+)"/g)].map((m) => Number(m[1])).sort((a, b) => b - a)[0];
+    const edit = await post(NORDLYS, `/dashboard/organizations/2/sso/${id}`, { ...fields, label: "", clientSecret: "", tokenUrl: "https://idp.example/token", userinfoUrl: "https://idp.example/me" });
+    expect(edit.status).toBe(400);
+    expect(fieldErrors(edit.body)).toEqual(["Feltet skal udfyldes."]);
+    expect(edit.body).toContain('value="beholdt-klient"');
+  });
 });
