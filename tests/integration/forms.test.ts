@@ -171,4 +171,23 @@ describe("forms without JavaScript", () => {
     expect(fieldErrors(edit.body)).toEqual(["Feltet skal udfyldes."]);
     expect(edit.body).toContain('value="beholdt-klient"');
   });
+
+  it("the leaderboard's points, level, badge and reset forms keep what was typed", async () => {
+    const tab = "/dashboard/organizations/2/leaderboard";
+    const points = await post(NORDLYS, tab, { intent: "activity", kind: "lesson_completed", points: "-5", dailyCap: "7", enabled: "on" });
+    expect(points.status).toBe(400);
+    expect(fieldErrors(points.body)).toEqual(["Værdien skal være mindst 0."]);
+    expect(points.body).toMatch(/id="cap-lesson_completed"[^>]*value="7"|value="7"[^>]*id="cap-lesson_completed"/);
+    const level = await post(NORDLYS, tab, { intent: "level", name: "Beholdt niveau", threshold: "ti", color: "#123456" });
+    expect(level.status).toBe(400);
+    expect(fieldErrors(level.body)).toEqual(["Indtast et tal."]);
+    expect(level.body).toContain('value="Beholdt niveau"');
+    const badge = await post(NORDLYS, tab, { intent: "badge", name: "", description: "Beholdt beskrivelse", rule: "bookmarks", threshold: "3", color: "#000000" });
+    expect(badge.status).toBe(400);
+    expect(fieldErrors(badge.body)).toEqual(["Feltet skal udfyldes."]);
+    expect(badge.body).toContain('value="Beholdt beskrivelse"');
+    const reset = await post(NORDLYS, tab, { intent: "reset", period: "decade" });
+    expect(reset.status).toBe(400);
+    expect(fieldErrors(reset.body)).toEqual(["Vælg en af mulighederne."]);
+  });
 });
