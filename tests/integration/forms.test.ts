@@ -190,4 +190,19 @@ describe("forms without JavaScript", () => {
     expect(reset.status).toBe(400);
     expect(fieldErrors(reset.body)).toEqual(["Vælg en af mulighederne."]);
   });
+
+  it("the sign-in pages answer in the organization's language, with their own messages, and keep the e-mail", async () => {
+    const login = await postForm(server, NORDLYS, "/auth/login", { email: "ikke-en-adresse", password: "x".repeat(1025) });
+    expect(login.status).toBe(400);
+    expect(fieldErrors(login.body)).toEqual(["Indtast en gyldig e-mailadresse.", "Brug højst 1024 tegn."]);
+    expect(login.body).toContain('value="ikke-en-adresse"');
+    expect(login.body).not.toContain("x".repeat(1025));
+    const empty = await postForm(server, NORDLYS, "/auth/login", {});
+    expect(empty.status).toBe(400);
+    expect(fieldErrors(empty.body)).toEqual(["Feltet skal udfyldes.", "Feltet skal udfyldes."]);
+    const reset = await postForm(server, NORDLYS, "/auth/reset", { email: "stadig-ikke-en-adresse" });
+    expect(reset.status).toBe(400);
+    expect(fieldErrors(reset.body)).toEqual(["Indtast en gyldig e-mailadresse."]);
+    expect(reset.body).toContain('value="stadig-ikke-en-adresse"');
+  });
 });
