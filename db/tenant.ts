@@ -2,11 +2,24 @@ import { sql } from "drizzle-orm";
 import { loginFailureColumns, personColumns, resetTokenColumns, sessionColumns, SESSION_KINDS } from "./auth-columns";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
-import { ACTIVITY_KINDS, BADGE_RULES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, GROUP_RULE_OPERATORS, LESSON_KINDS, QUESTION_TYPES, type QuestionType } from "./vocabulary";
+import {
+  ACTIVITY_KINDS,
+  BADGE_RULES,
+  CERTIFICATE_ORIENTATIONS,
+  CERTIFICATE_PAGE_SIZES,
+  COURSE_TYPES,
+  FILE_KINDS, GROUP_RULE_FIELDS,
+  GROUP_RULE_OPERATORS,
+  LESSON_KINDS,
+  QUESTION_TYPES,
+  SSO_DRIVER_KINDS,
+  USER_ROLES,
+  type QuestionType,
+} from "./vocabulary";
 
 // The enum columns' values live in db/vocabulary.ts (plain data a screen may render); still exported here.
-export { ACTIVITY_KINDS, BADGE_RULES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, LESSON_KINDS };
-export type { ActivityKind, BadgeRule, CourseType, FileKind, LessonKind } from "./vocabulary";
+export { ACTIVITY_KINDS, BADGE_RULES, CERTIFICATE_ORIENTATIONS, CERTIFICATE_PAGE_SIZES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, LESSON_KINDS, SSO_DRIVER_KINDS, USER_ROLES };
+export type { ActivityKind, BadgeRule, CourseType, FileKind, LessonKind, SsoDriverKind, UserRole } from "./vocabulary";
 
 /**
  * One organization's own database (`<DATA_DIR>/org-<id>/db.sqlite`). Each feature adds its tables here
@@ -60,9 +73,6 @@ export const courses = sqliteTable(
 export type Course = typeof courses.$inferSelect;
 export type NewCourse = typeof courses.$inferInsert;
 
-/** A person's role in this organization; null means the account exists but has no access here. */
-export const USER_ROLES = ["learner", "admin"] as const;
-export type UserRole = (typeof USER_ROLES)[number];
 
 export const users = sqliteTable(
   "users",
@@ -416,8 +426,6 @@ export type LessonProgress = typeof lessonProgress.$inferSelect;
 
 // ── Single sign-on (issue 17, docs/decisions/019-sso.md) ─────────────────────────────────────────────
 
-export const SSO_DRIVER_KINDS = ["oidc", "oauth2"] as const;
-export type SsoDriverKind = (typeof SSO_DRIVER_KINDS)[number];
 
 /**
  * An identity provider people of this organization may sign in with: OpenID Connect (issuer with
@@ -525,8 +533,6 @@ export const ssoSettings = sqliteTable(
 // Certificates (issue 12, docs/decisions/015-certificates.md)
 // ---------------------------------------------------------------------------------------------------
 
-export const CERTIFICATE_PAGE_SIZES = ["a4", "letter"] as const;
-export const CERTIFICATE_ORIENTATIONS = ["landscape", "portrait"] as const;
 
 /** One text block of a certificate template: plain text with placeholders, placed in % of the page. */
 export interface CertificateBlock {

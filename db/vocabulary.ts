@@ -25,3 +25,15 @@ export type BadgeRule = (typeof BADGE_RULES)[number];
 /** A quiz question's kinds (docs/decisions/013-quizzes.md). */
 export const QUESTION_TYPES = ["single", "multiple", "true_false", "text"] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+/** A certificate template's page (docs/decisions/015-certificates.md). */
+export const CERTIFICATE_PAGE_SIZES = ["a4", "letter"] as const;
+export const CERTIFICATE_ORIENTATIONS = ["landscape", "portrait"] as const;
+
+/** A person's role in this organization; null means the account exists but has no access here. */
+export const USER_ROLES = ["learner", "admin"] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+/** An identity provider's kinds (docs/decisions/019-sso.md). */
+export const SSO_DRIVER_KINDS = ["oidc", "oauth2"] as const;
+export type SsoDriverKind = (typeof SSO_DRIVER_KINDS)[number];

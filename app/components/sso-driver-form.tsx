@@ -1,7 +1,9 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "~/utils/translate";
-import { ErrorList, FormMessage } from "./form";
+import { ssoDriverSchema } from "~/models/forms/sso";
+import { controlProps, ErrorList, FormErrors, useZodForm } from "./form";
 
 export interface DriverFormValues {
   kind: "oidc" | "oauth2";
@@ -49,66 +51,75 @@ export const NEW_DRIVER: DriverFormValues = {
   linkByEmail: "",
 };
 
-type Errors = Record<string, string[] | undefined>;
-
 /**
  * An identity provider's settings. Without JavaScript both kinds' addresses show (each marked); with it,
  * only the chosen kind's. The secret field is write-only: it is never filled in from the server.
  */
 export function SsoDriverForm({
   values,
-  errors = {},
+  lastResult,
+  formErrors,
   groups,
   hasSecret,
   submitLabel,
   testId,
 }: {
   values: DriverFormValues;
-  errors?: Errors;
+  /** The server's reply to this form (the secret is never in it). */
+  lastResult?: SubmissionResult<string[]>;
+  /** A message for the whole form from elsewhere on the page (deleting the last provider). */
+  formErrors?: string[];
   groups: { id: number; name: string }[];
   hasSecret: boolean;
   submitLabel: string;
   testId: string;
 }) {
   const { t } = useTranslation();
-  const [kind, setKind] = useState(values.kind);
+  const [form, fields] = useZodForm({ id: testId, schema: ssoDriverSchema, lastResult, defaultValue: { ...values } });
+  const field = (name: keyof DriverFormValues) => fields[name];
+  const initial = (name: keyof DriverFormValues) => field(name).initialValue;
+  const [kind, setKind] = useState(String(initial("kind") ?? values.kind));
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const text = (name: keyof DriverFormValues, label: string, { type = "text", hint, required = false }: { type?: string; hint?: string; required?: boolean } = {}) => (
-    <div className="field">
-      <label htmlFor={`sso-${name}`}>{label}</label>
-      <input
-        id={`sso-${name}`}
-        name={name}
-        type={type}
-        defaultValue={type === "password" ? "" : (values[name] as string)}
-        required={required}
-        autoComplete={type === "password" ? "new-password" : "off"}
-        aria-invalid={errors[name]?.length ? true : undefined}
-      />
-      {hint ? <p className="field-hint">{hint}</p> : null}
-      <ErrorList errors={errors[name]} />
-    </div>
-  );
+  const text = (name: keyof DriverFormValues, label: string, { type = "text", hint, required = false }: { type?: string; hint?: string; required?: boolean } = {}) => {
+    const props = controlProps(field(name), `sso-${name}`);
+    return (
+      <div className="field">
+        <label htmlFor={`sso-${name}`}>{label}</label>
+        <input
+          {...props}
+          key={field(name).key}
+          type={type}
+          defaultValue={type === "password" ? "" : props.defaultValue}
+          required={required}
+          autoComplete={type === "password" ? "new-password" : "off"}
+        />
+        {hint ? <p className="field-hint">{hint}</p> : null}
+        <ErrorList id={`sso-${name}-error`} errors={field(name).errors} />
+      </div>
+    );
+  };
   const check = (name: keyof DriverFormValues, label: string, hint?: string) => (
     <div className="field field-check">
       <label>
-        <input type="checkbox" name={name} defaultChecked={values[name] === "on"} /> {label}
+        <input type="checkbox" name={name} defaultChecked={initial(name) === "on"} key={field(name).key} /> {label}
       </label>
       {hint ? <p className="field-hint">{hint}</p> : null}
-      <ErrorList errors={errors[name]} />
+      <ErrorList errors={field(name).errors} />
     </div>
   );
+  const groupIds = [initial("defaultGroupIds") ?? []].flat().map(String);
   return (
-    <Form method="post" className="sso-driver-form" data-testid={testId}>
-      <FormMessage>{errors._?.map((e) => t(e)).join(" ")}</FormMessage>
+    <Form method="post" className="sso-driver-form" data-testid={testId} {...getFormProps(form)}>
+      <FormErrors errors={[...(formErrors ?? []), ...(form.errors ?? [])]} />
       <div className="sso-grid">
         <div className="field">
           <label htmlFor="sso-kind">{t("sso.kind")}</label>
-          <select id="sso-kind" name="kind" defaultValue={values.kind} onChange={(e) => setKind(e.currentTarget.value as DriverFormValues["kind"])}>
+          <select {...controlProps(fields.kind, "sso-kind")} key={fields.kind.key} onChange={(e) => setKind(e.currentTarget.value as DriverFormValues["kind"])}>
             <option value="oidc">{t("sso.kinds.oidc")}</option>
             <option value="oauth2">{t("sso.kinds.oauth2")}</option>
           </select>
+          <ErrorList id="sso-kind-error" errors={fields.kind.errors} />
         </div>
         {text("label", t("sso.label"), { hint: t("sso.labelHint"), required: true })}
         {text("slug", t("sso.slug"), { hint: t("sso.slugHint"), required: true })}
@@ -142,10 +153,11 @@ export function SsoDriverForm({
         <div className="sso-grid">
           <div className="field">
             <label htmlFor="sso-defaultRole">{t("sso.defaultRole")}</label>
-            <select id="sso-defaultRole" name="defaultRole" defaultValue={values.defaultRole}>
+            <select {...controlProps(fields.defaultRole, "sso-defaultRole")} key={fields.defaultRole.key}>
               <option value="learner">{t("users.roles.learner")}</option>
               <option value="admin">{t("users.roles.admin")}</option>
             </select>
+            <ErrorList id="sso-defaultRole-error" errors={fields.defaultRole.errors} />
           </div>
           <div className="field">
             <span className="label">{t("sso.defaultGroups")}</span>
@@ -153,14 +165,14 @@ export function SsoDriverForm({
               <div className="sso-groups">
                 {groups.map((g) => (
                   <label key={g.id}>
-                    <input type="checkbox" name="defaultGroupIds" value={g.id} defaultChecked={values.defaultGroupIds.includes(String(g.id))} /> {g.name}
+                    <input type="checkbox" name="defaultGroupIds" value={g.id} defaultChecked={groupIds.includes(String(g.id))} key={`${fields.defaultGroupIds.key}-${g.id}`} /> {g.name}
                   </label>
                 ))}
               </div>
             ) : (
               <p className="field-hint">{t("sso.noGroups")}</p>
             )}
-            <ErrorList errors={errors.defaultGroupIds} />
+            <ErrorList errors={fields.defaultGroupIds.errors} />
           </div>
         </div>
       </fieldset>

@@ -21,6 +21,7 @@ import {
 import { contains, type Page } from "../utils/pagination";
 import type { Resource, WriteResult } from "./resource";
 import { courseQuizScore } from "./quiz.server";
+import { blockSchema, layoutSchema } from "./forms/certificates";
 
 /**
  * Certificates (issue 12, docs/decisions/015-certificates.md): templates (a page, a background image, the
@@ -59,30 +60,7 @@ export function certificateScore(db: TenantConn, userId: number, courseId: numbe
 // Layouts and templates
 // ------------------------------------------------------------------------------------------------
 
-const color = z
-  .string()
-  .trim()
-  .regex(/^#[0-9a-fA-F]{6}$/, "certificates.errors.color");
-
-export const blockSchema = z.object({
-  text: z.string().trim().min(1, "validation.required").max(500),
-  x: z.coerce.number().min(0).max(100),
-  y: z.coerce.number().min(0).max(100),
-  width: z.coerce.number().min(5).max(100),
-  size: z.coerce.number().int().min(6).max(96),
-  align: z.enum(["left", "center", "right"]).default("center"),
-  bold: z.boolean().default(false),
-  color: color.default("#1f2937"),
-});
-
-export const layoutSchema = z.object({
-  pageSize: z.enum(CERTIFICATE_PAGE_SIZES).default("a4"),
-  orientation: z.enum(CERTIFICATE_ORIENTATIONS).default("landscape"),
-  backgroundFileId: z.number().int().positive().nullable().default(null),
-  showLogo: z.boolean().default(true),
-  showQr: z.boolean().default(true),
-  blocks: z.array(blockSchema).max(20).default([]),
-});
+export { blockSchema, layoutSchema };
 
 export const templateSchema = z.object({
   name: z.string({ required_error: "validation.required" }).trim().min(1, "validation.required").max(200),

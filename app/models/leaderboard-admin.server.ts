@@ -3,7 +3,6 @@ import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import {
   ACTIVITY_KINDS,
-  BADGE_RULES,
   badges,
   leaderboardActivities,
   leaderboardSettings,
@@ -18,6 +17,9 @@ import {
 import { dayIn, monthKey, weekKey } from "../utils/calendar";
 import { currentBoard, type Period } from "./leaderboard.server";
 import { ensureLeaderboard } from "./points.server";
+import { activitySchema, badgeSchema, levelSchema } from "./forms/leaderboard";
+
+export { activitySchema, badgeSchema, levelSchema };
 
 /** Admins' side of the leaderboard: activities, levels, badges, the time zone, resets, and opting out. */
 
@@ -29,24 +31,10 @@ export function listActivities(db: TenantConn) {
   return ACTIVITY_KINDS.map((kind) => rows.get(kind)).filter((a) => a !== undefined);
 }
 
-export const activitySchema = z.object({
-  points: z.coerce.number().int().min(0).max(100000),
-  enabled: z.boolean(),
-  dailyCap: z.coerce.number().int().min(1).max(1000).nullable(),
-});
-
 export function updateActivity(db: TenantConn, kind: ActivityKind, input: z.infer<typeof activitySchema>) {
   ensureLeaderboard(db);
   return db.update(leaderboardActivities).set({ ...input, updatedAt: new Date() }).where(eq(leaderboardActivities.kind, kind)).returning().get();
 }
-
-const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, "validation.invalid");
-
-export const levelSchema = z.object({
-  name: z.string().trim().min(1).max(60),
-  threshold: z.coerce.number().int().min(0).max(10_000_000),
-  color,
-});
 
 export type LevelInput = z.infer<typeof levelSchema>;
 
@@ -66,14 +54,6 @@ export function getLevel(db: TenantConn, id: number) {
 export function deleteLevel(db: TenantConn, id: number) {
   return db.delete(levels).where(eq(levels.id, id)).run().changes > 0;
 }
-
-export const badgeSchema = z.object({
-  name: z.string().trim().min(1).max(80),
-  description: z.string().trim().max(300).default(""),
-  rule: z.enum(BADGE_RULES),
-  threshold: z.coerce.number().int().min(1).max(10_000_000),
-  color,
-});
 
 export type BadgeInput = z.infer<typeof badgeSchema>;
 

@@ -5,14 +5,14 @@ import type { TenantConn } from "../../db/open";
 import { badges, bookmarks, courses, learnerStats, levels, pointsHistogram, pointsLedger, pointsTotals, userBadges, users, watchTimeDaily, type BoardPeriod, type Level } from "../../db/tenant";
 import { addDays, dayIn, monthKey, previousDay, weekKey } from "../utils/calendar";
 import { ensureLeaderboard, lifetimePoints, type Settings } from "./points.server";
+import { PERIODS, type Period } from "./forms/leaderboard";
 
 /**
  * Reading the leaderboard: boards from the maintained totals (an index range), ranks from the histogram
  * of points values, the three widgets of docs/product.md §9 from windows of indexed rows. Opted-out learners are left
  * out of every list and every rank of others; they still see their own standing.
  */
-export const PERIODS = ["all", "month", "week"] as const;
-export type Period = (typeof PERIODS)[number];
+export { PERIODS, type Period };
 export const WIDGETS = ["bookmarks", "watch-time", "streak"] as const;
 export type Widget = (typeof WIDGETS)[number];
 

@@ -236,11 +236,7 @@ export async function readCsvUpload(request: Request): Promise<{ fileName: strin
   return { fileName: file.name.slice(0, 200) || "import.csv", bytes: new Uint8Array(await file.arrayBuffer()), fields: formData };
 }
 
-/** The options an admin picks beside the file. */
-export const importOptionsSchema = z.object({
-  groupId: z.coerce.number().int().positive().nullable().optional().transform((v) => v ?? null),
-  sendInvitations: z.boolean(),
-});
+export { importOptionsSchema } from "./forms/users";
 
 /** Keeps a checked file (no problems) waiting for the admin's confirmation. */
 export function storeImport(db: TenantConn, input: { fileName: string; bytes: Uint8Array; rowCount: number; groupId: number | null; sendInvitations: boolean; createdBy: number | null }) {

@@ -1,8 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
+import type { SubmissionResult } from "@conform-to/react";
 import {
-  activitySchema,
-  badgeSchema,
   deleteBadge,
   deleteLevel,
   listActivities,
@@ -10,21 +8,23 @@ import {
   resetBoard,
   saveBadge,
   saveLevel,
-  levelSchema,
   updateActivity,
 } from "~/models/leaderboard-admin.server";
-import { boardPage, boardSize, currentBoard, listLevels, PERIODS } from "~/models/leaderboard.server";
+import { boardPage, boardSize, currentBoard, listLevels } from "~/models/leaderboard.server";
+import { activityFormSchema, badgeSchema, levelSchema, resetFormSchema } from "~/models/forms/leaderboard";
+import { parseForm } from "~/utils/form";
 import { ensureLeaderboard } from "~/models/points.server";
 import { alignTimeZoneOnce, setOrganizationTimeZone } from "~/models/time-zone.server";
 import { ACTIVITY_KINDS, BADGE_RULES } from "~/models/vocabulary";
-import { apiT, fieldErrors } from "~/utils/api.server";
-import { checkbox, optionalNumber, text } from "~/utils/form-data.server";
+import { apiT } from "~/utils/api.server";
+import { text } from "~/utils/form-data.server";
 import { withManagedOrganization, type Area } from "~/kernel/manage.server";
 
 /**
  * The leaderboard tab (admin and dashboard areas): activities, levels, badges, the time zone, the board,
- * and resets. One action; the `intent` field chooses the branch. Every branch validates with zod and
- * answers 400 with translated field errors, changing nothing, or redirects with `?saved=<intent>`.
+ * and resets. One action; the `intent` field chooses the branch. Each form is read with parseForm (app/utils/form.ts)
+ * and answers 400 with conform's reply (its messages, what was typed), changing nothing, or redirects with
+ * `?saved=<intent>`.
  */
 const capability = "write:leaderboard" as const;
 
@@ -65,7 +65,8 @@ export function leaderboardTabAction(area: Area) {
       const t = await apiT(request, context);
       const done = () => redirect(`${m.base}/leaderboard?saved=${intent}`);
       const invalid = (errors: Record<string, string[]>) => json({ intent, id: idOf(formData), errors }, { status: 400 });
-      const parse = <S extends z.ZodTypeAny>(schema: S, input: unknown) => schema.safeParse(input) as z.SafeParseReturnType<unknown, z.infer<S>>;
+      /** A conform form's answer: its reply, and which row's form it is. */
+      const refused = (id: number | string | null, result: SubmissionResult<string[]>) => json({ intent, id, errors: {}, result }, { status: 400 });
 
       if (intent === "time-zone") {
         if (!setOrganizationTimeZone(context.platform.db, m.db, m.organization.id, text(formData, "timeZone") ?? "")) {
@@ -75,24 +76,27 @@ export function leaderboardTabAction(area: Area) {
         return done();
       }
       if (intent === "activity") {
-        const kind = z.enum(ACTIVITY_KINDS).safeParse(text(formData, "kind"));
-        if (!kind.success) return invalid({ _: [t("validation.invalidOption")] });
-        const parsed = parse(activitySchema, { points: optionalNumber(formData, "points"), enabled: checkbox(formData, "enabled"), dailyCap: optionalNumber(formData, "dailyCap") });
-        if (!parsed.success) return json({ intent, id: kind.data, errors: fieldErrors(parsed.error, t) }, { status: 400 });
-        updateActivity(m.db, kind.data, parsed.data);
+        const submission = parseForm(formData, activityFormSchema);
+        if (submission.status !== "success") {
+          const kind = text(formData, "kind") ?? "";
+          if (!(ACTIVITY_KINDS as readonly string[]).includes(kind)) return invalid({ _: [t("validation.invalidOption")] });
+          return refused(kind, submission.reply());
+        }
+        const { kind, ...activity } = submission.value;
+        updateActivity(m.db, kind, activity);
         return done();
       }
-      if (intent === "level" || intent === "badge") {
-        const fields = Object.fromEntries(["name", "threshold", "color", "description", "rule"].map((k) => [k, text(formData, k)]));
+      if (intent === "level") {
         const id = idOf(formData);
-        if (intent === "level") {
-          const parsed = parse(levelSchema, fields);
-          if (!parsed.success) return invalid(fieldErrors(parsed.error, t));
-          return saveLevel(m.db, id, parsed.data) ? done() : invalid({ threshold: [t("leaderboard.errors.thresholdTaken")] });
-        }
-        const parsed = parse(badgeSchema, fields);
-        if (!parsed.success) return invalid(fieldErrors(parsed.error, t));
-        return saveBadge(m.db, id, parsed.data) ? done() : invalid({ _: [t("api.notFound")] });
+        const submission = parseForm(formData, levelSchema);
+        if (submission.status !== "success") return refused(id, submission.reply());
+        return saveLevel(m.db, id, submission.value) ? done() : refused(id, submission.reply({ fieldErrors: { threshold: ["leaderboard.errors.thresholdTaken"] } }));
+      }
+      if (intent === "badge") {
+        const id = idOf(formData);
+        const submission = parseForm(formData, badgeSchema);
+        if (submission.status !== "success") return refused(id, submission.reply());
+        return saveBadge(m.db, id, submission.value) ? done() : invalid({ _: [t("api.notFound")] });
       }
       if (intent === "delete-level" || intent === "delete-badge") {
         const id = idOf(formData);
@@ -100,9 +104,9 @@ export function leaderboardTabAction(area: Area) {
         return removed ? done() : invalid({ _: [t("api.notFound")] });
       }
       if (intent === "reset") {
-        const period = z.enum(PERIODS).safeParse(text(formData, "period"));
-        if (!period.success) return invalid({ period: [t("validation.invalidOption")] });
-        resetBoard(m.db, period.data);
+        const submission = parseForm(formData, resetFormSchema);
+        if (submission.status !== "success") return refused(null, submission.reply());
+        resetBoard(m.db, submission.value.period);
         return done();
       }
       return invalid({ _: [t("validation.invalidOption")] });

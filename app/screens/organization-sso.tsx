@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
@@ -13,9 +14,10 @@ import {
   listDrivers,
   passwordLoginEnabled,
   setPasswordLogin,
-  ssoDriverSchema,
   type DriverProblems,
 } from "~/models/sso/drivers.server";
+import { ssoDriverSchema } from "~/models/forms/sso";
+import { parseForm } from "~/utils/form";
 import { redirectUriFor } from "~/models/sso/flow.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
@@ -31,29 +33,10 @@ function tenantOf(m: Managed, context: LoaderFunctionArgs["context"]) {
   return { db: m.db, box: context.platform.secrets, organizationId: m.organization.id, origin: context.platform.originFor(m.organization) };
 }
 
-/** A form's fields as the schema reads them (checkbox groups are lists). */
-function formInput(formData: FormData) {
-  const input: Record<string, unknown> = Object.fromEntries(formData);
-  input.defaultGroupIds = formData.getAll("defaultGroupIds");
-  return input;
-}
-
-function problemsOf(error: import("zod").ZodError): DriverProblems {
-  const problems: Record<string, string[]> = {};
-  for (const issue of error.issues) (problems[String(issue.path[0] ?? "_")] ??= []).push(issue.message);
-  return problems;
-}
-
-function echo(formData: FormData): DriverFormValues {
-  const get = (k: string) => String(formData.get(k) ?? "");
-  return {
-    ...NEW_DRIVER,
-    ...Object.fromEntries(Object.keys(NEW_DRIVER).map((k) => [k, get(k)])),
-    kind: get("kind") === "oauth2" ? "oauth2" : "oidc",
-    defaultRole: get("defaultRole") === "admin" ? "admin" : "learner",
-    defaultGroupIds: formData.getAll("defaultGroupIds").map(String),
-    clientSecret: "",
-  };
+/** A driver's problems found by the model (a slug taken, a secret missing…) on conform's reply: `_` is the form's. */
+function withProblems(submission: ReturnType<typeof parseForm<typeof ssoDriverSchema>>, problems: DriverProblems) {
+  const { _: formErrors, ...fieldErrors } = problems;
+  return submission.reply({ formErrors: formErrors ?? [], fieldErrors: fieldErrors as Record<string, string[]>, hideFields: ["clientSecret"] });
 }
 
 export function ssoLoader(area: Area) {
@@ -85,13 +68,13 @@ export function ssoAction(area: Area) {
       const formData = await request.formData();
       if (formData.get("intent") === "methods") {
         const problem = setPasswordLogin(m.db, formData.get("passwordLogin") === "on");
-        if (problem) return json({ methodsError: "sso.errors.needsDriver", errors: {} as DriverProblems, values: null }, { status: 400 });
+        if (problem) return json({ methodsError: "sso.errors.needsDriver" }, { status: 400 });
         return redirectWithFlash(base(m), "flash.settingsSaved");
       }
-      const parsed = ssoDriverSchema.safeParse(formInput(formData));
-      if (!parsed.success) return json({ methodsError: null, errors: problemsOf(parsed.error), values: echo(formData) }, { status: 400 });
-      const result = addDriver(m.db, context.platform.secrets, m.organization.id, parsed.data);
-      if (!result.ok) return json({ methodsError: null, errors: result.problems, values: echo(formData) }, { status: 400 });
+      const submission = parseForm(formData, ssoDriverSchema);
+      if (submission.status !== "success") return json({ result: submission.reply({ hideFields: ["clientSecret"] }) }, { status: 400 });
+      const result = addDriver(m.db, context.platform.secrets, m.organization.id, submission.value);
+      if (!result.ok) return json({ result: withProblems(submission, result.problems) }, { status: 400 });
       return redirectWithFlash(base(m), "flash.settingsSaved");
     });
 }
@@ -99,7 +82,7 @@ export function ssoAction(area: Area) {
 export function SsoMethods() {
   const { t } = useTranslation();
   const data = useLoaderData<Awaited<ReturnType<ReturnType<typeof ssoLoader>>>>();
-  const action = useActionData<{ methodsError: string | null; errors: DriverProblems; values: DriverFormValues | null }>();
+  const action = useActionData<{ methodsError?: string; result?: SubmissionResult<string[]> }>();
   return (
     <section className="sso-settings">
       <h2>{t("sso.title")}</h2>
@@ -142,8 +125,8 @@ export function SsoMethods() {
         <CallbackAddresses web={data.callbackPattern} app={data.appCallbackPattern} />
         <SsoDriverForm
           key={data.drivers.length}
-          values={action?.values ?? NEW_DRIVER}
-          errors={action?.errors}
+          values={NEW_DRIVER}
+          lastResult={action?.result}
           groups={data.groups}
           hasSecret={false}
           submitLabel={t("sso.add")}
@@ -200,14 +183,14 @@ export function ssoDriverAction(area: Area) {
       const formData = await request.formData();
       if (formData.get("intent") === "delete") {
         const outcome = deleteDriver(m.db, driver.id);
-        if (outcome === "last_driver") return json({ errors: { _: ["sso.errors.lastDriver"] } as DriverProblems, values: null }, { status: 400 });
+        if (outcome === "last_driver") return json({ deleteErrors: ["sso.errors.lastDriver"] }, { status: 400 });
         return redirectWithFlash(base(m), "flash.settingsSaved");
       }
-      const parsed = ssoDriverSchema.safeParse(formInput(formData));
-      if (!parsed.success) return json({ errors: problemsOf(parsed.error), values: echo(formData) }, { status: 400 });
-      const result = editDriver(m.db, context.platform.secrets, m.organization.id, driver.id, parsed.data);
+      const submission = parseForm(formData, ssoDriverSchema);
+      if (submission.status !== "success") return json({ result: submission.reply({ hideFields: ["clientSecret"] }) }, { status: 400 });
+      const result = editDriver(m.db, context.platform.secrets, m.organization.id, driver.id, submission.value);
       if (!result) throw new Response("Not Found", { status: 404 });
-      if (!result.ok) return json({ errors: result.problems, values: echo(formData) }, { status: 400 });
+      if (!result.ok) return json({ result: withProblems(submission, result.problems) }, { status: 400 });
       return redirectWithFlash(base(m), "flash.settingsSaved");
     });
 }
@@ -215,7 +198,7 @@ export function ssoDriverAction(area: Area) {
 export function SsoDriver() {
   const { t } = useTranslation();
   const data = useLoaderData<Awaited<ReturnType<ReturnType<typeof ssoDriverLoader>>>>();
-  const action = useActionData<{ errors: DriverProblems; values: DriverFormValues | null }>();
+  const action = useActionData<{ result?: SubmissionResult<string[]>; deleteErrors?: string[] }>();
   return (
     <section className="sso-settings">
       <p>
@@ -226,8 +209,9 @@ export function SsoDriver() {
       <div className="panel">
         <CallbackAddresses web={data.web} app={data.app} />
         <SsoDriverForm
-          values={action?.values ?? data.values}
-          errors={action?.errors}
+          values={data.values}
+          lastResult={action?.result}
+          formErrors={action?.deleteErrors}
           groups={data.groups}
           hasSecret
           submitLabel={t("sso.save")}

@@ -1,14 +1,15 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { FormMessage } from "~/components/form";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { controlProps, ErrorList, FormErrors, FormMessage, useZodForm } from "~/components/form";
+import { importOptionsSchema } from "~/models/forms/users";
 import { listGroups } from "~/models/group.server";
 import { getJob } from "~/models/job.server";
 import {
   checkCsv,
   existingEmails,
   getImport,
-  importOptionsSchema,
   markImportQueued,
   previewOf,
   readCsvUpload,
@@ -17,7 +18,7 @@ import {
 } from "~/models/user-import.server";
 import { getUserSettings } from "~/models/user-settings.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { checkbox, optionalNumber } from "~/utils/form-data.server";
+import { parseForm } from "~/utils/form";
 import { withManagedOrganization } from "~/kernel/manage.server";
 
 /**
@@ -64,13 +65,13 @@ export function importAction({ request, context, params }: ActionFunctionArgs) {
   return withManagedOrganization(request, context, params, area, async (m) => {
     const upload = await readCsvUpload(request);
     if ("problem" in upload) return json({ problems: [upload.problem] }, { status: 400 });
-    const form = upload.fields ?? new FormData();
-    const options = importOptionsSchema.safeParse({ groupId: optionalNumber(form, "groupId"), sendInvitations: checkbox(form, "sendInvitations") });
-    if (!options.success) return json({ problems: [{ line: null, code: "notCsv" }] as ImportProblem[] }, { status: 400 });
+    const options = parseForm(upload.fields ?? new FormData(), importOptionsSchema);
+    // The options come back with every answer, so the group and the tick stay as chosen.
+    if (options.status !== "success") return json({ problems: [] as ImportProblem[], result: options.reply() }, { status: 400 });
     const checked = checkCsv(upload.bytes, existingEmails(m.db));
-    if (checked.problems.length) return json({ problems: checked.problems }, { status: 400 });
-    const stored = storeImport(m.db, { ...upload, ...options.data, rowCount: checked.rows.length, createdBy: m.viewer.person.id });
-    if (!stored) return json({ problems: [{ line: null, code: "notCsv" }] as ImportProblem[] }, { status: 400 });
+    if (checked.problems.length) return json({ problems: checked.problems, result: options.reply() }, { status: 400 });
+    const stored = storeImport(m.db, { ...upload, ...options.value, rowCount: checked.rows.length, createdBy: m.viewer.person.id });
+    if (!stored) return json({ problems: [{ line: null, code: "notCsv" }] as ImportProblem[], result: options.reply() }, { status: 400 });
     return redirect(`${BASE}/${stored.id}`);
   });
 }
@@ -78,7 +79,13 @@ export function importAction({ request, context, params }: ActionFunctionArgs) {
 export function ImportUpload() {
   const { t } = useTranslation();
   const data = useLoaderData<typeof importLoader>();
-  const action = useActionData<{ problems: ImportProblem[] }>();
+  const action = useActionData<{ problems: ImportProblem[]; result?: SubmissionResult<string[]> }>();
+  const [form, fields] = useZodForm({
+    id: "import",
+    schema: importOptionsSchema,
+    lastResult: action?.result,
+    defaultValue: { groupId: data.groupId, sendInvitations: data.inviteImported ? "on" : undefined },
+  });
   const busy = useNavigation().state === "submitting";
   return (
     <section>
@@ -87,7 +94,8 @@ export function ImportUpload() {
         <Link to="/dashboard/users">{t("import.back")}</Link>
       </div>
       <ProblemList problems={action?.problems ?? []} />
-      <Form method="post" encType="multipart/form-data" className="panel" data-testid="import-form">
+      <Form method="post" encType="multipart/form-data" className="panel" data-testid="import-form" {...getFormProps(form)}>
+        <FormErrors errors={form.errors} />
         <p>{t("import.intro")}</p>
         <pre className="import-sample">
           {t("import.sampleHeader")}
@@ -102,7 +110,7 @@ export function ImportUpload() {
         </div>
         <div className="field">
           <label htmlFor="import-group">{t("import.group")}</label>
-          <select id="import-group" name="groupId" defaultValue={data.groupId}>
+          <select {...controlProps(fields.groupId, "import-group")} key={fields.groupId.key}>
             <option value="">{t("import.noGroup")}</option>
             {data.groups.map((g) => (
               <option key={g.id} value={g.id}>
@@ -110,10 +118,11 @@ export function ImportUpload() {
               </option>
             ))}
           </select>
+          <ErrorList id="import-group-error" errors={fields.groupId.errors} />
         </div>
         <div className="field field-check">
           <label>
-            <input type="checkbox" name="sendInvitations" defaultChecked={data.inviteImported} /> {t("import.sendInvitations")}
+            <input type="checkbox" name={fields.sendInvitations.name} defaultChecked={fields.sendInvitations.initialValue === "on"} key={fields.sendInvitations.key} /> {t("import.sendInvitations")}
           </label>
         </div>
         <button type="submit" className="primary" disabled={busy} data-testid="check-import">

@@ -11,6 +11,9 @@ import { z } from "zod";
  * (`validation.tooLong|120`), which `formMessage` reads back.
  */
 export const formErrorMap: z.ZodErrorMap = (issue, ctx) => {
+  // A key the schema named itself (`required_error`, `invalid_type_error`, an enum's errorMap) reaches this
+  // map as the default message: it wins over the key chosen from the issue's code.
+  if (ctx.defaultError && TRANSLATION_KEY.test(ctx.defaultError)) return { message: ctx.defaultError };
   switch (issue.code) {
     case z.ZodIssueCode.invalid_type:
       if (issue.received === "undefined" || issue.received === "null") return { message: "validation.required" };
@@ -31,9 +34,12 @@ export const formErrorMap: z.ZodErrorMap = (issue, ctx) => {
     case z.ZodIssueCode.invalid_string:
       return { message: issue.validation === "email" ? "validation.email" : issue.validation === "url" ? "validation.url" : "validation.invalid" };
     default:
-      return { message: ctx.defaultError && /^[a-z][\w-]*(\.[\w-]+)+$/.test(ctx.defaultError) ? ctx.defaultError : "validation.invalid" };
+      return { message: "validation.invalid" };
   }
 };
+
+/** A translation key (`validation.required`), perhaps with its number (`validation.tooLong|120`). */
+const TRANSLATION_KEY = /^[a-z][\w-]*(\.[\w-]+)+(\|\d+)?$/;
 
 /** Reads a form's data with its schema: conform's submission, with every message a translation key. */
 export function parseForm<Schema extends z.ZodTypeAny>(payload: FormData | URLSearchParams, schema: Schema) {

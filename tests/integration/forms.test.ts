@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm } from "../helpers/auth";
-import { request } from "../helpers/http";
+import { multipart, request } from "../helpers/http";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
@@ -123,5 +123,86 @@ describe("forms without JavaScript", () => {
     expect(res.status).toBe(400);
     expect(fieldErrors(res.body)).toContain("Use at most 100 characters.");
     expect(res.body).toContain('value="Ada"');
+  });
+
+  it("a certificate template keeps its blocks and names the field out of range", async () => {
+    const created = await post(ACME, "/dashboard/organizations/1/certificate-templates", { name: `Formularskabelon ${Date.now()}` });
+    expect(created.status, created.body.slice(0, 300)).toBe(302);
+    const page = created.headers.location!;
+    const fields = { intent: "save", name: "", page_size: "letter", orientation: "portrait", show_qr: "on", block_count: "2", block_0_text: "Kept block", block_0_x: "500", block_0_y: "10", block_0_width: "50", block_0_size: "12", block_0_align: "left", block_0_color: "#000000" };
+    const res = await post(ACME, page, fields);
+    expect(res.status).toBe(400);
+    expect(fieldErrors(res.body)).toEqual(["This field is required.", "The value must be at most 100."]);
+    expect(res.body).toContain("Kept block");
+    expect(res.body).toMatch(/<option value="letter" selected/);
+    expect(res.body).not.toMatch(/<input[^>]*name="show_logo"[^>]*checked/);
+    const da = await post(NORDLYS, "/dashboard/organizations/2/certificate-templates", { name: `Formularskabelon ${Date.now()}` });
+    expect(da.status).toBe(302);
+    const bad = await post(NORDLYS, da.headers.location!, { ...fields, name: "Beholdt navn", block_0_x: "10", block_0_color: "rød" });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('value="Beholdt navn"');
+    expect(fieldErrors(bad.body)).toHaveLength(1);
+  });
+
+  it("a user import with a group that is not one keeps the options beside the file", async () => {
+    const { body, contentType } = multipart({ groupId: "ikke-en-gruppe", sendInvitations: "on" }, { file: { name: "folk.csv", type: "text/csv", data: Buffer.from("first_name,last_name,phone,email\nAnna,Berg,,anna-form@example.com\n") } });
+    const res = await request(server.port, NORDLYS, "/dashboard/users/import", { method: "POST", headers: { Cookie: nordlys, "Content-Type": contentType, "Sec-Fetch-Site": "same-origin" }, body });
+    expect(res.status).toBe(400);
+    expect(fieldErrors(res.body)).toEqual(["Vælg en af mulighederne."]);
+    expect(res.body).toMatch(/<input[^>]*type="checkbox"[^>]*name="sendInvitations"[^>]*checked/);
+  });
+
+  it("an SSO provider keeps what was typed but the secret, added and edited", async () => {
+    const fields = { intent: "save", kind: "oauth2", label: "Beholdt udbyder", slug: `beholdt-${Date.now()}`, clientId: "beholdt-klient", clientSecret: "hemmelig-vaerdi-123", authorizationUrl: "https://idp.example/auth", tokenUrl: "ikke en adresse", createUsers: "on" };
+    const res = await post(NORDLYS, "/dashboard/organizations/2/sso", fields);
+    expect(res.status).toBe(400);
+    expect(fieldErrors(res.body)).toEqual(expect.arrayContaining(["Feltet skal udfyldes."]));
+    expect(fieldErrors(res.body).length).toBe(2);
+    expect(res.body).toContain('value="Beholdt udbyder"');
+    expect(res.body).toContain('value="https://idp.example/auth"');
+    expect(res.body).toMatch(/<option value="oauth2" selected/);
+    expect(res.body).not.toContain("hemmelig-vaerdi-123");
+    const created = await post(NORDLYS, "/dashboard/organizations/2/sso", { ...fields, tokenUrl: "https://idp.example/token", userinfoUrl: "https://idp.example/me" });
+    expect(created.status, created.body.slice(0, 300)).toBe(302);
+    const list = await get(NORDLYS, "/dashboard/organizations/2/sso");
+    const id = [...list.body.matchAll(/\/sso\/(\d+)"/g)].map((m) => Number(m[1])).sort((a, b) => b - a)[0];
+    const edit = await post(NORDLYS, `/dashboard/organizations/2/sso/${id}`, { ...fields, label: "", clientSecret: "", tokenUrl: "https://idp.example/token", userinfoUrl: "https://idp.example/me" });
+    expect(edit.status).toBe(400);
+    expect(fieldErrors(edit.body)).toEqual(["Feltet skal udfyldes."]);
+    expect(edit.body).toContain('value="beholdt-klient"');
+  });
+
+  it("the leaderboard's points, level, badge and reset forms keep what was typed", async () => {
+    const tab = "/dashboard/organizations/2/leaderboard";
+    const points = await post(NORDLYS, tab, { intent: "activity", kind: "lesson_completed", points: "-5", dailyCap: "7", enabled: "on" });
+    expect(points.status).toBe(400);
+    expect(fieldErrors(points.body)).toEqual(["Værdien skal være mindst 0."]);
+    expect(points.body).toMatch(/id="cap-lesson_completed"[^>]*value="7"|value="7"[^>]*id="cap-lesson_completed"/);
+    const level = await post(NORDLYS, tab, { intent: "level", name: "Beholdt niveau", threshold: "ti", color: "#123456" });
+    expect(level.status).toBe(400);
+    expect(fieldErrors(level.body)).toEqual(["Indtast et tal."]);
+    expect(level.body).toContain('value="Beholdt niveau"');
+    const badge = await post(NORDLYS, tab, { intent: "badge", name: "", description: "Beholdt beskrivelse", rule: "bookmarks", threshold: "3", color: "#000000" });
+    expect(badge.status).toBe(400);
+    expect(fieldErrors(badge.body)).toEqual(["Feltet skal udfyldes."]);
+    expect(badge.body).toContain('value="Beholdt beskrivelse"');
+    const reset = await post(NORDLYS, tab, { intent: "reset", period: "decade" });
+    expect(reset.status).toBe(400);
+    expect(fieldErrors(reset.body)).toEqual(["Vælg en af mulighederne."]);
+  });
+
+  it("the sign-in pages answer in the organization's language, with their own messages, and keep the e-mail", async () => {
+    const login = await postForm(server, NORDLYS, "/auth/login", { email: "ikke-en-adresse", password: "x".repeat(1025) });
+    expect(login.status).toBe(400);
+    expect(fieldErrors(login.body)).toEqual(["Indtast en gyldig e-mailadresse.", "Brug højst 1024 tegn."]);
+    expect(login.body).toContain('value="ikke-en-adresse"');
+    expect(login.body).not.toContain("x".repeat(1025));
+    const empty = await postForm(server, NORDLYS, "/auth/login", {});
+    expect(empty.status).toBe(400);
+    expect(fieldErrors(empty.body)).toEqual(["Feltet skal udfyldes.", "Feltet skal udfyldes."]);
+    const reset = await postForm(server, NORDLYS, "/auth/reset", { email: "stadig-ikke-en-adresse" });
+    expect(reset.status).toBe(400);
+    expect(fieldErrors(reset.body)).toEqual(["Indtast en gyldig e-mailadresse."]);
+    expect(reset.body).toContain('value="stadig-ikke-en-adresse"');
   });
 });

@@ -24,3 +24,18 @@ export const userFormSchema = z.object({
     .transform((v) => (v ? v : null)),
 });
 export type UserForm = z.infer<typeof userFormSchema>;
+
+/** The options an admin picks beside a CSV import's file (the file itself is read by readCsvUpload). */
+export const importOptionsSchema = z.object({
+  /** A group's id, or none; anything else is not one of the choices. */
+  groupId: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || /^[1-9]\d{0,14}$/.test(v), "validation.invalidOption")
+    .transform((v) => (v ? Number(v) : null)),
+  sendInvitations: z
+    .string()
+    .optional()
+    .transform((v) => v === "on" || v === "true"),
+});

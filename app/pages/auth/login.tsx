@@ -1,9 +1,9 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { Field, FormMessage } from "~/components/form";
+import { parseForm } from "~/utils/form";
+import { Field, FormErrors } from "~/components/form";
 import { SsoButtons } from "~/components/sso-buttons";
 import ssoStyles from "~/styles/sso.css";
 import { passwordLoginEnabled, signInOptions } from "~/models/sso/drivers.server";
@@ -31,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 /** docs/product.md §2 and §4: the password step; where the organization asks for it, the code step follows. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: loginSchema });
+  const submission = parseForm(await request.formData(), loginSchema);
   if (submission.status !== "success") {
     return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
@@ -65,7 +65,7 @@ export default function Login() {
   const [form, fields] = useForm({
     lastResult,
     shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    onValidate: ({ formData }) => parseForm(formData, loginSchema),
   });
   return (
     <section className="auth-card">
@@ -74,7 +74,7 @@ export default function Login() {
       {sso?.passwordLogin === false ? null : (
         <>
           <Form method="post" {...getFormProps(form)}>
-            <FormMessage>{form.errors?.map((e) => t(e)).join(" ")}</FormMessage>
+            <FormErrors errors={form.errors} />
             <input type="hidden" name="redirectTo" value={redirectTo} />
             <Field label={t("auth.login.email")} field={fields.email} type="email" autoComplete="username" autoFocus />
             <Field label={t("auth.login.password")} field={fields.password} type="password" autoComplete="current-password" />

@@ -1,9 +1,9 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "~/utils/translate";
+import { parseForm } from "~/utils/form";
 import { z } from "zod";
 import { Field, FormMessage } from "~/components/form";
 import { sendMagicLink } from "~/models/auth/mail.server";
@@ -46,19 +46,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const realm = realmFor(context);
   if (formData.get("intent") === "exchange") {
-    const parsed = exchangeSchema.safeParse(Object.fromEntries(formData));
-    const personId = parsed.success ? exchangeMagicLink(realm, parsed.data.code) : null;
+    const parsed = parseForm(formData, exchangeSchema);
+    const personId = parsed.status === "success" ? exchangeMagicLink(realm, parsed.value.code) : null;
     const person = personId ? getUser(db, personId) : undefined;
-    if (!parsed.success || !person || person.disabledAt || !person.role) {
+    if (parsed.status !== "success" || !person || person.disabledAt || !person.role) {
       return json({ exchangeError: "auth.magic.invalid" as string | null, result: null }, { status: 400 });
     }
     // The link proves the same thing the e-mailed code does: access to the mailbox.
     const { token } = await startSession(request, context, realm, person, { kind: "web", skipTwoFactor: true });
-    return redirect(safeRedirectPath(parsed.data.redirectTo), {
+    return redirect(safeRedirectPath(parsed.value.redirectTo), {
       headers: { "Set-Cookie": await sessionCookie.serialize(token) },
     });
   }
-  const submission = parseWithZod(formData, { schema: emailSchema });
+  const submission = parseForm(formData, emailSchema);
   if (submission.status !== "success") {
     return json({ exchangeError: null as string | null, result: submission.reply() }, { status: 400 });
   }
@@ -115,7 +115,7 @@ function RequestLink() {
   const [form, fields] = useForm({
     lastResult: actionData && "result" in actionData ? actionData.result : undefined,
     shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: emailSchema }),
+    onValidate: ({ formData }) => parseForm(formData, emailSchema),
   });
   return (
     <section className="auth-card">

@@ -1,9 +1,9 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { Field, FormMessage } from "~/components/form";
+import { parseForm } from "~/utils/form";
+import { Field, FormErrors } from "~/components/form";
 import { verifyPassword } from "~/models/auth/secrets.server";
 import { changePassword } from "~/models/auth/tokens.server";
 import { changePasswordSchema } from "~/utils/auth-schemas";
@@ -18,7 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** Changing the password signs out every other device of the person. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireUser(request, context);
-  const submission = parseWithZod(await request.formData(), { schema: changePasswordSchema });
+  const submission = parseForm(await request.formData(), changePasswordSchema);
   const hide = ["currentPassword", "password", "passwordConfirmation"];
   if (auth.person.managedExternally) {
     return json(submission.reply({ formErrors: ["auth.password.managedExternally"], hideFields: hide }), { status: 403 });
@@ -40,7 +40,7 @@ export default function ChangePassword() {
   const [form, fields] = useForm({
     lastResult,
     shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
+    onValidate: ({ formData }) => parseForm(formData, changePasswordSchema),
   });
   return (
     <section className="auth-card">
@@ -49,7 +49,7 @@ export default function ChangePassword() {
         <p>{t("auth.password.managedExternally")}</p>
       ) : (
         <Form method="post" {...getFormProps(form)}>
-          <FormMessage>{form.errors?.map((e) => t(e)).join(" ")}</FormMessage>
+          <FormErrors errors={form.errors} />
           <Field label={t("auth.password.current")} field={fields.currentPassword} type="password" autoComplete="current-password" />
           <Field label={t("auth.password.new")} field={fields.password} type="password" autoComplete="new-password" />
           <Field label={t("auth.password.confirmation")} field={fields.passwordConfirmation} type="password" autoComplete="new-password" />

@@ -1,9 +1,9 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { Field, FormMessage } from "~/components/form";
+import { parseForm } from "~/utils/form";
+import { Field, FormErrors, FormMessage } from "~/components/form";
 import { sendTwoFactorCode } from "~/models/auth/mail.server";
 import { confirmCode, issueCode } from "~/models/auth/two-factor.server";
 import { twoFactorSchema } from "~/utils/auth-schemas";
@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** The code step: confirm the e-mailed code, or have a new one sent (which voids the old one). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireUser(request, context, { allowPendingTwoFactor: true });
-  const submission = parseWithZod(await request.formData(), { schema: twoFactorSchema });
+  const submission = parseForm(await request.formData(), twoFactorSchema);
   if (submission.status !== "success") return json({ result: submission.reply(), resent: false }, { status: 400 });
   const redirectTo = new URL(request.url).searchParams.get("redirectTo") ?? "";
   if (!auth.session.twoFactorPending) return redirect(safeRedirectPath(redirectTo, homeFor(auth)));
@@ -56,7 +56,7 @@ export default function ConfirmTwoFactor() {
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: twoFactorSchema }),
+    onValidate: ({ formData }) => parseForm(formData, twoFactorSchema),
   });
   return (
     <section className="auth-card">
@@ -64,7 +64,7 @@ export default function ConfirmTwoFactor() {
       <p>{t("auth.twoFactor.intro", { email })}</p>
       {actionData?.resent ? <FormMessage kind="notice">{t("auth.twoFactor.resent")}</FormMessage> : null}
       <Form method="post" {...getFormProps(form)}>
-        <FormMessage>{form.errors?.map((e) => t(e)).join(" ")}</FormMessage>
+        <FormErrors errors={form.errors} />
         <Field label={t("auth.twoFactor.code")} field={fields.code} type="text" autoComplete="one-time-code" inputMode="numeric" autoFocus />
         <button type="submit" name="intent" value="confirm" className="primary" data-testid="code-submit">
           {t("auth.twoFactor.submit")}

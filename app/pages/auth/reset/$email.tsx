@@ -1,9 +1,9 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { Field, FormMessage } from "~/components/form";
+import { parseForm } from "~/utils/form";
+import { Field, FormErrors, FormMessage } from "~/components/form";
 import { isResetTokenLive, resetPassword } from "~/models/auth/tokens.server";
 import { newPasswordSchema } from "~/utils/auth-schemas";
 import { realmFor } from "~/kernel/auth.server";
@@ -18,7 +18,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
 
 /** A good token sets the password, spends the token and signs the person out everywhere. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: newPasswordSchema });
+  const submission = parseForm(await request.formData(), newPasswordSchema);
   const hide = ["password", "passwordConfirmation"];
   if (submission.status !== "success") return json(submission.reply({ hideFields: hide }), { status: 400 });
   const ok = await resetPassword(realmFor(context), {
@@ -37,7 +37,7 @@ export default function ResetPassword() {
   const [form, fields] = useForm({
     lastResult,
     shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: newPasswordSchema }),
+    onValidate: ({ formData }) => parseForm(formData, newPasswordSchema),
   });
   if (!live) {
     return (
@@ -54,7 +54,7 @@ export default function ResetPassword() {
     <section className="auth-card">
       <h1>{t("auth.reset.newTitle")}</h1>
       <Form method="post" {...getFormProps(form)}>
-        <FormMessage>{form.errors?.map((e) => t(e)).join(" ")}</FormMessage>
+        <FormErrors errors={form.errors} />
         <Field label={t("auth.password.new")} field={fields.password} type="password" autoComplete="new-password" autoFocus />
         <Field label={t("auth.password.confirmation")} field={fields.passwordConfirmation} type="password" autoComplete="new-password" />
         <button type="submit" className="primary">

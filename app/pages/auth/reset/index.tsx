@@ -1,8 +1,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
+import { parseForm } from "~/utils/form";
 import { Field } from "~/components/form";
 import { sendPasswordReset } from "~/models/auth/mail.server";
 import { requestPasswordReset } from "~/models/auth/tokens.server";
@@ -15,7 +15,7 @@ import { redirectWithFlash } from "~/utils/flash.server";
  * reply so that the time taken does not tell either.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: emailSchema });
+  const submission = parseForm(await request.formData(), emailSchema);
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const realm = realmFor(context);
   const issued = requestPasswordReset(realm, submission.value.email);
@@ -33,7 +33,7 @@ export default function RequestReset() {
   const [form, fields] = useForm({
     lastResult,
     shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: emailSchema }),
+    onValidate: ({ formData }) => parseForm(formData, emailSchema),
   });
   return (
     <section className="auth-card">
