@@ -14,7 +14,8 @@
 export function pages(defineRoutes) {
   return defineRoutes((route) => {
     /** route(path, file, options, children) for a file under app/pages/; an `index.tsx` is an index route. */
-    const page = (path, file, options = {}, children) => route(path, `pages/${file}`, { ...options, index: /(^|\/)index\.tsx?$/.test(file) }, children);
+    const page = (path, file, options = {}, children) =>
+      route(path, `pages/${file}`, { ...options, index: /(^|\/)index\.tsx?$/.test(file) }, children);
     /** A module of app/pages/organization/ mounted at `prefix`, with an id saying where. */
     const shared = (prefix) => (path, file, children) =>
       page(path, `organization/${file}`, { id: `pages/${prefix}/${file.replace(/\.tsx?$/, "")}` }, children);

@@ -28,10 +28,7 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: browseStyles },
 ];
 
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.organization?.name ?? "Lectern" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.organization?.name ?? "Lectern" }];
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");

@@ -36,9 +36,7 @@ export class Checkpointer {
   /** Checkpoints done, and frames copied by them (for tests and the bench). */
   readonly done = { checkpoints: 0, frames: 0, errors: 0 };
 
-  constructor(
-    readonly options: { thresholdPages?: number; intervalMs?: number; onError?: (message: string, file?: string) => void } = {},
-  ) {
+  constructor(readonly options: { thresholdPages?: number; intervalMs?: number; onError?: (message: string, file?: string) => void } = {}) {
     this.#timer = setInterval(() => this.#look(), options.intervalMs ?? 100);
     this.#timer.unref();
   }
@@ -95,16 +93,19 @@ export class Checkpointer {
       resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
     });
     worker.unref();
-    worker.on("message", ({ file, frames, error }: { file: string; frames: { log: number; checkpointed: number } | null; error: string | null }) => {
-      this.#pending.delete(file);
-      if (error) {
-        this.done.errors += 1;
-        this.options.onError?.(error, file);
-        return;
-      }
-      this.done.checkpoints += 1;
-      this.done.frames += frames?.checkpointed ?? 0;
-    });
+    worker.on(
+      "message",
+      ({ file, frames, error }: { file: string; frames: { log: number; checkpointed: number } | null; error: string | null }) => {
+        this.#pending.delete(file);
+        if (error) {
+          this.done.errors += 1;
+          this.options.onError?.(error, file);
+          return;
+        }
+        this.done.checkpoints += 1;
+        this.done.frames += frames?.checkpointed ?? 0;
+      },
+    );
     const fail = (message: string) => {
       // Handles keep their own (higher) threshold; new ones get SQLite's ordinary checkpoints again.
       if (this.#worker !== worker) return;

@@ -7,7 +7,6 @@ import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 
-
 /** drizzle 0.45's type has no `$client`; we add it (docs/decisions/001-stack-and-layout.md, trap 7). */
 export type DrizzleDb<S extends Record<string, unknown>> = BetterSQLite3Database<S> & {
   $client: Database.Database;
@@ -181,11 +180,7 @@ function newestMigrationMillis(folder: MigrationFolder) {
 }
 
 function hasMigrationsTable(sqlite: Database.Database) {
-  return Boolean(
-    sqlite
-      .prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'")
-      .get(),
-  );
+  return Boolean(sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'").get());
 }
 
 function lastAppliedMillis(sqlite: Database.Database) {
@@ -290,4 +285,3 @@ export function isCorruptionError(error: unknown) {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB"));
 }
-

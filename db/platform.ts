@@ -44,9 +44,7 @@ export type Organization = typeof organizations.$inferSelect;
 export type NewOrganization = typeof organizations.$inferInsert;
 
 /** Super-admins run the whole platform; they sign in on the platform host. */
-export const superAdmins = sqliteTable("super_admins", personColumns(), (t) => [
-  uniqueIndex("super_admins_email_unique").on(t.email),
-]);
+export const superAdmins = sqliteTable("super_admins", personColumns(), (t) => [uniqueIndex("super_admins_email_unique").on(t.email)]);
 
 export const platformSessions = sqliteTable(
   "platform_sessions",

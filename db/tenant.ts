@@ -8,7 +8,8 @@ import {
   CERTIFICATE_ORIENTATIONS,
   CERTIFICATE_PAGE_SIZES,
   COURSE_TYPES,
-  FILE_KINDS, GROUP_RULE_FIELDS,
+  FILE_KINDS,
+  GROUP_RULE_FIELDS,
   GROUP_RULE_OPERATORS,
   LESSON_KINDS,
   QUESTION_TYPES,
@@ -18,7 +19,18 @@ import {
 } from "./vocabulary";
 
 // The enum columns' values live in db/vocabulary.ts (plain data a screen may render); still exported here.
-export { ACTIVITY_KINDS, BADGE_RULES, CERTIFICATE_ORIENTATIONS, CERTIFICATE_PAGE_SIZES, COURSE_TYPES, FILE_KINDS, GROUP_RULE_FIELDS, LESSON_KINDS, SSO_DRIVER_KINDS, USER_ROLES };
+export {
+  ACTIVITY_KINDS,
+  BADGE_RULES,
+  CERTIFICATE_ORIENTATIONS,
+  CERTIFICATE_PAGE_SIZES,
+  COURSE_TYPES,
+  FILE_KINDS,
+  GROUP_RULE_FIELDS,
+  LESSON_KINDS,
+  SSO_DRIVER_KINDS,
+  USER_ROLES,
+};
 export type { ActivityKind, BadgeRule, CourseType, FileKind, LessonKind, SsoDriverKind, UserRole } from "./vocabulary";
 
 /**
@@ -73,7 +85,6 @@ export const courses = sqliteTable(
 export type Course = typeof courses.$inferSelect;
 export type NewCourse = typeof courses.$inferInsert;
 
-
 export const users = sqliteTable(
   "users",
   {
@@ -125,10 +136,7 @@ export const magicLinks = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
   },
-  (t) => [
-    uniqueIndex("magic_links_token_hash_unique").on(t.tokenHash),
-    index("magic_links_user_created_idx").on(t.userId, t.createdAt),
-  ],
+  (t) => [uniqueIndex("magic_links_token_hash_unique").on(t.tokenHash), index("magic_links_user_created_idx").on(t.userId, t.createdAt)],
 );
 
 export const loginFailures = sqliteTable("login_failures", loginFailureColumns(), (t) => [
@@ -147,7 +155,9 @@ export const groups = sqliteTable("groups", {
   /** An uploaded image (files.kind = image) shown on the group's card. */
   coverFileId: integer("cover_file_id"),
   /** How the group's rules combine: every rule must hold ("all") or one is enough ("any"). */
-  ruleMatch: text("rule_match", { enum: ["all", "any"] }).notNull().default("all"),
+  ruleMatch: text("rule_match", { enum: ["all", "any"] })
+    .notNull()
+    .default("all"),
   // --- end groups and import ---
   ...timestamps(),
 });
@@ -164,7 +174,9 @@ export const groupMembers = sqliteTable(
     isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
     // --- Groups and import (issue 14): how the person became a member. "manual" members stay until
     // removed by hand; "rule" members come and go as the group's rules are recomputed. ---
-    source: text("source", { enum: ["manual", "rule"] }).notNull().default("manual"),
+    source: text("source", { enum: ["manual", "rule"] })
+      .notNull()
+      .default("manual"),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index("group_members_user_idx").on(t.userId)],
 );
@@ -347,7 +359,10 @@ export const lessonProgress = sqliteTable(
     completedAt: integer("completed_at", { mode: "timestamp" }),
     ...timestamps(),
   },
-  (t) => [uniqueIndex("lesson_progress_user_lesson_unique").on(t.userId, t.lessonId), index("lesson_progress_user_course_idx").on(t.userId, t.courseId)],
+  (t) => [
+    uniqueIndex("lesson_progress_user_lesson_unique").on(t.userId, t.lessonId),
+    index("lesson_progress_user_course_idx").on(t.userId, t.courseId),
+  ],
 );
 
 export const courseCompletions = sqliteTable(
@@ -405,7 +420,11 @@ export const ratings = sqliteTable(
     stars: integer("stars").notNull(),
     updatedAt: integer("updated_at", { mode: "timestamp" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.courseId] }), check("ratings_stars_check", sql`${t.stars} between 1 and 5`), index("ratings_course_idx").on(t.courseId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.courseId] }),
+    check("ratings_stars_check", sql`${t.stars} between 1 and 5`),
+    index("ratings_course_idx").on(t.courseId),
+  ],
 );
 
 /** Which groups may take a course that is blocked by default or limited to its groups (docs/product.md §3, §4). */
@@ -425,7 +444,6 @@ export const groupCourses = sqliteTable(
 export type LessonProgress = typeof lessonProgress.$inferSelect;
 
 // ── Single sign-on (issue 17, docs/decisions/019-sso.md) ─────────────────────────────────────────────
-
 
 /**
  * An identity provider people of this organization may sign in with: OpenID Connect (issuer with
@@ -468,10 +486,7 @@ export const ssoDrivers = sqliteTable(
     position: integer("position").notNull().default(0),
     ...timestamps(),
   },
-  (t) => [
-    uniqueIndex("sso_drivers_slug_unique").on(t.slug),
-    check("sso_drivers_kind_check", sql`${t.kind} in ('oidc','oauth2')`),
-  ],
+  (t) => [uniqueIndex("sso_drivers_slug_unique").on(t.slug), check("sso_drivers_kind_check", sql`${t.kind} in ('oidc','oauth2')`)],
 );
 
 export type SsoDriver = typeof ssoDrivers.$inferSelect;
@@ -532,7 +547,6 @@ export const ssoSettings = sqliteTable(
 // ---------------------------------------------------------------------------------------------------
 // Certificates (issue 12, docs/decisions/015-certificates.md)
 // ---------------------------------------------------------------------------------------------------
-
 
 /** One text block of a certificate template: plain text with placeholders, placed in % of the page. */
 export interface CertificateBlock {
@@ -688,7 +702,10 @@ export const scormAttempts = sqliteTable(
     completedAt: integer("completed_at", { mode: "timestamp" }),
     ...timestamps(),
   },
-  (t) => [uniqueIndex("scorm_attempts_user_lesson_sco_unique").on(t.userId, t.lessonId, t.scoId), index("scorm_attempts_lesson_idx").on(t.lessonId)],
+  (t) => [
+    uniqueIndex("scorm_attempts_user_lesson_sco_unique").on(t.userId, t.lessonId, t.scoId),
+    index("scorm_attempts_lesson_idx").on(t.lessonId),
+  ],
 );
 
 export type ScormPackage = typeof scormPackages.$inferSelect;
@@ -716,7 +733,10 @@ export const analyticsHourly = sqliteTable(
     courseId: integer("course_id").notNull().default(0),
     value: integer("value").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.metric, t.hour, t.courseId] }), index("analytics_hourly_totals_idx").on(t.metric, t.courseId, t.hour, t.value)],
+  (t) => [
+    primaryKey({ columns: [t.metric, t.hour, t.courseId] }),
+    index("analytics_hourly_totals_idx").on(t.metric, t.courseId, t.hour, t.value),
+  ],
 );
 
 /** The same facts per person, for the figures of a group admin's groups. */
@@ -779,7 +799,10 @@ export const quizQuestions = sqliteTable(
     position: integer("position").notNull().default(0),
     ...timestamps(),
   },
-  (t) => [index("quiz_questions_quiz_idx").on(t.quizId, t.position), check("quiz_questions_type_check", sql`${t.type} in ('single','multiple','true_false','text')`)],
+  (t) => [
+    index("quiz_questions_quiz_idx").on(t.quizId, t.position),
+    check("quiz_questions_type_check", sql`${t.type} in ('single','multiple','true_false','text')`),
+  ],
 );
 
 /** Which quiz a `quiz` lesson shows. */
@@ -836,7 +859,9 @@ export const quizAttempts = sqliteTable(
   (t) => [
     uniqueIndex("quiz_attempts_number_unique").on(t.quizId, t.userId, t.attemptNumber),
     // One open attempt per learner and quiz.
-    uniqueIndex("quiz_attempts_open_unique").on(t.quizId, t.userId).where(sql`ended_at is null`),
+    uniqueIndex("quiz_attempts_open_unique")
+      .on(t.quizId, t.userId)
+      .where(sql`ended_at is null`),
     index("quiz_attempts_user_idx").on(t.userId),
   ],
 );
@@ -896,7 +921,10 @@ export const userSettings = sqliteTable(
     id: integer("id").primaryKey(),
     defaultLanguage: text("default_language"),
     /** Groups every new person joins (by hand, so they stay), as a JSON array of group ids. */
-    defaultGroupIds: text("default_group_ids", { mode: "json" }).$type<number[]>().notNull().default(sql`'[]'`),
+    defaultGroupIds: text("default_group_ids", { mode: "json" })
+      .$type<number[]>()
+      .notNull()
+      .default(sql`'[]'`),
     /** Whether people added by a CSV import are mailed an invitation (after the import commits). */
     inviteImported: integer("invite_imported", { mode: "boolean" }).notNull().default(true),
     ...timestamps(),
@@ -1003,7 +1031,10 @@ export const pointsTotals = sqliteTable(
     /** Copy of the learner's opt-out, so a board reads one index range without a join. */
     hidden: integer("hidden", { mode: "boolean" }).notNull().default(false),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.period, t.key] }), index("points_totals_board_idx").on(t.period, t.key, t.hidden, t.points, t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.period, t.key] }),
+    index("points_totals_board_idx").on(t.period, t.key, t.hidden, t.points, t.userId),
+  ],
 );
 
 /**

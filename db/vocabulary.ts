@@ -13,13 +13,49 @@ export type FileKind = (typeof FILE_KINDS)[number];
 export const LESSON_KINDS = ["text", "image", "video", "quiz", "scorm"] as const;
 export type LessonKind = (typeof LESSON_KINDS)[number];
 
-export const GROUP_RULE_FIELDS = ["email", "first_name", "last_name", "phone", "language", "role", "created_at", "completed_course", "member_of_group"] as const;
-export const GROUP_RULE_OPERATORS = ["equals", "not_equals", "contains", "starts_with", "ends_with", "before", "after", "is", "is_not"] as const;
+export const GROUP_RULE_FIELDS = [
+  "email",
+  "first_name",
+  "last_name",
+  "phone",
+  "language",
+  "role",
+  "created_at",
+  "completed_course",
+  "member_of_group",
+] as const;
+export const GROUP_RULE_OPERATORS = [
+  "equals",
+  "not_equals",
+  "contains",
+  "starts_with",
+  "ends_with",
+  "before",
+  "after",
+  "is",
+  "is_not",
+] as const;
 
-export const ACTIVITY_KINDS = ["lesson_completed", "course_completed", "quiz_passed", "quiz_first_try", "quiz_perfect", "streak_day", "bookmark"] as const;
+export const ACTIVITY_KINDS = [
+  "lesson_completed",
+  "course_completed",
+  "quiz_passed",
+  "quiz_first_try",
+  "quiz_perfect",
+  "streak_day",
+  "bookmark",
+] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
-export const BADGE_RULES = ["lessons_completed", "courses_completed", "quizzes_passed", "perfect_quizzes", "streak_days", "bookmarks", "points"] as const;
+export const BADGE_RULES = [
+  "lessons_completed",
+  "courses_completed",
+  "quizzes_passed",
+  "perfect_quizzes",
+  "streak_days",
+  "bookmarks",
+  "points",
+] as const;
 export type BadgeRule = (typeof BADGE_RULES)[number];
 
 /** A quiz question's kinds (docs/decisions/013-quizzes.md). */

@@ -61,12 +61,48 @@ const DEMO: DemoOrganization[] = [
     footer: "Acme Academy · Learning for every Acme team",
     categories: ["Onboarding", "Compliance", "Skills"],
     courses: [
-      { title: "Welcome to Acme", description: "A ten-minute film about who we are, what we make and how we work together.", type: "movie", published: true, category: "Onboarding" },
-      { title: "Workplace Safety Essentials", description: "Five short episodes on hazards, protective equipment and what to do when something goes wrong.", type: "series", published: true, category: "Compliance" },
-      { title: "Data Protection Basics", description: "How to handle personal data under the GDPR, with everyday examples from sales and support.", type: "series", published: true, category: "Compliance" },
-      { title: "Customer Service Handbook", description: "The handbook our support team works from, as a PDF to keep.", type: "download", published: true, category: "Skills" },
-      { title: "Project Management Fundamentals", description: "Planning, estimating and running a project, from kick-off to retrospective.", type: "series", published: true, category: "Skills" },
-      { title: "Advanced Negotiation (draft)", description: "Not published yet: learners must not see this course.", type: "series", published: false, category: "Skills" },
+      {
+        title: "Welcome to Acme",
+        description: "A ten-minute film about who we are, what we make and how we work together.",
+        type: "movie",
+        published: true,
+        category: "Onboarding",
+      },
+      {
+        title: "Workplace Safety Essentials",
+        description: "Five short episodes on hazards, protective equipment and what to do when something goes wrong.",
+        type: "series",
+        published: true,
+        category: "Compliance",
+      },
+      {
+        title: "Data Protection Basics",
+        description: "How to handle personal data under the GDPR, with everyday examples from sales and support.",
+        type: "series",
+        published: true,
+        category: "Compliance",
+      },
+      {
+        title: "Customer Service Handbook",
+        description: "The handbook our support team works from, as a PDF to keep.",
+        type: "download",
+        published: true,
+        category: "Skills",
+      },
+      {
+        title: "Project Management Fundamentals",
+        description: "Planning, estimating and running a project, from kick-off to retrospective.",
+        type: "series",
+        published: true,
+        category: "Skills",
+      },
+      {
+        title: "Advanced Negotiation (draft)",
+        description: "Not published yet: learners must not see this course.",
+        type: "series",
+        published: false,
+        category: "Skills",
+      },
     ],
   },
   {
@@ -81,11 +117,41 @@ const DEMO: DemoOrganization[] = [
     footer: "Nordlys Akademi · Læring for hele organisationen",
     categories: ["Introduktion", "Sikkerhed", "Bæredygtighed"],
     courses: [
-      { title: "Velkommen til Nordlys", description: "En kort film om vores historie, vores værdier og vores hverdag.", type: "movie", published: true, category: "Introduktion" },
-      { title: "Førstehjælp på arbejdspladsen", description: "Fire afsnit om hjertestop, forbrændinger og hvordan du kalder hjælp.", type: "series", published: true, category: "Sikkerhed" },
-      { title: "Bæredygtighed i hverdagen", description: "Små vaner, der gør en stor forskel for energi, affald og transport.", type: "series", published: true, category: "Bæredygtighed" },
-      { title: "Medarbejderhåndbog", description: "Håndbogen med alt om ferie, sygdom og arbejdstid som PDF.", type: "download", published: true, category: "Introduktion" },
-      { title: "Ledelse for nye ledere (kladde)", description: "Endnu ikke udgivet.", type: "series", published: false, category: "Introduktion" },
+      {
+        title: "Velkommen til Nordlys",
+        description: "En kort film om vores historie, vores værdier og vores hverdag.",
+        type: "movie",
+        published: true,
+        category: "Introduktion",
+      },
+      {
+        title: "Førstehjælp på arbejdspladsen",
+        description: "Fire afsnit om hjertestop, forbrændinger og hvordan du kalder hjælp.",
+        type: "series",
+        published: true,
+        category: "Sikkerhed",
+      },
+      {
+        title: "Bæredygtighed i hverdagen",
+        description: "Små vaner, der gør en stor forskel for energi, affald og transport.",
+        type: "series",
+        published: true,
+        category: "Bæredygtighed",
+      },
+      {
+        title: "Medarbejderhåndbog",
+        description: "Håndbogen med alt om ferie, sygdom og arbejdstid som PDF.",
+        type: "download",
+        published: true,
+        category: "Introduktion",
+      },
+      {
+        title: "Ledelse for nye ledere (kladde)",
+        description: "Endnu ikke udgivet.",
+        type: "series",
+        published: false,
+        category: "Introduktion",
+      },
     ],
   },
 ];
@@ -148,7 +214,11 @@ export async function seedDemo(
       await seedContent(target, CATALOG[demo.urlPrefix]);
       await seedScormDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, language: demo.language });
       if (history) seedHistory(db, { seed: demo.urlPrefix, domain: `${demo.urlPrefix}.test`, language: demo.language, now });
-      seedCertificatesDemo(db, { courseTitle: demo.courses[0].title, learnerEmail: demo.people.find((p) => p.role === "learner")!.email, language: demo.language });
+      seedCertificatesDemo(db, {
+        courseTitle: demo.courses[0].title,
+        learnerEmail: demo.people.find((p) => p.role === "learner")!.email,
+        language: demo.language,
+      });
       seedLeaderboardDemo(db, { language: demo.language, domain: `${demo.urlPrefix}.test` });
       seedDemoQuizzes(db, demo.language);
       if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, language: demo.language, now });

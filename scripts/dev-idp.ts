@@ -19,6 +19,8 @@ const idp = await startIdp({
   publicHost: "localhost",
   clients: [{ client_id: "lectern-demo", client_secret: "lectern-demo-secret", redirect_uris: redirectUris }],
 });
-console.log(JSON.stringify({ msg: "test identity provider listening", issuer: idp.issuer, client_id: "lectern-demo", redirect_uris: redirectUris }));
+console.log(
+  JSON.stringify({ msg: "test identity provider listening", issuer: idp.issuer, client_id: "lectern-demo", redirect_uris: redirectUris }),
+);
 process.on("SIGINT", () => idp.close().then(() => process.exit(0)));
 process.on("SIGTERM", () => idp.close().then(() => process.exit(0)));

@@ -17,7 +17,9 @@ import { Platform } from "../server/platform";
 export function restoreOrganization(dataDir: string, organizationId: number, backup: string) {
   const running = runningServer(dataDir);
   if (running !== null) {
-    throw new Error(`a server is running on ${dataDir} (process ${running}): stop it first (if none is, remove ${path.join(dataDir, "server.pid")})`);
+    throw new Error(
+      `a server is running on ${dataDir} (process ${running}): stop it first (if none is, remove ${path.join(dataDir, "server.pid")})`,
+    );
   }
   const db = new Database(path.join(backup, "db.sqlite"), { readonly: true, fileMustExist: true });
   try {

@@ -56,7 +56,12 @@ const COMPRESSION_THRESHOLD = 1024;
  * compressed only past the threshold; a stream (a file, a CSV) is piped, stopped when the client goes away.
  * HEAD gets the headers alone.
  */
-export async function sendReply(req: Request, res: Response, response: globalThis.Response, compress: (req: Request, res: Response, next: NextFunction) => void) {
+export async function sendReply(
+  req: Request,
+  res: Response,
+  response: globalThis.Response,
+  compress: (req: Request, res: Response, next: NextFunction) => void,
+) {
   if (response.statusText) res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [key, value] of response.headers.entries()) res.append(key, value);
@@ -67,7 +72,8 @@ export async function sendReply(req: Request, res: Response, response: globalThi
   let body: Buffer | null = null;
   const text = jsonReplyText(response);
   if (text !== null) body = Buffer.from(text);
-  else if (response.body && /^application\/json\b/i.test(response.headers.get("Content-Type") ?? "")) body = Buffer.from(await response.arrayBuffer());
+  else if (response.body && /^application\/json\b/i.test(response.headers.get("Content-Type") ?? ""))
+    body = Buffer.from(await response.arrayBuffer());
   if (body) {
     res.setHeader("Content-Length", body.length);
     if (body.length < COMPRESSION_THRESHOLD && !/\bno-transform\b/i.test(String(res.getHeader("Cache-Control") ?? ""))) {

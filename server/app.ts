@@ -269,9 +269,7 @@ function helmetMiddleware(config: Platform["config"]) {
  */
 function tenancy(platform: Platform, pageCache: VisitorPageCache) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const rawHost = platform.config.TRUST_PROXY
-      ? (req.get("x-forwarded-host")?.split(",")[0]?.trim() ?? req.get("host"))
-      : req.get("host");
+    const rawHost = platform.config.TRUST_PROXY ? (req.get("x-forwarded-host")?.split(",")[0]?.trim() ?? req.get("host")) : req.get("host");
     const { host, organization } = platform.organizations.resolve(rawHost);
     if (!organization) {
       if (platform.organizations.isPlatformHost(host)) {

@@ -48,11 +48,21 @@ export const UPLOADS: readonly UploadRoute[] = [
   // Logo, favicon and sign-in background (app/screens/organization-settings.tsx).
   { path: new RegExp(`${area}/?$`), capability: "write:organization", types: FORM, limit: (l) => l.IMAGE_MAX_BYTES },
   // A template's background image (app/screens/certificate-template-editor.tsx).
-  { path: new RegExp(`${area}/certificate-templates/[^/]+/?$`), capability: "write:certificate-template", types: FORM, limit: (l) => l.IMAGE_MAX_BYTES },
+  {
+    path: new RegExp(`${area}/certificate-templates/[^/]+/?$`),
+    capability: "write:certificate-template",
+    types: FORM,
+    limit: (l) => l.IMAGE_MAX_BYTES,
+  },
   // A course's files: materials, covers, videos (app/screens/organization-courses.server.ts).
   { path: new RegExp(`${area}/courses/[^/]+/?$`), capability: "write:course", types: FORM, limit: (l) => l.FILE_MAX_BYTES },
   // A SCORM package (app/screens/lesson-scorm.tsx).
-  { path: new RegExp(`${area}/courses/[^/]+/lessons/[^/]+/scorm/?$`), capability: "write:course", types: FORM, limit: (l) => l.FILE_MAX_BYTES },
+  {
+    path: new RegExp(`${area}/courses/[^/]+/lessons/[^/]+/scorm/?$`),
+    capability: "write:course",
+    types: FORM,
+    limit: (l) => l.FILE_MAX_BYTES,
+  },
 ];
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -60,7 +70,6 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 function mediaType(req: Request) {
   return (req.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 }
-
 
 interface BodyLimit {
   /** The most the body may be, in bytes. */

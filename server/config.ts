@@ -22,7 +22,10 @@ const schema = z.object({
   TENANT_POOL_SIZE: z.coerce.number().int().min(1).optional(),
   /** Without TENANT_POOL_SIZE: the memory the open tenant databases may use at most, in MiB (db/tenant-pool.ts). */
   TENANT_POOL_MB: z.coerce.number().int().min(16).max(1_048_576).optional(),
-  LOG_REQUESTS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  LOG_REQUESTS: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
   /** The least severe log lines written (pino levels); `silent` writes none. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NODE_ENV: z.string().default("production"),
@@ -36,12 +39,25 @@ const schema = z.object({
   RATE_LIMIT_AUTH: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_MUTATIONS: z.coerce.number().int().min(1).default(100),
   /** Upload limits in bytes: any file, and images (which are also re-encoded). */
-  FILE_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
-  IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+  FILE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024 * 1024),
+  IMAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(5 * 1024 * 1024),
   /** A pause between the steps of background jobs, in ms (0 in production; tests slow jobs down with it). */
   JOB_STEP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** How long a signed download address works, in seconds. */
-  DOWNLOAD_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 86_400).default(900),
+  DOWNLOAD_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .default(900),
   /**
    * Signs download links and seals SSO client secrets at rest; without it a random key is made once and
    * kept in <DATA_DIR>/secret.key. Changing it voids stored SSO secrets (they must be entered again).

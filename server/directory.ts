@@ -1,9 +1,5 @@
 import type { PlatformDb } from "../db/open";
-import {
-  findOrganizationByHost,
-  normalizeHost,
-  type Organization,
-} from "../app/models/organization.server";
+import { findOrganizationByHost, normalizeHost, type Organization } from "../app/models/organization.server";
 
 /**
  * Host → organization, cached in memory (docs/decisions/002-tenancy.md). The cache is dropped when this

@@ -14,7 +14,11 @@ import { sendTenantBusy, tenantWasBusy } from "./tenant-lock";
  * JavaScript) are streamed and counted against the request's limit (server/body-limits.ts). A rendered page's
  * bytes are written out directly.
  */
-export function documents(build: ServerBuild | (() => Promise<ServerBuild>), mode: string, getLoadContext: (req: Request, res: Response) => Promise<AppLoadContext>) {
+export function documents(
+  build: ServerBuild | (() => Promise<ServerBuild>),
+  mode: string,
+  getLoadContext: (req: Request, res: Response) => Promise<AppLoadContext>,
+) {
   const handleRequest = createRequestHandler(build, mode);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {

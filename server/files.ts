@@ -24,7 +24,11 @@ export function serveFiles(platform: Platform) {
     if (!platform.verifyFileSignature(tenant.organization.id, Number(id), Number(expires), signature)) {
       return sendStatusPage(req, res, 404);
     }
-    const file = tenant.db.select().from(files).where(eq(files.id, Number(id))).get();
+    const file = tenant.db
+      .select()
+      .from(files)
+      .where(eq(files.id, Number(id)))
+      .get();
     if (!file) return sendStatusPage(req, res, 404);
     if (isDownloadStart(req.method, req.headers.range)) recordFileServed(tenant.db, { fileId: file.id });
     const ascii = file.name.replace(/[^\x20-\x7e]/g, "_");

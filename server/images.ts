@@ -75,11 +75,18 @@ export function serveImages(platform: Platform) {
     }
     const cssWidth = Number(req.query.w);
     if (!(IMAGE_BUCKETS[bucket].widths as readonly number[]).includes(cssWidth)) return sendStatusPage(req, res, 400);
-    const file = tenant.db.select().from(files).where(eq(files.id, Number(id))).get();
+    const file = tenant.db
+      .select()
+      .from(files)
+      .where(eq(files.id, Number(id)))
+      .get();
     if (!file || file.kind !== "image") return sendStatusPage(req, res, 404);
 
     const organizationId = tenant.organization.id;
-    const target = path.join(imageCacheDir(platform.dataDir, organizationId), `${file.id}-${file.sha256.slice(0, 16)}-${bucket}-${cssWidth}.webp`);
+    const target = path.join(
+      imageCacheDir(platform.dataDir, organizationId),
+      `${file.id}-${file.sha256.slice(0, 16)}-${bucket}-${cssWidth}.webp`,
+    );
     const send = () =>
       res.sendFile(
         target,

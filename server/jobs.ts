@@ -1,7 +1,17 @@
 import type { TenantDb } from "../db/open";
 import { isBusyError, tryWriteLock } from "../db/write-lock";
 import { cloneCourse, type JobContext } from "../app/models/clone.server";
-import { enqueueJob, failJob, finishJob, getJob, hasPendingJobs, JobError, nextJob, reportProgress, startJob } from "../app/models/job.server";
+import {
+  enqueueJob,
+  failJob,
+  finishJob,
+  getJob,
+  hasPendingJobs,
+  JobError,
+  nextJob,
+  reportProgress,
+  startJob,
+} from "../app/models/job.server";
 import { listOrganizations } from "../app/models/organization.server";
 import { sweepIncoming } from "../app/models/file.server";
 import { sweepScormIncoming } from "../app/models/scorm.server";

@@ -19,9 +19,7 @@ export interface MailMessage {
 export class Mailer {
   readonly #transport: Transporter;
 
-  constructor(
-    readonly options: { smtpUrl?: string; from: string; outboxDir: string },
-  ) {
+  constructor(readonly options: { smtpUrl?: string; from: string; outboxDir: string }) {
     this.#transport = options.smtpUrl
       ? nodemailer.createTransport(options.smtpUrl)
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });

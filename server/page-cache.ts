@@ -27,7 +27,16 @@ const PREFERENCE_COOKIES = new Set(["lng", "theme"]);
 const TTL_MS = 60_000;
 const MAX_PAGE_BYTES = 1024 * 1024;
 /** Headers that belong to one response, or that compression sets again. */
-const NOT_KEPT = new Set(["content-length", "content-encoding", "transfer-encoding", "set-cookie", "x-request-id", "x-page-cache", "date", "etag"]);
+const NOT_KEPT = new Set([
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "set-cookie",
+  "x-request-id",
+  "x-page-cache",
+  "date",
+  "etag",
+]);
 
 interface Kept {
   organization: Organization;
@@ -45,7 +54,9 @@ interface Kept {
 }
 
 function contentVersion(db: TenantDb): number | null {
-  const version = preparedOnce(db, "pageCache.contentVersion", () => db.$client.prepare("select version from content_version where id = 1").pluck()).get();
+  const version = preparedOnce(db, "pageCache.contentVersion", () =>
+    db.$client.prepare("select version from content_version where id = 1").pluck(),
+  ).get();
   return typeof version === "number" ? version : null;
 }
 

@@ -257,9 +257,7 @@ export class PdfRenderer {
 
   #closeWhenDone(warm: Warm) {
     if (warm.drawing > 0) return; // the last render to end closes it
-    const cleanup = warm.browser
-      .then(closeHard, () => {})
-      .finally(() => removeQuietly(warm.profile));
+    const cleanup = warm.browser.then(closeHard, () => {}).finally(() => removeQuietly(warm.profile));
     this.#cleanups.add(cleanup);
     void cleanup.finally(() => this.#cleanups.delete(cleanup));
   }

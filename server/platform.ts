@@ -67,7 +67,10 @@ export class Platform implements MailServices, UserImportServices, ProvisionServ
     this.organizations = new OrganizationDirectory(this.db, config.PLATFORM_DOMAIN);
     this.mailer = new Mailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: this.outboxDir() });
     this.jobs = new JobRunner(this, config.JOB_STEP_DELAY_MS);
-    this.renderer = new PdfRenderer({ executablePath: config.CHROME_PATH, concurrency: config.CERTIFICATE_RENDERERS, timeoutMs: config.CERTIFICATE_RENDER_TIMEOUT_MS,
+    this.renderer = new PdfRenderer({
+      executablePath: config.CHROME_PATH,
+      concurrency: config.CERTIFICATE_RENDERERS,
+      timeoutMs: config.CERTIFICATE_RENDER_TIMEOUT_MS,
       // Beside the data: a Chromium still writing its profile as the server stops leaves nothing elsewhere.
       profileRoot: path.join(config.DATA_DIR, "tmp", "render"),
     });

@@ -53,7 +53,10 @@ export function clientKey(ip: string | undefined) {
   const groups = expandIPv6(ip);
   // 56 bits: three groups and the high byte of the fourth.
   const fourth = (parseInt(groups[3], 16) & 0xff00).toString(16);
-  return `${groups.slice(0, 3).map((g) => parseInt(g, 16).toString(16)).join(":")}:${fourth}::/56`;
+  return `${groups
+    .slice(0, 3)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}:${fourth}::/56`;
 }
 
 /** The eight 16-bit groups of an IPv6 address (without a zone), in hexadecimal. */

@@ -34,12 +34,7 @@ export function sendStatusPage(
   req: Request,
   res: Response,
   status: 400 | 403 | 404 | 405 | 413 | 429 | 500 | 503,
-  {
-    language,
-    limit,
-    allow,
-    busy = false,
-  }: { language?: string | null; limit?: number; allow?: readonly string[]; busy?: boolean } = {},
+  { language, limit, allow, busy = false }: { language?: string | null; limit?: number; allow?: readonly string[]; busy?: boolean } = {},
 ) {
   const lng = pickLanguage(req, language);
   const s = strings[lng];
@@ -55,7 +50,12 @@ export function sendStatusPage(
     413: { title: s.errors.generic, body: tooLarge, message: tooLarge, code: "too_large" },
     429: { title: s.errors.generic, body: s.api.tooManyRequests, message: s.api.tooManyRequests, code: "too_many_requests" },
     500: { title: s.errors.generic, body: s.errors.genericBody, message: s.api.error, code: "error" },
-    503: { title: s.errors.unavailable, body: busy ? s.errors.busyBody : s.errors.unavailableBody, message: s.api.unavailable, code: "unavailable" },
+    503: {
+      title: s.errors.unavailable,
+      body: busy ? s.errors.busyBody : s.errors.unavailableBody,
+      message: s.api.unavailable,
+      code: "unavailable",
+    },
   }[status];
   if (/^\/api(?:\/|$)/i.test(req.path)) {
     res.status(status).json({ error: true, payload: { message, code }, status });

@@ -51,7 +51,10 @@ export function tenantWasBusy(res: Response) {
 /** That organization alone answers 503 with a short `Retry-After` (the envelope on /api). */
 export function sendTenantBusy(req: Request, res: Response, waitedMs?: number) {
   const organization = (res.locals.tenant as TenantLocals | undefined)?.organization ?? null;
-  logger.warn({ id: res.locals.requestId, org: organization?.id, method: req.method, path: req.path, waitedMs }, "tenant file locked by another process");
+  logger.warn(
+    { id: res.locals.requestId, org: organization?.id, method: req.method, path: req.path, waitedMs },
+    "tenant file locked by another process",
+  );
   if (res.headersSent) return void res.end();
   sendStatusPage(req, res, 503, { language: organization?.language, busy: true });
 }

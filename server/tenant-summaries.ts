@@ -1,7 +1,13 @@
 import type { PlatformDb, TenantDb } from "../db/open";
 import type { TenantPool } from "../db/tenant-pool";
 import { isBusyError } from "../db/write-lock";
-import { carrySummary, forgetSummary, hasSummary, hasSummaryChanges, organizationsWithoutSummary } from "../app/models/tenant-summary.server";
+import {
+  carrySummary,
+  forgetSummary,
+  hasSummary,
+  hasSummaryChanges,
+  organizationsWithoutSummary,
+} from "../app/models/tenant-summary.server";
 import { logger } from "./logger";
 
 /** How long notes wait to be carried over again after a lock held by another process stopped them. */

@@ -17,7 +17,6 @@ export type AccessDenied = "login" | "limited" | "prerequisite" | "previous_less
 /** Why a viewer may not open a course or lesson: each reason is one of the spec's access messages, `access.<reason>` in locales/<lng>/common.json. */
 export type Access = { allowed: true } | { allowed: false; reason: AccessDenied };
 
-
 /** The one published check, for a row already read. */
 export function isPublished(course: Pick<Course, "published">): boolean {
   return course.published;
@@ -144,7 +143,11 @@ export function isVisible(db: TenantConn, viewer: Viewer, course: Course): boole
 function inCourseGroup(db: TenantConn, viewer: Viewer, courseId: number) {
   if (viewer.groupIds.length === 0) return false;
   const given = preparedOnce(db, "access.courseGroups", () =>
-    db.select({ groupId: groupCourses.groupId }).from(groupCourses).where(eq(groupCourses.courseId, sql.placeholder("courseId"))).prepare(),
+    db
+      .select({ groupId: groupCourses.groupId })
+      .from(groupCourses)
+      .where(eq(groupCourses.courseId, sql.placeholder("courseId")))
+      .prepare(),
   ).all({ courseId });
   return given.some((g) => viewer.groupIds.includes(g.groupId));
 }
@@ -182,7 +185,10 @@ export function courseAccess(db: TenantConn, viewer: Viewer, course: Course): Ac
  * quizzes (docs/product.md §3 `allow_quizzes`: they are not shown, so they cannot hold a course back).
  */
 export function countedLessons(courseId: number | ReturnType<typeof sql.placeholder>) {
-  return and(eq(lessons.courseId, courseId), sql`(${lessons.kind} <> 'quiz' or (select allow_quizzes from courses where courses.id = ${courseId}) = 1)`);
+  return and(
+    eq(lessons.courseId, courseId),
+    sql`(${lessons.kind} <> 'quiz' or (select allow_quizzes from courses where courses.id = ${courseId}) = 1)`,
+  );
 }
 
 /**

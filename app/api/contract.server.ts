@@ -81,7 +81,9 @@ export function call<Q extends AnyZodObject | undefined = undefined, B extends Z
   declared: Omit<ApiCall, "query" | "body" | "handler"> & {
     query?: Q;
     body?: B;
-    before?: (args: CallArgs<Q extends AnyZodObject ? z.infer<Q> : Record<string, string>, undefined>) => Promise<Response | undefined> | Response | undefined;
+    before?: (
+      args: CallArgs<Q extends AnyZodObject ? z.infer<Q> : Record<string, string>, undefined>,
+    ) => Promise<Response | undefined> | Response | undefined;
     handler: Handler<Q extends AnyZodObject ? z.infer<Q> : Record<string, string>, Infer<B>>;
   },
 ): ApiCall {

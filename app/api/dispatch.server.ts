@@ -97,7 +97,6 @@ export function matchRoute(index: Map<string, Route[]>, pathname: string): { rou
   return null;
 }
 
-
 /** The viewer who may make this call, or a thrown 401/403/404 in the envelope. */
 async function admit(call: ApiCall, request: Request, context: AppLoadContext): Promise<Viewer> {
   const allowPendingTwoFactor = call.allowPendingTwoFactor ?? false;
@@ -125,7 +124,12 @@ export function dispatcherFor(calls: readonly ApiCall[]): DispatchApi {
   return (request, context) => dispatch(routes, calls, request, context);
 }
 
-async function dispatch(routes: Map<string, Route[]>, calls: readonly ApiCall[], request: Request, context: AppLoadContext): Promise<Response> {
+async function dispatch(
+  routes: Map<string, Route[]>,
+  calls: readonly ApiCall[],
+  request: Request,
+  context: AppLoadContext,
+): Promise<Response> {
   const found = matchRoute(routes, new URL(request.url).pathname);
   if (!found) return apiNotFound(request, context);
   const call = found.route.byMethod.get(request.method === "HEAD" ? "GET" : request.method);
@@ -139,7 +143,15 @@ async function dispatch(routes: Map<string, Route[]>, calls: readonly ApiCall[],
       query = parsed.data;
     }
     if (call.before) {
-      const refused = await call.before({ request, context, params: found.params, viewer, query: query as Record<string, string>, body: undefined, calls });
+      const refused = await call.before({
+        request,
+        context,
+        params: found.params,
+        viewer,
+        query: query as Record<string, string>,
+        body: undefined,
+        calls,
+      });
       if (refused) return refused;
     }
     // JSON or a form; an upload or a CSV is read by its handler.

@@ -63,7 +63,12 @@ export function openApiDocument(calls: readonly ApiCall[]): Document {
     } else {
       responses[status] = {
         description: "success",
-        content: { "application/json": { schema: okEnvelope(call.reply), ...(call.example.reply !== undefined ? { example: { payload: call.example.reply, status } } : {}) } },
+        content: {
+          "application/json": {
+            schema: okEnvelope(call.reply),
+            ...(call.example.reply !== undefined ? { example: { payload: call.example.reply, status } } : {}),
+          },
+        },
       };
     }
     for (const other of call.otherReplies ?? []) {
@@ -93,7 +98,10 @@ export function openApiDocument(calls: readonly ApiCall[]): Document {
               body: {
                 required: true,
                 content: {
-                  [call.bodyType ?? "application/json"]: { schema: body, ...(call.example.body !== undefined ? { example: call.example.body } : {}) },
+                  [call.bodyType ?? "application/json"]: {
+                    schema: body,
+                    ...(call.example.body !== undefined ? { example: call.example.body } : {}),
+                  },
                 },
               },
             }

@@ -131,7 +131,8 @@ export function resourceCalls<V, C extends ZodTypeAny, U extends ZodTypeAny>(doc
         status: 201,
         errors: guarded(E.invalid, E.invalidBody),
         example: { body: doc.createExample, reply: doc.replyExample },
-        handler: ({ request, context, viewer, body }) => writeReply(request, context, create.call(resource, dbOf(context), viewer, body), 201),
+        handler: ({ request, context, viewer, body }) =>
+          writeReply(request, context, create.call(resource, dbOf(context), viewer, body), 201),
       }),
     );
   }
@@ -178,7 +179,14 @@ export function resourceCalls<V, C extends ZodTypeAny, U extends ZodTypeAny>(doc
 }
 
 /** `POST {resource}/{id}/move {position}|{direction}`: reorders among its siblings. */
-export function moveCall(base: string, tag: string, noun: string, access: Capability, note: string, move: (db: TenantDb, viewer: Viewer, id: number, to: Move) => boolean): ApiCall {
+export function moveCall(
+  base: string,
+  tag: string,
+  noun: string,
+  access: Capability,
+  note: string,
+  move: (db: TenantDb, viewer: Viewer, id: number, to: Move) => boolean,
+): ApiCall {
   return call({
     method: "POST",
     path: `${base}/{id}/move`,

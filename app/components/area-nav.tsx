@@ -1,7 +1,15 @@
 import { NavLink } from "@remix-run/react";
 
 /** The navigation of a management area or of one organization's tabs; plain links, no JavaScript. */
-export function AreaNav({ label, links, className = "area-nav" }: { label: string; links: Array<{ to: string; label: string; end?: boolean }>; className?: string }) {
+export function AreaNav({
+  label,
+  links,
+  className = "area-nav",
+}: {
+  label: string;
+  links: Array<{ to: string; label: string; end?: boolean }>;
+  className?: string;
+}) {
   return (
     <nav aria-label={label} className={className}>
       {links.map((link) => (

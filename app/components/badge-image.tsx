@@ -15,7 +15,15 @@ export function BadgeImage({ name, color, size = 40 }: { name: string; color: st
     <svg width={size} height={size} viewBox="0 0 64 64" aria-hidden="true" className="badge-image">
       <path d="M32 2 58 17v30L32 62 6 47V17z" fill={/^#[0-9a-fA-F]{6}$/.test(color) ? color : "#6366f1"} />
       <path d="M32 8 53 20v24L32 56 11 44V20z" fill="none" stroke="#fff" strokeOpacity=".45" strokeWidth="2" />
-      <text x="32" y="41" textAnchor="middle" fontFamily="DejaVu Sans, Liberation Sans, sans-serif" fontSize="24" fontWeight="700" fill="#fff">
+      <text
+        x="32"
+        y="41"
+        textAnchor="middle"
+        fontFamily="DejaVu Sans, Liberation Sans, sans-serif"
+        fontSize="24"
+        fontWeight="700"
+        fill="#fff"
+      >
         {initial}
       </text>
     </svg>

@@ -18,7 +18,14 @@ export function CategoryTiles({ categories, eager = 0 }: { categories: CategoryT
       {categories.map((c, i) => (
         <li key={c.id} className="tile" data-category={c.name}>
           {c.cover ? (
-            <ProviderImage src={c.cover} bucket="cover" width={320} sizes="(max-width: 600px) 45vw, 320px" priority={i < eager} className="tile-cover" />
+            <ProviderImage
+              src={c.cover}
+              bucket="cover"
+              width={320}
+              sizes="(max-width: 600px) 45vw, 320px"
+              priority={i < eager}
+              className="tile-cover"
+            />
           ) : (
             <div className="card-placeholder tile-cover" aria-hidden="true" data-hue={c.id % 6} />
           )}

@@ -115,12 +115,26 @@ export function CourseCardItem({
   const props = { className: "card", "data-course-id": course.id };
   // In the browser the `.server` module is empty and the card renders in place (the choice never changes
   // within one side, so neither does the order of hooks); hydration finds the same DOM either way.
-  // eslint-disable-next-line react-hooks/rules-of-hooks -- the same branch on every render of one side (above)
-  return useKeptElement ? useKeptElement("li", props, ["card", headingLevel, priority, width, course], content) : <li {...props}>{content()}</li>;
+  return useKeptElement ? (
+    // eslint-disable-next-line react-hooks/rules-of-hooks -- the same branch on every render of one side (above)
+    useKeptElement("li", props, ["card", headingLevel, priority, width, course], content)
+  ) : (
+    <li {...props}>{content()}</li>
+  );
 }
 
 /** A grid of course cards linking to their pages. */
-export function CourseCards({ courses, testId, headingLevel, eager = 0 }: { courses: CourseCard[]; testId?: string; headingLevel?: 2 | 3; eager?: number }) {
+export function CourseCards({
+  courses,
+  testId,
+  headingLevel,
+  eager = 0,
+}: {
+  courses: CourseCard[];
+  testId?: string;
+  headingLevel?: 2 | 3;
+  eager?: number;
+}) {
   return (
     <ul className="card-grid course-grid" data-testid={testId}>
       {courses.map((course, i) => (
@@ -174,7 +188,9 @@ export function CourseRow({
   return (
     <section className="row" aria-labelledby={`${id}-title`} data-testid={testId}>
       <div className={cover ? "row-head with-cover" : "row-head"}>
-        {cover ? <ProviderImage src={cover} bucket="cover" width={1280} sizes="(max-width: 1280px) 100vw, 1280px" className="row-head-cover" /> : null}
+        {cover ? (
+          <ProviderImage src={cover} bucket="cover" width={1280} sizes="(max-width: 1280px) 100vw, 1280px" className="row-head-cover" />
+        ) : null}
         <h2 id={`${id}-title`}>{title}</h2>
         {action}
         {overflows ? (

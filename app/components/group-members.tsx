@@ -73,7 +73,10 @@ export function GroupMembers({ members, canSetAdmin, errors }: { members: Member
                     {m.isAdmin ? <span className="badge group-admin-badge">{t("groups.members.admin")}</span> : null}
                   </td>
                   <td>
-                    <div className="group-progress" title={t("groups.members.lessons", { done: m.lessonsDone, total: members.lessonTotal })}>
+                    <div
+                      className="group-progress"
+                      title={t("groups.members.lessons", { done: m.lessonsDone, total: members.lessonTotal })}
+                    >
                       <progress max={100} value={percent} aria-label={t("groups.members.progress")} />
                       <small>{t("groups.members.courses", { done: m.completed, total: members.courseTotal })}</small>
                     </div>

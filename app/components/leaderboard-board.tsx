@@ -11,17 +11,34 @@ interface Entry {
  * A board, best first. The learner's own row is highlighted; when they are outside the top (or opted
  * out) their standing follows below the list.
  */
-export function BoardTable({ entries, me, meId, unit }: { entries: Entry[]; me: { rank: number; points: number; hidden: boolean }; meId: number; unit: string }) {
+export function BoardTable({
+  entries,
+  me,
+  meId,
+  unit,
+}: {
+  entries: Entry[];
+  me: { rank: number; points: number; hidden: boolean };
+  meId: number;
+  unit: string;
+}) {
   const { t } = useTranslation();
   const listed = entries.some((e) => e.user_id === meId);
-  if (!entries.length && !me.points) return <p className="empty-state" data-testid="board-empty">{t("leaderboard.empty")}</p>;
+  if (!entries.length && !me.points)
+    return (
+      <p className="empty-state" data-testid="board-empty">
+        {t("leaderboard.empty")}
+      </p>
+    );
   return (
     <table className="table lb-board" data-testid="board">
       <thead>
         <tr>
           <th scope="col">{t("leaderboard.rank")}</th>
           <th scope="col">{t("leaderboard.learner")}</th>
-          <th scope="col" className="num">{t("leaderboard.points")}</th>
+          <th scope="col" className="num">
+            {t("leaderboard.points")}
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -65,7 +82,17 @@ function formatValue(name: string, value: number, t: (k: string, o?: Record<stri
 }
 
 /** docs/product.md §9 widgets: bookmarks in 30 days, watch time in 7 days, daily streak. */
-export function WidgetCard({ name, entries, mine, meId }: { name: string; entries: Array<{ rank: number; user_id: number; name: string; value: number }>; mine: number; meId: number }) {
+export function WidgetCard({
+  name,
+  entries,
+  mine,
+  meId,
+}: {
+  name: string;
+  entries: Array<{ rank: number; user_id: number; name: string; value: number }>;
+  mine: number;
+  meId: number;
+}) {
   const { t } = useTranslation();
   return (
     <section className="lb-card lb-widget" data-testid={`widget-${name}`}>

@@ -39,11 +39,20 @@ export function LevelCard({ summary }: { summary: SummaryData }) {
         <p className="lb-level-name" data-testid="level-name">
           {summary.level?.name ?? "—"}
         </p>
-        <div className="lb-progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={summary.percent} aria-label={t("leaderboard.progress")}>
+        <div
+          className="lb-progress"
+          role="progressbar"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={summary.percent}
+          aria-label={t("leaderboard.progress")}
+        >
           <span style={{ width: `${summary.percent}%` }} />
         </div>
         <p className="lb-muted" data-testid="level-next">
-          {summary.next_level ? t("leaderboard.toNext", { count: summary.to_next, level: summary.next_level.name }) : t("leaderboard.topLevel")}
+          {summary.next_level
+            ? t("leaderboard.toNext", { count: summary.to_next, level: summary.next_level.name })
+            : t("leaderboard.topLevel")}
         </p>
       </div>
       <dl className="lb-stats">
@@ -76,7 +85,8 @@ export function BadgeList({ badges }: { badges: SummaryData["badges"] }) {
             <strong>{b.name}</strong>
             {b.description ? <span className="lb-muted">{b.description}</span> : null}
             <span className="lb-muted">
-              {t("leaderboard.earnedOn", { date: formatDate(b.awarded_at) })} · <a href={`/badges/assertions/${b.uid}`}>{t("leaderboard.openBadge")}</a>
+              {t("leaderboard.earnedOn", { date: formatDate(b.awarded_at) })} ·{" "}
+              <a href={`/badges/assertions/${b.uid}`}>{t("leaderboard.openBadge")}</a>
             </span>
           </div>
         </li>

@@ -23,7 +23,8 @@ export function ListLink({ to, onClick, ...props }: { to: AppPath } & Omit<Ancho
       onClick={(event) => {
         onClick?.(event);
         // The app's router: Remix's RemixBrowser puts it on window when it starts.
-        const router = (window as unknown as { __remixRouter?: { navigate(to: string, options: { replace: boolean }): unknown } }).__remixRouter;
+        const router = (window as unknown as { __remixRouter?: { navigate(to: string, options: { replace: boolean }): unknown } })
+          .__remixRouter;
         if (!router || event.defaultPrevented || event.button || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
         if (props.target && props.target !== "_self") return;
         event.preventDefault();

@@ -2,7 +2,13 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 
 /** Organizations by name and address, each linking to its management screens (both areas use it). */
-export function OrganizationsTable({ organizations, base }: { organizations: Array<{ id: number; name: string; url: string }>; base: string }) {
+export function OrganizationsTable({
+  organizations,
+  base,
+}: {
+  organizations: Array<{ id: number; name: string; url: string }>;
+  base: string;
+}) {
   const { t } = useTranslation();
   return (
     <table className="table" data-testid="organizations">

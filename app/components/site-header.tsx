@@ -16,11 +16,15 @@ export function SiteHeader() {
         <span className="brand-name">{name}</span>
       </Link>
       <nav aria-label={t("nav.main")} className="site-nav">
-        <NavLink to="/" end>{t("nav.home")}</NavLink>
+        <NavLink to="/" end>
+          {t("nav.home")}
+        </NavLink>
         {data?.organization ? <NavLink to="/categories">{t("nav.categories")}</NavLink> : null}
         {data?.organization ? <NavLink to="/search">{t("nav.search")}</NavLink> : null}
         {data?.organization && data.user ? <NavLink to="/history">{t("nav.history")}</NavLink> : null}
-        {data?.organization && data.user?.capabilities.includes("read:leaderboard") ? <NavLink to="/leaderboard">{t("leaderboard.title")}</NavLink> : null}
+        {data?.organization && data.user?.capabilities.includes("read:leaderboard") ? (
+          <NavLink to="/leaderboard">{t("leaderboard.title")}</NavLink>
+        ) : null}
         {data?.user?.role === "super_admin" ? <NavLink to="/admin">{t("nav.admin")}</NavLink> : null}
         {data?.organization && data.user?.role === "group_admin" ? (
           // groups and import (issue 14): a group admin's own screen
@@ -39,7 +43,12 @@ export function SiteHeader() {
         {data ? <LanguageSwitch language={data.language} redirectTo={data.path} /> : null}
         {data?.user ? (
           <>
-            <Link to={data.organization ? "/profile" : "/auth/password"} className="user-name" data-testid="user-name" title={t("nav.profile")}>
+            <Link
+              to={data.organization ? "/profile" : "/auth/password"}
+              className="user-name"
+              data-testid="user-name"
+              title={t("nav.profile")}
+            >
               {data.user.name}
             </Link>
             <Form method="post" action="/auth/logout">

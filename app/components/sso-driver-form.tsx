@@ -81,7 +81,11 @@ export function SsoDriverForm({
   const [kind, setKind] = useState(String(initial("kind") ?? values.kind));
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const text = (name: keyof DriverFormValues, label: string, { type = "text", hint, required = false }: { type?: string; hint?: string; required?: boolean } = {}) => {
+  const text = (
+    name: keyof DriverFormValues,
+    label: string,
+    { type = "text", hint, required = false }: { type?: string; hint?: string; required?: boolean } = {},
+  ) => {
     const props = controlProps(field(name), `sso-${name}`);
     return (
       <div className="field">
@@ -115,7 +119,11 @@ export function SsoDriverForm({
       <div className="sso-grid">
         <div className="field">
           <label htmlFor="sso-kind">{t("sso.kind")}</label>
-          <select {...controlProps(fields.kind, "sso-kind")} key={fields.kind.key} onChange={(e) => setKind(e.currentTarget.value as DriverFormValues["kind"])}>
+          <select
+            {...controlProps(fields.kind, "sso-kind")}
+            key={fields.kind.key}
+            onChange={(e) => setKind(e.currentTarget.value as DriverFormValues["kind"])}
+          >
             <option value="oidc">{t("sso.kinds.oidc")}</option>
             <option value="oauth2">{t("sso.kinds.oauth2")}</option>
           </select>
@@ -124,7 +132,11 @@ export function SsoDriverForm({
         {text("label", t("sso.label"), { hint: t("sso.labelHint"), required: true })}
         {text("slug", t("sso.slug"), { hint: t("sso.slugHint"), required: true })}
         {text("clientId", t("sso.clientId"), { required: true })}
-        {text("clientSecret", t("sso.clientSecret"), { type: "password", hint: hasSecret ? t("sso.clientSecretKept") : t("sso.clientSecretHint"), required: !hasSecret })}
+        {text("clientSecret", t("sso.clientSecret"), {
+          type: "password",
+          hint: hasSecret ? t("sso.clientSecretKept") : t("sso.clientSecretHint"),
+          required: !hasSecret,
+        })}
         {text("scopes", t("sso.scopes"))}
       </div>
       <fieldset className="sso-fieldset" hidden={hydrated && kind !== "oidc"}>
@@ -165,7 +177,14 @@ export function SsoDriverForm({
               <div className="sso-groups">
                 {groups.map((g) => (
                   <label key={g.id}>
-                    <input type="checkbox" name="defaultGroupIds" value={g.id} defaultChecked={groupIds.includes(String(g.id))} key={`${fields.defaultGroupIds.key}-${g.id}`} /> {g.name}
+                    <input
+                      type="checkbox"
+                      name="defaultGroupIds"
+                      value={g.id}
+                      defaultChecked={groupIds.includes(String(g.id))}
+                      key={`${fields.defaultGroupIds.key}-${g.id}`}
+                    />{" "}
+                    {g.name}
                   </label>
                 ))}
               </div>

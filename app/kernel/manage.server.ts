@@ -70,7 +70,13 @@ export async function withManagedOrganization<T>(
   if (!organization) notFound();
   try {
     return await context.platform.tenants.withTenant(organization.id, (db) =>
-      work({ area, viewer: viewerIn(auth, organization, db) as SignedInViewer, organization, db, base: `/admin/organizations/${organization.id}` }),
+      work({
+        area,
+        viewer: viewerIn(auth, organization, db) as SignedInViewer,
+        organization,
+        db,
+        base: `/admin/organizations/${organization.id}`,
+      }),
     );
   } catch (error) {
     // The organization's database cannot be opened: its screens answer 503, the others keep working.

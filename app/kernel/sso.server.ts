@@ -31,7 +31,13 @@ export function ssoTenant(context: AppLoadContext): SsoTenant {
 /** Every failure is logged by its code (never a code, token or secret) and answered with its message. */
 export function logSsoFailure(context: AppLoadContext, failure: SsoFailure) {
   console.error(
-    JSON.stringify({ level: "warn", msg: "sso sign-in refused", organization: context.organization?.id, code: failure.code, detail: failure.detail }),
+    JSON.stringify({
+      level: "warn",
+      msg: "sso sign-in refused",
+      organization: context.organization?.id,
+      code: failure.code,
+      detail: failure.detail,
+    }),
   );
 }
 
@@ -98,7 +104,7 @@ export async function finishWebSignIn(request: Request, context: AppLoadContext,
   const clear = await ssoCookie.serialize("", { maxAge: 0 });
   const binding = await ssoCookie.parse(request.headers.get("Cookie"));
   try {
-    const driver = slug ? getDriverBySlug(tenant.db, slug) ?? null : null;
+    const driver = slug ? (getDriverBySlug(tenant.db, slug) ?? null) : null;
     if (slug && !driver) throw new SsoFailure("unknown_driver");
     const { person, redirectTo } = await authenticateSso(
       request,

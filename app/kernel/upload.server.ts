@@ -85,7 +85,11 @@ export async function handleUpload<T>(
   const dataDir = context.platform.dataDir;
   let received: Awaited<ReturnType<typeof receiveUpload>> | undefined;
   try {
-    received = await receiveUpload(request, { dataDir, organizationId: use.organizationId, limits: { ...limits, maxBytes: streamLimit(use.allowed, limits) } });
+    received = await receiveUpload(request, {
+      dataDir,
+      organizationId: use.organizationId,
+      limits: { ...limits, maxBytes: streamLimit(use.allowed, limits) },
+    });
     const { formData, pending } = received;
     const file = () => {
       const key = String(formData.get(use.field) ?? "").split(":")[1];
@@ -94,7 +98,8 @@ export async function handleUpload<T>(
     return await accept({
       fields: formData,
       file,
-      store: (db, uploadedBy) => storeUpload(db, { dataDir, organizationId: use.organizationId, pending: file(), limits, allowed: use.allowed, uploadedBy }),
+      store: (db, uploadedBy) =>
+        storeUpload(db, { dataDir, organizationId: use.organizationId, pending: file(), limits, allowed: use.allowed, uploadedBy }),
     });
   } catch (error) {
     if (!(error instanceof UploadError)) throw error;

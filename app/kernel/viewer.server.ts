@@ -69,7 +69,12 @@ export async function identify(request: Credentials, tenancy: Tenancy): Promise<
 }
 
 /** The viewer of a session just opened (sign-in, SSO): the rest of the request acts as that person. */
-export function viewerOfSession(viewer: Viewer, tenancy: Tenancy, via: "cookie" | "bearer", signedIn: { session: Session; person: User }): Viewer {
+export function viewerOfSession(
+  viewer: Viewer,
+  tenancy: Tenancy,
+  via: "cookie" | "bearer",
+  signedIn: { session: Session; person: User },
+): Viewer {
   return { ...viewer, ...sessionViewer(realmOf(tenancy), tenancy, via, signedIn) };
 }
 
@@ -99,7 +104,12 @@ function membership(realm: AuthRealm, tenancy: Tenancy, person: User) {
   return { role, groupIds, administeredGroupIds };
 }
 
-function sessionViewer(realm: AuthRealm, tenancy: Tenancy, via: "cookie" | "bearer", { session, person }: { session: Session; person: User }) {
+function sessionViewer(
+  realm: AuthRealm,
+  tenancy: Tenancy,
+  via: "cookie" | "bearer",
+  { session, person }: { session: Session; person: User },
+) {
   const { role, groupIds, administeredGroupIds } = membership(realm, tenancy, person);
   return { via, session, token: null, person, role, capabilities: capabilitiesOf(role), groupIds, administeredGroupIds };
 }

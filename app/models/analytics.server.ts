@@ -2,7 +2,16 @@ import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { preparedOnce } from "../../db/prepared";
 import { analyticsHourly, analyticsUserHourly, courses, groupMembers, materials, users, type AnalyticsMetric } from "../../db/tenant";
-import { addDays, bucketsOf, localMidnight, previousPeriod, type Bucket, type Grouping, type Kpi, type Period } from "../utils/analytics-periods";
+import {
+  addDays,
+  bucketsOf,
+  localMidnight,
+  previousPeriod,
+  type Bucket,
+  type Grouping,
+  type Kpi,
+  type Period,
+} from "../utils/analytics-periods";
 import type { CourseCompleted, QuizAttemptEnded, WatchTimeCredited } from "./events.server";
 
 /**
@@ -24,7 +33,13 @@ const hourOf = (at: Date) => Math.floor(at.getTime() / HOUR_MS);
 
 export function recordFact(
   tx: TenantConn,
-  { metric, userId, courseId, at, value = 1 }: { metric: AnalyticsMetric; userId: number | null; courseId: number | null; at: Date; value?: number },
+  {
+    metric,
+    userId,
+    courseId,
+    at,
+    value = 1,
+  }: { metric: AnalyticsMetric; userId: number | null; courseId: number | null; at: Date; value?: number },
 ) {
   if (value === 0) return;
   const hour = hourOf(at);
@@ -35,7 +50,10 @@ export function recordFact(
     tx
       .insert(analyticsHourly)
       .values({ metric: p("metric"), hour: p("hour"), courseId: p("courseId"), value: p("value") })
-      .onConflictDoUpdate({ target: [analyticsHourly.metric, analyticsHourly.hour, analyticsHourly.courseId], set: { value: sql`${analyticsHourly.value} + ${p("value")}` } })
+      .onConflictDoUpdate({
+        target: [analyticsHourly.metric, analyticsHourly.hour, analyticsHourly.courseId],
+        set: { value: sql`${analyticsHourly.value} + ${p("value")}` },
+      })
       .prepare(),
   );
   for (const id of course ? [0, course] : [0]) addHourly.run({ metric, hour, courseId: id, value });
@@ -107,7 +125,14 @@ function metricHours(db: TenantConn, metric: AnalyticsMetric, fromHour: number, 
     return db
       .select({ hour: analyticsHourly.hour, value: sql<number>`sum(${analyticsHourly.value})` })
       .from(analyticsHourly)
-      .where(and(eq(analyticsHourly.metric, metric), eq(analyticsHourly.courseId, 0), gte(analyticsHourly.hour, fromHour), lt(analyticsHourly.hour, toHour)))
+      .where(
+        and(
+          eq(analyticsHourly.metric, metric),
+          eq(analyticsHourly.courseId, 0),
+          gte(analyticsHourly.hour, fromHour),
+          lt(analyticsHourly.hour, toHour),
+        ),
+      )
       .groupBy(analyticsHourly.hour)
       .all();
   }
@@ -226,7 +251,14 @@ export function changeOf(current: number, previous: number) {
  */
 export function kpiReport(
   db: TenantConn,
-  { kpi, period, group, timeZone, scope, compare = false }: { kpi: Kpi; period: Period; group: Grouping; timeZone: string; scope: AnalyticsScope; compare?: boolean },
+  {
+    kpi,
+    period,
+    group,
+    timeZone,
+    scope,
+    compare = false,
+  }: { kpi: Kpi; period: Period; group: Grouping; timeZone: string; scope: AnalyticsScope; compare?: boolean },
 ): KpiReport {
   if (kpi === "downloads" && scope.kind === "groups") return { kpi, group, current: null, previous: null, change: null };
   const current = seriesOf(db, kpi, period, group, timeZone, scope);
@@ -253,7 +285,10 @@ export interface CourseRow {
 }
 
 /** Per course over a period: completions, watch time, downloads and quiz pass rate. */
-export function courseBreakdown(db: TenantConn, { period, timeZone, scope }: { period: Period; timeZone: string; scope: AnalyticsScope }): CourseRow[] {
+export function courseBreakdown(
+  db: TenantConn,
+  { period, timeZone, scope }: { period: Period; timeZone: string; scope: AnalyticsScope },
+): CourseRow[] {
   const fromHour = Math.floor(localMidnight(period.from, timeZone) / HOUR_MS);
   const toHour = Math.floor(localMidnight(addDays(period.to, 1), timeZone) / HOUR_MS);
   const metrics: AnalyticsMetric[] = ["completions", "watch_seconds", "downloads", "quiz_attempts", "quiz_passes"];
@@ -262,11 +297,22 @@ export function courseBreakdown(db: TenantConn, { period, timeZone, scope }: { p
       ? db
           .select({ courseId: analyticsHourly.courseId, metric: analyticsHourly.metric, value: sql<number>`sum(${analyticsHourly.value})` })
           .from(analyticsHourly)
-          .where(and(inArray(analyticsHourly.metric, metrics), gte(analyticsHourly.hour, fromHour), lt(analyticsHourly.hour, toHour), sql`${analyticsHourly.courseId} > 0`))
+          .where(
+            and(
+              inArray(analyticsHourly.metric, metrics),
+              gte(analyticsHourly.hour, fromHour),
+              lt(analyticsHourly.hour, toHour),
+              sql`${analyticsHourly.courseId} > 0`,
+            ),
+          )
           .groupBy(analyticsHourly.courseId, analyticsHourly.metric)
           .all()
       : db
-          .select({ courseId: analyticsUserHourly.courseId, metric: analyticsUserHourly.metric, value: sql<number>`sum(${analyticsUserHourly.value})` })
+          .select({
+            courseId: analyticsUserHourly.courseId,
+            metric: analyticsUserHourly.metric,
+            value: sql<number>`sum(${analyticsUserHourly.value})`,
+          })
           .from(analyticsUserHourly)
           .where(
             and(
@@ -309,4 +355,3 @@ export function courseBreakdown(db: TenantConn, { period, timeZone, scope }: { p
     })
     .sort((a, b) => b.completions - a.completions || b.watch_minutes - a.watch_minutes || a.title.localeCompare(b.title));
 }
-

@@ -49,7 +49,12 @@ const idsIn = (column: typeof lessons.courseId | typeof lessonProgress.courseId 
  * on every page otherwise).
  */
 function courseTotals(db: TenantConn, ids: number[]) {
-  const kept = cachedByVersion(db, "browse.courseTotals", () => contentVersionOf(db), () => new Map<number, { episodes: number; durationSeconds: number }>());
+  const kept = cachedByVersion(
+    db,
+    "browse.courseTotals",
+    () => contentVersionOf(db),
+    () => new Map<number, { episodes: number; durationSeconds: number }>(),
+  );
   const missing = ids.filter((id) => !kept.has(id));
   if (missing.length === 0) return kept;
   const rows = preparedOnce(db, "browse.courseTotals", () =>
@@ -112,7 +117,12 @@ const MAX_KEPT_CARD_ROWS = 2_000;
 
 /** The card fields of courses by id, kept per connection while the content version is unchanged. */
 function cardRows(db: TenantConn, ids: number[]) {
-  const kept = cachedByVersion(db, "browse.cardRows", () => contentVersionOf(db), () => new Map<number, CardCourse>());
+  const kept = cachedByVersion(
+    db,
+    "browse.cardRows",
+    () => contentVersionOf(db),
+    () => new Map<number, CardCourse>(),
+  );
   let missing = ids.filter((id) => !kept.has(id));
   if (missing.length === 0) return kept;
   if (kept.size + missing.length > MAX_KEPT_CARD_ROWS) {
@@ -122,7 +132,14 @@ function cardRows(db: TenantConn, ids: number[]) {
   }
   const rows = preparedOnce(db, "browse.cardRows", () =>
     db
-      .select({ id: courses.id, title: courses.title, type: courses.type, coverFileId: courses.coverFileId, description: courses.description, published: courses.published })
+      .select({
+        id: courses.id,
+        title: courses.title,
+        type: courses.type,
+        coverFileId: courses.coverFileId,
+        description: courses.description,
+        published: courses.published,
+      })
       .from(courses)
       .where(sql`${courses.id} in (select value from json_each(${sql.placeholder("ids")}))`)
       .prepare(),
@@ -168,7 +185,7 @@ export function courseCards(
     stats = courseStats(
       db,
       rows.map((r) => r.id),
-      learnerId
+      learnerId,
     ),
   }: {
     learnerId: number | null;
@@ -176,7 +193,7 @@ export function courseCards(
     plain: (html: string) => string;
     /** Counted beforehand for several lists at once (`courseStats` over all their ids). */
     stats?: ReturnType<typeof courseStats>;
-  }
+  },
 ): CourseCardData[] {
   return rows.map((c) => ({
     id: c.id,
@@ -205,7 +222,9 @@ export function categoryTiles(db: TenantConn, viewer: Viewer, cover: CoverUrl) {
       .all(visible.params)
       .map((r) => [r.id!, r.n]),
   );
-  return preparedOnce(db, "browse.categoriesInOrder", () => db.select().from(categories).orderBy(asc(categories.position), asc(categories.id)).prepare())
+  return preparedOnce(db, "browse.categoriesInOrder", () =>
+    db.select().from(categories).orderBy(asc(categories.position), asc(categories.id)).prepare(),
+  )
     .all()
     .map((c) => ({
       id: c.id,
@@ -242,7 +261,10 @@ export function coverChoices(db: TenantConn) {
 }
 
 /** What the cover field of a form may hold: nothing (no cover) or a file id. */
-export const coverFieldSchema = z.union([z.literal("").transform(() => null), z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)]);
+export const coverFieldSchema = z.union([
+  z.literal("").transform(() => null),
+  z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+]);
 
 /**
  * Sets (or with null clears) the cover of a category or carousel; the file must be an image of this

@@ -94,7 +94,11 @@ export function getCarousel(db: TenantConn, id: number) {
 
 /** One carousel, if the viewer sees it. */
 export function findCarousel(db: TenantConn, viewer: Viewer, id: number) {
-  return db.select().from(carousels).where(and(eq(carousels.id, id), visibleCarousels(viewer))).get();
+  return db
+    .select()
+    .from(carousels)
+    .where(and(eq(carousels.id, id), visibleCarousels(viewer)))
+    .get();
 }
 
 /** The carousels the viewer sees: published ones, and drafts for those who may write carousels. */
@@ -102,18 +106,17 @@ export function listCarousels(db: TenantConn, viewer: Viewer) {
   const where = visibleCarousels(viewer);
   // Prepared once per connection and variant: every home page lists the published ones.
   return preparedOnce(db, where ? "carousel.listPublished" : "carousel.listAll", () =>
-    db
-      .select()
-      .from(carousels)
-      .where(where)
-      .orderBy(asc(carousels.position), asc(carousels.id))
-      .prepare(),
+    db.select().from(carousels).where(where).orderBy(asc(carousels.position), asc(carousels.id)).prepare(),
   ).all();
 }
 
 export function createCarousel(db: TenantConn, input: z.infer<typeof carouselSchema>): WriteResult<Carousel> {
   return db.transaction((tx) => {
-    const row = tx.insert(carousels).values({ title: input.title, published: input.published, position: nextPosition(tx, carousels) }).returning().get();
+    const row = tx
+      .insert(carousels)
+      .values({ title: input.title, published: input.published, position: nextPosition(tx, carousels) })
+      .returning()
+      .get();
     const set = setCarouselCourses(tx, row.id, input.course_ids);
     if (!set.ok) {
       tx.rollback();
@@ -144,7 +147,9 @@ export function updateCarousel(db: TenantConn, id: number, input: z.infer<typeof
     const changes: Partial<Carousel> = {};
     if (input.title !== undefined) changes.title = input.title;
     if (input.published !== undefined) changes.published = input.published;
-    const row = Object.keys(changes).length ? tx.update(carousels).set(changes).where(eq(carousels.id, id)).returning().get()! : getCarousel(tx, id)!;
+    const row = Object.keys(changes).length
+      ? tx.update(carousels).set(changes).where(eq(carousels.id, id)).returning().get()!
+      : getCarousel(tx, id)!;
     return { ok: true as const, value: row };
   });
 }
@@ -163,7 +168,11 @@ export function moveCourseInCarousel(db: TenantConn, viewer: Viewer, carouselId:
   if (!order) return false;
   db.transaction((tx) => {
     order.forEach((id, position) =>
-      tx.update(carouselCourses).set({ position }).where(and(eq(carouselCourses.carouselId, carouselId), eq(carouselCourses.courseId, id))).run(),
+      tx
+        .update(carouselCourses)
+        .set({ position })
+        .where(and(eq(carouselCourses.carouselId, carouselId), eq(carouselCourses.courseId, id)))
+        .run(),
     );
   });
   return true;
@@ -179,7 +188,12 @@ function pageOf(db: TenantDb, viewer: Viewer, where: SQL | undefined, page: Page
     .offset((page.page - 1) * page.perPage)
     .all();
   const items = rows.map((c) => carouselView(c, carouselCourseIds(db, viewer, c.id)));
-  const total = db.select({ n: count() }).from(carousels).where(and(where, visible(viewer))).get()?.n ?? 0;
+  const total =
+    db
+      .select({ n: count() })
+      .from(carousels)
+      .where(and(where, visible(viewer)))
+      .get()?.n ?? 0;
   return { items, total };
 }
 
@@ -192,7 +206,11 @@ export const carouselResource: Resource<CarouselView, typeof carouselSchema, typ
   list: (db, viewer, page) => pageOf(db, viewer, undefined, page),
   search: (db, viewer, q, page) => pageOf(db, viewer, contains(carousels.title, q), page),
   get: (db, viewer, id) => {
-    const row = db.select().from(carousels).where(and(eq(carousels.id, id), visible(viewer))).get();
+    const row = db
+      .select()
+      .from(carousels)
+      .where(and(eq(carousels.id, id), visible(viewer)))
+      .get();
     return row ? carouselView(row, carouselCourseIds(db, viewer, id)) : null;
   },
   create: (db, viewer, input) => {
@@ -200,7 +218,8 @@ export const carouselResource: Resource<CarouselView, typeof carouselSchema, typ
     if (unique.length && db.select({ id: courses.id }).from(courses).where(inArray(courses.id, unique)).all().length !== unique.length) {
       return { ok: false, field: "course_ids", message: "validation.invalid" };
     }
-    if (input.cover_file_id != null && !isCoverImage(db, input.cover_file_id)) return { ok: false, field: "cover_file_id", message: "validation.invalid" };
+    if (input.cover_file_id != null && !isCoverImage(db, input.cover_file_id))
+      return { ok: false, field: "cover_file_id", message: "validation.invalid" };
     const result = createCarousel(db, input);
     return result.ok ? { ok: true, value: carouselView(result.value, carouselCourseIds(db, viewer, result.value.id)) } : result;
   },

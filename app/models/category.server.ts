@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { TenantConn, TenantDb } from "../../db/open";
 import { categories, courses, type Category } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
-import type { Resource} from "./resource";
+import type { Resource } from "./resource";
 import type { Viewer } from "../access/viewer";
 import { isCoverImage, setCover } from "./browse.server";
 import { moveRow, nextPosition, type Move } from "./ordering.server";
@@ -36,7 +36,11 @@ export function getCategory(db: TenantConn, id: number) {
 }
 
 export function createCategory(db: TenantConn, input: z.infer<typeof categorySchema>) {
-  return db.insert(categories).values({ name: input.name, position: nextPosition(db, categories) }).returning().get();
+  return db
+    .insert(categories)
+    .values({ name: input.name, position: nextPosition(db, categories) })
+    .returning()
+    .get();
 }
 
 export function renameCategory(db: TenantConn, id: number, input: z.infer<typeof categorySchema>) {
@@ -81,7 +85,8 @@ export const categoryResource: Resource<CategoryView, typeof categorySchema, Ret
     return categoryView(row, n);
   },
   create: (db, viewer, input) => {
-    if (input.cover_file_id != null && !isCoverImage(db, input.cover_file_id)) return { ok: false, field: "cover_file_id", message: "validation.invalid" };
+    if (input.cover_file_id != null && !isCoverImage(db, input.cover_file_id))
+      return { ok: false, field: "cover_file_id", message: "validation.invalid" };
     return db.transaction((tx) => {
       const row = createCategory(tx, input);
       if (input.cover_file_id !== undefined) setCover(tx, "category", row.id, input.cover_file_id);
@@ -90,7 +95,8 @@ export const categoryResource: Resource<CategoryView, typeof categorySchema, Ret
   },
   update: (db, viewer, id, input) => {
     if (!getCategory(db, id)) return null;
-    if (input.cover_file_id != null && !isCoverImage(db, input.cover_file_id)) return { ok: false, field: "cover_file_id", message: "validation.invalid" };
+    if (input.cover_file_id != null && !isCoverImage(db, input.cover_file_id))
+      return { ok: false, field: "cover_file_id", message: "validation.invalid" };
     return db.transaction((tx) => {
       if (input.cover_file_id !== undefined) setCover(tx, "category", id, input.cover_file_id);
       if (input.name) renameCategory(tx, id, { name: input.name });

@@ -43,7 +43,13 @@ function logoUri(db: TenantConn, env: CertificateEnv) {
   return match ? fileUri(db, env, Number(match[1])) : null;
 }
 
-async function page(db: TenantConn, env: CertificateEnv, layout: CertificateLayout, values: Record<Placeholder, string>, language: string): Promise<CertificatePage> {
+async function page(
+  db: TenantConn,
+  env: CertificateEnv,
+  layout: CertificateLayout,
+  values: Record<Placeholder, string>,
+  language: string,
+): Promise<CertificatePage> {
   return {
     layout,
     values,
@@ -71,7 +77,12 @@ export async function certificatePage(db: TenantConn, env: CertificateEnv, certi
 }
 
 /** A template filled with sample data, for the live preview. */
-export async function previewPage(db: TenantConn, env: CertificateEnv, layout: CertificateLayout, sample: { learnerName: string; courseTitle: string; language: string }) {
+export async function previewPage(
+  db: TenantConn,
+  env: CertificateEnv,
+  layout: CertificateLayout,
+  sample: { learnerName: string; courseTitle: string; language: string },
+) {
   const publicId = "PREV-IEW0-0000";
   const values: Record<Placeholder, string> = {
     learner_name: sample.learnerName,

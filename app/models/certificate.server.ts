@@ -89,7 +89,16 @@ const ENGLISH_LABELS: StarterLabels = {
 
 /** The blocks a new template starts with: every placeholder in a sensible place, in the admin's words. */
 export function starterBlocks(labels: StarterLabels = ENGLISH_LABELS): CertificateBlock[] {
-  const b = (text: string, y: number, size: number, bold = false): CertificateBlock => ({ text, x: 10, y, width: 80, size, align: "center", bold, color: "#1f2937" });
+  const b = (text: string, y: number, size: number, bold = false): CertificateBlock => ({
+    text,
+    x: 10,
+    y,
+    width: 80,
+    size,
+    align: "center",
+    bold,
+    color: "#1f2937",
+  });
   return [
     b(labels.heading, 14, 34, true),
     b(labels.certifies, 30, 14),
@@ -112,7 +121,11 @@ export const DEFAULT_LAYOUT: CertificateLayout = {
 };
 
 export function listTemplates(db: TenantConn) {
-  return db.select().from(certificateTemplates).orderBy(desc(certificateTemplates.isDefault), asc(certificateTemplates.name), asc(certificateTemplates.id)).all();
+  return db
+    .select()
+    .from(certificateTemplates)
+    .orderBy(desc(certificateTemplates.isDefault), asc(certificateTemplates.name), asc(certificateTemplates.id))
+    .all();
 }
 
 export function getTemplate(db: TenantConn, id: number) {
@@ -184,7 +197,11 @@ export function createTemplate(db: TenantConn, input: TemplateInput): WriteResul
   });
 }
 
-export function updateTemplate(db: TenantConn, id: number, input: z.infer<typeof templateUpdateSchema>): WriteResult<CertificateTemplate> | null {
+export function updateTemplate(
+  db: TenantConn,
+  id: number,
+  input: z.infer<typeof templateUpdateSchema>,
+): WriteResult<CertificateTemplate> | null {
   const existing = getTemplate(db, id);
   if (!existing) return null;
   return inTransaction(db, (tx) => {
@@ -200,7 +217,9 @@ export function updateTemplate(db: TenantConn, id: number, input: z.infer<typeof
       changes.isDefault = true;
     }
     if (input.course_ids) must(setTemplateCourses(tx, id, input.course_ids));
-    return Object.keys(changes).length ? tx.update(certificateTemplates).set(changes).where(eq(certificateTemplates.id, id)).returning().get()! : existing;
+    return Object.keys(changes).length
+      ? tx.update(certificateTemplates).set(changes).where(eq(certificateTemplates.id, id)).returning().get()!
+      : existing;
   });
 }
 
@@ -285,13 +304,22 @@ export const templateResource: Resource<TemplateView, typeof apiCreate, typeof a
   updateSchema: apiUpdate,
   list: (db, _viewer, page) => {
     const rows = listTemplates(db);
-    const items = rows.slice((page.page - 1) * page.perPage, page.page * page.perPage).map((t) => templateView(t, templateCourseIds(db, t.id)));
+    const items = rows
+      .slice((page.page - 1) * page.perPage, page.page * page.perPage)
+      .map((t) => templateView(t, templateCourseIds(db, t.id)));
     return { items, total: rows.length };
   },
   search: (db, _viewer, q, page) => {
     const where = contains(certificateTemplates.name, q);
     const total = db.select({ n: count() }).from(certificateTemplates).where(where).get()?.n ?? 0;
-    const rows = db.select().from(certificateTemplates).where(where).orderBy(asc(certificateTemplates.name)).limit(page.perPage).offset((page.page - 1) * page.perPage).all();
+    const rows = db
+      .select()
+      .from(certificateTemplates)
+      .where(where)
+      .orderBy(asc(certificateTemplates.name))
+      .limit(page.perPage)
+      .offset((page.page - 1) * page.perPage)
+      .all();
     return { items: rows.map((t) => templateView(t, templateCourseIds(db, t.id))), total };
   },
   get: (db, _viewer, id) => {
@@ -299,7 +327,12 @@ export const templateResource: Resource<TemplateView, typeof apiCreate, typeof a
     return t ? templateView(t, templateCourseIds(db, t.id)) : null;
   },
   create: (db, _viewer, input) => {
-    const result = createTemplate(db, { name: input.name, is_default: input.is_default, layout: fromApiLayout(input.layout, DEFAULT_LAYOUT), course_ids: input.course_ids });
+    const result = createTemplate(db, {
+      name: input.name,
+      is_default: input.is_default,
+      layout: fromApiLayout(input.layout, DEFAULT_LAYOUT),
+      course_ids: input.course_ids,
+    });
     return result.ok ? { ok: true, value: templateView(result.value, templateCourseIds(db, result.value.id)) } : result;
   },
   update: (db, _viewer, id, input) => {
@@ -344,10 +377,17 @@ export function learnerName(user: { firstName: string; lastName: string; email: 
  * the transaction that recorded the completion). Idempotent: the (user, course) unique key makes a second
  * call, or a concurrent one, do nothing. Returns the certificate, or null when the course issues none.
  */
-export function issueCertificate(tx: TenantConn, { userId, courseId, at }: { userId: number; courseId: number; at: Date }): Certificate | null {
+export function issueCertificate(
+  tx: TenantConn,
+  { userId, courseId, at }: { userId: number; courseId: number; at: Date },
+): Certificate | null {
   const course = tx.select().from(courses).where(eq(courses.id, courseId)).get();
   if (!course?.allowCertificates) return null;
-  const existing = tx.select().from(certificates).where(and(eq(certificates.userId, userId), eq(certificates.issuedForCourseId, courseId))).get();
+  const existing = tx
+    .select()
+    .from(certificates)
+    .where(and(eq(certificates.userId, userId), eq(certificates.issuedForCourseId, courseId)))
+    .get();
   if (existing) return existing;
   const user = tx.select().from(users).where(eq(users.id, userId)).get();
   if (!user) return null;
@@ -373,7 +413,11 @@ export function issueCertificate(tx: TenantConn, { userId, courseId, at }: { use
       .get();
     if (row) return row;
     // Either the certificate exists (another path issued it) or the random id collided: look, then retry.
-    const now = tx.select().from(certificates).where(and(eq(certificates.userId, userId), eq(certificates.issuedForCourseId, courseId))).get();
+    const now = tx
+      .select()
+      .from(certificates)
+      .where(and(eq(certificates.userId, userId), eq(certificates.issuedForCourseId, courseId)))
+      .get();
     if (now) return now;
   }
   throw new Error("could not pick a unique certificate id");
@@ -389,7 +433,11 @@ export function getCertificate(db: TenantConn, id: number) {
 
 /** A learner's own certificate; another learner's is simply not found. */
 export function getOwnCertificate(db: TenantConn, userId: number, id: number) {
-  return db.select().from(certificates).where(and(eq(certificates.id, id), eq(certificates.userId, userId))).get();
+  return db
+    .select()
+    .from(certificates)
+    .where(and(eq(certificates.id, id), eq(certificates.userId, userId)))
+    .get();
 }
 
 export function getCertificateByPublicId(db: TenantConn, publicId: string) {
@@ -409,13 +457,27 @@ export function certificateForCourse(db: TenantConn, userId: number, courseId: n
 }
 
 export function listOwnCertificates(db: TenantConn, userId: number) {
-  return db.select().from(certificates).where(eq(certificates.userId, userId)).orderBy(desc(certificates.issuedAt), desc(certificates.id)).all();
+  return db
+    .select()
+    .from(certificates)
+    .where(eq(certificates.userId, userId))
+    .orderBy(desc(certificates.issuedAt), desc(certificates.id))
+    .all();
 }
 
 export function listCertificates(db: TenantConn, page: Page, { q }: { q?: string } = {}) {
-  const where = q ? sql`(${contains(certificates.learnerName, q)} or ${contains(certificates.courseTitle, q)} or ${contains(certificates.publicId, q)})` : undefined;
+  const where = q
+    ? sql`(${contains(certificates.learnerName, q)} or ${contains(certificates.courseTitle, q)} or ${contains(certificates.publicId, q)})`
+    : undefined;
   const total = db.select({ n: count() }).from(certificates).where(where).get()?.n ?? 0;
-  const rows = db.select().from(certificates).where(where).orderBy(desc(certificates.issuedAt), desc(certificates.id)).limit(page.perPage).offset((page.page - 1) * page.perPage).all();
+  const rows = db
+    .select()
+    .from(certificates)
+    .where(where)
+    .orderBy(desc(certificates.issuedAt), desc(certificates.id))
+    .limit(page.perPage)
+    .offset((page.page - 1) * page.perPage)
+    .all();
   return { items: rows, total };
 }
 
@@ -456,7 +518,13 @@ export function pendingRender(db: TenantConn, certificateId: number) {
   return db
     .select()
     .from(jobs)
-    .where(and(eq(jobs.kind, RENDER_JOB), inArray(jobs.status, ["queued", "running"]), sql`json_extract(${jobs.payload}, '$.certificateId') = ${certificateId}`))
+    .where(
+      and(
+        eq(jobs.kind, RENDER_JOB),
+        inArray(jobs.status, ["queued", "running"]),
+        sql`json_extract(${jobs.payload}, '$.certificateId') = ${certificateId}`,
+      ),
+    )
     .get();
 }
 
@@ -476,7 +544,11 @@ export function setCertificatePdf(db: TenantConn, id: number, fileId: number) {
 
 /** The PDF's download name: ascii-friendly, from the course title and the id. */
 export function pdfName(c: Certificate) {
-  const title = c.courseTitle.replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "").slice(0, 60) || "certificate";
+  const title =
+    c.courseTitle
+      .replace(/[^\p{L}\p{N}]+/gu, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 60) || "certificate";
   return `certificate-${title}-${c.publicId}.pdf`;
 }
 

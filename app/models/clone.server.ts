@@ -3,7 +3,18 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import type { TenantDb } from "../../db/open";
-import { courses, files, lessons, links, materials, quizLessons, scormPackages, type Job, type ScormPackage, type StoredFile } from "../../db/tenant";
+import {
+  courses,
+  files,
+  lessons,
+  links,
+  materials,
+  quizLessons,
+  scormPackages,
+  type Job,
+  type ScormPackage,
+  type StoredFile,
+} from "../../db/tenant";
 import { tenantFolder } from "../../db/tenant-pool";
 import { finishJob, JobError } from "./job.server";
 import { nextPosition } from "./ordering.server";
@@ -51,14 +62,26 @@ export async function cloneCourse({ db, dataDir, organizationId, job, progress, 
     ];
     const sources: StoredFile[] = fileIds.length ? db.select().from(files).where(inArray(files.id, fileIds)).all() : [];
     const packages: ScormPackage[] = courseLessons.length
-      ? db.select().from(scormPackages).where(inArray(scormPackages.lessonId, courseLessons.map((l) => l.id))).all()
+      ? db
+          .select()
+          .from(scormPackages)
+          .where(
+            inArray(
+              scormPackages.lessonId,
+              courseLessons.map((l) => l.id),
+            ),
+          )
+          .all()
       : [];
     const totalBytes = sources.reduce((sum, f) => sum + f.size, 0) + packages.reduce((sum, p) => sum + p.unpackedBytes, 0) || 1;
     let copied = 0;
     const staged = new Map<number, { stagedPath: string; relative: string }>();
     progress(2);
     for (const file of sources) {
-      const relative = path.join(crypto.randomBytes(1).toString("hex"), `${crypto.randomBytes(16).toString("hex")}${path.extname(file.path)}`);
+      const relative = path.join(
+        crypto.randomBytes(1).toString("hex"),
+        `${crypto.randomBytes(16).toString("hex")}${path.extname(file.path)}`,
+      );
       const stagedPath = path.join(stagingFiles, relative.replace(path.sep, "-"));
       await fs.promises.copyFile(path.join(root, file.path), stagedPath);
       staged.set(file.id, { stagedPath, relative });
@@ -73,7 +96,12 @@ export async function cloneCourse({ db, dataDir, organizationId, job, progress, 
     for (const pkg of packages) {
       const folder = crypto.randomBytes(12).toString("hex");
       const stagedPath = path.join(packageRoot, `.incoming-clone-${job.id}-${folder}`);
-      await fs.promises.cp(path.join(packageRoot, pkg.folder), stagedPath, { recursive: true, errorOnExist: true, force: false, verbatimSymlinks: true });
+      await fs.promises.cp(path.join(packageRoot, pkg.folder), stagedPath, {
+        recursive: true,
+        errorOnExist: true,
+        force: false,
+        verbatimSymlinks: true,
+      });
       staging.push(stagedPath);
       stagedPackages.set(pkg.lessonId, { pkg, stagedPath, folder });
       copied += pkg.unpackedBytes;
@@ -93,7 +121,15 @@ export async function cloneCourse({ db, dataDir, organizationId, job, progress, 
         const { stagedPath, relative } = staged.get(file.id)!;
         const row = tx
           .insert(files)
-          .values({ kind: file.kind, mime: file.mime, name: file.name, size: file.size, sha256: file.sha256, path: relative, uploadedBy: file.uploadedBy })
+          .values({
+            kind: file.kind,
+            mime: file.mime,
+            name: file.name,
+            size: file.size,
+            sha256: file.sha256,
+            path: relative,
+            uploadedBy: file.uploadedBy,
+          })
           .returning()
           .get();
         newFileId.set(file.id, row.id);
@@ -118,14 +154,20 @@ export async function cloneCourse({ db, dataDir, organizationId, job, progress, 
         .get();
       for (const lesson of freshLessons) {
         const { id: _lid, createdAt: _lc, updatedAt: _lu, ...rest } = lesson;
-        const lessonCopy = tx.insert(lessons).values({ ...rest, courseId: created.id, fileId: mapFile(lesson.fileId) }).returning().get();
+        const lessonCopy = tx
+          .insert(lessons)
+          .values({ ...rest, courseId: created.id, fileId: mapFile(lesson.fileId) })
+          .returning()
+          .get();
         const quiz = tx.select().from(quizLessons).where(eq(quizLessons.lessonId, lesson.id)).get();
         if (quiz) tx.insert(quizLessons).values({ lessonId: lessonCopy.id, quizId: quiz.quizId }).run();
         // The package as it was when its folder was copied (one added during the copy is not taken).
         const staged = stagedPackages.get(lesson.id);
         if (staged) {
           const { id: _pid, createdAt: _pc, updatedAt: _pu, lessonId: _pl, folder: _pf, ...pkg } = staged.pkg;
-          tx.insert(scormPackages).values({ ...pkg, lessonId: lessonCopy.id, folder: staged.folder }).run();
+          tx.insert(scormPackages)
+            .values({ ...pkg, lessonId: lessonCopy.id, folder: staged.folder })
+            .run();
           const target = path.join(packageRoot, staged.folder);
           fs.renameSync(staged.stagedPath, target);
           placed.push(target);
@@ -135,11 +177,15 @@ export async function cloneCourse({ db, dataDir, organizationId, job, progress, 
         const fileId = mapFile(material.fileId);
         if (fileId === null) continue; // added during the copy, after its files were taken
         const { id: _mid, createdAt: _mc, updatedAt: _mu, ...rest } = material;
-        tx.insert(materials).values({ ...rest, courseId: created.id, fileId }).run();
+        tx.insert(materials)
+          .values({ ...rest, courseId: created.id, fileId })
+          .run();
       }
       for (const link of freshLinks) {
         const { id: _kid, createdAt: _kc, updatedAt: _ku, ...rest } = link;
-        tx.insert(links).values({ ...rest, courseId: created.id }).run();
+        tx.insert(links)
+          .values({ ...rest, courseId: created.id })
+          .run();
       }
       // The job is marked done in the same transaction: a crash can never leave a copy whose job runs again.
       finishJob(tx as unknown as TenantDb, job.id, { course_id: created.id });

@@ -10,7 +10,8 @@ import { contentVersion } from "../../db/tenant";
  */
 export function contentVersionOf(db: TenantConn) {
   return String(
-    preparedOnce(db, "content.version", () => db.select({ version: contentVersion.version }).from(contentVersion).where(eq(contentVersion.id, 1)).prepare()).get()
-      ?.version ?? 0,
+    preparedOnce(db, "content.version", () =>
+      db.select({ version: contentVersion.version }).from(contentVersion).where(eq(contentVersion.id, 1)).prepare(),
+    ).get()?.version ?? 0,
   );
 }

@@ -27,8 +27,19 @@ export function createCourse(db: TenantConn, input: Omit<NewCourse, "id" | "crea
  */
 export function listVisibleCourses(db: TenantConn, viewer: Viewer, page: Page) {
   const visible = visibleCoursesPrepared(viewer);
-  const key = ["course.visiblePage", visible.key, visible.key === "groups" ? visible.params.viewerGroups : "", page.page, page.perPage].join("\u0000");
-  return cachedByVersion(db, key, () => contentVersionOf(db), () => visiblePage(db, visible, page));
+  const key = [
+    "course.visiblePage",
+    visible.key,
+    visible.key === "groups" ? visible.params.viewerGroups : "",
+    page.page,
+    page.perPage,
+  ].join("\u0000");
+  return cachedByVersion(
+    db,
+    key,
+    () => contentVersionOf(db),
+    () => visiblePage(db, visible, page),
+  );
 }
 
 function visiblePage(db: TenantConn, visible: ReturnType<typeof visibleCoursesPrepared>, page: Page) {
@@ -51,7 +62,9 @@ function visiblePage(db: TenantConn, visible: ReturnType<typeof visibleCoursesPr
       .prepare(),
   ).all({ limit: page.perPage, offset: (page.page - 1) * page.perPage, ...visible.params });
   const total =
-    preparedOnce(db, `course.visibleCount.${visible.key}`, () => db.select({ n: count() }).from(courses).where(visible.where).prepare()).get(visible.params)?.n ?? 0;
+    preparedOnce(db, `course.visibleCount.${visible.key}`, () =>
+      db.select({ n: count() }).from(courses).where(visible.where).prepare(),
+    ).get(visible.params)?.n ?? 0;
   return { items, total };
 }
 
@@ -96,10 +109,13 @@ function pageOf(db: TenantConn, where: SQL | undefined, page: Page) {
 
 // Unknown fields are dropped by zod (no .passthrough()), so `id`, `created_at` or anything else sent is ignored.
 const createSchema = courseSchema;
-const updateSchema = z
-  .object(Object.fromEntries(Object.entries(courseFields).map(([k, v]) => [k, v instanceof z.ZodDefault ? v.removeDefault().optional() : v.optional()])) as {
+const updateSchema = z.object(
+  Object.fromEntries(
+    Object.entries(courseFields).map(([k, v]) => [k, v instanceof z.ZodDefault ? v.removeDefault().optional() : v.optional()]),
+  ) as {
     [K in keyof typeof courseFields]: z.ZodOptional<z.ZodTypeAny>;
-  });
+  },
+);
 
 type CourseInput = Partial<z.infer<typeof createSchema>>;
 
@@ -144,12 +160,15 @@ function checkReferences(db: TenantConn, input: CourseInput, selfId?: number): W
     return { ok: false, field: "category_id", message: "validation.invalid" };
   }
   if (input.prerequisite_course_id != null) {
-    if (input.prerequisite_course_id === selfId || !db.select({ id: courses.id }).from(courses).where(eq(courses.id, input.prerequisite_course_id)).get()) {
+    if (
+      input.prerequisite_course_id === selfId ||
+      !db.select({ id: courses.id }).from(courses).where(eq(courses.id, input.prerequisite_course_id)).get()
+    ) {
       return { ok: false, field: "prerequisite_course_id", message: "validation.invalid" };
     }
     // A chain of prerequisites that comes back to this course would lock every learner out for good.
     const seen = new Set<number>();
-    for (let id: number | null = input.prerequisite_course_id; id !== null; ) {
+    for (let id: number | null = input.prerequisite_course_id; id !== null;) {
       if (id === selfId || seen.has(id)) return { ok: false, field: "prerequisite_course_id", message: "validation.prerequisiteCycle" };
       seen.add(id);
       id = db.select({ next: courses.prerequisiteCourseId }).from(courses).where(eq(courses.id, id)).get()?.next ?? null;
@@ -173,7 +192,12 @@ function replaceLinks(db: TenantConn, courseId: number, items: Array<{ title: st
 
 export function courseLinks(db: TenantConn, courseId: number) {
   return preparedOnce(db, "course.links", () =>
-    db.select().from(links).where(eq(links.courseId, sql.placeholder("courseId"))).orderBy(asc(links.position), asc(links.id)).prepare(),
+    db
+      .select()
+      .from(links)
+      .where(eq(links.courseId, sql.placeholder("courseId")))
+      .orderBy(asc(links.position), asc(links.id))
+      .prepare(),
   ).all({ courseId });
 }
 
@@ -187,13 +211,21 @@ export const courseResource: Resource<CourseView, typeof createSchema, typeof up
   createSchema,
   updateSchema,
   list: (db, viewer, page, filters) =>
-    pageOf(db, and(visibleCourses(viewer), filters.category_id ? eq(courses.categoryId, Number(filters.category_id) || -1) : undefined), page),
+    pageOf(
+      db,
+      and(visibleCourses(viewer), filters.category_id ? eq(courses.categoryId, Number(filters.category_id) || -1) : undefined),
+      page,
+    ),
   search: (db, viewer, q, page) => {
     const match = or(contains(courses.title, q), contains(courses.description, q));
     return pageOf(db, and(visibleCourses(viewer), match), page);
   },
   get: (db, viewer, id) => {
-    const row = db.select().from(courses).where(and(eq(courses.id, id), visibleCourses(viewer))).get();
+    const row = db
+      .select()
+      .from(courses)
+      .where(and(eq(courses.id, id), visibleCourses(viewer)))
+      .get();
     if (!row) return null;
     const courseLinkRows = courseLinks(db, id).map((l) => ({ id: l.id, title: l.title, url: l.url }));
     return { ...courseView(row), links: courseLinkRows };
@@ -243,11 +275,23 @@ export function moveCourse(db: TenantConn, id: number, to: import("./ordering.se
 
 /** The published courses by title, for choosing one (the organization's featured course). */
 export function publishedCourseChoices(db: TenantConn, limit = 100) {
-  return db.select({ id: courses.id, title: courses.title }).from(courses).where(published).orderBy(asc(courses.position), asc(courses.id)).limit(limit).all();
+  return db
+    .select({ id: courses.id, title: courses.title })
+    .from(courses)
+    .where(published)
+    .orderBy(asc(courses.position), asc(courses.id))
+    .limit(limit)
+    .all();
 }
 
 export function isPublishedCourse(db: TenantConn, id: number) {
-  return Boolean(db.select({ id: courses.id }).from(courses).where(and(eq(courses.id, id), published)).get());
+  return Boolean(
+    db
+      .select({ id: courses.id })
+      .from(courses)
+      .where(and(eq(courses.id, id), published))
+      .get(),
+  );
 }
 
 export function getCourse(db: TenantConn, id: number) {

@@ -83,6 +83,7 @@ export function setSubscribers(table: Subscribers) {
  * program that forgot its start-up, never a learner's event to drop: it throws.
  */
 export function publish<K extends EventName>(tx: Tx, name: K, event: LearningEvents[K]) {
-  if (!subscribers) throw new Error(`learning event "${name}" published before subscribeLearningEvents() ran (app/models/subscribers.server.ts)`);
+  if (!subscribers)
+    throw new Error(`learning event "${name}" published before subscribeLearningEvents() ran (app/models/subscribers.server.ts)`);
   for (const handler of subscribers[name] as ReadonlyArray<Handler<K>>) handler(tx, event);
 }

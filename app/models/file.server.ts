@@ -76,8 +76,11 @@ function filesDir(dataDir: string, organizationId: number) {
 
 /** A clean file name for Content-Disposition and listings: no paths, no control characters. */
 export function cleanName(name: string) {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
-  const base = path.basename(name.replace(/\\/g, "/")).replace(/[\u0000-\u001f\u007f"]/g, "").trim();
+  const base = path
+    .basename(name.replace(/\\/g, "/"))
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
+    .replace(/[\u0000-\u001f\u007f"]/g, "")
+    .trim();
   return (base || "file").slice(0, 200);
 }
 
@@ -85,7 +88,10 @@ export function cleanName(name: string) {
  * Reads a multipart request: every file part is streamed to a temporary file and cut off (and removed)
  * the moment it passes the limit; small text fields are kept in memory. Call `cleanup` when done.
  */
-export async function receiveUpload(request: Request, { dataDir, organizationId, limits }: { dataDir: string; organizationId: number; limits: UploadLimits }) {
+export async function receiveUpload(
+  request: Request,
+  { dataDir, organizationId, limits }: { dataDir: string; organizationId: number; limits: UploadLimits },
+) {
   const tempDir = path.join(filesDir(dataDir, organizationId), ".incoming");
   fs.mkdirSync(tempDir, { recursive: true });
   const pending = new Map<string, Pending>();
@@ -124,7 +130,6 @@ export async function receiveUpload(request: Request, { dataDir, organizationId,
     if ((error as Error)?.name === "MaxPartSizeExceededError") throw new UploadError("too_large", FIELD_MAX_BYTES);
     if ((error as NodeJS.ErrnoException)?.code) throw error; // the disk, not the request
     throw new UploadError("missing"); // a body that is not multipart as it claims
-
   }
 }
 
@@ -141,7 +146,14 @@ export async function storeUpload(
     limits,
     allowed,
     uploadedBy,
-  }: { dataDir: string; organizationId: number; pending: Pending | undefined; limits: UploadLimits; allowed?: readonly FileKind[]; uploadedBy: number | null },
+  }: {
+    dataDir: string;
+    organizationId: number;
+    pending: Pending | undefined;
+    limits: UploadLimits;
+    allowed?: readonly FileKind[];
+    uploadedBy: number | null;
+  },
 ): Promise<StoredFile> {
   if (!pending) throw new UploadError("missing");
   if (pending.size === 0) throw new UploadError("empty");
@@ -155,7 +167,15 @@ export async function storeUpload(
     const reencoded = `${pending.tempPath}.clean`;
     try {
       const image = sharp(pending.tempPath, { limitInputPixels: 40_000_000, animated: type.mime === "image/gif" });
-      await (type.mime === "image/jpeg" ? image.rotate().jpeg({ quality: 88 }) : type.mime === "image/webp" ? image.webp() : type.mime === "image/gif" ? image.gif() : image.png()).toFile(reencoded);
+      await (
+        type.mime === "image/jpeg"
+          ? image.rotate().jpeg({ quality: 88 })
+          : type.mime === "image/webp"
+            ? image.webp()
+            : type.mime === "image/gif"
+              ? image.gif()
+              : image.png()
+      ).toFile(reencoded);
     } catch {
       fs.rmSync(reencoded, { force: true });
       throw new UploadError("type_not_allowed");

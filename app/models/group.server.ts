@@ -29,15 +29,26 @@ import type { GroupForm, RuleInput } from "./forms/groups";
  * (docs/decisions/017-groups-and-import.md).
  */
 
-export function createGroup(db: TenantConn, input: { name: string; description?: string; coverFileId?: number | null; ruleMatch?: "all" | "any" }) {
+export function createGroup(
+  db: TenantConn,
+  input: { name: string; description?: string; coverFileId?: number | null; ruleMatch?: "all" | "any" },
+) {
   return db
     .insert(groups)
-    .values({ name: input.name, description: input.description ?? "", coverFileId: input.coverFileId ?? null, ruleMatch: input.ruleMatch ?? "all" })
+    .values({
+      name: input.name,
+      description: input.description ?? "",
+      coverFileId: input.coverFileId ?? null,
+      ruleMatch: input.ruleMatch ?? "all",
+    })
     .returning()
     .get();
 }
 
-export function addGroupMember(db: TenantConn, { groupId, userId, isAdmin = false }: { groupId: number; userId: number; isAdmin?: boolean }) {
+export function addGroupMember(
+  db: TenantConn,
+  { groupId, userId, isAdmin = false }: { groupId: number; userId: number; isAdmin?: boolean },
+) {
   db.insert(groupMembers)
     .values({ groupId, userId, isAdmin, source: "manual" })
     .onConflictDoUpdate({ target: [groupMembers.groupId, groupMembers.userId], set: { isAdmin, source: "manual" } })
@@ -85,7 +96,13 @@ export { groupFormSchema, ruleFormSchema, ruleSchema, RULE_OPERATORS, type Group
 /** Is the cover an image of this organization? (A foreign key in a body is checked to exist here.) */
 function coverIsImage(db: TenantConn, fileId: number | null) {
   if (fileId === null) return true;
-  return Boolean(db.select({ id: files.id }).from(files).where(and(eq(files.id, fileId), eq(files.kind, "image"))).get());
+  return Boolean(
+    db
+      .select({ id: files.id })
+      .from(files)
+      .where(and(eq(files.id, fileId), eq(files.kind, "image")))
+      .get(),
+  );
 }
 
 export type GroupWrite = { ok: true; group: Group } | { ok: false; field: string; message: string };
@@ -151,7 +168,12 @@ export function groupView(db: TenantConn, group: Group) {
     cover_file_id: group.coverFileId,
     rule_match: group.ruleMatch,
     rules: listRules(db, group.id).map((r) => ({ id: r.id, field: r.field, operator: r.operator, value: ruleValue(r) })),
-    course_ids: db.select({ id: groupCourses.courseId }).from(groupCourses).where(eq(groupCourses.groupId, group.id)).all().map((r) => r.id),
+    course_ids: db
+      .select({ id: groupCourses.courseId })
+      .from(groupCourses)
+      .where(eq(groupCourses.groupId, group.id))
+      .all()
+      .map((r) => r.id),
     member_count: db.select({ n: count() }).from(groupMembers).where(eq(groupMembers.groupId, group.id)).get()?.n ?? 0,
     admin_ids: db
       .select({ id: groupMembers.userId })
@@ -165,7 +187,6 @@ export function groupView(db: TenantConn, group: Group) {
 
 // ---------------------------------------------------------------------------------------------------
 // Rules
-
 
 export function listRules(db: TenantConn, groupId: number) {
   return db.select().from(groupRules).where(eq(groupRules.groupId, groupId)).orderBy(asc(groupRules.id)).all();
@@ -202,7 +223,11 @@ function dependentGroupIds(db: TenantConn, groupId: number, edges = ruleEdges(db
 }
 
 /** Adds a rule after checking what it names exists here and that it makes no circle of groups. */
-export function addRule(db: TenantConn, groupId: number, rule: RuleInput): { ok: true; rule: GroupRule } | { ok: false; field: string; message: string } {
+export function addRule(
+  db: TenantConn,
+  groupId: number,
+  rule: RuleInput,
+): { ok: true; rule: GroupRule } | { ok: false; field: string; message: string } {
   const ref = Number(rule.value);
   if (rule.field === "completed_course" && !db.select({ id: courses.id }).from(courses).where(eq(courses.id, ref)).get()) {
     return { ok: false, field: "value", message: "validation.invalidOption" };
@@ -210,7 +235,8 @@ export function addRule(db: TenantConn, groupId: number, rule: RuleInput): { ok:
   if (rule.field === "member_of_group") {
     if (!getGroup(db, ref)) return { ok: false, field: "value", message: "validation.invalidOption" };
     // A rule "member of Y" on X makes X depend on Y: refused when Y already depends on X (or is X).
-    if (ref === groupId || dependentGroupIds(db, groupId).includes(ref)) return { ok: false, field: "value", message: "groups.errors.cycle" };
+    if (ref === groupId || dependentGroupIds(db, groupId).includes(ref))
+      return { ok: false, field: "value", message: "groups.errors.cycle" };
   }
   return db.transaction((tx) => {
     const row = tx
@@ -232,13 +258,24 @@ export function addRule(db: TenantConn, groupId: number, rule: RuleInput): { ok:
 
 export function removeRule(db: TenantConn, groupId: number, ruleId: number) {
   return db.transaction((tx) => {
-    const gone = tx.delete(groupRules).where(and(eq(groupRules.id, ruleId), eq(groupRules.groupId, groupId))).run().changes > 0;
+    const gone =
+      tx
+        .delete(groupRules)
+        .where(and(eq(groupRules.id, ruleId), eq(groupRules.groupId, groupId)))
+        .run().changes > 0;
     if (gone) recomputeGroup(tx, groupId);
     return gone;
   });
 }
 
-const TEXT_COLUMNS = { email: users.email, first_name: users.firstName, last_name: users.lastName, phone: users.phone, language: users.language, role: users.role } as const;
+const TEXT_COLUMNS = {
+  email: users.email,
+  first_name: users.firstName,
+  last_name: users.lastName,
+  phone: users.phone,
+  language: users.language,
+  role: users.role,
+} as const;
 
 function dayStart(value: string) {
   return Math.floor(Date.parse(`${value}T00:00:00Z`) / 1000);
@@ -249,7 +286,9 @@ function ruleCondition(rule: GroupRule): SQL {
   switch (rule.field) {
     case "created_at":
       // "before 2026-03-01": created before that day began; "after": created after that day ended (UTC).
-      return rule.operator === "before" ? sql`${users.createdAt} < ${dayStart(rule.value)}` : sql`${users.createdAt} >= ${dayStart(rule.value) + 86_400}`;
+      return rule.operator === "before"
+        ? sql`${users.createdAt} < ${dayStart(rule.value)}`
+        : sql`${users.createdAt} >= ${dayStart(rule.value) + 86_400}`;
     case "completed_course": {
       const done = sql`exists (select 1 from ${courseCompletions} where ${courseCompletions.userId} = ${users.id} and ${courseCompletions.courseId} = ${rule.courseId})`;
       return rule.operator === "is" ? done : sql`not ${done}`;
@@ -287,7 +326,17 @@ function recomputeOne(db: TenantConn, group: Group, rules: GroupRule[], userId?:
   const onlyUser = userId === undefined ? sql`1` : sql`${users.id} = ${userId}`;
   const conditions = rules.map(ruleCondition);
   const matches =
-    conditions.length === 0 ? sql`0` : group.ruleMatch === "any" ? sql.join(conditions.map((c) => sql`(${c})`), sql` or `) : sql.join(conditions.map((c) => sql`(${c})`), sql` and `);
+    conditions.length === 0
+      ? sql`0`
+      : group.ruleMatch === "any"
+        ? sql.join(
+            conditions.map((c) => sql`(${c})`),
+            sql` or `,
+          )
+        : sql.join(
+            conditions.map((c) => sql`(${c})`),
+            sql` and `,
+          );
   const added = db.run(
     sql`insert into ${groupMembers} (group_id, user_id, is_admin, source)
         select ${group.id}, ${users.id}, 0, 'rule' from ${users} where (${onlyUser}) and (${matches})
@@ -337,7 +386,14 @@ function ruleGroupsInOrder(db: TenantConn) {
     order.unshift(id);
   };
   for (const id of byGroup.keys()) visit(id);
-  const all = new Map(db.select().from(groups).where(inArray(groups.id, [...byGroup.keys()])).all().map((g) => [g.id, g]));
+  const all = new Map(
+    db
+      .select()
+      .from(groups)
+      .where(inArray(groups.id, [...byGroup.keys()]))
+      .all()
+      .map((g) => [g.id, g]),
+  );
   return order.filter((id) => byGroup.has(id) && all.has(id)).map((id) => ({ group: all.get(id)!, rules: byGroup.get(id)! }));
 }
 
@@ -358,7 +414,8 @@ export function recomputeAllRuleGroups(db: TenantConn) {
 export function describeRules(db: TenantConn, groupId: number) {
   return listRules(db, groupId).map((rule) => {
     let value = rule.value;
-    if (rule.field === "completed_course") value = db.select({ t: courses.title }).from(courses).where(eq(courses.id, rule.courseId!)).get()?.t ?? "";
+    if (rule.field === "completed_course")
+      value = db.select({ t: courses.title }).from(courses).where(eq(courses.id, rule.courseId!)).get()?.t ?? "";
     if (rule.field === "member_of_group") value = getGroup(db, rule.otherGroupId!)?.name ?? "";
     return { id: rule.id, field: rule.field, operator: rule.operator, value };
   });
@@ -371,11 +428,19 @@ export function describeRules(db: TenantConn, groupId: number) {
 export function addMembers(db: TenantConn, groupId: number, userIds: number[], { admin = false }: { admin?: boolean } = {}) {
   if (userIds.length === 0) return 0;
   return db.transaction((tx) => {
-    const existing = tx.select({ id: users.id }).from(users).where(inArray(users.id, userIds)).all().map((u) => u.id);
+    const existing = tx
+      .select({ id: users.id })
+      .from(users)
+      .where(inArray(users.id, userIds))
+      .all()
+      .map((u) => u.id);
     for (const userId of existing) {
       tx.insert(groupMembers)
         .values({ groupId, userId, isAdmin: admin, source: "manual" })
-        .onConflictDoUpdate({ target: [groupMembers.groupId, groupMembers.userId], set: admin ? { isAdmin: true, source: "manual" } : { source: "manual" } })
+        .onConflictDoUpdate({
+          target: [groupMembers.groupId, groupMembers.userId],
+          set: admin ? { isAdmin: true, source: "manual" } : { source: "manual" },
+        })
         .run();
       recomputeUserMemberships(tx, userId);
     }
@@ -386,7 +451,11 @@ export function addMembers(db: TenantConn, groupId: number, userIds: number[], {
 /** Removes a person from the group; a rule member who still matches comes back at the next recompute. */
 export function removeMember(db: TenantConn, groupId: number, userId: number) {
   return db.transaction((tx) => {
-    const gone = tx.delete(groupMembers).where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId))).run().changes > 0;
+    const gone =
+      tx
+        .delete(groupMembers)
+        .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)))
+        .run().changes > 0;
     if (gone) recomputeUserMemberships(tx, userId);
     return gone;
   });
@@ -404,13 +473,25 @@ export function setMemberAdmin(db: TenantConn, groupId: number, userId: number, 
 }
 
 export function attachCourses(db: TenantConn, groupId: number, courseIds: number[]) {
-  const existing = courseIds.length ? db.select({ id: courses.id }).from(courses).where(inArray(courses.id, courseIds)).all().map((c) => c.id) : [];
+  const existing = courseIds.length
+    ? db
+        .select({ id: courses.id })
+        .from(courses)
+        .where(inArray(courses.id, courseIds))
+        .all()
+        .map((c) => c.id)
+    : [];
   for (const courseId of existing) db.insert(groupCourses).values({ groupId, courseId }).onConflictDoNothing().run();
   return existing.length;
 }
 
 export function detachCourse(db: TenantConn, groupId: number, courseId: number) {
-  return db.delete(groupCourses).where(and(eq(groupCourses.groupId, groupId), eq(groupCourses.courseId, courseId))).run().changes > 0;
+  return (
+    db
+      .delete(groupCourses)
+      .where(and(eq(groupCourses.groupId, groupId), eq(groupCourses.courseId, courseId)))
+      .run().changes > 0
+  );
 }
 
 export function groupCourseList(db: TenantConn, groupId: number) {
@@ -425,7 +506,12 @@ export function groupCourseList(db: TenantConn, groupId: number) {
 
 export function coursesNotInGroup(db: TenantConn, groupId: number) {
   const attached = db.select({ id: groupCourses.courseId }).from(groupCourses).where(eq(groupCourses.groupId, groupId));
-  return db.select({ id: courses.id, title: courses.title }).from(courses).where(notInArray(courses.id, attached)).orderBy(asc(courses.title)).all();
+  return db
+    .select({ id: courses.id, title: courses.title })
+    .from(courses)
+    .where(notInArray(courses.id, attached))
+    .orderBy(asc(courses.title))
+    .all();
 }
 
 /**
@@ -462,7 +548,11 @@ export function listMembers(db: TenantConn, groupId: number, { page, perPage }: 
 }
 
 export function getMembership(db: TenantConn, groupId: number, userId: number) {
-  return db.select().from(groupMembers).where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId))).get();
+  return db
+    .select()
+    .from(groupMembers)
+    .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)))
+    .get();
 }
 
 /** `POST groups/{id}/attach` (docs/product.md §7): what to attach, documented by this schema. */

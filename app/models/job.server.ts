@@ -20,7 +20,12 @@ export function getJob(db: TenantConn, id: number) {
 
 /** The oldest unfinished job: queued, or running when the process that ran it stopped. */
 export function nextJob(db: TenantConn) {
-  return db.select().from(jobs).where(inArray(jobs.status, ["queued", "running"])).orderBy(asc(jobs.id)).get();
+  return db
+    .select()
+    .from(jobs)
+    .where(inArray(jobs.status, ["queued", "running"]))
+    .orderBy(asc(jobs.id))
+    .get();
 }
 
 export function hasPendingJobs(db: TenantConn) {
@@ -37,7 +42,10 @@ export function startJob(db: TenantConn, job: Job) {
 }
 
 export function reportProgress(db: TenantConn, id: number, progress: number) {
-  db.update(jobs).set({ progress: Math.max(0, Math.min(100, Math.round(progress))) }).where(eq(jobs.id, id)).run();
+  db.update(jobs)
+    .set({ progress: Math.max(0, Math.min(100, Math.round(progress))) })
+    .where(eq(jobs.id, id))
+    .run();
 }
 
 export function finishJob(db: TenantConn, id: number, result: Record<string, unknown>) {

@@ -27,13 +27,24 @@ export type { LeaderboardActivity };
 
 export function listActivities(db: TenantConn) {
   ensureLeaderboard(db);
-  const rows = new Map(db.select().from(leaderboardActivities).all().map((a) => [a.kind, a]));
+  const rows = new Map(
+    db
+      .select()
+      .from(leaderboardActivities)
+      .all()
+      .map((a) => [a.kind, a]),
+  );
   return ACTIVITY_KINDS.map((kind) => rows.get(kind)).filter((a) => a !== undefined);
 }
 
 export function updateActivity(db: TenantConn, kind: ActivityKind, input: z.infer<typeof activitySchema>) {
   ensureLeaderboard(db);
-  return db.update(leaderboardActivities).set({ ...input, updatedAt: new Date() }).where(eq(leaderboardActivities.kind, kind)).returning().get();
+  return db
+    .update(leaderboardActivities)
+    .set({ ...input, updatedAt: new Date() })
+    .where(eq(leaderboardActivities.kind, kind))
+    .returning()
+    .get();
 }
 
 export type LevelInput = z.infer<typeof levelSchema>;
@@ -44,7 +55,14 @@ export function saveLevel(db: TenantConn, id: number | null, input: LevelInput) 
   const clash = db.select({ id: levels.id }).from(levels).where(eq(levels.threshold, input.threshold)).get();
   if (clash && clash.id !== id) return null;
   if (id === null) return db.insert(levels).values(input).returning().get();
-  return db.update(levels).set({ ...input, updatedAt: new Date() }).where(eq(levels.id, id)).returning().get() ?? null;
+  return (
+    db
+      .update(levels)
+      .set({ ...input, updatedAt: new Date() })
+      .where(eq(levels.id, id))
+      .returning()
+      .get() ?? null
+  );
 }
 
 export function getLevel(db: TenantConn, id: number) {
@@ -76,7 +94,12 @@ export function saveBadge(db: TenantConn, id: number | null, input: BadgeInput, 
     const badge =
       id === null
         ? tx.insert(badges).values(input).returning().get()
-        : tx.update(badges).set({ ...input, updatedAt: now }).where(eq(badges.id, id)).returning().get();
+        : tx
+            .update(badges)
+            .set({ ...input, updatedAt: now })
+            .where(eq(badges.id, id))
+            .returning()
+            .get();
     if (!badge) return null;
     const counter = {
       lessons_completed: learnerStats.lessonsCompleted,
@@ -113,10 +136,17 @@ export function resetBoard(db: TenantConn, period: Period, now = new Date()) {
   const settings = ensureLeaderboard(db);
   const board = currentBoard(settings, period, now);
   db.transaction((tx) => {
-    tx.delete(pointsTotals).where(and(eq(pointsTotals.period, board.period), eq(pointsTotals.key, board.key))).run();
-    tx.delete(pointsHistogram).where(and(eq(pointsHistogram.period, board.period), eq(pointsHistogram.key, board.key))).run();
+    tx.delete(pointsTotals)
+      .where(and(eq(pointsTotals.period, board.period), eq(pointsTotals.key, board.key)))
+      .run();
+    tx.delete(pointsHistogram)
+      .where(and(eq(pointsHistogram.period, board.period), eq(pointsHistogram.key, board.key)))
+      .run();
     const column = period === "all" ? "resetAllAt" : period === "month" ? "resetMonthAt" : "resetWeekAt";
-    tx.update(leaderboardSettings).set({ [column]: now }).where(eq(leaderboardSettings.id, 1)).run();
+    tx.update(leaderboardSettings)
+      .set({ [column]: now })
+      .where(eq(leaderboardSettings.id, 1))
+      .run();
   });
   return board;
 }
@@ -134,12 +164,20 @@ export function setHidden(db: TenantConn, userId: number, hidden: boolean) {
     for (const t of totals) {
       const bucket = and(eq(pointsHistogram.period, t.period), eq(pointsHistogram.key, t.key), eq(pointsHistogram.points, t.points));
       if (hidden) {
-        tx.update(pointsHistogram).set({ learners: sql`${pointsHistogram.learners} - 1` }).where(bucket).run();
-        tx.delete(pointsHistogram).where(and(bucket, sql`${pointsHistogram.learners} <= 0`)).run();
+        tx.update(pointsHistogram)
+          .set({ learners: sql`${pointsHistogram.learners} - 1` })
+          .where(bucket)
+          .run();
+        tx.delete(pointsHistogram)
+          .where(and(bucket, sql`${pointsHistogram.learners} <= 0`))
+          .run();
       } else {
         tx.insert(pointsHistogram)
           .values({ period: t.period, key: t.key, points: t.points, learners: 1 })
-          .onConflictDoUpdate({ target: [pointsHistogram.period, pointsHistogram.key, pointsHistogram.points], set: { learners: sql`${pointsHistogram.learners} + 1` } })
+          .onConflictDoUpdate({
+            target: [pointsHistogram.period, pointsHistogram.key, pointsHistogram.points],
+            set: { learners: sql`${pointsHistogram.learners} + 1` },
+          })
           .run();
       }
     }

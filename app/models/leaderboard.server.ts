@@ -2,7 +2,21 @@ import { and, asc, desc, eq, gt, gte, sql, sum } from "drizzle-orm";
 import { visibleCourses } from "../access/courses";
 import type { Viewer } from "../access/viewer";
 import type { TenantConn } from "../../db/open";
-import { badges, bookmarks, courses, learnerStats, levels, pointsHistogram, pointsLedger, pointsTotals, userBadges, users, watchTimeDaily, type BoardPeriod, type Level } from "../../db/tenant";
+import {
+  badges,
+  bookmarks,
+  courses,
+  learnerStats,
+  levels,
+  pointsHistogram,
+  pointsLedger,
+  pointsTotals,
+  userBadges,
+  users,
+  watchTimeDaily,
+  type BoardPeriod,
+  type Level,
+} from "../../db/tenant";
 import { addDays, dayIn, monthKey, previousDay, weekKey } from "../utils/calendar";
 import { ensureLeaderboard, lifetimePoints, type Settings } from "./points.server";
 import { PERIODS, type Period } from "./forms/leaderboard";
@@ -39,7 +53,13 @@ export function displayName(u: { firstName: string; lastName: string; id: number
 
 /** The courses the viewer sees (app/access/courses.ts), to choose a course board of (/leaderboard), by title; at most 200. */
 export function boardCourseChoices(db: TenantConn, viewer: Viewer) {
-  return db.select({ id: courses.id, title: courses.title }).from(courses).where(visibleCourses(viewer)).orderBy(asc(courses.title)).limit(200).all();
+  return db
+    .select({ id: courses.id, title: courses.title })
+    .from(courses)
+    .where(visibleCourses(viewer))
+    .orderBy(asc(courses.title))
+    .limit(200)
+    .all();
 }
 
 /** A person of this organization as the leaderboard names them, or undefined; who may see them is the caller's check. */
@@ -49,7 +69,11 @@ export function boardPerson(db: TenantConn, id: number) {
 
 /** A course as a course board names it, if the viewer sees it, or undefined. */
 export function boardCourse(db: TenantConn, viewer: Viewer, id: number) {
-  return db.select({ id: courses.id, title: courses.title }).from(courses).where(and(eq(courses.id, id), visibleCourses(viewer))).get();
+  return db
+    .select({ id: courses.id, title: courses.title })
+    .from(courses)
+    .where(and(eq(courses.id, id), visibleCourses(viewer)))
+    .get();
 }
 
 /** 1 + the visible learners with more points on the board: a sum over distinct values above, not a sort. */
@@ -92,7 +116,12 @@ export function boardPage(db: TenantConn, board: Board, { limit = 10, offset = 0
   const ranks = new Map<number, number>();
   return rows.map((r) => {
     if (!ranks.has(r.points)) ranks.set(r.points, rankFor(db, board, r.points));
-    return { rank: ranks.get(r.points)!, user_id: r.userId, name: displayName({ id: r.userId, firstName: r.firstName, lastName: r.lastName }), points: r.points };
+    return {
+      rank: ranks.get(r.points)!,
+      user_id: r.userId,
+      name: displayName({ id: r.userId, firstName: r.firstName, lastName: r.lastName }),
+      points: r.points,
+    };
   });
 }
 
@@ -134,7 +163,14 @@ export function levelView(l: Level | null) {
 
 export function earnedBadges(db: TenantConn, userId: number) {
   return db
-    .select({ id: badges.id, name: badges.name, description: badges.description, color: badges.color, uid: userBadges.uid, awardedAt: userBadges.awardedAt })
+    .select({
+      id: badges.id,
+      name: badges.name,
+      description: badges.description,
+      color: badges.color,
+      uid: userBadges.uid,
+      awardedAt: userBadges.awardedAt,
+    })
     .from(userBadges)
     .innerJoin(badges, eq(badges.id, userBadges.badgeId))
     .where(eq(userBadges.userId, userId))
@@ -143,7 +179,11 @@ export function earnedBadges(db: TenantConn, userId: number) {
 }
 
 /** The current daily streak: the run of days ending today or yesterday; older runs have ended. */
-export function currentStreak(settings: Settings, row: { currentStreak: number; lastActiveDay: string | null } | undefined, now = new Date()) {
+export function currentStreak(
+  settings: Settings,
+  row: { currentStreak: number; lastActiveDay: string | null } | undefined,
+  now = new Date(),
+) {
   if (!row?.lastActiveDay) return 0;
   const today = dayIn(settings.timeZone, now);
   return row.lastActiveDay === today || row.lastActiveDay === previousDay(today) ? row.currentStreak : 0;
@@ -166,7 +206,14 @@ export function learnerSummary(db: TenantConn, userId: number, now = new Date())
     hidden: row?.hidden ?? false,
     streak: currentStreak(settings, row, now),
     longest_streak: row?.longestStreak ?? 0,
-    badges: earnedBadges(db, userId).map((b) => ({ id: b.id, name: b.name, description: b.description, color: b.color, uid: b.uid, awarded_at: b.awardedAt.toISOString() })),
+    badges: earnedBadges(db, userId).map((b) => ({
+      id: b.id,
+      name: b.name,
+      description: b.description,
+      color: b.color,
+      uid: b.uid,
+      awarded_at: b.awardedAt.toISOString(),
+    })),
   };
 }
 
@@ -231,7 +278,13 @@ export function widgetValue(db: TenantConn, name: Widget, userId: number, now = 
   const settings = ensureLeaderboard(db);
   if (name === "bookmarks") {
     const since = new Date(now.getTime() - 30 * 86_400_000);
-    return db.select({ n: sql<number>`count(*)` }).from(bookmarks).where(and(eq(bookmarks.userId, userId), gte(bookmarks.createdAt, since))).get()?.n ?? 0;
+    return (
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(bookmarks)
+        .where(and(eq(bookmarks.userId, userId), gte(bookmarks.createdAt, since)))
+        .get()?.n ?? 0
+    );
   }
   if (name === "watch-time") return watchSeconds(db, userId, 7, now);
   return currentStreak(settings, db.select().from(learnerStats).where(eq(learnerStats.userId, userId)).get(), now);

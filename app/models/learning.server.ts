@@ -3,7 +3,17 @@ import type { TenantConn, TenantDb } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
 import { commitSoon } from "../../db/group-commit";
 import { preparedOnce, toSeconds } from "../../db/prepared";
-import { countedLessons, isCourseCompleted, isLessonHidden, isVisible, lessonAccess, published, visibleCourses, visibleCoursesPrepared, courseRulesSql } from "../access/courses";
+import {
+  countedLessons,
+  isCourseCompleted,
+  isLessonHidden,
+  isVisible,
+  lessonAccess,
+  published,
+  visibleCourses,
+  visibleCoursesPrepared,
+  courseRulesSql,
+} from "../access/courses";
 import { mayPreview } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import { publish } from "./events.server";
@@ -94,7 +104,11 @@ export function writeHeartbeat(tx: TenantConn, { userId, lesson, positionSeconds
   const row = progressRow(tx, userId, lesson);
   // Built once per connection (db/prepared.ts): heartbeats are the most frequent write.
   const person = preparedOnce(tx, "learning.creditClock", () =>
-    tx.select({ until: users.watchCreditedUntil }).from(users).where(eq(users.id, sql.placeholder("userId"))).prepare(),
+    tx
+      .select({ until: users.watchCreditedUntil })
+      .from(users)
+      .where(eq(users.id, sql.placeholder("userId")))
+      .prepare(),
   ).get({ userId });
   const nowMs = now.getTime();
   // The first heartbeat only starts the clock; later ones draw on the time that has passed since.
@@ -105,13 +119,14 @@ export function writeHeartbeat(tx: TenantConn, { userId, lesson, positionSeconds
   const until = from + credited * 1000;
   // A prepared update would freeze users.updated_at's $onUpdate value, so it is a placeholder here. A
   // clock that does not move (a reading lesson's heartbeat within the banked window) is not written.
-  if (person?.until !== until) preparedOnce(tx, "learning.moveCreditClock", () =>
-    tx
-      .update(users)
-      .set({ watchCreditedUntil: placeholder("until"), updatedAt: placeholder("updatedAt") })
-      .where(eq(users.id, sql.placeholder("userId")))
-      .prepare(),
-  ).run({ until, updatedAt: toSeconds(new Date()), userId });
+  if (person?.until !== until)
+    preparedOnce(tx, "learning.moveCreditClock", () =>
+      tx
+        .update(users)
+        .set({ watchCreditedUntil: placeholder("until"), updatedAt: placeholder("updatedAt") })
+        .where(eq(users.id, sql.placeholder("userId")))
+        .prepare(),
+    ).run({ until, updatedAt: toSeconds(new Date()), userId });
   const updated = preparedOnce(tx, "learning.heartbeatProgress", () =>
     tx
       .update(lessonProgress)
@@ -173,7 +188,11 @@ export function completeLesson(db: TenantConn, { userId, lesson, now = new Date(
     const courseId = lesson.courseId;
     const total =
       preparedOnce(tx, "learning.countedLessons", () =>
-        tx.select({ n: count() }).from(lessons).where(countedLessons(sql.placeholder("courseId"))).prepare(),
+        tx
+          .select({ n: count() })
+          .from(lessons)
+          .where(countedLessons(sql.placeholder("courseId")))
+          .prepare(),
       ).get({ courseId })?.n ?? 0;
     const done =
       preparedOnce(tx, "learning.completedLessons", () =>
@@ -181,7 +200,13 @@ export function completeLesson(db: TenantConn, { userId, lesson, now = new Date(
           .select({ n: count() })
           .from(lessonProgress)
           .innerJoin(lessons, eq(lessons.id, lessonProgress.lessonId))
-          .where(and(eq(lessonProgress.userId, sql.placeholder("userId")), countedLessons(sql.placeholder("courseId")), isNotNull(lessonProgress.completedAt)))
+          .where(
+            and(
+              eq(lessonProgress.userId, sql.placeholder("userId")),
+              countedLessons(sql.placeholder("courseId")),
+              isNotNull(lessonProgress.completedAt),
+            ),
+          )
           .prepare(),
       ).get({ userId, courseId })?.n ?? 0;
     const courseCompleted = total > 0 && done >= total;
@@ -210,7 +235,11 @@ export function courseProgress(db: TenantConn, userId: number, courseId: number)
   ).all({ userId, courseId });
   const counted = new Set(
     preparedOnce(db, "learning.countedLessonIds", () =>
-      db.select({ id: lessons.id }).from(lessons).where(countedLessons(sql.placeholder("courseId"))).prepare(),
+      db
+        .select({ id: lessons.id })
+        .from(lessons)
+        .where(countedLessons(sql.placeholder("courseId")))
+        .prepare(),
     )
       .all({ courseId })
       .map((l) => l.id),
@@ -236,7 +265,14 @@ export function hasStartedLearning(db: TenantConn, userId: number) {
 /** A person's own lesson progress (never anyone else's), newest first, one page of it and the total. */
 export function listOwnProgress(db: TenantConn, userId: number, { page, perPage }: Page) {
   const mine = eq(lessonProgress.userId, userId);
-  const items = db.select().from(lessonProgress).where(mine).orderBy(desc(lessonProgress.updatedAt)).limit(perPage).offset((page - 1) * perPage).all();
+  const items = db
+    .select()
+    .from(lessonProgress)
+    .where(mine)
+    .orderBy(desc(lessonProgress.updatedAt))
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .all();
   const total = db.select({ n: count() }).from(lessonProgress).where(mine).get()?.n ?? 0;
   return { items, total };
 }
@@ -304,7 +340,10 @@ export function setBookmark(db: TenantConn, userId: number, courseId: number, on
       const inserted = tx.insert(bookmarks).values({ userId, courseId, createdAt: now }).onConflictDoNothing().run();
       if (inserted.changes > 0) publish(tx, "bookmarked", { userId, courseId, at: now });
     });
-  } else db.delete(bookmarks).where(and(eq(bookmarks.userId, userId), eq(bookmarks.courseId, courseId))).run();
+  } else
+    db.delete(bookmarks)
+      .where(and(eq(bookmarks.userId, userId), eq(bookmarks.courseId, courseId)))
+      .run();
 }
 
 /** The viewer's bookmarked courses that they still see, newest bookmark first. */
@@ -378,7 +417,13 @@ export function findCourse(db: TenantConn, viewer: Viewer, id: number) {
  * quiz lesson its course hides. Whether they may open it is `lessonAccess`'s to say.
  */
 export function findLesson(db: TenantConn, viewer: Viewer, lessonId: number): { lesson: Lesson; course: Course } | undefined {
-  const lesson = preparedOnce(db, "learning.lesson", () => db.select().from(lessons).where(eq(lessons.id, sql.placeholder("id"))).prepare()).get({ id: lessonId });
+  const lesson = preparedOnce(db, "learning.lesson", () =>
+    db
+      .select()
+      .from(lessons)
+      .where(eq(lessons.id, sql.placeholder("id")))
+      .prepare(),
+  ).get({ id: lessonId });
   const course = lesson ? findCourse(db, viewer, lesson.courseId) : undefined;
   if (!lesson || !course || isLessonHidden(viewer, course, lesson)) return undefined;
   return { lesson, course };
@@ -392,19 +437,33 @@ export function findVisibleCourse(db: TenantConn, viewer: Viewer, id: number) {
 
 /** Any course by its id, whatever its state: for the rules' own checks and the management screens. */
 export function courseById(db: TenantConn, id: number) {
-  return preparedOnce(db, "learning.course", () => db.select().from(courses).where(eq(courses.id, sql.placeholder("id"))).prepare()).get({ id });
+  return preparedOnce(db, "learning.course", () =>
+    db
+      .select()
+      .from(courses)
+      .where(eq(courses.id, sql.placeholder("id")))
+      .prepare(),
+  ).get({ id });
 }
 
 export function courseLessons(db: TenantConn, courseId: number) {
   return preparedOnce(db, "learning.courseLessons", () =>
-    db.select().from(lessons).where(countedLessons(sql.placeholder("courseId"))).orderBy(asc(lessons.position), asc(lessons.id)).prepare(),
+    db
+      .select()
+      .from(lessons)
+      .where(countedLessons(sql.placeholder("courseId")))
+      .orderBy(asc(lessons.position), asc(lessons.id))
+      .prepare(),
   ).all({ courseId });
 }
 
 /** FTS5 query from what a person typed: each word as a prefix, all words required. */
 export function ftsQuery(q: string) {
   const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.slice(0, 10).map((w) => `"${w}"*`).join(" ");
+  return words
+    .slice(0, 10)
+    .map((w) => `"${w}"*`)
+    .join(" ");
 }
 
 export interface SearchHit {
@@ -424,26 +483,37 @@ export interface SearchHit {
 export function search(db: TenantConn, viewer: Viewer, q: string, { limit = 20, offset = 0 } = {}) {
   const match = ftsQuery(q);
   if (!match) return { items: [] as SearchHit[], total: 0 };
-  const client = (db as unknown as { $client?: import("better-sqlite3").Database }).$client ?? (db as unknown as { session: { client: import("better-sqlite3").Database } }).session.client;
+  const client =
+    (db as unknown as { $client?: import("better-sqlite3").Database }).$client ??
+    (db as unknown as { session: { client: import("better-sqlite3").Database } }).session.client;
   const rules = courseRulesSql(db, viewer);
   const where = `search_index match ? and ((s.kind = 'course' and ${rules.visible.text}) or (s.kind <> 'course' and ${rules.openable.text}))`;
   const params = [match, ...rules.visible.params, ...rules.openable.params];
   // Kept while the index, the courses and their groups' courses are unchanged (db/content-cache.ts); the
   // rules' parameters (groups, completed prerequisites) are part of the key. Callers get their own array.
   const key = ["search", match, rules.visible.text, rules.openable.text, JSON.stringify(params), limit, offset].join("\u0000");
-  const found = cachedByVersion(client, key, () => searchVersion(client), () => {
-    const items = client
-      .prepare(
-        `select s.kind as kind, s.ref_id as id, s.course_id as course_id, s.title as title,
+  const found = cachedByVersion(
+    client,
+    key,
+    () => searchVersion(client),
+    () => {
+      const items = client
+        .prepare(
+          `select s.kind as kind, s.ref_id as id, s.course_id as course_id, s.title as title,
                 snippet(search_index, 4, '', '', '…', 12) as snippet
          from search_index s join courses on courses.id = s.course_id
          where ${where}
          order by bm25(search_index, 0, 0, 0, 10.0, 1.0) limit ? offset ?`,
-      )
-      .all(...params, limit, offset) as SearchHit[];
-    const total = (client.prepare(`select count(*) as n from search_index s join courses on courses.id = s.course_id where ${where}`).get(...params) as { n: number }).n;
-    return { items: items.map((i) => Object.freeze({ ...i, snippet: i.snippet.replace(/<[^>]*>/g, "") })), total };
-  });
+        )
+        .all(...params, limit, offset) as SearchHit[];
+      const total = (
+        client
+          .prepare(`select count(*) as n from search_index s join courses on courses.id = s.course_id where ${where}`)
+          .get(...params) as { n: number }
+      ).n;
+      return { items: items.map((i) => Object.freeze({ ...i, snippet: i.snippet.replace(/<[^>]*>/g, "") })), total };
+    },
+  );
   return { items: lessonTextsShown(db, viewer, found.items), total: found.total };
 }
 
@@ -472,7 +542,13 @@ function lessonTextsShown(db: TenantConn, viewer: Viewer, hits: readonly SearchH
     if (!courseCache.has(hit.course_id)) courseCache.set(hit.course_id, courseById(db, hit.course_id));
     const course = courseCache.get(hit.course_id);
     if (!course?.sequentialLessons) return hit;
-    const lesson = preparedOnce(db, "learning.lesson", () => db.select().from(lessons).where(eq(lessons.id, sql.placeholder("id"))).prepare()).get({ id: hit.id });
+    const lesson = preparedOnce(db, "learning.lesson", () =>
+      db
+        .select()
+        .from(lessons)
+        .where(eq(lessons.id, sql.placeholder("id")))
+        .prepare(),
+    ).get({ id: hit.id });
     return lesson && lessonAccess(db, viewer, course, lesson).allowed ? hit : { ...hit, snippet: "" };
   });
 }

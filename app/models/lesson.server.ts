@@ -33,7 +33,9 @@ export type LessonView = ReturnType<typeof lessonView>;
 const fields = lessonFields;
 const createSchema = z.object({ course_id: z.number().int().positive(), ...fields });
 const updateSchema = z.object(
-  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v instanceof z.ZodDefault ? v.removeDefault().optional() : v.optional()])) as unknown as {
+  Object.fromEntries(
+    Object.entries(fields).map(([k, v]) => [k, v instanceof z.ZodDefault ? v.removeDefault().optional() : v.optional()]),
+  ) as unknown as {
     [K in keyof typeof fields]: z.ZodOptional<z.ZodTypeAny>;
   },
 );
@@ -70,7 +72,13 @@ export function listLessons(db: TenantConn, courseId: number) {
 }
 
 export function getLesson(db: TenantConn, id: number) {
-  return preparedOnce(db, "lesson.get", () => db.select().from(lessons).where(eq(lessons.id, sql.placeholder("id"))).prepare()).get({ id });
+  return preparedOnce(db, "lesson.get", () =>
+    db
+      .select()
+      .from(lessons)
+      .where(eq(lessons.id, sql.placeholder("id")))
+      .prepare(),
+  ).get({ id });
 }
 
 export function createLesson(db: TenantConn, input: z.infer<typeof createSchema>): WriteResult<Lesson> {
@@ -119,11 +127,14 @@ export function lessonsForViewer(db: TenantDb, viewer: Viewer, rows: Lesson[]): 
   if (mayPreview(viewer)) return rows.map(lessonView);
   const courseCache = new Map<number, typeof courses.$inferSelect | undefined>();
   return rows.flatMap((lesson) => {
-    if (!courseCache.has(lesson.courseId)) courseCache.set(lesson.courseId, db.select().from(courses).where(eq(courses.id, lesson.courseId)).get());
+    if (!courseCache.has(lesson.courseId))
+      courseCache.set(lesson.courseId, db.select().from(courses).where(eq(courses.id, lesson.courseId)).get());
     const course = courseCache.get(lesson.courseId);
     if (!course) return [];
     const view = lessonView(lesson);
-    return lessonAccess(db, viewer, course, lesson).allowed ? [view] : [{ ...view, body: "", video_url: null, file_id: null, locked: true }];
+    return lessonAccess(db, viewer, course, lesson).allowed
+      ? [view]
+      : [{ ...view, body: "", video_url: null, file_id: null, locked: true }];
   });
 }
 
@@ -138,7 +149,12 @@ function pageOf(db: TenantDb, viewer: Viewer, where: SQL | undefined, page: Page
     .map((r) => r.lesson);
   const items = lessonsForViewer(db, viewer, rows);
   const total =
-    db.select({ n: count() }).from(lessons).innerJoin(courses, eq(courses.id, lessons.courseId)).where(and(where, visibleCourses(viewer))).get()?.n ?? 0;
+    db
+      .select({ n: count() })
+      .from(lessons)
+      .innerJoin(courses, eq(courses.id, lessons.courseId))
+      .where(and(where, visibleCourses(viewer)))
+      .get()?.n ?? 0;
   return { items, total };
 }
 
@@ -158,10 +174,16 @@ export const lessonResource: Resource<LessonView, typeof createSchema, typeof up
   write: "write:course",
   createSchema,
   updateSchema,
-  list: (db, viewer, page, filters) => pageOf(db, viewer, filters.course_id ? eq(lessons.courseId, Number(filters.course_id) || -1) : undefined, page),
+  list: (db, viewer, page, filters) =>
+    pageOf(db, viewer, filters.course_id ? eq(lessons.courseId, Number(filters.course_id) || -1) : undefined, page),
   search: (db, viewer, q, page) => searchLessons(db, viewer, q, page),
   get: (db, viewer, id) => {
-    const row = db.select({ lesson: lessons }).from(lessons).innerJoin(courses, eq(courses.id, lessons.courseId)).where(and(eq(lessons.id, id), visibleCourses(viewer))).get();
+    const row = db
+      .select({ lesson: lessons })
+      .from(lessons)
+      .innerJoin(courses, eq(courses.id, lessons.courseId))
+      .where(and(eq(lessons.id, id), visibleCourses(viewer)))
+      .get();
     return row ? (lessonsForViewer(db, viewer, [row.lesson])[0] ?? null) : null;
   },
   create: (db, viewer, input) => {

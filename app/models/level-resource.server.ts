@@ -20,14 +20,27 @@ export const levelResource: Resource<LevelView, typeof levelSchema, ReturnType<t
   updateSchema: levelSchema.partial(),
   list: (db, _viewer, page) => {
     ensureLeaderboard(db);
-    const items = db.select().from(levels).orderBy(asc(levels.threshold)).limit(page.perPage).offset((page.page - 1) * page.perPage).all();
+    const items = db
+      .select()
+      .from(levels)
+      .orderBy(asc(levels.threshold))
+      .limit(page.perPage)
+      .offset((page.page - 1) * page.perPage)
+      .all();
     const total = db.select({ n: count() }).from(levels).get()?.n ?? 0;
     return { items: items.map(levelApiView), total };
   },
   search: (db, _viewer, q, page) => {
     ensureLeaderboard(db);
     const where = contains(levels.name, q);
-    const items = db.select().from(levels).where(where).orderBy(asc(levels.threshold)).limit(page.perPage).offset((page.page - 1) * page.perPage).all();
+    const items = db
+      .select()
+      .from(levels)
+      .where(where)
+      .orderBy(asc(levels.threshold))
+      .limit(page.perPage)
+      .offset((page.page - 1) * page.perPage)
+      .all();
     return { items: items.map(levelApiView), total: db.select({ n: count() }).from(levels).where(where).get()?.n ?? 0 };
   },
   get: (db, _viewer, id) => {

@@ -31,7 +31,12 @@ const updateSchema = z.object({ title: createSchema.shape.title.optional() });
 
 export function listMaterials(db: TenantConn, courseId: number) {
   return preparedOnce(db, "material.ofCourse", () =>
-    db.select().from(materials).where(eq(materials.courseId, sql.placeholder("courseId"))).orderBy(asc(materials.position), asc(materials.id)).prepare(),
+    db
+      .select()
+      .from(materials)
+      .where(eq(materials.courseId, sql.placeholder("courseId")))
+      .orderBy(asc(materials.position), asc(materials.id))
+      .prepare(),
   ).all({ courseId });
 }
 
@@ -44,7 +49,12 @@ export function addMaterial(db: TenantConn, input: z.infer<typeof createSchema>)
   }
   const row = db
     .insert(materials)
-    .values({ courseId: input.course_id, fileId: input.file_id, title: input.title, position: nextPosition(db, materials, eq(materials.courseId, input.course_id)) })
+    .values({
+      courseId: input.course_id,
+      fileId: input.file_id,
+      title: input.title,
+      position: nextPosition(db, materials, eq(materials.courseId, input.course_id)),
+    })
     .returning()
     .get();
   return { ok: true, value: row };
@@ -81,7 +91,12 @@ function pageOf(db: TenantDb, viewer: Viewer, where: SQL | undefined, page: Page
     .filter((r) => allowed(r.material.courseId))
     .map((r) => materialView(r.material));
   const total =
-    db.select({ n: count() }).from(materials).innerJoin(courses, eq(courses.id, materials.courseId)).where(and(where, visibleCourses(viewer))).get()?.n ?? 0;
+    db
+      .select({ n: count() })
+      .from(materials)
+      .innerJoin(courses, eq(courses.id, materials.courseId))
+      .where(and(where, visibleCourses(viewer)))
+      .get()?.n ?? 0;
   return { items, total };
 }
 
@@ -91,10 +106,16 @@ export const materialResource: Resource<MaterialView, typeof createSchema, typeo
   write: "write:course",
   createSchema,
   updateSchema,
-  list: (db, viewer, page, filters) => pageOf(db, viewer, filters.course_id ? eq(materials.courseId, Number(filters.course_id) || -1) : undefined, page),
+  list: (db, viewer, page, filters) =>
+    pageOf(db, viewer, filters.course_id ? eq(materials.courseId, Number(filters.course_id) || -1) : undefined, page),
   search: (db, viewer, q, page) => pageOf(db, viewer, contains(materials.title, q), page),
   get: (db, viewer, id) => {
-    const row = db.select({ material: materials }).from(materials).innerJoin(courses, eq(courses.id, materials.courseId)).where(and(eq(materials.id, id), visibleCourses(viewer))).get();
+    const row = db
+      .select({ material: materials })
+      .from(materials)
+      .innerJoin(courses, eq(courses.id, materials.courseId))
+      .where(and(eq(materials.id, id), visibleCourses(viewer)))
+      .get();
     return row && mayOpen(db, viewer)(row.material.courseId) ? materialView(row.material) : null;
   },
   create: (db, viewer, input) => {
@@ -102,7 +123,9 @@ export const materialResource: Resource<MaterialView, typeof createSchema, typeo
     return result.ok ? { ok: true, value: materialView(result.value) } : result;
   },
   update: (db, viewer, id, input) => {
-    const row = input.title ? db.update(materials).set({ title: input.title }).where(eq(materials.id, id)).returning().get() : db.select().from(materials).where(eq(materials.id, id)).get();
+    const row = input.title
+      ? db.update(materials).set({ title: input.title }).where(eq(materials.id, id)).returning().get()
+      : db.select().from(materials).where(eq(materials.id, id)).get();
     return row ? { ok: true, value: materialView(row) } : null;
   },
   remove: (db, viewer, id) => deleteMaterial(db, id),

@@ -46,7 +46,14 @@ export function assertion(db: TenantConn, origin: string, uid: string) {
     "@context": CONTEXT,
     type: "Assertion",
     id: `${origin}/badges/assertions/${row.uid}`,
-    recipient: { type: "email", hashed: true, salt, identity: `sha256$${createHash("sha256").update(row.email.toLowerCase() + salt).digest("hex")}` },
+    recipient: {
+      type: "email",
+      hashed: true,
+      salt,
+      identity: `sha256$${createHash("sha256")
+        .update(row.email.toLowerCase() + salt)
+        .digest("hex")}`,
+    },
     badge: `${origin}/badges/classes/${row.badgeId}`,
     verification: { type: "hosted" },
     issuedOn: row.awardedAt.toISOString(),

@@ -41,7 +41,10 @@ export function moveRow(db: TenantConn, table: Ordered, id: number, move: Move, 
     const order = reorder(ids, id, move);
     if (!order) return false;
     order.forEach((rowId, index) => {
-      tx.update(table).set({ position: index } as never).where(and(eq(table.id, rowId))).run();
+      tx.update(table)
+        .set({ position: index } as never)
+        .where(and(eq(table.id, rowId)))
+        .run();
     });
     return true;
   });

@@ -11,11 +11,7 @@ import type { OrganizationSettings } from "./forms/organizations";
 export type { Organization };
 
 /** The organization a host name belongs to: custom domain, domain, or `<urlPrefix>.<platformDomain>`. */
-export function findOrganizationByHost(
-  db: PlatformDb,
-  host: string,
-  platformDomain: string,
-): Organization | undefined {
+export function findOrganizationByHost(db: PlatformDb, host: string, platformDomain: string): Organization | undefined {
   const suffix = `.${platformDomain}`;
   const prefix = host.endsWith(suffix) ? host.slice(0, -suffix.length) : null;
   const candidates = db
@@ -30,11 +26,7 @@ export function findOrganizationByHost(
     )
     .all();
   // A custom domain is the most specific claim on a host, then a domain, then a prefix.
-  return (
-    candidates.find((o) => o.customDomain === host) ??
-    candidates.find((o) => o.domain === host) ??
-    candidates[0]
-  );
+  return candidates.find((o) => o.customDomain === host) ?? candidates.find((o) => o.domain === host) ?? candidates[0];
 }
 
 export function getOrganization(db: PlatformDb, id: number) {
@@ -64,9 +56,7 @@ export function createOrganization(
 /** The host name a person reaches the organization on, for links in mails and the admin list. */
 export function organizationHost(organization: Organization, platformDomain: string) {
   return (
-    organization.customDomain ??
-    organization.domain ??
-    (organization.urlPrefix ? `${organization.urlPrefix}.${platformDomain}` : null)
+    organization.customDomain ?? organization.domain ?? (organization.urlPrefix ? `${organization.urlPrefix}.${platformDomain}` : null)
   );
 }
 
@@ -137,7 +127,11 @@ export function hostConflicts(
   return errors;
 }
 
-export function updateOrganization(db: PlatformDb, id: number, values: Partial<OrganizationSettings> & { favicon?: string | null; logo?: string | null; loginBackground?: string | null }) {
+export function updateOrganization(
+  db: PlatformDb,
+  id: number,
+  values: Partial<OrganizationSettings> & { favicon?: string | null; logo?: string | null; loginBackground?: string | null },
+) {
   return db.update(organizations).set(values).where(eq(organizations.id, id)).returning().get();
 }
 
@@ -184,7 +178,14 @@ export function searchOrganizations(db: PlatformDb, query: string) {
   return db
     .select()
     .from(organizations)
-    .where(or(contains(organizations.name, query), contains(organizations.urlPrefix, query), contains(organizations.domain, query), contains(organizations.customDomain, query)))
+    .where(
+      or(
+        contains(organizations.name, query),
+        contains(organizations.urlPrefix, query),
+        contains(organizations.domain, query),
+        contains(organizations.customDomain, query),
+      ),
+    )
     .orderBy(organizations.id)
     .all();
 }

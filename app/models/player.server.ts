@@ -68,7 +68,14 @@ export function episodeItems(
   const progress = episodeProgress(db, viewer.person?.id ?? null, course.id, lessons);
   const fileIds = lessons.filter((l) => l.kind === "image" && l.fileId).map((l) => l.fileId!);
   const images = new Set(
-    fileIds.length ? db.select({ id: files.id }).from(files).where(and(inArray(files.id, fileIds), eq(files.kind, "image"))).all().map((f) => f.id) : [],
+    fileIds.length
+      ? db
+          .select({ id: files.id })
+          .from(files)
+          .where(and(inArray(files.id, fileIds), eq(files.kind, "image")))
+          .all()
+          .map((f) => f.id)
+      : [],
   );
   return lessons.map((l) => {
     const locked = !lessonAccess(db, viewer, course, l).allowed;

@@ -65,7 +65,10 @@ export function ensureLeaderboard(db: TenantConn): Settings {
     if (again) return again;
     const settings = tx.insert(leaderboardSettings).values({ id: 1, timeZone: DEFAULT_TIME_ZONE }).returning().get();
     for (const [kind, a] of Object.entries(DEFAULT_ACTIVITIES)) {
-      tx.insert(leaderboardActivities).values({ kind: kind as ActivityKind, points: a.points, dailyCap: a.dailyCap }).onConflictDoNothing().run();
+      tx.insert(leaderboardActivities)
+        .values({ kind: kind as ActivityKind, points: a.points, dailyCap: a.dailyCap })
+        .onConflictDoNothing()
+        .run();
     }
     if (!tx.select({ id: levels.id }).from(levels).limit(1).get()) tx.insert(levels).values(DEFAULT_LEVELS).run();
     if (!tx.select({ id: badges.id }).from(badges).limit(1).get()) tx.insert(badges).values(DEFAULT_BADGES).run();
@@ -81,22 +84,53 @@ const p = sql.placeholder;
  * these tables has a JavaScript default or $onUpdate that preparing would freeze.
  */
 function prepare(db: TenantConn) {
-  const histogramRow = and(eq(pointsHistogram.period, p("period")), eq(pointsHistogram.key, p("key")), eq(pointsHistogram.points, p("points")));
+  const histogramRow = and(
+    eq(pointsHistogram.period, p("period")),
+    eq(pointsHistogram.key, p("key")),
+    eq(pointsHistogram.points, p("points")),
+  );
   return {
     settings: db.select().from(leaderboardSettings).where(eq(leaderboardSettings.id, 1)).prepare(),
-    activity: db.select().from(leaderboardActivities).where(eq(leaderboardActivities.kind, p("kind"))).prepare(),
+    activity: db
+      .select()
+      .from(leaderboardActivities)
+      .where(eq(leaderboardActivities.kind, p("kind")))
+      .prepare(),
     awardedToday: db
       .select({ n: count() })
       .from(pointsLedger)
-      .where(and(eq(pointsLedger.userId, p("userId")), eq(pointsLedger.activity, p("activity")), eq(pointsLedger.day, p("day")), gt(pointsLedger.points, 0)))
+      .where(
+        and(
+          eq(pointsLedger.userId, p("userId")),
+          eq(pointsLedger.activity, p("activity")),
+          eq(pointsLedger.day, p("day")),
+          gt(pointsLedger.points, 0),
+        ),
+      )
       .prepare(),
     record: db
       .insert(pointsLedger)
-      .values({ userId: p("userId"), activity: p("activity"), ref: p("ref"), courseId: p("courseId"), points: p("points"), day: p("day"), createdAt: p("at") })
+      .values({
+        userId: p("userId"),
+        activity: p("activity"),
+        ref: p("ref"),
+        courseId: p("courseId"),
+        points: p("points"),
+        day: p("day"),
+        createdAt: p("at"),
+      })
       .onConflictDoNothing()
       .prepare(),
-    stats: db.select().from(learnerStats).where(eq(learnerStats.userId, p("userId"))).prepare(),
-    newStats: db.insert(learnerStats).values({ userId: p("userId") }).returning().prepare(),
+    stats: db
+      .select()
+      .from(learnerStats)
+      .where(eq(learnerStats.userId, p("userId")))
+      .prepare(),
+    newStats: db
+      .insert(learnerStats)
+      .values({ userId: p("userId") })
+      .returning()
+      .prepare(),
     streak: db
       .update(learnerStats)
       .set({ currentStreak: sql`${p("current")}`, longestStreak: sql`${p("longest")}`, lastActiveDay: sql`${p("day")}` })
@@ -110,18 +144,27 @@ function prepare(db: TenantConn) {
     setTotal: db
       .insert(pointsTotals)
       .values({ userId: p("userId"), period: p("period"), key: p("key"), points: p("points"), hidden: p("hidden") })
-      .onConflictDoUpdate({ target: [pointsTotals.userId, pointsTotals.period, pointsTotals.key], set: { points: sql`excluded.points`, hidden: sql`excluded.hidden` } })
+      .onConflictDoUpdate({
+        target: [pointsTotals.userId, pointsTotals.period, pointsTotals.key],
+        set: { points: sql`excluded.points`, hidden: sql`excluded.hidden` },
+      })
       .prepare(),
     histogramLeave: db
       .update(pointsHistogram)
       .set({ learners: sql`${pointsHistogram.learners} - 1` })
       .where(histogramRow)
       .prepare(),
-    histogramDropEmpty: db.delete(pointsHistogram).where(and(histogramRow, lte(pointsHistogram.learners, 0))).prepare(),
+    histogramDropEmpty: db
+      .delete(pointsHistogram)
+      .where(and(histogramRow, lte(pointsHistogram.learners, 0)))
+      .prepare(),
     histogramJoin: db
       .insert(pointsHistogram)
       .values({ period: p("period"), key: p("key"), points: p("points"), learners: 1 })
-      .onConflictDoUpdate({ target: [pointsHistogram.period, pointsHistogram.key, pointsHistogram.points], set: { learners: sql`${pointsHistogram.learners} + 1` } })
+      .onConflictDoUpdate({
+        target: [pointsHistogram.period, pointsHistogram.key, pointsHistogram.points],
+        set: { learners: sql`${pointsHistogram.learners} + 1` },
+      })
       .prepare(),
     dueBadges: db
       .select({ id: badges.id })
@@ -195,7 +238,15 @@ export function award(tx: TenantConn, input: AwardInput): { first: boolean; poin
     const today = q.awardedToday.get({ userId: input.userId, activity: input.activity, day })?.n ?? 0;
     if (today >= activity.dailyCap) points = 0;
   }
-  const inserted = q.record.run({ userId: input.userId, activity: input.activity, ref: input.ref, courseId: input.courseId ?? null, points, day, at: input.at });
+  const inserted = q.record.run({
+    userId: input.userId,
+    activity: input.activity,
+    ref: input.ref,
+    courseId: input.courseId ?? null,
+    points,
+    day,
+    at: input.at,
+  });
   if (inserted.changes === 0) return { first: false, points: 0 };
   if (points > 0) {
     const hidden = stats(tx, input.userId).hidden;
@@ -230,7 +281,10 @@ const COUNTER_RULE: Record<Counter, BadgeRule> = {
 function bump(tx: TenantConn, userId: number, counter: Counter, at: Date) {
   const row = stats(tx, userId);
   const value = row[counter] + 1;
-  tx.update(learnerStats).set({ [counter]: value }).where(eq(learnerStats.userId, userId)).run();
+  tx.update(learnerStats)
+    .set({ [counter]: value })
+    .where(eq(learnerStats.userId, userId))
+    .run();
   awardBadges(tx, userId, COUNTER_RULE[counter], value, at);
 }
 
@@ -271,7 +325,8 @@ export function pointsForQuizAttempt(tx: TenantConn, e: QuizAttemptEnded) {
   recordActiveDay(tx, e.userId, e.at);
   if (!e.passed) return;
   const ref = `quiz:${e.quizId}`;
-  if (award(tx, { userId: e.userId, activity: "quiz_passed", ref, courseId: e.courseId, at: e.at }).first) bump(tx, e.userId, "quizzesPassed", e.at);
+  if (award(tx, { userId: e.userId, activity: "quiz_passed", ref, courseId: e.courseId, at: e.at }).first)
+    bump(tx, e.userId, "quizzesPassed", e.at);
   if (e.attemptNumber === 1) award(tx, { userId: e.userId, activity: "quiz_first_try", ref, courseId: e.courseId, at: e.at });
   if (e.score >= 100 && award(tx, { userId: e.userId, activity: "quiz_perfect", ref, courseId: e.courseId, at: e.at }).first) {
     bump(tx, e.userId, "perfectQuizzes", e.at);
@@ -280,7 +335,8 @@ export function pointsForQuizAttempt(tx: TenantConn, e: QuizAttemptEnded) {
 
 /** A bookmark earns once per course, however often it is removed and added again; capped per day. */
 export function pointsForBookmark(tx: TenantConn, e: Bookmarked) {
-  if (award(tx, { userId: e.userId, activity: "bookmark", ref: `course:${e.courseId}`, at: e.at }).first) bump(tx, e.userId, "bookmarks", e.at);
+  if (award(tx, { userId: e.userId, activity: "bookmark", ref: `course:${e.courseId}`, at: e.at }).first)
+    bump(tx, e.userId, "bookmarks", e.at);
 }
 
 export function pointsForWatchTime(tx: TenantConn, e: WatchTimeCredited) {

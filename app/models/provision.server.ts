@@ -26,7 +26,11 @@ export async function provisionOrganization(
       urlPrefix = `${base.slice(0, 60)}-${n}`;
     }
   }
-  const organization = createOrganization(platform.db, { dataDir: platform.dataDir }, { name: input.name, language: input.language, urlPrefix });
+  const organization = createOrganization(
+    platform.db,
+    { dataDir: platform.dataDir },
+    { name: input.name, language: input.language, urlPrefix },
+  );
   platform.organizations.invalidate();
   if (input.adminEmail) {
     const invitation = { email: input.adminEmail, firstName: "", lastName: "", phone: null, role: "admin" as const, language: null };

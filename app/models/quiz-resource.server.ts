@@ -1,4 +1,4 @@
-import type { Resource} from "./resource";
+import type { Resource } from "./resource";
 import type { Viewer } from "../access/viewer";
 import type { TenantDb } from "../../db/open";
 import { may } from "../access/rules";
@@ -31,7 +31,10 @@ function visible(db: TenantDb, viewer: Viewer, q: string, page: { page: number; 
   if (!viewer.person) return { items: [], total: 0 };
   const ids = takeableQuizIds(db, viewer);
   const all = listQuizzes(db, { q, limit: 100_000 }).items.filter((r) => ids.has(r.quiz.id));
-  return { items: all.slice((page.page - 1) * page.perPage, page.page * page.perPage).map((r) => quizSummary(db, r.quiz)), total: all.length };
+  return {
+    items: all.slice((page.page - 1) * page.perPage, page.page * page.perPage).map((r) => quizSummary(db, r.quiz)),
+    total: all.length,
+  };
 }
 
 export const quizResource: Resource<QuizItem, typeof createQuizSchema, typeof updateQuizSchema> = {

@@ -21,7 +21,10 @@ function back(to: string, extra: Record<string, string> = {}) {
   return redirect(url.pathname + url.search);
 }
 
-export function runQuizStep(db: TenantConn, { quiz, userId, lesson, form }: { quiz: Quiz; userId: number; lesson: Lesson | null; form: FormData }) {
+export function runQuizStep(
+  db: TenantConn,
+  { quiz, userId, lesson, form }: { quiz: Quiz; userId: number; lesson: Lesson | null; form: FormData },
+) {
   const to = safeReturn(form.get("returnTo"), `/quizzes/${quiz.id}`);
   const intent = form.get("intent");
   try {
@@ -36,7 +39,13 @@ export function runQuizStep(db: TenantConn, { quiz, userId, lesson, form }: { qu
     const go = form.get("go");
     const current = go !== null && /^-?\d{1,4}$/.test(String(go)) ? Number(go) : undefined;
     const answers = open.questions.some((q) => q.id === questionId)
-      ? [{ question_id: questionId, choices: form.getAll("choice").map(String), text: typeof form.get("text") === "string" ? String(form.get("text")) : undefined }]
+      ? [
+          {
+            question_id: questionId,
+            choices: form.getAll("choice").map(String),
+            text: typeof form.get("text") === "string" ? String(form.get("text")) : undefined,
+          },
+        ]
       : [];
     saveAnswers(db, { attempt: open, answers, current });
     if (intent !== "submit") return back(to);

@@ -69,7 +69,12 @@ export function getQuiz(db: TenantConn, id: number) {
 }
 
 export function listQuestions(db: TenantConn, quizId: number) {
-  return db.select().from(quizQuestions).where(eq(quizQuestions.quizId, quizId)).orderBy(asc(quizQuestions.position), asc(quizQuestions.id)).all();
+  return db
+    .select()
+    .from(quizQuestions)
+    .where(eq(quizQuestions.quizId, quizId))
+    .orderBy(asc(quizQuestions.position), asc(quizQuestions.id))
+    .all();
 }
 
 function questionCount(db: TenantConn, quizId: number) {
@@ -98,7 +103,8 @@ export function listQuizzes(db: TenantConn, { q = "", limit = 100, offset = 0 }:
 
 function questionColumns(input: QuestionInput) {
   let options: QuizOption[] = [];
-  if (input.type === "single" || input.type === "multiple") options = input.options.map((o, i) => ({ id: String(i + 1), text: o.text, correct: o.correct }));
+  if (input.type === "single" || input.type === "multiple")
+    options = input.options.map((o, i) => ({ id: String(i + 1), text: o.text, correct: o.correct }));
   if (input.type === "true_false") {
     options = [
       { id: "true", text: "", correct: input.correct_answer === true },
@@ -130,7 +136,12 @@ function quizColumns(input: Partial<z.infer<typeof quizFieldsSchema>>) {
 
 function replaceQuestions(tx: TenantConn, quizId: number, questions: QuestionInput[]) {
   tx.delete(quizQuestions).where(eq(quizQuestions.quizId, quizId)).run();
-  questions.forEach((q, position) => tx.insert(quizQuestions).values({ ...questionColumns(q), quizId, position }).run());
+  questions.forEach((q, position) =>
+    tx
+      .insert(quizQuestions)
+      .values({ ...questionColumns(q), quizId, position })
+      .run(),
+  );
 }
 
 export function createQuiz(db: TenantConn, input: z.infer<typeof createQuizSchema>): Result<Quiz> {
@@ -156,7 +167,12 @@ export function updateQuiz(db: TenantConn, id: number, input: Partial<z.infer<ty
   if (!checked.ok) return checked;
   return db.transaction((tx) => {
     if (input.questions) replaceQuestions(tx, id, input.questions);
-    const row = tx.update(quizzes).set({ ...values, updatedAt: new Date() }).where(eq(quizzes.id, id)).returning().get()!;
+    const row = tx
+      .update(quizzes)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(quizzes.id, id))
+      .returning()
+      .get()!;
     return { ok: true as const, value: row };
   });
 }
@@ -167,7 +183,11 @@ export function deleteQuiz(db: TenantConn, id: number) {
 }
 
 export function getQuestion(db: TenantConn, quizId: number, questionId: number) {
-  return db.select().from(quizQuestions).where(and(eq(quizQuestions.id, questionId), eq(quizQuestions.quizId, quizId))).get();
+  return db
+    .select()
+    .from(quizQuestions)
+    .where(and(eq(quizQuestions.id, questionId), eq(quizQuestions.quizId, quizId)))
+    .get();
 }
 
 export function addQuestion(db: TenantConn, quizId: number, input: QuestionInput) {
@@ -193,7 +213,9 @@ export function deleteQuestion(db: TenantConn, quizId: number, questionId: numbe
   if (!quiz || !getQuestion(db, quizId, questionId)) return { ok: false, field: "question", message: "validation.invalid" };
   const checked = checkPassMin(quiz.passMin, questionCount(db, quizId) - 1);
   if (!checked.ok) return checked;
-  db.delete(quizQuestions).where(and(eq(quizQuestions.id, questionId), eq(quizQuestions.quizId, quizId))).run();
+  db.delete(quizQuestions)
+    .where(and(eq(quizQuestions.id, questionId), eq(quizQuestions.quizId, quizId)))
+    .run();
   return { ok: true, value: null };
 }
 
@@ -240,7 +262,15 @@ export function attachQuiz(db: TenantConn, quizId: number, courseId: number, les
   const quiz = getQuiz(db, quizId);
   if (!quiz) return { ok: false, field: "quiz_id", message: "validation.invalid" };
   return db.transaction((tx) => {
-    const created = createLesson(tx, { course_id: courseId, title: lessonTitle?.trim() || quiz.title, kind: "quiz", body: "", file_id: null, video_url: null, duration_seconds: null });
+    const created = createLesson(tx, {
+      course_id: courseId,
+      title: lessonTitle?.trim() || quiz.title,
+      kind: "quiz",
+      body: "",
+      file_id: null,
+      video_url: null,
+      duration_seconds: null,
+    });
     if (!created.ok) return created;
     tx.insert(quizLessons).values({ lessonId: created.value.id, quizId }).run();
     return created;
@@ -282,7 +312,13 @@ export function quizIdOfLesson(db: TenantConn, lessonId: number) {
 /** The courses and lessons a quiz is used in. */
 export function quizUsage(db: TenantConn, quizId: number) {
   return db
-    .select({ lessonId: lessons.id, lessonTitle: lessons.title, courseId: courses.id, courseTitle: courses.title, allowQuizzes: courses.allowQuizzes })
+    .select({
+      lessonId: lessons.id,
+      lessonTitle: lessons.title,
+      courseId: courses.id,
+      courseTitle: courses.title,
+      allowQuizzes: courses.allowQuizzes,
+    })
     .from(quizLessons)
     .innerJoin(lessons, eq(lessons.id, quizLessons.lessonId))
     .innerJoin(courses, eq(courses.id, lessons.courseId))
@@ -298,7 +334,12 @@ export function quizUsage(db: TenantConn, quizId: number) {
  * learner may open it, else the first such lesson of a published course. Learners take quizzes only
  * through courses they may open; editors may also take them outside any course (lesson null).
  */
-export function lessonForTaking(db: TenantConn, viewer: Viewer, quizId: number, preferredLessonId?: number | null): { lesson: Lesson; course: Course } | null | "none" {
+export function lessonForTaking(
+  db: TenantConn,
+  viewer: Viewer,
+  quizId: number,
+  preferredLessonId?: number | null,
+): { lesson: Lesson; course: Course } | null | "none" {
   const rows = db
     .select({ lesson: lessons, course: courses })
     .from(quizLessons)
@@ -329,7 +370,8 @@ export function takeableQuizIds(db: TenantConn, viewer: Viewer) {
 
 /* ----------------------------------------------------------------------------------------- attempts */
 
-export type QuizRefusal = "deadline_passed" | "no_attempts_left" | "already_passed" | "no_questions" | "ended" | "not_found" | "invalid_answer";
+export type QuizRefusal =
+  "deadline_passed" | "no_attempts_left" | "already_passed" | "no_questions" | "ended" | "not_found" | "invalid_answer";
 
 export class QuizError extends Error {
   constructor(
@@ -345,11 +387,22 @@ function deadlinePassed(quiz: Quiz, now: Date) {
 }
 
 function snapshot(questions: QuizQuestion[]): QuestionSnapshot[] {
-  return questions.map((q) => ({ id: q.id, type: q.type, prompt: q.prompt, explanation: q.explanation, options: q.options, accepted: q.accepted }));
+  return questions.map((q) => ({
+    id: q.id,
+    type: q.type,
+    prompt: q.prompt,
+    explanation: q.explanation,
+    options: q.options,
+    accepted: q.accepted,
+  }));
 }
 
 export function openAttempt(db: TenantConn, quizId: number, userId: number) {
-  return db.select().from(quizAttempts).where(and(eq(quizAttempts.quizId, quizId), eq(quizAttempts.userId, userId), isNull(quizAttempts.endedAt))).get();
+  return db
+    .select()
+    .from(quizAttempts)
+    .where(and(eq(quizAttempts.quizId, quizId), eq(quizAttempts.userId, userId), isNull(quizAttempts.endedAt)))
+    .get();
 }
 
 export function endedAttempts(db: TenantConn, quizId: number, userId: number) {
@@ -375,7 +428,10 @@ export function startAttempt(db: TenantConn, args: { quiz: Quiz; userId: number;
 }
 
 /** As startAttempt, also saying whether the attempt is new. */
-export function openOrStartAttempt(db: TenantConn, { quiz, userId, lesson, now = new Date() }: { quiz: Quiz; userId: number; lesson: Lesson | null; now?: Date }) {
+export function openOrStartAttempt(
+  db: TenantConn,
+  { quiz, userId, lesson, now = new Date() }: { quiz: Quiz; userId: number; lesson: Lesson | null; now?: Date },
+) {
   // An open attempt past the deadline is closed first (and stays closed: the refusal below rolls back only its own work).
   const stale = openAttempt(db, quiz.id, userId);
   if (stale && deadlinePassed(quiz, now)) endAttempt(db, { attempt: stale, now, expired: true });
@@ -388,7 +444,12 @@ export function openOrStartAttempt(db: TenantConn, { quiz, userId, lesson, now =
     if (quiz.maxAttempts !== null && ended.length >= quiz.maxAttempts) throw new QuizError("no_attempts_left");
     const questions = listQuestions(tx, quiz.id);
     if (questions.length === 0) throw new QuizError("no_questions", 409);
-    const last = tx.select({ n: max(quizAttempts.attemptNumber) }).from(quizAttempts).where(and(eq(quizAttempts.quizId, quiz.id), eq(quizAttempts.userId, userId))).get()?.n ?? 0;
+    const last =
+      tx
+        .select({ n: max(quizAttempts.attemptNumber) })
+        .from(quizAttempts)
+        .where(and(eq(quizAttempts.quizId, quiz.id), eq(quizAttempts.userId, userId)))
+        .get()?.n ?? 0;
     const attempt = tx
       .insert(quizAttempts)
       .values({
@@ -448,12 +509,17 @@ export function saveAnswers(
     for (const row of rows) {
       const blank = row.choices.length === 0 && !row.text;
       if (blank) {
-        tx.delete(quizAnswers).where(and(eq(quizAnswers.attemptId, attempt.id), eq(quizAnswers.questionId, row.questionId))).run();
+        tx.delete(quizAnswers)
+          .where(and(eq(quizAnswers.attemptId, attempt.id), eq(quizAnswers.questionId, row.questionId)))
+          .run();
         continue;
       }
       tx.insert(quizAnswers)
         .values({ attemptId: attempt.id, questionId: row.questionId, choices: row.choices, text: row.text, updatedAt: now })
-        .onConflictDoUpdate({ target: [quizAnswers.attemptId, quizAnswers.questionId], set: { choices: row.choices, text: row.text, updatedAt: now } })
+        .onConflictDoUpdate({
+          target: [quizAnswers.attemptId, quizAnswers.questionId],
+          set: { choices: row.choices, text: row.text, updatedAt: now },
+        })
         .run();
     }
     if (current !== undefined) {
@@ -475,7 +541,10 @@ export function isCorrect(q: QuestionSnapshot, answer: { choices: string[]; text
     const given = normalizeText(answer.text ?? "");
     return given !== "" && q.accepted.some((a) => normalizeText(a) === given);
   }
-  const right = q.options.filter((o) => o.correct).map((o) => o.id).sort();
+  const right = q.options
+    .filter((o) => o.correct)
+    .map((o) => o.id)
+    .sort();
   const chosen = [...answer.choices].sort();
   return right.length === chosen.length && right.every((id, i) => id === chosen[i]);
 }
@@ -490,7 +559,10 @@ export function scoreOf(correct: number, total: number) {
  * lesson when passed. Ending an attempt that has already ended changes nothing and returns it as it is,
  * so any number of concurrent `end` calls produce one result.
  */
-export function endAttempt(db: TenantConn, { attempt, now = new Date(), expired = false }: { attempt: QuizAttempt; now?: Date; expired?: boolean }) {
+export function endAttempt(
+  db: TenantConn,
+  { attempt, now = new Date(), expired = false }: { attempt: QuizAttempt; now?: Date; expired?: boolean },
+) {
   return db.transaction((tx) => {
     const fresh = tx.select().from(quizAttempts).where(eq(quizAttempts.id, attempt.id)).get();
     if (!fresh) throw new QuizError("not_found", 404);
@@ -502,7 +574,11 @@ export function endAttempt(db: TenantConn, { attempt, now = new Date(), expired 
       const a = byQuestion.get(q.id);
       const right = isCorrect(q, a);
       if (right) correct++;
-      if (a) tx.update(quizAnswers).set({ correct: right }).where(and(eq(quizAnswers.attemptId, fresh.id), eq(quizAnswers.questionId, q.id))).run();
+      if (a)
+        tx.update(quizAnswers)
+          .set({ correct: right })
+          .where(and(eq(quizAnswers.attemptId, fresh.id), eq(quizAnswers.questionId, q.id)))
+          .run();
     }
     const score = scoreOf(correct, fresh.questions.length);
     const passed = correct >= fresh.passMin;
@@ -615,11 +691,25 @@ export function quizPlayerState(db: TenantConn, { quiz, userId, now = new Date()
   const attemptsLeft = quiz.maxAttempts === null ? null : Math.max(0, quiz.maxAttempts - ended.length);
   const closed = deadlinePassed(quiz, now);
   return {
-    quiz: { ...quizSummary(db, quiz), attempts_used: ended.length, attempts_left: attemptsLeft, deadline_passed: closed, best_score: ended.length ? Math.max(...ended.map((a) => a.score ?? 0)) : null },
+    quiz: {
+      ...quizSummary(db, quiz),
+      attempts_used: ended.length,
+      attempts_left: attemptsLeft,
+      deadline_passed: closed,
+      best_score: ended.length ? Math.max(...ended.map((a) => a.score ?? 0)) : null,
+    },
     open: open ? attemptView(db, open) : null,
     last: last ? attemptView(db, last) : null,
     can_start: !open && !closed && !passedBefore && attemptsLeft !== 0 && quizSummary(db, quiz).question_count > 0,
-    refusal: (open ? null : closed ? "deadline_passed" : passedBefore ? null : attemptsLeft === 0 ? "no_attempts_left" : null) as QuizRefusal | null,
+    refusal: (open
+      ? null
+      : closed
+        ? "deadline_passed"
+        : passedBefore
+          ? null
+          : attemptsLeft === 0
+            ? "no_attempts_left"
+            : null) as QuizRefusal | null,
   };
 }
 export type QuizPlayerState = ReturnType<typeof quizPlayerState>;
@@ -646,10 +736,21 @@ export function quizResults(db: TenantConn, quizId: number) {
     .where(and(eq(quizAttempts.quizId, quizId), isNotNull(quizAttempts.endedAt)))
     .orderBy(asc(users.email), asc(quizAttempts.attemptNumber))
     .all();
-  const learners = new Map<number, { userId: number; email: string; name: string; attempts: number; best: number; passed: boolean; lastAt: Date }>();
+  const learners = new Map<
+    number,
+    { userId: number; email: string; name: string; attempts: number; best: number; passed: boolean; lastAt: Date }
+  >();
   for (const r of rows) {
     const a = r.attempt;
-    const entry = learners.get(a.userId) ?? { userId: a.userId, email: r.email, name: [r.firstName, r.lastName].filter(Boolean).join(" "), attempts: 0, best: 0, passed: false, lastAt: a.endedAt! };
+    const entry = learners.get(a.userId) ?? {
+      userId: a.userId,
+      email: r.email,
+      name: [r.firstName, r.lastName].filter(Boolean).join(" "),
+      attempts: 0,
+      best: 0,
+      passed: false,
+      lastAt: a.endedAt!,
+    };
     entry.attempts++;
     entry.best = Math.max(entry.best, a.score ?? 0);
     entry.passed ||= Boolean(a.passed);
@@ -690,7 +791,17 @@ export function courseQuizScore(db: TenantConn, userId: number, courseId: number
   const best = db
     .select({ lessonId: quizAttempts.lessonId, best: max(quizAttempts.score) })
     .from(quizAttempts)
-    .where(and(eq(quizAttempts.userId, userId), eq(quizAttempts.courseId, courseId), isNotNull(quizAttempts.endedAt), inArray(quizAttempts.lessonId, quizLessonsOfCourse.map((l) => l.lessonId))))
+    .where(
+      and(
+        eq(quizAttempts.userId, userId),
+        eq(quizAttempts.courseId, courseId),
+        isNotNull(quizAttempts.endedAt),
+        inArray(
+          quizAttempts.lessonId,
+          quizLessonsOfCourse.map((l) => l.lessonId),
+        ),
+      ),
+    )
     .groupBy(quizAttempts.lessonId)
     .all();
   const byLesson = new Map(best.map((b) => [b.lessonId, b.best ?? 0]));

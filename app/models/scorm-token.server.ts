@@ -18,7 +18,13 @@ export interface ScormToken {
 
 export const TOKEN_TTL_SECONDS = 6 * 3600;
 
-export function signScormToken(signer: Signer, organizationId: number, t: Omit<ScormToken, "expires">, ttl = TOKEN_TTL_SECONDS, now = Date.now()) {
+export function signScormToken(
+  signer: Signer,
+  organizationId: number,
+  t: Omit<ScormToken, "expires">,
+  ttl = TOKEN_TTL_SECONDS,
+  now = Date.now(),
+) {
   // Rounded up to the hour, so reloads within the hour reuse one address (and the browser's cache).
   const expires = Math.ceil((Math.floor(now / 1000) + ttl) / 3600) * 3600;
   const value = `${t.lessonId}.${t.userId}.${t.packageId}.${t.preview ? 1 : 0}.${expires}`;

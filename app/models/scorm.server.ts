@@ -2,10 +2,28 @@ import fs from "node:fs";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
-import { lessonProgress, lessons, scormAttempts, scormPackages, users, type Lesson, type ScormAttempt, type ScormItem, type ScormPackage } from "../../db/tenant";
+import {
+  lessonProgress,
+  lessons,
+  scormAttempts,
+  scormPackages,
+  users,
+  type Lesson,
+  type ScormAttempt,
+  type ScormItem,
+  type ScormPackage,
+} from "../../db/tenant";
 import { tenantFolder } from "../../db/tenant-pool";
 import { completeLesson } from "./learning.server";
-import { familyOf, formatDuration2004, formatTimespan12, parseDuration2004, parseTimespan12, validateCmi, type CmiProblem } from "./scorm/datamodel";
+import {
+  familyOf,
+  formatDuration2004,
+  formatTimespan12,
+  parseDuration2004,
+  parseTimespan12,
+  validateCmi,
+  type CmiProblem,
+} from "./scorm/datamodel";
 import { signScormToken, type Signer } from "./scorm-token.server";
 import { launchFile, ManifestError, parseManifest } from "./scorm/manifest.server";
 import { DEFAULT_UNPACK_LIMITS, listZip, UnpackError, unpackZip, type UnpackLimits } from "./scorm/unpack.server";
@@ -61,7 +79,10 @@ export async function inspectPackage(zipPath: string, limits: UnpackLimits = DEF
     const wrongCase = listing.lower.has("imsmanifest.xml");
     throw new ScormPackageError(nested || wrongCase ? "manifest_not_at_root" : "no_manifest");
   }
-  const xml = listing.contents.get("imsmanifest.xml")!.toString("utf8").replace(/^\uFEFF/, "");
+  const xml = listing.contents
+    .get("imsmanifest.xml")!
+    .toString("utf8")
+    .replace(/^\uFEFF/, "");
   let manifest: ReturnType<typeof parseManifest>;
   try {
     manifest = parseManifest(xml);
@@ -116,7 +137,12 @@ export async function installPackage(
         uploadedBy,
       };
       const saved = previous
-        ? tx.update(scormPackages).set({ ...values, updatedAt: new Date() }).where(eq(scormPackages.id, previous.id)).returning().get()!
+        ? tx
+            .update(scormPackages)
+            .set({ ...values, updatedAt: new Date() })
+            .where(eq(scormPackages.id, previous.id))
+            .returning()
+            .get()!
         : tx.insert(scormPackages).values(values).returning().get();
       if (lesson.kind !== "scorm") tx.update(lessons).set({ kind: "scorm" }).where(eq(lessons.id, lesson.id)).run();
       return saved;
@@ -138,7 +164,8 @@ export function removePackageFolder(dataDir: string, organizationId: number, fol
 export function sweepScormIncoming(dataDir: string, organizationId: number) {
   const root = scormRoot(dataDir, organizationId);
   if (!fs.existsSync(root)) return;
-  for (const name of fs.readdirSync(root)) if (name.startsWith(".incoming-")) fs.rmSync(path.join(root, name), { recursive: true, force: true });
+  for (const name of fs.readdirSync(root))
+    if (name.startsWith(".incoming-")) fs.rmSync(path.join(root, name), { recursive: true, force: true });
 }
 
 /**
@@ -160,7 +187,11 @@ export function packageFile(dataDir: string, organizationId: number, pkg: ScormP
 }
 
 export function getAttempts(db: TenantConn, userId: number, lessonId: number) {
-  return db.select().from(scormAttempts).where(and(eq(scormAttempts.userId, userId), eq(scormAttempts.lessonId, lessonId))).all();
+  return db
+    .select()
+    .from(scormAttempts)
+    .where(and(eq(scormAttempts.userId, userId), eq(scormAttempts.lessonId, lessonId)))
+    .all();
 }
 
 function attemptFor(db: TenantConn, userId: number, lessonId: number, scoId: string) {
@@ -215,7 +246,9 @@ export function launchState(db: TenantConn, { userId, pkg, item }: { userId: num
           "cmi.mode": "normal",
           "cmi.total_time": formatDuration2004(total),
           "cmi.launch_data": item.launchData ?? "",
-          ...(item.masteryScore !== null && item.masteryScore >= -1 && item.masteryScore <= 1 ? { "cmi.scaled_passing_score": String(item.masteryScore) } : {}),
+          ...(item.masteryScore !== null && item.masteryScore >= -1 && item.masteryScore <= 1
+            ? { "cmi.scaled_passing_score": String(item.masteryScore) }
+            : {}),
         };
   // The exit of the previous session is not carried into the new one.
   delete seed[family === "1.2" ? "cmi.core.exit" : "cmi.exit"];
@@ -225,7 +258,8 @@ export function launchState(db: TenantConn, { userId, pkg, item }: { userId: num
 
 export type CommitResult =
   | { ok: true; attempt: ScormAttempt; lessonCompleted: boolean; courseCompleted: boolean }
-  | { ok: false; problem: "unknown_sco" } | { ok: false; problem: "invalid"; problems: CmiProblem[] };
+  | { ok: false; problem: "unknown_sco" }
+  | { ok: false; problem: "invalid"; problems: CmiProblem[] };
 
 const num = (v: string | undefined) => (v === undefined || v === "" || !Number.isFinite(Number(v)) ? null : Number(v));
 
@@ -237,7 +271,15 @@ const num = (v: string | undefined) => (v === undefined || v === "" || !Number.i
  */
 export function commitAttempt(
   db: TenantConn,
-  { userId, lesson, pkg, scoId, cmi, terminate = false, now = new Date() }: { userId: number; lesson: Lesson; pkg: ScormPackage; scoId: string; cmi: Record<string, unknown>; terminate?: boolean; now?: Date },
+  {
+    userId,
+    lesson,
+    pkg,
+    scoId,
+    cmi,
+    terminate = false,
+    now = new Date(),
+  }: { userId: number; lesson: Lesson; pkg: ScormPackage; scoId: string; cmi: Record<string, unknown>; terminate?: boolean; now?: Date },
 ): CommitResult {
   const item = pkg.items.find((i) => i.identifier === scoId);
   if (!item) return { ok: false, problem: "unknown_sco" };
@@ -252,7 +294,11 @@ export function commitAttempt(
     const exitKey = family === "1.2" ? "cmi.core.exit" : "cmi.exit";
     let total = existing?.totalSeconds ?? 0;
     if (terminate) {
-      const session = values[sessionKey] ? (family === "1.2" ? parseTimespan12(values[sessionKey]) : parseDuration2004(values[sessionKey])) : 0;
+      const session = values[sessionKey]
+        ? family === "1.2"
+          ? parseTimespan12(values[sessionKey])
+          : parseDuration2004(values[sessionKey])
+        : 0;
       total += Math.min(Math.max(0, Math.round(session ?? 0)), 24 * 3600);
       merged["lectern.terminated"] = "true";
     } else merged["lectern.terminated"] = "false";
@@ -295,11 +341,19 @@ export function commitAttempt(
     tx.insert(lessonProgress).values({ userId, lessonId: lesson.id, courseId: lesson.courseId }).onConflictDoNothing().run();
     const attempt = existing
       ? tx.update(scormAttempts).set(fields).where(eq(scormAttempts.id, existing.id)).returning().get()!
-      : tx.insert(scormAttempts).values({ ...fields, userId, lessonId: lesson.id, scoId }).returning().get();
+      : tx
+          .insert(scormAttempts)
+          .values({ ...fields, userId, lessonId: lesson.id, scoId })
+          .returning()
+          .get();
     let lessonCompleted = false;
     let courseCompleted = false;
     if (attempt.completedAt) {
-      const finished = new Set(getAttempts(tx, userId, lesson.id).filter((a) => a.completedAt).map((a) => a.scoId));
+      const finished = new Set(
+        getAttempts(tx, userId, lesson.id)
+          .filter((a) => a.completedAt)
+          .map((a) => a.scoId),
+      );
       const needed = pkg.items.filter((i) => i.scormType === "sco");
       if ((needed.length ? needed : pkg.items).every((i) => finished.has(i.identifier))) {
         lessonCompleted = true;
@@ -375,7 +429,14 @@ export interface ScormPlayerData {
 
 export function scormPlayerData(
   db: TenantConn,
-  { signer, contentOrigin, organizationId, lesson, userId, preview }: { signer: Signer; contentOrigin: string; organizationId: number; lesson: Lesson; userId: number; preview: boolean },
+  {
+    signer,
+    contentOrigin,
+    organizationId,
+    lesson,
+    userId,
+    preview,
+  }: { signer: Signer; contentOrigin: string; organizationId: number; lesson: Lesson; userId: number; preview: boolean },
 ): ScormPlayerData {
   const pkg = getPackage(db, lesson.id);
   if (!pkg) return { contentOrigin, version: null, title: null, items: [] };

@@ -2,7 +2,13 @@ import { setSubscribers } from "./events.server";
 import { recordCourseCompleted, recordQuizAttempt, recordWatchTime } from "./analytics.server";
 import { issueCertificate } from "./certificate.server";
 import { recomputeUserMemberships } from "./group.server";
-import { pointsForBookmark, pointsForCourseCompleted, pointsForLessonCompleted, pointsForQuizAttempt, pointsForWatchTime } from "./points.server";
+import {
+  pointsForBookmark,
+  pointsForCourseCompleted,
+  pointsForLessonCompleted,
+  pointsForQuizAttempt,
+  pointsForWatchTime,
+} from "./points.server";
 
 /**
  * Who reacts to each learning event (app/models/events.server.ts), in order. Called at start-up by every

@@ -149,8 +149,13 @@ export function platformTotals(platform: PlatformConn) {
  * People across organizations for /admin/users: by organization, then name (each organization's own
  * list's order), at most `limit`; `q` is looked for in the e-mail and both names, as on that list.
  */
-export function listPlatformPeople(platform: PlatformConn, { q, organizationId, limit }: { q?: string; organizationId?: number; limit: number }) {
-  const search = q ? or(contains(platformPeople.email, q), contains(platformPeople.firstName, q), contains(platformPeople.lastName, q)) : undefined;
+export function listPlatformPeople(
+  platform: PlatformConn,
+  { q, organizationId, limit }: { q?: string; organizationId?: number; limit: number },
+) {
+  const search = q
+    ? or(contains(platformPeople.email, q), contains(platformPeople.firstName, q), contains(platformPeople.lastName, q))
+    : undefined;
   return platform
     .select({
       organizationId: platformPeople.organizationId,

@@ -36,7 +36,11 @@ function writeTenantCopy(tenantDb: TenantConn, timeZone: string) {
  * their cached organizations then).
  */
 export function alignTimeZone(platformDb: PlatformDb, tenantDb: TenantConn, organization: Pick<Organization, "id" | "timeZone">) {
-  const copy = tenantDb.select({ timeZone: leaderboardSettings.timeZone }).from(leaderboardSettings).where(eq(leaderboardSettings.id, 1)).get()?.timeZone;
+  const copy = tenantDb
+    .select({ timeZone: leaderboardSettings.timeZone })
+    .from(leaderboardSettings)
+    .where(eq(leaderboardSettings.id, 1))
+    .get()?.timeZone;
   if (copy === undefined || copy === organization.timeZone) return { timeZone: organization.timeZone, adopted: false };
   if (organization.timeZone === DEFAULT_TIME_ZONE && isTimeZone(copy)) {
     platformDb.update(organizations).set({ timeZone: copy, updatedAt: new Date() }).where(eq(organizations.id, organization.id)).run();
@@ -49,7 +53,11 @@ export function alignTimeZone(platformDb: PlatformDb, tenantDb: TenantConn, orga
 const aligned = new WeakSet<object>();
 
 /** alignTimeZone at most once per open tenant handle (cheap to call on every request). */
-export function alignTimeZoneOnce(platformDb: PlatformDb, tenantDb: TenantConn & object, organization: Pick<Organization, "id" | "timeZone">) {
+export function alignTimeZoneOnce(
+  platformDb: PlatformDb,
+  tenantDb: TenantConn & object,
+  organization: Pick<Organization, "id" | "timeZone">,
+) {
   if (aligned.has(tenantDb)) return { timeZone: organization.timeZone, adopted: false };
   const result = alignTimeZone(platformDb, tenantDb, organization);
   aligned.add(tenantDb);

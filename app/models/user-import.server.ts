@@ -64,7 +64,10 @@ const MAX_LENGTH: Record<Column, number> = { firstName: 100, lastName: 100, phon
 
 /** A title as compared: lower case, without spaces, dashes, underscores or dots ("E-mail" = "email" = "e_mail"). */
 function titleKey(title: string) {
-  return title.normalize("NFC").toLocaleLowerCase().replace(/[\s_.-]+/g, "");
+  return title
+    .normalize("NFC")
+    .toLocaleLowerCase()
+    .replace(/[\s_.-]+/g, "");
 }
 
 /**
@@ -149,7 +152,15 @@ export function checkCsv(bytes: Uint8Array, existing: (email: string) => boolean
   if (text === null) return { ...empty, problems: [{ line: null, code: "notCsv" }] };
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, { bom: true, delimiter: delimiterOf(text), relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true, info: true }) as never;
+    records = parse(text, {
+      bom: true,
+      delimiter: delimiterOf(text),
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      trim: true,
+      info: true,
+    }) as never;
   } catch (error) {
     if (error instanceof CsvError) {
       const line = (error as CsvError & { lines?: number }).lines;
@@ -160,7 +171,10 @@ export function checkCsv(bytes: Uint8Array, existing: (email: string) => boolean
   if (records.length === 0) return { ...empty, problems: [{ line: null, code: "empty" }] };
   const header = headerOf(records[0].record);
   if (header === "unreadable") {
-    return { ...empty, problems: [{ line: records[0].info.lines, code: "header", params: { titles: records[0].record.join(", ").slice(0, 200) } }] };
+    return {
+      ...empty,
+      problems: [{ line: records[0].info.lines, code: "header", params: { titles: records[0].record.join(", ").slice(0, 200) } }],
+    };
   }
   const hasHeader = header !== null;
   const columns = header?.columns ?? SPEC_ORDER;
@@ -211,12 +225,20 @@ function cellProblem(value: string, column: Column): "formula" | "html" | "tooLo
 
 /** The organization's addresses, read once for a whole file. */
 export function existingEmails(db: TenantConn) {
-  const all = new Set(db.select({ email: users.email }).from(users).all().map((u) => u.email));
+  const all = new Set(
+    db
+      .select({ email: users.email })
+      .from(users)
+      .all()
+      .map((u) => u.email),
+  );
   return (email: string) => all.has(email);
 }
 
 /** The uploaded file of a form (field `file`) or a raw `text/csv` body. */
-export async function readCsvUpload(request: Request): Promise<{ fileName: string; bytes: Uint8Array; fields: FormData | null } | { problem: ImportProblem }> {
+export async function readCsvUpload(
+  request: Request,
+): Promise<{ fileName: string; bytes: Uint8Array; fields: FormData | null } | { problem: ImportProblem }> {
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > IMPORT_MAX_BYTES + 64 * 1024) return { problem: { line: null, code: "tooLarge", params: { limit: "20 MB" } } };
   const type = request.headers.get("content-type") ?? "";
@@ -228,7 +250,8 @@ export async function readCsvUpload(request: Request): Promise<{ fileName: strin
   try {
     formData = await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: IMPORT_MAX_BYTES }));
   } catch (error) {
-    if ((error as Error)?.name === "MaxPartSizeExceededError") return { problem: { line: null, code: "tooLarge", params: { limit: "20 MB" } } };
+    if ((error as Error)?.name === "MaxPartSizeExceededError")
+      return { problem: { line: null, code: "tooLarge", params: { limit: "20 MB" } } };
     return { problem: { line: null, code: "notCsv" } };
   }
   const file = formData.get("file");
@@ -239,7 +262,17 @@ export async function readCsvUpload(request: Request): Promise<{ fileName: strin
 export { importOptionsSchema } from "./forms/users";
 
 /** Keeps a checked file (no problems) waiting for the admin's confirmation. */
-export function storeImport(db: TenantConn, input: { fileName: string; bytes: Uint8Array; rowCount: number; groupId: number | null; sendInvitations: boolean; createdBy: number | null }) {
+export function storeImport(
+  db: TenantConn,
+  input: {
+    fileName: string;
+    bytes: Uint8Array;
+    rowCount: number;
+    groupId: number | null;
+    sendInvitations: boolean;
+    createdBy: number | null;
+  },
+) {
   if (input.groupId !== null && !getGroup(db, input.groupId)) return null;
   return db
     .insert(userImports)
@@ -300,7 +333,8 @@ export async function importUsersJob({ db, organizationId, job, progress, pause 
     progress(50);
     await pause();
     let invited = 0;
-    if (userImport.sendInvitations) invited = await inviteAll(db, platform, organizationId, created, (share) => progress(50 + share * 50), pause);
+    if (userImport.sendInvitations)
+      invited = await inviteAll(db, platform, organizationId, created, (share) => progress(50 + share * 50), pause);
     setImportStatus(db, userImport.id, "done");
     return { imported: created.length, invited, group_id: userImport.groupId };
   } catch (error) {
@@ -314,10 +348,19 @@ export function writeRows(db: TenantConn, rows: ImportRow[], { language, groupId
   return db.transaction((tx) => {
     const ids: number[] = [];
     for (let i = 0; i < rows.length; i += CHUNK) {
-      const values = rows.slice(i, i + CHUNK).map((r) => ({ email: r.email, firstName: r.firstName, lastName: r.lastName, phone: r.phone, role: "learner" as const, language }));
+      const values = rows
+        .slice(i, i + CHUNK)
+        .map((r) => ({ email: r.email, firstName: r.firstName, lastName: r.lastName, phone: r.phone, role: "learner" as const, language }));
       // Ten columns a row keeps each statement under SQLite's limit of 32,766 parameters.
       for (let j = 0; j < values.length; j += 500) {
-        ids.push(...tx.insert(users).values(values.slice(j, j + 500)).returning({ id: users.id }).all().map((r) => r.id));
+        ids.push(
+          ...tx
+            .insert(users)
+            .values(values.slice(j, j + 500))
+            .returning({ id: users.id })
+            .all()
+            .map((r) => r.id),
+        );
       }
     }
     for (const groupId of groupIds) {
@@ -333,7 +376,14 @@ export function writeRows(db: TenantConn, rows: ImportRow[], { language, groupId
   });
 }
 
-async function inviteAll(db: TenantDb, platform: UserImportServices, organizationId: number, ids: number[], share: (s: number) => void, pause: () => Promise<void>) {
+async function inviteAll(
+  db: TenantDb,
+  platform: UserImportServices,
+  organizationId: number,
+  ids: number[],
+  share: (s: number) => void,
+  pause: () => Promise<void>,
+) {
   const organization: Organization | undefined = getOrganization(platform.db, organizationId);
   if (!organization) return 0;
   const realm = organizationRealm(db, organization);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { groupMembers, users, type User } from "../../db/tenant";
 import { LANGUAGES } from "../utils/i18n";
 import type { Page } from "../utils/pagination";
-import type { Resource} from "./resource";
+import type { Resource } from "./resource";
 import { manageableGroupIds } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import type { TenantDb } from "../../db/open";
@@ -35,7 +35,10 @@ function visibleUsers(db: TenantDb, viewer: Viewer): SQL | undefined {
   const groupIds = manageableGroupIds(viewer);
   if (groupIds === null) return undefined;
   if (groupIds.length === 0) return eq(users.id, -1);
-  const members = db.select({ id: groupMembers.userId }).from(groupMembers).where(inArray(groupMembers.groupId, [...groupIds]));
+  const members = db
+    .select({ id: groupMembers.userId })
+    .from(groupMembers)
+    .where(inArray(groupMembers.groupId, [...groupIds]));
   return inArray(users.id, members);
 }
 
@@ -76,8 +79,11 @@ const userWriteFields = z
     first_name: nameField,
     last_name: nameField,
     phone: z.string().trim().max(40).nullable().describe('null or "" clears it'),
-    language: z.enum(["", ...LANGUAGES]).nullable().describe('null or "": the organization\'s default'),
-    type: roleField.describe('learner, admin, or none (also null): the role here, as the reply\'s `type`'),
+    language: z
+      .enum(["", ...LANGUAGES])
+      .nullable()
+      .describe('null or "": the organization\'s default'),
+    type: roleField.describe("learner, admin, or none (also null): the role here, as the reply's `type`"),
     firstName: nameField.describe("the older name of first_name"),
     lastName: nameField.describe("the older name of last_name"),
     role: roleField.describe("the older name of type"),
@@ -98,7 +104,8 @@ const roleOf = (value: UserWriteFields["type"]) => (value === "none" ? null : va
 function oneValuePerField(input: UserWriteFields, ctx: z.RefinementCtx) {
   for (const [name, older] of OLDER_NAMES) {
     const [a, b] = name === "type" ? [roleOf(input.type), roleOf(input.role)] : [input[name], input[older]];
-    if (a !== undefined && b !== undefined && a !== b) ctx.addIssue({ code: "custom", path: [older], message: "validation.sameFieldTwice" });
+    if (a !== undefined && b !== undefined && a !== b)
+      ctx.addIssue({ code: "custom", path: [older], message: "validation.sameFieldTwice" });
   }
 }
 
@@ -125,9 +132,18 @@ export const userCreateSchema = userWriteFields
   .required({ email: true })
   .superRefine((input, ctx) => {
     oneValuePerField(input, ctx);
-    if (input.type === undefined && input.role === undefined) ctx.addIssue({ code: "custom", path: ["type"], message: "validation.required" });
+    if (input.type === undefined && input.role === undefined)
+      ctx.addIssue({ code: "custom", path: ["type"], message: "validation.required" });
   })
-  .transform((input): UserForm => ({ firstName: "", lastName: "", phone: null, language: null, role: null, email: input.email, ...toPatch(input) }));
+  .transform((input): UserForm => ({
+    firstName: "",
+    lastName: "",
+    phone: null,
+    language: null,
+    role: null,
+    email: input.email,
+    ...toPatch(input),
+  }));
 
 /** Users of the organization. Writes are declared on their own (app/api/calls/users.server.ts): they check who may give which role. */
 export const userResource: Resource<UserView, typeof userCreateSchema, typeof userUpdateSchema> = {
@@ -137,10 +153,19 @@ export const userResource: Resource<UserView, typeof userCreateSchema, typeof us
   updateSchema: userUpdateSchema,
   list: (db, viewer, page) => listVisibleUsers(db, viewer, page),
   search: (db, viewer, q, page) => {
-    return pageOf(db, viewer, and(visibleUsers(db, viewer), or(contains(users.email, q), contains(users.firstName, q), contains(users.lastName, q))), page);
+    return pageOf(
+      db,
+      viewer,
+      and(visibleUsers(db, viewer), or(contains(users.email, q), contains(users.firstName, q), contains(users.lastName, q))),
+      page,
+    );
   },
   get: (db, viewer, id) => {
-    const row = db.select().from(users).where(and(eq(users.id, id), visibleUsers(db, viewer))).get();
+    const row = db
+      .select()
+      .from(users)
+      .where(and(eq(users.id, id), visibleUsers(db, viewer)))
+      .get();
     return row ? userView(row) : null;
   },
 };

@@ -12,7 +12,12 @@ import type { UserSettingsForm } from "./forms/user-settings";
 export function getUserSettings(db: TenantConn) {
   const row = db.select().from(userSettings).where(eq(userSettings.id, 1)).get();
   const existingGroups = row?.defaultGroupIds.length
-    ? db.select({ id: groups.id }).from(groups).where(inArray(groups.id, row.defaultGroupIds)).all().map((g) => g.id)
+    ? db
+        .select({ id: groups.id })
+        .from(groups)
+        .where(inArray(groups.id, row.defaultGroupIds))
+        .all()
+        .map((g) => g.id)
     : [];
   return {
     defaultLanguage: (row?.defaultLanguage ?? null) as (typeof LANGUAGES)[number] | null,
@@ -26,9 +31,15 @@ export { userSettingsSchema, type UserSettingsForm } from "./forms/user-settings
 
 export function saveUserSettings(db: TenantConn, input: Omit<UserSettingsForm, "twoFactorRequired">) {
   const known = input.defaultGroupIds.length
-    ? db.select({ id: groups.id }).from(groups).where(inArray(groups.id, input.defaultGroupIds)).all().map((g) => g.id)
+    ? db
+        .select({ id: groups.id })
+        .from(groups)
+        .where(inArray(groups.id, input.defaultGroupIds))
+        .all()
+        .map((g) => g.id)
     : [];
-  if (known.length !== input.defaultGroupIds.length) return { ok: false as const, field: "defaultGroupIds", message: "validation.invalidOption" };
+  if (known.length !== input.defaultGroupIds.length)
+    return { ok: false as const, field: "defaultGroupIds", message: "validation.invalidOption" };
   const values = { defaultLanguage: input.defaultLanguage, defaultGroupIds: known, inviteImported: input.inviteImported };
   db.insert(userSettings)
     .values({ id: 1, ...values })

@@ -34,7 +34,11 @@ export async function createUser(db: TenantConn, input: NewPerson & { role: User
 
 export async function createSuperAdmin(db: PlatformConn, input: NewPerson) {
   const passwordHash = input.password ? await hashPassword(input.password) : null;
-  return db.insert(superAdmins).values({ ...personValues(input), passwordHash }).returning().get();
+  return db
+    .insert(superAdmins)
+    .values({ ...personValues(input), passwordHash })
+    .returning()
+    .get();
 }
 
 /** Whether the platform has anyone to run it yet; the server says how to create the first one when not. */
@@ -80,17 +84,15 @@ export function personView(realm: AuthRealm, person: User, { twoFactorPending }:
 export { ASSIGNABLE_ROLES, userFormSchema, type UserForm } from "./forms/users";
 
 export function findUserByEmail(db: TenantConn, email: string) {
-  return db.select().from(users).where(eq(users.email, normalizeEmail(email))).get();
+  return db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)))
+    .get();
 }
 
 export function listUsers(db: TenantConn, { q, page, perPage }: { q?: string; page: number; perPage: number }) {
-  const where = q
-    ? or(
-        contains(users.email, q),
-        contains(users.firstName, q),
-        contains(users.lastName, q),
-      )
-    : undefined;
+  const where = q ? or(contains(users.email, q), contains(users.firstName, q), contains(users.lastName, q)) : undefined;
   const items = db
     .select()
     .from(users)
@@ -132,7 +134,11 @@ export type UserPatch = Partial<UserForm>;
  * e-mail address cancels every outstanding invitation, reset and sign-in link and ends the person's
  * sessions: a link sent to the old (perhaps mistyped) address must not work.
  */
-export function editUser(db: TenantConn, id: number, input: UserPatch): { ok: true; user: User } | { ok: false; fields: Record<string, string[]> } | null {
+export function editUser(
+  db: TenantConn,
+  id: number,
+  input: UserPatch,
+): { ok: true; user: User } | { ok: false; fields: Record<string, string[]> } | null {
   if (input.email !== undefined) {
     const other = findUserByEmail(db, input.email);
     if (other && other.id !== id) return { ok: false, fields: { email: ["validation.emailTaken"] } };
@@ -149,8 +155,14 @@ export function editUser(db: TenantConn, id: number, input: UserPatch): { ok: tr
   });
   if (changes.email !== undefined && changes.email !== before.email) {
     const now = new Date();
-    db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, id), isNull(passwordResets.usedAt))).run();
-    db.update(magicLinks).set({ usedAt: now }).where(and(eq(magicLinks.userId, id), isNull(magicLinks.usedAt))).run();
+    db.update(passwordResets)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResets.userId, id), isNull(passwordResets.usedAt)))
+      .run();
+    db.update(magicLinks)
+      .set({ usedAt: now })
+      .where(and(eq(magicLinks.userId, id), isNull(magicLinks.usedAt)))
+      .run();
     db.delete(sessions).where(eq(sessions.userId, id)).run();
   }
   if (Object.keys(changes).length === 0) return { ok: true, user: before };
@@ -165,7 +177,10 @@ function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {
 }
 
 export function setUserDisabled(db: TenantConn, id: number, disabled: boolean) {
-  db.update(users).set({ disabledAt: disabled ? new Date() : null }).where(eq(users.id, id)).run();
+  db.update(users)
+    .set({ disabledAt: disabled ? new Date() : null })
+    .where(eq(users.id, id))
+    .run();
 }
 
 /** Removes a person and, by cascade, their sessions, tokens and memberships. */

@@ -27,7 +27,13 @@ export default function History() {
       {courses.length ? (
         <CourseCards courses={courses} testId="history" eager={4} />
       ) : (
-        <EmptyState testId="history-empty" title={t("history.empty")} body={t("browse.empty.history")} to="/categories" action={t("browse.empty.historyAction")} />
+        <EmptyState
+          testId="history-empty"
+          title={t("history.empty")}
+          body={t("browse.empty.history")}
+          to="/categories"
+          action={t("browse.empty.historyAction")}
+        />
       )}
     </section>
   );

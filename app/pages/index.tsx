@@ -29,7 +29,14 @@ export default function Home() {
       {featured ? (
         <section className={featured.cover ? "hero with-cover" : "hero"} data-testid="featured" aria-labelledby="featured-title">
           {featured.cover ? (
-            <ProviderImage src={featured.cover} bucket="cover" width={1280} sizes="(max-width: 1280px) 100vw, 1280px" priority className="hero-cover" />
+            <ProviderImage
+              src={featured.cover}
+              bucket="cover"
+              width={1280}
+              sizes="(max-width: 1280px) 100vw, 1280px"
+              priority
+              className="hero-cover"
+            />
           ) : null}
           <div className="hero-text">
             <span className="hero-label">{t("home.featured")}</span>
@@ -97,9 +104,21 @@ export default function Home() {
               action={t("browse.empty.homeAdminAction")}
             />
           ) : data.signedIn ? (
-            <EmptyState testId="home-empty" title={t("home.empty")} body={t("browse.empty.home")} to="/profile" action={t("browse.empty.homeAction")} />
+            <EmptyState
+              testId="home-empty"
+              title={t("home.empty")}
+              body={t("browse.empty.home")}
+              to="/profile"
+              action={t("browse.empty.homeAction")}
+            />
           ) : (
-            <EmptyState testId="home-empty" title={t("home.empty")} body={t("browse.empty.homeGuest")} to="/auth/login" action={t("nav.signIn")} />
+            <EmptyState
+              testId="home-empty"
+              title={t("home.empty")}
+              body={t("browse.empty.homeGuest")}
+              to="/auth/login"
+              action={t("nav.signIn")}
+            />
           )
         ) : (
           <CourseCards

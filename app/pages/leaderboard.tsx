@@ -54,7 +54,9 @@ export default function LeaderboardPage() {
             </select>
             <button type="submit">{t("leaderboard.show")}</button>
           </Form>
-          <h2 data-testid="board-title">{data.course ? t("leaderboard.courseTitle", { title: data.course.title }) : t(`leaderboard.period.${data.period}`)}</h2>
+          <h2 data-testid="board-title">
+            {data.course ? t("leaderboard.courseTitle", { title: data.course.title }) : t(`leaderboard.period.${data.period}`)}
+          </h2>
           <BoardTable entries={data.entries} me={data.me} meId={data.meId} unit={t("leaderboard.pointsShort")} />
         </div>
         <aside className="lb-widgets" aria-label={t("leaderboard.widgets")}>

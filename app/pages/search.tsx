@@ -38,7 +38,10 @@ export default function SearchPage() {
               {items.map((hit) => (
                 <li key={`${hit.kind}-${hit.id}`} data-kind={hit.kind}>
                   <span className="badge">{t(`search.kinds.${hit.kind}`)}</span>{" "}
-                  <Link className="hit-link" to={hit.kind === "lesson" ? `/courses/${hit.course_id}/lessons/${hit.id}` : `/courses/${hit.course_id}`}>
+                  <Link
+                    className="hit-link"
+                    to={hit.kind === "lesson" ? `/courses/${hit.course_id}/lessons/${hit.id}` : `/courses/${hit.course_id}`}
+                  >
                     {hit.title}
                   </Link>
                   {hit.snippet ? <p className="course-description">{hit.snippet}</p> : null}
@@ -47,10 +50,23 @@ export default function SearchPage() {
             </ol>
           </>
         ) : (
-          <EmptyState testId="search-empty" title={t("search.empty", { q })} body={t("browse.empty.search")} to="/categories" action={t("browse.empty.searchAction")} />
+          <EmptyState
+            testId="search-empty"
+            title={t("search.empty", { q })}
+            body={t("browse.empty.search")}
+            to="/categories"
+            action={t("browse.empty.searchAction")}
+          />
         )
       ) : (
-        <EmptyState testId="search-start" title={t("search.title")} body={t("browse.empty.searchStart")} to="/categories" action={t("browse.empty.searchAction")} compact />
+        <EmptyState
+          testId="search-start"
+          title={t("search.title")}
+          body={t("browse.empty.searchStart")}
+          to="/categories"
+          action={t("browse.empty.searchAction")}
+          compact
+        />
       )}
     </section>
   );

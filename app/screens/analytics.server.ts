@@ -59,7 +59,13 @@ export interface AnalyticsData {
 }
 
 /** The reports of every KPI, or of the listed ones only (a one-KPI /api call builds just its own). */
-export function buildReports(db: TenantDb, organization: Organization, scope: AnalyticsScope, query: AnalyticsQuery, kpis: readonly Kpi[] = KPIS) {
+export function buildReports(
+  db: TenantDb,
+  organization: Organization,
+  scope: AnalyticsScope,
+  query: AnalyticsQuery,
+  kpis: readonly Kpi[] = KPIS,
+) {
   const timeZone = organization.timeZone;
   const reports = Object.fromEntries(
     kpis.map((kpi) => [kpi, kpiReport(db, { kpi, period: query.period, group: query.group, compare: query.compare, timeZone, scope })]),

@@ -94,7 +94,13 @@ function Fields({ schema }: { schema: JsonSchema | undefined }) {
 
 /** `code` spans for text written with backticks. */
 function Text({ text }: { text: string }) {
-  return <>{text.split(/(`[^`]+`)/).map((part, i) => (part.startsWith("`") && part.endsWith("`") ? <code key={i}>{part.slice(1, -1)}</code> : part))}</>;
+  return (
+    <>
+      {text
+        .split(/(`[^`]+`)/)
+        .map((part, i) => (part.startsWith("`") && part.endsWith("`") ? <code key={i}>{part.slice(1, -1)}</code> : part))}
+    </>
+  );
 }
 
 interface Operation {
@@ -125,7 +131,9 @@ function Call({ call, operation }: { call: ApiCall; operation: Operation | undef
           <Text text={accessText(call.access)} />
         </dd>
         <dt>Host</dt>
-        <dd>{call.host === "platform" ? "the platform's" : call.host === "both" ? "an organization's or the platform's" : "an organization's"}</dd>
+        <dd>
+          {call.host === "platform" ? "the platform's" : call.host === "both" ? "an organization's or the platform's" : "an organization's"}
+        </dd>
         <dt>Reply</dt>
         <dd>
           {isFileReply(call.reply) ? (
@@ -147,7 +155,12 @@ function Call({ call, operation }: { call: ApiCall; operation: Operation | undef
       {query.length ? (
         <>
           <h4>Query</h4>
-          <Fields schema={{ properties: Object.fromEntries(query.map((p) => [p.name, p.schema ?? {}])), required: query.filter((p) => p.required).map((p) => p.name) }} />
+          <Fields
+            schema={{
+              properties: Object.fromEntries(query.map((p) => [p.name, p.schema ?? {}])),
+              required: query.filter((p) => p.required).map((p) => p.name),
+            }}
+          />
         </>
       ) : null}
       {bodySchema ? (
@@ -190,7 +203,9 @@ function Call({ call, operation }: { call: ApiCall; operation: Operation | undef
           <h4>Example</h4>
           <pre>
             {`${call.method} ${call.path}${queryString}`}
-            {call.example.body !== undefined ? `\n\n${typeof call.example.body === "string" ? call.example.body : JSON.stringify(call.example.body, null, 2)}` : ""}
+            {call.example.body !== undefined
+              ? `\n\n${typeof call.example.body === "string" ? call.example.body : JSON.stringify(call.example.body, null, 2)}`
+              : ""}
           </pre>
           {call.example.reply !== undefined ? <pre>{JSON.stringify({ payload: call.example.reply, status }, null, 2)}</pre> : null}
         </>
@@ -261,19 +276,22 @@ function Page({ calls: API_CALLS }: { calls: readonly ApiCall[] }) {
         </header>
         <div className="intro">
           <p>
-            Each organization answers on its own host (e.g. <code>https://acme.example.com/api/…</code>); platform calls answer on the platform&apos;s host. Send
-            JSON with <code>Content-Type: application/json</code> and a token as <code>Authorization: Bearer &lt;token&gt;</code> (from{" "}
-            <code>POST /api/auth/login</code>, or an API token made by an admin, which holds only the capabilities it was given).
+            Each organization answers on its own host (e.g. <code>https://acme.example.com/api/…</code>); platform calls answer on the
+            platform&apos;s host. Send JSON with <code>Content-Type: application/json</code> and a token as{" "}
+            <code>Authorization: Bearer &lt;token&gt;</code> (from <code>POST /api/auth/login</code>, or an API token made by an admin,
+            which holds only the capabilities it was given).
           </p>
           <p>
             <strong>Envelope.</strong> A success is <code>{"{ payload, status }"}</code>; a failure is{" "}
-            <code>{"{ error: true, payload: { message, code, fields? }, status }"}</code> with the same HTTP status. <code>code</code> is stable for programs;{" "}
-            <code>message</code> is for people, in the caller&apos;s language; <code>fields</code> maps each wrong field to its messages. Lists answer{" "}
-            <code>{"{ data: [...], meta: { current_page, per_page, total, last_page } }"}</code> with <code>page</code> and <code>per_page</code> (at most 100).
+            <code>{"{ error: true, payload: { message, code, fields? }, status }"}</code> with the same HTTP status. <code>code</code> is
+            stable for programs; <code>message</code> is for people, in the caller&apos;s language; <code>fields</code> maps each wrong
+            field to its messages. Lists answer <code>{"{ data: [...], meta: { current_page, per_page, total, last_page } }"}</code> with{" "}
+            <code>page</code> and <code>per_page</code> (at most 100).
           </p>
           <p>
-            <strong>Limits.</strong> Replies carry <code>RateLimit-*</code> headers; over the limit the answer is 429 <code>too_many_requests</code> with{" "}
-            <code>Retry-After</code>. Every reply has an <code>X-Request-Id</code> to quote when reporting a problem.
+            <strong>Limits.</strong> Replies carry <code>RateLimit-*</code> headers; over the limit the answer is 429{" "}
+            <code>too_many_requests</code> with <code>Retry-After</code>. Every reply has an <code>X-Request-Id</code> to quote when
+            reporting a problem.
           </p>
         </div>
         {tags.map((tag) => (

@@ -24,7 +24,10 @@ export function viewFor(context: AppLoadContext, c: Parameters<typeof certificat
 }
 
 /** The certificate the caller may see by id, or null. */
-export function visibleCertificate(caller: { auth: Viewer; db: NonNullable<AppLoadContext["db"]>; admin: boolean }, id: string | undefined) {
+export function visibleCertificate(
+  caller: { auth: Viewer; db: NonNullable<AppLoadContext["db"]>; admin: boolean },
+  id: string | undefined,
+) {
   if (!/^\d{1,15}$/.test(id ?? "")) return null;
   const c = getCertificate(caller.db, Number(id));
   if (!c) return null;

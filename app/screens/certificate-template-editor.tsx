@@ -6,7 +6,14 @@ import { useTranslation } from "~/utils/translate";
 import { controlProps, ErrorList, FormErrors, FormMessage, useZodForm } from "~/components/form";
 import { MAX_BLOCKS, templateFormSchema } from "~/models/forms/certificates";
 import { parseForm } from "~/utils/form";
-import { courseChoices, PLACEHOLDERS, templateCourseIds, updateTemplate, type CertificateBlock, type CertificateLayout } from "~/models/certificate.server";
+import {
+  courseChoices,
+  PLACEHOLDERS,
+  templateCourseIds,
+  updateTemplate,
+  type CertificateBlock,
+  type CertificateLayout,
+} from "~/models/certificate.server";
 import { renderPreviewPng } from "~/models/certificate-render.server";
 import { listFiles } from "~/models/file.server";
 import { redirectWithFlash } from "~/utils/flash.server";
@@ -85,7 +92,8 @@ export function templateAction(area: Area) {
         return json({ ...(await preview(request, context, m, layout)), draft: layout, draftName: name, draftCourseIds: course_ids });
       }
       const result = updateTemplate(m.db, template.id, { name, is_default: is_default || undefined, layout, course_ids });
-      if (result && !result.ok) return json({ result: submission.reply({ fieldErrors: { [result.field]: [result.message] } }) }, { status: 400 });
+      if (result && !result.ok)
+        return json({ result: submission.reply({ fieldErrors: { [result.field]: [result.message] } }) }, { status: 400 });
       return redirectWithFlash(intent === "add-block" ? `${here}#blocks` : here, "certificates.flash.saved");
     });
 }
@@ -108,7 +116,16 @@ function templateDefaults(name: string, layout: CertificateLayout, ticked: numbe
   const slots = blocks.map((block, i) => {
     const b = block ?? NEW_BLOCK;
     const n = (part: string) => `block_${i}_${part}`;
-    return { [n("text")]: b.text, [n("x")]: String(b.x), [n("y")]: String(b.y), [n("width")]: String(b.width), [n("size")]: String(b.size), [n("align")]: b.align, [n("color")]: b.color, [n("bold")]: on(b.bold) };
+    return {
+      [n("text")]: b.text,
+      [n("x")]: String(b.x),
+      [n("y")]: String(b.y),
+      [n("width")]: String(b.width),
+      [n("size")]: String(b.size),
+      [n("align")]: b.align,
+      [n("color")]: b.color,
+      [n("bold")]: on(b.bold),
+    };
   });
   return Object.assign(
     {
@@ -261,17 +278,25 @@ function TemplateForm({
       </div>
       <div className="field field-check">
         <label>
-          <input type="checkbox" name="show_logo" defaultChecked={checked("show_logo")} key={fields.show_logo.key} /> {t("certificates.editor.showLogo")}
+          <input type="checkbox" name="show_logo" defaultChecked={checked("show_logo")} key={fields.show_logo.key} />{" "}
+          {t("certificates.editor.showLogo")}
         </label>
       </div>
       <div className="field field-check">
         <label>
-          <input type="checkbox" name="show_qr" defaultChecked={checked("show_qr")} key={fields.show_qr.key} /> {t("certificates.editor.showQr")}
+          <input type="checkbox" name="show_qr" defaultChecked={checked("show_qr")} key={fields.show_qr.key} />{" "}
+          {t("certificates.editor.showQr")}
         </label>
       </div>
       <div className="field field-check">
         <label>
-          <input type="checkbox" name="is_default" defaultChecked={data.template.isDefault || checked("is_default")} disabled={data.template.isDefault} key={fields.is_default.key} />{" "}
+          <input
+            type="checkbox"
+            name="is_default"
+            defaultChecked={data.template.isDefault || checked("is_default")}
+            disabled={data.template.isDefault}
+            key={fields.is_default.key}
+          />{" "}
           {t("certificates.editor.isDefault")}
         </label>
       </div>
@@ -297,7 +322,14 @@ function TemplateForm({
           {data.courses.map((c) => (
             <li key={c.id}>
               <label>
-                <input type="checkbox" name="course_id" value={c.id} defaultChecked={courseIds.includes(String(c.id))} key={`${fields.course_id.key}-${c.id}`} /> {c.title}
+                <input
+                  type="checkbox"
+                  name="course_id"
+                  value={c.id}
+                  defaultChecked={courseIds.includes(String(c.id))}
+                  key={`${fields.course_id.key}-${c.id}`}
+                />{" "}
+                {c.title}
                 {c.allowCertificates ? null : <span className="muted"> · {t("certificates.editor.certificatesOff")}</span>}
               </label>
             </li>
@@ -329,7 +361,9 @@ function BlockFields({ index, isNew, field }: { index: number; isNew: boolean; f
   return (
     <li className={isNew ? "block-fields new-block" : "block-fields"}>
       <div className="field">
-        <label htmlFor={n("text")}>{isNew ? t("certificates.editor.newBlock") : t("certificates.editor.blockText", { n: index + 1 })}</label>
+        <label htmlFor={n("text")}>
+          {isNew ? t("certificates.editor.newBlock") : t("certificates.editor.blockText", { n: index + 1 })}
+        </label>
         <textarea id={n("text")} {...text} key={textKey} rows={1} maxLength={500} />
       </div>
       <div className="field-row compact">
@@ -359,11 +393,13 @@ function BlockFields({ index, isNew, field }: { index: number; isNew: boolean; f
           <input type="color" name={n("color")} defaultValue={value("color") || "#1f2937"} key={field(n("color")).key} />
         </label>
         <label className="inline-check">
-          <input type="checkbox" name={n("bold")} defaultChecked={value("bold") === "on"} key={field(n("bold")).key} /> {t("certificates.editor.bold")}
+          <input type="checkbox" name={n("bold")} defaultChecked={value("bold") === "on"} key={field(n("bold")).key} />{" "}
+          {t("certificates.editor.bold")}
         </label>
         {isNew ? null : (
           <label className="inline-check">
-            <input type="checkbox" name={n("remove")} defaultChecked={value("remove") === "on"} key={field(n("remove")).key} /> {t("certificates.editor.remove")}
+            <input type="checkbox" name={n("remove")} defaultChecked={value("remove") === "on"} key={field(n("remove")).key} />{" "}
+            {t("certificates.editor.remove")}
           </label>
         )}
       </div>

@@ -82,7 +82,8 @@ export function templatesAction(area: Area) {
           return redirectWithFlash(templatesBase(m), "certificates.flash.restored");
         }
         const submission = parseForm(formData, revokeSchema);
-        if (submission.status !== "success") return json<TemplatesReply>({ form: `revoke-${certificate.id}`, result: submission.reply() }, { status: 400 });
+        if (submission.status !== "success")
+          return json<TemplatesReply>({ form: `revoke-${certificate.id}`, result: submission.reply() }, { status: 400 });
         revokeCertificate(m.db, certificate.id, submission.value.reason);
         return redirectWithFlash(templatesBase(m), "certificates.flash.revoked");
       }
@@ -90,9 +91,19 @@ export function templatesAction(area: Area) {
       if (submission.status !== "success") return json<TemplatesReply>({ form: "create", result: submission.reply() }, { status: 400 });
       const { name } = submission.value;
       const t = await getFixedT(await languageFor(request, context));
-      const labels = { heading: t("certificates.starter.heading"), certifies: t("certificates.starter.certifies"), completed: t("certificates.starter.completed"), score: t("certificates.starter.score"), verify: t("certificates.starter.verify") };
+      const labels = {
+        heading: t("certificates.starter.heading"),
+        certifies: t("certificates.starter.certifies"),
+        completed: t("certificates.starter.completed"),
+        score: t("certificates.starter.score"),
+        verify: t("certificates.starter.verify"),
+      };
       const created = createTemplate(m.db, { name, is_default: false, layout: { ...DEFAULT_LAYOUT, blocks: starterBlocks(labels) } });
-      if (!created.ok) return json<TemplatesReply>({ form: "create", result: submission.reply({ fieldErrors: { name: [created.message] } }) }, { status: 400 });
+      if (!created.ok)
+        return json<TemplatesReply>(
+          { form: "create", result: submission.reply({ fieldErrors: { name: [created.message] } }) },
+          { status: 400 },
+        );
       return redirectWithFlash(`${templatesBase(m)}/${created.value.id}`, "certificates.flash.saved");
     });
 }
@@ -113,7 +124,13 @@ function RevokeForm({ id, publicId, reply }: { id: number; publicId: string; rep
       <input type="hidden" name="certificate_id" value={id} />
       <label>
         <span className="visually-hidden">{t("certificates.issued.reason")}</span>
-        <input {...controlProps(fields.reason, `reason-${id}`)} key={fields.reason.key} maxLength={500} placeholder={t("certificates.issued.reason")} required />
+        <input
+          {...controlProps(fields.reason, `reason-${id}`)}
+          key={fields.reason.key}
+          maxLength={500}
+          placeholder={t("certificates.issued.reason")}
+          required
+        />
       </label>
       <button type="submit" name="intent" value="revoke" className="danger" data-testid={`revoke-${publicId}`}>
         {t("certificates.issued.revoke")}
@@ -129,7 +146,11 @@ export function CertificateTemplates() {
   const { t, i18n } = useTranslation();
   const data = useLoaderData<ListData>();
   const reply = useActionData<TemplatesReply>();
-  const [form, fields] = useZodForm({ id: "new-template", schema: newTemplateSchema, lastResult: reply?.form === "create" ? reply.result : undefined });
+  const [form, fields] = useZodForm({
+    id: "new-template",
+    schema: newTemplateSchema,
+    lastResult: reply?.form === "create" ? reply.result : undefined,
+  });
   return (
     <section className="certificates-admin">
       <h2>{t("certificates.templates.title")}</h2>
@@ -267,4 +288,3 @@ export function DeleteTemplate() {
   const { name, back } = useLoaderData<{ name: string; back: string }>();
   return <ConfirmDelete name={name} cancelTo={back} />;
 }
-

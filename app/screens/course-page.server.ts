@@ -78,7 +78,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     episodes: episodes.map(({ positionSeconds: _position, ...e }) => e),
     duration: totalDuration(lessons),
     next: next ? { id: next.id, title: next.title, number: episodes.indexOf(next) + 1, state: next.state } : null,
-    progress: progress && progress.lessons > 0 ? { percent: progress.percent, done: progress.completed_lessons, total: progress.lessons, completed: progress.completed } : null,
+    progress:
+      progress && progress.lessons > 0
+        ? { percent: progress.percent, done: progress.completed_lessons, total: progress.lessons, completed: progress.completed }
+        : null,
     materials: access.allowed ? listMaterials(db, course.id).map((m) => ({ id: m.id, title: m.title, url: sign(m.fileId) })) : [],
     links: access.allowed ? courseLinks(db, course.id).map((l) => ({ id: l.id, title: l.title, url: l.url })) : [],
     rating: courseRating(db, course.id, learner?.id),
@@ -112,4 +115,3 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
   return redirect(`/courses/${course.id}`);
 }
-

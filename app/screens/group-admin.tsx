@@ -27,7 +27,16 @@ export async function myGroupsLoader({ request, context }: LoaderFunctionArgs) {
   const { organization } = requireOrganization(context);
   // Learner home and browsing (issue 18): the group's cover from the file library.
   const cover = (fileId: number | null) => (fileId ? context.platform.imageUrl(organization.id, fileId, "cover") : null);
-  return { groups: listGroups(db, viewer).map((g) => ({ id: g.id, name: g.name, description: g.description, members: g.members, courses: g.courses, cover: cover(g.coverFileId) })) };
+  return {
+    groups: listGroups(db, viewer).map((g) => ({
+      id: g.id,
+      name: g.name,
+      description: g.description,
+      members: g.members,
+      courses: g.courses,
+      cover: cover(g.coverFileId),
+    })),
+  };
 }
 
 export function MyGroups() {
@@ -37,14 +46,27 @@ export function MyGroups() {
     <section>
       <h1>{t("groups.mine.title")}</h1>
       {groups.length === 0 ? (
-        <EmptyState testId="groups-empty" title={t("groups.mine.empty")} body={t("browse.empty.groups")} to="/" action={t("browse.empty.groupsAction")} />
+        <EmptyState
+          testId="groups-empty"
+          title={t("groups.mine.empty")}
+          body={t("browse.empty.groups")}
+          to="/"
+          action={t("browse.empty.groupsAction")}
+        />
       ) : (
         <ul className="card-grid" data-testid="my-groups">
           {groups.map((g, i) => (
             <li key={g.id} className="card group-card" data-group={g.name}>
               <div className="card-media">
                 {g.cover ? (
-                  <ProviderImage src={g.cover} bucket="cover" width={320} sizes="(max-width: 600px) 90vw, 320px" priority={i < 4} className="card-cover" />
+                  <ProviderImage
+                    src={g.cover}
+                    bucket="cover"
+                    width={320}
+                    sizes="(max-width: 600px) 90vw, 320px"
+                    priority={i < 4}
+                    className="card-cover"
+                  />
                 ) : (
                   <div className="card-placeholder" aria-hidden="true" data-hue={g.id % 6}>
                     {g.name.slice(0, 1)}

@@ -46,7 +46,12 @@ export function membersPage(db: TenantConn, groupId: number, request: Request) {
  * The member intents, shared with the group admin's screen: add by e-mail, remove; and (organization
  * admins only) make or unmake a group admin. Returns an error key for the form, or null when done.
  */
-export function memberIntent(db: TenantConn, groupId: number, formData: FormData, { canSetAdmin }: { canSetAdmin: boolean }): { done: boolean; error?: string } {
+export function memberIntent(
+  db: TenantConn,
+  groupId: number,
+  formData: FormData,
+  { canSetAdmin }: { canSetAdmin: boolean },
+): { done: boolean; error?: string } {
   const intent = text(formData, "intent");
   if (intent === "add-member") {
     const email = text(formData, "email")?.trim() ?? "";
@@ -79,7 +84,13 @@ export function groupLoader(area: Area) {
       const group = groupFrom(m, params.groupId);
       return {
         base: groupsBase(m),
-        group: { id: group.id, name: group.name, description: group.description, coverFileId: group.coverFileId, ruleMatch: group.ruleMatch },
+        group: {
+          id: group.id,
+          name: group.name,
+          description: group.description,
+          coverFileId: group.coverFileId,
+          ruleMatch: group.ruleMatch,
+        },
         images: imageChoices(m),
         rules: describeRules(m.db, group.id),
         courses: groupCourseList(m.db, group.id),
@@ -129,7 +140,8 @@ export function groupAction(area: Area) {
           return redirectWithFlash(here, "groups.flash.recomputed");
         case "attach-course": {
           const courseId = Number(text(formData, "courseId"));
-          if (!attachCourses(m.db, group.id, Number.isSafeInteger(courseId) ? [courseId] : [])) return fail("courses", { courseId: ["validation.invalidOption"] });
+          if (!attachCourses(m.db, group.id, Number.isSafeInteger(courseId) ? [courseId] : []))
+            return fail("courses", { courseId: ["validation.invalidOption"] });
           return redirectWithFlash(here, "groups.flash.saved");
         }
         case "detach-course":
@@ -168,7 +180,12 @@ function RuleForms({ data, action }: { data: GroupData; action?: ActionData }) {
               </option>
             ))}
           </select>
-          <select name="operator" aria-label={t("groups.rules.operator")} defaultValue={str(person.operator.initialValue)} key={person.operator.key}>
+          <select
+            name="operator"
+            aria-label={t("groups.rules.operator")}
+            defaultValue={str(person.operator.initialValue)}
+            key={person.operator.key}
+          >
             {["equals", "not_equals", "contains", "starts_with", "ends_with", "before", "after"].map((o) => (
               <option key={o} value={o}>
                 {t(`groups.rules.operators.${o}`)}
@@ -189,8 +206,17 @@ function RuleForms({ data, action }: { data: GroupData; action?: ActionData }) {
             {t("groups.rules.add")}
           </button>
         </div>
-        <p className="hint">{t("groups.rules.personHint", { languages: LANGUAGES.map((l) => `${l} (${LANGUAGE_NAMES[l]})`).join(", ") })}</p>
-        <ErrorList errors={[...(person.field.errors ?? []), ...(person.operator.errors ?? []), ...(person.value.errors ?? []), ...(personForm.errors ?? [])]} />
+        <p className="hint">
+          {t("groups.rules.personHint", { languages: LANGUAGES.map((l) => `${l} (${LANGUAGE_NAMES[l]})`).join(", ") })}
+        </p>
+        <ErrorList
+          errors={[
+            ...(person.field.errors ?? []),
+            ...(person.operator.errors ?? []),
+            ...(person.value.errors ?? []),
+            ...(personForm.errors ?? []),
+          ]}
+        />
       </Form>
       <Form method="post" className="subform" {...getFormProps(courseForm)}>
         <input type="hidden" name="intent" value="add-rule" />
@@ -287,7 +313,8 @@ export function GroupDetail() {
                   {data.rules.map((r) => (
                     <li key={r.id} data-rule={`${r.field} ${r.operator} ${r.value}`}>
                       <span className="group-rule">
-                        <strong>{t(`groups.rules.fields.${r.field}`)}</strong> {t(`groups.rules.operators.${r.operator}`)} <code>{r.value}</code>
+                        <strong>{t(`groups.rules.fields.${r.field}`)}</strong> {t(`groups.rules.operators.${r.operator}`)}{" "}
+                        <code>{r.value}</code>
                       </span>
                       <Form method="post" className="inline-form">
                         <input type="hidden" name="ruleId" value={r.id} />
@@ -352,4 +379,3 @@ export function GroupDetail() {
     </section>
   );
 }
-

@@ -24,7 +24,15 @@ export function groupsLoader(area: Area) {
       return {
         base: groupsBase(m),
         q,
-        groups: listGroups(m.db, m.viewer, { q }).map((g) => ({ id: g.id, name: g.name, description: g.description, members: g.members, rules: g.rules, courses: g.courses, ruleMatch: g.ruleMatch })),
+        groups: listGroups(m.db, m.viewer, { q }).map((g) => ({
+          id: g.id,
+          name: g.name,
+          description: g.description,
+          members: g.members,
+          rules: g.rules,
+          courses: g.courses,
+          ruleMatch: g.ruleMatch,
+        })),
       };
     });
 }
@@ -78,7 +86,10 @@ export function imageChoices(m: Managed) {
 
 export function createGroupLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
-    withManagedOrganization(request, context, params, { area, capability: "write:group" }, (m) => ({ base: groupsBase(m), images: imageChoices(m) }));
+    withManagedOrganization(request, context, params, { area, capability: "write:group" }, (m) => ({
+      base: groupsBase(m),
+      images: imageChoices(m),
+    }));
 }
 
 export function createGroupAction(area: Area) {

@@ -29,7 +29,12 @@ export async function loader({ context }: LoaderFunctionArgs) {
   const { items } = listVisibleCourses(db, viewer, { page: 1, perPage: HOME_COURSE_LIMIT });
   const recent = learnerId ? recentCourseCards(db, viewer, 20) : [];
   // Episodes, durations and progress for every card of the page, counted once.
-  const ids = [...(featuredRow ? [featuredRow.id] : []), ...carouselRows.flatMap((c) => c.rows.map((r) => r.id)), ...items.map((c) => c.id), ...recent.map((c) => c.id)];
+  const ids = [
+    ...(featuredRow ? [featuredRow.id] : []),
+    ...carouselRows.flatMap((c) => c.rows.map((r) => r.id)),
+    ...items.map((c) => c.id),
+    ...recent.map((c) => c.id),
+  ];
   const stats = courseStats(db, ids, learnerId);
   const cards = (rows: Parameters<typeof courseCards>[1]) => courseCards(db, rows, { learnerId, cover, plain: richTextToPlain, stats });
   const carousels = carouselRows.map(({ carousel, rows }) => ({ id: carousel.id, title: carousel.title, courses: cards(rows) }));

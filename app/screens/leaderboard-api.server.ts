@@ -28,7 +28,12 @@ export async function parseQuery<S extends z.ZodTypeAny>(request: Request, conte
  * visible learner, oneself, or anyone for those who manage the leaderboard. Opted-out learners do not
  * exist for others (404, the same as an unknown id).
  */
-export async function visibleLearner(request: Request, context: AppLoadContext, scope: Awaited<ReturnType<typeof leaderboardApi>>, raw: string | undefined) {
+export async function visibleLearner(
+  request: Request,
+  context: AppLoadContext,
+  scope: Awaited<ReturnType<typeof leaderboardApi>>,
+  raw: string | undefined,
+) {
   const id = /^\d{1,15}$/.test(raw ?? "") ? Number(raw) : 0;
   const person = id ? boardPerson(scope.db, id) : undefined;
   const self = scope.auth.person?.id === id;
@@ -37,7 +42,12 @@ export async function visibleLearner(request: Request, context: AppLoadContext, 
 }
 
 /** The course an `…/courses/{id}` call asks about, if the caller sees it (app/access/courses.ts); else 404. */
-export async function visibleCourseId(request: Request, context: AppLoadContext, scope: Awaited<ReturnType<typeof leaderboardApi>>, raw: string | undefined) {
+export async function visibleCourseId(
+  request: Request,
+  context: AppLoadContext,
+  scope: Awaited<ReturnType<typeof leaderboardApi>>,
+  raw: string | undefined,
+) {
   const id = /^\d{1,15}$/.test(raw ?? "") ? Number(raw) : 0;
   const course = id ? boardCourse(scope.db, scope.auth, id) : undefined;
   if (!course) throw await apiNotFound(request, context);

@@ -1,6 +1,18 @@
 import type { TenantConn } from "~/models/database.server";
 import type { SignedInViewer } from "~/access/viewer";
-import { boardCourseChoices, boardPage, courseBoard, currentBoard, learnerSummary, PERIODS, standing, widget, widgetValue, WIDGETS, type Period } from "~/models/leaderboard.server";
+import {
+  boardCourseChoices,
+  boardPage,
+  courseBoard,
+  currentBoard,
+  learnerSummary,
+  PERIODS,
+  standing,
+  widget,
+  widgetValue,
+  WIDGETS,
+  type Period,
+} from "~/models/leaderboard.server";
 import { ensureLeaderboard } from "~/models/points.server";
 
 /** What /leaderboard shows one learner; the query chooses the period (`period`) or a course (`course`). */

@@ -20,7 +20,8 @@ async function load(request: Request, context: LoaderFunctionArgs["context"], pa
   const ctx = learnerContext(request, context);
   const course = findCourse(ctx.db, ctx.viewer, Number(params.id) || -1);
   const lesson = course ? getLesson(ctx.db, Number(params.lessonId) || -1) : undefined;
-  if (!course || !lesson || lesson.courseId !== course.id || isLessonHidden(ctx.viewer, course, lesson)) throw new Response("Not Found", { status: 404 });
+  if (!course || !lesson || lesson.courseId !== course.id || isLessonHidden(ctx.viewer, course, lesson))
+    throw new Response("Not Found", { status: 404 });
   return { ...ctx, learner: ctx.person, course, lesson, access: lessonAccess(ctx.db, ctx.viewer, course, lesson) };
 }
 
@@ -44,11 +45,23 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { platform } = context;
   const scorm =
     access.allowed && learner && lesson.kind === "scorm"
-      ? scormPlayerData(db, { signer: platform, contentOrigin: platform.scormOrigin(organization.id), organizationId: organization.id, lesson, userId: learner.id, preview: mayPreview(viewer) })
+      ? scormPlayerData(db, {
+          signer: platform,
+          contentOrigin: platform.scormOrigin(organization.id),
+          organizationId: organization.id,
+          lesson,
+          userId: learner.id,
+          preview: mayPreview(viewer),
+        })
       : null;
   return {
     scorm,
-    course: { id: course.id, title: course.title, progress: progress && progress.lessons > 0 ? { percent: progress.percent, done: progress.completed_lessons, total: progress.lessons } : null },
+    course: {
+      id: course.id,
+      title: course.title,
+      progress:
+        progress && progress.lessons > 0 ? { percent: progress.percent, done: progress.completed_lessons, total: progress.lessons } : null,
+    },
     lesson: {
       id: lesson.id,
       title: lesson.title,
@@ -84,7 +97,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!access.allowed) throw new Response("Forbidden", { status: 403 });
   const form = await request.formData();
   // SCORM lessons are completed by their package, quiz lessons only by passing (docs/decisions/020, 013).
-  if (form.get("intent") !== "complete" || lesson.kind === "scorm" || lesson.kind === "quiz") return json({ error: "validation.invalid" }, { status: 400 });
+  if (form.get("intent") !== "complete" || lesson.kind === "scorm" || lesson.kind === "quiz")
+    return json({ error: "validation.invalid" }, { status: 400 });
   completeLesson(db, { userId: learner.id, lesson });
   const next = courseLessons(db, course.id).find((l) => l.position > lesson.position);
   return redirect(next ? `/courses/${course.id}/lessons/${next.id}` : `/courses/${course.id}`);

@@ -31,7 +31,12 @@ export function carouselsLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, (m) => ({
       base: base(m),
-      carousels: listCarousels(m.db, m.viewer).map((c) => ({ id: c.id, title: c.title, published: c.published, count: carouselCourseIds(m.db, m.viewer, c.id).length })),
+      carousels: listCarousels(m.db, m.viewer).map((c) => ({
+        id: c.id,
+        title: c.title,
+        published: c.published,
+        count: carouselCourseIds(m.db, m.viewer, c.id).length,
+      })),
     }));
 }
 
@@ -55,7 +60,10 @@ export function carouselsAction(area: Area) {
 
 export function Carousels() {
   const { t } = useTranslation();
-  const { base: here, carousels } = useLoaderData<{ base: string; carousels: Array<{ id: number; title: string; published: boolean; count: number }> }>();
+  const { base: here, carousels } = useLoaderData<{
+    base: string;
+    carousels: Array<{ id: number; title: string; published: boolean; count: number }>;
+  }>();
   const [form, fields] = useZodForm({ schema: newCarouselSchema, lastResult: useActionData<SubmissionResult<string[]>>() });
   return (
     <section>
@@ -71,7 +79,13 @@ export function Carousels() {
                   <Link to={`${here}/${c.id}`}>{c.title}</Link>
                 </td>
                 <td>{t("categories.courses", { count: c.count })}</td>
-                <td>{c.published ? <span className="badge published">{t("courses.published")}</span> : <span className="badge">{t("courses.draft")}</span>}</td>
+                <td>
+                  {c.published ? (
+                    <span className="badge published">{t("courses.published")}</span>
+                  ) : (
+                    <span className="badge">{t("courses.draft")}</span>
+                  )}
+                </td>
                 <td className="actions">
                   <MoveButtons id={c.id} first={i === 0} last={i === carousels.length - 1} />
                 </td>
@@ -89,7 +103,12 @@ export function Carousels() {
         </div>
         <div className="field field-check">
           <label>
-            <input type="checkbox" name={fields.published.name} defaultChecked={fields.published.initialValue === "on"} key={fields.published.key} />{" "}
+            <input
+              type="checkbox"
+              name={fields.published.name}
+              defaultChecked={fields.published.initialValue === "on"}
+              key={fields.published.key}
+            />{" "}
             {t("carousels.published")}
           </label>
         </div>
@@ -111,9 +130,11 @@ export function carouselLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, (m) => {
       const carousel = carouselFrom(m, params.carouselId);
-      const all = (courseResource.list(m.db, m.viewer, { page: 1, perPage: 500 }, {}) as {
-        items: Array<{ id: number; title: string }>;
-      }).items;
+      const all = (
+        courseResource.list(m.db, m.viewer, { page: 1, perPage: 500 }, {}) as {
+          items: Array<{ id: number; title: string }>;
+        }
+      ).items;
       const inside = carouselCourseIds(m.db, m.viewer, carousel.id);
       const titles = new Map(all.map((c) => [c.id, c.title]));
       return {
@@ -166,7 +187,8 @@ export function carouselAction(area: Area) {
         updateCarousel(tx, carousel.id, fields);
         return null;
       });
-      if (failed) return json<CarouselReply>({ result: submission.reply({ fieldErrors: { [failed.field]: [failed.message] } }) }, { status: 400 });
+      if (failed)
+        return json<CarouselReply>({ result: submission.reply({ fieldErrors: { [failed.field]: [failed.message] } }) }, { status: 400 });
       return redirectWithFlash(base(m), "flash.carouselSaved");
     });
 }
@@ -204,7 +226,12 @@ export function EditCarousel() {
         </div>
         <div className="field field-check">
           <label>
-            <input type="checkbox" name={fields.published.name} defaultChecked={fields.published.initialValue === "on"} key={fields.published.key} />{" "}
+            <input
+              type="checkbox"
+              name={fields.published.name}
+              defaultChecked={fields.published.initialValue === "on"}
+              key={fields.published.key}
+            />{" "}
             {t("carousels.published")}
           </label>
         </div>

@@ -44,7 +44,10 @@ export function categoriesAction(area: Area) {
 export function Categories() {
   const { t } = useTranslation();
   const { base: here, categories } = useLoaderData<{ base: string; categories: Array<{ id: number; name: string }> }>();
-  const [form, fields] = useZodForm({ schema: categoryFormSchema.pick({ name: true }), lastResult: useActionData<SubmissionResult<string[]>>() });
+  const [form, fields] = useZodForm({
+    schema: categoryFormSchema.pick({ name: true }),
+    lastResult: useActionData<SubmissionResult<string[]>>(),
+  });
   return (
     <section>
       <h2>{t("categories.title")}</h2>
@@ -92,7 +95,11 @@ export function categoryLoader(area: Area) {
     withManagedOrganization(request, context, params, { area, capability: "write:category" }, (m) => {
       const category = categoryFrom(m, params.categoryId);
       const preview = category.coverFileId ? context.platform.imageUrl(m.organization.id, category.coverFileId, "cover") : null;
-      return { base: base(m), category: { id: category.id, name: category.name, coverFileId: category.coverFileId, preview }, images: coverChoices(m.db) };
+      return {
+        base: base(m),
+        category: { id: category.id, name: category.name, coverFileId: category.coverFileId, preview },
+        images: coverChoices(m.db),
+      };
     });
 }
 
@@ -125,7 +132,11 @@ export function EditCategory() {
     base: here,
     category,
     images,
-  } = useLoaderData<{ base: string; category: { id: number; name: string; coverFileId: number | null; preview: string | null }; images: Array<{ id: number; name: string }> }>();
+  } = useLoaderData<{
+    base: string;
+    category: { id: number; name: string; coverFileId: number | null; preview: string | null };
+    images: Array<{ id: number; name: string }>;
+  }>();
   const [form, fields] = useZodForm({
     schema: categoryFormSchema,
     lastResult: useActionData<SubmissionResult<string[]>>(),

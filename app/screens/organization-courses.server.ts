@@ -30,7 +30,8 @@ export type Errors = Record<string, string[]>;
  * What the course page answers when one of its forms is refused: the course's, a lesson's or a link's form
  * (conform's reply, which keeps what was typed), or a message for publishing or an upload.
  */
-export type CoursePageReply = { form: "course" | "lesson" | "link"; result: SubmissionResult<string[]> } | { form: "publish" | "material"; errors: string[] };
+export type CoursePageReply =
+  { form: "course" | "lesson" | "link"; result: SubmissionResult<string[]> } | { form: "publish" | "material"; errors: string[] };
 
 function failed(result: WriteResult<unknown>): Errors {
   return result.ok ? {} : { [result.field]: [result.message] };
@@ -39,7 +40,9 @@ function failed(result: WriteResult<unknown>): Errors {
 /** A lesson write's refusal on the lesson form: the course's (a movie has one episode) for the whole form. */
 function lessonRefusal(result: WriteResult<unknown>) {
   if (result.ok) return {};
-  return result.field === "course_id" ? { formErrors: [result.message] } : { fieldErrors: { [`lesson_${result.field}`]: [result.message] } };
+  return result.field === "course_id"
+    ? { formErrors: [result.message] }
+    : { fieldErrors: { [`lesson_${result.field}`]: [result.message] } };
 }
 
 /** The lesson form read, and its quiz one of this organization's (the tenant database holds only its own). */
@@ -47,7 +50,8 @@ function lessonSubmission(db: TenantConn, formData: FormData) {
   const submission = parseForm(formData, lessonFormSchema);
   if (submission.status !== "success") return { ok: false as const, reply: submission.reply() };
   const { quizId } = submission.value;
-  if (quizId !== null && !getQuiz(db, quizId)) return { ok: false as const, reply: submission.reply({ fieldErrors: { lesson_quiz_id: ["fixes.lessonQuiz.unknown"] } }) };
+  if (quizId !== null && !getQuiz(db, quizId))
+    return { ok: false as const, reply: submission.reply({ fieldErrors: { lesson_quiz_id: ["fixes.lessonQuiz.unknown"] } }) };
   return { ok: true as const, submission, ...submission.value };
 }
 
@@ -60,7 +64,9 @@ export type FormChoices = ReturnType<typeof formChoices>;
 function formChoices(managed: Managed) {
   return {
     categories: listCategories(managed.db).map((c) => ({ id: c.id, name: c.name })),
-    courses: courseResource.list(managed.db, managed.viewer, { page: 1, perPage: 500 }, {}) as { items: Array<{ id: number; title: string }> },
+    courses: courseResource.list(managed.db, managed.viewer, { page: 1, perPage: 500 }, {}) as {
+      items: Array<{ id: number; title: string }>;
+    },
     documents: listFiles(managed.db, { page: { page: 1, perPage: 200 } }).items.map((f) => ({ id: f.id, name: f.name, kind: f.kind })),
   };
 }
@@ -70,8 +76,13 @@ function formChoices(managed: Managed) {
 export function coursesLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, (managed) => {
-      const { items } = courseResource.list(managed.db, managed.viewer, { page: 1, perPage: 500 }, {}) as { items: Array<{ id: number; title: string; type: string; published: boolean }> };
-      return { base: coursesBase(managed), courses: items.map((c) => ({ id: c.id, title: c.title, type: c.type, published: c.published })) };
+      const { items } = courseResource.list(managed.db, managed.viewer, { page: 1, perPage: 500 }, {}) as {
+        items: Array<{ id: number; title: string; type: string; published: boolean }>;
+      };
+      return {
+        base: coursesBase(managed),
+        courses: items.map((c) => ({ id: c.id, title: c.title, type: c.type, published: c.published })),
+      };
     });
 }
 
@@ -135,7 +146,11 @@ export function editCourseLoader(area: Area) {
           allow_quizzes: course.allowQuizzes,
         } as Record<string, string | boolean | null>,
         lessons: listLessons(managed.db, course.id).map((l) => ({ id: l.id, title: l.title, kind: l.kind })),
-        materials: listMaterials(managed.db, course.id).map((m) => ({ id: m.id, title: m.title, file: getFile(managed.db, m.fileId)?.name ?? "" })),
+        materials: listMaterials(managed.db, course.id).map((m) => ({
+          id: m.id,
+          title: m.title,
+          file: getFile(managed.db, m.fileId)?.name ?? "",
+        })),
         links: courseLinks(managed.db, course.id).map((l) => ({ id: l.id, title: l.title, url: l.url })),
         quizzes: quizChoices(managed.db),
         ...formChoices(managed),
@@ -157,7 +172,8 @@ export function editCourseAction(area: Area) {
       const refuse = (reply: CoursePageReply) => json(reply, { status: 400 });
       const lessonMove = moveIntent(formData, "move-lesson");
       if (lessonMove) {
-        if (getLesson(managed.db, lessonMove.id)?.courseId === course.id) moveLesson(managed.db, lessonMove.id, { direction: lessonMove.direction });
+        if (getLesson(managed.db, lessonMove.id)?.courseId === course.id)
+          moveLesson(managed.db, lessonMove.id, { direction: lessonMove.direction });
         return redirect(here);
       }
       switch (intent) {
@@ -200,8 +216,11 @@ export function editCourseAction(area: Area) {
           const submission = parseForm(formData, courseLinkFormSchema);
           if (submission.status !== "success") return refuse({ form: "link", result: submission.reply() });
           const current = courseLinks(managed.db, course.id).map(({ title, url }) => ({ title, url }));
-          if (current.length >= MAX_LINKS) return refuse({ form: "link", result: submission.reply({ formErrors: [`courses.tooManyLinks|${MAX_LINKS}`] }) });
-          const result = courseResource.update!(managed.db, managed.viewer, course.id, { links: [...current, { title: submission.value.link_title, url: submission.value.link_url }] });
+          if (current.length >= MAX_LINKS)
+            return refuse({ form: "link", result: submission.reply({ formErrors: [`courses.tooManyLinks|${MAX_LINKS}`] }) });
+          const result = courseResource.update!(managed.db, managed.viewer, course.id, {
+            links: [...current, { title: submission.value.link_title, url: submission.value.link_url }],
+          });
           if (result && !result.ok) return refuse({ form: "link", result: submission.reply({ formErrors: [result.message] }) });
           return redirect(here);
         }
@@ -209,7 +228,9 @@ export function editCourseAction(area: Area) {
           const id = Number(text(formData, "id"));
           const links = courseLinks(managed.db, course.id);
           if (links.some((l) => l.id === id)) {
-            courseResource.update!(managed.db, managed.viewer, course.id, { links: links.filter((l) => l.id !== id).map(({ title, url }) => ({ title, url })) });
+            courseResource.update!(managed.db, managed.viewer, course.id, {
+              links: links.filter((l) => l.id !== id).map(({ title, url }) => ({ title, url })),
+            });
           }
           return redirect(here);
         }
@@ -231,7 +252,13 @@ function quizChoices(db: TenantConn) {
   return listQuizzes(db, { limit: 500 }).items.map((row) => ({ id: row.quiz.id, title: row.quiz.title }));
 }
 
-async function addMaterialFromUpload(request: Request, context: ActionFunctionArgs["context"], managed: Managed, courseId: number, here: string) {
+async function addMaterialFromUpload(
+  request: Request,
+  context: ActionFunctionArgs["context"],
+  managed: Managed,
+  courseId: number,
+  here: string,
+) {
   return handleUpload(
     request,
     context,
@@ -270,7 +297,9 @@ export function editLessonLoader(area: Area) {
           quiz_id: String(quizIdOfLesson(managed.db, lesson.id) ?? ""),
         },
         quizzes: quizChoices(managed.db),
-        media: listFiles(managed.db, { page: { page: 1, perPage: 200 } }).items.filter((f) => f.kind === "image" || f.kind === "video").map((f) => ({ id: f.id, name: f.name })),
+        media: listFiles(managed.db, { page: { page: 1, perPage: 200 } })
+          .items.filter((f) => f.kind === "image" || f.kind === "video")
+          .map((f) => ({ id: f.id, name: f.name })),
       };
     });
 }

@@ -15,10 +15,12 @@ import type { CoursePageReply, FormChoices } from "./organization-courses.server
  * server module's values, because in the browser those modules are empty.
  */
 
-
 export function CoursesList() {
   const { t } = useTranslation();
-  const { base, courses } = useLoaderData<{ base: string; courses: Array<{ id: number; title: string; type: string; published: boolean }> }>();
+  const { base, courses } = useLoaderData<{
+    base: string;
+    courses: Array<{ id: number; title: string; type: string; published: boolean }>;
+  }>();
   return (
     <section>
       <div className="toolbar">
@@ -38,7 +40,13 @@ export function CoursesList() {
                   <Link to={`${base}/${c.id}`}>{c.title}</Link>
                 </td>
                 <td>{t(`courseType.${c.type}`)}</td>
-                <td>{c.published ? <span className="badge published">{t("courses.published")}</span> : <span className="badge">{t("courses.draft")}</span>}</td>
+                <td>
+                  {c.published ? (
+                    <span className="badge published">{t("courses.published")}</span>
+                  ) : (
+                    <span className="badge">{t("courses.draft")}</span>
+                  )}
+                </td>
                 <td className="actions">
                   <MoveButtons id={c.id} first={i === 0} last={i === courses.length - 1} />
                 </td>
@@ -86,14 +94,17 @@ function CourseFields({ data, fields }: { data: CourseFormData; fields: CourseMe
   const check = (name: (typeof CHECKS)[number]) => (
     <div className="field field-check" key={name}>
       <label>
-        <input type="checkbox" name={fields[name].name} defaultChecked={fields[name].initialValue === "on"} key={fields[name].key} /> {t(`courses.fields.${camel(name)}`)}
+        <input type="checkbox" name={fields[name].name} defaultChecked={fields[name].initialValue === "on"} key={fields[name].key} />{" "}
+        {t(`courses.fields.${camel(name)}`)}
       </label>
       <ErrorList errors={fields[name].errors} />
     </div>
   );
   return (
     <>
-      {field("title", t("courses.fields.title"), (props) => <input {...props} maxLength={200} required />)}
+      {field("title", t("courses.fields.title"), (props) => (
+        <input {...props} maxLength={200} required />
+      ))}
       {field("type", t("courses.fields.type"), (props) => (
         <select {...props}>
           {COURSE_TYPES.map((type) => (
@@ -103,7 +114,9 @@ function CourseFields({ data, fields }: { data: CourseFormData; fields: CourseMe
           ))}
         </select>
       ))}
-      {field("description", t("courses.fields.description"), (props) => <textarea {...props} rows={5} />)}
+      {field("description", t("courses.fields.description"), (props) => (
+        <textarea {...props} rows={5} />
+      ))}
       <p className="hint">{t("courses.fields.descriptionHint")}</p>
       {field("category_id", t("courses.fields.category"), (props) => (
         <select {...props}>
@@ -115,7 +128,9 @@ function CourseFields({ data, fields }: { data: CourseFormData; fields: CourseMe
           ))}
         </select>
       ))}
-      {field("external_url", t("courses.fields.externalUrl"), (props) => <input {...props} type="url" />)}
+      {field("external_url", t("courses.fields.externalUrl"), (props) => (
+        <input {...props} type="url" />
+      ))}
       {field("file_id", t("courses.fields.file"), (props) => (
         <select {...props}>
           <option value="">—</option>
@@ -178,18 +193,25 @@ export function CreateCourse() {
 
 export function EditCourse() {
   const { t } = useTranslation();
-  const data = useLoaderData<CourseFormData & {
-    course: { id: number; title: string; published: boolean; type: string };
-    lessons: Array<{ id: number; title: string; kind: string }>;
-    materials: Array<{ id: number; title: string; file: string }>;
-    links: Array<{ id: number; title: string; url: string }>;
-    quizzes: QuizChoice[];
-  }>();
+  const data = useLoaderData<
+    CourseFormData & {
+      course: { id: number; title: string; published: boolean; type: string };
+      lessons: Array<{ id: number; title: string; kind: string }>;
+      materials: Array<{ id: number; title: string; file: string }>;
+      links: Array<{ id: number; title: string; url: string }>;
+      quizzes: QuizChoice[];
+    }
+  >();
   const reply = useActionData<CoursePageReply>();
   const resultOf = (form: "course" | "lesson" | "link") => (reply?.form === form && "result" in reply ? reply.result : undefined);
   const errorsOf = (form: "publish" | "material") => (reply?.form === form && "errors" in reply ? reply.errors : undefined);
   const [courseForm, courseFields] = useCourseForm(data, resultOf("course"));
-  const [lessonForm, lessonFields] = useZodForm({ id: "add-lesson", schema: lessonFormSchema, lastResult: resultOf("lesson"), defaultValue: { lesson_kind: "text" } });
+  const [lessonForm, lessonFields] = useZodForm({
+    id: "add-lesson",
+    schema: lessonFormSchema,
+    lastResult: resultOf("lesson"),
+    defaultValue: { lesson_kind: "text" },
+  });
   const [linkForm, linkFields] = useZodForm({ id: "add-link", schema: courseLinkFormSchema, lastResult: resultOf("link") });
   const { course } = data;
   return (
@@ -197,7 +219,13 @@ export function EditCourse() {
       <div className="toolbar">
         <h2>{course.title}</h2>
         <Form method="post" className="inline-form">
-          <button type="submit" name="intent" value={course.published ? "unpublish" : "publish"} className={course.published ? "" : "primary"} data-testid="toggle-publish">
+          <button
+            type="submit"
+            name="intent"
+            value={course.published ? "unpublish" : "publish"}
+            className={course.published ? "" : "primary"}
+            data-testid="toggle-publish"
+          >
             {course.published ? t("courses.unpublish") : t("courses.publish")}
           </button>
         </Form>
@@ -219,7 +247,8 @@ export function EditCourse() {
           <ol className="lesson-list" data-testid="lessons">
             {data.lessons.map((l, i) => (
               <li key={l.id} data-lesson={l.title}>
-                <Link to={`${data.base}/${course.id}/lessons/${l.id}`}>{l.title}</Link> <span className="badge">{t(`courses.kinds.${l.kind}`)}</span>
+                <Link to={`${data.base}/${course.id}/lessons/${l.id}`}>{l.title}</Link>{" "}
+                <span className="badge">{t(`courses.kinds.${l.kind}`)}</span>
                 <MoveButtons intent="move-lesson" id={l.id} first={i === 0} last={i === data.lessons.length - 1} />
                 <Form method="post" className="inline-form">
                   <input type="hidden" name="id" value={l.id} />
@@ -234,7 +263,11 @@ export function EditCourse() {
         <Form method="post" className="subform" data-testid="add-lesson-form" {...getFormProps(lessonForm)}>
           <h4>{t("courses.addLesson")}</h4>
           <FormErrors errors={lessonForm.errors} />
-          <LessonFields fields={lessonFields} media={data.documents.filter((f) => f.kind === "image" || f.kind === "video")} quizzes={data.quizzes} />
+          <LessonFields
+            fields={lessonFields}
+            media={data.documents.filter((f) => f.kind === "image" || f.kind === "video")}
+            quizzes={data.quizzes}
+          />
           <button type="submit" name="intent" value="add-lesson" data-testid="add-lesson">
             {t("courses.addLesson")}
           </button>
@@ -296,10 +329,12 @@ export function EditCourse() {
         <Form method="post" className="subform" {...getFormProps(linkForm)}>
           <FormErrors errors={linkForm.errors} />
           <label>
-            {t("courses.linkTitle")} <input {...controlProps(linkFields.link_title, "link_title")} key={linkFields.link_title.key} maxLength={200} required />
+            {t("courses.linkTitle")}{" "}
+            <input {...controlProps(linkFields.link_title, "link_title")} key={linkFields.link_title.key} maxLength={200} required />
           </label>{" "}
           <label>
-            {t("courses.linkUrl")} <input {...controlProps(linkFields.link_url, "link_url")} key={linkFields.link_url.key} type="url" required />
+            {t("courses.linkUrl")}{" "}
+            <input {...controlProps(linkFields.link_url, "link_url")} key={linkFields.link_url.key} type="url" required />
           </label>{" "}
           <button type="submit" name="intent" value="add-link">
             {t("courses.addLink")}
@@ -333,7 +368,15 @@ type QuizChoice = { id: number; title: string };
 
 type LessonMeta = ReturnType<typeof useZodForm<typeof lessonFormSchema>>[1];
 
-function LessonFields({ fields, media, quizzes }: { fields: LessonMeta; media: Array<{ id: number; name: string }>; quizzes: QuizChoice[] }) {
+function LessonFields({
+  fields,
+  media,
+  quizzes,
+}: {
+  fields: LessonMeta;
+  media: Array<{ id: number; name: string }>;
+  quizzes: QuizChoice[];
+}) {
   const { t } = useTranslation();
   const props = (name: keyof LessonMeta & string) => controlProps(fields[name], name);
   const errors = (name: keyof LessonMeta & string) => <ErrorList id={`${name}-error`} errors={fields[name].errors} />;
@@ -396,7 +439,12 @@ function LessonFields({ fields, media, quizzes }: { fields: LessonMeta; media: A
 
 export function EditLesson() {
   const { t } = useTranslation();
-  const { back, lesson, media, quizzes } = useLoaderData<{ back: string; lesson: Record<string, string>; media: Array<{ id: number; name: string }>; quizzes: QuizChoice[] }>();
+  const { back, lesson, media, quizzes } = useLoaderData<{
+    back: string;
+    lesson: Record<string, string>;
+    media: Array<{ id: number; name: string }>;
+    quizzes: QuizChoice[];
+  }>();
   const [form, fields] = useZodForm({
     id: "lesson",
     schema: lessonFormSchema,
@@ -422,7 +470,9 @@ export function EditLesson() {
         <Link to={back}>{t("confirm.cancel")}</Link>
       </Form>
       <p className="panel">
-        <Link to="scorm" data-testid="scorm-package-link">{t("scorm.admin.link")}</Link>
+        <Link to="scorm" data-testid="scorm-package-link">
+          {t("scorm.admin.link")}
+        </Link>
       </p>
     </section>
   );

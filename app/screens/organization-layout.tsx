@@ -6,7 +6,19 @@ import { withManagedOrganization, type Area } from "~/kernel/manage.server";
 
 /** docs/product.md §2: the tabs of one organization, in each area (admin and dashboard have different sets). */
 export const ORGANIZATION_TABS: Record<Area, readonly string[]> = {
-  admin: ["index", "api", "carousels", "categories", "certificate-templates", "courses", "groups", "leaderboard", "quizzes", "sso", "users"],
+  admin: [
+    "index",
+    "api",
+    "carousels",
+    "categories",
+    "certificate-templates",
+    "courses",
+    "groups",
+    "leaderboard",
+    "quizzes",
+    "sso",
+    "users",
+  ],
   dashboard: ["index", "carousels", "categories", "certificate-templates", "courses", "groups", "leaderboard", "quizzes", "sso", "users"],
 };
 
@@ -28,7 +40,11 @@ export function OrganizationLayout() {
       <AreaNav
         label={name}
         className="tabs"
-        links={tabs.map((tab) => ({ to: tab === "index" ? base : `${base}/${tab}`, label: t([`tabs.${tab}`, `${tab}.tab`]), end: tab === "index" }))}
+        links={tabs.map((tab) => ({
+          to: tab === "index" ? base : `${base}/${tab}`,
+          label: t([`tabs.${tab}`, `${tab}.tab`]),
+          end: tab === "index",
+        }))}
       />
       <Outlet />
     </div>

@@ -44,7 +44,14 @@ export function leaderboardTabLoader(area: Area) {
         timeZones: Intl.supportedValuesOf("timeZone"),
         activities: listActivities(m.db).map((a) => ({ kind: a.kind, points: a.points, enabled: a.enabled, dailyCap: a.dailyCap })),
         levels: listLevels(m.db).map((l) => ({ id: l.id, name: l.name, threshold: l.threshold, color: l.color })),
-        badges: listBadges(m.db).map((b) => ({ id: b.id, name: b.name, description: b.description, rule: b.rule, threshold: b.threshold, color: b.color })),
+        badges: listBadges(m.db).map((b) => ({
+          id: b.id,
+          name: b.name,
+          description: b.description,
+          rule: b.rule,
+          threshold: b.threshold,
+          color: b.color,
+        })),
         top: boardPage(m.db, board, { limit: 10 }),
         learners: boardSize(m.db, board),
         rules: BADGE_RULES,
@@ -66,7 +73,8 @@ export function leaderboardTabAction(area: Area) {
       const done = () => redirect(`${m.base}/leaderboard?saved=${intent}`);
       const invalid = (errors: Record<string, string[]>) => json({ intent, id: idOf(formData), errors }, { status: 400 });
       /** A conform form's answer: its reply, and which row's form it is. */
-      const refused = (id: number | string | null, result: SubmissionResult<string[]>) => json({ intent, id, errors: {}, result }, { status: 400 });
+      const refused = (id: number | string | null, result: SubmissionResult<string[]>) =>
+        json({ intent, id, errors: {}, result }, { status: 400 });
 
       if (intent === "time-zone") {
         if (!setOrganizationTimeZone(context.platform.db, m.db, m.organization.id, text(formData, "timeZone") ?? "")) {
@@ -90,7 +98,9 @@ export function leaderboardTabAction(area: Area) {
         const id = idOf(formData);
         const submission = parseForm(formData, levelSchema);
         if (submission.status !== "success") return refused(id, submission.reply());
-        return saveLevel(m.db, id, submission.value) ? done() : refused(id, submission.reply({ fieldErrors: { threshold: ["leaderboard.errors.thresholdTaken"] } }));
+        return saveLevel(m.db, id, submission.value)
+          ? done()
+          : refused(id, submission.reply({ fieldErrors: { threshold: ["leaderboard.errors.thresholdTaken"] } }));
       }
       if (intent === "badge") {
         const id = idOf(formData);

@@ -7,10 +7,12 @@ import { activityFormSchema, badgeSchema, levelSchema, resetFormSchema } from "~
 import type { leaderboardTabLoader } from "./organization-leaderboard-data";
 
 type Data = Awaited<ReturnType<ReturnType<typeof leaderboardTabLoader>>>;
-type ActionData = { intent: string; id: number | string | null; errors: Record<string, string[]>; result?: SubmissionResult<string[]> } | undefined;
+type ActionData =
+  { intent: string; id: number | string | null; errors: Record<string, string[]>; result?: SubmissionResult<string[]> } | undefined;
 
 /** conform's reply for one row's form (its intent and id), if the last post was that form's. */
-const resultFor = (action: ActionData, intent: string, id: number | string | null = null) => (action && action.intent === intent && action.id === id ? action.result : undefined);
+const resultFor = (action: ActionData, intent: string, id: number | string | null = null) =>
+  action && action.intent === intent && action.id === id ? action.result : undefined;
 
 /** The leaderboard tab of one organization (docs/product.md §2): levels, activities, badges, board and resets. */
 export function LeaderboardTab() {
@@ -74,7 +76,12 @@ function BadgesPanel({ data, action }: { data: Data; action: ActionData }) {
               <Form method="post" style={{ marginLeft: "auto" }}>
                 <input type="hidden" name="intent" value="delete-badge" />
                 <input type="hidden" name="id" value={b.id} />
-                <button type="submit" className="danger" data-testid={`delete-badge-${b.id}`} aria-label={`${t("leaderboard.admin.delete")} ${b.name}`}>
+                <button
+                  type="submit"
+                  className="danger"
+                  data-testid={`delete-badge-${b.id}`}
+                  aria-label={`${t("leaderboard.admin.delete")} ${b.name}`}
+                >
                   {t("leaderboard.admin.delete")}
                 </button>
               </Form>
@@ -98,7 +105,13 @@ function BadgeForm({ data, badge, lastResult }: { data: Data; badge: BadgeRow | 
     id: `badge-${key}`,
     schema: badgeSchema,
     lastResult,
-    defaultValue: { name: badge?.name ?? "", description: badge?.description ?? "", rule: badge?.rule ?? data.rules[0], threshold: badge ? String(badge.threshold) : "", color: badge?.color ?? "#f59e0b" },
+    defaultValue: {
+      name: badge?.name ?? "",
+      description: badge?.description ?? "",
+      rule: badge?.rule ?? data.rules[0],
+      threshold: badge ? String(badge.threshold) : "",
+      color: badge?.color ?? "#f59e0b",
+    },
   });
   return (
     <Form method="post" className="subform lb-admin-grid" data-testid={`badge-form-${key}`} {...getFormProps(form)}>
@@ -151,7 +164,12 @@ function ActivityForm({ activity: a, lastResult }: { activity: ActivityRow; last
     id: `activity-${a.kind}`,
     schema: activityFormSchema,
     lastResult,
-    defaultValue: { kind: a.kind, points: String(a.points), dailyCap: a.dailyCap === null ? "" : String(a.dailyCap), enabled: a.enabled ? "on" : undefined },
+    defaultValue: {
+      kind: a.kind,
+      points: String(a.points),
+      dailyCap: a.dailyCap === null ? "" : String(a.dailyCap),
+      enabled: a.enabled ? "on" : undefined,
+    },
   });
   return (
     <Form method="post" className="lb-row-form" data-activity={a.kind} {...getFormProps(form)}>
@@ -165,11 +183,19 @@ function ActivityForm({ activity: a, lastResult }: { activity: ActivityRow; last
       </div>
       <div className="field">
         <label htmlFor={`cap-${a.kind}`}>{t("leaderboard.admin.dailyCap")}</label>
-        <input {...controlProps(fields.dailyCap, `cap-${a.kind}`)} key={fields.dailyCap.key} type="number" min={1} max={1000} placeholder={t("leaderboard.admin.noCap")} />
+        <input
+          {...controlProps(fields.dailyCap, `cap-${a.kind}`)}
+          key={fields.dailyCap.key}
+          type="number"
+          min={1}
+          max={1000}
+          placeholder={t("leaderboard.admin.noCap")}
+        />
         <ErrorList id={`cap-${a.kind}-error`} errors={fields.dailyCap.errors} />
       </div>
       <label className="field-check">
-        <input type="checkbox" name="enabled" defaultChecked={fields.enabled.initialValue === "on"} key={fields.enabled.key} /> {t("leaderboard.admin.enabled")}
+        <input type="checkbox" name="enabled" defaultChecked={fields.enabled.initialValue === "on"} key={fields.enabled.key} />{" "}
+        {t("leaderboard.admin.enabled")}
       </label>
       <button type="submit">{t("leaderboard.admin.save")}</button>
     </Form>
@@ -227,7 +253,12 @@ function LevelRow({ level: l, lastResult }: { level: LevelRowData | null; lastRe
 
 function BoardPanel({ data, action }: { data: Data; action: ActionData }) {
   const { t } = useTranslation();
-  const [reset, resetFields] = useZodForm({ id: "reset", schema: resetFormSchema, lastResult: resultFor(action, "reset"), defaultValue: { period: "week" } });
+  const [reset, resetFields] = useZodForm({
+    id: "reset",
+    schema: resetFormSchema,
+    lastResult: resultFor(action, "reset"),
+    defaultValue: { period: "week" },
+  });
   const zoneErrors = action?.intent === "time-zone" ? action.errors.timeZone : undefined;
   return (
     <div className="panel">
@@ -253,7 +284,13 @@ function BoardPanel({ data, action }: { data: Data; action: ActionData }) {
       <Form method="post" className="search">
         <input type="hidden" name="intent" value="time-zone" />
         <label htmlFor="lb-time-zone">{t("leaderboard.admin.timeZone")}</label>
-        <select id="lb-time-zone" name="timeZone" defaultValue={data.timeZone} aria-describedby="lb-time-zone-hint" aria-invalid={zoneErrors?.length ? true : undefined}>
+        <select
+          id="lb-time-zone"
+          name="timeZone"
+          defaultValue={data.timeZone}
+          aria-describedby="lb-time-zone-hint"
+          aria-invalid={zoneErrors?.length ? true : undefined}
+        >
           {data.timeZones.map((z) => (
             <option key={z} value={z}>
               {z}

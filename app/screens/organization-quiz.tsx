@@ -39,14 +39,23 @@ export function quizLoader(area: Area) {
       const quiz = quizFrom(m, params.quizId);
       const questions = listQuestions(m.db, quiz.id).map(questionEditorView);
       const editing = Number(new URL(request.url).searchParams.get("question")) || null;
-      const courses = (courseResource.list(m.db, m.viewer, { page: 1, perPage: 500 }, {}) as {
-        items: Array<{ id: number; title: string }>;
-      }).items;
+      const courses = (
+        courseResource.list(m.db, m.viewer, { page: 1, perPage: 500 }, {}) as {
+          items: Array<{ id: number; title: string }>;
+        }
+      ).items;
       const results = quizResults(m.db, quiz.id);
       return {
         base: `${quizzesBase(m)}/${quiz.id}`,
         coursesBase: `${m.base}/courses`,
-        quiz: { id: quiz.id, title: quiz.title, description: quiz.description, deadline: quiz.deadline?.toISOString() ?? null, pass_min: quiz.passMin, max_attempts: quiz.maxAttempts },
+        quiz: {
+          id: quiz.id,
+          title: quiz.title,
+          description: quiz.description,
+          deadline: quiz.deadline?.toISOString() ?? null,
+          pass_min: quiz.passMin,
+          max_attempts: quiz.maxAttempts,
+        },
         questions,
         editing: questions.some((q) => q.id === editing) ? editing : null,
         usage: quizUsage(m.db, quiz.id),
@@ -74,7 +83,8 @@ export function quizAction(area: Area) {
         const submission = parseForm(formData, questionFormSchema);
         if (submission.status !== "success") return json({ intent, errors: {}, result: submission.reply() }, { status: 400 });
         if (intent === "add-question") addQuestion(m.db, quiz.id, submission.value);
-        else if (!updateQuestion(m.db, quiz.id, Number(text(formData, "question_id")), submission.value)) throw new Response("Not Found", { status: 404 });
+        else if (!updateQuestion(m.db, quiz.id, Number(text(formData, "question_id")), submission.value))
+          throw new Response("Not Found", { status: 404 });
         return redirectWithFlash(here, "quiz.flash.questionSaved");
       }
       if (intent === "delete-question") {
@@ -95,7 +105,11 @@ export function quizAction(area: Area) {
       const submission = quizSettingsFrom(formData);
       if (submission.status !== "success") return json({ intent: "settings", errors: {}, result: submission.reply() }, { status: 400 });
       const saved = updateQuiz(m.db, quiz.id, submission.value);
-      if (saved && !saved.ok) return json({ intent: "settings", errors: {}, result: submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }) }, { status: 400 });
+      if (saved && !saved.ok)
+        return json(
+          { intent: "settings", errors: {}, result: submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }) },
+          { status: 400 },
+        );
       return redirectWithFlash(here, "quiz.flash.saved");
     });
 }
@@ -120,7 +134,12 @@ export function EditQuiz() {
     lastResult: action?.intent === "settings" ? action.result : undefined,
     defaultValue: quizSettingsDefaults(data.quiz),
   });
-  const date = (iso: string) => new Intl.DateTimeFormat(i18n.language === "en" ? "da" : i18n.language, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso));
+  const date = (iso: string) =>
+    new Intl.DateTimeFormat(i18n.language === "en" ? "da" : i18n.language, {
+      dateStyle: "medium",
+      timeStyle: "short",
+      timeZone: "UTC",
+    }).format(new Date(iso));
   const attached = new Set(data.usage.map((u) => u.courseId));
   return (
     <section className="quiz-admin">
@@ -138,7 +157,11 @@ export function EditQuiz() {
 
       <div className="panel" data-testid="questions">
         <h3>{t("quiz.admin.questionsTitle", { count: data.questions.length })}</h3>
-        <FormMessage>{errorsFor("delete-question").questions?.map((e) => t(e)).join(" ")}</FormMessage>
+        <FormMessage>
+          {errorsFor("delete-question")
+            .questions?.map((e) => t(e))
+            .join(" ")}
+        </FormMessage>
         {data.questions.length === 0 ? <p className="empty-state">{t("quiz.admin.noQuestions")}</p> : null}
         {data.questions.map((q, i) =>
           data.editing === q.id ? (
@@ -150,7 +173,8 @@ export function EditQuiz() {
                   {i + 1}. {q.prompt}
                 </strong>
                 <span>
-                  <span className="badge">{t(`quiz.types.${q.type}`)}</span> <MoveButtons id={q.id} first={i === 0} last={i === data.questions.length - 1} />{" "}
+                  <span className="badge">{t(`quiz.types.${q.type}`)}</span>{" "}
+                  <MoveButtons id={q.id} first={i === 0} last={i === data.questions.length - 1} />{" "}
                   <Link to={`?question=${q.id}`} className="button">
                     {t("quiz.admin.edit")}
                   </Link>{" "}
@@ -258,7 +282,13 @@ export function EditQuiz() {
                   </td>
                   <td>{l.attempts}</td>
                   <td>{t("quiz.player.score", { score: l.best })}</td>
-                  <td>{l.passed ? <span className="badge published">{t("quiz.player.passed")}</span> : <span className="badge">{t("quiz.player.failed")}</span>}</td>
+                  <td>
+                    {l.passed ? (
+                      <span className="badge published">{t("quiz.player.passed")}</span>
+                    ) : (
+                      <span className="badge">{t("quiz.player.failed")}</span>
+                    )}
+                  </td>
                   <td>{date(l.lastAt)}</td>
                 </tr>
               ))}

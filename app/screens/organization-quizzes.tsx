@@ -29,7 +29,14 @@ export function quizzesLoader(area: Area) {
         base: quizzesBase(m),
         q: q ?? "",
         total,
-        quizzes: items.map((r) => ({ id: r.quiz.id, title: r.quiz.title, questions: r.questions, attempts: r.attempts, lessons: r.lessons, deadline: r.quiz.deadline?.toISOString() ?? null })),
+        quizzes: items.map((r) => ({
+          id: r.quiz.id,
+          title: r.quiz.title,
+          questions: r.questions,
+          attempts: r.attempts,
+          lessons: r.lessons,
+          deadline: r.quiz.deadline?.toISOString() ?? null,
+        })),
       };
     });
 }
@@ -37,7 +44,8 @@ export function quizzesLoader(area: Area) {
 export function QuizzesList() {
   const { t, i18n } = useTranslation();
   const data = useLoaderData<Awaited<ReturnType<ReturnType<typeof quizzesLoader>>>>();
-  const date = (iso: string) => new Intl.DateTimeFormat(i18n.language === "en" ? "da" : i18n.language, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(iso));
+  const date = (iso: string) =>
+    new Intl.DateTimeFormat(i18n.language === "en" ? "da" : i18n.language, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(iso));
   return (
     <section>
       <div className="toolbar">
@@ -177,13 +185,26 @@ export function QuizSettingsFields({ fields, questionCount }: { fields: QuizSett
         {questionCount !== undefined ? (
           <div className="field">
             <label htmlFor="quiz-pass-min">{t("quiz.admin.passMin", { count: questionCount })}</label>
-            <input {...controlProps(fields.pass_min, "quiz-pass-min")} key={fields.pass_min.key} type="number" min={0} max={questionCount} required />
+            <input
+              {...controlProps(fields.pass_min, "quiz-pass-min")}
+              key={fields.pass_min.key}
+              type="number"
+              min={0}
+              max={questionCount}
+              required
+            />
             <ErrorList id="quiz-pass-min-error" errors={fields.pass_min.errors} />
           </div>
         ) : null}
         <div className="field">
           <label htmlFor="quiz-max-attempts">{t("quiz.admin.maxAttempts")}</label>
-          <input {...controlProps(fields.max_attempts, "quiz-max-attempts")} key={fields.max_attempts.key} type="number" min={1} placeholder={t("quiz.admin.unlimited")} />
+          <input
+            {...controlProps(fields.max_attempts, "quiz-max-attempts")}
+            key={fields.max_attempts.key}
+            type="number"
+            min={1}
+            placeholder={t("quiz.admin.unlimited")}
+          />
           <ErrorList id="quiz-max-attempts-error" errors={fields.max_attempts.errors} />
         </div>
       </div>

@@ -22,7 +22,10 @@ export function settingsLoader(area: Area) {
       area,
       base,
       platformDomain: context.platform.platformDomain,
-      settings: { ...currentSettings(organization), featuredCourse: organization.featuredCourse ? String(organization.featuredCourse) : "" },
+      settings: {
+        ...currentSettings(organization),
+        featuredCourse: organization.featuredCourse ? String(organization.featuredCourse) : "",
+      },
       branding: {
         logo: context.platform.brandingUrl(organization, organization.logo),
         favicon: context.platform.brandingUrl(organization, organization.favicon),
@@ -88,7 +91,8 @@ export function settingsAction(area: Area) {
 
 export function SettingsScreen() {
   const { t } = useTranslation();
-  const { area, base, settings, courses, platformDomain, branding } = useLoaderData<ReturnType<ReturnType<typeof settingsLoader>> extends Promise<infer T> ? T : never>();
+  const { area, base, settings, courses, platformDomain, branding } =
+    useLoaderData<ReturnType<ReturnType<typeof settingsLoader>> extends Promise<infer T> ? T : never>();
   const actionData = useActionData<unknown>() as { brandingError?: string } | undefined;
   const lastResult = actionData && "brandingError" in actionData ? undefined : actionData;
   const [form, fields] = useZodForm({ schema: organizationSettingsSchema, lastResult, defaultValue: settings });
@@ -152,7 +156,13 @@ export function SettingsScreen() {
               <input type="hidden" name="field" value={field} />
               <label>
                 <span className="visually-hidden">{t(`settings.${field}`)}</span>
-                <input type="file" name="image" accept="image/png,image/jpeg,image/gif,image/webp" required data-testid={`upload-${field}`} />
+                <input
+                  type="file"
+                  name="image"
+                  accept="image/png,image/jpeg,image/gif,image/webp"
+                  required
+                  data-testid={`upload-${field}`}
+                />
               </label>
               <button type="submit" name="intent" value="upload" data-testid={`submit-${field}`}>
                 {t("settings.upload")}

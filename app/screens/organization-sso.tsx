@@ -36,7 +36,11 @@ function tenantOf(m: Managed, context: LoaderFunctionArgs["context"]) {
 /** A driver's problems found by the model (a slug taken, a secret missing…) on conform's reply: `_` is the form's. */
 function withProblems(submission: ReturnType<typeof parseForm<typeof ssoDriverSchema>>, problems: DriverProblems) {
   const { _: formErrors, ...fieldErrors } = problems;
-  return submission.reply({ formErrors: formErrors ?? [], fieldErrors: fieldErrors as Record<string, string[]>, hideFields: ["clientSecret"] });
+  return submission.reply({
+    formErrors: formErrors ?? [],
+    fieldErrors: fieldErrors as Record<string, string[]>,
+    hideFields: ["clientSecret"],
+  });
 }
 
 export function ssoLoader(area: Area) {
@@ -91,7 +95,8 @@ export function SsoMethods() {
         <FormMessage>{action?.methodsError ? t(action.methodsError) : null}</FormMessage>
         <div className="field field-check">
           <label>
-            <input type="checkbox" name="passwordLogin" defaultChecked={data.passwordLogin} data-testid="password-login" /> {t("sso.passwordLogin")}
+            <input type="checkbox" name="passwordLogin" defaultChecked={data.passwordLogin} data-testid="password-login" />{" "}
+            {t("sso.passwordLogin")}
           </label>
           <p className="field-hint">{t("sso.passwordLoginHint")}</p>
         </div>

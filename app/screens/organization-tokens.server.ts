@@ -1,5 +1,12 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { apiTokenView, createApiToken, DEFAULT_TOKEN_DAYS, listApiTokens, MAX_TOKEN_DAYS, revokeApiToken } from "~/models/auth/api-token.server";
+import {
+  apiTokenView,
+  createApiToken,
+  DEFAULT_TOKEN_DAYS,
+  listApiTokens,
+  MAX_TOKEN_DAYS,
+  revokeApiToken,
+} from "~/models/auth/api-token.server";
 import { tokenFormSchema } from "~/models/forms/tokens";
 import { parseForm } from "~/utils/form";
 import { redirectWithFlash } from "~/utils/flash.server";
@@ -38,7 +45,8 @@ export function tokensAction(area: Area) {
         ceiling: auth.capabilities,
         days: submission.value.days,
       });
-      if ("error" in result) return json({ token: null, result: submission.reply({ formErrors: ["api.beyondOwnCapabilities"] }) }, { status: 400 });
+      if ("error" in result)
+        return json({ token: null, result: submission.reply({ formErrors: ["api.beyondOwnCapabilities"] }) }, { status: 400 });
       return json({ token: result.token, result: submission.reply({ resetForm: true }) });
     });
 }

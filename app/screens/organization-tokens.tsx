@@ -11,7 +11,8 @@ import type { tokensLoader } from "./organization-tokens.server";
 
 export function TokensScreen() {
   const { t } = useTranslation();
-  const { tokens, maxDays, defaultDays } = useLoaderData<ReturnType<ReturnType<typeof tokensLoader>> extends Promise<infer T> ? T : never>();
+  const { tokens, maxDays, defaultDays } =
+    useLoaderData<ReturnType<ReturnType<typeof tokensLoader>> extends Promise<infer T> ? T : never>();
   const result = useActionData<{ token: string | null; result: SubmissionResult<string[]> }>();
   const [form, fields] = useZodForm({
     schema: tokenFormSchema(maxDays, defaultDays),
@@ -88,7 +89,14 @@ export function TokensScreen() {
               <strong>{t(`capabilityGroups.${group.id}`)}</strong>
               {group.capabilities.map((c) => (
                 <label key={c} className="check">
-                  <input type="checkbox" name={fields.capabilities.name} value={c} defaultChecked={chosen.includes(c)} key={fields.capabilities.key} /> {t(`capabilities.${c}`)} <code>{c}</code>
+                  <input
+                    type="checkbox"
+                    name={fields.capabilities.name}
+                    value={c}
+                    defaultChecked={chosen.includes(c)}
+                    key={fields.capabilities.key}
+                  />{" "}
+                  {t(`capabilities.${c}`)} <code>{c}</code>
                 </label>
               ))}
             </div>

@@ -167,7 +167,9 @@ function useUserForm(lastResult: unknown, defaultValue?: Record<string, string>)
 
 export function createUserLoader(mount: UsersMount) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
-    withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, (managed) => ({ base: mount.usersBase(managed) }));
+    withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, (managed) => ({
+      base: mount.usersBase(managed),
+    }));
 }
 
 export function createUserAction(mount: UsersMount) {
@@ -298,7 +300,10 @@ export function deleteUserLoader(mount: UsersMount) {
     withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, (managed) => {
       const user = userFrom(managed, params.userId);
       if (managed.area === "dashboard" && managed.viewer.person.id === user.id) throw redirect(`${mount.usersBase(managed)}/${user.id}`);
-      return { name: [user.firstName, user.lastName].filter(Boolean).join(" ") || user.email, back: `${mount.usersBase(managed)}/${user.id}` };
+      return {
+        name: [user.firstName, user.lastName].filter(Boolean).join(" ") || user.email,
+        back: `${mount.usersBase(managed)}/${user.id}`,
+      };
     });
 }
 

@@ -44,7 +44,9 @@ export function ProblemList({ problems }: { problems: ImportProblem[] }) {
           </li>
         ))}
       </ul>
-      {problems.length > MAX_PROBLEMS_SHOWN ? <p className="hint">{t("import.moreProblems", { count: problems.length - MAX_PROBLEMS_SHOWN })}</p> : null}
+      {problems.length > MAX_PROBLEMS_SHOWN ? (
+        <p className="hint">{t("import.moreProblems", { count: problems.length - MAX_PROBLEMS_SHOWN })}</p>
+      ) : null}
       <p className="hint">{t("import.nothingWritten")}</p>
     </div>
   );
@@ -102,7 +104,10 @@ export function ImportUpload() {
           {"\n"}Anna,Berg,+45 12 34 56 78,anna@example.com{"\n"}Jonas,,,jonas@example.com
         </pre>
         <p className="hint">
-          {t("import.sampleHint")} <a href="/samples/users-import.csv" download>{t("import.sampleLink")}</a>
+          {t("import.sampleHint")}{" "}
+          <a href="/samples/users-import.csv" download>
+            {t("import.sampleLink")}
+          </a>
         </p>
         <div className="field">
           <label htmlFor="import-file">{t("import.file")}</label>
@@ -122,7 +127,13 @@ export function ImportUpload() {
         </div>
         <div className="field field-check">
           <label>
-            <input type="checkbox" name={fields.sendInvitations.name} defaultChecked={fields.sendInvitations.initialValue === "on"} key={fields.sendInvitations.key} /> {t("import.sendInvitations")}
+            <input
+              type="checkbox"
+              name={fields.sendInvitations.name}
+              defaultChecked={fields.sendInvitations.initialValue === "on"}
+              key={fields.sendInvitations.key}
+            />{" "}
+            {t("import.sendInvitations")}
           </label>
         </div>
         <button type="submit" className="primary" disabled={busy} data-testid="check-import">
@@ -153,7 +164,15 @@ export function importStatusLoader({ request, context, params }: LoaderFunctionA
     };
     if (found.status === "preview") {
       const preview = previewOf(m.db, found);
-      return { ...base, status: "preview" as const, preview: preview.rows, problems: preview.problems, progress: 0, result: null, error: null };
+      return {
+        ...base,
+        status: "preview" as const,
+        preview: preview.rows,
+        problems: preview.problems,
+        progress: 0,
+        result: null,
+        error: null,
+      };
     }
     return {
       ...base,
@@ -259,7 +278,9 @@ export function ImportStatus() {
       ) : null}
       {data.status === "done" ? (
         <div className="panel">
-          <FormMessage kind="notice">{t("import.done", { count: data.result?.imported ?? 0, invited: data.result?.invited ?? 0 })}</FormMessage>
+          <FormMessage kind="notice">
+            {t("import.done", { count: data.result?.imported ?? 0, invited: data.result?.invited ?? 0 })}
+          </FormMessage>
           <p>
             <Link to="/dashboard/users" className="button primary">
               {t("import.toUsers")}

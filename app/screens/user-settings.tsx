@@ -83,7 +83,13 @@ export function UserSettings() {
           {data.groups.length === 0 ? <p className="hint">{t("groups.empty")}</p> : null}
           {data.groups.map((g) => (
             <label key={g.id} className="field-check">
-              <input type="checkbox" name={fields.defaultGroupIds.name} value={g.id} defaultChecked={chosenGroups.includes(String(g.id))} key={fields.defaultGroupIds.key} />{" "}
+              <input
+                type="checkbox"
+                name={fields.defaultGroupIds.name}
+                value={g.id}
+                defaultChecked={chosenGroups.includes(String(g.id))}
+                key={fields.defaultGroupIds.key}
+              />{" "}
               {g.name}
             </label>
           ))}
@@ -91,12 +97,24 @@ export function UserSettings() {
         </fieldset>
         <div className="field field-check">
           <label>
-            <input type="checkbox" name={fields.inviteImported.name} defaultChecked={checked(fields.inviteImported.initialValue)} key={fields.inviteImported.key} /> {t("import.settings.invite")}
+            <input
+              type="checkbox"
+              name={fields.inviteImported.name}
+              defaultChecked={checked(fields.inviteImported.initialValue)}
+              key={fields.inviteImported.key}
+            />{" "}
+            {t("import.settings.invite")}
           </label>
         </div>
         <div className="field field-check">
           <label>
-            <input type="checkbox" name={fields.twoFactorRequired.name} defaultChecked={checked(fields.twoFactorRequired.initialValue)} key={fields.twoFactorRequired.key} /> {t("import.settings.twoFactor")}
+            <input
+              type="checkbox"
+              name={fields.twoFactorRequired.name}
+              defaultChecked={checked(fields.twoFactorRequired.initialValue)}
+              key={fields.twoFactorRequired.key}
+            />{" "}
+            {t("import.settings.twoFactor")}
           </label>
           <p className="hint">{t("import.settings.twoFactorHint")}</p>
         </div>

@@ -60,7 +60,10 @@ export function parseAnalyticsQuery(url: URL, timeZone: string, now = new Date()
   const custom = q.period === "custom" || (!q.period && Boolean(q.from));
   const preset: Preset = custom ? "custom" : (q.period ?? "30d");
   const period = preset === "custom" ? { from: q.from!, to: q.to! } : periodOf(preset, localDate(now.getTime(), timeZone));
-  return { ok: true as const, query: { preset, period, group: q.group ?? defaultGrouping(period), compare: q.compare } satisfies AnalyticsQuery };
+  return {
+    ok: true as const,
+    query: { preset, period, group: q.group ?? defaultGrouping(period), compare: q.compare } satisfies AnalyticsQuery,
+  };
 }
 
 /** The same query as URL parameters (links between pages, CSV downloads). */

@@ -59,9 +59,7 @@ export function issueMessage(issue: ZodIssue, t: TFunction): string {
       return t("validation.invalid");
     case "too_small":
       if (issue.type === "string") {
-        return Number(issue.minimum) <= 1
-          ? t("validation.required")
-          : t("validation.tooShort", { count: Number(issue.minimum) });
+        return Number(issue.minimum) <= 1 ? t("validation.required") : t("validation.tooShort", { count: Number(issue.minimum) });
       }
       return t("validation.tooSmall", { count: Number(issue.minimum) });
     case "too_big":

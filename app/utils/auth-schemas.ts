@@ -7,11 +7,7 @@ import { z } from "zod";
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 1024;
 
-const email = z
-  .string({ required_error: "validation.required" })
-  .trim()
-  .max(254, "validation.email")
-  .email("validation.email");
+const email = z.string({ required_error: "validation.required" }).trim().max(254, "validation.email").email("validation.email");
 
 const password = z
   .string({ required_error: "validation.required" })
@@ -27,7 +23,10 @@ export const loginSchema = z.object({
 export const twoFactorSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("confirm"),
-    code: z.string({ required_error: "validation.code" }).trim().regex(/^\d{6}$/, "validation.code"),
+    code: z
+      .string({ required_error: "validation.code" })
+      .trim()
+      .regex(/^\d{6}$/, "validation.code"),
   }),
   z.object({ intent: z.literal("resend") }),
 ]);

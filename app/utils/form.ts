@@ -23,16 +23,21 @@ export const formErrorMap: z.ZodErrorMap = (issue, ctx) => {
       if (issue.type === "string") {
         return { message: Number(issue.minimum) <= 1 ? "validation.required" : `validation.tooShort|${Number(issue.minimum)}` };
       }
-      if (issue.type === "array") return { message: Number(issue.minimum) <= 1 ? "validation.required" : `validation.tooSmall|${Number(issue.minimum)}` };
+      if (issue.type === "array")
+        return { message: Number(issue.minimum) <= 1 ? "validation.required" : `validation.tooSmall|${Number(issue.minimum)}` };
       return { message: `validation.tooSmall|${Number(issue.minimum)}` };
     case z.ZodIssueCode.too_big:
-      return { message: issue.type === "string" ? `validation.tooLong|${Number(issue.maximum)}` : `validation.tooBig|${Number(issue.maximum)}` };
+      return {
+        message: issue.type === "string" ? `validation.tooLong|${Number(issue.maximum)}` : `validation.tooBig|${Number(issue.maximum)}`,
+      };
     case z.ZodIssueCode.invalid_enum_value:
     case z.ZodIssueCode.invalid_literal:
     case z.ZodIssueCode.invalid_union_discriminator:
       return { message: "validation.invalidOption" };
     case z.ZodIssueCode.invalid_string:
-      return { message: issue.validation === "email" ? "validation.email" : issue.validation === "url" ? "validation.url" : "validation.invalid" };
+      return {
+        message: issue.validation === "email" ? "validation.email" : issue.validation === "url" ? "validation.url" : "validation.invalid",
+      };
     default:
       return { message: "validation.invalid" };
   }

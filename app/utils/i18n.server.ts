@@ -5,13 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  DEFAULT_NAMESPACE,
-  FALLBACK_LANGUAGE,
-  LANGUAGES,
-  isLanguage,
-  type Language,
-} from "./i18n";
+import { DEFAULT_NAMESPACE, FALLBACK_LANGUAGE, LANGUAGES, isLanguage, type Language } from "./i18n";
 
 type Strings = Record<string, unknown>;
 
@@ -34,7 +28,10 @@ function findLocalesDir() {
  */
 function loadLanguage(dir: string): Strings {
   const merged: Strings = {};
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     const strings = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Strings;
     for (const [key, value] of Object.entries(strings)) {
       if (key in merged) throw new Error(`locales: ${path.join(dir, file)} defines "${key}" again`);
@@ -45,9 +42,10 @@ function loadLanguage(dir: string): Strings {
 }
 
 const localesDir = findLocalesDir();
-export const resources = Object.fromEntries(
-  LANGUAGES.map((lng) => [lng, { common: loadLanguage(path.join(localesDir, lng)) }]),
-) as Record<Language, { common: Strings }>;
+export const resources = Object.fromEntries(LANGUAGES.map((lng) => [lng, { common: loadLanguage(path.join(localesDir, lng)) }])) as Record<
+  Language,
+  { common: Strings }
+>;
 
 /**
  * A language's texts for the browser, as a script of their own (`window.__lecternTexts = {...}`): cached by
@@ -101,7 +99,10 @@ export async function detectLanguage(
   if (isLanguage(organization?.language)) return organization.language;
   // remix-i18next reads a web Request; the server identifies a request from its headers alone, so one is
   // made here, on the only path that gets this far (a host without an organization's language).
-  const asked = request instanceof Request ? request : new Request("http://localhost/", { headers: { "Accept-Language": request.headers.get("Accept-Language") ?? "" } });
+  const asked =
+    request instanceof Request
+      ? request
+      : new Request("http://localhost/", { headers: { "Accept-Language": request.headers.get("Accept-Language") ?? "" } });
   const accepted = await i18nServer.getLocale(asked);
   return isLanguage(accepted) ? accepted : FALLBACK_LANGUAGE;
 }

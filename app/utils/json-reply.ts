@@ -30,7 +30,8 @@ export class JsonReply extends KeptBodyResponse {
   /** `serialized` is JSON text; `jsonReply(data, init)` makes it from a value. */
   constructor(serialized: string, init?: ResponseInit) {
     // As Response.json: a status that cannot carry a body cannot carry this one.
-    if (init?.status !== undefined && NULL_BODY_STATUSES.has(init.status)) throw new TypeError(`Response with null body status ${init.status} cannot have a body`);
+    if (init?.status !== undefined && NULL_BODY_STATUSES.has(init.status))
+      throw new TypeError(`Response with null body status ${init.status} cannot have a body`);
     const headers = new Headers(init?.headers);
     if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
     super(null, { status: init?.status, statusText: init?.statusText, headers });

@@ -49,7 +49,11 @@ export function keepTexts(instance: i18n) {
     if (!t) {
       const inner = fixedT(lng, ns, keyPrefix) as (...args: unknown[]) => unknown;
       const memo = keptT(inner);
-      Object.assign(memo, { lng: (inner as { lng?: unknown }).lng, ns: (inner as { ns?: unknown }).ns, keyPrefix: (inner as { keyPrefix?: unknown }).keyPrefix });
+      Object.assign(memo, {
+        lng: (inner as { lng?: unknown }).lng,
+        ns: (inner as { ns?: unknown }).ns,
+        keyPrefix: (inner as { keyPrefix?: unknown }).keyPrefix,
+      });
       t = memo as unknown as ReturnType<i18n["getFixedT"]>;
       kept.set(id, t);
     }

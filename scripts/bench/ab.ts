@@ -15,7 +15,13 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const rounds = Number(process.env.AB_ROUNDS ?? 3);
 const seconds = Number(process.env.AB_SECONDS ?? 5);
 const rows = (process.env.AB_ROWS ?? "home,course").split(",");
-const envOf = (s?: string) => Object.fromEntries((s ?? "").split(" ").filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
+const envOf = (s?: string) =>
+  Object.fromEntries(
+    (s ?? "")
+      .split(" ")
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+  );
 
 const flagsOf = (s?: string) => (s === undefined ? NODE_FLAGS : s.split(" ").filter(Boolean));
 
@@ -24,7 +30,7 @@ const start = (dir: string, flags: string[], env: Record<string, string>, dataDi
 
 async function main() {
   const data = await seedLearnerBench({ sessions: 200 });
-  const pick = <T,>(l: T[]) => l[Math.floor(Math.random() * l.length)];
+  const pick = <T>(l: T[]) => l[Math.floor(Math.random() * l.length)];
   const loads: Record<string, () => { path: string; method?: string; body?: string; headers: Record<string, string> }> = {
     home: () => ({ path: "/", headers: { cookie: pick(data.cookies) } }),
     course: () => ({ path: `/courses/${pick(data.courseIds)}`, headers: { cookie: pick(data.cookies) } }),
@@ -53,20 +59,34 @@ async function main() {
             url: `http://127.0.0.1:${server.port}`,
             connections: 10,
             duration: measured ? seconds : 3,
-            requests: [{ method: "GET", path: "/", setupRequest: (req: autocannon.Request) => { const x = vary(); return { ...req, ...x, headers: { ...req.headers, ...x.headers, host: data.host } } as autocannon.Request; } }],
+            requests: [
+              {
+                method: "GET",
+                path: "/",
+                setupRequest: (req: autocannon.Request) => {
+                  const x = vary();
+                  return { ...req, ...x, headers: { ...req.headers, ...x.headers, host: data.host } } as autocannon.Request;
+                },
+              },
+            ],
           });
           if (!measured) continue;
           const cpu = (cpuMs(server.child.pid!) - before) / r.requests.total;
           if (r.non2xx || r.errors) throw new Error(`${v.name} ${row}: ${r.non2xx} non-2xx, ${r.errors} errors`);
           ((results[row] ??= {})[v.name] ??= []).push(cpu);
-          console.log(`round ${round + 1} ${v.name} ${row.padEnd(9)} ${cpu.toFixed(3)} CPU ms/req  ${Math.round(r.requests.average)} req/s  p95~${r.latency.p97_5} ms`);
+          console.log(
+            `round ${round + 1} ${v.name} ${row.padEnd(9)} ${cpu.toFixed(3)} CPU ms/req  ${Math.round(r.requests.average)} req/s  p95~${r.latency.p97_5} ms`,
+          );
         }
       }
       await stopProcess(server);
     }
   }
   const median = (l: number[]) => [...l].sort((a, b) => a - b)[Math.floor(l.length / 2)];
-  for (const row of rows) console.log(`${row}: A ${median(results[row].A).toFixed(3)}  B ${median(results[row].B).toFixed(3)} CPU ms/req (B/A ${(median(results[row].B) / median(results[row].A)).toFixed(3)})`);
+  for (const row of rows)
+    console.log(
+      `${row}: A ${median(results[row].A).toFixed(3)}  B ${median(results[row].B).toFixed(3)} CPU ms/req (B/A ${(median(results[row].B) / median(results[row].A)).toFixed(3)})`,
+    );
   fs.rmSync(data.dataDir, { recursive: true, force: true });
 }
 

@@ -50,7 +50,10 @@ export async function benchAnalytics({
       `12 months by ISO week, compare=true; one request at a time, ${requests} timed requests per row`,
   );
   console.log("  p50 ms   p95 ms  cpu ms/req   target     what");
-  const results: Record<string, { p50_ms: number; p95_ms: number; cpu_ms_per_request: number | null; target_ms: number | null; ok: boolean | null }> = {};
+  const results: Record<
+    string,
+    { p50_ms: number; p95_ms: number; cpu_ms_per_request: number | null; target_ms: number | null; ok: boolean | null }
+  > = {};
   for (const [label, url, headers, target] of calls) {
     for (let i = 0; i < 10; i++) await get(port, host, url, headers); // warm up
     const times: number[] = [];
@@ -110,7 +113,16 @@ function seedFacts(file: string, events: number) {
     const user = learners[Math.floor(Math.random() * learners.length)];
     const kind = Math.random();
     const facts: Array<[string, number]> =
-      kind < 0.8 ? [["watch_seconds", 60 + Math.floor(Math.random() * 900)]] : kind < 0.9 ? [["completions", 1]] : kind < 0.95 ? [["quiz_attempts", 1], ["quiz_passes", Math.random() < 0.7 ? 1 : 0]] : [["downloads", 1]];
+      kind < 0.8
+        ? [["watch_seconds", 60 + Math.floor(Math.random() * 900)]]
+        : kind < 0.9
+          ? [["completions", 1]]
+          : kind < 0.95
+            ? [
+                ["quiz_attempts", 1],
+                ["quiz_passes", Math.random() < 0.7 ? 1 : 0],
+              ]
+            : [["downloads", 1]];
     for (const [metric, value] of facts) {
       add(org, `${metric}|${hour}|0`, value);
       add(org, `${metric}|${hour}|${course}`, value);
@@ -132,7 +144,11 @@ function seedFacts(file: string, events: number) {
       const [user, metric, hour, course] = key.split("|");
       u.run(Number(user), metric, Number(hour), Number(course), value);
     }
-    const admin = db.prepare("insert into users (email, first_name, last_name, role) values ('analytics-admin@bench.test', 'Bench', 'Admin', 'admin') returning id").get() as { id: number };
+    const admin = db
+      .prepare(
+        "insert into users (email, first_name, last_name, role) values ('analytics-admin@bench.test', 'Bench', 'Admin', 'admin') returning id",
+      )
+      .get() as { id: number };
     const session = db.prepare(
       "insert into sessions (token_hash, kind, user_agent, ip, created_at, last_seen_at, expires_at, two_factor_pending, user_id) values (?, ?, 'bench', '127.0.0.1', ?, ?, ?, 0, ?)",
     );

@@ -35,7 +35,11 @@ const pageRoute = routeIds[1];
 let mainChildren: ReactNode[] = [];
 const { head, body } = await pageElements(html, (tag, element, convert) => {
   // Remix writes its own scripts and module links; the page's part is rendered by the page's route.
-  if (tag === "script" || (tag === "link" && element.attributes && Array.from(element.attributes).some((a) => a.name === "rel" && a.value === "modulepreload"))) return null;
+  if (
+    tag === "script" ||
+    (tag === "link" && element.attributes && Array.from(element.attributes).some((a) => a.name === "rel" && a.value === "modulepreload"))
+  )
+    return null;
   if (tag === "main") {
     mainChildren = Array.from(element.childNodes).map(convert);
     const props = Object.fromEntries(Array.from(element.attributes).map((a) => [a.name === "class" ? "className" : a.name, a.value]));
@@ -62,7 +66,12 @@ const build: ServerBuild = {
       module: {
         loader: () => json(loaderData.root),
         default: () =>
-          createElement("html", { lang }, createElement("head", null, children(head)), createElement("body", null, children(body), createElement(Scripts))),
+          createElement(
+            "html",
+            { lang },
+            createElement("head", null, children(head)),
+            createElement("body", null, children(body), createElement(Scripts)),
+          ),
       },
     },
     [pageRoute]: {
@@ -74,7 +83,10 @@ const build: ServerBuild = {
 
 const app = express();
 app.disable("x-powered-by");
-app.all("*", documents(build, "production", async () => ({}) as AppLoadContext));
+app.all(
+  "*",
+  documents(build, "production", async () => ({}) as AppLoadContext),
+);
 const server = app.listen(0, "127.0.0.1", () => {
   console.log(JSON.stringify({ msg: "listening", port: (server.address() as AddressInfo).port }));
 });

@@ -30,7 +30,13 @@ export async function benchCertificates({ perLevel = Number(process.env.BENCH_CE
       const total = 1 + LEVELS.reduce((sum, level) => sum + Math.max(level, perLevel), 0);
       const ids: number[] = [];
       for (let i = 0; i < total; i++) {
-        const user = await createUser(db, { email: `l${i}@bench.test`, firstName: `Łucja ${i}`, lastName: "Ærø 山田", role: "learner", password: null });
+        const user = await createUser(db, {
+          email: `l${i}@bench.test`,
+          firstName: `Łucja ${i}`,
+          lastName: "Ærø 山田",
+          role: "learner",
+          password: null,
+        });
         ids.push(db.transaction((tx) => issueCertificate(tx, { userId: user.id, courseId: course.id, at: new Date() }))!.id);
       }
       const env = { dataDir, organization, origin: platform.originFor(organization) };
@@ -72,9 +78,13 @@ export async function benchCertificates({ perLevel = Number(process.env.BENCH_CE
 
 export async function reportCertificates() {
   const r = await benchCertificates();
-  console.log(`  certificate PDF: first (browser starting) ${r.cold_ms} ms; ${r.pages_at_once} page(s) drawn at a time, ${r.launches} browser(s) started`);
+  console.log(
+    `  certificate PDF: first (browser starting) ${r.cold_ms} ms; ${r.pages_at_once} page(s) drawn at a time, ${r.launches} browser(s) started`,
+  );
   for (const level of r.levels) {
-    console.log(`    ${String(level.at_once).padStart(2)} at once: p50 ${level.p50_ms} ms, p95 ${level.p95_ms} ms, ${level.pdfs_per_minute} PDFs/min`);
+    console.log(
+      `    ${String(level.at_once).padStart(2)} at once: p50 ${level.p50_ms} ms, p95 ${level.p95_ms} ms, ${level.pdfs_per_minute} PDFs/min`,
+    );
   }
   return r;
 }

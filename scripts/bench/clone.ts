@@ -28,22 +28,42 @@ export async function benchClone({ lessonCount = 500, fileCount = 100, totalByte
       for (let i = 0; i < fileCount; i++) {
         const relative = path.join("00", `f${i}.mp4`);
         const fd = fs.openSync(path.join(dataDir, `org-${organization.id}`, "files", relative), "w");
-        for (let written = 0; written < perFile; written += chunk.length) fs.writeSync(fd, chunk, 0, Math.min(chunk.length, perFile - written));
+        for (let written = 0; written < perFile; written += chunk.length)
+          fs.writeSync(fd, chunk, 0, Math.min(chunk.length, perFile - written));
         fs.closeSync(fd);
-        fileIds.push(db.insert(files).values({ kind: "video", mime: "video/mp4", name: `f${i}.mp4`, size: perFile, sha256: "-", path: relative }).returning().get().id);
+        fileIds.push(
+          db
+            .insert(files)
+            .values({ kind: "video", mime: "video/mp4", name: `f${i}.mp4`, size: perFile, sha256: "-", path: relative })
+            .returning()
+            .get().id,
+        );
       }
       const course = createCourse(db, { title: "Big course", type: "series", position: 0 });
       db.transaction((tx) => {
         for (let i = 0; i < lessonCount; i++) {
-          tx.insert(lessons).values({ courseId: course.id, title: `Lesson ${i + 1}`, kind: "video", fileId: fileIds[i % fileCount], position: i }).run();
+          tx.insert(lessons)
+            .values({ courseId: course.id, title: `Lesson ${i + 1}`, kind: "video", fileId: fileIds[i % fileCount], position: i })
+            .run();
         }
         tx.insert(materials).values({ courseId: course.id, fileId: fileIds[0], title: "Handout", position: 0 }).run();
       });
       const job = enqueueJob(db, "course.clone", { course_id: course.id, title: "Big course (copy)" });
       const started = process.hrtime.bigint();
-      const result = await cloneCourse({ db, dataDir, organizationId: organization.id, job, progress: () => {}, pause: () => Promise.resolve() });
+      const result = await cloneCourse({
+        db,
+        dataDir,
+        organizationId: organization.id,
+        job,
+        progress: () => {},
+        pause: () => Promise.resolve(),
+      });
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const copiedLessons = db.select().from(lessons).all().filter((l) => l.courseId === result.course_id).length;
+      const copiedLessons = db
+        .select()
+        .from(lessons)
+        .all()
+        .filter((l) => l.courseId === result.course_id).length;
       if (copiedLessons !== lessonCount) throw new Error(`clone copied ${copiedLessons} lessons, not ${lessonCount}`);
       void getJob;
       return { lessonCount, fileCount, totalMiB: Math.round(totalBytes / 1024 ** 2), seconds: Math.round(seconds * 100) / 100 };

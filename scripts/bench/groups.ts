@@ -32,7 +32,13 @@ export function benchGroups({ importRows = 50_000, recomputeUsers = 10_000 } = {
       started = process.hrtime.bigint();
       const { added } = recomputeGroup(db, group.id);
       const recomputeMs = Number(process.hrtime.bigint() - started) / 1e6;
-      return { importRows, importRowsPerSecond: Math.round(importRows / importSeconds), recomputeUsers, recomputeMs: Math.round(recomputeMs * 10) / 10, members: added };
+      return {
+        importRows,
+        importRowsPerSecond: Math.round(importRows / importSeconds),
+        recomputeUsers,
+        recomputeMs: Math.round(recomputeMs * 10) / 10,
+        members: added,
+      };
     });
   } finally {
     platform.close();

@@ -46,7 +46,10 @@ async function start(script: string, env: Record<string, string>): Promise<Serve
   // Lectern runs as in production: the compiled server (npm run build), no TypeScript loader.
   const flags = process.env.BENCH_NODE_FLAGS !== undefined ? process.env.BENCH_NODE_FLAGS.split(" ").filter(Boolean) : NODE_FLAGS;
   // The page floor runs with Lectern's heap settings too, so that its garbage is collected alike.
-  const args = script === "server/index.ts" ? [...flags, "build/server.js"] : [...(script.endsWith("baseline-page.ts") ? flags : []), "--import", "tsx", script];
+  const args =
+    script === "server/index.ts"
+      ? [...flags, "build/server.js"]
+      : [...(script.endsWith("baseline-page.ts") ? flags : []), "--import", "tsx", script];
   return startProcess([...profile, ...args], env, ROOT);
 }
 
@@ -94,7 +97,9 @@ async function measure({ port, pid, path: urlPath, hosts, vary }: Load, duration
       },
     ],
   });
-  (instance as unknown as NodeJS.EventEmitter).on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
+  (instance as unknown as NodeJS.EventEmitter).on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) =>
+    latencies.push(responseTime),
+  );
   const result = await instance;
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) throw new Error(`${bad} failed requests against ${urlPath}`);
@@ -134,7 +139,13 @@ function seedOrganizations(dataDir: string, count: number) {
       platform.tenants.withTenant(organization.id, (db) =>
         db.transaction((tx) => {
           for (let c = 1; c <= 5; c++) {
-            createCourse(tx, { title: `Course ${c} of organization ${i}`, description: "A course.", type: "series", published: true, position: c });
+            createCourse(tx, {
+              title: `Course ${c} of organization ${i}`,
+              description: "A course.",
+              type: "series",
+              published: true,
+              position: c,
+            });
           }
         }),
       );
@@ -198,21 +209,47 @@ async function main() {
   setup.close();
 
   const baseline = await start("scripts/bench/baseline.ts", { DATA_DIR: demoDir });
-  const baselineResolve = await run({ port: baseline.port, pid: baseline.child.pid, path: "/api/resolve?domain=acme.localhost", hosts: ["acme.localhost"] });
+  const baselineResolve = await run({
+    port: baseline.port,
+    pid: baseline.child.pid,
+    path: "/api/resolve?domain=acme.localhost",
+    hosts: ["acme.localhost"],
+  });
   await stopProcess(baseline);
   const base = baselineResolve.rps;
-  console.log(`${String(base).padStart(10)} req/s   baseline: Express + better-sqlite3, GET /api/resolve (${baselineResolve.cpuPerRequest} CPU ms per request)`);
+  console.log(
+    `${String(base).padStart(10)} req/s   baseline: Express + better-sqlite3, GET /api/resolve (${baselineResolve.cpuPerRequest} CPU ms per request)`,
+  );
   json.baseline_rps = base;
 
   if (only("resolve") || only("home")) {
     const lectern = await start("server/index.ts", { DATA_DIR: demoDir });
     if (only("resolve")) {
-      const r = await run({ port: lectern.port, pid: lectern.child.pid, path: "/api/resolve?domain=acme.localhost", hosts: ["acme.localhost"] });
-      table.push({ what: "GET /api/resolve", rps: r.rps, p95: r.p95, cpu: r.cpuPerRequest, cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest), ...atLeast(ratio(r.rps, base), 0.6) });
+      const r = await run({
+        port: lectern.port,
+        pid: lectern.child.pid,
+        path: "/api/resolve?domain=acme.localhost",
+        hosts: ["acme.localhost"],
+      });
+      table.push({
+        what: "GET /api/resolve",
+        rps: r.rps,
+        p95: r.p95,
+        cpu: r.cpuPerRequest,
+        cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest),
+        ...atLeast(ratio(r.rps, base), 0.6),
+      });
     }
     if (only("home")) {
       const r = await run({ port: lectern.port, pid: lectern.child.pid, path: "/", hosts: ["acme.localhost"] });
-      table.push({ what: "GET / home, one organization", rps: r.rps, p95: r.p95, cpu: r.cpuPerRequest, cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest), ...atLeast(ratio(r.rps, base), 0.2) });
+      table.push({
+        what: "GET / home, one organization",
+        rps: r.rps,
+        p95: r.p95,
+        cpu: r.cpuPerRequest,
+        cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest),
+        ...atLeast(ratio(r.rps, base), 0.2),
+      });
     }
     rssPeaks.push(peakRssMiB(lectern.child.pid!));
     await stopProcess(lectern);
@@ -267,20 +304,37 @@ async function main() {
       `learner side: ${big.counts.courses} courses, ${big.counts.lessons} lessons, ${big.counts.learners} learners, ${big.counts.progressRows} progress rows (seeded in ${big.seedSeconds.toFixed(1)} s)`,
     );
     const learnerServer = await start("server/index.ts", { DATA_DIR: big.dataDir, RATE_LIMIT_MUTATIONS: "100000000" });
-    const pick = <T,>(list: T[]) => list[Math.floor(Math.random() * list.length)];
+    const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
     const port = learnerServer.port;
     const pid = learnerServer.child.pid;
     const learnerRows: Array<[string, Load, number, number]> = [
-      ["learner home (signed in)", { port, pid, path: "/", hosts: [big.host], vary: () => ({ headers: { cookie: pick(big.cookies) } }) }, 0.15, 50],
+      [
+        "learner home (signed in)",
+        { port, pid, path: "/", hosts: [big.host], vary: () => ({ headers: { cookie: pick(big.cookies) } }) },
+        0.15,
+        50,
+      ],
       [
         "course page",
-        { port, pid, path: "/", hosts: [big.host], vary: () => ({ path: `/courses/${pick(big.courseIds)}`, headers: { cookie: pick(big.cookies) } }) },
+        {
+          port,
+          pid,
+          path: "/",
+          hosts: [big.host],
+          vary: () => ({ path: `/courses/${pick(big.courseIds)}`, headers: { cookie: pick(big.cookies) } }),
+        },
         0.15,
         50,
       ],
       [
         "search (/api/search)",
-        { port, pid, path: "/", hosts: [big.host], vary: () => ({ path: `/api/search?q=${pick(SEARCH_WORDS)}`, headers: { authorization: `Bearer ${pick(big.tokens)}` } }) },
+        {
+          port,
+          pid,
+          path: "/",
+          hosts: [big.host],
+          vary: () => ({ path: `/api/search?q=${pick(SEARCH_WORDS)}`, headers: { authorization: `Bearer ${pick(big.tokens)}` } }),
+        },
         0.1,
         60,
       ],
@@ -302,11 +356,20 @@ async function main() {
       ],
     ];
     // `BENCH_ROWS=heartbeat,search`: only the learner rows whose name contains one of these words.
-    const rowFilter = process.env.BENCH_ROWS?.split(",").map((w) => w.trim()).filter(Boolean);
+    const rowFilter = process.env.BENCH_ROWS?.split(",")
+      .map((w) => w.trim())
+      .filter(Boolean);
     for (const [what, load, ratioTarget, p95Target] of learnerRows) {
       if (rowFilter && !rowFilter.some((w) => what.includes(w))) continue;
       const r = await run(load);
-      table.push({ what, rps: r.rps, p95: r.p95, cpu: r.cpuPerRequest, cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest), ...atLeast(ratio(r.rps, base), ratioTarget) });
+      table.push({
+        what,
+        rps: r.rps,
+        p95: r.p95,
+        cpu: r.cpuPerRequest,
+        cpuRatio: ratio(baselineResolve.cpuPerRequest, r.cpuPerRequest),
+        ...atLeast(ratio(r.rps, base), ratioTarget),
+      });
       table.push({ what: `${what}: p95 ms`, ...atMost(r.p95, p95Target) });
       if (what === "learner home (signed in)" || what === "course page") {
         // What React alone costs to render this page's markup (scripts/bench/render-floor.ts): with the
@@ -353,7 +416,9 @@ async function main() {
       }
       if (what === "progress heartbeat") {
         // The floor of that row: the least a heartbeat can do on this stack (scripts/bench/baseline-heartbeat.ts).
-        const bare = await start("scripts/bench/baseline-heartbeat.ts", { TENANT_FILE: tenantDatabaseFile(big.dataDir, big.organizationId) });
+        const bare = await start("scripts/bench/baseline-heartbeat.ts", {
+          TENANT_FILE: tenantDatabaseFile(big.dataDir, big.organizationId),
+        });
         const f = await run({ ...load, port: bare.port, pid: bare.child.pid });
         await stopProcess(bare);
         console.log(
@@ -363,7 +428,8 @@ async function main() {
       }
     }
     if (only("quizzes")) await benchQuizzes(big, learnerServer.port, run, baselineResolve.rps);
-    if (only("analytics")) await benchAnalytics({ port: learnerServer.port, host: big.host, dataDir: big.dataDir, pid: learnerServer.child.pid });
+    if (only("analytics"))
+      await benchAnalytics({ port: learnerServer.port, host: big.host, dataDir: big.dataDir, pid: learnerServer.child.pid });
     rssPeaks.push(peakRssMiB(learnerServer.child.pid!));
     await stopProcess(learnerServer);
     fs.rmSync(big.dataDir, { recursive: true, force: true });
@@ -371,7 +437,11 @@ async function main() {
 
   // 4. docs/security.md's load row: 1,000 learners across 20 organizations posting progress at once.
   if (only("load")) {
-    const load = await benchConcurrentProgress({ start, stop: stopProcess, connections: Number(process.env.BENCH_LOAD_CONNECTIONS ?? 1000) });
+    const load = await benchConcurrentProgress({
+      start,
+      stop: stopProcess,
+      connections: Number(process.env.BENCH_LOAD_CONNECTIONS ?? 1000),
+    });
     table.push({
       what: `${load.learners} learners in ${load.organizations} organizations posting progress at once: ${load.rowsExpected} posts, ${load.rows} rows written, ${load.failures} 5xx, ${load.non2xx} other non-2xx, ${load.clientTimeouts} client timeouts, ${load.rps} req/s, p95 ${load.p95} ms`,
       value: load.failures + load.lostWrites,
@@ -414,11 +484,19 @@ async function main() {
   }
   if (only("certificates")) await reportCertificates();
   if (only("scorm")) {
-    const scorm = await benchScorm({ files: Number(process.env.BENCH_SCORM_FILES ?? 5000), totalBytes: Number(process.env.BENCH_SCORM_BYTES ?? 200 * 1024 ** 2) });
-    console.log(`  SCORM package of ${scorm.files} files, ${scorm.unpackedMiB} MiB: checked, unpacked and recorded in ${scorm.installSeconds} s; ${scorm.commitsPerSecond} runtime commits/s (model)`);
+    const scorm = await benchScorm({
+      files: Number(process.env.BENCH_SCORM_FILES ?? 5000),
+      totalBytes: Number(process.env.BENCH_SCORM_BYTES ?? 200 * 1024 ** 2),
+    });
+    console.log(
+      `  SCORM package of ${scorm.files} files, ${scorm.unpackedMiB} MiB: checked, unpacked and recorded in ${scorm.installSeconds} s; ${scorm.commitsPerSecond} runtime commits/s (model)`,
+    );
     json.scorm = scorm;
   }
-  const g = benchGroups(); console.log(`  CSV import: ${g.importRowsPerSecond} rows/s (${g.importRows} rows); rule group recompute over ${g.recomputeUsers} users: ${g.recomputeMs} ms (${g.members} members)`); // groups and import (issue 14)
+  const g = benchGroups();
+  console.log(
+    `  CSV import: ${g.importRowsPerSecond} rows/s (${g.importRows} rows); rule group recompute over ${g.recomputeUsers} users: ${g.recomputeMs} ms (${g.members} members)`,
+  ); // groups and import (issue 14)
   console.log(`\n${JSON.stringify(json)}`);
 }
 

@@ -19,7 +19,12 @@ interface Result {
   p50: number;
   p95: number;
 }
-type Run = (load: { port: number; path: string; hosts: string[]; vary?: () => { path?: string; headers?: Record<string, string> } }) => Promise<Result>;
+type Run = (load: {
+  port: number;
+  path: string;
+  hosts: string[];
+  vary?: () => { path?: string; headers?: Record<string, string> };
+}) => Promise<Result>;
 interface Harness {
   start: (script: string, env: Record<string, string>) => Promise<{ port: number; child: import("node:child_process").ChildProcess }>;
   stop: (server: { port: number; child: import("node:child_process").ChildProcess }) => Promise<void>;
@@ -39,7 +44,9 @@ export function seedBoard(learners: number, sessions = 200) {
     sqlite.transaction(() => {
       sqlite.prepare("insert into courses (title, published) values ('Bench course', 1)").run();
       const user = sqlite.prepare("insert into users (email, first_name, last_name, role) values (?, 'Learner', ?, 'learner')");
-      const ledger = sqlite.prepare("insert into points_ledger (user_id, activity, ref, course_id, points, day, created_at) values (?, ?, ?, 1, ?, ?, ?)");
+      const ledger = sqlite.prepare(
+        "insert into points_ledger (user_id, activity, ref, course_id, points, day, created_at) values (?, ?, ?, 1, ?, ?, ?)",
+      );
       for (let i = 1; i <= learners; i++) {
         user.run(`learner${i}@bench.test`, String(i));
         // A long-tailed spread of points, as real boards have: many with little, few with much.
@@ -47,11 +54,29 @@ export function seedBoard(learners: number, sessions = 200) {
         ledger.run(i, "lesson_completed", "lesson:bench", lessons * 10, day, at);
         if (lessons > 20) ledger.run(i, "course_completed", "course:1", 50, day, at);
       }
-      for (const [period, key] of [["life", ""], ["all", ""], ["month", monthKey(day)], ["week", weekKey(day)], ["course", "1"]]) {
-        sqlite.prepare("insert into points_totals (user_id, period, key, points, hidden) select user_id, ?, ?, sum(points), 0 from points_ledger group by user_id").run(period, key);
-        sqlite.prepare("insert into points_histogram (period, key, points, learners) select period, key, points, count(*) from points_totals where period = ? and key = ? group by points").run(period, key);
+      for (const [period, key] of [
+        ["life", ""],
+        ["all", ""],
+        ["month", monthKey(day)],
+        ["week", weekKey(day)],
+        ["course", "1"],
+      ]) {
+        sqlite
+          .prepare(
+            "insert into points_totals (user_id, period, key, points, hidden) select user_id, ?, ?, sum(points), 0 from points_ledger group by user_id",
+          )
+          .run(period, key);
+        sqlite
+          .prepare(
+            "insert into points_histogram (period, key, points, learners) select period, key, points, count(*) from points_totals where period = ? and key = ? group by points",
+          )
+          .run(period, key);
       }
-      sqlite.prepare("insert into learner_stats (user_id, current_streak, longest_streak, last_active_day) select id, 1 + id % 9, 1 + id % 9, ? from users").run(day);
+      sqlite
+        .prepare(
+          "insert into learner_stats (user_id, current_streak, longest_streak, last_active_day) select id, 1 + id % 9, 1 + id % 9, ? from users",
+        )
+        .run(day);
     })();
     const cookies: string[] = [];
     const tokens: string[] = [];
@@ -75,18 +100,29 @@ export function seedBoard(learners: number, sessions = 200) {
   return { dataDir, host: "board.localhost", cookies, tokens };
 }
 
-export async function benchLeaderboard({ start, stop, run }: Harness, sizes = [1_000, Number(process.env.BENCH_BOARD_LEARNERS ?? 100_000)]) {
-  const pick = <T,>(list: T[]) => list[Math.floor(Math.random() * list.length)];
+export async function benchLeaderboard(
+  { start, stop, run }: Harness,
+  sizes = [1_000, Number(process.env.BENCH_BOARD_LEARNERS ?? 100_000)],
+) {
+  const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
   const results: Array<{ learners: number; page: Result; rank: Result }> = [];
   for (const learners of sizes) {
     const board = seedBoard(learners);
     const server = await start("server/index.ts", { DATA_DIR: board.dataDir });
-    const page = await run({ port: server.port, path: "/leaderboard", hosts: [board.host], vary: () => ({ headers: { cookie: pick(board.cookies) } }) });
+    const page = await run({
+      port: server.port,
+      path: "/leaderboard",
+      hosts: [board.host],
+      vary: () => ({ headers: { cookie: pick(board.cookies) } }),
+    });
     const rank = await run({
       port: server.port,
       path: "/",
       hosts: [board.host],
-      vary: () => ({ path: `/api/leaderboard/rank/${1 + Math.floor(Math.random() * learners)}?period=all`, headers: { authorization: `Bearer ${pick(board.tokens)}` } }),
+      vary: () => ({
+        path: `/api/leaderboard/rank/${1 + Math.floor(Math.random() * learners)}?period=all`,
+        headers: { authorization: `Bearer ${pick(board.tokens)}` },
+      }),
     });
     await stop(server);
     fs.rmSync(board.dataDir, { recursive: true, force: true });
@@ -95,13 +131,21 @@ export async function benchLeaderboard({ start, stop, run }: Harness, sizes = [1
   console.log("\nleaderboard");
   console.log("requests/s   p50 ms   p95 ms   what");
   for (const r of results) {
-    console.log(`${String(r.page.rps).padStart(10)} ${String(r.page.p50).padStart(8)} ${String(r.page.p95).padStart(8)}   GET /leaderboard, ${r.learners} learners`);
-    console.log(`${String(r.rank.rps).padStart(10)} ${String(r.rank.p50).padStart(8)} ${String(r.rank.p95).padStart(8)}   GET /api/leaderboard/rank/{id}, ${r.learners} learners`);
+    console.log(
+      `${String(r.page.rps).padStart(10)} ${String(r.page.p50).padStart(8)} ${String(r.page.p95).padStart(8)}   GET /leaderboard, ${r.learners} learners`,
+    );
+    console.log(
+      `${String(r.rank.rps).padStart(10)} ${String(r.rank.p50).padStart(8)} ${String(r.rank.p95).padStart(8)}   GET /api/leaderboard/rank/{id}, ${r.learners} learners`,
+    );
   }
   const [small, large] = results;
   if (small && large) {
-    console.log(`  rank at ${large.learners} vs ${small.learners} learners: ${Math.round((small.rank.rps / large.rank.rps) * 100) / 100}x slower (goal: within 2x)`);
-    console.log(`  page at ${large.learners} vs ${small.learners} learners: ${Math.round((small.page.rps / large.page.rps) * 100) / 100}x slower`);
+    console.log(
+      `  rank at ${large.learners} vs ${small.learners} learners: ${Math.round((small.rank.rps / large.rank.rps) * 100) / 100}x slower (goal: within 2x)`,
+    );
+    console.log(
+      `  page at ${large.learners} vs ${small.learners} learners: ${Math.round((small.page.rps / large.page.rps) * 100) / 100}x slower`,
+    );
   }
   return results;
 }

@@ -20,7 +20,20 @@ export interface LearnerBenchData {
 
 /** What the search rows of the bench and of ab.ts look for: words the seeded titles carry. */
 export const SEARCH_WORDS = ["river", "mountain", "safety", "finance", "history", "design"];
-const WORDS = ["river", "mountain", "safety", "finance", "history", "design", "health", "language", "science", "music", "leadership", "coding"];
+const WORDS = [
+  "river",
+  "mountain",
+  "safety",
+  "finance",
+  "history",
+  "design",
+  "health",
+  "language",
+  "science",
+  "music",
+  "leadership",
+  "coding",
+];
 
 /**
  * An organization the size of a large customer (learner issue, item 7): courses, lessons, learners and
@@ -43,9 +56,20 @@ export async function seedLearnerBench({
     const rand = (n: number) => Math.floor(Math.random() * n);
     sqlite.transaction(() => {
       const course = sqlite.prepare("insert into courses (title, description, type, published, position) values (?, ?, 'series', 1, ?)");
-      for (let i = 1; i <= courses; i++) course.run(`${WORDS[i % WORDS.length]} course ${i}`, `<p>All about ${WORDS[(i * 7) % WORDS.length]} and ${WORDS[(i * 3) % WORDS.length]}.</p>`, i);
+      for (let i = 1; i <= courses; i++)
+        course.run(
+          `${WORDS[i % WORDS.length]} course ${i}`,
+          `<p>All about ${WORDS[(i * 7) % WORDS.length]} and ${WORDS[(i * 3) % WORDS.length]}.</p>`,
+          i,
+        );
       const lesson = sqlite.prepare("insert into lessons (course_id, title, kind, body, position) values (?, ?, 'text', ?, ?)");
-      for (let i = 0; i < lessons; i++) lesson.run((i % courses) + 1, `Lesson ${i + 1} on ${WORDS[i % WORDS.length]}`, `<p>Notes about ${WORDS[(i * 5) % WORDS.length]}.</p>`, Math.floor(i / courses));
+      for (let i = 0; i < lessons; i++)
+        lesson.run(
+          (i % courses) + 1,
+          `Lesson ${i + 1} on ${WORDS[i % WORDS.length]}`,
+          `<p>Notes about ${WORDS[(i * 5) % WORDS.length]}.</p>`,
+          Math.floor(i / courses),
+        );
       const user = sqlite.prepare("insert into users (email, first_name, last_name, role) values (?, 'Learner', ?, 'learner')");
       for (let i = 1; i <= learners; i++) user.run(`learner${i}@bench.test`, String(i));
     })();
@@ -62,7 +86,16 @@ export async function seedLearnerBench({
           for (let k = 0; k < perLearner && written < progressRows; k++, written++) {
             const lessonId = ((offset + k * 37) % lessons) + 1;
             const courseId = ((lessonId - 1) % courses) + 1;
-            progress.run(user, lessonId, courseId, rand(600), rand(600), k % 3 === 0 ? now : null, now - rand(86_400 * 30), now - rand(86_400 * 30));
+            progress.run(
+              user,
+              lessonId,
+              courseId,
+              rand(600),
+              rand(600),
+              k % 3 === 0 ? now : null,
+              now - rand(86_400 * 30),
+              now - rand(86_400 * 30),
+            );
           }
         }
       })();

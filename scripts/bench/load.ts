@@ -43,7 +43,9 @@ export async function benchConcurrentProgress({
       platform.tenants.withTenant(organization.id, (db) => {
         const sqlite = db.$client;
         sqlite.transaction(() => {
-          const course = sqlite.prepare("insert into courses (title, description, type, published, position) values ('Load course', '', 'series', 1, 1)").run();
+          const course = sqlite
+            .prepare("insert into courses (title, description, type, published, position) values ('Load course', '', 'series', 1, 1)")
+            .run();
           const lesson = sqlite.prepare("insert into lessons (course_id, title, kind, body, position) values (?, ?, 'video', '', ?)");
           for (let l = 1; l <= lessonsEach; l++) lesson.run(course.lastInsertRowid, `Lesson ${l}`, l);
           const user = sqlite.prepare("insert into users (email, first_name, last_name, role) values (?, 'Learner', ?, 'learner')");

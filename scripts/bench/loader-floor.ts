@@ -33,8 +33,21 @@ export async function loaderFloor({
         const path = sample.path ?? "/";
         const request = new Request(`http://${host}${path}`, { headers: sample.headers });
         // Who is asking, as the server works it out once per request before the loaders (server/viewer.ts).
-        const viewer = await identify(request, { organization, db, platformDb: platform.db, superAdminTwoFactor: platform.config.SUPER_ADMIN_2FA });
-        const context = { organization, db, platform, cspNonce: "floor", requestId: "floor", clientIp: "127.0.0.1", viewer } as AppLoadContext;
+        const viewer = await identify(request, {
+          organization,
+          db,
+          platformDb: platform.db,
+          superAdminTwoFactor: platform.config.SUPER_ADMIN_2FA,
+        });
+        const context = {
+          organization,
+          db,
+          platform,
+          cspNonce: "floor",
+          requestId: "floor",
+          clientIp: "127.0.0.1",
+          viewer,
+        } as AppLoadContext;
         const course = path.match(/^\/courses\/(\d+)$/);
         const args = { request, context, params: course ? { id: course[1] } : {} } as LoaderFunctionArgs;
         await loaderOf("root")(args);

@@ -11,7 +11,12 @@ import type { LearnerBenchData } from "./learner";
  * attempt (past that many ends the rest would be the cheap "already ended" path; the count is printed).
  */
 type Vary = () => { path?: string; method?: string; body?: string; headers?: Record<string, string> };
-type Run = (load: { port: number; path: string; hosts: string[]; vary?: Vary }) => Promise<{ rps: number; p50: number; p95: number; requests: number }>;
+type Run = (load: {
+  port: number;
+  path: string;
+  hosts: string[];
+  vary?: Vary;
+}) => Promise<{ rps: number; p50: number; p95: number; requests: number }>;
 
 const QUIZZES = Number(process.env.BENCH_QUIZZES ?? 60);
 const QUESTIONS = 10;
@@ -27,16 +32,23 @@ export async function benchQuizzes(big: LearnerBenchData, port: number, run: Run
     for (let q = 1; q <= QUIZZES; q++) {
       const courseId = big.courseIds[q - 1];
       db.prepare("update courses set allow_quizzes = 1 where id = ?").run(courseId);
-      const quizId = Number(db.prepare("insert into quizzes (title, pass_min) values (?, ?)").run(`Bench quiz ${q}`, QUESTIONS / 2).lastInsertRowid);
+      const quizId = Number(
+        db.prepare("insert into quizzes (title, pass_min) values (?, ?)").run(`Bench quiz ${q}`, QUESTIONS / 2).lastInsertRowid,
+      );
       const snapshot = [];
       for (let i = 0; i < QUESTIONS; i++) {
         const options = [1, 2, 3, 4].map((o) => ({ id: String(o), text: `Option ${o}`, correct: o === 2 }));
         const id = Number(
-          db.prepare("insert into quiz_questions (quiz_id, type, prompt, options, accepted, position) values (?, 'single', ?, ?, '[]', ?)").run(quizId, `Question ${i + 1}`, JSON.stringify(options), i).lastInsertRowid,
+          db
+            .prepare("insert into quiz_questions (quiz_id, type, prompt, options, accepted, position) values (?, 'single', ?, ?, '[]', ?)")
+            .run(quizId, `Question ${i + 1}`, JSON.stringify(options), i).lastInsertRowid,
         );
         snapshot.push({ id, type: "single", prompt: `Question ${i + 1}`, explanation: "", options, accepted: [] });
       }
-      const lessonId = Number(db.prepare("insert into lessons (course_id, title, kind, position) values (?, ?, 'quiz', 1000)").run(courseId, `Quiz ${q}`).lastInsertRowid);
+      const lessonId = Number(
+        db.prepare("insert into lessons (course_id, title, kind, position) values (?, ?, 'quiz', 1000)").run(courseId, `Quiz ${q}`)
+          .lastInsertRowid,
+      );
       db.prepare("insert into quiz_lessons (lesson_id, quiz_id) values (?, ?)").run(lessonId, quizId);
       const insert = db.prepare(
         "insert into quiz_attempts (quiz_id, user_id, lesson_id, course_id, attempt_number, questions, pass_min, current, started_at) values (?, ?, ?, ?, 1, ?, ?, 0, ?)",
@@ -49,7 +61,7 @@ export async function benchQuizzes(big: LearnerBenchData, port: number, run: Run
   })();
   db.close();
 
-  const pick = <T,>(list: T[]) => list[Math.floor(Math.random() * list.length)];
+  const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
   const auth = (token: string) => ({ authorization: `Bearer ${token}`, "content-type": "application/json" });
   const answer = await run({
     port,
@@ -57,7 +69,9 @@ export async function benchQuizzes(big: LearnerBenchData, port: number, run: Run
     hosts: [big.host],
     vary: () => {
       const a = pick(attempts);
-      const answers = a.questionIds.slice(0, 3 + Math.floor(Math.random() * 3)).map((question_id, i) => ({ question_id, choices: [i % 4 === 3 ? "1" : "2"] }));
+      const answers = a.questionIds
+        .slice(0, 3 + Math.floor(Math.random() * 3))
+        .map((question_id, i) => ({ question_id, choices: [i % 4 === 3 ? "1" : "2"] }));
       return { method: "POST", body: JSON.stringify({ submission_id: a.id, answers, current: answers.length }), headers: auth(a.token) };
     },
   });
@@ -72,9 +86,18 @@ export async function benchQuizzes(big: LearnerBenchData, port: number, run: Run
     },
   });
   const ratio = (a: number) => Math.round((a / baselineRps) * 1000) / 1000;
-  console.log(`\nquizzes: ${QUIZZES} quizzes of ${QUESTIONS} questions, ${attempts.length} open attempts (${Math.min(next, attempts.length)} ended by the end run)`);
+  console.log(
+    `\nquizzes: ${QUIZZES} quizzes of ${QUESTIONS} questions, ${attempts.length} open attempts (${Math.min(next, attempts.length)} ended by the end run)`,
+  );
   console.log("requests/s   p50 ms   p95 ms   vs baseline   what");
-  console.log(`${String(answer.rps).padStart(10)} ${String(answer.p50).padStart(8)} ${String(answer.p95).padStart(8)} ${String(ratio(answer.rps)).padStart(13)}   answer (POST quizzes/submissions/answers)`);
-  console.log(`${String(end.rps).padStart(10)} ${String(end.p50).padStart(8)} ${String(end.p95).padStart(8)} ${String(ratio(end.rps)).padStart(13)}   end and grade (POST quizzes/submissions/end/{id})`);
-  return { answer: { rps: answer.rps, p95_ms: answer.p95, vs_baseline: ratio(answer.rps) }, end: { rps: end.rps, p95_ms: end.p95, vs_baseline: ratio(end.rps), fresh_attempts: attempts.length } };
+  console.log(
+    `${String(answer.rps).padStart(10)} ${String(answer.p50).padStart(8)} ${String(answer.p95).padStart(8)} ${String(ratio(answer.rps)).padStart(13)}   answer (POST quizzes/submissions/answers)`,
+  );
+  console.log(
+    `${String(end.rps).padStart(10)} ${String(end.p50).padStart(8)} ${String(end.p95).padStart(8)} ${String(ratio(end.rps)).padStart(13)}   end and grade (POST quizzes/submissions/end/{id})`,
+  );
+  return {
+    answer: { rps: answer.rps, p95_ms: answer.p95, vs_baseline: ratio(answer.rps) },
+    end: { rps: end.rps, p95_ms: end.p95, vs_baseline: ratio(end.rps), fresh_attempts: attempts.length },
+  };
 }

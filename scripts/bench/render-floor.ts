@@ -24,7 +24,10 @@ export async function renderFloor(html: string) {
  * A page's HTML as plain React elements, made once. `replace` may stand in for an element (by returning
  * something other than `undefined`); the page floor (baseline-page.ts) puts Remix's own parts there.
  */
-export async function pageElements(html: string, replace: (tag: string, element: ParsedElement, convert: (node: ParsedNode) => ReactNode) => ReactNode | undefined = () => undefined) {
+export async function pageElements(
+  html: string,
+  replace: (tag: string, element: ParsedElement, convert: (node: ParsedNode) => ReactNode) => ReactNode | undefined = () => undefined,
+) {
   const window = new Window();
   try {
     const document = new window.DOMParser().parseFromString(html, "text/html");
@@ -42,11 +45,19 @@ export async function pageElements(html: string, replace: (tag: string, element:
         const name = PROP_NAMES[attribute.name] ?? attribute.name;
         if (name === "style") props.style = styleObject(attribute.value);
         else if (BOOLEAN.has(name)) props[name] = true;
-        else if (name === "value" || name === "selected" || name === "checked") props[name === "value" ? "defaultValue" : name === "checked" ? "defaultChecked" : "data-selected"] = attribute.value;
+        else if (name === "value" || name === "selected" || name === "checked")
+          props[name === "value" ? "defaultValue" : name === "checked" ? "defaultChecked" : "data-selected"] = attribute.value;
         else props[name] = attribute.value;
       }
-      if (tag === "script" || tag === "style") return createElement(tag, { ...props, dangerouslySetInnerHTML: { __html: element.textContent ?? "" } });
-      return createElement(tag, props, ...Array.from(element.childNodes).map(convert).filter((child) => child !== null));
+      if (tag === "script" || tag === "style")
+        return createElement(tag, { ...props, dangerouslySetInnerHTML: { __html: element.textContent ?? "" } });
+      return createElement(
+        tag,
+        props,
+        ...Array.from(element.childNodes)
+          .map(convert)
+          .filter((child) => child !== null),
+      );
     };
     const head = convert(document.head as unknown as ParsedNode);
     const body = convert(document.body as unknown as ParsedNode);
@@ -94,7 +105,9 @@ function styleObject(text: string) {
     const colon = declaration.indexOf(":");
     if (colon < 0) continue;
     const name = declaration.slice(0, colon).trim();
-    style[name.startsWith("--") ? name : name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] = declaration.slice(colon + 1).trim();
+    style[name.startsWith("--") ? name : name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] = declaration
+      .slice(colon + 1)
+      .trim();
   }
   return style;
 }
@@ -105,7 +118,9 @@ export function getPage(port: number, path: string, headers: Record<string, stri
       .get({ host: "127.0.0.1", port, path, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString("utf8")) : reject(new Error(`GET ${path}: ${res.statusCode}`))));
+        res.on("end", () =>
+          res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString("utf8")) : reject(new Error(`GET ${path}: ${res.statusCode}`)),
+        );
       })
       .on("error", reject);
   });

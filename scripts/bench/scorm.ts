@@ -37,13 +37,29 @@ export async function benchScorm({ files = 5000, totalBytes = 200 * 1024 ** 2, c
       const zipMiB = Math.round(fs.statSync(zipPath).size / 1024 ** 2);
 
       const course = createCourse(db, { title: "Bench", type: "series", published: true, position: 0 });
-      const created = createLesson(db, { course_id: course.id, title: "SCORM", kind: "text", body: "", file_id: null, video_url: null, duration_seconds: null });
+      const created = createLesson(db, {
+        course_id: course.id,
+        title: "SCORM",
+        kind: "text",
+        body: "",
+        file_id: null,
+        video_url: null,
+        duration_seconds: null,
+      });
       if (!created.ok) throw new Error(created.message);
       const started = process.hrtime.bigint();
       const pkg = await installPackage(db, { dataDir, organizationId: organization.id, lesson: created.value, zipPath, uploadedBy: null });
       const installSeconds = Number(process.hrtime.bigint() - started) / 1e9;
 
-      const learners = Array.from({ length: 100 }, (_, i) => db.insert(users).values({ email: `l${i}@bench.test`, firstName: "L", lastName: String(i), role: "learner" }).returning().get().id);
+      const learners = Array.from(
+        { length: 100 },
+        (_, i) =>
+          db
+            .insert(users)
+            .values({ email: `l${i}@bench.test`, firstName: "L", lastName: String(i), role: "learner" })
+            .returning()
+            .get().id,
+      );
       const lesson = { ...created.value, kind: "scorm" as const };
       let commits = 0;
       const end = Date.now() + commitSeconds * 1000;
@@ -55,12 +71,25 @@ export async function benchScorm({ files = 5000, totalBytes = 200 * 1024 ** 2, c
           lesson,
           pkg,
           scoId: "i",
-          cmi: { "cmi.location": String(commits), "cmi.suspend_data": suspend, "cmi.completion_status": "incomplete", "cmi.score.raw": "50", "cmi.interactions.0.id": "q1", "cmi.interactions.0.result": "correct" },
+          cmi: {
+            "cmi.location": String(commits),
+            "cmi.suspend_data": suspend,
+            "cmi.completion_status": "incomplete",
+            "cmi.score.raw": "50",
+            "cmi.interactions.0.id": "q1",
+            "cmi.interactions.0.result": "correct",
+          },
         });
         if (!result.ok) throw new Error("bench commit refused");
         commits++;
       }
-      return { files: pkg.fileCount, unpackedMiB: Math.round(pkg.unpackedBytes / 1024 ** 2), zipMiB, installSeconds: Math.round(installSeconds * 10) / 10, commitsPerSecond: Math.round(commits / commitSeconds) };
+      return {
+        files: pkg.fileCount,
+        unpackedMiB: Math.round(pkg.unpackedBytes / 1024 ** 2),
+        zipMiB,
+        installSeconds: Math.round(installSeconds * 10) / 10,
+        commitsPerSecond: Math.round(commits / commitSeconds),
+      };
     });
   } finally {
     platform.close();

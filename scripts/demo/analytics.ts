@@ -19,10 +19,21 @@ export function seedAnalyticsDemo(
   // until 4 months ago, recorded through the same learning models, gives the 12-month charts something in
   // every month and the previous period something to compare with.
   const DAY = 86_400_000;
-  seedHistory(db, { seed: `${domain}-earlier`, domain: `learners.${domain}`, language, learners: 90, days: 330, now: new Date(now.getTime() - 120 * DAY) });
+  seedHistory(db, {
+    seed: `${domain}-earlier`,
+    domain: `learners.${domain}`,
+    language,
+    learners: 90,
+    days: 330,
+    now: new Date(now.getTime() - 120 * DAY),
+  });
   let seed = 15;
   const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-  const withMaterials = db.selectDistinct({ id: materials.courseId }).from(materials).all().map((r) => r.id);
+  const withMaterials = db
+    .selectDistinct({ id: materials.courseId })
+    .from(materials)
+    .all()
+    .map((r) => r.id);
   const downloadCourses = db
     .select({ id: courses.id })
     .from(courses)
@@ -30,9 +41,18 @@ export function seedAnalyticsDemo(
     .all()
     .map((r) => r.id);
   const fetchable = [...new Set([...withMaterials, ...downloadCourses])];
-  const published = db.select({ id: courses.id }).from(courses).where(eq(courses.published, true)).all().map((r) => r.id);
+  const published = db
+    .select({ id: courses.id })
+    .from(courses)
+    .where(eq(courses.published, true))
+    .all()
+    .map((r) => r.id);
   if (!published.length) return;
-  const learners = db.select({ id: users.id, createdAt: users.createdAt }).from(users).where(inArray(users.role, ["learner"])).all();
+  const learners = db
+    .select({ id: users.id, createdAt: users.createdAt })
+    .from(users)
+    .where(inArray(users.role, ["learner"]))
+    .all();
   db.transaction((tx) => {
     for (const learner of learners) {
       const since = learner.createdAt.getTime();
@@ -46,7 +66,17 @@ export function seedAnalyticsDemo(
         if (random() < 0.5) {
           const passed = random() < 0.7;
           const courseId = published[Math.floor(random() * published.length)];
-          recordQuizAttempt(tx, { userId: learner.id, quizId: 0, attemptId: 0, lessonId: null, courseId, score: passed ? 85 : 40, passed, attemptNumber: 1, at: new Date(at.getTime() + DAY / 24) });
+          recordQuizAttempt(tx, {
+            userId: learner.id,
+            quizId: 0,
+            attemptId: 0,
+            lessonId: null,
+            courseId,
+            score: passed ? 85 : 40,
+            passed,
+            attemptNumber: 1,
+            at: new Date(at.getTime() + DAY / 24),
+          });
         }
       }
     }

@@ -13,15 +13,30 @@ import { coverArt } from "./media";
 export async function seedBrowseDemo(target: { db: TenantConn; dataDir: string; organizationId: number }) {
   const { db } = target;
   const rows = [
-    ...db.select().from(categories).all().map((c) => ({ table: categories, id: c.id, name: `category:${c.name}` })),
-    ...db.select().from(carousels).all().map((c) => ({ table: carousels, id: c.id, name: `carousel:${c.title}` })),
-    ...db.select().from(groups).all().map((g) => ({ table: groups, id: g.id, name: `group:${g.name}` })),
+    ...db
+      .select()
+      .from(categories)
+      .all()
+      .map((c) => ({ table: categories, id: c.id, name: `category:${c.name}` })),
+    ...db
+      .select()
+      .from(carousels)
+      .all()
+      .map((c) => ({ table: carousels, id: c.id, name: `carousel:${c.title}` })),
+    ...db
+      .select()
+      .from(groups)
+      .all()
+      .map((g) => ({ table: groups, id: g.id, name: `group:${g.name}` })),
   ];
   const art = new Map<string, Buffer>();
   for (const row of rows) art.set(row.name, await coverArt(row.name));
   db.transaction((tx) => {
     for (const row of rows) {
-      const file = storeGeneratedFile(tx, target, { name: `${row.name.replace(/[^\p{L}\p{N}]+/gu, "-").toLowerCase()}-cover.webp`, data: art.get(row.name)! });
+      const file = storeGeneratedFile(tx, target, {
+        name: `${row.name.replace(/[^\p{L}\p{N}]+/gu, "-").toLowerCase()}-cover.webp`,
+        data: art.get(row.name)!,
+      });
       tx.update(row.table).set({ coverFileId: file.id }).where(eq(row.table.id, row.id)).run();
     }
   });

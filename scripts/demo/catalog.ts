@@ -5,14 +5,31 @@ export const CATALOG: Record<string, { content: Record<string, DemoCourseContent
   acme: {
     content: {
       "Welcome to Acme": {
-        episodes: [{ kind: "video", title: "Welcome to Acme", clip: 0, body: "Meet the people behind Acme and find out what a first week here looks like." }],
+        episodes: [
+          {
+            kind: "video",
+            title: "Welcome to Acme",
+            clip: 0,
+            body: "Meet the people behind Acme and find out what a first week here looks like.",
+          },
+        ],
         links: [{ title: "Acme on the web", url: "https://example.com/acme" }],
       },
       "Workplace Safety Essentials": {
         episodes: [
-          { kind: "video", title: "Why safety matters", clip: 1, body: "Most accidents at work are preventable. This episode shows where they start." },
+          {
+            kind: "video",
+            title: "Why safety matters",
+            clip: 1,
+            body: "Most accidents at work are preventable. This episode shows where they start.",
+          },
           { kind: "image", title: "Know your exits", body: "Find the two nearest exits from your desk before you need them." },
-          { kind: "video", title: "Protective equipment", clip: 2, body: "Gloves, glasses and boots: what to wear, when, and how to check it." },
+          {
+            kind: "video",
+            title: "Protective equipment",
+            clip: 2,
+            body: "Gloves, glasses and boots: what to wear, when, and how to check it.",
+          },
           {
             kind: "text",
             title: "Reporting a near miss",
@@ -37,13 +54,23 @@ export const CATALOG: Record<string, { content: Record<string, DemoCourseContent
       },
       "Data Protection Basics": {
         episodes: [
-          { kind: "video", title: "What is personal data?", clip: 2, body: "Names, e-mail addresses, customer numbers — and less obvious ones." },
+          {
+            kind: "video",
+            title: "What is personal data?",
+            clip: 2,
+            body: "Names, e-mail addresses, customer numbers — and less obvious ones.",
+          },
           {
             kind: "text",
             title: "The six principles",
             body: "<p>The GDPR asks us to handle personal data lawfully, for a clear purpose, keeping only what we need, keeping it accurate, keeping it no longer than needed, and keeping it safe.</p><p>When in doubt, ask the data protection officer before you share anything.</p>",
           },
-          { kind: "video", title: "Everyday situations", clip: 0, body: "A customer asks what we know about them. A colleague asks for a list of addresses." },
+          {
+            kind: "video",
+            title: "Everyday situations",
+            clip: 0,
+            body: "A customer asks what we know about them. A colleague asks for a list of addresses.",
+          },
         ],
         materials: [
           {
@@ -71,9 +98,18 @@ export const CATALOG: Record<string, { content: Record<string, DemoCourseContent
       "Project Management Fundamentals": {
         episodes: [
           { kind: "video", title: "Kick-off", clip: 3, body: "Goals, scope and the people you need." },
-          { kind: "text", title: "Estimating", body: "<p>Break the work into pieces no bigger than two days. Estimate each, add them up, then add a buffer for what you have not thought of yet.</p>" },
+          {
+            kind: "text",
+            title: "Estimating",
+            body: "<p>Break the work into pieces no bigger than two days. Estimate each, add them up, then add a buffer for what you have not thought of yet.</p>",
+          },
           { kind: "image", title: "The project board", body: "To do, doing, done: one glance tells the whole team where things stand." },
-          { kind: "video", title: "Running the retrospective", clip: 1, body: "What went well, what did not, and what we change next time." },
+          {
+            kind: "video",
+            title: "Running the retrospective",
+            clip: 1,
+            body: "What went well, what did not, and what we change next time.",
+          },
         ],
         materials: [{ title: "Project plan template", paragraphs: ["Goal:", "Scope:", "Milestones:", "Risks:", "Team and roles:"] }],
       },
@@ -83,25 +119,44 @@ export const CATALOG: Record<string, { content: Record<string, DemoCourseContent
     },
     carousels: [
       { title: "Start here", courses: ["Welcome to Acme", "Workplace Safety Essentials", "Data Protection Basics"] },
-      { title: "Grow your skills", courses: ["Project Management Fundamentals", "Customer Service Handbook", "Workplace Safety Essentials"] },
+      {
+        title: "Grow your skills",
+        courses: ["Project Management Fundamentals", "Customer Service Handbook", "Workplace Safety Essentials"],
+      },
     ],
   },
   nordlys: {
     content: {
       "Velkommen til Nordlys": {
-        episodes: [{ kind: "video", title: "Velkommen til Nordlys", clip: 0, body: "Mød menneskerne bag Nordlys og se, hvordan din første uge bliver." }],
+        episodes: [
+          {
+            kind: "video",
+            title: "Velkommen til Nordlys",
+            clip: 0,
+            body: "Mød menneskerne bag Nordlys og se, hvordan din første uge bliver.",
+          },
+        ],
       },
       "Førstehjælp på arbejdspladsen": {
         episodes: [
           { kind: "video", title: "Hjertestop", clip: 1, body: "Ring 112, start hjertemassage og hent hjertestarteren." },
           { kind: "video", title: "Forbrændinger", clip: 2, body: "Køl med lunkent vand i mindst 20 minutter." },
-          { kind: "text", title: "Sådan kalder du hjælp", body: "<p>Ring 112. Sig hvem du er, hvor du er, og hvad der er sket. Læg ikke på, før alarmcentralen siger det.</p>" },
+          {
+            kind: "text",
+            title: "Sådan kalder du hjælp",
+            body: "<p>Ring 112. Sig hvem du er, hvor du er, og hvad der er sket. Læg ikke på, før alarmcentralen siger det.</p>",
+          },
           { kind: "image", title: "Hjertestartere i huset", body: "Der hænger hjertestartere ved hovedindgangen og i kantinen." },
         ],
         materials: [
           {
             title: "Førstehjælpskort",
-            paragraphs: ["1. Skab sikkerhed.", "2. Ring 112.", "3. Giv hjertemassage: 30 tryk, 2 indblæsninger.", "4. Brug hjertestarteren, så snart den er der."],
+            paragraphs: [
+              "1. Skab sikkerhed.",
+              "2. Ring 112.",
+              "3. Giv hjertemassage: 30 tryk, 2 indblæsninger.",
+              "4. Brug hjertestarteren, så snart den er der.",
+            ],
           },
         ],
         links: [{ title: "Dansk Førstehjælpsråd", url: "https://www.foersthjaelpsraad.dk/" }],
@@ -109,11 +164,15 @@ export const CATALOG: Record<string, { content: Record<string, DemoCourseContent
       "Bæredygtighed i hverdagen": {
         episodes: [
           { kind: "video", title: "Energi", clip: 3, body: "Sluk skærmen, når du går, og luk vinduet, når varmen er tændt." },
-          { kind: "text", title: "Affald", body: "<p>Vi sorterer i seks fraktioner: mad, papir, pap, plast, metal og restaffald. Spandene står ved køkkenet.</p>" },
+          {
+            kind: "text",
+            title: "Affald",
+            body: "<p>Vi sorterer i seks fraktioner: mad, papir, pap, plast, metal og restaffald. Spandene står ved køkkenet.</p>",
+          },
           { kind: "video", title: "Transport", clip: 0, body: "Cykel, tog eller samkørsel: sådan kommer du på arbejde med mindre CO₂." },
         ],
       },
-      "Medarbejderhåndbog": {
+      Medarbejderhåndbog: {
         document: {
           title: "Medarbejderhåndbog",
           paragraphs: [

@@ -31,10 +31,18 @@ const WORDS = {
  * course `courseTitle`, and that course completed by the demo learner with their certificate issued (its
  * PDF is rendered the first time it is opened).
  */
-export function seedCertificatesDemo(db: TenantConn, { courseTitle, learnerEmail, language }: { courseTitle: string; learnerEmail: string; language: "en" | "da" }) {
+export function seedCertificatesDemo(
+  db: TenantConn,
+  { courseTitle, learnerEmail, language }: { courseTitle: string; learnerEmail: string; language: "en" | "da" },
+) {
   const words = WORDS[language];
   db.transaction((tx) => {
-    const created = createTemplate(tx, { name: words.name, is_default: true, layout: { ...DEFAULT_LAYOUT, blocks: starterBlocks(words.labels) }, course_ids: [] });
+    const created = createTemplate(tx, {
+      name: words.name,
+      is_default: true,
+      layout: { ...DEFAULT_LAYOUT, blocks: starterBlocks(words.labels) },
+      course_ids: [],
+    });
     if (!created.ok) throw new Error(created.message);
     const course = tx.select().from(courses).where(eq(courses.title, courseTitle)).get();
     const learner = tx.select().from(users).where(eq(users.email, learnerEmail)).get();

@@ -56,7 +56,8 @@ export async function seedContent(
   for (const course of all) covers.set(course.id, await coverArt(`${course.title}`));
   const images = new Map<string, Buffer>();
   for (const [, c] of Object.entries(content)) {
-    for (const e of c.episodes ?? []) if (e.kind === "image") images.set(e.title, await coverArt(`image:${e.title}`, { width: 1600, height: 900 }));
+    for (const e of c.episodes ?? [])
+      if (e.kind === "image") images.set(e.title, await coverArt(`image:${e.title}`, { width: 1600, height: 900 }));
   }
 
   db.transaction((tx) => writeContent({ ...target, db: tx }, { all, byTitle, content, rows, clips, covers, images }));
@@ -119,18 +120,28 @@ function addCourseContent(
   db: TenantConn,
   course: Course,
   content: DemoCourseContent,
-  { store, clipFile, images }: { store: (name: string, data: Buffer) => StoredFile; clipFile: (i: number) => StoredFile; images: Map<string, Buffer> },
+  {
+    store,
+    clipFile,
+    images,
+  }: { store: (name: string, data: Buffer) => StoredFile; clipFile: (i: number) => StoredFile; images: Map<string, Buffer> },
 ) {
   (content.episodes ?? []).forEach((episode, position) => {
     const base = { courseId: course.id, title: episode.title, position, body: episode.body ? `<p>${episode.body}</p>` : "" };
     if (episode.kind === "video") {
       const file = clipFile(episode.clip % CLIPS.length);
-      db.insert(lessons).values({ ...base, kind: "video", fileId: file.id, durationSeconds: CLIP_SECONDS }).run();
+      db.insert(lessons)
+        .values({ ...base, kind: "video", fileId: file.id, durationSeconds: CLIP_SECONDS })
+        .run();
     } else if (episode.kind === "image") {
       const file = store(`${slug(episode.title)}.webp`, images.get(episode.title)!);
-      db.insert(lessons).values({ ...base, kind: "image", fileId: file.id }).run();
+      db.insert(lessons)
+        .values({ ...base, kind: "image", fileId: file.id })
+        .run();
     } else {
-      db.insert(lessons).values({ ...base, kind: "text", body: episode.body }).run();
+      db.insert(lessons)
+        .values({ ...base, kind: "text", body: episode.body })
+        .run();
     }
   });
   (content.materials ?? []).forEach((material, position) => {
@@ -147,11 +158,13 @@ function addCourseContent(
 }
 
 function slug(text: string) {
-  return text
-    .normalize("NFKD")
-    .replace(/[^\w\s-]/g, "")
-    .trim()
-    .toLowerCase()
-    .replace(/\s+/g, "-")
-    .slice(0, 60) || "file";
+  return (
+    text
+      .normalize("NFKD")
+      .replace(/[^\w\s-]/g, "")
+      .trim()
+      .toLowerCase()
+      .replace(/\s+/g, "-")
+      .slice(0, 60) || "file"
+  );
 }

@@ -11,12 +11,20 @@ import { courses, users } from "../../db/tenant";
 export function seedGroupsDemo(db: TenantConn) {
   const learners = db.select().from(users).where(eq(users.role, "learner")).orderBy(asc(users.id)).all();
   const firstCourse = db.select().from(courses).orderBy(asc(courses.position)).get();
-  const everyone = createGroup(db, { name: "All learners", description: "Everyone who learns here, kept up to date by a rule.", ruleMatch: "all" });
+  const everyone = createGroup(db, {
+    name: "All learners",
+    description: "Everyone who learns here, kept up to date by a rule.",
+    ruleMatch: "all",
+  });
   addRule(db, everyone.id, { field: "role", operator: "equals", value: "learner" });
   const onboarding = createGroup(db, { name: "Onboarding", description: "New colleagues and the person who guides them." });
   // Hand-picked members; no demo account is made a group admin here, so each demo login keeps its role
   // (make one on the group's page: "Make group admin").
-  addMembers(db, onboarding.id, learners.map((l) => l.id));
+  addMembers(
+    db,
+    onboarding.id,
+    learners.map((l) => l.id),
+  );
   if (firstCourse) {
     attachCourses(db, everyone.id, [firstCourse.id]);
     attachCourses(db, onboarding.id, [firstCourse.id]);

@@ -11,19 +11,110 @@ import { seededRandom } from "./media";
  * at the moments it "happened". Deterministic for a seed; the dates are relative to `now`.
  */
 const FIRST = {
-  en: ["Olivia", "Noah", "Emma", "Liam", "Ava", "Lucas", "Mia", "Ethan", "Zoe", "Omar", "Priya", "Chen", "Sofia", "Mateo", "Amara", "Jonas", "Hannah", "Kai", "Leila", "Tom"],
-  da: ["Freja", "William", "Ida", "Oscar", "Emma", "Noah", "Alma", "Carl", "Clara", "Victor", "Sofie", "Magnus", "Karla", "Emil", "Agnes", "Lucas", "Ella", "Frederik", "Laura", "Anton"],
+  en: [
+    "Olivia",
+    "Noah",
+    "Emma",
+    "Liam",
+    "Ava",
+    "Lucas",
+    "Mia",
+    "Ethan",
+    "Zoe",
+    "Omar",
+    "Priya",
+    "Chen",
+    "Sofia",
+    "Mateo",
+    "Amara",
+    "Jonas",
+    "Hannah",
+    "Kai",
+    "Leila",
+    "Tom",
+  ],
+  da: [
+    "Freja",
+    "William",
+    "Ida",
+    "Oscar",
+    "Emma",
+    "Noah",
+    "Alma",
+    "Carl",
+    "Clara",
+    "Victor",
+    "Sofie",
+    "Magnus",
+    "Karla",
+    "Emil",
+    "Agnes",
+    "Lucas",
+    "Ella",
+    "Frederik",
+    "Laura",
+    "Anton",
+  ],
 };
 const LAST = {
-  en: ["Smith", "Johnson", "Brown", "Garcia", "Miller", "Davis", "Wilson", "Anderson", "Taylor", "Thomas", "Moore", "Martin", "Lee", "Clark", "Lewis", "Walker", "Hall", "Young", "King", "Wright"],
-  da: ["Nielsen", "Jensen", "Hansen", "Pedersen", "Andersen", "Christensen", "Larsen", "Sørensen", "Rasmussen", "Jørgensen", "Petersen", "Madsen", "Kristensen", "Olsen", "Thomsen", "Christiansen", "Poulsen", "Johansen", "Møller", "Mortensen"],
+  en: [
+    "Smith",
+    "Johnson",
+    "Brown",
+    "Garcia",
+    "Miller",
+    "Davis",
+    "Wilson",
+    "Anderson",
+    "Taylor",
+    "Thomas",
+    "Moore",
+    "Martin",
+    "Lee",
+    "Clark",
+    "Lewis",
+    "Walker",
+    "Hall",
+    "Young",
+    "King",
+    "Wright",
+  ],
+  da: [
+    "Nielsen",
+    "Jensen",
+    "Hansen",
+    "Pedersen",
+    "Andersen",
+    "Christensen",
+    "Larsen",
+    "Sørensen",
+    "Rasmussen",
+    "Jørgensen",
+    "Petersen",
+    "Madsen",
+    "Kristensen",
+    "Olsen",
+    "Thomsen",
+    "Christiansen",
+    "Poulsen",
+    "Johansen",
+    "Møller",
+    "Mortensen",
+  ],
 };
 
 const DAY = 86_400_000;
 
 export function seedHistory(
   db: TenantConn,
-  { seed, domain, language, learners = 200, days = 120, now = new Date() }: { seed: string; domain: string; language: "en" | "da"; learners?: number; days?: number; now?: Date },
+  {
+    seed,
+    domain,
+    language,
+    learners = 200,
+    days = 120,
+    now = new Date(),
+  }: { seed: string; domain: string; language: "en" | "da"; learners?: number; days?: number; now?: Date },
 ) {
   const rand = seededRandom(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
@@ -65,7 +156,9 @@ export function seedHistory(
       let clock = joined.getTime() + Math.floor(rand() * DAY);
       const progress = new Map<number, number>(); // course → lessons done
       for (let s = 0; s < sessions && clock < now.getTime(); s++) {
-        const started = watchable.filter((c) => (progress.get(c.id) ?? 0) > 0 && (progress.get(c.id) ?? 0) < courseLessons.get(c.id)!.length);
+        const started = watchable.filter(
+          (c) => (progress.get(c.id) ?? 0) > 0 && (progress.get(c.id) ?? 0) < courseLessons.get(c.id)!.length,
+        );
         const course = started.length && rand() < 0.7 ? pick(started) : pick(watchable);
         const list = courseLessons.get(course.id)!;
         let done = progress.get(course.id) ?? 0;

@@ -10,7 +10,13 @@ import { ensureLeaderboard } from "../../app/models/points.server";
  * through the learning models and so earns points, streaks and badges through the same events as real
  * learning. One generated learner has opted out of public ranking, to show how that looks.
  */
-const DANISH_LEVELS: Record<string, string> = { Beginner: "Begynder", Explorer: "Opdager", Achiever: "Præsterer", Expert: "Ekspert", Master: "Mester" };
+const DANISH_LEVELS: Record<string, string> = {
+  Beginner: "Begynder",
+  Explorer: "Opdager",
+  Achiever: "Præsterer",
+  Expert: "Ekspert",
+  Master: "Mester",
+};
 const DANISH_BADGES: Record<string, [string, string]> = {
   "First steps": ["Første skridt", "Gennemførte en første lektion."],
   "Course finisher": ["Kursusfuldender", "Gennemførte et første kursus."],
@@ -31,6 +37,12 @@ export function seedLeaderboardDemo(db: TenantDb, { language, domain }: { langua
     }
   }
   // Generated learners have numbered addresses (first.last.n@); the last of them keeps to themselves.
-  const shy = db.select({ id: users.id }).from(users).where(like(users.email, `%.%.%@${domain}`)).orderBy(desc(users.id)).limit(1).get();
+  const shy = db
+    .select({ id: users.id })
+    .from(users)
+    .where(like(users.email, `%.%.%@${domain}`))
+    .orderBy(desc(users.id))
+    .limit(1)
+    .get();
   if (shy) setHidden(db, shy.id, true);
 }

@@ -38,7 +38,9 @@ export async function coverArt(name: string, { width = 1280, height = 720 } = {}
   const shapes: string[] = [];
   for (let i = 0; i < 7; i++) {
     const r = 60 + rand() * 320;
-    shapes.push(`<circle cx="${(rand() * width).toFixed(0)}" cy="${(rand() * height).toFixed(0)}" r="${r.toFixed(0)}" fill="${pick()}" opacity="${(0.18 + rand() * 0.35).toFixed(2)}"/>`);
+    shapes.push(
+      `<circle cx="${(rand() * width).toFixed(0)}" cy="${(rand() * height).toFixed(0)}" r="${r.toFixed(0)}" fill="${pick()}" opacity="${(0.18 + rand() * 0.35).toFixed(2)}"/>`,
+    );
   }
   for (let i = 0; i < 3; i++) {
     const x = rand() * width;
@@ -76,7 +78,11 @@ export function textPdf(title: string, paragraphs: string[]) {
   };
   // Latin-1 with PDF string escapes; Helvetica's WinAnsi covers æ, ø, å, ä, ö and ł is replaced.
   const pdfString = (s: string) =>
-    `(${s.replace(/ł/g, "l").replace(/Ł/g, "L").replace(/[\\()]/g, (c) => `\\${c}`).replace(/[^\x20-\xff]/g, "?")})`;
+    `(${s
+      .replace(/ł/g, "l")
+      .replace(/Ł/g, "L")
+      .replace(/[\\()]/g, (c) => `\\${c}`)
+      .replace(/[^\x20-\xff]/g, "?")})`;
   const pages: string[][] = [[]];
   let y = 770;
   const put = (cmd: string, height: number) => {
@@ -104,7 +110,11 @@ export function textPdf(title: string, paragraphs: string[]) {
     const footer = `BT /F1 9 Tf 60 40 Td ${pdfString(`${title} - ${index + 1}/${pages.length}`)} Tj ET`;
     const stream = [...commands, footer].join("\n");
     const content = add(`<< /Length ${Buffer.byteLength(stream, "latin1")} >>\nstream\n${stream}\nendstream`);
-    kids.push(add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 ${f1} 0 R /F2 ${f2} 0 R >> >> /Contents ${content} 0 R >>`));
+    kids.push(
+      add(
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 ${f1} 0 R /F2 ${f2} 0 R >> >> /Contents ${content} 0 R >>`,
+      ),
+    );
   });
   objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(" ")}] /Count ${kids.length} >>`;
   let out = "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n";

@@ -32,7 +32,13 @@ export interface IdpOptions {
   unverified?: string[];
 }
 
-export async function startIdp({ port = 0, host = "127.0.0.1", publicHost = "127.0.0.1", clients, unverified = [] }: IdpOptions): Promise<RunningIdp> {
+export async function startIdp({
+  port = 0,
+  host = "127.0.0.1",
+  publicHost = "127.0.0.1",
+  clients,
+  unverified = [],
+}: IdpOptions): Promise<RunningIdp> {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const signingJwk: JWK = { ...(await exportJWK(privateKey)), kid: "lectern-test-idp", alg: "RS256", use: "sig" };
   const server = http.createServer();

@@ -107,7 +107,12 @@ function common(res: Response) {
 }
 
 function escapeJson(value: unknown) {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 function escapeHtml(value: string) {
@@ -127,7 +132,8 @@ export function serveScormContent(platform: Platform) {
       res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
       res.status(404).type("text/plain").send("Not Found");
     };
-    if (req.method !== "GET" && req.method !== "HEAD") return res.status(405).set("Allow", "GET, HEAD").type("text/plain").send("Method Not Allowed");
+    if (req.method !== "GET" && req.method !== "HEAD")
+      return res.status(405).set("Allow", "GET, HEAD").type("text/plain").send("Method Not Allowed");
     const label = host.slice(0, -suffix.length);
     if (!/^[1-9]\d{0,9}$/.test(label)) return notFound();
     const organization = getOrganization(platform.db, Number(label));
@@ -138,9 +144,13 @@ export function serveScormContent(platform: Platform) {
       const file = RUNTIME[runtime[1]];
       if (!file) return notFound();
       res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
-      return res.sendFile(file, { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" } }, (error) => {
-        if (error && !res.headersSent) notFound();
-      });
+      return res.sendFile(
+        file,
+        { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" } },
+        (error) => {
+          if (error && !res.headersSent) notFound();
+        },
+      );
     }
 
     const m = /^\/p\/([^/]+)\/(.+)$/.exec(req.path);
@@ -179,13 +189,15 @@ export function serveScormContent(platform: Platform) {
           `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors ${appOrigin}`,
         );
         res.setHeader("Cache-Control", "no-store");
-        res.type("text/html; charset=utf-8").send(
-          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(item.title)}</title>` +
-            `<style>html,body{margin:0;height:100%;background:#fff}iframe{display:block;border:0;width:100%;height:100%}</style>` +
-            `<script type="application/json" id="lectern-scorm">${escapeJson(config)}</script>` +
-            `<script src="/_runtime/${script}"></script><script src="/_runtime/launcher.js"></script>` +
-            `</head><body><iframe id="sco" title="${escapeHtml(item.title)}" allow="fullscreen; autoplay"></iframe></body></html>`,
-        );
+        res
+          .type("text/html; charset=utf-8")
+          .send(
+            `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(item.title)}</title>` +
+              `<style>html,body{margin:0;height:100%;background:#fff}iframe{display:block;border:0;width:100%;height:100%}</style>` +
+              `<script type="application/json" id="lectern-scorm">${escapeJson(config)}</script>` +
+              `<script src="/_runtime/${script}"></script><script src="/_runtime/launcher.js"></script>` +
+              `</head><body><iframe id="sco" title="${escapeHtml(item.title)}" allow="fullscreen; autoplay"></iframe></body></html>`,
+          );
         return;
       }
       const file = packageFile(platform.dataDir, organization.id, pkg, rest);

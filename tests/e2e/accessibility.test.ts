@@ -54,7 +54,13 @@ async function axe(page: Page): Promise<Violation[]> {
 }
 
 const describeViolations = (list: Violation[]) =>
-  list.map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.slice(0, 5).map((n) => `    ${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1, 2).join("")}`).join("\n")}`);
+  list.map(
+    (v) =>
+      `${v.impact} ${v.id}: ${v.help}\n${v.nodes
+        .slice(0, 5)
+        .map((n) => `    ${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1, 2).join("")}`)
+        .join("\n")}`,
+  );
 
 describe.each(ORGS)("axe-core on $host", (org) => {
   let page: Page;

@@ -16,7 +16,12 @@ beforeAll(async () => {
   server = await startServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
   logoFile = path.join(tempDir("lectern-logo-"), "logo.png");
-  fs.writeFileSync(logoFile, await sharp({ create: { width: 160, height: 48, channels: 3, background: "#22aa66" } }).png().toBuffer());
+  fs.writeFileSync(
+    logoFile,
+    await sharp({ create: { width: 160, height: 48, channels: 3, background: "#22aa66" } })
+      .png()
+      .toBuffer(),
+  );
 });
 afterAll(async () => {
   await closeBrowser?.();
@@ -48,7 +53,10 @@ describe("with JavaScript off", () => {
     const visitor = await newPage(browser, { javascript: false });
     await visitor.goto(url("harbour.localhost"), { waitUntil: "load" });
     expect(await visitor.$eval(".brand-name", (el) => el.textContent)).toBe("Harbour Institute");
-    const size = await visitor.$eval(".brand-logo", (img) => ({ w: (img as HTMLImageElement).naturalWidth, h: (img as HTMLImageElement).naturalHeight }));
+    const size = await visitor.$eval(".brand-logo", (img) => ({
+      w: (img as HTMLImageElement).naturalWidth,
+      h: (img as HTMLImageElement).naturalHeight,
+    }));
     expect(size).toEqual({ w: 160, h: 48 });
     await visitor.browserContext().close();
     await page.browserContext().close();

@@ -72,7 +72,8 @@ for (const javascript of [false, true]) {
       const bars = await page.$$eval('[data-testid="kpi-completions"] svg .chart-bar', (els) => els.length);
       expect(bars).toBeGreaterThanOrEqual(12);
       const yearTotals = await kpiTotals(page);
-      for (let i = 0; i < 4; i++) expect(Number(yearTotals[i][1]!.replace(/\D/g, ""))).toBeGreaterThanOrEqual(Number(monthTotals[i][1]!.replace(/\D/g, "")));
+      for (let i = 0; i < 4; i++)
+        expect(Number(yearTotals[i][1]!.replace(/\D/g, ""))).toBeGreaterThanOrEqual(Number(monthTotals[i][1]!.replace(/\D/g, "")));
       expect(await page.$eval('[data-testid="period-summary"]', (el) => el.textContent)).toContain("Europe/Copenhagen");
       if (javascript) await shoot(page, "overview");
       expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
@@ -90,7 +91,10 @@ for (const javascript of [false, true]) {
       await page.click("input[name=compare]");
       await clickAndWait(page, ".period-form button[type=submit]");
       // With JavaScript the address changes before React has drawn the new data.
-      await until(async () => (await page.$$('[data-testid="kpi-watch_time"] .chart-previous')).length === 1, "the previous period's series");
+      await until(
+        async () => (await page.$$('[data-testid="kpi-watch_time"] .chart-previous')).length === 1,
+        "the previous period's series",
+      );
       const params = new URL(page.url()).searchParams;
       expect([params.get("period"), params.get("group"), params.get("compare")]).toEqual(["90d", "week", "true"]);
       // 90 days in ISO weeks: 13 or 14 buckets, the previous period as a dashed second series.
@@ -114,7 +118,9 @@ for (const javascript of [false, true]) {
 
       // A bad custom range shows a translated error and the default period, not a broken page.
       await page.goto(url("/dashboard/analytics?period=custom&from=2026-03-10&to=2026-03-01"), { waitUntil: "load" });
-      expect(await page.$eval(".field-errors", (el) => el.textContent)).toContain("Slutdatoen skal være samme dag som eller efter startdatoen.");
+      expect(await page.$eval(".field-errors", (el) => el.textContent)).toContain(
+        "Slutdatoen skal være samme dag som eller efter startdatoen.",
+      );
       expect(await page.$$eval('[data-testid^="kpi-"]', (els) => els.length)).toBe(4);
       expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
     });

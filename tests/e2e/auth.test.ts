@@ -50,19 +50,23 @@ for (const javascript of [true, false]) {
 
       await page.type("input[name=email]", "learner@acme.test");
       await page.type("input[name=password]", "demo1234");
-      await submit(page, '[data-testid="login-submit"]', async (p) => path(p) === "/auth/2fa/confirm" && (await p.$("input[name=code]")) !== null);
+      await submit(
+        page,
+        '[data-testid="login-submit"]',
+        async (p) => path(p) === "/auth/2fa/confirm" && (await p.$("input[name=code]")) !== null,
+      );
 
       const code = codeFrom(await mailbox.next("learner@acme.test"));
       await page.type("input[name=code]", code);
-      await submit(page, '[data-testid="code-submit"]', async (p) =>
-        path(p) === "/auth/password" && (await p.$eval("h1", (el) => el.textContent).catch(() => "")) === "Change password",
+      await submit(
+        page,
+        '[data-testid="code-submit"]',
+        async (p) => path(p) === "/auth/password" && (await p.$eval("h1", (el) => el.textContent).catch(() => "")) === "Change password",
       );
       expect(await page.$eval("h1", (el) => el.textContent)).toBe("Change password");
       expect(await page.$eval('[data-testid="user-name"]', (el) => el.textContent)).toBe("Leo Learner");
 
-      await submit(page, '[data-testid="logout"]', async (p) =>
-        path(p) === "/auth/login" && (await p.$('[data-testid="flash"]')) !== null,
-      );
+      await submit(page, '[data-testid="logout"]', async (p) => path(p) === "/auth/login" && (await p.$('[data-testid="flash"]')) !== null);
       expect(await page.$eval('[data-testid="flash"]', (el) => el.textContent)).toBe("You have been signed out.");
       await page.goto(url("acme.localhost", "/auth/password"), { waitUntil: "load" });
       expect(path(page)).toBe("/auth/login");
@@ -74,8 +78,10 @@ for (const javascript of [true, false]) {
       await page.goto(url("acme.localhost", "/auth/login"), { waitUntil: "load" });
       await page.type("input[name=email]", "learner@acme.test");
       await page.type("input[name=password]", "wrong-password");
-      await submit(page, '[data-testid="login-submit"]', async (p) =>
-        ((await p.$eval(".form-message", (el) => el.textContent).catch(() => "")) ?? "").length > 0,
+      await submit(
+        page,
+        '[data-testid="login-submit"]',
+        async (p) => ((await p.$eval(".form-message", (el) => el.textContent).catch(() => "")) ?? "").length > 0,
       );
       expect(await page.$eval(".form-message", (el) => el.textContent)).toBe("The entered password is invalid.");
       // Without JavaScript the page comes back from the server, which never echoes a password.
@@ -92,8 +98,10 @@ for (const javascript of [true, false]) {
       await page.goto(link.href, { waitUntil: "load" });
       if (!javascript) {
         expect(path(page)).toBe("/auth/magic");
-        await submit(page, '[data-testid="magic-continue"]', async (p) =>
-          path(p) === "/" && (await p.$('[data-testid="user-name"]')) !== null,
+        await submit(
+          page,
+          '[data-testid="magic-continue"]',
+          async (p) => path(p) === "/" && (await p.$('[data-testid="user-name"]')) !== null,
         );
       } else {
         await page.waitForFunction(() => location.pathname === "/" && !location.search.includes("auth="));

@@ -50,7 +50,9 @@ describe("with JavaScript off, an admin authors a course", () => {
     await learner.goto(url("nordlys.localhost"), { waitUntil: "load" });
     const titles = await learner.$$eval(".course-title", (els) => els.map((e) => e.textContent));
     expect(titles).toContain("Vinterhavet");
-    const card = await learner.$$eval("[data-course-id]", (els) => els.map((e) => e.textContent ?? "").find((t) => t.includes("Vinterhavet")));
+    const card = await learner.$$eval("[data-course-id]", (els) =>
+      els.map((e) => e.textContent ?? "").find((t) => t.includes("Vinterhavet")),
+    );
     expect(card).toContain("Om havet om vinteren.");
     expect(card).not.toContain("<strong>");
     expect(card).not.toContain("alert(1)");
@@ -93,14 +95,20 @@ describe.each([false, true])("with JavaScript %s, an admin adds a quiz lesson", 
     await page.select("#lesson_kind", "quiz");
     if (javascript) {
       await page.click('[data-testid="add-lesson"]');
-      await page.waitForFunction((m) => document.querySelector('[data-testid="add-lesson-form"]')?.textContent?.includes(m), { timeout: 15_000 }, da.fixes.lessonQuiz.required);
+      await page.waitForFunction(
+        (m) => document.querySelector('[data-testid="add-lesson-form"]')?.textContent?.includes(m),
+        { timeout: 15_000 },
+        da.fixes.lessonQuiz.required,
+      );
     } else {
       await clickAndWait(page, '[data-testid="add-lesson"]');
       expect(await page.$eval('[data-testid="add-lesson-form"]', (el) => el.textContent)).toContain(da.fixes.lessonQuiz.required);
     }
     expect(await page.$$("[data-lesson]")).toHaveLength(0);
 
-    const options = await page.$$eval("#lesson_quiz_id option", (els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? "" })).filter((o) => o.value));
+    const options = await page.$$eval("#lesson_quiz_id option", (els) =>
+      els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent ?? "" })).filter((o) => o.value),
+    );
     expect(options.length).toBeGreaterThan(0);
     const quiz = options[0]!;
     await page.$eval("#lesson_title", (el) => ((el as HTMLInputElement).value = "Prøv dig selv"));

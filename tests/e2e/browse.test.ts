@@ -66,17 +66,24 @@ for (const javascript of [true, false]) {
       // The cover really loaded (the image provider answered with a picture).
       expect(await page.$eval('[data-testid="featured"] img', (img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
       expect(await page.$eval('[data-testid="featured-play"]', (el) => el.textContent)).toMatch(/Start|Fortsæt/);
-      const progress = await page.$$eval('[data-testid="continue-watching"] .card-progress', (els) => els.map((e) => Number(e.getAttribute("data-progress"))));
+      const progress = await page.$$eval('[data-testid="continue-watching"] .card-progress', (els) =>
+        els.map((e) => Number(e.getAttribute("data-progress"))),
+      );
       expect(progress.length).toBeGreaterThan(0);
       for (const p of progress) expect(p).toBeGreaterThan(0);
       const rows = await page.$$eval(".carousel .row-track", (els) =>
-        els.map((el) => ({ overflowX: getComputedStyle(el).overflowX, snap: getComputedStyle(el).scrollSnapType, cards: el.querySelectorAll(".card").length, tab: el.getAttribute("tabindex") })),
+        els.map((el) => ({
+          overflowX: getComputedStyle(el).overflowX,
+          snap: getComputedStyle(el).scrollSnapType,
+          cards: el.querySelectorAll(".card").length,
+          tab: el.getAttribute("tabindex"),
+        })),
       );
       expect(rows.length).toBe(2);
       for (const row of rows) expect(row).toMatchObject({ overflowX: "auto", tab: "0" });
       for (const row of rows) expect(row.snap).toContain("x");
       expect(await page.$$eval('[data-testid="category-tiles"] img', (imgs) => imgs.length)).toBe(3);
-      const facts = await page.$$eval('.carousel .card[data-course-id] .card-facts', (els) => els.map((e) => e.textContent));
+      const facts = await page.$$eval(".carousel .card[data-course-id] .card-facts", (els) => els.map((e) => e.textContent));
       expect(facts).toContain("Serie4 afsnit24 sek.");
       // Row buttons come only with JavaScript (and only when a row is wider than the screen).
       if (!javascript) expect(await page.$('[data-testid="row-next"]')).toBeNull();
@@ -87,7 +94,7 @@ for (const javascript of [true, false]) {
     it("a row scrolls sideways with the keyboard, and with the next button when JavaScript runs", async () => {
       const page = await learnerPage(javascript, 390);
       await page.goto(url("/"), { waitUntil: "load" });
-      const track = '.carousel .row-track';
+      const track = ".carousel .row-track";
       await page.focus(track);
       await page.keyboard.press("ArrowRight");
       await until(async () => (await page.$eval(track, (el) => el.scrollLeft)) > 0, "the row to scroll");
@@ -103,7 +110,20 @@ for (const javascript of [true, false]) {
 
     it("nothing overflows sideways at 360 px on the learner's pages", async () => {
       const page = await learnerPage(javascript, 360);
-      for (const p of ["/", "/categories", "/categories/2", "/carousels", "/carousels/1", "/search?q=hjerte", "/search?q=zzzz", "/history", "/profile", "/profile/bookmarks", "/profile/certificates", "/leaderboard"]) {
+      for (const p of [
+        "/",
+        "/categories",
+        "/categories/2",
+        "/carousels",
+        "/carousels/1",
+        "/search?q=hjerte",
+        "/search?q=zzzz",
+        "/history",
+        "/profile",
+        "/profile/bookmarks",
+        "/profile/certificates",
+        "/leaderboard",
+      ]) {
         await page.goto(url(p), { waitUntil: "load" });
         expect(await overflow(page), p).toBeLessThanOrEqual(0);
       }
@@ -141,4 +161,3 @@ describe("cards whose markup the server kept (docs/decisions/030-kept-markup.md)
     await page.browserContext().close();
   });
 });
-

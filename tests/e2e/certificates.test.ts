@@ -27,7 +27,9 @@ beforeAll(async () => {
   server = await startServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
   background = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lectern-bg-")), "background.png");
-  await sharp({ create: { width: 600, height: 420, channels: 3, background: { r: 250, g: 236, b: 200 } } }).png().toFile(background);
+  await sharp({ create: { width: 600, height: 420, channels: 3, background: { r: 250, g: 236, b: 200 } } })
+    .png()
+    .toFile(background);
 });
 afterAll(async () => {
   await closeBrowser?.();
@@ -95,21 +97,32 @@ describe.each([false, true])("certificates with JavaScript %s", (javascript) => 
     await learner.goto(url(`/courses/${courseId}`), { waitUntil: "load" });
     await learner.click('[data-testid="start"]');
     await learner.waitForSelector('[data-testid="complete"]');
-    await clickUntil(learner, '[data-testid="complete"]', async () => (await learner.$('[data-testid="lesson-completed"], [data-testid="course-certificate"]')) !== null);
+    await clickUntil(
+      learner,
+      '[data-testid="complete"]',
+      async () => (await learner.$('[data-testid="lesson-completed"], [data-testid="course-certificate"]')) !== null,
+    );
     await learner.goto(url(`/courses/${courseId}`), { waitUntil: "load" });
     expect(await learner.$('[data-testid="course-certificate"]')).not.toBeNull();
     await learner.goto(url("/profile/certificates"), { waitUntil: "load" });
-    const card = await learner.$$eval(".certificate-card", (els, t) => {
-      const el = els.find((e) => e.textContent?.includes(t))!;
-      return { download: el.querySelector<HTMLAnchorElement>("a.button")!.getAttribute("href")!, share: el.querySelector("input")!.value };
-    }, title);
+    const card = await learner.$$eval(
+      ".certificate-card",
+      (els, t) => {
+        const el = els.find((e) => e.textContent?.includes(t))!;
+        return {
+          download: el.querySelector<HTMLAnchorElement>("a.button")!.getAttribute("href")!,
+          share: el.querySelector("input")!.value,
+        };
+      },
+      title,
+    );
     await learner.goto(url(card.download), { waitUntil: "load" });
     expect(await learner.$eval("main, body", (el) => el.textContent ?? "")).toContain(T.learner.preparing);
     // The page refreshes itself (meta refresh) until the PDF is ready; then it redirects to the file.
     const cookie = await cookieHeader(learner);
     let location = "";
     // The render waits its turn for Chromium: on a busy machine (the whole suite at once) that can take a minute or more.
-    for (const deadline = Date.now() + 90_000; Date.now() < deadline && !location; ) {
+    for (const deadline = Date.now() + 90_000; Date.now() < deadline && !location;) {
       const r = await request(server.port, HOST, card.download, { headers: { Cookie: cookie } });
       if (r.status === 302) location = String(r.headers.location);
       else await new Promise((resolve) => setTimeout(resolve, 300));

@@ -54,7 +54,8 @@ const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.t
 /** Waits for an element (polled from here: robust while a navigation swaps the DOM, with or without JavaScript). */
 const present = (page: Page, selector: string) => until(() => page.$(selector), selector);
 /** Waits until an element's text contains a value. */
-const shows = (page: Page, selector: string, value: string) => until(async () => (await text(page, selector)).includes(value), `${selector} to show ${value}`);
+const shows = (page: Page, selector: string, value: string) =>
+  until(async () => (await text(page, selector)).includes(value), `${selector} to show ${value}`);
 
 describe.each([
   { javascript: false, tag: "off", course: "Data Protection Basics" },
@@ -84,7 +85,10 @@ describe.each([
 
     // A CSV with rows in and out of the rule: preview, then import.
     const file = path.join(dir, `people-${tag}.csv`);
-    fs.writeFileSync(file, `First name,Last name,Phone,Email\nSiri,Salg,,siri@sales-${tag}.example.com\nOle,Other,,ole-${tag}@example.com\nSam,Salg,,sam@sales-${tag}.example.com\n`);
+    fs.writeFileSync(
+      file,
+      `First name,Last name,Phone,Email\nSiri,Salg,,siri@sales-${tag}.example.com\nOle,Other,,ole-${tag}@example.com\nSam,Salg,,sam@sales-${tag}.example.com\n`,
+    );
     await go(admin, "/dashboard/users/import");
     const input = await admin.$("#import-file");
     await (input as unknown as { uploadFile: (f: string) => Promise<void> }).uploadFile(file);

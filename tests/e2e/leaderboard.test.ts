@@ -29,14 +29,29 @@ beforeAll(async () => {
   ({ browser, close: closeBrowser } = await launchBrowser());
   const admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   for (const title of ["Nordlysets fysik", "Stjernekort"]) {
-    const course = (await api(server, ORG, "POST", "courses", { token: admin, body: { title, type: "series", published: true } })).json().payload;
+    const course = (await api(server, ORG, "POST", "courses", { token: admin, body: { title, type: "series", published: true } })).json()
+      .payload;
     const lessons: number[] = [];
     for (const lesson of ["Første", "Anden"]) {
-      lessons.push((await api(server, ORG, "POST", "lessons", { token: admin, body: { course_id: course.id, title: `${title}: ${lesson}`, kind: "text", body: "<p>Tekst</p>" } })).json().payload.id);
+      lessons.push(
+        (
+          await api(server, ORG, "POST", "lessons", {
+            token: admin,
+            body: { course_id: course.id, title: `${title}: ${lesson}`, kind: "text", body: "<p>Tekst</p>" },
+          })
+        ).json().payload.id,
+      );
     }
     courses[title] = { id: course.id, lessons };
   }
-  for (const name of ["Aurora", "Bjørn"]) execTenant(server, 2, "insert into users (email, first_name, last_name, role) values (?, ?, 'Elev', 'learner')", `${name.toLowerCase()}@nordlys.test`, name);
+  for (const name of ["Aurora", "Bjørn"])
+    execTenant(
+      server,
+      2,
+      "insert into users (email, first_name, last_name, role) values (?, ?, 'Elev', 'learner')",
+      `${name.toLowerCase()}@nordlys.test`,
+      name,
+    );
 });
 afterAll(async () => {
   await closeBrowser?.();
@@ -58,7 +73,10 @@ async function signedIn(email: string, javascript: boolean) {
  * submission and the revalidation to finish and the new state to render.
  */
 async function submit(page: Page, selector: string) {
-  const send = () => page.$eval(selector, (el) => (el instanceof HTMLFormElement ? el.requestSubmit() : (el as HTMLButtonElement).form!.requestSubmit(el as HTMLButtonElement)));
+  const send = () =>
+    page.$eval(selector, (el) =>
+      el instanceof HTMLFormElement ? el.requestSubmit() : (el as HTMLButtonElement).form!.requestSubmit(el as HTMLButtonElement),
+    );
   if (!(await page.evaluate(() => "__remixContext" in window))) {
     await Promise.all([page.waitForNavigation({ waitUntil: "load" }), send()]);
     return;
@@ -71,7 +89,10 @@ async function submit(page: Page, selector: string) {
 async function submitAndLeave(page: Page, selector: string) {
   const from = page.url();
   await page.$eval(selector, (el) => (el as HTMLButtonElement).form!.requestSubmit(el as HTMLButtonElement));
-  await until(async () => page.url() !== from && (await page.evaluate(() => document.readyState === "complete")), "the page after the submission");
+  await until(
+    async () => page.url() !== from && (await page.evaluate(() => document.readyState === "complete")),
+    "the page after the submission",
+  );
   await settled(page);
 }
 
@@ -91,7 +112,19 @@ function passQuiz(email: string, quizId: number) {
   const id = userId(email);
   const db = openTenantDatabase(path.join(server.dataDir, "org-2", "db.sqlite"));
   try {
-    db.transaction((tx) => publish(tx, "quizAttemptEnded", { userId: id, quizId, attemptId: 1, lessonId: null, courseId: null, score: 100, passed: true, attemptNumber: 1, at: new Date() }));
+    db.transaction((tx) =>
+      publish(tx, "quizAttemptEnded", {
+        userId: id,
+        quizId,
+        attemptId: 1,
+        lessonId: null,
+        courseId: null,
+        score: 100,
+        passed: true,
+        attemptNumber: 1,
+        at: new Date(),
+      }),
+    );
   } finally {
     db.$client.close();
   }
@@ -126,7 +159,10 @@ for (const javascript of [true, false]) {
       const rank = await text(page, '[data-testid="my-rank"]');
       const name = `${javascript ? "Aurora" : "Bjørn"} Elev`;
       // The demo's learners have months of points: the learner's own row is in the top ten or follows it.
-      const [shown, listedAs] = await page.$eval("tr.lb-me", (el) => [el.querySelector(".lb-rank")?.textContent, el.getAttribute("data-learner")]);
+      const [shown, listedAs] = await page.$eval("tr.lb-me", (el) => [
+        el.querySelector(".lb-rank")?.textContent,
+        el.getAttribute("data-learner"),
+      ]);
       expect(shown).toBe(rank.slice(1));
       if (listedAs === null) expect(await text(page, '[data-testid="my-row"]')).toContain("Dig");
       else expect(listedAs).toBe(name);

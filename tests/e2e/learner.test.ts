@@ -16,9 +16,12 @@ beforeAll(async () => {
   server = await startServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
   const admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
-  const make = async (body: Record<string, unknown>) => (await api(server, ORG, "POST", "courses", { token: admin, body: { type: "series", published: true, ...body } })).json().payload.id as number;
+  const make = async (body: Record<string, unknown>) =>
+    (await api(server, ORG, "POST", "courses", { token: admin, body: { type: "series", published: true, ...body } })).json().payload
+      .id as number;
   const lesson = async (courseId: number, title: string) =>
-    (await api(server, ORG, "POST", "lessons", { token: admin, body: { course_id: courseId, title, kind: "text" } })).json().payload.id as number;
+    (await api(server, ORG, "POST", "lessons", { token: admin, body: { course_id: courseId, title, kind: "text" } })).json().payload
+      .id as number;
   rules.limited = await make({ title: "Kun for holdet", block_default_access: true });
   const first = await make({ title: "Grundkursus" });
   await lesson(first, "Grundlektion");
@@ -27,9 +30,17 @@ beforeAll(async () => {
   await lesson(rules.ordered, "Trin et");
   rules.orderedSecondLesson = await lesson(rules.ordered, "Trin to");
   for (const title of ["Stjernebilleder", "Polarlys"]) {
-    const course = (await api(server, ORG, "POST", "courses", { token: admin, body: { title, type: "series", published: true, description: `<p>Om ${title.toLowerCase()}.</p>` } })).json().payload;
+    const course = (
+      await api(server, ORG, "POST", "courses", {
+        token: admin,
+        body: { title, type: "series", published: true, description: `<p>Om ${title.toLowerCase()}.</p>` },
+      })
+    ).json().payload;
     for (const lesson of ["Intro", "Dybere"]) {
-      await api(server, ORG, "POST", "lessons", { token: admin, body: { course_id: course.id, title: `${title}: ${lesson}`, kind: "text", body: `<p>${lesson} om ${title}</p>` } });
+      await api(server, ORG, "POST", "lessons", {
+        token: admin,
+        body: { course_id: course.id, title: `${title}: ${lesson}`, kind: "text", body: `<p>${lesson} om ${title}</p>` },
+      });
     }
   }
 });
@@ -52,20 +63,44 @@ for (const javascript of [true, false]) {
       await page.type("input[name=email]", "learner@nordlys.test");
       await page.type("input[name=password]", "demo1234");
       // A learner who has not started anything is greeted on /welcome first (the second run has started).
-      await clickUntil(page, '[data-testid="login-submit"]', async () => pathOf(page) === (javascript ? "/welcome" : "/") && (await page.$('[data-testid="user-name"]')) !== null);
+      await clickUntil(
+        page,
+        '[data-testid="login-submit"]',
+        async () => pathOf(page) === (javascript ? "/welcome" : "/") && (await page.$('[data-testid="user-name"]')) !== null,
+      );
       await page.goto(url("/"), { waitUntil: "load" });
 
-      await clickUntil(page, `xpath/.//a[normalize-space()="${course}"]`, async () => pathOf(page).startsWith("/courses/") && (await page.$eval("h1", (el) => el.textContent)) === course);
+      await clickUntil(
+        page,
+        `xpath/.//a[normalize-space()="${course}"]`,
+        async () => pathOf(page).startsWith("/courses/") && (await page.$eval("h1", (el) => el.textContent)) === course,
+      );
       const courseUrl = pathOf(page);
       expect(await page.$eval("h1", (el) => el.textContent)).toBe(course);
-      await clickUntil(page, '[data-testid="start"]', async () => pathOf(page).includes("/lessons/") && (await page.$eval("h1", (el) => el.textContent)) === `${course}: Intro`);
+      await clickUntil(
+        page,
+        '[data-testid="start"]',
+        async () => pathOf(page).includes("/lessons/") && (await page.$eval("h1", (el) => el.textContent)) === `${course}: Intro`,
+      );
       expect(await page.$eval("h1", (el) => el.textContent)).toBe(`${course}: Intro`);
-      await clickUntil(page, '[data-testid="complete"]', async () => (await page.$eval("h1", (el) => el.textContent)) === `${course}: Dybere`);
+      await clickUntil(
+        page,
+        '[data-testid="complete"]',
+        async () => (await page.$eval("h1", (el) => el.textContent)) === `${course}: Dybere`,
+      );
 
       await page.goto(url(courseUrl), { waitUntil: "load" });
       expect(await page.$eval('[data-lesson$="Intro"]', (el) => el.className)).toBe("done");
-      await clickUntil(page, '[data-testid="bookmark"]', async () => (await page.$eval('[data-testid="bookmark"]', (el) => el.getAttribute("aria-pressed"))) === "true");
-      await clickUntil(page, '[data-testid="rate-4"]', async () => (await page.$eval('[data-testid="rate-4"]', (el) => el.getAttribute("aria-pressed"))) === "true");
+      await clickUntil(
+        page,
+        '[data-testid="bookmark"]',
+        async () => (await page.$eval('[data-testid="bookmark"]', (el) => el.getAttribute("aria-pressed"))) === "true",
+      );
+      await clickUntil(
+        page,
+        '[data-testid="rate-4"]',
+        async () => (await page.$eval('[data-testid="rate-4"]', (el) => el.getAttribute("aria-pressed"))) === "true",
+      );
       expect(await page.$eval('[data-testid="rating"]', (el) => el.textContent)).toContain("4");
 
       await page.goto(url("/profile/bookmarks"), { waitUntil: "load" });
@@ -86,7 +121,11 @@ for (const javascript of [true, false]) {
       await page.goto(url("/auth/login"), { waitUntil: "load" });
       await page.type("input[name=email]", "learner@nordlys.test");
       await page.type("input[name=password]", "demo1234");
-      await clickUntil(page, '[data-testid="login-submit"]', async () => !pathOf(page).startsWith("/auth") && (await page.$('[data-testid="user-name"]')) !== null);
+      await clickUntil(
+        page,
+        '[data-testid="login-submit"]',
+        async () => !pathOf(page).startsWith("/auth") && (await page.$('[data-testid="user-name"]')) !== null,
+      );
       const reason = async (p: string) => {
         await page.goto(url(p), { waitUntil: "load" });
         return page.$eval('[data-testid="access-message"]', (el) => [el.getAttribute("data-reason"), el.textContent]);

@@ -74,7 +74,12 @@ describe("the player with JavaScript", () => {
 
     await page.keyboard.press("m");
     // The button follows the video's volumechange event, drawn a moment after the video is muted.
-    await until(async () => (await page.$eval("video", (v) => (v as HTMLVideoElement).muted)) && (await page.$eval('[data-testid="vc-mute"]', (b) => b.getAttribute("aria-pressed"))) === "true", "m to mute");
+    await until(
+      async () =>
+        (await page.$eval("video", (v) => (v as HTMLVideoElement).muted)) &&
+        (await page.$eval('[data-testid="vc-mute"]', (b) => b.getAttribute("aria-pressed"))) === "true",
+      "m to mute",
+    );
     expect(await page.$eval('[data-testid="vc-mute"]', (b) => b.getAttribute("aria-pressed"))).toBe("true");
     await press(page, '[data-testid="vc-mute"]');
     await until(async () => !(await page.$eval("video", (v) => (v as HTMLVideoElement).muted)), "the mute button");
@@ -82,7 +87,12 @@ describe("the player with JavaScript", () => {
     await page.$eval("video", (v) => ((v as HTMLVideoElement).muted = true));
     await page.keyboard.press("k");
     // As with mute: the button's label follows the video's play event.
-    await until(async () => !(await page.$eval("video", (v) => (v as HTMLVideoElement).paused)) && (await page.$eval('[data-testid="vc-play"]', (b) => b.getAttribute("aria-label"))) === "Pause", "k to play");
+    await until(
+      async () =>
+        !(await page.$eval("video", (v) => (v as HTMLVideoElement).paused)) &&
+        (await page.$eval('[data-testid="vc-play"]', (b) => b.getAttribute("aria-label"))) === "Pause",
+      "k to play",
+    );
     expect(await page.$eval('[data-testid="vc-play"]', (b) => b.getAttribute("aria-label"))).toBe("Pause");
     await page.keyboard.press("k");
     await until(() => page.$eval("video", (v) => (v as HTMLVideoElement).paused), "k to pause");
@@ -106,7 +116,13 @@ describe("the player without JavaScript", () => {
   it("shows the native video, the episodes and the instructions link, and completes with the form", async () => {
     execTenant(server, ORG.id, "update users set player_instructions_shown_at = unixepoch() where email = ?", ORG.email);
     // The video is not completed (again), so it is the next episode.
-    execTenant(server, ORG.id, "delete from lesson_progress where lesson_id = ? and user_id = (select id from users where email = ?)", tour.lessonId, ORG.email);
+    execTenant(
+      server,
+      ORG.id,
+      "delete from lesson_progress where lesson_id = ? and user_id = (select id from users where email = ?)",
+      tour.lessonId,
+      ORG.email,
+    );
     const page = await learnerPage(browser, server, tour, ORG.email, { javascript: false });
     await page.goto(url(`/courses/${tour.courseId}/lessons`), { waitUntil: "load" });
     expect(new URL(page.url()).pathname).toBe(tour.pages.player);

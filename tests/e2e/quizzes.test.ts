@@ -40,7 +40,11 @@ async function signIn(page: Page, email: string) {
   await page.goto(url("/auth/login"), { waitUntil: "load" });
   await page.type("input[name=email]", email);
   await page.type("input[name=password]", "demo1234");
-  await clickUntil(page, '[data-testid="login-submit"]', async () => !pathOf(page).startsWith("/auth") && (await page.$('[data-testid="user-name"]')) !== null);
+  await clickUntil(
+    page,
+    '[data-testid="login-submit"]',
+    async () => !pathOf(page).startsWith("/auth") && (await page.$('[data-testid="user-name"]')) !== null,
+  );
 }
 
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? "");
@@ -50,7 +54,11 @@ async function addQuestion(page: Page, fill: (form: string) => Promise<void>) {
   const form = '[data-testid="add-question"]';
   const before = await count(page, '[data-testid="questions"] article');
   await fill(form);
-  await clickUntil(page, `${form} [data-testid="save-question"]`, async () => (await count(page, '[data-testid="questions"] article')) === before + 1);
+  await clickUntil(
+    page,
+    `${form} [data-testid="save-question"]`,
+    async () => (await count(page, '[data-testid="questions"] article')) === before + 1,
+  );
 }
 
 for (const javascript of [true, false]) {
@@ -58,18 +66,34 @@ for (const javascript of [true, false]) {
   describe(`quizzes with JavaScript ${javascript ? "on" : "off"}`, () => {
     it("an admin authors and attaches a quiz; a learner fails, retakes, passes, and the course progresses", async () => {
       const courseTitle = `Kemi ${mode}`;
-      const course = (await api(server, ORG, "POST", "courses", { token: admin, body: { title: courseTitle, type: "series", published: true, allow_quizzes: true } })).json().payload;
-      await api(server, ORG, "POST", "lessons", { token: admin, body: { course_id: course.id, title: "Læs først", kind: "text", body: "<p>Vand er H2O.</p>" } });
+      const course = (
+        await api(server, ORG, "POST", "courses", {
+          token: admin,
+          body: { title: courseTitle, type: "series", published: true, allow_quizzes: true },
+        })
+      ).json().payload;
+      await api(server, ORG, "POST", "lessons", {
+        token: admin,
+        body: { course_id: course.id, title: "Læs først", kind: "text", body: "<p>Vand er H2O.</p>" },
+      });
 
       // --- the admin ---
       const page = await newPage(browser, { javascript });
       await page.setViewport({ width: 1280, height: 900 });
       await signIn(page, "admin@nordlys.test");
       await page.goto(url("/dashboard/organizations/2/quizzes"), { waitUntil: "load" });
-      await clickUntil(page, '[data-testid="new-quiz"]', async () => pathOf(page).endsWith("/quizzes/create") && (await page.$("input[name=title]")) !== null);
+      await clickUntil(
+        page,
+        '[data-testid="new-quiz"]',
+        async () => pathOf(page).endsWith("/quizzes/create") && (await page.$("input[name=title]")) !== null,
+      );
       await page.type("input[name=title]", `Kemiquiz ${mode}`);
       await page.type("textarea[name=description]", "Fire spørgsmål om grundstoffer.");
-      await clickUntil(page, '[data-testid="save-quiz"]', async () => /\/quizzes\/\d+$/.test(pathOf(page)) && (await page.$('[data-testid="add-question"]')) !== null);
+      await clickUntil(
+        page,
+        '[data-testid="save-quiz"]',
+        async () => /\/quizzes\/\d+$/.test(pathOf(page)) && (await page.$('[data-testid="add-question"]')) !== null,
+      );
       const quizPath = pathOf(page);
 
       await addQuestion(page, async (f) => {
@@ -107,7 +131,11 @@ for (const javascript of [true, false]) {
       await page.type("input[name=pass_min]", "3");
       await clickUntil(page, '[data-testid="save-quiz"]', async () => (await page.$(".flash")) !== null);
       await page.select('[data-testid="attach-course"]', String(course.id));
-      await clickUntil(page, '[data-testid="attach"]', async () => (await page.$$eval('[data-testid="quiz-usage"] li', (els) => els.map((e) => e.textContent ?? ""))).some((t) => t.includes(courseTitle)));
+      await clickUntil(page, '[data-testid="attach"]', async () =>
+        (await page.$$eval('[data-testid="quiz-usage"] li', (els) => els.map((e) => e.textContent ?? ""))).some((t) =>
+          t.includes(courseTitle),
+        ),
+      );
       await shot(page, `admin-quiz-${mode}`);
       expect(await count(page, '[data-testid="questions"] article')).toBe(4);
       expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
@@ -121,14 +149,22 @@ for (const javascript of [true, false]) {
       await learner.setViewport({ width: 390, height: 844 });
       await signIn(learner, "learner@nordlys.test");
       await learner.goto(url(`/courses/${course.id}/lessons/${lessons[0].id}`), { waitUntil: "load" });
-      await clickUntil(learner, '[data-testid="complete"]', async () => pathOf(learner).endsWith(`/lessons/${quizLesson.id}`) && (await learner.$('[data-testid="quiz-intro"]')) !== null);
+      await clickUntil(
+        learner,
+        '[data-testid="complete"]',
+        async () => pathOf(learner).endsWith(`/lessons/${quizLesson.id}`) && (await learner.$('[data-testid="quiz-intro"]')) !== null,
+      );
       expect(await text(learner, '[data-testid="quiz-facts"]')).toContain("3 af 4 rigtige");
       await shot(learner, `learner-intro-${mode}`);
       await clickUntil(learner, '[data-testid="quiz-start"]', async () => (await learner.$('[data-testid="quiz-question"]')) !== null);
       // No answers: submitting asks for confirmation first, then fails.
       await clickUntil(learner, '[data-testid="quiz-submit"]', async () => (await learner.$('[data-testid="quiz-confirm"]')) !== null);
       await shot(learner, `learner-confirm-${mode}`);
-      await clickUntil(learner, '[data-testid="quiz-confirm-submit"]', async () => (await learner.$('[data-testid="quiz-result"]')) !== null);
+      await clickUntil(
+        learner,
+        '[data-testid="quiz-confirm-submit"]',
+        async () => (await learner.$('[data-testid="quiz-result"]')) !== null,
+      );
       expect(await learner.$eval('[data-testid="quiz-result"]', (el) => el.getAttribute("data-status"))).toBe("failed");
       expect(await text(learner, '[data-testid="quiz-score"]')).toBe("0 %");
       await shot(learner, `learner-failed-${mode}`);
@@ -136,7 +172,8 @@ for (const javascript of [true, false]) {
       // Retake, answering each question right, going back once to check "previous".
       await clickUntil(learner, '[data-testid="quiz-retake"]', async () => (await learner.$('[data-testid="quiz-question"]')) !== null);
       const position = () => text(learner, '[data-testid="quiz-position"]');
-      const choose = async (label: string) => learner.click(`xpath/.//label[contains(@class,"quiz-option")][.//span[normalize-space()="${label}"]]`);
+      const choose = async (label: string) =>
+        learner.click(`xpath/.//label[contains(@class,"quiz-option")][.//span[normalize-space()="${label}"]]`);
       expect(await position()).toBe("Spørgsmål 1 af 4");
       await choose("Oslo");
       await clickUntil(learner, '[data-testid="quiz-next"]', async () => (await position()) === "Spørgsmål 2 af 4");
@@ -144,9 +181,9 @@ for (const javascript of [true, false]) {
       await choose("3");
       await clickUntil(learner, '[data-testid="quiz-previous"]', async () => (await position()) === "Spørgsmål 1 af 4");
       // The answer was kept on the server.
-      expect(await learner.$eval('input[name=choice]:checked', (el) => el.parentElement?.textContent)).toContain("Oslo");
+      expect(await learner.$eval("input[name=choice]:checked", (el) => el.parentElement?.textContent)).toContain("Oslo");
       await clickUntil(learner, '[data-testid="quiz-next"]', async () => (await position()) === "Spørgsmål 2 af 4");
-      expect(await learner.$$eval('input[name=choice]:checked', (els) => els.length)).toBe(2);
+      expect(await learner.$$eval("input[name=choice]:checked", (els) => els.length)).toBe(2);
       await clickUntil(learner, '[data-testid="quiz-next"]', async () => (await position()) === "Spørgsmål 3 af 4");
       await choose("Sandt");
       await shot(learner, `learner-question-${mode}`);

@@ -22,8 +22,12 @@ beforeAll(async () => {
   server = await startServer();
   ({ browser, close: closeBrowser } = await launchBrowser());
   const admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
-  ids.course = (await api(server, ORG, "POST", "courses", { token: admin, body: { title: "Golf", type: "series", published: true } })).json().payload.id;
-  const lesson = async (title: string) => (await api(server, ORG, "POST", "lessons", { token: admin, body: { course_id: ids.course, title, kind: "text" } })).json().payload.id as number;
+  ids.course = (
+    await api(server, ORG, "POST", "courses", { token: admin, body: { title: "Golf", type: "series", published: true } })
+  ).json().payload.id;
+  const lesson = async (title: string) =>
+    (await api(server, ORG, "POST", "lessons", { token: admin, body: { course_id: ids.course, title, kind: "text" } })).json().payload
+      .id as number;
   ids.l12 = await lesson("Golf 1.2");
   ids.l2004 = await lesson("Golf 2004");
 });
@@ -72,12 +76,17 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 
 /** The SCO's launch page inside the content frame (the launcher's child), once it has started. */
 function launchFrame(page: Page) {
-  return until("the SCO's launch page", async () => page.frames().find((f) => f.url().includes("/shared/launchpage.html") && f.url().includes(".scorm.localhost")));
+  return until("the SCO's launch page", async () =>
+    page.frames().find((f) => f.url().includes("/shared/launchpage.html") && f.url().includes(".scorm.localhost")),
+  );
 }
 
 /** The address of the page the SCO shows in its own content frame (the Golf launch page's iframe). */
 async function contentUrl(frame: Frame) {
-  return frame.childFrames().find((f) => /\/(Playing|Etiquette|Handicapping|HavingFun|shared)\/\w+\.html/.test(f.url()))?.url();
+  return frame
+    .childFrames()
+    .find((f) => /\/(Playing|Etiquette|Handicapping|HavingFun|shared)\/\w+\.html/.test(f.url()))
+    ?.url();
 }
 
 /**
@@ -87,7 +96,11 @@ async function contentUrl(frame: Frame) {
 async function clickNext(sco: Frame) {
   await until("the SCO's page loaded", async () => {
     const content = sco.childFrames().find((f) => /\/(Playing|Etiquette|Handicapping|HavingFun|shared)\/\w+\.html/.test(f.url()));
-    return Boolean(content) && (await content!.evaluate(() => document.readyState === "complete")) && (await sco.evaluate(() => document.readyState === "complete"));
+    return (
+      Boolean(content) &&
+      (await content!.evaluate(() => document.readyState === "complete")) &&
+      (await sco.evaluate(() => document.readyState === "complete"))
+    );
   });
   await sco.click("#butNext");
 }
@@ -127,10 +140,27 @@ describe("a learner takes SCORM lessons", () => {
     // The content runs on the content origin and cannot read the app's page or cookies.
     expect(new URL(sco.url()).hostname).toBe("2.scorm.localhost");
     expect(await sco.evaluate(() => document.cookie)).toBe("");
-    expect(await sco.evaluate(() => { try { return String(window.top!.document.title); } catch { return "blocked"; } })).toBe("blocked");
-    expect(await sco.evaluate(() => fetch("http://nordlys.localhost:" + location.port + "/api/lesson-progresses", { credentials: "include" }).then((r) => String(r.status), () => "blocked"))).toBe("blocked");
+    expect(
+      await sco.evaluate(() => {
+        try {
+          return String(window.top!.document.title);
+        } catch {
+          return "blocked";
+        }
+      }),
+    ).toBe("blocked");
+    expect(
+      await sco.evaluate(() =>
+        fetch("http://nordlys.localhost:" + location.port + "/api/lesson-progresses", { credentials: "include" }).then(
+          (r) => String(r.status),
+          () => "blocked",
+        ),
+      ),
+    ).toBe("blocked");
     // The SCORM API is where the standard discovery looks: the SCO's parent (the launcher).
-    expect(await sco.evaluate((v) => typeof (window.parent as unknown as Record<string, unknown>)[v === "1.2" ? "API" : "API_1484_11"], version)).toBe("object");
+    expect(
+      await sco.evaluate((v) => typeof (window.parent as unknown as Record<string, unknown>)[v === "1.2" ? "API" : "API_1484_11"], version),
+    ).toBe("object");
   }
 
   async function tracking(lessonId: number) {
@@ -148,7 +178,9 @@ describe("a learner takes SCORM lessons", () => {
       await clickNext(sco);
       await until(`page ${next}`, async () => (await contentUrl(sco))?.includes(`Playing/${next}.html`));
     }
-    await until("progress saved", async () => (await page.$eval('[data-testid="scorm-status"]', (el) => el.textContent))?.includes("I gang"));
+    await until("progress saved", async () =>
+      (await page.$eval('[data-testid="scorm-status"]', (el) => el.textContent))?.includes("I gang"),
+    );
     await until("the place committed", async () => (await tracking(ids.l2004))?.scorm?.scos?.[0]?.completion_status === "incomplete");
 
     // Reload: the place is restored (the SCO asks, the dialog is accepted) and entry is resume.
@@ -156,8 +188,16 @@ describe("a learner takes SCORM lessons", () => {
     await page.waitForSelector('[data-testid="scorm-frame"]');
     sco = await launchFrame(page);
     await until("the resumed page", async () => (await contentUrl(sco))?.includes("Playing/OtherScoring.html"));
-    expect(await sco.evaluate(() => (window.parent as unknown as { API_1484_11: { GetValue(k: string): string } }).API_1484_11.GetValue("cmi.entry"))).toBe("resume");
-    expect(await sco.evaluate(() => (window.parent as unknown as { API_1484_11: { GetValue(k: string): string } }).API_1484_11.GetValue("cmi.location"))).toBe("3");
+    expect(
+      await sco.evaluate(() =>
+        (window.parent as unknown as { API_1484_11: { GetValue(k: string): string } }).API_1484_11.GetValue("cmi.entry"),
+      ),
+    ).toBe("resume");
+    expect(
+      await sco.evaluate(() =>
+        (window.parent as unknown as { API_1484_11: { GetValue(k: string): string } }).API_1484_11.GetValue("cmi.location"),
+      ),
+    ).toBe("3");
 
     // On to the last page: the SCO says completed, and the lesson is completed.
     for (let i = 0; i < 20 && !(await sco.$eval("#butNext", (b) => (b as HTMLButtonElement).disabled)); i++) {
@@ -180,22 +220,62 @@ describe("a learner takes SCORM lessons", () => {
     const page = await openLesson(ids.l12);
     let sco = await launchFrame(page);
     await checkIsolation(sco, "1.2");
-    type Api12 = { LMSInitialize(s: string): string; LMSSetValue(k: string, v: string): string; LMSGetValue(k: string): string; LMSCommit(s: string): string; LMSFinish(s: string): string; LMSGetLastError(): string };
-    const call = <T,>(fn: (api: Api12) => T) => sco.evaluate(`(${fn.toString()})(window.parent.API)`) as Promise<T>;
-    expect(await call((api) => [api.LMSInitialize(""), api.LMSGetValue("cmi.core.entry"), api.LMSGetValue("cmi.core.student_name")])).toEqual(["true", "ab-initio", "Larsen, Lars"]);
-    expect(await call((api) => [api.LMSSetValue("cmi.core.lesson_location", "page-7"), api.LMSSetValue("cmi.suspend_data", "answers=1,0,1"), api.LMSSetValue("cmi.core.lesson_status", "incomplete"), api.LMSSetValue("cmi.core.score.raw", "40"), api.LMSSetValue("cmi.interactions.0.id", "q1"), api.LMSSetValue("cmi.interactions.0.result", "correct"), api.LMSCommit("")])).toEqual(["true", "true", "true", "true", "true", "true", "true"]);
+    type Api12 = {
+      LMSInitialize(s: string): string;
+      LMSSetValue(k: string, v: string): string;
+      LMSGetValue(k: string): string;
+      LMSCommit(s: string): string;
+      LMSFinish(s: string): string;
+      LMSGetLastError(): string;
+    };
+    const call = <T>(fn: (api: Api12) => T) => sco.evaluate(`(${fn.toString()})(window.parent.API)`) as Promise<T>;
+    expect(
+      await call((api) => [api.LMSInitialize(""), api.LMSGetValue("cmi.core.entry"), api.LMSGetValue("cmi.core.student_name")]),
+    ).toEqual(["true", "ab-initio", "Larsen, Lars"]);
+    expect(
+      await call((api) => [
+        api.LMSSetValue("cmi.core.lesson_location", "page-7"),
+        api.LMSSetValue("cmi.suspend_data", "answers=1,0,1"),
+        api.LMSSetValue("cmi.core.lesson_status", "incomplete"),
+        api.LMSSetValue("cmi.core.score.raw", "40"),
+        api.LMSSetValue("cmi.interactions.0.id", "q1"),
+        api.LMSSetValue("cmi.interactions.0.result", "correct"),
+        api.LMSCommit(""),
+      ]),
+    ).toEqual(["true", "true", "true", "true", "true", "true", "true"]);
     await until("the commit stored", async () => (await tracking(ids.l12))?.scorm?.scos?.[0]?.score?.raw === 40);
 
     // Closing the tab without LMSFinish (a reload here) keeps the place: entry is resume.
     await page.reload({ waitUntil: "load" });
     await page.waitForSelector('[data-testid="scorm-frame"]');
     sco = await launchFrame(page);
-    expect(await call((api) => [api.LMSInitialize(""), api.LMSGetValue("cmi.core.entry"), api.LMSGetValue("cmi.core.lesson_location"), api.LMSGetValue("cmi.suspend_data"), api.LMSGetValue("cmi.core.score.raw"), api.LMSGetValue("cmi.interactions._count")])).toEqual(["true", "resume", "page-7", "answers=1,0,1", "40", "1"]);
-    expect(await call((api) => [api.LMSSetValue("cmi.core.lesson_status", "passed"), api.LMSSetValue("cmi.core.score.raw", "90"), api.LMSSetValue("cmi.core.session_time", "00:05:00"), api.LMSFinish("")])).toEqual(["true", "true", "true", "true"]);
+    expect(
+      await call((api) => [
+        api.LMSInitialize(""),
+        api.LMSGetValue("cmi.core.entry"),
+        api.LMSGetValue("cmi.core.lesson_location"),
+        api.LMSGetValue("cmi.suspend_data"),
+        api.LMSGetValue("cmi.core.score.raw"),
+        api.LMSGetValue("cmi.interactions._count"),
+      ]),
+    ).toEqual(["true", "resume", "page-7", "answers=1,0,1", "40", "1"]);
+    expect(
+      await call((api) => [
+        api.LMSSetValue("cmi.core.lesson_status", "passed"),
+        api.LMSSetValue("cmi.core.score.raw", "90"),
+        api.LMSSetValue("cmi.core.session_time", "00:05:00"),
+        api.LMSFinish(""),
+      ]),
+    ).toEqual(["true", "true", "true", "true"]);
     await until("the lesson completed", async () => page.$('[data-testid="lesson-completed"]'));
     const row = await tracking(ids.l12);
     expect(row.completed).toBe(true);
-    expect(row.scorm.scos[0]).toMatchObject({ completion_status: "passed", success_status: "passed", total_seconds: 300, score: { raw: 90 } });
+    expect(row.scorm.scos[0]).toMatchObject({
+      completion_status: "passed",
+      success_status: "passed",
+      total_seconds: 300,
+      score: { raw: 90 },
+    });
     expect(row.scorm.score).toBe(90);
   });
 

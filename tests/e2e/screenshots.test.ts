@@ -93,7 +93,9 @@ describe.each(ORGS)("screenshots of $host ($theme)", (org) => {
 
 describe("the screenshot artifacts", () => {
   it("hold a fresh picture of every page in both themes at both widths", () => {
-    const expected = ORGS.flatMap((org) => WIDTHS.flatMap((width) => [...PAGES, "player-instructions", "course-visitor"].map((name) => `${name}-${org.theme}-${width}.png`)));
+    const expected = ORGS.flatMap((org) =>
+      WIDTHS.flatMap((width) => [...PAGES, "player-instructions", "course-visitor"].map((name) => `${name}-${org.theme}-${width}.png`)),
+    );
     const stale = expected.filter((file) => !fs.existsSync(path.join(OUT, file)) || fs.statSync(path.join(OUT, file)).mtimeMs < started);
     expect(stale).toEqual([]);
   });

@@ -76,7 +76,11 @@ for (const javascript of [true, false]) {
       expect(await page.$eval("html", (el) => el.lang)).toBe("da");
       expect(await heading(page)).toBe("Kurser");
       await page.select('[data-testid="language-select"]', "sv");
-      await submitAndWaitFor(page, '[data-testid="language-submit"]', async () => (await heading(page)) === "Kurser" && (await page.$eval("html", (el) => el.lang)) === "sv");
+      await submitAndWaitFor(
+        page,
+        '[data-testid="language-submit"]',
+        async () => (await heading(page)) === "Kurser" && (await page.$eval("html", (el) => el.lang)) === "sv",
+      );
       expect(await page.$eval('[data-testid="language-submit"]', (el) => el.textContent)).toBe("Byt språk");
       await page.select('[data-testid="language-select"]', "pl");
       await submitAndWaitFor(page, '[data-testid="language-submit"]', async () => (await heading(page)) === "Kursy");
@@ -99,7 +103,8 @@ for (const javascript of [true, false]) {
         // would show as a page error (React redraws the page on the client).
         const counts = await page.$$eval('[data-testid="category-tiles"] .tile-count', (els) => els.map((e) => e.textContent ?? ""));
         expect(counts.length).toBeGreaterThan(0);
-        const texts = (JSON.parse(fs.readFileSync(path.join("locales", lng, "browse.json"), "utf8")) as { browse: Record<string, string> }).browse;
+        const texts = (JSON.parse(fs.readFileSync(path.join("locales", lng, "browse.json"), "utf8")) as { browse: Record<string, string> })
+          .browse;
         for (const text of counts) {
           const count = Number(text.match(/\d+/)?.[0]);
           const form = new Intl.PluralRules(lng).select(count);
@@ -116,7 +121,11 @@ for (const javascript of [true, false]) {
       expect(res?.status()).toBe(404);
       expect(await heading(page)).toBe("This page could not be found");
       // Home, drawn: its course list (the 404 page has the brand name too).
-      await submitAndWaitFor(page, ".error-page a", async () => new URL(page.url()).pathname === "/" && (await page.$(".course-title")) !== null);
+      await submitAndWaitFor(
+        page,
+        ".error-page a",
+        async () => new URL(page.url()).pathname === "/" && (await page.$(".course-title")) !== null,
+      );
       expect(await page.$eval(".brand-name", (el) => el.textContent)).toBe("Acme Academy");
 
       const unknown = await page.goto(url("unknown.localhost"), { waitUntil: "load" });

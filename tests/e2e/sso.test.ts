@@ -36,7 +36,9 @@ const url = (p = "/") => `http://${HOST}:${server.port}${p}`;
 function users(email: string) {
   const db = new Database(path.join(server.dataDir, `org-${nordlysId}`, "db.sqlite"), { readonly: true });
   try {
-    return db.prepare("select id, role, managed_externally, first_name from users where email = ?").all(email) as Array<Record<string, unknown>>;
+    return db.prepare("select id, role, managed_externally, first_name from users where email = ?").all(email) as Array<
+      Record<string, unknown>
+    >;
   } finally {
     db.close();
   }
@@ -129,33 +131,36 @@ describe("single sign-on end to end", () => {
   it.each([
     ["on", true],
     ["off", false],
-  ] as const)("a new person signs in through the provider with JavaScript %s, lands on /auth/redirect and cannot edit their details", async (label, javascript) => {
-    const login = `sso.person.${label}`;
-    const email = `${login}@idp.test`;
-    const page = await newPage(browser, { javascript });
-    await page.goto(url("/auth/login"), { waitUntil: "load" });
-    if (javascript) await shoot(page, "login");
-    const redirects: string[] = [];
-    page.on("response", (res) => {
-      if (res.url().includes("/auth/redirect")) redirects.push(res.url());
-    });
-    await ssoSignIn(page, login);
-    expect(redirects.length).toBeGreaterThan(0); // through /auth/redirect
-    expect(pathOf(page)).toBe("/welcome"); // a new learner is greeted first
-    expect(users(email)).toMatchObject([{ role: "learner", managed_externally: 1, first_name: "Sso" }]);
+  ] as const)(
+    "a new person signs in through the provider with JavaScript %s, lands on /auth/redirect and cannot edit their details",
+    async (label, javascript) => {
+      const login = `sso.person.${label}`;
+      const email = `${login}@idp.test`;
+      const page = await newPage(browser, { javascript });
+      await page.goto(url("/auth/login"), { waitUntil: "load" });
+      if (javascript) await shoot(page, "login");
+      const redirects: string[] = [];
+      page.on("response", (res) => {
+        if (res.url().includes("/auth/redirect")) redirects.push(res.url());
+      });
+      await ssoSignIn(page, login);
+      expect(redirects.length).toBeGreaterThan(0); // through /auth/redirect
+      expect(pathOf(page)).toBe("/welcome"); // a new learner is greeted first
+      expect(users(email)).toMatchObject([{ role: "learner", managed_externally: 1, first_name: "Sso" }]);
 
-    await page.goto(url("/profile"), { waitUntil: "load" });
-    expect(await page.$eval("#firstName", (el) => (el as HTMLInputElement).disabled)).toBe(true);
-    await page.goto(url("/auth/password"), { waitUntil: "load" });
-    expect(await page.$("input[name=currentPassword]")).toBeNull();
+      await page.goto(url("/profile"), { waitUntil: "load" });
+      expect(await page.$eval("#firstName", (el) => (el as HTMLInputElement).disabled)).toBe(true);
+      await page.goto(url("/auth/password"), { waitUntil: "load" });
+      expect(await page.$("input[name=currentPassword]")).toBeNull();
 
-    // A second sign-in (a fresh browser) finds the same person.
-    const again = await newPage(browser, { javascript });
-    await ssoSignIn(again, login);
-    expect(pathOf(again)).toBe("/welcome");
-    expect(users(email)).toHaveLength(1);
-    expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
-  });
+      // A second sign-in (a fresh browser) finds the same person.
+      const again = await newPage(browser, { javascript });
+      await ssoSignIn(again, login);
+      expect(pathOf(again)).toBe("/welcome");
+      expect(users(email)).toHaveLength(1);
+      expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+    },
+  );
 
   it("a forged state fails closed with a clear message and no session", async () => {
     const page = await newPage(browser, { javascript: false });

@@ -137,7 +137,11 @@ export async function until<T>(check: () => Promise<T>, what: string, { timeoutM
 export async function clickUntil(page: Page, selector: string, done: () => Promise<boolean>, { timeoutMs = 30_000 } = {}) {
   await settled(page);
   await page.click(selector);
-  await until(async () => (await done()) && (await page.evaluate(() => document.readyState === "complete")), `${selector} to lead on (at ${page.url()})`, { timeoutMs });
+  await until(
+    async () => (await done()) && (await page.evaluate(() => document.readyState === "complete")),
+    `${selector} to lead on (at ${page.url()})`,
+    { timeoutMs },
+  );
   await settled(page);
 }
 

@@ -28,7 +28,9 @@ export function prepareTour(server: RunningServer, organizationId: number, host:
   let category: { id: number };
   try {
     category = db.prepare("select id from categories order by id limit 1").get() as { id: number };
-    other = db.prepare("select id from courses where published = 1 and type in ('download', 'external_link') order by type, id limit 1").get() as { id: number } | undefined;
+    other = db
+      .prepare("select id from courses where published = 1 and type in ('download', 'external_link') order by type, id limit 1")
+      .get() as { id: number } | undefined;
     course = db
       .prepare(
         `select c.id from courses c join lessons l on l.course_id = c.id
@@ -36,7 +38,9 @@ export function prepareTour(server: RunningServer, organizationId: number, host:
          order by (c.cover_file_id is not null) desc, sum(l.kind = 'video') desc, count(*) desc, c.id limit 1`,
       )
       .get() as { id: number };
-    lessons = db.prepare("select id, kind, duration_seconds from lessons where course_id = ? order by position, id").all(course.id) as typeof lessons;
+    lessons = db
+      .prepare("select id, kind, duration_seconds from lessons where course_id = ? order by position, id")
+      .all(course.id) as typeof lessons;
     learner = db.prepare("select id from users where email = ?").get(learnerEmail) as { id: number };
   } finally {
     db.close();
@@ -50,7 +54,12 @@ export function prepareTour(server: RunningServer, organizationId: number, host:
       organizationId,
       `insert into lesson_progress (user_id, lesson_id, course_id, position_seconds, watched_seconds, completed_at, created_at, updated_at)
        values (?, ?, ?, 0, 30, ?, ?, ?) on conflict do nothing`,
-      learner.id, l.id, course.id, now, now, now,
+      learner.id,
+      l.id,
+      course.id,
+      now,
+      now,
+      now,
     );
   }
   const position = Math.max(1, Math.floor((video.duration_seconds ?? 8) / 3));
@@ -59,7 +68,13 @@ export function prepareTour(server: RunningServer, organizationId: number, host:
     organizationId,
     `insert into lesson_progress (user_id, lesson_id, course_id, position_seconds, watched_seconds, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
-    learner.id, video.id, course.id, position, position, now, now,
+    learner.id,
+    video.id,
+    course.id,
+    position,
+    position,
+    now,
+    now,
   );
   return {
     host,
@@ -80,11 +95,22 @@ export function prepareTour(server: RunningServer, organizationId: number, host:
 }
 
 /** A browser context signed in as the learner (a session row, as after a real login). */
-export async function learnerPage(browser: Browser, server: RunningServer, tour: Tour, email: string, { javascript = true } = {}): Promise<Page> {
+export async function learnerPage(
+  browser: Browser,
+  server: RunningServer,
+  tour: Tour,
+  email: string,
+  { javascript = true } = {},
+): Promise<Page> {
   const token = insertSession(server, { organizationId: tour.organizationId }, { email, kind: "web" });
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
   await page.setJavaScriptEnabled(javascript);
-  await page.setCookie({ name: "lectern_session", value: encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64")), domain: tour.host, path: "/" });
+  await page.setCookie({
+    name: "lectern_session",
+    value: encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64")),
+    domain: tour.host,
+    path: "/",
+  });
   return page;
 }

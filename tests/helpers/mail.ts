@@ -50,7 +50,8 @@ export async function startMailbox() {
         return found;
       }
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no mail to ${to} within ${timeoutMs} ms; got: ${mails.map((m) => `${m.to} ${m.subject}`).join("; ")}`);
+      if (left <= 0)
+        throw new Error(`no mail to ${to} within ${timeoutMs} ms; got: ${mails.map((m) => `${m.to} ${m.subject}`).join("; ")}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 250));
         waiters.push(() => {

@@ -14,7 +14,9 @@ export function insertSession(
   { email, kind }: { email: string; kind: "web" | "api" },
 ) {
   const file =
-    where === "platform" ? path.join(server.dataDir, "platform.sqlite") : path.join(server.dataDir, `org-${where.organizationId}`, "db.sqlite");
+    where === "platform"
+      ? path.join(server.dataDir, "platform.sqlite")
+      : path.join(server.dataDir, `org-${where.organizationId}`, "db.sqlite");
   const people = where === "platform" ? "super_admins" : "users";
   const sessions = where === "platform" ? "platform_sessions" : "sessions";
   const db = new Database(file);

@@ -86,7 +86,13 @@ describe("the super-admin's overview and user list", () => {
 
     // Acme's admin adds a person on the dashboard and a course through /api.
     const admin = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "admin@acme.test", kind: "web" }));
-    const added = await postForm(server, "acme.localhost", "/dashboard/users/create", { firstName: "Quinn", lastName: "Counted", email: "quinn@acme.test", role: "learner", language: "" }, admin);
+    const added = await postForm(
+      server,
+      "acme.localhost",
+      "/dashboard/users/create",
+      { firstName: "Quinn", lastName: "Counted", email: "quinn@acme.test", role: "learner", language: "" },
+      admin,
+    );
     expect(added.status).toBe(302);
     const token = insertSession(server, { organizationId: 1 }, { email: "admin@acme.test", kind: "api" });
     const course = await api(server, "acme.localhost", "POST", "courses", { token, body: { title: "Counted course" } });
@@ -98,12 +104,20 @@ describe("the super-admin's overview and user list", () => {
     expect({ organizations: after.organizations, users: after.users, courses: after.courses }).toEqual(truth());
 
     const found = await page("localhost", "/admin/users?q=quinn", superCookie);
-    const row = found.body.match(/<tr><td><a [^>]*href="\/admin\/users\/1-(\d+)">Quinn Counted<\/a><\/td><td>quinn@acme.test<\/td><td>[^<]+<\/td><td>Acme Academy<\/td><\/tr>/);
+    const row = found.body.match(
+      /<tr><td><a [^>]*href="\/admin\/users\/1-(\d+)">Quinn Counted<\/a><\/td><td>quinn@acme.test<\/td><td>[^<]+<\/td><td>Acme Academy<\/td><\/tr>/,
+    );
     expect(row).not.toBeNull();
     const userId = Number(row![1]);
 
     // Renamed by the organization's admin: the list follows.
-    const renamed = await postForm(server, "acme.localhost", `/dashboard/users/${userId}`, { firstName: "Quinn", lastName: "Renamed", email: "quinn@acme.test", role: "learner", language: "" }, admin);
+    const renamed = await postForm(
+      server,
+      "acme.localhost",
+      `/dashboard/users/${userId}`,
+      { firstName: "Quinn", lastName: "Renamed", email: "quinn@acme.test", role: "learner", language: "" },
+      admin,
+    );
     expect(renamed.status).toBe(302);
     expect((await page("localhost", "/admin/users?q=quinn", superCookie)).body).toContain("Quinn Renamed");
 
@@ -116,7 +130,11 @@ describe("the super-admin's overview and user list", () => {
 
   it("count a change another process made in an organization's file once the organization is next used", async () => {
     const before = await overview();
-    execTenant(server, 2, "insert into users (email, first_name, last_name, role) values ('outside@nordlys.test', 'Ole', 'Udefra', 'learner')");
+    execTenant(
+      server,
+      2,
+      "insert into users (email, first_name, last_name, role) values ('outside@nordlys.test', 'Ole', 'Udefra', 'learner')",
+    );
     expect((await request(server.port, "nordlys.localhost", "/auth/login")).status).toBe(200);
     const after = await overview();
     expect(after.users).toBe(before.users + 1);

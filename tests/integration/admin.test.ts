@@ -22,11 +22,18 @@ afterAll(async () => {
   await mailbox?.close();
 });
 
-const page = (host: string, p: string, cookie?: string | null) => request(server.port, host, p, { headers: cookie ? { Cookie: cookie } : {} });
+const page = (host: string, p: string, cookie?: string | null) =>
+  request(server.port, host, p, { headers: cookie ? { Cookie: cookie } : {} });
 
 describe("the super-admin creates an organization", () => {
   it("provisions it, its host resolves and shows its name, and its first admin is invited", async () => {
-    const created = await postForm(server, "localhost", "/admin/organizations", { name: "Fjord School", language: "no", urlPrefix: "fjord", adminEmail: "head@fjord.test" }, superCookie);
+    const created = await postForm(
+      server,
+      "localhost",
+      "/admin/organizations",
+      { name: "Fjord School", language: "no", urlPrefix: "fjord", adminEmail: "head@fjord.test" },
+      superCookie,
+    );
     expect(created.status).toBe(302);
     const location = created.headers.location!;
     expect(location).toMatch(/^\/admin\/organizations\/\d+$/);
@@ -62,28 +69,48 @@ describe("the super-admin creates an organization", () => {
 
   it("refuses an address another organization uses, creating nothing", async () => {
     const before = fs.readdirSync(server.dataDir).filter((f) => f.startsWith("org-")).length;
-    const res = await postForm(server, "localhost", "/admin/organizations", { name: "Copy", language: "en", urlPrefix: "acme" }, superCookie);
+    const res = await postForm(
+      server,
+      "localhost",
+      "/admin/organizations",
+      { name: "Copy", language: "en", urlPrefix: "acme" },
+      superCookie,
+    );
     expect(res.status).toBe(400);
     expect(res.body).toContain("Another organization already uses this address.");
     expect(fs.readdirSync(server.dataDir).filter((f) => f.startsWith("org-")).length).toBe(before);
   });
 
   it("makes a url prefix from the name when none is given", async () => {
-    const res = await api(server, "localhost", "POST", "organizations", { token: superToken, body: { name: "Ærø Øvelser", language: "da" } });
+    const res = await api(server, "localhost", "POST", "organizations", {
+      token: superToken,
+      body: { name: "Ærø Øvelser", language: "da" },
+    });
     expect(res.status).toBe(201);
     expect(res.json().payload.urlPrefix).toBe("aero-ovelser");
     expect((await page("aero-ovelser.localhost", "/")).body).toContain("Ærø Øvelser");
   });
 
   it("edits settings, and a renamed host moves the organization", async () => {
-    const res = await postForm(server, "localhost", "/admin/organizations/2?index", { name: "Nordlys Akademi", language: "da", urlPrefix: "nordlys", customDomain: "laer.nordlys.example", footer: "Ny sidefod" }, superCookie);
+    const res = await postForm(
+      server,
+      "localhost",
+      "/admin/organizations/2?index",
+      { name: "Nordlys Akademi", language: "da", urlPrefix: "nordlys", customDomain: "laer.nordlys.example", footer: "Ny sidefod" },
+      superCookie,
+    );
     expect(res.status).toBe(302);
     expect((await page("laer.nordlys.example", "/")).body).toContain("Ny sidefod");
     expect((await page("nordlys.localhost", "/")).body).toContain("Ny sidefod");
   });
 
   it("deletes an organization by moving its folder aside, after asking", async () => {
-    const created = (await api(server, "localhost", "POST", "organizations", { token: superToken, body: { name: "Short Lived", language: "en", urlPrefix: "short" } })).json().payload;
+    const created = (
+      await api(server, "localhost", "POST", "organizations", {
+        token: superToken,
+        body: { name: "Short Lived", language: "en", urlPrefix: "short" },
+      })
+    ).json().payload;
     const confirm = await page("localhost", `/admin/organizations/${created.id}/delete`, superCookie);
     expect(confirm.body).toContain("Are you sure? This action cannot be undone");
     const deleted = await postForm(server, "localhost", `/admin/organizations/${created.id}/delete`, { intent: "delete" }, superCookie);
@@ -121,7 +148,13 @@ describe("who reaches what", () => {
 describe("the organization admin manages users", () => {
   it("adds a user (invited by mail), sees them in the table, and deletes them after the confirmation", async () => {
     const admin = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
-    const add = await postForm(server, "nordlys.localhost", "/dashboard/users/create", { firstName: "Ny", lastName: "Kollega", email: "ny@nordlys.test", role: "learner", language: "" }, admin);
+    const add = await postForm(
+      server,
+      "nordlys.localhost",
+      "/dashboard/users/create",
+      { firstName: "Ny", lastName: "Kollega", email: "ny@nordlys.test", role: "learner", language: "" },
+      admin,
+    );
     expect(add.status).toBe(302);
     expect(add.headers.location).toBe("/dashboard/users");
     const mail = await mailbox.next("ny@nordlys.test");
@@ -130,7 +163,13 @@ describe("the organization admin manages users", () => {
     expect(table.body).toContain("ny@nordlys.test");
     const id = Number(table.body.match(/href="\/dashboard\/users\/(\d+)">Ny Kollega/)![1]);
 
-    const duplicate = await postForm(server, "nordlys.localhost", "/dashboard/users/create", { email: "NY@nordlys.test", role: "learner" }, admin);
+    const duplicate = await postForm(
+      server,
+      "nordlys.localhost",
+      "/dashboard/users/create",
+      { email: "NY@nordlys.test", role: "learner" },
+      admin,
+    );
     expect(duplicate.status).toBe(400);
 
     const confirm = await page("nordlys.localhost", `/dashboard/users/${id}/delete`, admin);
@@ -141,7 +180,11 @@ describe("the organization admin manages users", () => {
   });
 
   it("exports users as CSV with formula-looking cells neutralised", async () => {
-    execTenant(server, 2, "insert into users (email, first_name, last_name, role) values ('formula@nordlys.test', '=HYPERLINK(\"http://evil\")', '+1-2', 'learner')");
+    execTenant(
+      server,
+      2,
+      "insert into users (email, first_name, last_name, role) values ('formula@nordlys.test', '=HYPERLINK(\"http://evil\")', '+1-2', 'learner')",
+    );
     const admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
     const csv = await api(server, "nordlys.localhost", "GET", "users/export", { token: admin });
     const line = csv.body.split("\r\n").find((l) => l.includes("formula@nordlys.test"))!;
@@ -155,7 +198,13 @@ describe("the organization admin manages users", () => {
     const self = await page("nordlys.localhost", "/dashboard/users/1", admin);
     expect(self.body).not.toContain('data-testid="delete-user"');
     expect((await postForm(server, "nordlys.localhost", "/dashboard/users/1/delete", { intent: "delete" }, admin)).status).toBe(403);
-    await postForm(server, "nordlys.localhost", "/dashboard/users/1", { firstName: "Astrid", lastName: "Andersen", email: "admin@nordlys.test", role: "learner" }, admin);
+    await postForm(
+      server,
+      "nordlys.localhost",
+      "/dashboard/users/1",
+      { firstName: "Astrid", lastName: "Andersen", email: "admin@nordlys.test", role: "learner" },
+      admin,
+    );
     expect((await page("nordlys.localhost", "/dashboard", admin)).status).toBe(200);
   });
 });
@@ -163,9 +212,14 @@ describe("the organization admin manages users", () => {
 describe("branding", () => {
   it("shows an uploaded logo on the organization's pages", async () => {
     const sharp = (await import("sharp")).default;
-    const logo = await sharp({ create: { width: 120, height: 40, channels: 3, background: "#ff8800" } }).png().toBuffer();
+    const logo = await sharp({ create: { width: 120, height: 40, channels: 3, background: "#ff8800" } })
+      .png()
+      .toBuffer();
     const { multipart } = await import("../helpers/http");
-    const { body, contentType } = multipart({ field: "logo", intent: "upload" }, { image: { name: "logo.png", type: "image/png", data: logo } });
+    const { body, contentType } = multipart(
+      { field: "logo", intent: "upload" },
+      { image: { name: "logo.png", type: "image/png", data: logo } },
+    );
     const res = await request(server.port, "localhost", "/admin/organizations/1?index", {
       method: "POST",
       headers: { Cookie: superCookie, "Content-Type": contentType, "Sec-Fetch-Site": "same-origin" },

@@ -14,15 +14,28 @@ let admin: string;
 let learner: string;
 let groupAdmin: string;
 const ORG = "nordlys.localhost";
-const MEMBERS = "(select id from users where email not in ('admin@nordlys.test', 'learner@nordlys.test') and role = 'learner' order by id limit 2)";
+const MEMBERS =
+  "(select id from users where email not in ('admin@nordlys.test', 'learner@nordlys.test') and role = 'learner' order by id limit 2)";
 
 beforeAll(async () => {
   server = await startServer();
-  execTenant(server, 2, "insert into users (email, first_name, last_name, role) values ('groupadmin@nordlys.test', 'Gry', 'Gruppe', 'learner')");
+  execTenant(
+    server,
+    2,
+    "insert into users (email, first_name, last_name, role) values ('groupadmin@nordlys.test', 'Gry', 'Gruppe', 'learner')",
+  );
   execTenant(server, 2, "insert into groups (name) values ('Team Syd')");
-  execTenant(server, 2, "insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 1 from groups g, users u where g.name = 'Team Syd' and u.email = 'groupadmin@nordlys.test'");
+  execTenant(
+    server,
+    2,
+    "insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 1 from groups g, users u where g.name = 'Team Syd' and u.email = 'groupadmin@nordlys.test'",
+  );
   // Two of the demo's generated learners belong to the group.
-  execTenant(server, 2, `insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 0 from groups g, users u where g.name = 'Team Syd' and u.id in ${MEMBERS}`);
+  execTenant(
+    server,
+    2,
+    `insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 0 from groups g, users u where g.name = 'Team Syd' and u.id in ${MEMBERS}`,
+  );
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   learner = insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "api" });
   groupAdmin = insertSession(server, { organizationId: 2 }, { email: "groupadmin@nordlys.test", kind: "api" });
@@ -46,14 +59,25 @@ describe("the KPI calls", () => {
     expect(res.status).toBe(200);
     const { payload, status } = res.json();
     expect(status).toBe(200);
-    expect(payload).toMatchObject({ kpi: "new_users", group: "month", compare: true, time_zone: "Europe/Copenhagen", unit: "count", scope: "organization", available: true });
+    expect(payload).toMatchObject({
+      kpi: "new_users",
+      group: "month",
+      compare: true,
+      time_zone: "Europe/Copenhagen",
+      unit: "count",
+      scope: "organization",
+      available: true,
+    });
     expect(payload.buckets.length).toBeGreaterThanOrEqual(12);
     expect(payload.buckets.reduce((s: number, b: { value: number }) => s + b.value, 0)).toBe(payload.total);
     const start = localMidnight(payload.from, "Europe/Copenhagen") / 1000;
     const end = localMidnight(addDays(payload.to, 1), "Europe/Copenhagen") / 1000;
     expect(payload.total).toBe(scalar("select count(*) from users where created_at >= ? and created_at < ?", start, end));
     expect(payload.total).toBeGreaterThan(10);
-    expect(payload.previous.total).toBe(scalar("select count(*) from users where created_at < ?", start) - scalar("select count(*) from users where created_at < ?", localMidnight(payload.previous.from, "Europe/Copenhagen") / 1000));
+    expect(payload.previous.total).toBe(
+      scalar("select count(*) from users where created_at < ?", start) -
+        scalar("select count(*) from users where created_at < ?", localMidnight(payload.previous.from, "Europe/Copenhagen") / 1000),
+    );
     expect(payload.change.absolute).toBe(payload.total - payload.previous.total);
   });
 
@@ -89,9 +113,7 @@ describe("the KPI calls", () => {
     const q = "?from=2025-01-01&to=2026-12-31&group=month";
     const mine = (await get(`analytics/courses/completions${q}`, groupAdmin)).json().payload;
     expect(mine.scope).toBe("groups");
-    expect(mine.total).toBe(
-      scalar(`select count(*) from course_completions where user_id in ${MEMBERS}`),
-    );
+    expect(mine.total).toBe(scalar(`select count(*) from course_completions where user_id in ${MEMBERS}`));
     const users = (await get(`analytics/users/new-users${q}`, groupAdmin)).json().payload;
     // The two learners, and the group admin, a member who joined today.
     expect(users.total).toBe(scalar(`select count(*) from users where id in ${MEMBERS} and created_at >= unixepoch('2025-01-01')`) + 1);
@@ -102,8 +124,17 @@ describe("the KPI calls", () => {
 
 describe("material downloads", () => {
   it("count when the signed download is served from its start, not when the link is made", async () => {
-    const { body, contentType } = multipart({}, { file: { name: "haandbog.pdf", type: "application/pdf", data: Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n") } });
-    const file = (await request(server.port, ORG, "/api/files", { method: "POST", headers: { Authorization: `Bearer ${admin}`, "Content-Type": contentType }, body })).json().payload;
+    const { body, contentType } = multipart(
+      {},
+      { file: { name: "haandbog.pdf", type: "application/pdf", data: Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n") } },
+    );
+    const file = (
+      await request(server.port, ORG, "/api/files", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${admin}`, "Content-Type": contentType },
+        body,
+      })
+    ).json().payload;
     execTenant(server, 2, "insert into materials (course_id, file_id, title) values (1, ?, 'Håndbog')", file.id);
     const total = async () => (await get("analytics/materials-download?period=7d")).json().payload.total as number;
     const before = await total();
@@ -115,7 +146,9 @@ describe("material downloads", () => {
     expect((await request(server.port, ORG, link.pathname, { headers: { Range: "bytes=10-" } })).status).toBe(206);
     expect((await request(server.port, ORG, link.pathname, { method: "HEAD" })).status).toBe(200);
     expect(await total()).toBe(before + 1);
-    const course = (await get("analytics/materials-download?period=7d&courses=true")).json().payload.courses.find((c: { course_id: number }) => c.course_id === 1);
+    const course = (await get("analytics/materials-download?period=7d&courses=true"))
+      .json()
+      .payload.courses.find((c: { course_id: number }) => c.course_id === 1);
     expect(course.downloads).toBeGreaterThanOrEqual(1);
   });
 });
@@ -123,16 +156,29 @@ describe("material downloads", () => {
 describe("CSV export", () => {
   it("downloads every table of the analytics page as CSV, and refuses an unknown table", async () => {
     const cookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
-    const courses = await request(server.port, ORG, "/dashboard/analytics/export?period=12m&group=month&table=courses", { headers: { Cookie: cookie } });
+    const courses = await request(server.port, ORG, "/dashboard/analytics/export?period=12m&group=month&table=courses", {
+      headers: { Cookie: cookie },
+    });
     expect(courses.status).toBe(200);
     expect(courses.headers["content-type"]).toContain("text/csv");
-    expect(courses.body.replace(/^\uFEFF/, "").split("\r\n")[0]).toBe("course_id,title,completions,watch_minutes,downloads,quiz_attempts,quiz_passes,quiz_pass_rate");
-    const weeks = await request(server.port, ORG, "/dashboard/analytics/export?period=30d&group=week&compare=true&table=new_users", { headers: { Cookie: cookie } });
-    const lines = weeks.body.replace(/^\uFEFF/, "").trim().split("\r\n");
+    expect(courses.body.replace(/^\uFEFF/, "").split("\r\n")[0]).toBe(
+      "course_id,title,completions,watch_minutes,downloads,quiz_attempts,quiz_passes,quiz_pass_rate",
+    );
+    const weeks = await request(server.port, ORG, "/dashboard/analytics/export?period=30d&group=week&compare=true&table=new_users", {
+      headers: { Cookie: cookie },
+    });
+    const lines = weeks.body
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toBe("bucket,from,to,value,previous_bucket,previous_from,previous_to,previous_value");
     expect(lines[1]).toMatch(/^\d{4}-W\d{2},/);
-    expect((await request(server.port, ORG, "/dashboard/analytics/export?table=secrets", { headers: { Cookie: cookie } })).status).toBe(400);
+    expect((await request(server.port, ORG, "/dashboard/analytics/export?table=secrets", { headers: { Cookie: cookie } })).status).toBe(
+      400,
+    );
     const learnerCookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "web" }));
-    expect((await request(server.port, ORG, "/dashboard/analytics/export?table=courses", { headers: { Cookie: learnerCookie } })).status).toBe(403);
+    expect(
+      (await request(server.port, ORG, "/dashboard/analytics/export?table=courses", { headers: { Cookie: learnerCookie } })).status,
+    ).toBe(403);
   });
 });

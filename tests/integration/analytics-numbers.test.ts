@@ -4,7 +4,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../db/open";
 import { courses, files, groupMembers, groups, lessons, materials, users } from "../../db/tenant";
-import { courseBreakdown, isDownloadStart, kpiReport, recordFileServed, type AnalyticsScope, type Kpi } from "../../app/models/analytics.server";
+import {
+  courseBreakdown,
+  isDownloadStart,
+  kpiReport,
+  recordFileServed,
+  type AnalyticsScope,
+  type Kpi,
+} from "../../app/models/analytics.server";
 import { publish } from "../../app/models/events.server";
 import { subscribeLearningEvents } from "../../app/models/subscribers.server";
 import { completeLesson, recordHeartbeat } from "../../app/models/learning.server";
@@ -31,7 +38,11 @@ const people: Record<string, number> = {};
 const at = (iso: string) => new Date(iso);
 
 function person(email: string, createdAt: string) {
-  const row = db.insert(users).values({ email, role: "learner", createdAt: at(createdAt) }).returning().get();
+  const row = db
+    .insert(users)
+    .values({ email, role: "learner", createdAt: at(createdAt) })
+    .returning()
+    .get();
   people[email] = row.id;
   return row.id;
 }
@@ -63,8 +74,17 @@ beforeAll(() => {
   course = db.insert(courses).values({ title: "Førstehjælp", type: "series", published: true }).returning().get().id;
   other = db.insert(courses).values({ title: "Brandsikkerhed", type: "series", published: true }).returning().get().id;
   groupId = db.insert(groups).values({ name: "Team Syd" }).returning().get().id;
-  db.insert(groupMembers).values([{ groupId, userId: people["b@x.test"] }, { groupId, userId: people["d@x.test"] }]).run();
-  const file1 = db.insert(files).values({ kind: "document", mime: "application/pdf", name: "h.pdf", size: 1, sha256: "x", path: "a/h.pdf" }).returning().get();
+  db.insert(groupMembers)
+    .values([
+      { groupId, userId: people["b@x.test"] },
+      { groupId, userId: people["d@x.test"] },
+    ])
+    .run();
+  const file1 = db
+    .insert(files)
+    .values({ kind: "document", mime: "application/pdf", name: "h.pdf", size: 1, sha256: "x", path: "a/h.pdf" })
+    .returning()
+    .get();
   material = file1.id;
   db.insert(materials).values({ courseId: course, fileId: file1.id, title: "Håndbog" }).run();
 });
@@ -75,7 +95,11 @@ afterAll(() => {
 
 describe("recording through the learning model", () => {
   it("counts a course completion once, at the moment of the last lesson", () => {
-    const video = db.insert(lessons).values({ courseId: course, title: "Film", kind: "video", videoUrl: "https://example.org/v.mp4" }).returning().get();
+    const video = db
+      .insert(lessons)
+      .values({ courseId: course, title: "Film", kind: "video", videoUrl: "https://example.org/v.mp4" })
+      .returning()
+      .get();
     const text = db.insert(lessons).values({ courseId: course, title: "Tekst", kind: "text" }).returning().get();
     const single = db.insert(lessons).values({ courseId: other, title: "Eneste", kind: "text" }).returning().get();
     // d: watches 10 minutes on the evening of the short day (a heartbeat a minute), then completes.
@@ -108,10 +132,38 @@ describe("recording through the learning model", () => {
   it("counts quiz attempts and passes per course from the quizAttemptEnded event", () => {
     db.transaction((tx) => {
       const base = { quizId: 1, lessonId: null, courseId: course, score: 40, passed: false };
-      publish(tx, "quizAttemptEnded", { ...base, userId: people["d@x.test"], attemptId: 1, attemptNumber: 1, at: at("2026-03-29T10:00:00Z") });
-      publish(tx, "quizAttemptEnded", { ...base, userId: people["d@x.test"], attemptId: 2, attemptNumber: 2, score: 90, passed: true, at: at("2026-03-29T11:00:00Z") });
-      publish(tx, "quizAttemptEnded", { ...base, userId: people["c@x.test"], attemptId: 3, attemptNumber: 1, score: 80, passed: true, at: at("2026-03-30T11:00:00Z") });
-      publish(tx, "quizAttemptEnded", { ...base, userId: people["e@x.test"], attemptId: 4, attemptNumber: 1, at: at("2026-03-30T12:00:00Z") });
+      publish(tx, "quizAttemptEnded", {
+        ...base,
+        userId: people["d@x.test"],
+        attemptId: 1,
+        attemptNumber: 1,
+        at: at("2026-03-29T10:00:00Z"),
+      });
+      publish(tx, "quizAttemptEnded", {
+        ...base,
+        userId: people["d@x.test"],
+        attemptId: 2,
+        attemptNumber: 2,
+        score: 90,
+        passed: true,
+        at: at("2026-03-29T11:00:00Z"),
+      });
+      publish(tx, "quizAttemptEnded", {
+        ...base,
+        userId: people["c@x.test"],
+        attemptId: 3,
+        attemptNumber: 1,
+        score: 80,
+        passed: true,
+        at: at("2026-03-30T11:00:00Z"),
+      });
+      publish(tx, "quizAttemptEnded", {
+        ...base,
+        userId: people["e@x.test"],
+        attemptId: 4,
+        attemptNumber: 1,
+        at: at("2026-03-30T12:00:00Z"),
+      });
     });
     const rows = courseBreakdown(db, { period: { from: "2026-03-29", to: "2026-03-30" }, timeZone: TZ, scope: ORG });
     const first = rows.find((r) => r.course_id === course)!;
@@ -129,7 +181,11 @@ describe("recording through the learning model", () => {
     expect(isDownloadStart("HEAD", undefined)).toBe(false);
     expect(recordFileServed(db, { fileId: material, at: at("2026-03-29T22:59:00Z") })).toBe(true); // 00:59 on the 30th
     expect(recordFileServed(db, { fileId: material, at: at("2026-03-30T07:00:00Z") })).toBe(true);
-    const image = db.insert(files).values({ kind: "image", mime: "image/png", name: "i.png", size: 1, sha256: "y", path: "a/i.png" }).returning().get();
+    const image = db
+      .insert(files)
+      .values({ kind: "image", mime: "image/png", name: "i.png", size: 1, sha256: "y", path: "a/i.png" })
+      .returning()
+      .get();
     expect(recordFileServed(db, { fileId: image.id, at: at("2026-03-30T07:00:00Z") })).toBe(false);
     expect(values(report("downloads", "2026-03-29", "2026-03-30", "day"))).toEqual([
       ["2026-03-29", 0],

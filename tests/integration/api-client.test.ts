@@ -23,7 +23,11 @@ function clientFor(host: string, token?: string) {
     const url = new URL(input.url);
     const headers = Object.fromEntries(input.headers.entries());
     const body = input.method === "GET" ? undefined : await input.text();
-    const res = await request(server.port, host, `${url.pathname}${url.search}`, { method: input.method, headers, body: body || undefined });
+    const res = await request(server.port, host, `${url.pathname}${url.search}`, {
+      method: input.method,
+      headers,
+      body: body || undefined,
+    });
     checkReply(input.method, `${url.pathname}${url.search}`, res);
     const replyHeaders = new Headers();
     for (const [name, value] of Object.entries(res.headers)) if (typeof value === "string") replyHeaders.set(name, value);
@@ -47,7 +51,10 @@ describe("the typed /api client", () => {
     const token = await signIn("learner@nordlys.test");
     const api = clientFor("nordlys.localhost", token);
     const { data, error, response } = await api.GET("/api/auth/user");
-    expect(error, `${response.status} ${JSON.stringify(error)} ${JSON.stringify([...(response.headers as Headers).keys()])}`).toBeUndefined();
+    expect(
+      error,
+      `${response.status} ${JSON.stringify(error)} ${JSON.stringify([...(response.headers as Headers).keys()])}`,
+    ).toBeUndefined();
     expect(data?.payload.email).toBe("learner@nordlys.test");
     expect(data?.payload.capabilities).toContain("learn:course");
   });

@@ -52,7 +52,10 @@ describe("API tokens", () => {
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.json()).toMatchObject({ error: true, status: 403, payload: { code: "forbidden" } });
     }
-    const reads = [["GET", "users"], ["GET", "api/tokens"]] as const;
+    const reads = [
+      ["GET", "users"],
+      ["GET", "api/tokens"],
+    ] as const;
     for (const [method, path] of reads) expect((await api(server, ORG, method, path, { token })).status, path).toBe(403);
     // Nothing changed.
     const course = (await api(server, ORG, "GET", "courses/1", { token: admin })).json().payload;
@@ -156,13 +159,19 @@ describe("mass assignment", () => {
 
 describe("users through /api", () => {
   it("adds, edits and deletes a user; nobody deletes or demotes themselves", async () => {
-    const created = await api(server, ORG, "POST", "users", { token: admin, body: { email: "api-user@nordlys.test", firstName: "Api", role: "learner" } });
+    const created = await api(server, ORG, "POST", "users", {
+      token: admin,
+      body: { email: "api-user@nordlys.test", firstName: "Api", role: "learner" },
+    });
     expect(created.status, created.body).toBe(201);
     const id = created.json().payload.id;
     expect(created.json().payload).toMatchObject({ email: "api-user@nordlys.test", type: "learner" });
     const dup = await api(server, ORG, "POST", "users", { token: admin, body: { email: "API-USER@nordlys.test", role: "learner" } });
     expect(dup.status).toBe(422);
-    const edited = await api(server, ORG, "PUT", `users/${id}`, { token: admin, body: { email: "api-user@nordlys.test", firstName: "Api", lastName: "Bruger", role: "none" } });
+    const edited = await api(server, ORG, "PUT", `users/${id}`, {
+      token: admin,
+      body: { email: "api-user@nordlys.test", firstName: "Api", lastName: "Bruger", role: "none" },
+    });
     expect(edited.json().payload).toMatchObject({ last_name: "Bruger", type: null });
     expect((await api(server, ORG, "DELETE", `users/${id}`, { token: admin })).status).toBe(200);
     expect((await api(server, ORG, "GET", `users/${id}`, { token: admin })).status).toBe(404);

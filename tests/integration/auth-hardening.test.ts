@@ -142,13 +142,19 @@ describe("reset and sign-in-link mails: limited per account, from any number of 
   const SPEC_ANSWER = "If your email address was recognized in the system, you will receive an email within a few minutes.";
 
   /** What a page's reply shows the requester: status, where it goes, and the flash message it sets. */
-  const pageReply = (res: HttpResponse) => ({ status: res.status, location: res.headers.location, flash: cookieFrom(res, "lectern_flash") });
+  const pageReply = (res: HttpResponse) => ({
+    status: res.status,
+    location: res.headers.location,
+    flash: cookieFrom(res, "lectern_flash"),
+  });
 
   it("sends at most 5 reset mails an hour to one account; the answer never changes", async () => {
     const EMAIL = "learner@acme.test";
     const start = mailbox.mails.length;
     const unknownPage = pageReply(await post("acme.localhost", "/auth/reset", { email: "nobody@acme.test" }));
-    const unknownApi = (await api(server, "acme.localhost", "POST", "auth/reset/request", { body: { email: "nobody@acme.test" }, headers: from() })).json();
+    const unknownApi = (
+      await api(server, "acme.localhost", "POST", "auth/reset/request", { body: { email: "nobody@acme.test" }, headers: from() })
+    ).json();
     expect(unknownApi.payload.message).toBe(SPEC_ANSWER);
 
     // 15 requests, the page and the call in turn, each from another address.
@@ -205,7 +211,8 @@ describe("API tokens live 30 days at most", () => {
   it("on the super-admin's organization API screen: 365 days is refused with a message; 30 is made", async () => {
     const cookie = await cookieFor(insertSession(server, "platform", { email: "super@lectern.test", kind: "web" }));
     const screen = "/admin/organizations/1/api";
-    const create = (name: string, days: string) => post("localhost", screen, { intent: "create", name, capabilities: "read:course", days }, cookie);
+    const create = (name: string, days: string) =>
+      post("localhost", screen, { intent: "create", name, capabilities: "read:course", days }, cookie);
 
     const long = await create("year-long", "365");
     expect(long.status).toBe(400);
@@ -226,7 +233,11 @@ describe("API tokens live 30 days at most", () => {
       body: { name: "api-year", capabilities: ["read:course"], expires_in_days: 365 },
     });
     expect(res.status).toBe(422);
-    expect(res.json()).toMatchObject({ error: true, status: 422, payload: { code: "invalid", fields: { expires_in_days: ["The value must be at most 30."] } } });
+    expect(res.json()).toMatchObject({
+      error: true,
+      status: 422,
+      payload: { code: "invalid", fields: { expires_in_days: ["The value must be at most 30."] } },
+    });
     expect(storedLifetimes("api-year")).toEqual([]);
   });
 
@@ -252,7 +263,9 @@ describe("API tokens live 30 days at most", () => {
       // The database as it was before migration 0019 (without its indexes), with a year-long token and a short one.
       sqlite.exec("drop index magic_links_user_created_idx; drop index password_resets_user_created_idx");
       const created = Math.floor(Date.now() / 1000) - 86_400;
-      const insert = sqlite.prepare("insert into api_tokens (name, token_hash, capabilities, created_at, expires_at) values (?, ?, '[]', ?, ?)");
+      const insert = sqlite.prepare(
+        "insert into api_tokens (name, token_hash, capabilities, created_at, expires_at) values (?, ?, '[]', ?, ?)",
+      );
       insert.run("old-year", "hash-1", created, created + 365 * 86_400);
       insert.run("old-week", "hash-2", created, created + 7 * 86_400);
       const migration = fs.readFileSync(path.join(ROOT, "migrations", "tenant", "0019_auth_hardening.sql"), "utf8");

@@ -51,7 +51,13 @@ describe("signing in on a page", () => {
     expect(step.status).toBe(200);
     expect(step.body).toContain("learner@acme.test");
 
-    const confirm = await postForm(server, "acme.localhost", "/auth/2fa/confirm?redirectTo=%2Fauth%2Fpassword", { intent: "confirm", code: codeFrom(mail) }, cookie!);
+    const confirm = await postForm(
+      server,
+      "acme.localhost",
+      "/auth/2fa/confirm?redirectTo=%2Fauth%2Fpassword",
+      { intent: "confirm", code: codeFrom(mail) },
+      cookie!,
+    );
     expect(confirm.status).toBe(302);
     expect(confirm.headers.location).toBe("/auth/password");
     expect((await page("acme.localhost", "/auth/password", cookie)).status).toBe(200);
@@ -94,10 +100,18 @@ describe("signing in on a page", () => {
 
 describe("signing in through /api", () => {
   it("answers the three login errors in the envelope with their codes", async () => {
-    const wrong = await api(server, "acme.localhost", "POST", "auth/login", { body: { email: "learner@acme.test", password: "nope-nope" } });
+    const wrong = await api(server, "acme.localhost", "POST", "auth/login", {
+      body: { email: "learner@acme.test", password: "nope-nope" },
+    });
     expect(wrong.status).toBe(401);
-    expect(wrong.json()).toMatchObject({ error: true, status: 401, payload: { code: "invalid_password", message: "The entered password is invalid." } });
-    const unknown = await api(server, "acme.localhost", "POST", "auth/login", { body: { email: "ghost@acme.test", password: "nope-nope" } });
+    expect(wrong.json()).toMatchObject({
+      error: true,
+      status: 401,
+      payload: { code: "invalid_password", message: "The entered password is invalid." },
+    });
+    const unknown = await api(server, "acme.localhost", "POST", "auth/login", {
+      body: { email: "ghost@acme.test", password: "nope-nope" },
+    });
     expect(unknown.json().payload).toMatchObject({ code: "user_not_found", message: "User not found, try again." });
     const invalid = await api(server, "acme.localhost", "POST", "auth/login", { body: { email: "x" } });
     expect(invalid.status).toBe(422);
@@ -109,7 +123,11 @@ describe("signing in through /api", () => {
     expect(two_factor_pending).toBe(true);
     expect(token.length).toBeGreaterThanOrEqual(43); // 256 bits, base64url
     const code = codeFrom(await mailbox.next("learner@acme.test"));
-    for (const [method, path] of [["POST", "auth/user"], ["GET", "devices"], ["POST", "auth/refresh"]] as const) {
+    for (const [method, path] of [
+      ["POST", "auth/user"],
+      ["GET", "devices"],
+      ["POST", "auth/refresh"],
+    ] as const) {
       const res = await api(server, "acme.localhost", method, path, { token });
       expect(res.status, path).toBe(401);
       expect(res.json().payload.code).toBe("two_factor_pending");
@@ -248,7 +266,13 @@ describe("guards", () => {
 
   it("saves a person's own name and language from /profile, and no one else's", async () => {
     const { cookie } = await loginPage(server, "nordlys.localhost", "learner@nordlys.test");
-    const saved = await postForm(server, "nordlys.localhost", "/profile?index", { firstName: " Lise ", lastName: "Lund", language: "sv" }, cookie!);
+    const saved = await postForm(
+      server,
+      "nordlys.localhost",
+      "/profile?index",
+      { firstName: " Lise ", lastName: "Lund", language: "sv" },
+      cookie!,
+    );
     expect(saved.status).toBe(302);
     expect(saved.headers.location).toBe("/profile");
     const shown = await page("nordlys.localhost", "/profile", cookie);
@@ -269,9 +293,21 @@ describe("guards", () => {
     db.prepare("update users set managed_externally = 1 where email = 'learner@nordlys.test'").run();
     db.close();
     const { cookie } = await loginPage(server, "nordlys.localhost", "learner@nordlys.test");
-    const profile = await postForm(server, "nordlys.localhost", "/profile?index", { firstName: "Changed", lastName: "", language: "" }, cookie!);
+    const profile = await postForm(
+      server,
+      "nordlys.localhost",
+      "/profile?index",
+      { firstName: "Changed", lastName: "", language: "" },
+      cookie!,
+    );
     expect(profile.status).toBe(403);
-    const password = await postForm(server, "nordlys.localhost", "/auth/password", { currentPassword: "demo1234", password: "another1", passwordConfirmation: "another1" }, cookie!);
+    const password = await postForm(
+      server,
+      "nordlys.localhost",
+      "/auth/password",
+      { currentPassword: "demo1234", password: "another1", passwordConfirmation: "another1" },
+      cookie!,
+    );
     expect(password.status).toBe(403);
     expect(password.body).toContain("Din konto administreres af en ekstern platform");
     const db2 = tenantDb(server, 2);

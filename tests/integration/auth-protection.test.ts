@@ -129,7 +129,9 @@ describe("per-account throttling", () => {
     expect(blocked.status).toBe(429);
     expect(blocked.json().payload.code).toBe("throttled");
     // Other accounts are not affected.
-    const other = await api(server, "nordlys.localhost", "POST", "auth/login", { body: { email: "admin@nordlys.test", password: "demo1234" } });
+    const other = await api(server, "nordlys.localhost", "POST", "auth/login", {
+      body: { email: "admin@nordlys.test", password: "demo1234" },
+    });
     expect(other.status).toBe(200);
     // An hour later the window has moved on: no permanent lock-out.
     const { agePast } = await import("../helpers/auth");

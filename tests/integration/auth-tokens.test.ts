@@ -77,7 +77,11 @@ describe("password reset", () => {
     expect(usedPage.body).toContain("Linket er ikke længere gyldigt");
 
     await api(server, NORDLYS, "POST", "auth/reset/request", { body: { email: "learner@nordlys.test" } });
-    const expiring = decodeURIComponent(linkFrom(await mailbox.next("learner@nordlys.test")).pathname.split("/").pop()!);
+    const expiring = decodeURIComponent(
+      linkFrom(await mailbox.next("learner@nordlys.test"))
+        .pathname.split("/")
+        .pop()!,
+    );
     agePast(server, 2, "update password_resets set expires_at = unixepoch() - 1 where used_at is null");
     const expired = await api(server, NORDLYS, "POST", "auth/reset", {
       body: { email: "learner@nordlys.test", token: expiring, password: "demo1234", password_confirmation: "demo1234" },
@@ -86,7 +90,11 @@ describe("password reset", () => {
 
     // Put the demo password back for the other tests.
     await api(server, NORDLYS, "POST", "auth/reset/request", { body: { email: "learner@nordlys.test" } });
-    const again = decodeURIComponent(linkFrom(await mailbox.next("learner@nordlys.test")).pathname.split("/").pop()!);
+    const again = decodeURIComponent(
+      linkFrom(await mailbox.next("learner@nordlys.test"))
+        .pathname.split("/")
+        .pop()!,
+    );
     const restored = await api(server, NORDLYS, "POST", "auth/reset", {
       body: { email: "learner@nordlys.test", token: again, password: "demo1234", password_confirmation: "demo1234" },
     });
@@ -227,14 +235,32 @@ describe("changing the password", () => {
   it("needs the current password, then signs out the other devices but not this one", async () => {
     const { cookie } = await loginPage(server, NORDLYS, "admin@nordlys.test");
     const { token: other } = await loginApi(server, NORDLYS, "admin@nordlys.test");
-    const wrong = await postForm(server, NORDLYS, "/auth/password", { currentPassword: "nope-nope", password: "newpass1", passwordConfirmation: "newpass1" }, cookie!);
+    const wrong = await postForm(
+      server,
+      NORDLYS,
+      "/auth/password",
+      { currentPassword: "nope-nope", password: "newpass1", passwordConfirmation: "newpass1" },
+      cookie!,
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.body).toContain("Den nuværende adgangskode er forkert.");
-    const ok = await postForm(server, NORDLYS, "/auth/password", { currentPassword: "demo1234", password: "newpass1", passwordConfirmation: "newpass1" }, cookie!);
+    const ok = await postForm(
+      server,
+      NORDLYS,
+      "/auth/password",
+      { currentPassword: "demo1234", password: "newpass1", passwordConfirmation: "newpass1" },
+      cookie!,
+    );
     expect(ok.status).toBe(302);
     expect((await page(NORDLYS, "/auth/password", cookie)).status).toBe(200);
     expect((await api(server, NORDLYS, "POST", "auth/user", { token: other })).status).toBe(401);
-    const back = await postForm(server, NORDLYS, "/auth/password", { currentPassword: "newpass1", password: "demo1234", passwordConfirmation: "demo1234" }, cookie!);
+    const back = await postForm(
+      server,
+      NORDLYS,
+      "/auth/password",
+      { currentPassword: "newpass1", password: "demo1234", passwordConfirmation: "demo1234" },
+      cookie!,
+    );
     expect(back.status).toBe(302);
   });
 });

@@ -22,7 +22,11 @@ const call = (method: string, p: string, body?: unknown, token = admin) => api(s
 
 async function uploadFile(name: string, type: string, data: Buffer) {
   const { body, contentType } = multipart({}, { file: { name, type, data } });
-  const res = await request(server.port, ORG, "/api/files", { method: "POST", headers: { Authorization: `Bearer ${admin}`, "Content-Type": contentType }, body });
+  const res = await request(server.port, ORG, "/api/files", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${admin}`, "Content-Type": contentType },
+    body,
+  });
   expect(res.status, res.body).toBe(201);
   return res.json().payload.id as number;
 }
@@ -57,7 +61,8 @@ describe("courses of each kind through /api", () => {
   it("strips script from a description when it is saved", async () => {
     const res = await call("POST", "courses", {
       title: "Sikker",
-      description: '<p onclick="steal()">Hej <strong>alle</strong><script>alert(document.cookie)</script><img src=x onerror=alert(1)><a href="javascript:evil()">x</a></p>',
+      description:
+        '<p onclick="steal()">Hej <strong>alle</strong><script>alert(document.cookie)</script><img src=x onerror=alert(1)><a href="javascript:evil()">x</a></p>',
     });
     const { id, description } = res.json().payload;
     expect(description).toBe('<p>Hej <strong>alle</strong><a rel="noopener noreferrer nofollow" target="_blank">x</a></p>');
@@ -70,7 +75,9 @@ describe("courses of each kind through /api", () => {
     await call("POST", "courses", { title: "Kvantefysik, kladde" });
     const forAdmin = (await call("GET", "courses/search?q=kvantefysik")).json().payload.data.map((c: { title: string }) => c.title);
     expect(forAdmin.sort()).toEqual(["Kvantefysik for begyndere", "Kvantefysik, kladde"]);
-    const forLearner = (await call("GET", "courses/search?q=Kvantefysik", undefined, learner)).json().payload.data.map((c: { title: string }) => c.title);
+    const forLearner = (await call("GET", "courses/search?q=Kvantefysik", undefined, learner))
+      .json()
+      .payload.data.map((c: { title: string }) => c.title);
     expect(forLearner).toEqual(["Kvantefysik for begyndere"]);
     const percent = (await call("GET", "courses/search?q=%25")).json().payload.data; // a literal % matches only a %
     expect(percent).toEqual([]);
@@ -99,7 +106,8 @@ describe("lessons", () => {
       expect(res.status, res.body).toBe(201);
       ids.push(res.json().payload.id);
     }
-    const order = async () => (await call("GET", `lessons?course_id=${course.id}`)).json().payload.data.map((l: { title: string }) => l.title);
+    const order = async () =>
+      (await call("GET", `lessons?course_id=${course.id}`)).json().payload.data.map((l: { title: string }) => l.title);
     expect(await order()).toEqual(["Et", "To", "Tre"]);
     expect((await call("POST", `lessons/${ids[2]}/move`, { position: 0 })).status).toBe(200);
     expect(await order()).toEqual(["Tre", "Et", "To"]);
@@ -107,7 +115,10 @@ describe("lessons", () => {
     expect(await order()).toEqual(["Et", "Tre", "To"]);
 
     const movie = (await call("POST", "courses", { title: "Én film", type: "movie" })).json().payload;
-    expect((await call("POST", "lessons", { course_id: movie.id, title: "Filmen", kind: "video", video_url: "https://example.org/v.mp4" })).status).toBe(201);
+    expect(
+      (await call("POST", "lessons", { course_id: movie.id, title: "Filmen", kind: "video", video_url: "https://example.org/v.mp4" }))
+        .status,
+    ).toBe(201);
     const second = await call("POST", "lessons", { course_id: movie.id, title: "Mere", kind: "text" });
     expect(second.status).toBe(422);
   });
@@ -117,7 +128,13 @@ describe("lessons", () => {
     expect((await call("POST", "lessons", { course_id: course.id, title: "V", kind: "video" })).status).toBe(422);
     const doc = await uploadFile("a.pdf", "application/pdf", pdf());
     expect((await call("POST", "lessons", { course_id: course.id, title: "I", kind: "image", file_id: doc })).status).toBe(422);
-    const image = await uploadFile("a.png", "image/png", await sharp({ create: { width: 4, height: 4, channels: 3, background: "#000" } }).png().toBuffer());
+    const image = await uploadFile(
+      "a.png",
+      "image/png",
+      await sharp({ create: { width: 4, height: 4, channels: 3, background: "#000" } })
+        .png()
+        .toBuffer(),
+    );
     expect((await call("POST", "lessons", { course_id: course.id, title: "I", kind: "image", file_id: image })).status).toBe(201);
   });
 });
@@ -138,7 +155,10 @@ describe("categories and carousels", () => {
     const hidden = (await call("POST", "courses-carousels", { title: "Skjult", course_ids: [1] })).json().payload;
     // The demo's own carousels are there too; these are the test's.
     const titles = async (token: string) =>
-      (await call("GET", "courses-carousels", undefined, token)).json().payload.data.map((c: { title: string }) => c.title).filter((t: string) => ["Udvalgt", "Skjult"].includes(t));
+      (await call("GET", "courses-carousels", undefined, token))
+        .json()
+        .payload.data.map((c: { title: string }) => c.title)
+        .filter((t: string) => ["Udvalgt", "Skjult"].includes(t));
     expect(await titles(admin)).toEqual(["Udvalgt", "Skjult"]);
     expect(await titles(learner)).toEqual(["Udvalgt"]);
     expect((await call("GET", `courses-carousels/${hidden.id}`, undefined, learner)).status).toBe(404);
@@ -152,10 +172,22 @@ describe("categories and carousels", () => {
 
 describe("cloning a course", () => {
   it("copies lessons, materials, links and files in the background, as an unpublished copy", async () => {
-    const image = await uploadFile("cover.png", "image/png", await sharp({ create: { width: 8, height: 8, channels: 3, background: "#09f" } }).png().toBuffer());
+    const image = await uploadFile(
+      "cover.png",
+      "image/png",
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: "#09f" } })
+        .png()
+        .toBuffer(),
+    );
     const doc = await uploadFile("noter.pdf", "application/pdf", pdf());
     const course = (
-      await call("POST", "courses", { title: "Original", type: "series", published: true, cover_file_id: image, links: [{ title: "Kilde", url: "https://example.org" }] })
+      await call("POST", "courses", {
+        title: "Original",
+        type: "series",
+        published: true,
+        cover_file_id: image,
+        links: [{ title: "Kilde", url: "https://example.org" }],
+      })
     ).json().payload;
     await call("POST", "lessons", { course_id: course.id, title: "Lektion 1", kind: "image", file_id: image });
     await call("POST", "lessons", { course_id: course.id, title: "Lektion 2", kind: "text", body: "<p>Hej</p>" });
@@ -251,9 +283,13 @@ describe("authoring through the pages (no JavaScript)", () => {
 
     const series = ids[1];
     for (const title of ["A", "B", "C"]) {
-      expect((await postForm(server, ORG, `${base}/${series}`, { intent: "add-lesson", lesson_title: title, lesson_kind: "text" }, cookie)).status).toBe(302);
+      expect(
+        (await postForm(server, ORG, `${base}/${series}`, { intent: "add-lesson", lesson_title: title, lesson_kind: "text" }, cookie))
+          .status,
+      ).toBe(302);
     }
-    const lessons = async () => (await call("GET", `lessons?course_id=${series}`)).json().payload.data as Array<{ id: number; title: string }>;
+    const lessons = async () =>
+      (await call("GET", `lessons?course_id=${series}`)).json().payload.data as Array<{ id: number; title: string }>;
     const [, , c] = await lessons();
     await postForm(server, ORG, `${base}/${series}`, { intent: "move-lesson:up", id: String(c.id) }, cookie);
     expect((await lessons()).map((l) => l.title)).toEqual(["A", "C", "B"]);

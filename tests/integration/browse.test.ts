@@ -41,7 +41,9 @@ function query<T>(sql: string, ...params: unknown[]) {
 describe("the demo's covers", () => {
   it("gives every category, carousel and group an image of the file library", () => {
     for (const table of ["categories", "carousels", "groups"]) {
-      const rows = query<{ cover_file_id: number | null; kind: string | null }>(`select t.cover_file_id, f.kind from ${table} t left join files f on f.id = t.cover_file_id`);
+      const rows = query<{ cover_file_id: number | null; kind: string | null }>(
+        `select t.cover_file_id, f.kind from ${table} t left join files f on f.id = t.cover_file_id`,
+      );
       expect(rows.length).toBeGreaterThan(0);
       for (const row of rows) expect(row.kind).toBe("image");
     }
@@ -80,13 +82,20 @@ describe("home", () => {
     );
     const episodes = async () => {
       const html = (await page("/", learner)).body;
-      const counts = [...html.matchAll(new RegExp(`data-course-id="${course.id}"[\\s\\S]*?<span>(\\d+) afsnit</span>`, "g"))].map((m) => Number(m[1]));
+      const counts = [...html.matchAll(new RegExp(`data-course-id="${course.id}"[\\s\\S]*?<span>(\\d+) afsnit</span>`, "g"))].map((m) =>
+        Number(m[1]),
+      );
       expect(counts.length).toBeGreaterThan(0);
       expect(new Set(counts).size).toBe(1);
       return counts[0];
     };
     expect(await episodes()).toBe(course.n);
-    execTenant(server, 2, "insert into lessons (course_id, title, kind, body, position) values (?, 'Et afsnit mere', 'text', '<p>Mere</p>', 99)", course.id);
+    execTenant(
+      server,
+      2,
+      "insert into lessons (course_id, title, kind, body, position) values (?, 'Et afsnit mere', 'text', '<p>Mere</p>', 99)",
+      course.id,
+    );
     expect(await episodes()).toBe(course.n + 1);
     execTenant(server, 2, "delete from lessons where course_id = ? and title = 'Et afsnit mere'", course.id);
     expect(await episodes()).toBe(course.n);
@@ -94,12 +103,17 @@ describe("home", () => {
 
   // The first page of courses and the cards' fields are kept while the content version is unchanged.
   it("shows a course's new title and a newly published course at once, in continue watching and in all courses", async () => {
-    const section = (html: string, testId: string) => html.slice(html.indexOf(`data-testid="${testId}"`), html.indexOf("</ul>", html.indexOf(`data-testid="${testId}"`)));
+    const section = (html: string, testId: string) =>
+      html.slice(html.indexOf(`data-testid="${testId}"`), html.indexOf("</ul>", html.indexOf(`data-testid="${testId}"`)));
     let html = (await page("/", learner)).body;
     expect(section(html, "continue-watching")).toContain("Bæredygtighed i hverdagen");
     expect(section(html, "all-courses")).toContain("Bæredygtighed i hverdagen");
     execTenant(server, 2, "update courses set title = 'Grøn hverdag' where title = 'Bæredygtighed i hverdagen'");
-    execTenant(server, 2, "insert into courses (title, description, type, published, position) values ('Helt nyt kursus', '<p>Nyt</p>', 'movie', 1, -1)");
+    execTenant(
+      server,
+      2,
+      "insert into courses (title, description, type, published, position) values ('Helt nyt kursus', '<p>Nyt</p>', 'movie', 1, -1)",
+    );
     try {
       html = (await page("/", learner)).body;
       expect(section(html, "continue-watching")).toContain("Grøn hverdag");
@@ -155,7 +169,9 @@ describe("browsing pages", () => {
 
 describe("choosing a cover in the dashboard", () => {
   it("sets a category's cover from the library, refuses a file that is not an image, and clears it", async () => {
-    const [category] = query<{ id: number; cover_file_id: number }>("select id, cover_file_id from categories where name = 'Bæredygtighed'");
+    const [category] = query<{ id: number; cover_file_id: number }>(
+      "select id, cover_file_id from categories where name = 'Bæredygtighed'",
+    );
     const [pdf] = query<{ id: number }>("select id from files where kind <> 'image' limit 1");
     const [image] = query<{ id: number }>("select id from files where kind = 'image' and id <> ? limit 1", category.cover_file_id);
     const url = `/dashboard/organizations/2/categories/${category.id}`;
@@ -164,7 +180,9 @@ describe("choosing a cover in the dashboard", () => {
 
     const bad = await postForm(server, ORG, url, { name: "Ændret navn", cover_file_id: String(pdf.id) }, admin);
     expect(bad.status).toBe(400);
-    expect(query("select name, cover_file_id from categories where id = ?", category.id)).toEqual([{ name: "Bæredygtighed", cover_file_id: category.cover_file_id }]);
+    expect(query("select name, cover_file_id from categories where id = ?", category.id)).toEqual([
+      { name: "Bæredygtighed", cover_file_id: category.cover_file_id },
+    ]);
     const junk = await postForm(server, ORG, url, { name: "Bæredygtighed", cover_file_id: "abc" }, admin);
     expect(junk.status).toBe(400);
 
@@ -183,9 +201,17 @@ describe("choosing a cover in the dashboard", () => {
     const [carousel] = query<{ id: number }>("select id from carousels order by id limit 1");
     const [image] = query<{ id: number }>("select id from files where kind = 'image' order by id desc limit 1");
     const url = `/dashboard/organizations/2/carousels/${carousel.id}`;
-    const ok = await postForm(server, ORG, url, { intent: "save", title: "Kom godt i gang", published: "on", cover_file_id: String(image.id) }, admin);
+    const ok = await postForm(
+      server,
+      ORG,
+      url,
+      { intent: "save", title: "Kom godt i gang", published: "on", cover_file_id: String(image.id) },
+      admin,
+    );
     expect(ok.status).toBe(302);
-    expect(query("select cover_file_id, published from carousels where id = ?", carousel.id)).toEqual([{ cover_file_id: image.id, published: 1 }]);
+    expect(query("select cover_file_id, published from carousels where id = ?", carousel.id)).toEqual([
+      { cover_file_id: image.id, published: 1 },
+    ]);
   });
 });
 
@@ -200,7 +226,10 @@ describe("covers through /api", () => {
     expect(created.json().payload).toMatchObject({ name: "Med omslag", cover_file_id: image.id });
     const refused = await call("PUT", `courses/categories/${created.json().payload.id}`, { name: "Andet", cover_file_id: pdf.id });
     expect(refused.status).toBe(422);
-    expect((await call("GET", `courses/categories/${created.json().payload.id}`)).json().payload).toMatchObject({ name: "Med omslag", cover_file_id: image.id });
+    expect((await call("GET", `courses/categories/${created.json().payload.id}`)).json().payload).toMatchObject({
+      name: "Med omslag",
+      cover_file_id: image.id,
+    });
     const carousel = await call("POST", "courses-carousels", { title: "Med omslag", cover_file_id: image.id });
     expect(carousel.status, carousel.body).toBe(201);
     expect(carousel.json().payload.cover_file_id).toBe(image.id);

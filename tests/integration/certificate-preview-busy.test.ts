@@ -21,11 +21,17 @@ afterAll(() => server?.stop());
 
 describe("a certificate preview that times out", () => {
   it("says to try again, not to shrink a background image the template does not have", async () => {
-    const made = await api(server, ORG, "POST", "certificates/templates", { token: admin, body: { name: "Plain", layout: { page_size: "a4", orientation: "landscape" } } });
+    const made = await api(server, ORG, "POST", "certificates/templates", {
+      token: admin,
+      body: { name: "Plain", layout: { page_size: "a4", orientation: "landscape" } },
+    });
     expect(made.status, made.body).toBe(201);
     const template = made.json().payload;
     expect(template.layout.background_file_id).toBeNull();
-    const preview = await api(server, ORG, "GET", `certificates/templates/preview?template_id=${template.id}`, { token: admin, headers: { "Accept-Language": "en" } });
+    const preview = await api(server, ORG, "GET", `certificates/templates/preview?template_id=${template.id}`, {
+      token: admin,
+      headers: { "Accept-Language": "en" },
+    });
     expect(preview.status, preview.body).toBe(503);
     const { code, message } = preview.json().payload;
     expect(code).toBe("render_timeout");

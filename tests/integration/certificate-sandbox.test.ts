@@ -33,17 +33,28 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => internal.close(() => resolve())));
 
-const page = (body: string, head = "") => `<!doctype html><html><head><meta charset="utf-8">${head}</head><body><p>VISIBLE</p>${body}</body></html>`;
+const page = (body: string, head = "") =>
+  `<!doctype html><html><head><meta charset="utf-8">${head}</head><body><p>VISIBLE</p>${body}</body></html>`;
 
 // Chromium profiles go in a folder of this file's, removed when it ends (a browser given up on may still be writing).
 const profileRoot = tempDir("lectern-profiles-");
 
 describe("the certificate renderer", () => {
-  const renderer = new PdfRenderer({ executablePath: process.env.CHROME_PATH || "/usr/bin/chromium", concurrency: 1, timeoutMs: 10_000, profileRoot });
+  const renderer = new PdfRenderer({
+    executablePath: process.env.CHROME_PATH || "/usr/bin/chromium",
+    concurrency: 1,
+    timeoutMs: 10_000,
+    profileRoot,
+  });
   afterAll(() => renderer.close());
 
   it("runs no JavaScript", async () => {
-    const text = pdfText(await renderer.pdf(page(`<script>document.body.innerHTML = "<p>SCRIPT RAN</p>"</script><img src="x" onerror="document.body.append('ONERROR RAN')">`), A4));
+    const text = pdfText(
+      await renderer.pdf(
+        page(`<script>document.body.innerHTML = "<p>SCRIPT RAN</p>"</script><img src="x" onerror="document.body.append('ONERROR RAN')">`),
+        A4,
+      ),
+    );
     expect(text).toContain("VISIBLE");
     expect(text).not.toContain("SCRIPT RAN");
     expect(text).not.toContain("ONERROR RAN");
@@ -79,7 +90,22 @@ describe("the certificate renderer", () => {
 
   it("writes template text as text: markup in a block is shown, not obeyed", async () => {
     const html = certificateHtml({
-      layout: { ...DEFAULT_LAYOUT, showQr: false, blocks: [{ text: `<img src="http://127.0.0.1:${port}/block"> {learner_name}`, x: 5, y: 10, width: 90, size: 14, align: "left", bold: false, color: "#000000" }] },
+      layout: {
+        ...DEFAULT_LAYOUT,
+        showQr: false,
+        blocks: [
+          {
+            text: `<img src="http://127.0.0.1:${port}/block"> {learner_name}`,
+            x: 5,
+            y: 10,
+            width: 90,
+            size: 14,
+            align: "left",
+            bold: false,
+            color: "#000000",
+          },
+        ],
+      },
       values: {
         learner_name: `<script>alert(1)</script>Zoë`,
         course_title: "C",

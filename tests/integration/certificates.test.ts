@@ -35,7 +35,8 @@ const call = (method: string, p: string, body?: unknown, token = admin) => api(s
 async function courseWithLessons(fields: Record<string, unknown>, count = 2) {
   const course = (await call("POST", "courses", { type: "series", published: true, ...fields })).json().payload;
   const lessons: number[] = [];
-  for (let i = 0; i < count; i++) lessons.push((await call("POST", "lessons", { course_id: course.id, title: `L${i}`, kind: "text" })).json().payload.id);
+  for (let i = 0; i < count; i++)
+    lessons.push((await call("POST", "lessons", { course_id: course.id, title: `L${i}`, kind: "text" })).json().payload.id);
   return { id: course.id as number, lessons };
 }
 
@@ -54,16 +55,25 @@ const courseTitle = "Førstehjælp for ledere";
 
 describe("issuing", () => {
   it("issues one certificate with a stable id when the last lesson is completed, even 50 times at once", async () => {
-    const template = await call("POST", "certificates/templates", { name: "Ledelse", layout: { page_size: "a4", orientation: "landscape" } });
+    const template = await call("POST", "certificates/templates", {
+      name: "Ledelse",
+      layout: { page_size: "a4", orientation: "landscape" },
+    });
     expect(template.status, template.body).toBe(201);
     const { id, lessons } = await courseWithLessons({ title: courseTitle, allow_certificates: true });
     expect((await call("PUT", `certificates/templates/${template.json().payload.id}`, { course_ids: [id] })).status).toBe(200);
 
     await call("POST", "lesson-progresses", { lesson_id: lessons[0], completed: true }, learner);
-    expect((await call("GET", "certificates", undefined, learner)).json().payload.data.filter((c: { course_id: number }) => c.course_id === id)).toEqual([]);
-    const replies = await Promise.all(Array.from({ length: 50 }, () => call("POST", "lesson-progresses", { lesson_id: lessons[1], completed: true }, learner)));
+    expect(
+      (await call("GET", "certificates", undefined, learner)).json().payload.data.filter((c: { course_id: number }) => c.course_id === id),
+    ).toEqual([]);
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, () => call("POST", "lesson-progresses", { lesson_id: lessons[1], completed: true }, learner)),
+    );
     expect(replies.every((r) => r.status === 200 || r.status === 201)).toBe(true);
-    const mine = (await call("GET", "certificates", undefined, learner)).json().payload.data.filter((c: { course_id: number }) => c.course_id === id);
+    const mine = (await call("GET", "certificates", undefined, learner))
+      .json()
+      .payload.data.filter((c: { course_id: number }) => c.course_id === id);
     expect(mine).toHaveLength(1);
     certificate = mine[0];
     expect(certificate.certificate_id).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
@@ -71,7 +81,9 @@ describe("issuing", () => {
     expect(certificate.verification_url).toBe(`http://${ORG}:${server.port}/certificates/verify/${certificate.certificate_id}`);
     // Completing again (another path, a retry) changes nothing.
     await call("POST", "lesson-progresses", { lesson_id: lessons[1], completed: true }, learner);
-    expect((await call("GET", `certificates/${certificate.id}`, undefined, learner)).json().payload.certificate_id).toBe(certificate.certificate_id);
+    expect((await call("GET", `certificates/${certificate.id}`, undefined, learner)).json().payload.certificate_id).toBe(
+      certificate.certificate_id,
+    );
   });
 
   it("issues none for a course without certificates", async () => {
@@ -107,7 +119,11 @@ describe("the PDF", () => {
   it("keeps its look when the template changes later (the layout was snapshot at issue)", async () => {
     const templates = (await call("GET", "certificates/templates")).json().payload.data;
     const ledelse = templates.find((t: { name: string }) => t.name === "Ledelse");
-    await call("PUT", `certificates/templates/${ledelse.id}`, { layout: { blocks: [{ text: "NEW LOOK {learner_name}", x: 0, y: 10, width: 100, size: 20, align: "center", bold: false, color: "#000000" }] } });
+    await call("PUT", `certificates/templates/${ledelse.id}`, {
+      layout: {
+        blocks: [{ text: "NEW LOOK {learner_name}", x: 0, y: 10, width: 100, size: 20, align: "center", bold: false, color: "#000000" }],
+      },
+    });
     // Re-render this certificate from scratch: it still has its original words.
     execTenant(server, 2, "update certificates set pdf_file_id = null where id = ?", certificate.id);
     const ready = await until(async () => {
@@ -188,7 +204,10 @@ describe("the public verification page", () => {
 describe("templates", () => {
   it("refuse bad input with clear errors and change nothing", async () => {
     const before = (await call("GET", "certificates/templates")).json().payload.meta.total;
-    const bad = await call("POST", "certificates/templates", { name: "X", layout: { blocks: [{ text: "a", x: 500, y: 0, width: 10, size: 12, color: "red;background:url(x)" }] } });
+    const bad = await call("POST", "certificates/templates", {
+      name: "X",
+      layout: { blocks: [{ text: "a", x: 500, y: 0, width: 10, size: 12, color: "red;background:url(x)" }] },
+    });
     expect(bad.status).toBe(422);
     expect((await call("POST", "certificates/templates", { name: "X", layout: { background_file_id: 999999 } })).status).toBe(422);
     expect((await call("GET", "certificates/templates")).json().payload.meta.total).toBe(before);

@@ -32,7 +32,11 @@ function dump(dataDir: string, organizationId: number) {
   try {
     return {
       // Accounts and rows made "now" (the demo's own accounts, courses) carry the seeding's real time.
-      users: db.prepare("select id, email, first_name, last_name, role, case when email like '%.%.%@%' then created_at end as joined from users order by id").all(),
+      users: db
+        .prepare(
+          "select id, email, first_name, last_name, role, case when email like '%.%.%@%' then created_at end as joined from users order by id",
+        )
+        .all(),
       progress: db.prepare("select user_id, lesson_id, watched_seconds, completed_at from lesson_progress order by id").all(),
       completions: db.prepare("select user_id, course_id, completed_at from course_completions order by user_id, course_id").all(),
       watch: db.prepare("select user_id, day, seconds from watch_time_daily order by user_id, day").all(),
@@ -80,7 +84,9 @@ describe("the demo", () => {
 
       const db = new Database(path.join(server.dataDir, "org-2", "db.sqlite"), { readonly: true });
       const course = db.prepare("select id from courses where title = ?").get("Førstehjælp på arbejdspladsen") as { id: number };
-      const video = db.prepare("select id from lessons where course_id = ? and kind = 'video' order by position limit 1").get(course.id) as { id: number };
+      const video = db
+        .prepare("select id from lessons where course_id = ? and kind = 'video' order by position limit 1")
+        .get(course.id) as { id: number };
       const handbook = db.prepare("select id from courses where title = ?").get("Medarbejderhåndbog") as { id: number };
       db.close();
 
@@ -88,10 +94,14 @@ describe("the demo", () => {
       expect(coursePage.body).toContain("Hjertestop");
       expect(coursePage.body).toContain("Førstehjælpskort");
 
-      const player = await request(server.port, "nordlys.localhost", `/courses/${course.id}/lessons/${video.id}`, { headers: { Cookie: learner } });
+      const player = await request(server.port, "nordlys.localhost", `/courses/${course.id}/lessons/${video.id}`, {
+        headers: { Cookie: learner },
+      });
       const src = /<video[^>]*src="([^"]+)"|<source[^>]*src="([^"]+)"/.exec(player.body);
       expect(src).not.toBeNull();
-      const clip = await request(server.port, "nordlys.localhost", (src![1] ?? src![2]).replace(/&amp;/g, "&"), { headers: { Range: "bytes=0-3" } });
+      const clip = await request(server.port, "nordlys.localhost", (src![1] ?? src![2]).replace(/&amp;/g, "&"), {
+        headers: { Range: "bytes=0-3" },
+      });
       expect(clip.status).toBe(206);
       expect(clip.raw.equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))).toBe(true); // WebM
 

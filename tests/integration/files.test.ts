@@ -16,7 +16,10 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-const png = () => sharp({ create: { width: 40, height: 20, channels: 3, background: "#3366cc" } }).png().toBuffer();
+const png = () =>
+  sharp({ create: { width: 40, height: 20, channels: 3, background: "#3366cc" } })
+    .png()
+    .toBuffer();
 const filesDir = () => path.join(server.dataDir, "org-2", "files");
 const stored = () => (fs.existsSync(filesDir()) ? listFiles(filesDir()) : []);
 
@@ -61,14 +64,22 @@ describe("uploads", () => {
 
   it("refuses an HTML page renamed to .png and keeps nothing of it", async () => {
     const before = stored();
-    const res = await upload("innocent.png", "image/png", Buffer.from("<!DOCTYPE html><html><script>alert(document.cookie)</script></html>"));
+    const res = await upload(
+      "innocent.png",
+      "image/png",
+      Buffer.from("<!DOCTYPE html><html><script>alert(document.cookie)</script></html>"),
+    );
     expect(res.status).toBe(415);
     expect(res.json().payload).toMatchObject({ code: "type_not_allowed", message: "Denne filtype er ikke tilladt her." });
     expect(stored()).toEqual(before);
   });
 
   it("refuses SVG, which can carry scripts", async () => {
-    const res = await upload("logo.svg", "image/svg+xml", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'));
+    const res = await upload(
+      "logo.svg",
+      "image/svg+xml",
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    );
     expect(res.status).toBe(415);
   });
 

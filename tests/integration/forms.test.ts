@@ -22,17 +22,27 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-const post = (host: string, path: string, fields: Record<string, string>) => postForm(server, host, path, fields, host === ACME ? acme : nordlys);
+const post = (host: string, path: string, fields: Record<string, string>) =>
+  postForm(server, host, path, fields, host === ACME ? acme : nordlys);
 const get = (host: string, path: string) => request(server.port, host, path, { headers: { Cookie: host === ACME ? acme : nordlys } });
 
 /** The text of a page's field-error lists. */
 function fieldErrors(html: string) {
-  return [...html.matchAll(/<ul[^>]*class="field-errors"[^>]*>([\s\S]*?)<\/ul>/g)].map((m) => m[1].replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim());
+  return [...html.matchAll(/<ul[^>]*class="field-errors"[^>]*>([\s\S]*?)<\/ul>/g)].map((m) =>
+    m[1]
+      .replace(/<[^>]+>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
 }
 
 describe("forms without JavaScript", () => {
   it("a group with no name: the message in the organization's language, the description kept", async () => {
-    const en = await post(ACME, "/dashboard/organizations/1/groups/create", { name: "  ", description: "Kept description", ruleMatch: "any" });
+    const en = await post(ACME, "/dashboard/organizations/1/groups/create", {
+      name: "  ",
+      description: "Kept description",
+      ruleMatch: "any",
+    });
     expect(en.status).toBe(400);
     expect(fieldErrors(en.body)).toContain("This field is required.");
     expect(en.body).toContain("Kept description");
@@ -55,7 +65,13 @@ describe("forms without JavaScript", () => {
     const empty = await post(ACME, page, { intent: "add-rule", kind: "person", field: "email", operator: "contains", value: "" });
     expect(empty.status).toBe(400);
     expect(fieldErrors(empty.body)).toContain("This field is required.");
-    const wrong = await post(ACME, page, { intent: "add-rule", kind: "person", field: "created_at", operator: "contains", value: "kept-value" });
+    const wrong = await post(ACME, page, {
+      intent: "add-rule",
+      kind: "person",
+      field: "created_at",
+      operator: "contains",
+      value: "kept-value",
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toContain('value="kept-value"');
     const saved = await post(ACME, page, { intent: "save", name: "", description: "Still here" });
@@ -80,7 +96,13 @@ describe("forms without JavaScript", () => {
     expect(fieldErrors(carousel.body)).toContain("This field is required.");
     expect(carousel.body).toMatch(/<input[^>]*type="checkbox"[^>]*name="published"[^>]*checked/);
     const superAdmin = await cookieFor(insertSession(server, "platform", { email: "super@lectern.test", kind: "web" }));
-    const token = await postForm(server, "localhost", "/admin/organizations/1/api", { intent: "create", name: "Kept token name", days: "400" }, superAdmin);
+    const token = await postForm(
+      server,
+      "localhost",
+      "/admin/organizations/1/api",
+      { intent: "create", name: "Kept token name", days: "400" },
+      superAdmin,
+    );
     expect(token.status).toBe(400);
     expect(token.body).toContain("This field is required.");
     expect(token.body).toMatch(/Choose a lifetime from 1 to \d+ days\./);
@@ -89,7 +111,12 @@ describe("forms without JavaScript", () => {
 
   it("a course, a lesson and a link keep what was typed; each form shows only its own messages", async () => {
     const base = "/dashboard/organizations/2/courses";
-    const course = await post(NORDLYS, `${base}/create`, { title: "", description: "Beholdt beskrivelse", type: "series", published: "on" });
+    const course = await post(NORDLYS, `${base}/create`, {
+      title: "",
+      description: "Beholdt beskrivelse",
+      type: "series",
+      published: "on",
+    });
     expect(course.status).toBe(400);
     expect(fieldErrors(course.body)).toContain("Feltet skal udfyldes.");
     expect(course.body).toContain("Beholdt beskrivelse");
@@ -97,7 +124,12 @@ describe("forms without JavaScript", () => {
     const created = await post(NORDLYS, `${base}/create`, { title: "Formularkursus", type: "series" });
     expect(created.status).toBe(302);
     const page = created.headers.location!;
-    const lesson = await post(NORDLYS, page, { intent: "add-lesson", lesson_title: "Beholdt lektion", lesson_kind: "text", lesson_video_url: "ikke en adresse" });
+    const lesson = await post(NORDLYS, page, {
+      intent: "add-lesson",
+      lesson_title: "Beholdt lektion",
+      lesson_kind: "text",
+      lesson_video_url: "ikke en adresse",
+    });
     expect(lesson.status).toBe(400);
     expect(lesson.body).toContain('value="Beholdt lektion"');
     expect(fieldErrors(lesson.body)).toHaveLength(1);
@@ -110,7 +142,13 @@ describe("forms without JavaScript", () => {
   it("a quiz question keeps its prompt and options and says what is missing", async () => {
     const created = await post(NORDLYS, "/dashboard/organizations/2/quizzes/create", { title: "Formularquiz" });
     expect(created.status).toBe(302);
-    const res = await post(NORDLYS, created.headers.location!, { intent: "add-question", type: "single", prompt: "Beholdt spørgsmål", option_text_0: "Beholdt svar", option_correct_0: "on" });
+    const res = await post(NORDLYS, created.headers.location!, {
+      intent: "add-question",
+      type: "single",
+      prompt: "Beholdt spørgsmål",
+      option_text_0: "Beholdt svar",
+      option_correct_0: "on",
+    });
     expect(res.status).toBe(400);
     expect(res.body).toContain("Beholdt spørgsmål");
     expect(res.body).toContain('value="Beholdt svar"');
@@ -129,7 +167,21 @@ describe("forms without JavaScript", () => {
     const created = await post(ACME, "/dashboard/organizations/1/certificate-templates", { name: `Formularskabelon ${Date.now()}` });
     expect(created.status, created.body.slice(0, 300)).toBe(302);
     const page = created.headers.location!;
-    const fields = { intent: "save", name: "", page_size: "letter", orientation: "portrait", show_qr: "on", block_count: "2", block_0_text: "Kept block", block_0_x: "500", block_0_y: "10", block_0_width: "50", block_0_size: "12", block_0_align: "left", block_0_color: "#000000" };
+    const fields = {
+      intent: "save",
+      name: "",
+      page_size: "letter",
+      orientation: "portrait",
+      show_qr: "on",
+      block_count: "2",
+      block_0_text: "Kept block",
+      block_0_x: "500",
+      block_0_y: "10",
+      block_0_width: "50",
+      block_0_size: "12",
+      block_0_align: "left",
+      block_0_color: "#000000",
+    };
     const res = await post(ACME, page, fields);
     expect(res.status).toBe(400);
     expect(fieldErrors(res.body)).toEqual(["This field is required.", "The value must be at most 100."]);
@@ -145,15 +197,38 @@ describe("forms without JavaScript", () => {
   });
 
   it("a user import with a group that is not one keeps the options beside the file", async () => {
-    const { body, contentType } = multipart({ groupId: "ikke-en-gruppe", sendInvitations: "on" }, { file: { name: "folk.csv", type: "text/csv", data: Buffer.from("first_name,last_name,phone,email\nAnna,Berg,,anna-form@example.com\n") } });
-    const res = await request(server.port, NORDLYS, "/dashboard/users/import", { method: "POST", headers: { Cookie: nordlys, "Content-Type": contentType, "Sec-Fetch-Site": "same-origin" }, body });
+    const { body, contentType } = multipart(
+      { groupId: "ikke-en-gruppe", sendInvitations: "on" },
+      {
+        file: {
+          name: "folk.csv",
+          type: "text/csv",
+          data: Buffer.from("first_name,last_name,phone,email\nAnna,Berg,,anna-form@example.com\n"),
+        },
+      },
+    );
+    const res = await request(server.port, NORDLYS, "/dashboard/users/import", {
+      method: "POST",
+      headers: { Cookie: nordlys, "Content-Type": contentType, "Sec-Fetch-Site": "same-origin" },
+      body,
+    });
     expect(res.status).toBe(400);
     expect(fieldErrors(res.body)).toEqual(["Vælg en af mulighederne."]);
     expect(res.body).toMatch(/<input[^>]*type="checkbox"[^>]*name="sendInvitations"[^>]*checked/);
   });
 
   it("an SSO provider keeps what was typed but the secret, added and edited", async () => {
-    const fields = { intent: "save", kind: "oauth2", label: "Beholdt udbyder", slug: `beholdt-${Date.now()}`, clientId: "beholdt-klient", clientSecret: "hemmelig-vaerdi-123", authorizationUrl: "https://idp.example/auth", tokenUrl: "ikke en adresse", createUsers: "on" };
+    const fields = {
+      intent: "save",
+      kind: "oauth2",
+      label: "Beholdt udbyder",
+      slug: `beholdt-${Date.now()}`,
+      clientId: "beholdt-klient",
+      clientSecret: "hemmelig-vaerdi-123",
+      authorizationUrl: "https://idp.example/auth",
+      tokenUrl: "ikke en adresse",
+      createUsers: "on",
+    };
     const res = await post(NORDLYS, "/dashboard/organizations/2/sso", fields);
     expect(res.status).toBe(400);
     expect(fieldErrors(res.body)).toEqual(expect.arrayContaining(["Feltet skal udfyldes."]));
@@ -162,11 +237,21 @@ describe("forms without JavaScript", () => {
     expect(res.body).toContain('value="https://idp.example/auth"');
     expect(res.body).toMatch(/<option value="oauth2" selected/);
     expect(res.body).not.toContain("hemmelig-vaerdi-123");
-    const created = await post(NORDLYS, "/dashboard/organizations/2/sso", { ...fields, tokenUrl: "https://idp.example/token", userinfoUrl: "https://idp.example/me" });
+    const created = await post(NORDLYS, "/dashboard/organizations/2/sso", {
+      ...fields,
+      tokenUrl: "https://idp.example/token",
+      userinfoUrl: "https://idp.example/me",
+    });
     expect(created.status, created.body.slice(0, 300)).toBe(302);
     const list = await get(NORDLYS, "/dashboard/organizations/2/sso");
     const id = [...list.body.matchAll(/\/sso\/(\d+)"/g)].map((m) => Number(m[1])).sort((a, b) => b - a)[0];
-    const edit = await post(NORDLYS, `/dashboard/organizations/2/sso/${id}`, { ...fields, label: "", clientSecret: "", tokenUrl: "https://idp.example/token", userinfoUrl: "https://idp.example/me" });
+    const edit = await post(NORDLYS, `/dashboard/organizations/2/sso/${id}`, {
+      ...fields,
+      label: "",
+      clientSecret: "",
+      tokenUrl: "https://idp.example/token",
+      userinfoUrl: "https://idp.example/me",
+    });
     expect(edit.status).toBe(400);
     expect(fieldErrors(edit.body)).toEqual(["Feltet skal udfyldes."]);
     expect(edit.body).toContain('value="beholdt-klient"');
@@ -182,7 +267,14 @@ describe("forms without JavaScript", () => {
     expect(level.status).toBe(400);
     expect(fieldErrors(level.body)).toEqual(["Indtast et tal."]);
     expect(level.body).toContain('value="Beholdt niveau"');
-    const badge = await post(NORDLYS, tab, { intent: "badge", name: "", description: "Beholdt beskrivelse", rule: "bookmarks", threshold: "3", color: "#000000" });
+    const badge = await post(NORDLYS, tab, {
+      intent: "badge",
+      name: "",
+      description: "Beholdt beskrivelse",
+      rule: "bookmarks",
+      threshold: "3",
+      color: "#000000",
+    });
     expect(badge.status).toBe(400);
     expect(fieldErrors(badge.body)).toEqual(["Feltet skal udfyldes."]);
     expect(badge.body).toContain('value="Beholdt beskrivelse"');

@@ -65,7 +65,12 @@ describe("groups with rules and the CSV import", () => {
     expect(group.member_count).toBe(2);
     // A change of address moves a person in or out of the rule at once.
     const per = (await call("GET", "users/search?q=per@plan")).json().payload.data[0];
-    const edited = await call("PUT", `users/${per.id}`, { email: "per@sales.nordlys.test", firstName: "Per", lastName: "Plan", role: "learner" });
+    const edited = await call("PUT", `users/${per.id}`, {
+      email: "per@sales.nordlys.test",
+      firstName: "Per",
+      lastName: "Plan",
+      role: "learner",
+    });
     expect(edited.status, edited.body).toBe(200);
     expect((await call("GET", `groups/${salesId}`)).json().payload.member_count).toBe(3);
   });
@@ -78,7 +83,7 @@ describe("groups with rules and the CSV import", () => {
     expect(res.status).toBe(422);
     const payload = res.json().payload;
     expect(Object.keys(payload.fields)).toEqual(["line 21"]);
-    expect(payload.fields["line 21"][0]).toMatch(/regnearksformel/) // Nordlys speaks Danish;
+    expect(payload.fields["line 21"][0]).toMatch(/regnearksformel/); // Nordlys speaks Danish;
     expect(await userTotal()).toBe(before);
   });
 
@@ -121,14 +126,19 @@ describe("group admins and force_groups courses", () => {
   let courseId = 0;
 
   beforeAll(async () => {
-    execTenant(server, 2, "insert into users (email, first_name, role) values ('lead@nordlys.test', 'Lea', 'learner'), ('outsider@nordlys.test', 'Otto', 'learner')");
+    execTenant(
+      server,
+      2,
+      "insert into users (email, first_name, role) values ('lead@nordlys.test', 'Lea', 'learner'), ('outsider@nordlys.test', 'Otto', 'learner')",
+    );
     teamId = (await call("POST", "groups", { name: "Team Nord" })).json().payload.id;
     otherId = (await call("POST", "groups", { name: "Team Vest" })).json().payload.id;
     const users = (await call("GET", "users/search?q=lead@nordlys")).json().payload.data;
     const attached = await call("POST", `groups/${teamId}/attach`, { admin_ids: [users[0].id] });
     expect(attached.status, attached.body).toBe(200);
     lead = insertSession(server, { organizationId: 2 }, { email: "lead@nordlys.test", kind: "api" });
-    courseId = (await call("POST", "courses", { title: "Kun for Team Nord", type: "series", published: true, force_groups: true })).json().payload.id;
+    courseId = (await call("POST", "courses", { title: "Kun for Team Nord", type: "series", published: true, force_groups: true })).json()
+      .payload.id;
     await call("POST", "lessons", { course_id: courseId, title: "Intro", kind: "text", body: "<p>Hej</p>" });
     expect((await call("POST", `groups/${teamId}/attach`, { course_ids: [courseId] })).status).toBe(200);
   });
@@ -143,7 +153,10 @@ describe("group admins and force_groups courses", () => {
     expect((await call("PUT", `groups/${teamId}`, { name: "Mine" }, lead)).status).toBe(403);
     expect((await call("POST", "groups", { name: "Ny" }, lead)).status).toBe(403);
     // Its members, and only them, are visible to it (with their progress on its own page).
-    const visible = (await call("GET", "users", undefined, lead)).json().payload.data.map((u: { email: string }) => u.email).sort();
+    const visible = (await call("GET", "users", undefined, lead))
+      .json()
+      .payload.data.map((u: { email: string }) => u.email)
+      .sort();
     expect(visible).toEqual(["lead@nordlys.test", "learner@nordlys.test"]);
     const cookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "lead@nordlys.test", kind: "web" }));
     const page = await request(server.port, ORG, `/groups/${teamId}`, { headers: { Cookie: cookie } });

@@ -64,7 +64,12 @@ function sendHuge(
       });
     });
     req.on("error", (error) => {
-      if (!done) setTimeout(() => (done ? undefined : reject(new Error(`${path} (${chunked ? "chunked" : "declared"}), ${sent} bytes sent: ${error.message}`))), 2_000);
+      if (!done)
+        setTimeout(
+          () =>
+            done ? undefined : reject(new Error(`${path} (${chunked ? "chunked" : "declared"}), ${sent} bytes sent: ${error.message}`)),
+          2_000,
+        );
     });
     const pump = () => {
       while (!done && sent < bytes) {
@@ -87,7 +92,11 @@ describe("row 1: bodies are bounded by route and by who asks, before anything is
       sendHuge("/theme", { bytes: 300 * MiB, chunked: true, headers: { "Content-Type": "application/x-www-form-urlencoded" } }),
       // Signed in: 1 MiB for forms and JSON; an upload route only for those who may upload there.
       sendHuge("/api/bookmarks", { bytes: 300 * MiB, chunked: true, headers: { "Content-Type": "application/json", Cookie: adminCookie } }),
-      sendHuge("/api/files", { bytes: 300 * MiB, chunked: true, headers: { "Content-Type": "multipart/form-data; boundary=x", Cookie: learnerCookie } }),
+      sendHuge("/api/files", {
+        bytes: 300 * MiB,
+        chunked: true,
+        headers: { "Content-Type": "multipart/form-data; boundary=x", Cookie: learnerCookie },
+      }),
     ];
     const replies = await Promise.all(cases);
     const after = rss(server.process.pid!);
@@ -102,10 +111,22 @@ describe("row 1: bodies are bounded by route and by who asks, before anything is
   it("names the limit that was passed, in the envelope on /api and on a page otherwise", async () => {
     const anonymous = await sendHuge("/api/auth/login", { bytes: 2 * MiB, chunked: true, headers: { "Content-Type": "application/json" } });
     expect(anonymous.status).toBe(413);
-    expect(JSON.parse(anonymous.body)).toMatchObject({ error: true, status: 413, payload: { code: "too_large", message: "The request is too large: the limit is 64 KB." } });
-    const signedIn = await sendHuge("/api/bookmarks", { bytes: 2 * MiB, chunked: false, headers: { "Content-Type": "application/json", Cookie: adminCookie } });
+    expect(JSON.parse(anonymous.body)).toMatchObject({
+      error: true,
+      status: 413,
+      payload: { code: "too_large", message: "The request is too large: the limit is 64 KB." },
+    });
+    const signedIn = await sendHuge("/api/bookmarks", {
+      bytes: 2 * MiB,
+      chunked: false,
+      headers: { "Content-Type": "application/json", Cookie: adminCookie },
+    });
     expect(JSON.parse(signedIn.body).payload.message).toBe("The request is too large: the limit is 1 MB.");
-    const page = await sendHuge("/auth/login", { bytes: 2 * MiB, chunked: false, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const page = await sendHuge("/auth/login", {
+      bytes: 2 * MiB,
+      chunked: false,
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(page.status).toBe(413);
     expect(page.body).toContain("the limit is 64 KB");
   });
@@ -119,7 +140,12 @@ describe("row 1: bodies are bounded by route and by who asks, before anything is
       body: JSON.stringify({ course_id: 1, padding: "x".repeat(200 * 1024) }),
     });
     expect(bookmark.status, bookmark.body).toBeLessThan(300);
-    const file = multipart({}, { file: { name: "notes.pdf", type: "application/pdf", data: Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(2 * MiB, 0x20)]) } });
+    const file = multipart(
+      {},
+      {
+        file: { name: "notes.pdf", type: "application/pdf", data: Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(2 * MiB, 0x20)]) },
+      },
+    );
     const upload = await request(server.port, ACME, "/api/files", {
       method: "POST",
       headers: { "Content-Type": file.contentType, Authorization: `Bearer ${adminToken}` },
@@ -131,16 +157,23 @@ describe("row 1: bodies are bounded by route and by who asks, before anything is
 
 describe("row 3: no redirect leaves the site", () => {
   const bypasses = ["/.//evil.example", "/%2e//evil.example", "/a/..//evil.example", "//evil.example", "/\\evil.example"];
-  const offSite = (location: string | undefined) => !location || /^(?:[a-z]+:)?\/\/|^\/\\/i.test(location) || location.includes("evil.example");
+  const offSite = (location: string | undefined) =>
+    !location || /^(?:[a-z]+:)?\/\/|^\/\\/i.test(location) || location.includes("evil.example");
 
   it.each(bypasses)("GET /auth/login?redirectTo=%s signed in stays here", async (value) => {
-    const res = await request(server.port, ACME, `/auth/login?${new URLSearchParams({ redirectTo: value })}`, { headers: { Cookie: adminCookie } });
+    const res = await request(server.port, ACME, `/auth/login?${new URLSearchParams({ redirectTo: value })}`, {
+      headers: { Cookie: adminCookie },
+    });
     expect(res.status).toBe(302);
     expect(offSite(res.headers.location), res.headers.location).toBe(false);
   });
 
   it.each(bypasses)("the sign-in post, /theme and /language with redirectTo=%s stay here", async (value) => {
-    const signIn = await postForm(server, NORDLYS, "/auth/login", { email: "learner@nordlys.test", password: "demo1234", redirectTo: value });
+    const signIn = await postForm(server, NORDLYS, "/auth/login", {
+      email: "learner@nordlys.test",
+      password: "demo1234",
+      redirectTo: value,
+    });
     const theme = await postForm(server, ACME, "/theme", { theme: "dark", redirectTo: value });
     const language = await postForm(server, ACME, "/language", { language: "pl", redirectTo: value });
     for (const res of [signIn, theme, language]) {
@@ -167,7 +200,12 @@ describe("row 4: the cross-site check follows how the request is authenticated",
   it("answers a page action posted cross-site with Basic credentials with 403, not 500", async () => {
     const res = await request(server.port, ACME, "/dashboard/users/create", {
       ...form({ email: "planted@evil.example", firstName: "P", lastName: "A", role: "admin" }),
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: adminCookie, Authorization: basic, Origin: "https://evil.example" },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Cookie: adminCookie,
+        Authorization: basic,
+        Origin: "https://evil.example",
+      },
     });
     expect(res.status).toBe(403);
   });
@@ -175,7 +213,13 @@ describe("row 4: the cross-site check follows how the request is authenticated",
   it("lets the same site post with Basic credentials (an install behind a password-protected proxy)", async () => {
     const res = await request(server.port, ACME, "/api/bookmarks", {
       method: "POST",
-      headers: { "Content-Type": "application/json", Cookie: adminCookie, Authorization: basic, Origin: `http://${ACME}`, "Sec-Fetch-Site": "same-origin" },
+      headers: {
+        "Content-Type": "application/json",
+        Cookie: adminCookie,
+        Authorization: basic,
+        Origin: `http://${ACME}`,
+        "Sec-Fetch-Site": "same-origin",
+      },
       body: JSON.stringify({ course_id: 2 }),
     });
     expect(res.status, res.body).toBeLessThan(300);

@@ -35,7 +35,13 @@ async function upload(name: string, type: string, data: Buffer) {
 
 const photo = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: "#cc6633" } })
-    .composite([{ input: { create: { width: Math.round(width / 3), height: Math.round(height / 3), channels: 3, background: "#2255aa" } }, left: 10, top: 10 }])
+    .composite([
+      {
+        input: { create: { width: Math.round(width / 3), height: Math.round(height / 3), channels: 3, background: "#2255aa" } },
+        left: 10,
+        top: 10,
+      },
+    ])
     .png()
     .toBuffer();
 
@@ -103,7 +109,10 @@ describe("the image provider", () => {
 
     const doomed = await upload("doomed.png", "image/png", await photo(400, 300));
     expect((await request(server.port, ORG, `${signed(2, doomed, "cover")}?w=160`)).status).toBe(200);
-    const removed = await request(server.port, ORG, `/api/files/${doomed}`, { method: "DELETE", headers: { Authorization: `Bearer ${admin}` } });
+    const removed = await request(server.port, ORG, `/api/files/${doomed}`, {
+      method: "DELETE",
+      headers: { Authorization: `Bearer ${admin}` },
+    });
     expect(removed.status).toBe(200);
     expect((await request(server.port, ORG, `${signed(2, doomed, "cover")}?w=160`)).status).toBe(404);
   });

@@ -25,7 +25,8 @@ beforeAll(async () => {
   other = insertSession(server, { organizationId: 2 }, { email: "olga@nordlys.test", kind: "api" });
   shy = insertSession(server, { organizationId: 2 }, { email: "shy@nordlys.test", kind: "api" });
   const db = tenantDb(server, 2);
-  for (const row of db.prepare("select id, email from users").all() as Array<{ id: number; email: string }>) ids[row.email.split("@")[0]] = row.id;
+  for (const row of db.prepare("select id, email from users").all() as Array<{ id: number; email: string }>)
+    ids[row.email.split("@")[0]] = row.id;
   db.close();
 });
 afterAll(() => server?.stop());
@@ -40,7 +41,8 @@ const payload = async (method: string, p: string, body?: unknown, token = admin)
 async function course(title: string, lessons = 2) {
   const c = await payload("POST", "courses", { title, type: "series", published: true });
   const out: number[] = [];
-  for (let i = 0; i < lessons; i++) out.push((await payload("POST", "lessons", { course_id: c.id, title: `${title} ${i}`, kind: "text" })).id);
+  for (let i = 0; i < lessons; i++)
+    out.push((await payload("POST", "lessons", { course_id: c.id, title: `${title} ${i}`, kind: "text" })).id);
   return { id: c.id as number, lessons: out };
 }
 
@@ -56,12 +58,21 @@ function ledgerSum(userId: number) {
 describe("awards", () => {
   it("the same completion posted 50 times at once gives one award, and the board equals the ledger", async () => {
     const c = await course("Samtidig", 1);
-    const replies = await Promise.all(Array.from({ length: 50 }, () => call("POST", "lesson-progresses", { lesson_id: c.lessons[0], completed: true }, learner)));
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, () => call("POST", "lesson-progresses", { lesson_id: c.lessons[0], completed: true }, learner)),
+    );
     expect(replies.every((r) => r.status < 300)).toBe(true);
     const db = tenantDb(server, 2);
-    const rows = db.prepare("select activity, ref from points_ledger where user_id = ? and ref in (?, ?)").all(ids.learner, `lesson:${c.lessons[0]}`, `course:${c.id}`);
+    const rows = db
+      .prepare("select activity, ref from points_ledger where user_id = ? and ref in (?, ?)")
+      .all(ids.learner, `lesson:${c.lessons[0]}`, `course:${c.id}`);
     db.close();
-    expect(rows).toEqual(expect.arrayContaining([{ activity: "lesson_completed", ref: `lesson:${c.lessons[0]}` }, { activity: "course_completed", ref: `course:${c.id}` }]));
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { activity: "lesson_completed", ref: `lesson:${c.lessons[0]}` },
+        { activity: "course_completed", ref: `course:${c.id}` },
+      ]),
+    );
     expect(rows).toHaveLength(2);
     const points = await payload("GET", `leaderboard/points/${ids.learner}`, undefined, learner);
     expect(points.points).toBe(ledgerSum(ids.learner));
@@ -70,7 +81,11 @@ describe("awards", () => {
     const rank = await payload("GET", `leaderboard/rank/${ids.learner}?period=week`, undefined, other);
     expect(board.me).toMatchObject({ user_id: ids.learner, rank: rank.rank, points: rank.points });
     // Everyone listed above the learner has more points this week; everyone below, fewer.
-    const all = (await payload("GET", "leaderboard?period=week&per_page=100", undefined, learner)).data as Array<{ user_id: number; points: number; rank: number }>;
+    const all = (await payload("GET", "leaderboard?period=week&per_page=100", undefined, learner)).data as Array<{
+      user_id: number;
+      points: number;
+      rank: number;
+    }>;
     for (const e of all) expect(Math.sign(e.points - rank.points)).toBe(Math.sign(rank.rank - e.rank));
     const course1 = await payload("GET", `leaderboard/courses/${c.id}`, undefined, other);
     expect(course1.data).toEqual([expect.objectContaining({ user_id: ids.learner, points: 60, rank: 1 })]);
@@ -98,10 +113,13 @@ describe("privacy", () => {
       expect(board.data.map((e: { user_id: number }) => e.user_id)).not.toContain(ids.shy);
     }
     for (const widget of ["bookmarks", "watch-time", "streak"]) {
-      expect((await payload("GET", `leaderboard/${widget}`, undefined, other)).data.map((e: { user_id: number }) => e.user_id)).not.toContain(ids.shy);
+      expect(
+        (await payload("GET", `leaderboard/${widget}`, undefined, other)).data.map((e: { user_id: number }) => e.user_id),
+      ).not.toContain(ids.shy);
     }
     expect(JSON.stringify(await payload("GET", `leaderboard/courses/${c.id}`, undefined, other))).not.toContain("Sigrid");
-    for (const p of ["rank", "points", "watch-time"]) expect((await call("GET", `leaderboard/${p}/${ids.shy}`, undefined, other)).status).toBe(404);
+    for (const p of ["rank", "points", "watch-time"])
+      expect((await call("GET", `leaderboard/${p}/${ids.shy}`, undefined, other)).status).toBe(404);
     // Others' ranks do not count them: Olga, with no points, is ranked among the visible only.
     const shyOwn = await payload("GET", `leaderboard/points/${ids.shy}`, undefined, shy);
     expect(shyOwn).toMatchObject({ hidden: true, points: ledgerSum(ids.shy) });
@@ -128,7 +146,7 @@ describe("admins", () => {
     const explorer = levels.find((l: { name: string }) => l.name === "Opdager"); // the demo's Danish "Explorer"
     const taken = await call("PUT", `leaderboard/levels/${explorer.id}`, { threshold: 300 });
     expect(taken.status).toBe(422);
-    expect(taken.json().payload.fields.threshold).toEqual(["Et andet niveau starter allerede ved dette antal point."]) // Nordlys speaks Danish;
+    expect(taken.json().payload.fields.threshold).toEqual(["Et andet niveau starter allerede ved dette antal point."]); // Nordlys speaks Danish;
     await payload("PUT", `leaderboard/levels/${explorer.id}`, { threshold: 80 });
     const olga = await payload("GET", `leaderboard/points/${ids.olga}`, undefined, other);
     expect(olga.level.name).toBe("Opdager");
@@ -144,7 +162,12 @@ describe("admins", () => {
     const res = await request(server.port, ORG, `/badges/assertions/${first.uid}`, {});
     expect(res.status).toBe(200);
     const assertion = res.json();
-    expect(assertion).toMatchObject({ "@context": "https://w3id.org/openbadges/v2", type: "Assertion", verification: { type: "hosted" }, recipient: { type: "email", hashed: true } });
+    expect(assertion).toMatchObject({
+      "@context": "https://w3id.org/openbadges/v2",
+      type: "Assertion",
+      verification: { type: "hosted" },
+      recipient: { type: "email", hashed: true },
+    });
     expect(JSON.stringify(assertion)).not.toContain("learner@nordlys.test");
     const badgeUrl = new URL(assertion.badge);
     const badgeClass = (await request(server.port, ORG, badgeUrl.pathname, {})).json();

@@ -24,7 +24,10 @@ const call = (method: string, p: string, body?: unknown, token = admin) => api(s
 async function courseWithLessons(fields: Record<string, unknown>, titles = ["Første", "Anden"]) {
   const course = (await call("POST", "courses", { type: "series", published: true, ...fields })).json().payload;
   const lessons: number[] = [];
-  for (const title of titles) lessons.push((await call("POST", "lessons", { course_id: course.id, title, kind: "text", body: `<p>${title} tekst</p>` })).json().payload.id);
+  for (const title of titles)
+    lessons.push(
+      (await call("POST", "lessons", { course_id: course.id, title, kind: "text", body: `<p>${title} tekst</p>` })).json().payload.id,
+    );
   return { id: course.id as number, lessons };
 }
 
@@ -33,11 +36,16 @@ describe("progress", () => {
     const course = (await call("POST", "courses", { title: "Video", type: "series", published: true })).json().payload;
     const videos: number[] = [];
     for (const title of ["V1", "V2", "V3"]) {
-      videos.push((await call("POST", "lessons", { course_id: course.id, title, kind: "video", video_url: "https://example.org/v.mp4" })).json().payload.id);
+      videos.push(
+        (await call("POST", "lessons", { course_id: course.id, title, kind: "video", video_url: "https://example.org/v.mp4" })).json()
+          .payload.id,
+      );
     }
     const text = (await call("POST", "lessons", { course_id: course.id, title: "T", kind: "text" })).json().payload.id;
     const beat = (lesson: number, seconds: number) =>
-      call("POST", "lesson-progresses", { lesson_id: lesson, position_seconds: 10, watched_seconds: seconds }, learner).then((r) => r.json().payload);
+      call("POST", "lesson-progresses", { lesson_id: lesson, position_seconds: 10, watched_seconds: seconds }, learner).then(
+        (r) => r.json().payload,
+      );
     expect((await beat(videos[0], 3600)).credited_seconds).toBe(0); // the first heartbeat only starts the clock
     const started = Date.now();
     await new Promise((r) => setTimeout(r, 2100));
@@ -82,7 +90,9 @@ describe("one learner and another", () => {
     expect((await call("GET", `lesson-progresses/course/${id}`, undefined, other)).json().payload.completed_lessons).toBe(0);
     expect((await call("GET", "bookmarks", undefined, other)).json().payload.data).toEqual([]);
     expect((await call("DELETE", `bookmarks/${id}`, undefined, other)).status).toBe(404);
-    expect((await call("GET", "bookmarks", undefined, learner)).json().payload.data.map((b: { course_id: number }) => b.course_id)).toContain(id);
+    expect(
+      (await call("GET", "bookmarks", undefined, learner)).json().payload.data.map((b: { course_id: number }) => b.course_id),
+    ).toContain(id);
     await call("POST", "courses/ratings", { course_id: id, stars: 1 }, other);
     const mine = (await call("GET", `courses/ratings?course_id=${id}`, undefined, learner)).json().payload;
     expect(mine).toMatchObject({ average: 3, count: 2, mine: 5 });
@@ -102,7 +112,9 @@ describe("one learner and another", () => {
     for (const lesson of lessons) await call("POST", "lesson-progresses", { lesson_id: lesson }, pia);
     await call("POST", "lesson-progresses", { lesson_id: lessons[0] }, other); // someone else's: never listed
     // Seconds apart on purpose (updated_at has second precision): the middle lesson is the newest.
-    lessons.forEach((lesson, i) => execTenant(server, 2, "update lesson_progress set updated_at = ? where lesson_id = ?", 1_700_000_000 + [0, 20, 10][i], lesson));
+    lessons.forEach((lesson, i) =>
+      execTenant(server, 2, "update lesson_progress set updated_at = ? where lesson_id = ?", 1_700_000_000 + [0, 20, 10][i], lesson),
+    );
     const page = (n: number) => call("GET", `lesson-progresses?per_page=2&page=${n}`, undefined, pia).then((r) => r.json().payload);
     const first = await page(1);
     expect(first.data.map((p: { lesson_id: number }) => p.lesson_id)).toEqual([lessons[1], lessons[2]]);
@@ -136,7 +148,8 @@ describe("the heartbeat and changes to content", () => {
   it("sees a course unpublished, a lesson moved or deleted on the very next beat, through the app or another connection", async () => {
     const { id, lessons } = await courseWithLessons({ title: "Hjerteslag" });
     const other = await courseWithLessons({ title: "Andet kursus", published: false });
-    const beat = (lesson: number) => call("POST", "lesson-progresses", { lesson_id: lesson, position_seconds: 5, watched_seconds: 1 }, learner);
+    const beat = (lesson: number) =>
+      call("POST", "lesson-progresses", { lesson_id: lesson, position_seconds: 5, watched_seconds: 1 }, learner);
     expect((await beat(lessons[0])).status).toBe(200);
     // Unpublished by another connection (a script beside the server): the next beat is refused.
     execTenant(server, 2, "update courses set published = 0 where id = ?", id);
@@ -164,7 +177,9 @@ describe("search", () => {
     await call("PUT", `lessons/${lessons[1]}`, { title: "Aurora borealis" });
     expect((await call("GET", "search?q=aurora", undefined, learner)).json().payload.data[0]).toMatchObject({ id: lessons[1] });
     // The old title is gone from the index; the hit for the body's word now carries the new title.
-    expect((await call("GET", "search?q=farverne", undefined, learner)).json().payload.data.map((h: { title: string }) => h.title)).toEqual(["Aurora borealis"]);
+    expect((await call("GET", "search?q=farverne", undefined, learner)).json().payload.data.map((h: { title: string }) => h.title)).toEqual(
+      ["Aurora borealis"],
+    );
     await call("DELETE", `lessons/${lessons[0]}`);
     expect((await call("GET", "search?q=solvind", undefined, learner)).json().payload.data).toEqual([]);
     const hostile = `search?q=${encodeURIComponent('" OR 1=1 -- * NEAR(')}`;
@@ -193,7 +208,11 @@ describe("access messages", () => {
     expect((await call("POST", "lesson-progresses", { lesson_id: lessons[0] }, learner)).json().payload.code).toBe("limited");
     execTenant(server, 2, "insert into groups (name) values ('Adgang')");
     execTenant(server, 2, `insert into group_courses (group_id, course_id) select max(id), ${id} from groups`);
-    execTenant(server, 2, "insert into group_members (group_id, user_id) select (select max(id) from groups), id from users where email = 'learner@nordlys.test'");
+    execTenant(
+      server,
+      2,
+      "insert into group_members (group_id, user_id) select (select max(id) from groups), id from users where email = 'learner@nordlys.test'",
+    );
     expect(reason((await pageFor(id, web("learner@nordlys.test"))).body)).toBeNull();
   });
 

@@ -74,9 +74,12 @@ describe("a visitor's home page", () => {
   it("shows a carousel the admin renames through /api at once", async () => {
     const list = await api(server, ORG, "GET", "courses-carousels", { token: adminToken });
     const payload = list.json().payload;
-    const carousel = (Array.isArray(payload) ? payload : payload.items ?? payload.data).find((c: { published: boolean }) => c.published);
+    const carousel = (Array.isArray(payload) ? payload : (payload.items ?? payload.data)).find((c: { published: boolean }) => c.published);
     await warm("/");
-    const renamed = await api(server, ORG, "PUT", `courses-carousels/${carousel.id}`, { token: adminToken, body: { title: "Fresh picks for visitors" } });
+    const renamed = await api(server, ORG, "PUT", `courses-carousels/${carousel.id}`, {
+      token: adminToken,
+      body: { title: "Fresh picks for visitors" },
+    });
     expect(renamed.status, renamed.body).toBe(200);
     const after = await visit("/");
     expect(after.body).toContain("Fresh picks for visitors");
@@ -114,7 +117,11 @@ describe("never kept", () => {
   });
 
   it("with a flash message or any cookie that is not a preference, or with an Authorization header", async () => {
-    const cases: Array<Record<string, string>> = [{ Cookie: "lectern_flash=abc" }, { Cookie: "theme=light; other=1" }, { Authorization: "Bearer nothing" }];
+    const cases: Array<Record<string, string>> = [
+      { Cookie: "lectern_flash=abc" },
+      { Cookie: "theme=light; other=1" },
+      { Authorization: "Bearer nothing" },
+    ];
     for (const headers of cases) {
       const res = await visit("/", headers);
       expect(res.headers["x-page-cache"]).toBeUndefined();

@@ -27,7 +27,10 @@ function readMatrix(): Row[] {
     .split("\n")
     .filter((line) => line.startsWith("| `"))
     .map((line) => {
-      const cells = line.split("|").slice(1, -1).map((c) => c.trim().replace(/^`|`$/g, ""));
+      const cells = line
+        .split("|")
+        .slice(1, -1)
+        .map((c) => c.trim().replace(/^`|`$/g, ""));
       const [route, method, host, sample, ...outcomes] = cells;
       return {
         route,
@@ -42,7 +45,10 @@ function readMatrix(): Row[] {
 /** The app's routes as full path patterns, with the methods their modules answer. */
 async function appRoutes() {
   const build = await import(pathToFileURL(path.join(ROOT, "build", "index.js")).href);
-  const routes = build.routes as Record<string, { id: string; parentId?: string; path?: string; index?: boolean; module: Record<string, unknown> }>;
+  const routes = build.routes as Record<
+    string,
+    { id: string; parentId?: string; path?: string; index?: boolean; module: Record<string, unknown> }
+  >;
   const fullPath = (id: string): string => {
     const route = routes[id];
     const parent = route.parentId ? fullPath(route.parentId) : "";
@@ -61,10 +67,22 @@ let server: RunningServer;
 beforeAll(async () => {
   server = await startServer();
   // A group admin: a learner who administers a group holding the Nordlys learner.
-  execTenant(server, 2, "insert into users (email, first_name, last_name, role) values ('groupadmin@nordlys.test', 'Gry', 'Gruppe', 'learner')");
+  execTenant(
+    server,
+    2,
+    "insert into users (email, first_name, last_name, role) values ('groupadmin@nordlys.test', 'Gry', 'Gruppe', 'learner')",
+  );
   execTenant(server, 2, "insert into groups (name) values ('Team Syd')");
-  execTenant(server, 2, "insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 1 from groups g, users u where g.name = 'Team Syd' and u.email = 'groupadmin@nordlys.test'");
-  execTenant(server, 2, "insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 0 from groups g, users u where g.name = 'Team Syd' and u.email = 'learner@nordlys.test'");
+  execTenant(
+    server,
+    2,
+    "insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 1 from groups g, users u where g.name = 'Team Syd' and u.email = 'groupadmin@nordlys.test'",
+  );
+  execTenant(
+    server,
+    2,
+    "insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 0 from groups g, users u where g.name = 'Team Syd' and u.email = 'learner@nordlys.test'",
+  );
 });
 afterAll(() => server?.stop());
 

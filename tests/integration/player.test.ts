@@ -23,7 +23,11 @@ afterAll(() => server?.stop());
 const call = (method: string, p: string, body?: unknown, token = admin) => api(server, ORG, method, p, { token, body });
 const get = (p: string, cookie?: string) => request(server.port, ORG, p, { headers: cookie ? { Cookie: cookie } : {} });
 
-async function series(title: string, lessons: { title: string; kind?: string; duration_seconds?: number; video_url?: string }[], fields: Record<string, unknown> = {}) {
+async function series(
+  title: string,
+  lessons: { title: string; kind?: string; duration_seconds?: number; video_url?: string }[],
+  fields: Record<string, unknown> = {},
+) {
   const course = (await call("POST", "courses", { title, type: "series", published: true, ...fields })).json().payload;
   const ids: number[] = [];
   for (const l of lessons) {
@@ -87,7 +91,9 @@ describe("the player without JavaScript", () => {
   // Pages are rendered to a string first (app/utils/render-page.server.tsx); react-player draws inside a
   // Suspense boundary of its own, which must come out whole, the same on the first render as on later ones.
   it("draws the whole player page, the same on every render", async () => {
-    const { id, lessons } = await series("Første afspilning", [{ title: "Klip", kind: "video", duration_seconds: 60, video_url: "https://video.example/first.mp4" }]);
+    const { id, lessons } = await series("Første afspilning", [
+      { title: "Klip", kind: "video", duration_seconds: 60, video_url: "https://video.example/first.mp4" },
+    ]);
     execTenant(server, 2, "update users set player_instructions_shown_at = unixepoch() where email = 'seer@nordlys.test'");
     const pages = [];
     for (let i = 0; i < 3; i++) {
@@ -124,7 +130,9 @@ describe("the player without JavaScript", () => {
   });
 
   it("shows the instructions the first time, and the form records them as shown", async () => {
-    const { id, lessons } = await series("Første gang", [{ title: "Video", kind: "video", duration_seconds: 30, video_url: "https://video.example/v.mp4" }]);
+    const { id, lessons } = await series("Første gang", [
+      { title: "Video", kind: "video", duration_seconds: 30, video_url: "https://video.example/v.mp4" },
+    ]);
     execTenant(server, 2, "update users set player_instructions_shown_at = null where email = 'seer@nordlys.test'");
     const path = `/courses/${id}/lessons/${lessons[0]}`;
     const page = (await get(path, learner)).body;

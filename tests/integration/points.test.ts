@@ -33,13 +33,24 @@ afterEach(() => {
 });
 
 function learner(firstName: string) {
-  return db.insert(users).values({ email: `${firstName.toLowerCase()}@test.dk`, firstName, lastName: "Test", role: "learner" }).returning().get().id;
+  return db
+    .insert(users)
+    .values({ email: `${firstName.toLowerCase()}@test.dk`, firstName, lastName: "Test", role: "learner" })
+    .returning()
+    .get().id;
 }
 
 function course(title: string, lessonCount = 2) {
   const c = db.insert(courses).values({ title, published: true }).returning().get();
   const ls: Lesson[] = [];
-  for (let i = 0; i < lessonCount; i++) ls.push(db.insert(lessons).values({ courseId: c.id, title: `${title} ${i + 1}`, position: i }).returning().get());
+  for (let i = 0; i < lessonCount; i++)
+    ls.push(
+      db
+        .insert(lessons)
+        .values({ courseId: c.id, title: `${title} ${i + 1}`, position: i })
+        .returning()
+        .get(),
+    );
   return { id: c.id, lessons: ls };
 }
 
@@ -48,7 +59,13 @@ const ledgerRows = () => db.select().from(pointsLedger).all();
 /** Totals and histogram equal a recomputation from the ledger alone. */
 function expectTotalsMatchLedger() {
   const expected = totalsFromLedger(db);
-  const actual = new Map(db.select().from(pointsTotals).all().map((t) => [`${t.period}|${t.key}|${t.userId}`, t.points]));
+  const actual = new Map(
+    db
+      .select()
+      .from(pointsTotals)
+      .all()
+      .map((t) => [`${t.period}|${t.key}|${t.userId}`, t.points]),
+  );
   expect(Object.fromEntries(actual)).toEqual(Object.fromEntries(expected));
   const histogram = new Map<string, number>();
   for (const t of db.select().from(pointsTotals).all()) {
@@ -56,7 +73,13 @@ function expectTotalsMatchLedger() {
     const k = `${t.period}|${t.key}|${t.points}`;
     histogram.set(k, (histogram.get(k) ?? 0) + 1);
   }
-  const stored = new Map(db.select().from(pointsHistogram).all().map((h) => [`${h.period}|${h.key}|${h.points}`, h.learners]));
+  const stored = new Map(
+    db
+      .select()
+      .from(pointsHistogram)
+      .all()
+      .map((h) => [`${h.period}|${h.key}|${h.points}`, h.learners]),
+  );
   expect(Object.fromEntries(stored)).toEqual(Object.fromEntries(histogram));
 }
 
@@ -66,7 +89,9 @@ describe("the ledger", () => {
     const c = course("Sikkerhed");
     for (let i = 0; i < 5; i++) for (const lesson of c.lessons) completeLesson(db, { userId: ada, lesson });
     const rows = ledgerRows();
-    expect(rows.map((r) => `${r.activity}:${r.ref}`).sort()).toEqual([`course_completed:course:${c.id}`, ...c.lessons.map((l) => `lesson_completed:lesson:${l.id}`)].sort());
+    expect(rows.map((r) => `${r.activity}:${r.ref}`).sort()).toEqual(
+      [`course_completed:course:${c.id}`, ...c.lessons.map((l) => `lesson_completed:lesson:${l.id}`)].sort(),
+    );
     expect(learnerSummary(db, ada).points).toBe(10 + 10 + 50);
     expectTotalsMatchLedger();
   });
@@ -91,7 +116,17 @@ describe("the ledger", () => {
     const bo = learner("Bo");
     const quiz = (userId: number, attemptNumber: number, score: number, passed: boolean) =>
       db.transaction((tx) =>
-        publish(tx, "quizAttemptEnded", { userId, quizId: 7, attemptId: attemptNumber, lessonId: null, courseId: null, score, passed, attemptNumber, at: new Date() }),
+        publish(tx, "quizAttemptEnded", {
+          userId,
+          quizId: 7,
+          attemptId: attemptNumber,
+          lessonId: null,
+          courseId: null,
+          score,
+          passed,
+          attemptNumber,
+          at: new Date(),
+        }),
       );
     quiz(ada, 1, 80, true);
     quiz(ada, 2, 100, true);
@@ -201,7 +236,11 @@ describe("time windows", () => {
     completeLesson(db, { userId: ada, lesson: c.lessons[2], now: new Date("2026-11-23T23:10:00Z") }); // the 24th there
     summary = learnerSummary(db, ada, new Date("2026-11-24T12:00:00Z"));
     expect(summary.streak).toBe(2);
-    expect(ledgerRows().filter((r) => r.activity === "streak_day").map((r) => r.ref)).toEqual(["day:2026-11-24"]);
+    expect(
+      ledgerRows()
+        .filter((r) => r.activity === "streak_day")
+        .map((r) => r.ref),
+    ).toEqual(["day:2026-11-24"]);
     // A missed day ends the streak.
     expect(learnerSummary(db, ada, new Date("2026-11-26T12:00:00Z")).streak).toBe(0);
     completeLesson(db, { userId: ada, lesson: c.lessons[3], now: new Date("2026-11-26T12:00:00Z") });
@@ -215,7 +254,9 @@ describe("time windows", () => {
     setBookmark(db, ada, cs[0].id, true);
     setBookmark(db, bo, cs[0].id, true);
     setBookmark(db, bo, cs[1].id, true);
-    db.$client.prepare("update bookmarks set created_at = ? where user_id = ? and course_id = ?").run(Math.floor(now.getTime() / 1000) - 31 * 86400, bo, cs[1].id);
+    db.$client
+      .prepare("update bookmarks set created_at = ? where user_id = ? and course_id = ?")
+      .run(Math.floor(now.getTime() / 1000) - 31 * 86400, bo, cs[1].id);
     db.$client.prepare("update bookmarks set created_at = ? where course_id = ?").run(Math.floor(now.getTime() / 1000) - 86400, cs[0].id);
     expect(widget(db, "bookmarks", { now }).map((e) => [e.user_id, e.value, e.rank])).toEqual([
       [ada, 1, 1],
@@ -224,7 +265,9 @@ describe("time windows", () => {
     const video = db.insert(lessons).values({ courseId: cs[2].id, title: "Video", kind: "video" }).returning().get();
     recordHeartbeat(db, { userId: ada, lesson: video, positionSeconds: 0, watchedSeconds: 0, now });
     recordHeartbeat(db, { userId: ada, lesson: video, positionSeconds: 30, watchedSeconds: 30, now: new Date(now.getTime() + 30_000) });
-    db.$client.prepare("insert into watch_time_daily (user_id, day, seconds) values (?, '2026-11-17', 100), (?, '2026-11-16', 1000)").run(bo, bo);
+    db.$client
+      .prepare("insert into watch_time_daily (user_id, day, seconds) values (?, '2026-11-17', 100), (?, '2026-11-16', 1000)")
+      .run(bo, bo);
     expect(widget(db, "watch-time", { now }).map((e) => [e.user_id, e.value])).toEqual([
       [bo, 100],
       [ada, 30],

@@ -38,11 +38,23 @@ const SECRET = {
 
 function questions() {
   return [
-    { type: "single", prompt: "Hvilken by?", explanation: SECRET.explanation, options: [{ text: "Oslo-forkert", correct: false }, { text: SECRET.single, correct: true }] },
+    {
+      type: "single",
+      prompt: "Hvilken by?",
+      explanation: SECRET.explanation,
+      options: [
+        { text: "Oslo-forkert", correct: false },
+        { text: SECRET.single, correct: true },
+      ],
+    },
     {
       type: "multiple",
       prompt: "Hvilke metaller?",
-      options: [{ text: SECRET.multipleA, correct: true }, { text: SECRET.multipleB, correct: true }, { text: "Træ-forkert", correct: false }],
+      options: [
+        { text: SECRET.multipleA, correct: true },
+        { text: SECRET.multipleB, correct: true },
+        { text: "Træ-forkert", correct: false },
+      ],
     },
     { type: "true_false", prompt: "Jorden er rund.", correct_answer: true },
     { type: "text", prompt: "Hvad hedder processen?", accepted: [SECRET.text, "photo synthesis"] },
@@ -52,11 +64,18 @@ function questions() {
 async function quizInCourse(fields: Record<string, unknown> = {}, course: Record<string, unknown> = {}) {
   const quiz = await call("POST", "quizzes", { title: "Naturquiz", pass_min: 3, questions: questions(), ...fields });
   expect(quiz.status, quiz.body).toBe(201);
-  const c = (await call("POST", "courses", { title: "Naturkursus", type: "series", published: true, allow_quizzes: true, ...course })).json().payload;
+  const c = (
+    await call("POST", "courses", { title: "Naturkursus", type: "series", published: true, allow_quizzes: true, ...course })
+  ).json().payload;
   const intro = (await call("POST", "lessons", { course_id: c.id, title: "Intro", kind: "text", body: "<p>Hej</p>" })).json().payload;
   const attached = await call("POST", `quizzes/${quiz.json().payload.id}/attach`, { course_id: c.id });
   expect(attached.status, attached.body).toBe(201);
-  return { quiz: quiz.json().payload, courseId: c.id as number, introId: intro.id as number, lessonId: attached.json().payload.id as number };
+  return {
+    quiz: quiz.json().payload,
+    courseId: c.id as number,
+    introId: intro.id as number,
+    lessonId: attached.json().payload.id as number,
+  };
 }
 
 type Q = { id: number; type: string; options: Array<{ id: string; text: string }> };
@@ -77,7 +96,9 @@ function rightAnswers(qs: Q[]) {
  */
 function expectNoSecrets(body: string) {
   for (const secret of [SECRET.text, "photo synthesis", SECRET.explanation]) expect(body).not.toContain(secret);
-  expect(body).not.toMatch(/"correct"\s*:\s*(true|false)|"correct_choices"|"accepted"\s*:\s*\[|"correct_answer"\s*:\s*(true|false)|"explanation"\s*:\s*""/);
+  expect(body).not.toMatch(
+    /"correct"\s*:\s*(true|false)|"correct_choices"|"accepted"\s*:\s*\[|"correct_answer"\s*:\s*(true|false)|"explanation"\s*:\s*""/,
+  );
 }
 
 describe("taking a quiz", () => {
@@ -111,7 +132,12 @@ describe("taking a quiz", () => {
     const replies = [started.body, again.body];
     const answers = rightAnswers(attempt.questions);
     // Answering the same question twice keeps the last answer: first a wrong one, then the right one.
-    const wrongFirst = await call("POST", "quizzes/submissions/answers", { submission_id: attempt.id, answers: [{ question_id: answers[0].question_id, choices: [attempt.questions[0].options[0].id] }] }, learner);
+    const wrongFirst = await call(
+      "POST",
+      "quizzes/submissions/answers",
+      { submission_id: attempt.id, answers: [{ question_id: answers[0].question_id, choices: [attempt.questions[0].options[0].id] }] },
+      learner,
+    );
     expect(wrongFirst.status, wrongFirst.body).toBe(200);
     replies.push(wrongFirst.body);
     const saved = await call("POST", "quizzes/submissions/answers", { submission_id: attempt.id, answers, current: 3 }, learner);
@@ -125,7 +151,12 @@ describe("taking a quiz", () => {
     const page = await request(server.port, ORG, `/courses/${courseId}/lessons/${lessonId}`, { headers: { Cookie: learnerWeb } });
     expect(page.status).toBe(200);
     expect(page.body).toContain('data-testid="quiz-question"');
-    const data = await request(server.port, ORG, `/courses/${courseId}/lessons/${lessonId}?_data=pages%2Fcourses%2F%24id%2Flessons%2F%24lessonId`, { headers: { Cookie: learnerWeb } });
+    const data = await request(
+      server.port,
+      ORG,
+      `/courses/${courseId}/lessons/${lessonId}?_data=pages%2Fcourses%2F%24id%2Flessons%2F%24lessonId`,
+      { headers: { Cookie: learnerWeb } },
+    );
     expect(data.status).toBe(200);
     const own = await request(server.port, ORG, `/quizzes/${quiz.id}`, { headers: { Cookie: learnerWeb } });
     expect(own.status).toBe(200);
@@ -138,7 +169,9 @@ describe("taking a quiz", () => {
     expect((await call("GET", "quizzes/submissions", undefined, other)).json().payload.data).toEqual([]);
 
     // 50 concurrent ends: one result.
-    const ends = await Promise.all(Array.from({ length: 50 }, () => call("POST", `quizzes/submissions/end/${attempt.id}`, undefined, learner)));
+    const ends = await Promise.all(
+      Array.from({ length: 50 }, () => call("POST", `quizzes/submissions/end/${attempt.id}`, undefined, learner)),
+    );
     expect(ends.every((r) => r.status === 200)).toBe(true);
     const results = new Set(ends.map((r) => JSON.stringify({ score: r.json().payload.score, ended: r.json().payload.ended_at })));
     expect(results.size).toBe(1);
@@ -168,11 +201,16 @@ describe("taking a quiz", () => {
     for (let n = 1; n <= 2; n++) {
       const a = (await call("POST", "quizzes/submissions", { quiz_id: quiz.id }, other)).json().payload;
       expect(a.attempt_number).toBe(n);
-      await call("POST", "quizzes/submissions/answers", { submission_id: a.id, answers: [{ question_id: a.questions[2].id, choices: ["false"] }] }, other);
+      await call(
+        "POST",
+        "quizzes/submissions/answers",
+        { submission_id: a.id, answers: [{ question_id: a.questions[2].id, choices: ["false"] }] },
+        other,
+      );
       const ended = (await call("POST", `quizzes/submissions/end/${a.id}`, undefined, other)).json().payload;
       expect(ended).toMatchObject({ status: "failed", score: 0, passed: false });
     }
-    const third = await call("POST", "quizzes/submissions", { quiz_id: quiz.id }, other, );
+    const third = await call("POST", "quizzes/submissions", { quiz_id: quiz.id }, other);
     expect(third.status).toBe(403);
     expect(third.json().payload).toMatchObject({ code: "no_attempts_left", message: "Du har brugt alle dine forsøg på denne quiz." });
   });
@@ -219,19 +257,37 @@ describe("taking a quiz", () => {
     const a = (await call("POST", "quizzes/submissions", { quiz_id: quiz.id }, other)).json().payload;
     await call("POST", "quizzes/submissions/answers", { submission_id: a.id, answers: rightAnswers(a.questions) }, other);
     // The admin rewrites every question while the attempt is open; it is still graded as it was taken.
-    const edited = await call("PUT", `quizzes/${quiz.id}`, { questions: [{ type: "true_false", prompt: "Ny", correct_answer: false }], pass_min: 1 });
+    const edited = await call("PUT", `quizzes/${quiz.id}`, {
+      questions: [{ type: "true_false", prompt: "Ny", correct_answer: false }],
+      pass_min: 1,
+    });
     expect(edited.status, edited.body).toBe(200);
     const ended = (await call("POST", `quizzes/submissions/end/${a.id}`, undefined, other)).json().payload;
     expect(ended).toMatchObject({ score: 100, question_count: 4 });
     await call("PUT", `quizzes/${quiz.id}`, { questions: questions().slice(0, 2), pass_min: 2 });
-    expect((await call("GET", `quizzes/submissions/${a.id}`, undefined, other)).json().payload).toMatchObject({ score: 100, question_count: 4 });
+    expect((await call("GET", `quizzes/submissions/${a.id}`, undefined, other)).json().payload).toMatchObject({
+      score: 100,
+      question_count: 4,
+    });
   });
 
   it("validates quizzes: pass requirement within the question count, well-formed questions", async () => {
     const tooHigh = await call("POST", "quizzes", { title: "X", pass_min: 5, questions: questions() });
     expect(tooHigh.status).toBe(422);
     expect(tooHigh.json().payload.fields.pass_min[0]).toBe("Beståelseskravet kan ikke være større end antallet af spørgsmål.");
-    const bad = await call("POST", "quizzes", { title: "Y", questions: [{ type: "single", prompt: "?", options: [{ text: "a", correct: true }, { text: "b", correct: true }] }] });
+    const bad = await call("POST", "quizzes", {
+      title: "Y",
+      questions: [
+        {
+          type: "single",
+          prompt: "?",
+          options: [
+            { text: "a", correct: true },
+            { text: "b", correct: true },
+          ],
+        },
+      ],
+    });
     expect(bad.status).toBe(422);
     expect(JSON.stringify(bad.json().payload.fields)).toContain("Markér præcis én svarmulighed som rigtig.");
     expect((await call("POST", "quizzes", { title: "Z" }, learner)).status).toBe(403);
@@ -239,21 +295,29 @@ describe("taking a quiz", () => {
 
   it("hides quiz lessons of courses that do not allow quizzes, and their quizzes from learners", async () => {
     const { quiz, courseId, lessonId } = await quizInCourse({ title: "Skjult" }, { allow_quizzes: false });
-    expect((await request(server.port, ORG, `/courses/${courseId}/lessons/${lessonId}`, { headers: { Cookie: learnerWeb } })).status).toBe(404);
+    expect((await request(server.port, ORG, `/courses/${courseId}/lessons/${lessonId}`, { headers: { Cookie: learnerWeb } })).status).toBe(
+      404,
+    );
     expect((await call("GET", `quizzes/${quiz.id}`, undefined, learner)).status).toBe(404);
     expect((await call("POST", "quizzes/submissions", { quiz_id: quiz.id }, learner)).status).toBe(404);
     // A hidden quiz lesson does not hold the course back.
-    const { introId } = { introId: (await call("GET", `lessons?course_id=${courseId}`)).json().payload.data.find((l: { kind: string }) => l.kind === "text").id };
+    const { introId } = {
+      introId: (await call("GET", `lessons?course_id=${courseId}`)).json().payload.data.find((l: { kind: string }) => l.kind === "text").id,
+    };
     const done = await call("POST", "lesson-progresses", { lesson_id: introId, completed: true }, learner);
     expect(done.json().payload.course_completed).toBe(true);
-    expect((await call("GET", `lesson-progresses/course/${courseId}`, undefined, learner)).json().payload).toMatchObject({ lessons: 1, percent: 100 });
+    expect((await call("GET", `lesson-progresses/course/${courseId}`, undefined, learner)).json().payload).toMatchObject({
+      lessons: 1,
+      percent: 100,
+    });
   });
 
   it("takes a quiz with form posts only (no JavaScript): start, answer, confirm unanswered, submit", async () => {
     const { quiz, courseId, lessonId } = await quizInCourse({ title: "Formular", pass_min: 1 });
     const cookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "other@nordlys.test", kind: "web" }));
     const player = `/courses/${courseId}/lessons/${lessonId}`;
-    const step = (fields: Record<string, string>) => postForm(server, ORG, `/quizzes/${quiz.id}`, { returnTo: player, lesson_id: String(lessonId), ...fields }, cookie);
+    const step = (fields: Record<string, string>) =>
+      postForm(server, ORG, `/quizzes/${quiz.id}`, { returnTo: player, lesson_id: String(lessonId), ...fields }, cookie);
     const start = await step({ intent: "start" });
     expect(start.status).toBe(302);
     expect(start.headers.location).toBe(player);
@@ -265,7 +329,11 @@ describe("taking a quiz", () => {
     expect(trueFalse.headers.location).toBe(player);
     page = await request(server.port, ORG, player, { headers: { Cookie: cookie } });
     expect(page.body).toContain("Spørgsmål 2 af 4");
-    const submit = await step({ attempt_id: attemptId, question_id: page.body.match(/name="question_id" value="(\d+)"/)![1], intent: "submit" });
+    const submit = await step({
+      attempt_id: attemptId,
+      question_id: page.body.match(/name="question_id" value="(\d+)"/)![1],
+      intent: "submit",
+    });
     expect(submit.headers.location).toBe(`${player}?quiz_confirm=1`);
     page = await request(server.port, ORG, submit.headers.location!, { headers: { Cookie: cookie } });
     expect(page.body).toContain("Ubesvarede spørgsmål: 4");

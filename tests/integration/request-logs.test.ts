@@ -22,7 +22,14 @@ it("logs one JSON line per request with request id, organization and user, and n
     .filter((l) => l.startsWith("{"))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   const line = lines.find((l) => l.msg === "request" && l.path === "/api/auth/user");
-  expect(line).toMatchObject({ level: "info", org: 2, user: me.json().payload.id, method: "GET", status: 200, id: me.headers["x-request-id"] });
+  expect(line).toMatchObject({
+    level: "info",
+    org: 2,
+    user: me.json().payload.id,
+    method: "GET",
+    status: 200,
+    id: me.headers["x-request-id"],
+  });
   expect(typeof line!.ms).toBe("number");
   expect(lines.some((l) => l.msg === "request" && l.path === "/api/auth/login")).toBe(true);
   expect(lines.some((l) => String(l.path).startsWith("/healthz"))).toBe(false);

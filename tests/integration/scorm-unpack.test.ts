@@ -54,7 +54,11 @@ describe("unsafe names are refused before anything is written", () => {
   ];
   for (const [name, what] of cases) {
     it(`${what}: ${name}`, async () => {
-      const file = zipFile([{ name: "imsmanifest.xml", data: manifest12() }, { name: "index.html", data: "<p>hi</p>" }, { name, data: "pwned" }]);
+      const file = zipFile([
+        { name: "imsmanifest.xml", data: manifest12() },
+        { name: "index.html", data: "<p>hi</p>" },
+        { name, data: "pwned" },
+      ]);
       await unpackExpectingError(file, "unsafe_path");
       await inspectExpecting(file, "unsafe_path");
       expect(fs.existsSync(path.join(work, "evil.txt"))).toBe(false);
@@ -71,7 +75,11 @@ describe("unsafe names are refused before anything is written", () => {
   });
 
   it("symlinks (and other special files) are refused", async () => {
-    const file = zipFile([{ name: "imsmanifest.xml", data: manifest12() }, { name: "index.html", data: "x" }, { name: "link", data: "/etc/passwd", mode: 0o120777 }]);
+    const file = zipFile([
+      { name: "imsmanifest.xml", data: manifest12() },
+      { name: "index.html", data: "x" },
+      { name: "link", data: "/etc/passwd", mode: 0o120777 },
+    ]);
     await unpackExpectingError(file, "symlink");
     await inspectExpecting(file, "symlink");
     const fifo = zipFile([{ name: "pipe", data: "", mode: 0o010644 }]);
@@ -79,7 +87,10 @@ describe("unsafe names are refused before anything is written", () => {
   });
 
   it("a file and a folder of one name do not overwrite each other", async () => {
-    const file = zipFile([{ name: "a", data: "file" }, { name: "a/b.txt", data: "inside" }]);
+    const file = zipFile([
+      { name: "a", data: "file" },
+      { name: "a/b.txt", data: "inside" },
+    ]);
     await unpackExpectingError(file, "unsafe_path");
   });
 });
@@ -123,9 +134,19 @@ describe("packages are checked before unpacking", () => {
   it("not a zip, a manifest that does not parse, a missing launch file, an unsupported version", async () => {
     await inspectExpecting(zipFile(Buffer.from("<html>not a zip</html>")), "not_zip");
     await inspectExpecting(zipFile([{ name: "imsmanifest.xml", data: "<manifest><organizations>" }]), "manifest_parse");
-    await inspectExpecting(zipFile([{ name: "imsmanifest.xml", data: manifest12("missing.html") }, { name: "two/index.html", data: "x" }]), "launch_missing");
     await inspectExpecting(
-      zipFile([{ name: "imsmanifest.xml", data: manifest12().replace("<schemaversion>1.2</schemaversion>", "<schemaversion>1.1</schemaversion>") }, { name: "index.html", data: "x" }, { name: "two/index.html", data: "x" }]),
+      zipFile([
+        { name: "imsmanifest.xml", data: manifest12("missing.html") },
+        { name: "two/index.html", data: "x" },
+      ]),
+      "launch_missing",
+    );
+    await inspectExpecting(
+      zipFile([
+        { name: "imsmanifest.xml", data: manifest12().replace("<schemaversion>1.2</schemaversion>", "<schemaversion>1.1</schemaversion>") },
+        { name: "index.html", data: "x" },
+        { name: "two/index.html", data: "x" },
+      ]),
       "unsupported_version",
     );
   });
@@ -134,7 +155,9 @@ describe("packages are checked before unpacking", () => {
     const p12 = await inspectPackage(path.join(FIXTURES, "singlesco_scorm12.zip"));
     expect(p12.manifest.version).toBe("1.2");
     expect(p12.manifest.title).toBe("Golf Explained - CP Single SCO");
-    expect(p12.manifest.items.map((i) => [i.identifier, i.title, i.launch])).toEqual([["item_1", "Golf Explained", "shared/launchpage.html"]]);
+    expect(p12.manifest.items.map((i) => [i.identifier, i.title, i.launch])).toEqual([
+      ["item_1", "Golf Explained", "shared/launchpage.html"],
+    ]);
     const p04 = await inspectPackage(path.join(FIXTURES, "RuntimeBasicCalls_SCORM20043rdEdition.zip"));
     expect(p04.manifest.version).toBe("2004-3");
     expect(p04.manifest.items[0].launch).toBe("shared/launchpage.html");

@@ -30,8 +30,12 @@ beforeAll(async () => {
   learnerToken = insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "api" });
   execTenant(server, 2, "insert into users (email, first_name, last_name, role) values ('other@nordlys.test', 'Ole', 'Olsen', 'learner')");
   otherToken = insertSession(server, { organizationId: 2 }, { email: "other@nordlys.test", kind: "api" });
-  ids.course = (await api(server, ORG, "POST", "courses", { token: adminToken, body: { title: "Golf", type: "series", published: true } })).json().payload.id;
-  ids.lesson = (await api(server, ORG, "POST", "lessons", { token: adminToken, body: { course_id: ids.course, title: "Golf 1.2", kind: "text" } })).json().payload.id;
+  ids.course = (
+    await api(server, ORG, "POST", "courses", { token: adminToken, body: { title: "Golf", type: "series", published: true } })
+  ).json().payload.id;
+  ids.lesson = (
+    await api(server, ORG, "POST", "lessons", { token: adminToken, body: { course_id: ids.course, title: "Golf 1.2", kind: "text" } })
+  ).json().payload.id;
 });
 afterAll(async () => {
   await server?.stop();
@@ -135,7 +139,10 @@ describe("the player and the content origin", () => {
       expect((await content(launch)).status).toBe(404);
       const page = await request(server.port, ORG, `/courses/${ids.course}/lessons/${ids.lesson}`, { headers: { Cookie: learnerCookie } });
       expect(page.body).not.toContain("__lectern/launch");
-      const commit = await api(server, ORG, "POST", "scorm-attempts", { token: learnerToken, body: { lesson_id: ids.lesson, sco_id: "item_1", cmi: {} } });
+      const commit = await api(server, ORG, "POST", "scorm-attempts", {
+        token: learnerToken,
+        body: { lesson_id: ids.lesson, sco_id: "item_1", cmi: {} },
+      });
       expect(commit.status).toBe(403);
     } finally {
       await api(server, ORG, "PUT", `courses/${ids.course}`, { token: adminToken, body: { block_default_access: false } });
@@ -145,7 +152,8 @@ describe("the player and the content origin", () => {
 });
 
 describe("runtime data", () => {
-  const commit = (token: string, body: Record<string, unknown>) => api(server, ORG, "POST", "scorm-attempts", { token, body: { lesson_id: ids.lesson, sco_id: "item_1", ...body } });
+  const commit = (token: string, body: Record<string, unknown>) =>
+    api(server, ORG, "POST", "scorm-attempts", { token, body: { lesson_id: ids.lesson, sco_id: "item_1", ...body } });
 
   it("validates element names and sizes against the SCORM 1.2 data model", async () => {
     const tooLong = await commit(learnerToken, { cmi: { "cmi.suspend_data": "x".repeat(4097) } });
@@ -162,10 +170,22 @@ describe("runtime data", () => {
 
   it("stores the learner's data per SCO, resumes it on the next launch, and refuses a commit for someone else", async () => {
     const ok = await commit(learnerToken, {
-      cmi: { "cmi.suspend_data": "s".repeat(4096), "cmi.core.lesson_location": "p3", "cmi.core.lesson_status": "incomplete", "cmi.core.exit": "suspend", "cmi.core.student_id": "999", "cmi.objectives": {} },
+      cmi: {
+        "cmi.suspend_data": "s".repeat(4096),
+        "cmi.core.lesson_location": "p3",
+        "cmi.core.lesson_status": "incomplete",
+        "cmi.core.exit": "suspend",
+        "cmi.core.student_id": "999",
+        "cmi.objectives": {},
+      },
     });
     expect(ok.status, ok.body).toBe(200);
-    expect(ok.json().payload).toMatchObject({ sco_id: "item_1", completion_status: "incomplete", completed: false, lesson_completed: false });
+    expect(ok.json().payload).toMatchObject({
+      sco_id: "item_1",
+      completion_status: "incomplete",
+      completed: false,
+      lesson_completed: false,
+    });
     const launcher = await content(launch);
     expect(launcher.body).toContain('"cmi.core.entry":"resume"');
     expect(launcher.body).toContain('"cmi.core.lesson_location":"p3"');
@@ -184,9 +204,30 @@ describe("runtime data", () => {
 
   it("maps 1.2 statuses: failed is attempted, passed completes the lesson once, with score and time", async () => {
     const failed = await commit(otherToken, { cmi: { "cmi.core.lesson_status": "failed", "cmi.core.score.raw": "30" } });
-    expect(failed.json().payload).toMatchObject({ completion_status: "failed", success_status: "failed", completed: false, lesson_completed: false });
-    const passed = await commit(learnerToken, { terminate: true, cmi: { "cmi.core.lesson_status": "passed", "cmi.core.score.raw": "85", "cmi.core.score.max": "100", "cmi.core.session_time": "00:10:30" } });
-    expect(passed.json().payload).toMatchObject({ completion_status: "passed", success_status: "passed", completed: true, lesson_completed: true, course_completed: true, total_seconds: 630, score: { raw: 85, scaled: 0.85 } });
+    expect(failed.json().payload).toMatchObject({
+      completion_status: "failed",
+      success_status: "failed",
+      completed: false,
+      lesson_completed: false,
+    });
+    const passed = await commit(learnerToken, {
+      terminate: true,
+      cmi: {
+        "cmi.core.lesson_status": "passed",
+        "cmi.core.score.raw": "85",
+        "cmi.core.score.max": "100",
+        "cmi.core.session_time": "00:10:30",
+      },
+    });
+    expect(passed.json().payload).toMatchObject({
+      completion_status: "passed",
+      success_status: "passed",
+      completed: true,
+      lesson_completed: true,
+      course_completed: true,
+      total_seconds: 630,
+      score: { raw: 85, scaled: 0.85 },
+    });
     const progress = (await api(server, ORG, "GET", "lesson-progresses", { token: learnerToken })).json().payload.data;
     const row = progress.find((p: { lesson_id: number }) => p.lesson_id === ids.lesson);
     expect(row).toMatchObject({ completed: true, scorm: { status: "completed", score: 85, total_seconds: 630 } });

@@ -37,7 +37,12 @@ describe("SIGTERM", () => {
           port,
           path: "/api/auth/login",
           method: "POST",
-          headers: { Host: "nordlys.localhost", "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)), Connection: "close" },
+          headers: {
+            Host: "nordlys.localhost",
+            "Content-Type": "application/json",
+            "Content-Length": String(Buffer.byteLength(body)),
+            Connection: "close",
+          },
           setHost: false,
           agent: false,
         },

@@ -29,7 +29,10 @@ beforeAll(async () => {
   acmeId = id("acme");
   platform.close();
   const uris = (host: string, slugs: string[]) =>
-    slugs.flatMap((slug) => [`http://${host}:${server.port}/auth/sso/${slug}/callback`, `http://${host}:${server.port}/api/auth/sso/${slug}/callback-raw`]);
+    slugs.flatMap((slug) => [
+      `http://${host}:${server.port}/auth/sso/${slug}/callback`,
+      `http://${host}:${server.port}/api/auth/sso/${slug}/callback-raw`,
+    ]);
   idp = await startIdp({
     clients: [
       { ...CLIENT, redirect_uris: uris(NORDLYS, ["corp", "strict", "linking", "oauth"]) },
@@ -39,7 +42,13 @@ beforeAll(async () => {
   });
   insertDriver(server, nordlysId, { slug: "corp", issuer: idp.issuer, ...secretOf(CLIENT), createUsers: true });
   insertDriver(server, nordlysId, { slug: "strict", issuer: idp.issuer, ...secretOf(CLIENT), createUsers: false });
-  insertDriver(server, nordlysId, { slug: "linking", issuer: idp.issuer, ...secretOf(CLIENT), linkByEmail: true, managedExternally: false });
+  insertDriver(server, nordlysId, {
+    slug: "linking",
+    issuer: idp.issuer,
+    ...secretOf(CLIENT),
+    linkByEmail: true,
+    managedExternally: false,
+  });
   insertDriver(server, nordlysId, {
     slug: "oauth",
     kind: "oauth2",
@@ -62,7 +71,8 @@ function secretOf(client: { client_id: string; client_secret: string }) {
   return { clientId: client.client_id, clientSecret: client.client_secret };
 }
 
-const get = (host: string, p: string, cookie?: string | null) => request(server.port, host, p, { headers: cookie ? { Cookie: cookie } : {} });
+const get = (host: string, p: string, cookie?: string | null) =>
+  request(server.port, host, p, { headers: cookie ? { Cookie: cookie } : {} });
 
 /** Starts a sign-in at a driver, as a browser following the button: the provider's address and the cookie. */
 async function start(host: string, slug: string, query = "") {
@@ -124,7 +134,13 @@ describe("OpenID Connect sign-in in a browser", () => {
     // Externally managed: the page refuses changes of name and password.
     const edit = await postForm(server, NORDLYS, "/profile?index", { firstName: "Someone", lastName: "Else", language: "" }, session!);
     expect(edit.status).toBe(403);
-    const password = await postForm(server, NORDLYS, "/auth/password", { currentPassword: "x", password: "newpass1", passwordConfirmation: "newpass1" }, session!);
+    const password = await postForm(
+      server,
+      NORDLYS,
+      "/auth/password",
+      { currentPassword: "x", password: "newpass1", passwordConfirmation: "newpass1" },
+      session!,
+    );
     expect(password.status).toBe(403);
     expect(person(nordlysId, "nina.nilsen@idp.test")!.first_name).toBe("Nina");
 
@@ -167,7 +183,11 @@ describe("OpenID Connect sign-in in a browser", () => {
         "Content-Type": "application/x-www-form-urlencoded",
         Authorization: `Basic ${Buffer.from(`${CLIENT.client_id}:${CLIENT.client_secret}`).toString("base64")}`,
       },
-      body: new URLSearchParams({ grant_type: "authorization_code", code: answer.searchParams.get("code")!, redirect_uri: `http://${NORDLYS}:${server.port}/auth/sso/corp/callback` }),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: answer.searchParams.get("code")!,
+        redirect_uri: `http://${NORDLYS}:${server.port}/auth/sso/corp/callback`,
+      }),
     });
     expect(token.status).toBe(400);
     expect((await token.json()).error).toBe("invalid_grant");
@@ -243,7 +263,13 @@ describe("tenants and accounts", () => {
     const session = cookieFrom(res, "lectern_session");
     expect((await get(ACME, "/profile", session)).headers.location).toBe("/auth/2fa/confirm");
     const mail = await mailbox.next("two.factor@idp.test");
-    const confirm = await postForm(server, ACME, "/auth/2fa/confirm?redirectTo=%2Fprofile", { intent: "confirm", code: codeFrom(mail) }, session!);
+    const confirm = await postForm(
+      server,
+      ACME,
+      "/auth/2fa/confirm?redirectTo=%2Fprofile",
+      { intent: "confirm", code: codeFrom(mail) },
+      session!,
+    );
     expect(confirm.headers.location).toBe("/profile");
     expect((await get(ACME, "/profile", session)).status).toBe(200);
     expect(person(nordlysId, "two.factor@idp.test")).toBeUndefined();
@@ -292,7 +318,9 @@ describe("tenants and accounts", () => {
     expect(otto).toMatchObject({ first_name: "Otto", role: "learner" });
     const check = tenantDb(server, nordlysId);
     try {
-      expect(check.prepare("select group_id, is_admin from group_members where user_id = ?").all(otto.id)).toEqual([{ group_id: group.id, is_admin: 0 }]);
+      expect(check.prepare("select group_id, is_admin from group_members where user_id = ?").all(otto.id)).toEqual([
+        { group_id: group.id, is_admin: 0 },
+      ]);
       expect(check.prepare("select issuer from sso_identities where user_id = ?").get(otto.id)).toEqual({ issuer: `oauth2:${idp.issuer}` });
     } finally {
       check.close();
@@ -324,7 +352,9 @@ describe("apps", () => {
     const again = (await api(server, NORDLYS, "POST", "auth/sso/corp/redirect")).json().payload;
     const answer2 = await new IdpVisitor(idp.issuer).signIn(again.authorization_url, "app.user");
     const raw2 = (await get(NORDLYS, answer2.pathname + answer2.search)).json().payload;
-    const done = await api(server, NORDLYS, "POST", "auth/sso/corp/callback", { body: { code: raw2.code, state: raw2.state, iss: raw2.iss, binding: again.binding } });
+    const done = await api(server, NORDLYS, "POST", "auth/sso/corp/callback", {
+      body: { code: raw2.code, state: raw2.state, iss: raw2.iss, binding: again.binding },
+    });
     expect(done.status, done.body).toBe(200);
     const reply = done.json().payload;
     expect(reply).toMatchObject({ token_type: "Bearer", expires_in: 2592000, two_factor_pending: false });
@@ -388,7 +418,13 @@ describe("the sign-in methods screen", () => {
 
   it("adds a provider with a write-only secret, and shows clear errors for bad input", async () => {
     const cookie = await cookieFor(insertSession(server, { organizationId: nordlysId }, { email: "admin@nordlys.test", kind: "web" }));
-    const bad = await postForm(server, NORDLYS, `${dashboard(nordlysId)}?index`, driverFields({ slug: "Not a slug!", issuer: "ftp://x" }), cookie);
+    const bad = await postForm(
+      server,
+      NORDLYS,
+      `${dashboard(nordlysId)}?index`,
+      driverFields({ slug: "Not a slug!", issuer: "ftp://x" }),
+      cookie,
+    );
     expect(bad.status).toBe(400);
     expect(bad.body).toContain("Brug små bogstaver, cifre og bindestreger.");
     expect(bad.body).toContain("Angiv en fuld http(s)-adresse.");
@@ -411,9 +447,14 @@ describe("the sign-in methods screen", () => {
     expect(page.body).toContain("settings-client");
     expect(page.body).not.toContain("top-secret-value");
     // An empty secret on an edit keeps the stored one; a new one replaces it.
-    expect((await postForm(server, NORDLYS, `${dashboard(nordlysId)}/${id}`, driverFields({ clientSecret: "", label: "Renamed" }), cookie)).status).toBe(302);
+    expect(
+      (await postForm(server, NORDLYS, `${dashboard(nordlysId)}/${id}`, driverFields({ clientSecret: "", label: "Renamed" }), cookie))
+        .status,
+    ).toBe(302);
     expect(sealedOf(nordlysId, "settings-test")).toBe(sealed);
-    expect((await postForm(server, NORDLYS, `${dashboard(nordlysId)}/${id}`, driverFields({ clientSecret: "another" }), cookie)).status).toBe(302);
+    expect(
+      (await postForm(server, NORDLYS, `${dashboard(nordlysId)}/${id}`, driverFields({ clientSecret: "another" }), cookie)).status,
+    ).toBe(302);
     expect(sealedOf(nordlysId, "settings-test")).not.toBe(sealed);
     // A learner gets nowhere near it.
     const learner = await cookieFor(insertSession(server, { organizationId: nordlysId }, { email: "learner@nordlys.test", kind: "web" }));
@@ -427,19 +468,28 @@ describe("the sign-in methods screen", () => {
     const ids = () => {
       const db = tenantDb(server, acmeId);
       try {
-        return Object.fromEntries((db.prepare("select slug, id from sso_drivers").all() as Array<{ slug: string; id: number }>).map((r) => [r.slug, r.id]));
+        return Object.fromEntries(
+          (db.prepare("select slug, id from sso_drivers").all() as Array<{ slug: string; id: number }>).map((r) => [r.slug, r.id]),
+        );
       } finally {
         db.close();
       }
     };
     const { corp, "demo-idp": demo } = ids();
-    const methods = (on: boolean) => postForm(server, ACME, `${dashboard(acmeId)}?index`, { intent: "methods", ...(on ? { passwordLogin: "on" } : {}) }, cookie);
+    const methods = (on: boolean) =>
+      postForm(server, ACME, `${dashboard(acmeId)}?index`, { intent: "methods", ...(on ? { passwordLogin: "on" } : {}) }, cookie);
     expect((await postForm(server, ACME, `${dashboard(acmeId)}/${demo}`, { intent: "delete" }, cookie)).status).toBe(302);
     expect((await methods(false)).status).toBe(302);
     const lastDelete = await postForm(server, ACME, `${dashboard(acmeId)}/${corp}`, { intent: "delete" }, cookie);
     expect(lastDelete.status).toBe(400);
     expect(lastDelete.body).toContain("keep at least one provider on");
-    const lastDisable = await postForm(server, ACME, `${dashboard(acmeId)}/${corp}`, driverFields({ slug: "corp", clientSecret: "", enabled: "" }), cookie);
+    const lastDisable = await postForm(
+      server,
+      ACME,
+      `${dashboard(acmeId)}/${corp}`,
+      driverFields({ slug: "corp", clientSecret: "", enabled: "" }),
+      cookie,
+    );
     expect(lastDisable.status).toBe(400);
     expect(ids().corp).toBe(corp);
     expect((await methods(true)).status).toBe(302);

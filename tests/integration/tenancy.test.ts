@@ -10,8 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-const get = (host: string, path = "/", headers: Record<string, string> = {}) =>
-  request(server.port, host, path, { headers });
+const get = (host: string, path = "/", headers: Record<string, string> = {}) => request(server.port, host, path, { headers });
 
 describe("host → organization", () => {
   it("serves each demo organization on its own host, with its own courses only", async () => {

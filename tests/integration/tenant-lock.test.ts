@@ -131,14 +131,30 @@ describe("a write lock held on one organization's file by another process", () =
 
     // Two writes that pass every check before the lock is taken, and write only after it is (their body
     // comes late): they meet SQLITE_BUSY inside the action itself.
-    const lateApi = postWithLateBody(s.port, ACME, "/api/courses/categories", { "Content-Type": "application/json", Authorization: `Bearer ${acmeAdmin}` }, JSON.stringify({ name: "late body" }));
-    const latePage = postWithLateBody(s.port, ACME, "/profile?index", { ...form({}).headers, Origin: `http://${ACME}`, Cookie: acmeLearner }, new URLSearchParams({ firstName: "Locked", lastName: "Out", language: "" }).toString());
+    const lateApi = postWithLateBody(
+      s.port,
+      ACME,
+      "/api/courses/categories",
+      { "Content-Type": "application/json", Authorization: `Bearer ${acmeAdmin}` },
+      JSON.stringify({ name: "late body" }),
+    );
+    const latePage = postWithLateBody(
+      s.port,
+      ACME,
+      "/profile?index",
+      { ...form({}).headers, Origin: `http://${ACME}`, Cookie: acmeLearner },
+      new URLSearchParams({ firstName: "Locked", lastName: "Out", language: "" }).toString(),
+    );
     await sleep(500);
 
     const lock = await holdWriteLock(acmeFile, HOLD_MS);
     // Writes that arrive while the file is locked.
-    const apiWrite = timed(() => api(s, ACME, "POST", "courses/categories", { token: acmeAdmin, body: { name: "while locked" } })).then((r) => ({ ...r, released: lock.released() }));
-    const pageWrite = timed(() => postForm(s, ACME, "/profile?index", { firstName: "Locked", lastName: "Out", language: "" }, acmeLearner)).then((r) => ({ ...r, released: lock.released() }));
+    const apiWrite = timed(() => api(s, ACME, "POST", "courses/categories", { token: acmeAdmin, body: { name: "while locked" } })).then(
+      (r) => ({ ...r, released: lock.released() }),
+    );
+    const pageWrite = timed(() =>
+      postForm(s, ACME, "/profile?index", { firstName: "Locked", lastName: "Out", language: "" }, acmeLearner),
+    ).then((r) => ({ ...r, released: lock.released() }));
 
     const [lateApiReply, latePageReply] = await Promise.all([lateApi.send(), latePage.send()]);
     // Answered at once (no wait: the lock was free when they were checked), as a 503, never a 500.
@@ -199,10 +215,19 @@ describe("a write lock held on one organization's file by another process", () =
     const call = (method: string, p: string, body?: unknown) => api(s, ACME, method, p, { token, body });
     const course = (await call("POST", "courses", { title: "Big", type: "series" })).json().payload;
     for (const n of [1, 2, 3, 4]) {
-      const { body, contentType } = multipart({}, { file: { name: `part-${n}.pdf`, type: "application/pdf", data: Buffer.from(`%PDF-1.4\n%${n}\n%%EOF\n`) } });
-      const file = await request(s.port, ACME, "/api/files", { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": contentType }, body });
+      const { body, contentType } = multipart(
+        {},
+        { file: { name: `part-${n}.pdf`, type: "application/pdf", data: Buffer.from(`%PDF-1.4\n%${n}\n%%EOF\n`) } },
+      );
+      const file = await request(s.port, ACME, "/api/files", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": contentType },
+        body,
+      });
       expect(file.status, file.body).toBe(201);
-      expect((await call("POST", "materials", { course_id: course.id, file_id: file.json().payload.id, title: `Part ${n}` })).status).toBe(201);
+      expect((await call("POST", "materials", { course_id: course.id, file_id: file.json().payload.id, title: `Part ${n}` })).status).toBe(
+        201,
+      );
     }
     const started = await call("POST", `courses/${course.id}/clone`);
     expect(started.status).toBe(202);

@@ -39,7 +39,8 @@ function tenantCopy() {
 // Nordlys's admin reads Danish.
 const da = (file: string) => JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "locales", "da", file), "utf8"));
 const escaped = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;").replace(/</g, "&lt;");
-const apiZone = async () => (await api(server, ORG, "GET", "analytics/users/new-users?period=7d", { token })).json().payload.time_zone as string;
+const apiZone = async () =>
+  (await api(server, ORG, "GET", "analytics/users/new-users?period=7d", { token })).json().payload.time_zone as string;
 
 beforeAll(async () => {
   // An organization from before: its leaderboard was set to New York, its analytics left at the default.

@@ -77,7 +77,13 @@ describe("PUT /api/users/{id} takes what GET gives", () => {
   it("ignores the reply's read-only fields instead of refusing them or writing them", async () => {
     const id = await personWith("learner@nordlys.test", null, "da");
     const before = await read(id);
-    const put = await call("PUT", `users/${id}`, { id: 999_999, created_at: "2000-01-01T00:00:00.000Z", disabled: true, managed_externally: true, last_name: "Lund" });
+    const put = await call("PUT", `users/${id}`, {
+      id: 999_999,
+      created_at: "2000-01-01T00:00:00.000Z",
+      disabled: true,
+      managed_externally: true,
+      last_name: "Lund",
+    });
     expect(put.status, put.body).toBe(200);
     expect(await read(id)).toEqual({ ...before, last_name: "Lund" });
     await call("PUT", `users/${id}`, { last_name: before.last_name });
@@ -97,9 +103,23 @@ describe("PUT /api/users/{id} takes what GET gives", () => {
   });
 
   it("adds a person from the reply's field names (POST /api/users)", async () => {
-    const created = await call("POST", "users", { email: "grace@nordlys.test", first_name: "Grace", last_name: "Hopper", phone: null, language: "en", type: "learner" });
+    const created = await call("POST", "users", {
+      email: "grace@nordlys.test",
+      first_name: "Grace",
+      last_name: "Hopper",
+      phone: null,
+      language: "en",
+      type: "learner",
+    });
     expect(created.status, created.body).toBe(201);
-    expect(created.json().payload).toMatchObject({ email: "grace@nordlys.test", first_name: "Grace", last_name: "Hopper", phone: null, language: "en", type: "learner" });
+    expect(created.json().payload).toMatchObject({
+      email: "grace@nordlys.test",
+      first_name: "Grace",
+      last_name: "Hopper",
+      phone: null,
+      language: "en",
+      type: "learner",
+    });
   });
 });
 

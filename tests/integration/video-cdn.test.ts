@@ -16,7 +16,11 @@ const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypisom")
 
 async function uploadVideo() {
   const { body, contentType } = multipart({}, { file: { name: "clip.mp4", type: "video/mp4", data: mp4 } });
-  const res = await request(server.port, ORG, "/api/files", { method: "POST", headers: { Authorization: `Bearer ${admin}`, "Content-Type": contentType }, body });
+  const res = await request(server.port, ORG, "/api/files", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${admin}`, "Content-Type": contentType },
+    body,
+  });
   expect(res.status).toBe(201);
   return res.json().payload.id as number;
 }

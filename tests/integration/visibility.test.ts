@@ -124,14 +124,26 @@ async function buildWorld(org: Org): Promise<World> {
         links: [{ title: `Qz${m} reading`, url: "https://example.com/reading" }],
       }),
     );
-    const text = await payload(call("POST", "lessons", { course_id: course.id, title: `Qw${m} lesson`, kind: "text", body: `<p>qy${m} is this lesson's own text.</p>` }));
+    const text = await payload(
+      call("POST", "lessons", {
+        course_id: course.id,
+        title: `Qw${m} lesson`,
+        kind: "text",
+        body: `<p>qy${m} is this lesson's own text.</p>`,
+      }),
+    );
     const scorm = await payload(call("POST", "lessons", { course_id: course.id, title: `Qv${m} package`, kind: "text" }));
     const { body, contentType } = multipart({}, { package: { name: "package.zip", type: "application/zip", data: PACKAGE } });
-    const upload = await request(server.port, org.host, `/dashboard/organizations/${org.id}/courses/${course.id}/lessons/${scorm.id}/scorm`, {
-      method: "POST",
-      headers: { Cookie: adminWeb, "Content-Type": contentType, "Sec-Fetch-Site": "same-origin" },
-      body,
-    });
+    const upload = await request(
+      server.port,
+      org.host,
+      `/dashboard/organizations/${org.id}/courses/${course.id}/lessons/${scorm.id}/scorm`,
+      {
+        method: "POST",
+        headers: { Cookie: adminWeb, "Content-Type": contentType, "Sec-Fetch-Site": "same-origin" },
+        body,
+      },
+    );
     expect(upload.status, upload.body.slice(0, 300)).toBe(302);
     courses[kind] = {
       kind,
@@ -148,7 +160,13 @@ async function buildWorld(org: Org): Promise<World> {
   const all = KINDS.map((k) => courses[k].id);
   const carousel = await payload(call("POST", "courses-carousels", { title: `Visibility ${org.key}`, published: true, course_ids: all }));
   const group = await payload(call("POST", "groups", { name: `Visibility ${org.key}` }));
-  await payload(call("POST", `groups/${group.id}/attach`, { user_ids: [userIds.member], admin_ids: [userIds.lead], course_ids: [courses.blocked.id, courses.groupOnly.id] }));
+  await payload(
+    call("POST", `groups/${group.id}/attach`, {
+      user_ids: [userIds.member],
+      admin_ids: [userIds.lead],
+      course_ids: [courses.blocked.id, courses.groupOnly.id],
+    }),
+  );
 
   const w: World = {
     org,
@@ -244,21 +262,42 @@ async function featured(w: World, v: Viewer, c: Course) {
 
 const SURFACES: Surface[] = [
   // Pages
-  { name: "course page /courses/{id} (title)", level: "page", visitor: true, sees: (w, v, c) => pageHas(w, v, `/courses/${c.id}`, c.title) },
-  { name: "course page /courses/{id} (links)", level: "opened", visitor: true, sees: (w, v, c) => pageHas(w, v, `/courses/${c.id}`, c.linkTitle) },
-  { name: "lesson page (title)", level: "page", visitor: true, sees: (w, v, c) => pageHas(w, v, `/courses/${c.id}/lessons/${c.textLessonId}`, c.textLessonTitle) },
-  { name: "lesson page (text)", level: "opened", visitor: true, sees: (w, v, c) => pageHas(w, v, `/courses/${c.id}/lessons/${c.textLessonId}`, c.bodyWord) },
+  {
+    name: "course page /courses/{id} (title)",
+    level: "page",
+    visitor: true,
+    sees: (w, v, c) => pageHas(w, v, `/courses/${c.id}`, c.title),
+  },
+  {
+    name: "course page /courses/{id} (links)",
+    level: "opened",
+    visitor: true,
+    sees: (w, v, c) => pageHas(w, v, `/courses/${c.id}`, c.linkTitle),
+  },
+  {
+    name: "lesson page (title)",
+    level: "page",
+    visitor: true,
+    sees: (w, v, c) => pageHas(w, v, `/courses/${c.id}/lessons/${c.textLessonId}`, c.textLessonTitle),
+  },
+  {
+    name: "lesson page (text)",
+    level: "opened",
+    visitor: true,
+    sees: (w, v, c) => pageHas(w, v, `/courses/${c.id}/lessons/${c.textLessonId}`, c.bodyWord),
+  },
   {
     name: "SCORM lesson page hands out a content address",
     level: "opened",
-   
+
     visitor: true,
-    sees: async (w, v, c) => launchAddress(w.org, (await page(w.org, `/courses/${c.id}/lessons/${c.scormLessonId}`, cookieOf(w, v))).body) !== null,
+    sees: async (w, v, c) =>
+      launchAddress(w.org, (await page(w.org, `/courses/${c.id}/lessons/${c.scormLessonId}`, cookieOf(w, v))).body) !== null,
   },
   {
     name: "SCORM content server (launcher and package file)",
     level: "opened",
-   
+
     visitor: true,
     sees: async (w, v, c) => {
       const launch = launchAddress(w.org, (await page(w.org, `/courses/${c.id}/lessons/${c.scormLessonId}`, cookieOf(w, v))).body);
@@ -267,74 +306,140 @@ const SURFACES: Surface[] = [
       return launcher.status === 200 && file.status === 200;
     },
   },
-  { name: "home / (carousels, continue watching, all courses)", level: "listed", visitor: true, sees: (w, v, c) => pageHas(w, v, "/", c.title) },
+  {
+    name: "home / (carousels, continue watching, all courses)",
+    level: "listed",
+    visitor: true,
+    sees: (w, v, c) => pageHas(w, v, "/", c.title),
+  },
   { name: "home / featured hero", level: "listed", visitor: true, sees: featured },
-  { name: "category page /categories/{id}", level: "listed", visitor: true, sees: (w, v, c) => pageHas(w, v, `/categories/${w.categoryId}`, c.title) },
-  { name: "carousel page /carousels/{id}", level: "listed", visitor: true, sees: (w, v, c) => pageHas(w, v, `/carousels/${w.carouselId}`, c.title) },
-  { name: "search page (course hit)", level: "listed", visitor: true, sees: (w, v, c) => pageHas(w, v, `/search?q=${c.word}`, `href="/courses/${c.id}"`) },
-  { name: "search page (lesson hit)", level: "opened", visitor: true, sees: (w, v, c) => pageHas(w, v, `/search?q=${c.bodyWord}`, `/courses/${c.id}/lessons/${c.textLessonId}`) },
-  { name: "leaderboard page (course boards)", level: "listed", sees: (w, v, c) => pageHas(w, v, "/leaderboard", `<option value="${c.id}">`) },
+  {
+    name: "category page /categories/{id}",
+    level: "listed",
+    visitor: true,
+    sees: (w, v, c) => pageHas(w, v, `/categories/${w.categoryId}`, c.title),
+  },
+  {
+    name: "carousel page /carousels/{id}",
+    level: "listed",
+    visitor: true,
+    sees: (w, v, c) => pageHas(w, v, `/carousels/${w.carouselId}`, c.title),
+  },
+  {
+    name: "search page (course hit)",
+    level: "listed",
+    visitor: true,
+    sees: (w, v, c) => pageHas(w, v, `/search?q=${c.word}`, `href="/courses/${c.id}"`),
+  },
+  {
+    name: "search page (lesson hit)",
+    level: "opened",
+    visitor: true,
+    sees: (w, v, c) => pageHas(w, v, `/search?q=${c.bodyWord}`, `/courses/${c.id}/lessons/${c.textLessonId}`),
+  },
+  {
+    name: "leaderboard page (course boards)",
+    level: "listed",
+    sees: (w, v, c) => pageHas(w, v, "/leaderboard", `<option value="${c.id}">`),
+  },
   { name: "leaderboard page ?course={id}", level: "listed", sees: (w, v, c) => pageHas(w, v, `/leaderboard?course=${c.id}`, c.title) },
   { name: "history page /history", level: "listed", sees: (w, v, c) => pageHas(w, v, "/history", c.title) },
   { name: "bookmarks page /profile/bookmarks", level: "listed", sees: (w, v, c) => pageHas(w, v, "/profile/bookmarks", c.title) },
   // /api
-  { name: "GET /api/courses", level: "listed", sees: async (w, v, c) => ids(await listed(get(w, v, `courses?category_id=${w.categoryId}`))).includes(c.id) },
+  {
+    name: "GET /api/courses",
+    level: "listed",
+    sees: async (w, v, c) => ids(await listed(get(w, v, `courses?category_id=${w.categoryId}`))).includes(c.id),
+  },
   { name: "GET /api/courses/{id}", level: "listed", sees: async (w, v, c) => (await get(w, v, `courses/${c.id}`)).status === 200 },
-  { name: "GET /api/courses/search", level: "listed", sees: async (w, v, c) => ids(await listed(get(w, v, `courses/search?q=${c.word}`))).includes(c.id) },
+  {
+    name: "GET /api/courses/search",
+    level: "listed",
+    sees: async (w, v, c) => ids(await listed(get(w, v, `courses/search?q=${c.word}`))).includes(c.id),
+  },
   {
     name: "GET /api/lessons?course_id=",
     level: "opened",
-   
-    sees: async (w, v, c) => (await listed(get(w, v, `lessons?course_id=${c.id}&per_page=100`))).some((l) => l.id === c.textLessonId && String(l.body).includes(c.bodyWord)),
+
+    sees: async (w, v, c) =>
+      (await listed(get(w, v, `lessons?course_id=${c.id}&per_page=100`))).some(
+        (l) => l.id === c.textLessonId && String(l.body).includes(c.bodyWord),
+      ),
   },
   {
     name: "GET /api/lessons/{id}",
     level: "opened",
-   
+
     sees: async (w, v, c) => {
       const r = await get(w, v, `lessons/${c.textLessonId}`);
       return r.status === 200 && String(r.json().payload.body).includes(c.bodyWord);
     },
   },
-  { name: "GET /api/lessons/search", level: "opened", sees: async (w, v, c) => ids(await listed(get(w, v, `lessons/search?q=${c.bodyWord}`))).includes(c.textLessonId) },
+  {
+    name: "GET /api/lessons/search",
+    level: "opened",
+    sees: async (w, v, c) => ids(await listed(get(w, v, `lessons/search?q=${c.bodyWord}`))).includes(c.textLessonId),
+  },
   {
     name: "GET /api/search (course hit)",
     level: "listed",
-   
+
     sees: async (w, v, c) => (await listed(get(w, v, `search?q=${c.word}`))).some((h) => h.kind === "course" && h.id === c.id),
   },
   {
     name: "GET /api/search (lesson hit)",
     level: "opened",
-   
-    sees: async (w, v, c) => (await listed(get(w, v, `search?q=${c.bodyWord}`))).some((h) => h.kind === "lesson" && h.id === c.textLessonId),
+
+    sees: async (w, v, c) =>
+      (await listed(get(w, v, `search?q=${c.bodyWord}`))).some((h) => h.kind === "lesson" && h.id === c.textLessonId),
   },
   {
     name: "GET /api/courses-carousels",
     level: "listed",
-   
-    sees: async (w, v, c) => (await listed(get(w, v, "courses-carousels?per_page=100"))).some((k) => k.id === w.carouselId && k.course_ids.includes(c.id)),
+
+    sees: async (w, v, c) =>
+      (await listed(get(w, v, "courses-carousels?per_page=100"))).some((k) => k.id === w.carouselId && k.course_ids.includes(c.id)),
   },
   {
     name: "GET /api/courses-carousels/{id}",
     level: "listed",
-   
+
     sees: async (w, v, c) => {
       const r = await get(w, v, `courses-carousels/${w.carouselId}`);
       return r.status === 200 && r.json().payload.course_ids.includes(c.id);
     },
   },
-  { name: "GET /api/leaderboard/courses/{id}", level: "listed", sees: async (w, v, c) => (await get(w, v, `leaderboard/courses/${c.id}`)).status === 200 },
+  {
+    name: "GET /api/leaderboard/courses/{id}",
+    level: "listed",
+    sees: async (w, v, c) => (await get(w, v, `leaderboard/courses/${c.id}`)).status === 200,
+  },
   {
     name: "GET /api/lesson-progresses/courses (own started courses)",
     level: "listed",
-   
+
     sees: async (w, v, c) => (await listed(get(w, v, "lesson-progresses/courses"))).some((p) => p.course_id === c.id),
   },
-  { name: "GET /api/lesson-progresses/course/{id}", level: "page", sees: async (w, v, c) => (await get(w, v, `lesson-progresses/course/${c.id}`)).status === 200 },
-  { name: "GET /api/bookmarks", level: "listed", sees: async (w, v, c) => (await listed(get(w, v, "bookmarks"))).some((b) => b.course_id === c.id) },
-  { name: "GET /api/courses/ratings", level: "page", sees: async (w, v, c) => (await get(w, v, `courses/ratings?course_id=${c.id}`)).status === 200 },
-  { name: "GET /api/scorm-attempts (SCORM runtime data)", level: "opened", sees: async (w, v, c) => (await get(w, v, `scorm-attempts?lesson_id=${c.scormLessonId}`)).status === 200 },
+  {
+    name: "GET /api/lesson-progresses/course/{id}",
+    level: "page",
+    sees: async (w, v, c) => (await get(w, v, `lesson-progresses/course/${c.id}`)).status === 200,
+  },
+  {
+    name: "GET /api/bookmarks",
+    level: "listed",
+    sees: async (w, v, c) => (await listed(get(w, v, "bookmarks"))).some((b) => b.course_id === c.id),
+  },
+  {
+    name: "GET /api/courses/ratings",
+    level: "page",
+    sees: async (w, v, c) => (await get(w, v, `courses/ratings?course_id=${c.id}`)).status === 200,
+  },
+  {
+    name: "GET /api/scorm-attempts (SCORM runtime data)",
+    level: "opened",
+    sees: async (w, v, c) => (await get(w, v, `scorm-attempts?lesson_id=${c.scormLessonId}`)).status === 200,
+  },
 ];
 
 /** Every kind × viewer on one surface; the differences from the rules, one line each (empty when it holds). */
@@ -346,7 +451,8 @@ async function differences(w: World, s: Surface) {
     const seen = await Promise.all(viewers.map((v) => s.sees(w, v, w.courses[kind])));
     viewers.forEach((v, i) => {
       const want = shouldSee(s, kind, v);
-      if (seen[i] !== want) out.push(`${w.org.key}: the ${v} ${seen[i] ? "SEES" : "does not see"} the ${kind} course (${s.level} should be ${want})`);
+      if (seen[i] !== want)
+        out.push(`${w.org.key}: the ${v} ${seen[i] ? "SEES" : "does not see"} the ${kind} course (${s.level} should be ${want})`);
     });
   }
   return out;
@@ -355,9 +461,13 @@ async function differences(w: World, s: Surface) {
 describe.each(ORGS)("in $key", (org) => {
   const world = () => worlds.get(org.key)!;
 
-  it.each(SURFACES.map((s) => [s.name, s] as const))("%s follows the rules for every kind of course and viewer", async (_name, surface) => {
-    expect(await differences(world(), surface)).toEqual([]);
-  }, 30_000);
+  it.each(SURFACES.map((s) => [s.name, s] as const))(
+    "%s follows the rules for every kind of course and viewer",
+    async (_name, surface) => {
+      expect(await differences(world(), surface)).toEqual([]);
+    },
+    30_000,
+  );
 
   it("tells the outsider why a blocked or group-only course is closed, and hides a draft from every learner", async () => {
     const w = world();
@@ -369,12 +479,21 @@ describe.each(ORGS)("in $key", (org) => {
       }
       // Taking it through /api is refused with the same reason; the member may.
       const commit = (person: Person) =>
-        api(server, org.host, "POST", "scorm-attempts", { token: w.token[person], body: { lesson_id: c.scormLessonId, sco_id: "item_1", cmi: {} } });
+        api(server, org.host, "POST", "scorm-attempts", {
+          token: w.token[person],
+          body: { lesson_id: c.scormLessonId, sco_id: "item_1", cmi: {} },
+        });
       const refused = await commit("outsider");
       expect(refused.status).toBe(403);
       expect(refused.json().payload.code).toBe("limited");
       expect((await commit("member")).status).toBe(200);
-      const complete = await postForm(server, org.host, `/courses/${c.id}/lessons/${c.textLessonId}`, { intent: "complete" }, w.web.outsider);
+      const complete = await postForm(
+        server,
+        org.host,
+        `/courses/${c.id}/lessons/${c.textLessonId}`,
+        { intent: "complete" },
+        w.web.outsider,
+      );
       expect(complete.status).toBe(403);
     }
     const d = w.courses.draft;
@@ -419,14 +538,18 @@ describe.each(ORGS)("in $key", (org) => {
   }, 30_000);
 
   /* A search's total counts only what the caller may see: it would otherwise tell what a closed lesson says. */
-  it.each(["search", "lessons/search"])("GET /api/%s counts only the hits an outsider may see", async (endpoint) => {
-    const w = world();
-    for (const kind of ["blocked", "groupOnly"] as const) {
-      const found = await payload(api(server, org.host, "GET", `${endpoint}?q=${w.courses[kind].bodyWord}`, { token: w.token.outsider }));
-      expect(found.data).toEqual([]);
-      expect(found.meta.total, `${endpoint} ${kind}`).toBe(0);
-    }
-  }, 30_000);
+  it.each(["search", "lessons/search"])(
+    "GET /api/%s counts only the hits an outsider may see",
+    async (endpoint) => {
+      const w = world();
+      for (const kind of ["blocked", "groupOnly"] as const) {
+        const found = await payload(api(server, org.host, "GET", `${endpoint}?q=${w.courses[kind].bodyWord}`, { token: w.token.outsider }));
+        expect(found.data).toEqual([]);
+        expect(found.meta.total, `${endpoint} ${kind}`).toBe(0);
+      }
+    },
+    30_000,
+  );
 
   /**
    * A content address is handed out by the lesson page after its access check and lives for hours: when
@@ -437,40 +560,72 @@ describe.each(ORGS)("in $key", (org) => {
       why: "the course is unpublished",
       who: "outsider" as const,
       kind: "plain" as const,
-      close: (w: World) => payload(api(server, w.org.host, "PUT", `courses/${w.courses.plain.id}`, { token: w.token.admin, body: { published: false } })),
-      reopen: (w: World) => payload(api(server, w.org.host, "PUT", `courses/${w.courses.plain.id}`, { token: w.token.admin, body: { published: true } })),
+      close: (w: World) =>
+        payload(api(server, w.org.host, "PUT", `courses/${w.courses.plain.id}`, { token: w.token.admin, body: { published: false } })),
+      reopen: (w: World) =>
+        payload(api(server, w.org.host, "PUT", `courses/${w.courses.plain.id}`, { token: w.token.admin, body: { published: true } })),
     },
     {
       why: "the course becomes blocked by default",
       who: "outsider" as const,
       kind: "plain" as const,
-      close: (w: World) => payload(api(server, w.org.host, "PUT", `courses/${w.courses.plain.id}`, { token: w.token.admin, body: { block_default_access: true } })),
-      reopen: (w: World) => payload(api(server, w.org.host, "PUT", `courses/${w.courses.plain.id}`, { token: w.token.admin, body: { block_default_access: false } })),
+      close: (w: World) =>
+        payload(
+          api(server, w.org.host, "PUT", `courses/${w.courses.plain.id}`, { token: w.token.admin, body: { block_default_access: true } }),
+        ),
+      reopen: (w: World) =>
+        payload(
+          api(server, w.org.host, "PUT", `courses/${w.courses.plain.id}`, { token: w.token.admin, body: { block_default_access: false } }),
+        ),
     },
     {
       why: "the member is removed from the group",
       who: "member" as const,
       kind: "groupOnly" as const,
       close: async (w: World) =>
-        expect((await postForm(server, w.org.host, `/groups/${w.groupId}`, { intent: "remove-member", userId: String(w.userIds.member) }, w.web.lead)).status).toBe(302),
+        expect(
+          (
+            await postForm(
+              server,
+              w.org.host,
+              `/groups/${w.groupId}`,
+              { intent: "remove-member", userId: String(w.userIds.member) },
+              w.web.lead,
+            )
+          ).status,
+        ).toBe(302),
       reopen: async (w: World) =>
-        expect((await postForm(server, w.org.host, `/groups/${w.groupId}`, { intent: "add-member", email: `vis-member@${w.org.domain}` }, w.web.lead)).status).toBe(302),
+        expect(
+          (
+            await postForm(
+              server,
+              w.org.host,
+              `/groups/${w.groupId}`,
+              { intent: "add-member", email: `vis-member@${w.org.domain}` },
+              w.web.lead,
+            )
+          ).status,
+        ).toBe(302),
     },
-  ])("SCORM content: an address handed out before stops working when $why", async ({ who, kind, close, reopen }) => {
-    const w = world();
-    const c = w.courses[kind];
-    const launch = launchAddress(org, (await page(org, `/courses/${c.id}/lessons/${c.scormLessonId}`, w.web[who])).body);
-    expect(launch).not.toBeNull();
-    expect((await content(org, launch!)).status).toBe(200);
-    expect((await content(org, packageFileOf(launch!))).status).toBe(200);
-    await close(w);
-    try {
-      expect((await page(org, `/courses/${c.id}/lessons/${c.scormLessonId}`, w.web[who])).body).not.toContain("__lectern/launch");
-      expect((await content(org, launch!)).status, "launcher").toBe(404);
-      expect((await content(org, packageFileOf(launch!))).status, "package file").toBe(404);
-    } finally {
-      await reopen(w);
-    }
-    expect((await content(org, packageFileOf(launch!))).status).toBe(200);
-  }, 30_000);
+  ])(
+    "SCORM content: an address handed out before stops working when $why",
+    async ({ who, kind, close, reopen }) => {
+      const w = world();
+      const c = w.courses[kind];
+      const launch = launchAddress(org, (await page(org, `/courses/${c.id}/lessons/${c.scormLessonId}`, w.web[who])).body);
+      expect(launch).not.toBeNull();
+      expect((await content(org, launch!)).status).toBe(200);
+      expect((await content(org, packageFileOf(launch!))).status).toBe(200);
+      await close(w);
+      try {
+        expect((await page(org, `/courses/${c.id}/lessons/${c.scormLessonId}`, w.web[who])).body).not.toContain("__lectern/launch");
+        expect((await content(org, launch!)).status, "launcher").toBe(404);
+        expect((await content(org, packageFileOf(launch!))).status, "package file").toBe(404);
+      } finally {
+        await reopen(w);
+      }
+      expect((await content(org, packageFileOf(launch!))).status).toBe(200);
+    },
+    30_000,
+  );
 });

@@ -46,10 +46,12 @@ beforeAll(() => {
   const group = sqlite.prepare("insert into groups (name) values (?) returning id");
   const given = (group.get("given") as { id: number }).id;
   const other = (group.get("other") as { id: number }).id;
-  for (const name of ["blocked", "groupOnly", "blockedAfterFirst"]) sqlite.prepare("insert into group_courses (group_id, course_id) values (?, ?)").run(given, ids[name]);
+  for (const name of ["blocked", "groupOnly", "blockedAfterFirst"])
+    sqlite.prepare("insert into group_courses (group_id, course_id) values (?, ?)").run(given, ids[name]);
   sqlite.prepare("insert into group_courses (group_id, course_id) values (?, ?)").run(other, ids.blockedElsewhere);
   sqlite.prepare("insert into group_members (group_id, user_id) values (?, ?)").run(given, member);
-  for (const person of [member, loner]) sqlite.prepare("insert into course_completions (user_id, course_id, completed_at) values (?, ?, unixepoch())").run(person, ids.first);
+  for (const person of [member, loner])
+    sqlite.prepare("insert into course_completions (user_id, course_id, completed_at) values (?, ?, unixepoch())").run(person, ids.first);
 
   const anyone = anonymousViewer(null, db, "en");
   const signedIn = (id: number, groupIds: number[]): Viewer => ({
@@ -78,7 +80,16 @@ describe("the course rules, in SQL and in JS", () => {
     const listed = (viewer: Viewer) => names(db.select({ id: courses.id }).from(courses).where(visibleCourses(viewer)).all());
     expect(listed(viewers.visitor)).toEqual(["afterFirst", "afterSecond", "first", "open", "second"]);
     expect(listed(viewers.loner)).toEqual(["afterFirst", "afterSecond", "first", "open", "second"]);
-    expect(listed(viewers.member)).toEqual(["afterFirst", "afterSecond", "blocked", "blockedAfterFirst", "first", "groupOnly", "open", "second"]);
+    expect(listed(viewers.member)).toEqual([
+      "afterFirst",
+      "afterSecond",
+      "blocked",
+      "blockedAfterFirst",
+      "first",
+      "groupOnly",
+      "open",
+      "second",
+    ]);
     expect(listed(viewers.admin)).toEqual(Object.keys(ids).sort());
   });
 
@@ -87,7 +98,9 @@ describe("the course rules, in SQL and in JS", () => {
       const byQuery = names(db.select({ id: courses.id }).from(courses).where(visibleCourses(viewer)).all());
       const prepared = visibleCoursesPrepared(viewer);
       const byPrepared = names(
-        preparedOnce(db, `test.visible.${prepared.key}`, () => db.select({ id: courses.id }).from(courses).where(prepared.where).prepare()).all(prepared.params),
+        preparedOnce(db, `test.visible.${prepared.key}`, () =>
+          db.select({ id: courses.id }).from(courses).where(prepared.where).prepare(),
+        ).all(prepared.params),
       );
       const byRow = names(all().filter((c) => isVisible(db, viewer, c)));
       expect(byPrepared, who).toEqual(byQuery);
@@ -97,7 +110,13 @@ describe("the course rules, in SQL and in JS", () => {
 
   it("agree on which listed courses may be opened: the search's SQL and courseAccess", () => {
     for (const [who, viewer] of Object.entries(viewers)) {
-      const bySql = names(db.select({ id: courses.id }).from(courses).where(and(visibleCourses(viewer), openableCourses(db, viewer))).all());
+      const bySql = names(
+        db
+          .select({ id: courses.id })
+          .from(courses)
+          .where(and(visibleCourses(viewer), openableCourses(db, viewer)))
+          .all(),
+      );
       const byAccess = names(all().filter((c) => isVisible(db, viewer, c) && courseAccess(db, viewer, c).allowed));
       expect(bySql, who).toEqual(byAccess);
     }

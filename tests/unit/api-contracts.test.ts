@@ -19,10 +19,21 @@ import { ROOT } from "../helpers/server";
 
 // No organization, database or sign-in.
 const stubContext = () =>
-  ({ organization: null, db: null, platform: { tenants: { markSuspect() {} } }, cspNonce: "", requestId: "test", clientIp: "127.0.0.1", viewer: anonymousViewer(null, null, "en") }) as never;
+  ({
+    organization: null,
+    db: null,
+    platform: { tenants: { markSuspect() {} } },
+    cspNonce: "",
+    requestId: "test",
+    clientIp: "127.0.0.1",
+    viewer: anonymousViewer(null, null, "en"),
+  }) as never;
 
 /** A path of the call with its parameters filled in. */
-const sample = (call: ApiCall) => call.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === "id" ? "1" : name === "type" ? "image" : name === "widget" ? "streak" : "x"));
+const sample = (call: ApiCall) =>
+  call.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    name === "id" ? "1" : name === "type" ? "image" : name === "widget" ? "streak" : "x",
+  );
 
 describe("the /api declarations", { timeout: 120_000 }, () => {
   it("are each served by the dispatcher, for their own method", async () => {
@@ -55,7 +66,10 @@ describe("the /api declarations", { timeout: 120_000 }, () => {
       });
       return {};
     };
-    const config = (await import("../../remix.config.js")) as unknown as { default: { ignoredRouteFiles: string[] }; pages: (d: typeof define) => unknown };
+    const config = (await import("../../remix.config.js")) as unknown as {
+      default: { ignoredRouteFiles: string[] };
+      pages: (d: typeof define) => unknown;
+    };
     expect(config.default.ignoredRouteFiles).toEqual(["**/*"]);
     config.pages(define);
     expect(paths.length).toBeGreaterThan(100);
@@ -65,7 +79,8 @@ describe("the /api declarations", { timeout: 120_000 }, () => {
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
         const full = path.join(dir, entry.name);
         if (entry.isDirectory()) walk(full);
-        else if (/\.tsx?$/.test(entry.name) && fs.readFileSync(full, "utf8").includes("apiMethodNotAllowed(")) refusals.push(path.relative(ROOT, full));
+        else if (/\.tsx?$/.test(entry.name) && fs.readFileSync(full, "utf8").includes("apiMethodNotAllowed("))
+          refusals.push(path.relative(ROOT, full));
       }
     };
     walk(path.join(ROOT, "app"));
@@ -79,17 +94,100 @@ describe("the /api declarations", { timeout: 120_000 }, () => {
 describe("the dispatcher", () => {
   const thing = z.object({ name: z.string().min(2) });
   const calls: ApiCall[] = [
-    call({ method: "GET", path: "/api/things", tag: "T", summary: "list", access: "public", query: z.object({ n: z.coerce.number().int().max(5).default(1) }), reply: z.unknown(), errors: [], example: {}, handler: ({ query }) => ({ n: query.n }) }),
-    call({ method: "POST", path: "/api/things", tag: "T", summary: "add", access: "public", body: thing, status: 201, reply: thing, errors: [], example: {}, handler: ({ body }) => body }),
-    call({ method: "GET", path: "/api/things/mine", tag: "T", summary: "mine", access: "signed-in", reply: z.unknown(), errors: [], example: {}, handler: () => ({}) }),
-    call({ method: "GET", path: "/api/things/{id}", tag: "T", summary: "one", access: "public", reply: z.unknown(), errors: [], example: {}, handler: ({ params }) => ({ id: params.id }) }),
-    call({ method: "DELETE", path: "/api/things/{id}", tag: "T", summary: "boom", access: "public", reply: z.unknown(), errors: [], example: {}, handler: () => { throw new Error("boom"); } }),
-    call({ method: "PUT", path: "/api/things/{id}", tag: "T", summary: "thrown", access: "public", reply: z.unknown(), errors: [], example: {}, handler: () => { throw new Response("teapot", { status: 418 }); } }),
-    call({ method: "GET", path: "/api/things/{id}/cap", tag: "T", summary: "cap", access: "read:course", reply: z.unknown(), errors: [], example: {}, handler: () => ({}) }),
+    call({
+      method: "GET",
+      path: "/api/things",
+      tag: "T",
+      summary: "list",
+      access: "public",
+      query: z.object({ n: z.coerce.number().int().max(5).default(1) }),
+      reply: z.unknown(),
+      errors: [],
+      example: {},
+      handler: ({ query }) => ({ n: query.n }),
+    }),
+    call({
+      method: "POST",
+      path: "/api/things",
+      tag: "T",
+      summary: "add",
+      access: "public",
+      body: thing,
+      status: 201,
+      reply: thing,
+      errors: [],
+      example: {},
+      handler: ({ body }) => body,
+    }),
+    call({
+      method: "GET",
+      path: "/api/things/mine",
+      tag: "T",
+      summary: "mine",
+      access: "signed-in",
+      reply: z.unknown(),
+      errors: [],
+      example: {},
+      handler: () => ({}),
+    }),
+    call({
+      method: "GET",
+      path: "/api/things/{id}",
+      tag: "T",
+      summary: "one",
+      access: "public",
+      reply: z.unknown(),
+      errors: [],
+      example: {},
+      handler: ({ params }) => ({ id: params.id }),
+    }),
+    call({
+      method: "DELETE",
+      path: "/api/things/{id}",
+      tag: "T",
+      summary: "boom",
+      access: "public",
+      reply: z.unknown(),
+      errors: [],
+      example: {},
+      handler: () => {
+        throw new Error("boom");
+      },
+    }),
+    call({
+      method: "PUT",
+      path: "/api/things/{id}",
+      tag: "T",
+      summary: "thrown",
+      access: "public",
+      reply: z.unknown(),
+      errors: [],
+      example: {},
+      handler: () => {
+        throw new Response("teapot", { status: 418 });
+      },
+    }),
+    call({
+      method: "GET",
+      path: "/api/things/{id}/cap",
+      tag: "T",
+      summary: "cap",
+      access: "read:course",
+      reply: z.unknown(),
+      errors: [],
+      example: {},
+      handler: () => ({}),
+    }),
   ];
   const dispatch = dispatcherFor(calls);
   const ask = (method: string, path: string, body?: unknown) =>
-    dispatch(new Request(`http://acme.localhost${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "Content-Type": "application/json" } }) }), stubContext());
+    dispatch(
+      new Request(`http://acme.localhost${path}`, {
+        method,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "Content-Type": "application/json" } }),
+      }),
+      stubContext(),
+    );
 
   it("wraps a plain value in the envelope with the call's status, and ranks a fixed segment before a parameter", async () => {
     expect(await (await ask("GET", "/api/things?n=3")).json()).toEqual({ payload: { n: 3 }, status: 200 });
@@ -129,7 +227,10 @@ describe("the dispatcher", () => {
     const body = await ask("POST", "/api/things", { name: "A" });
     expect(body.status).toBe(422);
     expect(await body.json()).toMatchObject({ payload: { code: "invalid", fields: { name: [expect.any(String)] } } });
-    const notJson = await dispatch(new Request("http://acme.localhost/api/things", { method: "POST", body: "{", headers: { "Content-Type": "application/json" } }), stubContext());
+    const notJson = await dispatch(
+      new Request("http://acme.localhost/api/things", { method: "POST", body: "{", headers: { "Content-Type": "application/json" } }),
+      stubContext(),
+    );
     expect(await notJson.json()).toMatchObject({ payload: { code: "invalid_body" }, status: 422 });
   });
 
@@ -155,7 +256,8 @@ describe("the /api description", { timeout: 120_000 }, () => {
     const problems: string[] = [];
     for (const call of API_CALLS) {
       const name = `${call.method} ${call.path}`;
-      if (call.body && call.example.body === undefined && call.bodyType !== "multipart/form-data") problems.push(`${name}: no example body`);
+      if (call.body && call.example.body === undefined && call.bodyType !== "multipart/form-data")
+        problems.push(`${name}: no example body`);
       if (call.body && call.example.body !== undefined) {
         const r = call.body.safeParse(call.example.body);
         if (!r.success) problems.push(`${name} example body: ${r.error.message}`);

@@ -11,7 +11,13 @@ import { describe, expect, it } from "vitest";
  * `export const loader = makeLoader("admin")`) it throws or misbehaves as the page's JavaScript starts.
  */
 function moduleLevelServerReads(file: string): string[] {
-  const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true, file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    fs.readFileSync(file, "utf8"),
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const imported = new Set<string>();
   for (const statement of source.statements) {
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
@@ -27,7 +33,8 @@ function moduleLevelServerReads(file: string): string[] {
     if (ts.isFunctionLike(node) || ts.isTypeNode(node)) return; // bodies run later, on the server; types vanish
     if (ts.isIdentifier(node) && imported.has(node.text)) {
       const parent = node.parent;
-      const isName = (ts.isPropertyAccessExpression(parent) && parent.name === node) || (ts.isPropertyAssignment(parent) && parent.name === node);
+      const isName =
+        (ts.isPropertyAccessExpression(parent) && parent.name === node) || (ts.isPropertyAssignment(parent) && parent.name === node);
       if (!isName) found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${node.text}`);
     }
     ts.forEachChild(node, visit);
@@ -56,7 +63,10 @@ describe("modules the browser loads", () => {
 
   it("finds such a read (the course editor's old bug)", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lectern-scan-")), "screen.tsx");
-    fs.writeFileSync(file, 'import { lessonResource } from "~/models/lesson.server";\nconst createLessonSchema = lessonResource.createSchema;\nexport const loader = () => lessonResource;\n');
+    fs.writeFileSync(
+      file,
+      'import { lessonResource } from "~/models/lesson.server";\nconst createLessonSchema = lessonResource.createSchema;\nexport const loader = () => lessonResource;\n',
+    );
     expect(moduleLevelServerReads(file)).toEqual([`${file}:2 lessonResource`]);
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   });

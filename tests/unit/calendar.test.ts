@@ -108,7 +108,10 @@ describe("analytics buckets come from the same calendar", () => {
   it("splits a period over the year end into ISO weeks and months with the calendar's boundaries", () => {
     const weeks = bucketsOf({ from: "2026-12-28", to: "2027-01-10" }, "week", "Europe/Copenhagen");
     expect(weeks.map((b) => b.key)).toEqual(["2026-W53", "2027-W01"]);
-    expect(weeks.map((b) => b.startMs)).toEqual([rangeOf("2026-12-28", "week", "Europe/Copenhagen").startMs, rangeOf("2027-01-04", "week", "Europe/Copenhagen").startMs]);
+    expect(weeks.map((b) => b.startMs)).toEqual([
+      rangeOf("2026-12-28", "week", "Europe/Copenhagen").startMs,
+      rangeOf("2027-01-04", "week", "Europe/Copenhagen").startMs,
+    ]);
     const months = bucketsOf({ from: "2026-12-15", to: "2027-01-15" }, "month", "America/New_York");
     expect(months.map((b) => [b.key, b.from, b.to])).toEqual([
       ["2026-12", "2026-12-15", "2026-12-31"],

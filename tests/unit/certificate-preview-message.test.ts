@@ -9,7 +9,11 @@ import { RendererUnavailableError, RenderTimeoutError } from "../../server/pdf-r
  * Which words a certificate preview that was not drawn gets (issue 30, defect 12c): a busy or slow renderer
  * is not the background image's fault, least of all for a template without one.
  */
-const env = { dataDir: "/nonexistent", organization: { id: 1, name: "Acme Academy", logo: null, language: "en" }, origin: "http://acme.localhost" } as never;
+const env = {
+  dataDir: "/nonexistent",
+  organization: { id: 1, name: "Acme Academy", logo: null, language: "en" },
+  origin: "http://acme.localhost",
+} as never;
 const sample = { learnerName: "Ada Lovelace", courseTitle: "Safety", language: "en" };
 const noBackground = { ...DEFAULT_LAYOUT, backgroundFileId: null, showLogo: false, showQr: false };
 

@@ -136,4 +136,3 @@ describe("ListLink", () => {
     expect(plain.defaultPrevented).toBe(false);
   });
 });
-

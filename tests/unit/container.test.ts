@@ -31,7 +31,10 @@ describe("the container image recipe", () => {
     const copies = instructions.filter((l) => l.startsWith("COPY ") && !l.includes("--from="));
     expect(copies.length).toBeGreaterThan(0);
     for (const line of copies) {
-      const parts = line.split(/\s+/).slice(1).filter((p) => !p.startsWith("--"));
+      const parts = line
+        .split(/\s+/)
+        .slice(1)
+        .filter((p) => !p.startsWith("--"));
       for (const source of parts.slice(0, -1)) {
         expect(fs.existsSync(path.join(root, source)), `${source} (${line})`).toBe(true);
       }
@@ -76,7 +79,14 @@ describe("the container image recipe", () => {
     const runtimeDirs = ["app", "server", "db"];
     const files = [
       ...runtimeDirs.flatMap(sourceFiles),
-      ...["scripts/demo.ts", "scripts/seed.ts", "scripts/migrate.ts", "scripts/backup.ts", "scripts/restore.ts", "scripts/create-super-admin.ts"]
+      ...[
+        "scripts/demo.ts",
+        "scripts/seed.ts",
+        "scripts/migrate.ts",
+        "scripts/backup.ts",
+        "scripts/restore.ts",
+        "scripts/create-super-admin.ts",
+      ]
         .map((f) => path.join(root, f))
         .filter((f) => fs.existsSync(f)),
       ...(fs.existsSync(path.join(root, "scripts", "demo")) ? sourceFiles("scripts/demo") : []),
@@ -85,7 +95,9 @@ describe("the container image recipe", () => {
     const missing = new Set<string>();
     for (const file of files) {
       const text = fs.readFileSync(file, "utf8");
-      for (const match of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;]*?\sfrom\s+"([^"]+)"|^\s*import\s+"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/gm)) {
+      for (const match of text.matchAll(
+        /^\s*(?:import|export)\s+(?!type\b)[^;]*?\sfrom\s+"([^"]+)"|^\s*import\s+"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/gm,
+      )) {
         const specifier = match[1] ?? match[2] ?? match[3];
         if (!specifier || specifier.startsWith(".") || specifier.startsWith("~/") || specifier.startsWith("node:")) continue;
         const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0];

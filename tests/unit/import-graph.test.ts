@@ -15,8 +15,24 @@ const ROOT = path.resolve(__dirname, "..", "..");
 /** What each lower layer must not import: every layer above it. */
 const LAYERS: Array<{ layer: string; above: string[] }> = [
   { layer: "db/", above: ["app/", "server/"] },
-  { layer: "app/utils/", above: ["app/access/", "app/models/", "app/kernel/", "app/routes/", "app/pages/", "app/screens/", "app/components/", "app/api/", "server/"] },
-  { layer: "app/access/", above: ["app/models/", "app/kernel/", "app/routes/", "app/pages/", "app/screens/", "app/components/", "app/api/", "server/"] },
+  {
+    layer: "app/utils/",
+    above: [
+      "app/access/",
+      "app/models/",
+      "app/kernel/",
+      "app/routes/",
+      "app/pages/",
+      "app/screens/",
+      "app/components/",
+      "app/api/",
+      "server/",
+    ],
+  },
+  {
+    layer: "app/access/",
+    above: ["app/models/", "app/kernel/", "app/routes/", "app/pages/", "app/screens/", "app/components/", "app/api/", "server/"],
+  },
   { layer: "app/models/", above: ["app/kernel/", "app/routes/", "app/pages/", "app/screens/", "app/components/", "app/api/", "server/"] },
   { layer: "app/kernel/", above: ["app/routes/", "app/pages/", "app/screens/", "app/components/", "app/api/"] },
 ];
@@ -58,7 +74,10 @@ function importGraph() {
       const target = resolve(file, match[1] ?? match[2]!);
       if (target) deps.add(target);
     }
-    graph.set(path.relative(ROOT, file), [...deps].map((d) => path.relative(ROOT, d)));
+    graph.set(
+      path.relative(ROOT, file),
+      [...deps].map((d) => path.relative(ROOT, d)),
+    );
   }
   return graph;
 }
@@ -112,7 +131,14 @@ describe("the import graph", () => {
 
   it("keeps the Platform out of cycles: its jobs and the models see it only through server/services.ts", () => {
     const inCycles = cycles(graph).flat();
-    for (const file of ["server/platform.ts", "server/jobs.ts", "server/certificates.ts", "server/services.ts", "app/models/auth/mail.server.ts", "app/models/user-import.server.ts"]) {
+    for (const file of [
+      "server/platform.ts",
+      "server/jobs.ts",
+      "server/certificates.ts",
+      "server/services.ts",
+      "app/models/auth/mail.server.ts",
+      "app/models/user-import.server.ts",
+    ]) {
       expect(graph.has(file), file).toBe(true);
       expect(inCycles, file).not.toContain(file);
     }
@@ -123,7 +149,8 @@ describe("the import graph", () => {
     for (const [file, deps] of graph) {
       const rule = LAYERS.find((l) => file.startsWith(l.layer));
       if (!rule) continue;
-      for (const dep of deps) if (!ALLOWED_UP.has(dep) && rule.above.some((prefix) => dep.startsWith(prefix))) upward.push(`${file} -> ${dep}`);
+      for (const dep of deps)
+        if (!ALLOWED_UP.has(dep) && rule.above.some((prefix) => dep.startsWith(prefix))) upward.push(`${file} -> ${dep}`);
     }
     expect(upward).toEqual([]);
   });

@@ -25,7 +25,11 @@ describe("inSequence", () => {
 
   it("stops where a handler answers (does not call next)", () => {
     const seen: number[] = [];
-    const calls = run((_q, _s, next) => (seen.push(1), next()), () => void seen.push(2), () => void seen.push(3));
+    const calls = run(
+      (_q, _s, next) => (seen.push(1), next()),
+      () => void seen.push(2),
+      () => void seen.push(3),
+    );
     expect(seen).toEqual([1, 2]);
     expect(calls).toEqual([]);
   });
@@ -33,7 +37,12 @@ describe("inSequence", () => {
   it("hands on an error passed to next, or thrown, skipping the rest", () => {
     const boom = new Error("boom");
     let reached = false;
-    expect(run((_q, _s, next) => next(boom), () => void (reached = true))).toEqual([boom]);
+    expect(
+      run(
+        (_q, _s, next) => next(boom),
+        () => void (reached = true),
+      ),
+    ).toEqual([boom]);
     expect(
       run(
         () => {
@@ -48,7 +57,12 @@ describe("inSequence", () => {
   it("goes on after a falsy value passed to next or thrown, as Express's router does", () => {
     for (const falsy of [false, 0, "", null]) {
       const seen: number[] = [];
-      expect(run((_q, _s, next) => next(falsy as unknown as Error), (_q, _s, next) => (seen.push(2), next()))).toEqual(["next"]);
+      expect(
+        run(
+          (_q, _s, next) => next(falsy as unknown as Error),
+          (_q, _s, next) => (seen.push(2), next()),
+        ),
+      ).toEqual(["next"]);
       expect(seen).toEqual([2]);
     }
     const seen: number[] = [];
@@ -65,9 +79,19 @@ describe("inSequence", () => {
 
   it("goes on after next('route'), as between app.use layers, and leaves on next('router')", () => {
     let reached = false;
-    expect(run((_q, _s, next) => next("route"), (_q, _s, next) => ((reached = true), next()))).toEqual(["next"]);
+    expect(
+      run(
+        (_q, _s, next) => next("route"),
+        (_q, _s, next) => ((reached = true), next()),
+      ),
+    ).toEqual(["next"]);
     expect(reached).toBe(true);
-    expect(run((_q, _s, next) => next("router"), () => undefined)).toEqual(["router"]);
+    expect(
+      run(
+        (_q, _s, next) => next("router"),
+        () => undefined,
+      ),
+    ).toEqual(["router"]);
   });
 
   it("lets a handler call next later (asynchronously)", async () => {

@@ -65,10 +65,19 @@ describe("kept bodies answer every body method of Response (app/utils/kept-body.
 
   it("Response's body methods are the ones answered (a new one would read an empty body)", () => {
     const methods = Object.getOwnPropertyNames(Response.prototype).filter(
-      (name) => name !== "constructor" && name !== "clone" && typeof Object.getOwnPropertyDescriptor(Response.prototype, name)?.value === "function",
+      (name) =>
+        name !== "constructor" &&
+        name !== "clone" &&
+        typeof Object.getOwnPropertyDescriptor(Response.prototype, name)?.value === "function",
     );
     expect(methods.sort()).toEqual(bodyMethods);
-    for (const reply of [jsonReply(data), routerJson(data)]) for (const name of bodyMethods) expect(Object.prototype.hasOwnProperty.call(Object.getPrototypeOf(reply), name) || Object.prototype.hasOwnProperty.call(Object.getPrototypeOf(Object.getPrototypeOf(reply)), name), name).toBe(true);
+    for (const reply of [jsonReply(data), routerJson(data)])
+      for (const name of bodyMethods)
+        expect(
+          Object.prototype.hasOwnProperty.call(Object.getPrototypeOf(reply), name) ||
+            Object.prototype.hasOwnProperty.call(Object.getPrototypeOf(Object.getPrototypeOf(reply)), name),
+          name,
+        ).toBe(true);
   });
 
   it("bytes() gives the body, and a clone carries headers set after the body was first read", async () => {

@@ -8,7 +8,16 @@ import { resources } from "~/utils/i18n.server";
 import { createTranslator, TranslatorProvider } from "~/utils/translate";
 
 const COURSES: CourseCard[] = [
-  { id: 1, title: "River safety", type: "series", description: "Ropes, <knots> & \"currents\"", cover: "/img/1/abc", episodes: 12, durationSeconds: 5400, progress: 40 },
+  {
+    id: 1,
+    title: "River safety",
+    type: "series",
+    description: 'Ropes, <knots> & "currents"',
+    cover: "/img/1/abc",
+    episodes: 12,
+    durationSeconds: 5400,
+    progress: 40,
+  },
   { id: 2, title: "Ålesund's history", type: "movie", episodes: 1, durationSeconds: 3600, progress: null, meta: "Added 3 Nov 2026" },
   { id: 3, title: "Quiz: finance 🙂", type: "quiz", description: "", progress: 100 },
   { id: 14, title: "<b>not bold</b>", type: "scorm", cover: null, progress: 0 },

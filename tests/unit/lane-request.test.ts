@@ -29,7 +29,8 @@ describe("LaneRequest", () => {
 
   it("gives the same text, bytes, form and stream as an ordinary Request", async () => {
     const body = "a=1&b=two+words&b=%C3%A9";
-    const make = () => new LaneRequest(url, "POST", new Headers({ "content-type": "application/x-www-form-urlencoded" }), Buffer.from(body));
+    const make = () =>
+      new LaneRequest(url, "POST", new Headers({ "content-type": "application/x-www-form-urlencoded" }), Buffer.from(body));
     const plain = () => new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
     expect(await make().text()).toBe(await plain().text());
     expect(Buffer.from(await make().arrayBuffer())).toEqual(Buffer.from(await plain().arrayBuffer()));

@@ -22,8 +22,13 @@ function specifiers(file: string, text: string): string[] {
   };
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression);
-    else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === "require"))) literal(node.arguments[0]);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      literal(node.moduleReference.expression);
+    else if (
+      ts.isCallExpression(node) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === "require"))
+    )
+      literal(node.arguments[0]);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal);
     ts.forEachChild(node, visit);
   };
@@ -81,9 +86,17 @@ describe("routes, pages, screens and components", () => {
       'import { lists } from "~/models/vocabulary";',
     ].join("\n");
     expect(databaseImports(file, sample)).toEqual(
-      ["drizzle-orm", "drizzle-orm/sqlite-core", "../../db/tenant", "../../db/open", "../../db/platform", "~/../db/prepared", "db/group-commit", "../../db/tenant", "../../db/content-cache"].map(
-        (s) => `app/routes/sample.tsx imports ${s}`,
-      ),
+      [
+        "drizzle-orm",
+        "drizzle-orm/sqlite-core",
+        "../../db/tenant",
+        "../../db/open",
+        "../../db/platform",
+        "~/../db/prepared",
+        "db/group-commit",
+        "../../db/tenant",
+        "../../db/content-cache",
+      ].map((s) => `app/routes/sample.tsx imports ${s}`),
     );
   });
 });

@@ -3,7 +3,8 @@ import type { Translate } from "~/utils/translate";
 import { nextLesson, totalDuration } from "~/models/player.server";
 import { clock, humanDuration } from "~/utils/duration";
 
-const t = ((key: string, o: Record<string, number>) => (key === "player.minutes" ? `${o.count} min` : `${o.hours} h ${o.minutes} min`)) as unknown as Translate;
+const t = ((key: string, o: Record<string, number>) =>
+  key === "player.minutes" ? `${o.count} min` : `${o.hours} h ${o.minutes} min`) as unknown as Translate;
 
 describe("durations", () => {
   it("reads seconds as a clock", () => {

@@ -58,7 +58,9 @@ describe("grading rules", () => {
     expect(questionSchema.safeParse({ type: "single", prompt: "?", options: [{ text: "a", correct: true }] }).success).toBe(false);
     expect(questionSchema.safeParse({ type: "true_false", prompt: "?" }).success).toBe(false);
     expect(questionSchema.safeParse({ type: "text", prompt: "?", accepted: [] }).success).toBe(false);
-    expect(questionSchema.safeParse({ type: "multiple", prompt: "?", options: [{ text: "a", correct: true }, { text: "b" }] }).success).toBe(true);
+    expect(
+      questionSchema.safeParse({ type: "multiple", prompt: "?", options: [{ text: "a", correct: true }, { text: "b" }] }).success,
+    ).toBe(true);
   });
 });
 
@@ -72,7 +74,14 @@ describe("attempts on a real database", () => {
     expect(courseQuizScore(db, user.id, course.id)).toBeNull();
     const q = (prompt: string) => questionSchema.parse({ type: "true_false", prompt, correct_answer: true });
     const quizzes = [1, 2].map((n) => {
-      const quiz = createQuiz(db, { title: `Q${n}`, description: "", deadline: null, pass_min: 1, max_attempts: null, questions: [q("a"), q("b")] });
+      const quiz = createQuiz(db, {
+        title: `Q${n}`,
+        description: "",
+        deadline: null,
+        pass_min: 1,
+        max_attempts: null,
+        questions: [q("a"), q("b")],
+      });
       if (!quiz.ok) throw new Error("quiz");
       const lesson = attachQuiz(db, quiz.value.id, course.id);
       if (!lesson.ok) throw new Error("lesson");
@@ -86,11 +95,19 @@ describe("attempts on a real database", () => {
     expect(once).toMatchObject({ ended: true, attempt: { score: 50, passed: true } });
     expect(twice.ended).toBe(false);
     expect(twice.attempt.score).toBe(50);
-    const progress = db.$client.prepare("select completed_at from lesson_progress where lesson_id = ?").get(first.lesson.id) as { completed_at: number | null };
+    const progress = db.$client.prepare("select completed_at from lesson_progress where lesson_id = ?").get(first.lesson.id) as {
+      completed_at: number | null;
+    };
     expect(progress.completed_at).not.toBeNull();
     // Quiz 2 never tried counts 0: (50 + 0) / 2.
     expect(courseQuizScore(db, user.id, course.id)).toBe(25);
-    expect(db.select().from(lessons).all().filter((l) => l.kind === "quiz")).toHaveLength(2);
+    expect(
+      db
+        .select()
+        .from(lessons)
+        .all()
+        .filter((l) => l.kind === "quiz"),
+    ).toHaveLength(2);
     db.$client.close();
   });
 });

@@ -65,7 +65,7 @@ describe("renderPage", () => {
     const reply = await renderPage(page, options(404));
     const body = await reply.text();
     expect(body).toBe(await streamed(page()));
-    expect(body.startsWith("<!DOCTYPE html><html lang=\"en\">")).toBe(true);
+    expect(body.startsWith('<!DOCTYPE html><html lang="en">')).toBe(true);
     expect(body).toContain("Ånd &amp; &lt;krop&gt;");
     expect(reply.status).toBe(404);
     expect(reply.headers.get("content-type")).toBe("text/html; charset=utf-8");
@@ -134,7 +134,8 @@ describe("renderPage", () => {
 
 describe("PageReply", () => {
   const bytes = () => Buffer.from("<!DOCTYPE html><html><body><p>Hej · ünïcode</p></body></html>");
-  const make = () => new PageReply(bytes(), { headers: new Headers({ "Content-Type": "text/html; charset=utf-8", "X-Extra": "1" }), status: 404 });
+  const make = () =>
+    new PageReply(bytes(), { headers: new Headers({ "Content-Type": "text/html; charset=utf-8", "X-Extra": "1" }), status: 404 });
 
   it("keeps the page's bytes for the server to write, until someone reads the body", async () => {
     const reply = make();
@@ -148,7 +149,10 @@ describe("PageReply", () => {
 
   it("reads like an ordinary Response: status, headers, body stream, bytes and clones", async () => {
     const reply = make();
-    const ordinary = new Response(bytes(), { headers: new Headers({ "Content-Type": "text/html; charset=utf-8", "X-Extra": "1" }), status: 404 });
+    const ordinary = new Response(bytes(), {
+      headers: new Headers({ "Content-Type": "text/html; charset=utf-8", "X-Extra": "1" }),
+      status: 404,
+    });
     expect(reply).toBeInstanceOf(Response);
     expect(reply.status).toBe(ordinary.status);
     expect([...reply.headers]).toEqual([...ordinary.headers]);

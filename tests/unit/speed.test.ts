@@ -30,11 +30,16 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-
 /** Viewers for the models (app/access/viewer.ts): a visitor, an editor who previews drafts, a learner. */
 const anyone = anonymousViewer(null, null, "en");
 const editor: Viewer = { ...anyone, via: "cookie", role: "admin", capabilities: capabilitiesOf("admin") };
-const learner = (id: number): Viewer => ({ ...anyone, via: "cookie", person: { id } as User, role: "learner", capabilities: capabilitiesOf("learner") });
+const learner = (id: number): Viewer => ({
+  ...anyone,
+  via: "cookie",
+  person: { id } as User,
+  role: "learner",
+  capabilities: capabilitiesOf("learner"),
+});
 
 describe("statements prepared once per handle", () => {
   it("hands out the same statement for the same SQL, back in its default mode", () => {
@@ -71,7 +76,13 @@ describe("statements prepared once per handle", () => {
     expect(byName("one")?.name).toBe("one");
     db.insert(categories).values({ name: "two" }).run();
     expect(byName("two")?.name).toBe("two");
-    expect(db.select().from(categories).all().map((c) => c.name)).toEqual(["one", "two"]);
+    expect(
+      db
+        .select()
+        .from(categories)
+        .all()
+        .map((c) => c.name),
+    ).toEqual(["one", "two"]);
     db.$client.close();
   });
 });
@@ -108,7 +119,12 @@ describe("queries built once per connection", () => {
   it("are shared by the connection and its transactions, not across connections", () => {
     const a = openTenantDatabase(tenantDatabaseFile(dir, 1));
     const b = openTenantDatabase(tenantDatabaseFile(dir, 1));
-    const build = (db: typeof a) => () => db.select().from(categories).where(eq(categories.name, sql.placeholder("name"))).prepare();
+    const build = (db: typeof a) => () =>
+      db
+        .select()
+        .from(categories)
+        .where(eq(categories.name, sql.placeholder("name")))
+        .prepare();
     const query = preparedOnce(a, "test.byName", build(a));
     expect(preparedOnce(a, "test.byName", build(a))).toBe(query);
     a.transaction((tx) => expect(preparedOnce(tx, "test.byName", build(a))).toBe(query));
@@ -173,7 +189,11 @@ describe("the route tree of a page render (the patch-package diffs in patches/)"
     "routes/courses.$id": { id: "routes/courses.$id", parentId: "root", path: "courses/:id", hasLoader: false },
   };
   const Page = () => null;
-  const modules = () => ({ root: { default: Page }, "routes/_index": { default: Page }, "routes/courses.$id": { default: Page, handle: { x: 1 } } });
+  const modules = () => ({
+    root: { default: Page },
+    "routes/_index": { default: Page },
+    "routes/courses.$id": { default: Page, handle: { x: 1 } },
+  });
 
   it("is built once for the same manifest and modules, and again when a module differs", () => {
     const first = modules();
@@ -192,7 +212,21 @@ describe("the route tree of a page render (the patch-package diffs in patches/)"
 
   it("gives the static router the same data routes for the same tree, with the context's matches", () => {
     const routes = createServerRoutes(manifest, modules(), {}, false);
-    const context = (id: string) => ({ matches: [{ route: { id: "root" }, params: {} }, { route: { id }, params: {} }], basename: "/", location: {}, loaderData: {}, actionData: null, errors: null, statusCode: 200, loaderHeaders: {}, actionHeaders: {}, activeDeferreds: null });
+    const context = (id: string) => ({
+      matches: [
+        { route: { id: "root" }, params: {} },
+        { route: { id }, params: {} },
+      ],
+      basename: "/",
+      location: {},
+      loaderData: {},
+      actionData: null,
+      errors: null,
+      statusCode: 200,
+      loaderHeaders: {},
+      actionHeaders: {},
+      activeDeferreds: null,
+    });
     const a = createStaticRouter(routes, context("routes/_index"));
     const b = createStaticRouter(routes, context("routes/courses.$id"));
     expect(b.routes).toBe(a.routes);
@@ -206,7 +240,14 @@ describe("a loader's Request (the patch-package diffs in patches/)", () => {
   const { callRouteLoader } = createRequire(import.meta.url)("@remix-run/server-runtime/dist/data.js");
   const seen = async (request: Request) => {
     let got: Request | undefined;
-    await callRouteLoader({ loadContext: {}, params: {}, routeId: "routes/x", singleFetch: false, request, loader: ({ request: r }: { request: Request }) => ((got = r), null) });
+    await callRouteLoader({
+      loadContext: {},
+      params: {},
+      routeId: "routes/x",
+      singleFetch: false,
+      request,
+      loader: ({ request: r }: { request: Request }) => ((got = r), null),
+    });
     return got!;
   };
 
@@ -245,7 +286,9 @@ describe("a loader's Request (the patch-package diffs in patches/)", () => {
 
 describe("a loader's JSON (the patch-package diffs in patches/)", () => {
   const req = createRequire(import.meta.url);
-  const { json } = req("@remix-run/server-runtime/dist/responses.js") as { json: (data: unknown, init?: ResponseInit | number) => Response };
+  const { json } = req("@remix-run/server-runtime/dist/responses.js") as {
+    json: (data: unknown, init?: ResponseInit | number) => Response;
+  };
   const { isResponse } = req("@remix-run/server-runtime/dist/responses.js") as { isResponse: (value: unknown) => boolean };
   const { createStaticHandler } = req("@remix-run/router") as typeof import("@remix-run/router");
   const TEXT = Symbol.for("lectern.jsonReply.text");
@@ -253,7 +296,10 @@ describe("a loader's JSON (the patch-package diffs in patches/)", () => {
 
   it("is a Response with the same status, headers and bytes as before, its text kept", async () => {
     const reply = json(data, { status: 201, headers: { "X-Extra": "1" } });
-    const ordinary = new Response(JSON.stringify(data), { status: 201, headers: { "Content-Type": "application/json; charset=utf-8", "X-Extra": "1" } });
+    const ordinary = new Response(JSON.stringify(data), {
+      status: 201,
+      headers: { "Content-Type": "application/json; charset=utf-8", "X-Extra": "1" },
+    });
     expect(reply).toBeInstanceOf(Response);
     expect((reply as unknown as Record<symbol, unknown>)[TEXT]).toBe(JSON.stringify(data));
     expect(isResponse(reply)).toBe(true);
@@ -294,7 +340,9 @@ describe("patched library code (the patch-package diffs in patches/)", () => {
   const require = createRequire(import.meta.url);
 
   it("Remix's route module map is one object per build in production, as complete as before", () => {
-    const { createEntryRouteModules } = require(path.join(path.dirname(require.resolve("@remix-run/server-runtime/package.json")), "dist", "entry.js")) as {
+    const { createEntryRouteModules } = require(
+      path.join(path.dirname(require.resolve("@remix-run/server-runtime/package.json")), "dist", "entry.js"),
+    ) as {
       createEntryRouteModules: (m: Record<string, { module: unknown }>) => Record<string, unknown>;
     };
     const manifest = { root: { module: { default: 1 } }, "routes/_index": { module: { default: 2 } } };
@@ -318,7 +366,9 @@ describe("card rows kept per connection (app/models/browse.server.ts)", () => {
       }
       const user = sqlite.prepare("insert into users (email, first_name, last_name, role) values (?, 'L', ?, 'learner')");
       for (let u = 1; u <= 101; u++) user.run(`l${u}@example.test`, String(u));
-      const seen = sqlite.prepare("insert into lesson_progress (user_id, lesson_id, course_id, position_seconds, watched_seconds) values (?, ?, ?, 1, 1)");
+      const seen = sqlite.prepare(
+        "insert into lesson_progress (user_id, lesson_id, course_id, position_seconds, watched_seconds) values (?, ?, ?, 1, 1)",
+      );
       // Learners 1-100 have seen 20 courses each (2,000 in all); learner 101 ten of learner 1's and ten new.
       for (let u = 1; u <= 100; u++) for (let k = 1; k <= 20; k++) seen.run(u, (u - 1) * 20 + k, (u - 1) * 20 + k);
       for (let k = 1; k <= 10; k++) seen.run(101, k, k);
@@ -326,7 +376,10 @@ describe("card rows kept per connection (app/models/browse.server.ts)", () => {
     })();
     for (let u = 1; u <= 100; u++) expect(recentCourseCards(db, learner(u), 20)).toHaveLength(20);
     const cards = recentCourseCards(db, learner(101), 20);
-    expect(cards.map((c) => c.id).sort((a, b) => a - b)).toEqual([...Array.from({ length: 10 }, (_, i) => i + 1), ...Array.from({ length: 10 }, (_, i) => 2_001 + i)]);
+    expect(cards.map((c) => c.id).sort((a, b) => a - b)).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => i + 1),
+      ...Array.from({ length: 10 }, (_, i) => 2_001 + i),
+    ]);
     sqlite.close();
   });
 });

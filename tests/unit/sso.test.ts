@@ -25,7 +25,14 @@ describe("sealed secrets", () => {
 });
 
 describe("driver settings", () => {
-  const base = { kind: "oidc", slug: "Company", label: "Continue with Company", clientId: "id", clientSecret: "s", issuer: "https://id.example.com/" };
+  const base = {
+    kind: "oidc",
+    slug: "Company",
+    label: "Continue with Company",
+    clientId: "id",
+    clientSecret: "s",
+    issuer: "https://id.example.com/",
+  };
 
   it("needs the issuer for OpenID Connect and the three addresses for OAuth2", () => {
     expect(ssoDriverSchema.safeParse(base).success).toBe(true);
@@ -38,13 +45,23 @@ describe("driver settings", () => {
 
   it("refuses addresses that are not http(s), slugs that are not address-safe, and odd claims", () => {
     const bad = ssoDriverSchema.safeParse({ ...base, issuer: "javascript:alert(1)", slug: "a b", emailClaim: "e mail" });
-    expect(bad.success ? [] : bad.error.issues.map((i) => i.message).sort()).toEqual(["sso.errors.claim", "sso.errors.slug", "sso.errors.url"]);
+    expect(bad.success ? [] : bad.error.issues.map((i) => i.message).sort()).toEqual([
+      "sso.errors.claim",
+      "sso.errors.slug",
+      "sso.errors.url",
+    ]);
     expect(ssoDriverSchema.safeParse({ ...base, slug: "callback" }).success).toBe(false);
     expect(ssoDriverSchema.safeParse({ ...base, issuer: "https://user:pw@id.example.com" }).success).toBe(false);
   });
 
   it("reads checkboxes and group lists as forms send them", () => {
     const parsed = ssoDriverSchema.parse({ ...base, createUsers: "on", defaultGroupIds: ["2", "3"] });
-    expect(parsed).toMatchObject({ createUsers: true, managedExternally: false, linkByEmail: false, defaultGroupIds: [2, 3], defaultRole: "learner" });
+    expect(parsed).toMatchObject({
+      createUsers: true,
+      managedExternally: false,
+      linkByEmail: false,
+      defaultGroupIds: [2, 3],
+      defaultRole: "learner",
+    });
   });
 });

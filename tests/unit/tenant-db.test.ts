@@ -3,12 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  checkDatabaseFile,
-  createTenantDatabase,
-  DatabaseUnavailableError,
-  openTenantDatabase,
-} from "../../db/open";
+import { checkDatabaseFile, createTenantDatabase, DatabaseUnavailableError, openTenantDatabase } from "../../db/open";
 import { TenantPool, tenantDatabaseFile } from "../../db/tenant-pool";
 
 let dir: string;

@@ -24,8 +24,10 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const organization = (name: string) => createOrganization(platform.db, { dataDir: dir }, { name, urlPrefix: name.toLowerCase(), language: "en" });
-const run = (id: number, sql: string, ...params: unknown[]) => platform.tenants.withTenant(id, (db) => db.$client.prepare(sql).run(...params));
+const organization = (name: string) =>
+  createOrganization(platform.db, { dataDir: dir }, { name, urlPrefix: name.toLowerCase(), language: "en" });
+const run = (id: number, sql: string, ...params: unknown[]) =>
+  platform.tenants.withTenant(id, (db) => db.$client.prepare(sql).run(...params));
 const people = (organizationId?: number) => listPlatformPeople(platform.db, { organizationId, limit: 100_000 });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -34,7 +36,10 @@ describe("the platform's copy of the organizations' people and counts", () => {
     const acme = organization("Acme");
     const other = organization("Other");
     expect(organizationsWithoutSummary(platform.db)).toEqual([acme.id, other.id]);
-    run(acme.id, "insert into users (email, first_name, last_name, role) values ('a@acme.test', 'Ada', 'Zed', 'admin'), ('b@acme.test', 'Bo', 'Young', 'learner')");
+    run(
+      acme.id,
+      "insert into users (email, first_name, last_name, role) values ('a@acme.test', 'Ada', 'Zed', 'admin'), ('b@acme.test', 'Bo', 'Young', 'learner')",
+    );
     run(other.id, "insert into users (email, role) values ('c@other.test', null)");
     run(acme.id, "insert into courses (title) values ('One'), ('Two')");
     expect(organizationsWithoutSummary(platform.db)).toEqual([]);
@@ -56,7 +61,9 @@ describe("the platform's copy of the organizations' people and counts", () => {
     const acme = organization("Acme");
     run(acme.id, "insert into users (email) values ('a@acme.test')");
     run(acme.id, "update users set password_hash = 'x', watch_credited_until = 1, last_name = last_name");
-    expect(platform.tenants.peek(acme.id, (db: TenantDb) => db.$client.prepare("select count(*) from summary_changes").pluck().get())).toBe(0);
+    expect(platform.tenants.peek(acme.id, (db: TenantDb) => db.$client.prepare("select count(*) from summary_changes").pluck().get())).toBe(
+      0,
+    );
   });
 
   it("carries a large import over several turns, with the event loop free between them", async () => {

@@ -26,32 +26,51 @@ async function i18nextT(language: string, res: Record<string, { common: Record<s
 
 /** Every key of a catalogue, as dotted paths to its texts. */
 function keysOf(value: Record<string, unknown>, prefix = ""): string[] {
-  return Object.entries(value).flatMap(([k, v]) => (v && typeof v === "object" ? keysOf(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`]));
+  return Object.entries(value).flatMap(([k, v]) =>
+    v && typeof v === "object" ? keysOf(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`],
+  );
 }
 
 const values = {
-  count: 3, n: 2, total: 7, name: "Ola & <b>Jan</b>", organization: "Acme $& Co", title: "{{count}}", done: 0, date: "1.2.2026",
-  percent: 40, q: "river", email: "a@b.c", value: null, from: "x", to: undefined, capabilities: "",
+  count: 3,
+  n: 2,
+  total: 7,
+  name: "Ola & <b>Jan</b>",
+  organization: "Acme $& Co",
+  title: "{{count}}",
+  done: 0,
+  date: "1.2.2026",
+  percent: 40,
+  q: "river",
+  email: "a@b.c",
+  value: null,
+  from: "x",
+  to: undefined,
+  capabilities: "",
 };
 
 describe("the translator answers as i18next did", () => {
-  it.each(LANGUAGES)("for every key of %s, bare, with a count, with values, as a base key of plurals (server: every language)", async (language) => {
-    const reference = await i18nextT(language, resources);
-    const { t } = createTranslator(language, resources);
-    const keys = keysOf(resources[language].common);
-    const bases = [...new Set(keys.map((k) => k.replace(/_(zero|one|two|few|many|other)$/, "")))];
-    const calls: Array<[string | string[], Record<string, unknown>?]> = [];
-    for (const key of [...keys, ...bases]) {
-      calls.push([key], [key, values]);
-      for (const count of [0, 1, 2, 5, 22, 1.5]) calls.push([key, { ...values, count }]);
-    }
-    for (const [key, options] of calls) {
-      expect(options ? t(key, options) : t(key), `${language} ${String(key)} ${JSON.stringify(options)}`).toBe(
-        options ? reference(key, options) : reference(key as string),
-      );
-    }
-    // Thousands of comparisons a language (about 1.5 s each on a quiet machine): well within 30 s on a busy one.
-  }, 30_000);
+  it.each(LANGUAGES)(
+    "for every key of %s, bare, with a count, with values, as a base key of plurals (server: every language)",
+    async (language) => {
+      const reference = await i18nextT(language, resources);
+      const { t } = createTranslator(language, resources);
+      const keys = keysOf(resources[language].common);
+      const bases = [...new Set(keys.map((k) => k.replace(/_(zero|one|two|few|many|other)$/, "")))];
+      const calls: Array<[string | string[], Record<string, unknown>?]> = [];
+      for (const key of [...keys, ...bases]) {
+        calls.push([key], [key, values]);
+        for (const count of [0, 1, 2, 5, 22, 1.5]) calls.push([key, { ...values, count }]);
+      }
+      for (const [key, options] of calls) {
+        expect(options ? t(key, options) : t(key), `${language} ${String(key)} ${JSON.stringify(options)}`).toBe(
+          options ? reference(key, options) : reference(key as string),
+        );
+      }
+      // Thousands of comparisons a language (about 1.5 s each on a quiet machine): well within 30 s on a busy one.
+    },
+    30_000,
+  );
 
   it.each(LANGUAGES)("in the browser, holding only %s's texts", async (language) => {
     const only = { [language]: resources[language] };
@@ -67,24 +86,80 @@ describe("the translator answers as i18next did", () => {
 
   it("for the odd calls: missing keys and values, arrays of keys, namespaces, defaults, objects, odd values", async () => {
     const res = {
-      en: { common: { a: "A {{x}} and {{x}}", b: { c: "Nested" }, list: ["one"], only: "English {{count}}", n_one: "one {{count}}", n_other: "{{count}} many", dots: { "d.e": "dotted" }, empty: "", nested: "{{a.b}}/{{- raw}}" } },
-      pl: { common: { a: "PL {{x}}", n_one: "{{count}} kurs", n_few: "{{count}} kursy", n_many: "{{count}} kursów", n_other: "{{count}} kursa", z: "zero?", z_zero: "zero!", empty: "" } },
+      en: {
+        common: {
+          a: "A {{x}} and {{x}}",
+          b: { c: "Nested" },
+          list: ["one"],
+          only: "English {{count}}",
+          n_one: "one {{count}}",
+          n_other: "{{count}} many",
+          dots: { "d.e": "dotted" },
+          empty: "",
+          nested: "{{a.b}}/{{- raw}}",
+        },
+      },
+      pl: {
+        common: {
+          a: "PL {{x}}",
+          n_one: "{{count}} kurs",
+          n_few: "{{count}} kursy",
+          n_many: "{{count}} kursów",
+          n_other: "{{count}} kursa",
+          z: "zero?",
+          z_zero: "zero!",
+          empty: "",
+        },
+      },
     };
     for (const language of ["en", "pl"]) {
       const reference = await i18nextT(language, res);
       const { t } = createTranslator(language, res);
       const calls: Array<[unknown, unknown?]> = [
-        ["a"], ["a", { x: "1$&$1" }], ["a", { x: undefined }], ["a", { x: null }], ["a", { x: 5 }], ["a", { x: { toString: () => "obj" } }],
-        ["a", { x: "{{x}}" }], ["a", { x: ["p", "q"] }], ["b"], ["b.c"], ["list"], ["dots.d.e"], ["empty"], ["empty", { defaultValue: "dv" }],
-        ["missing"], ["missing {{x}}", { x: "filled" }], ["missing", "a default"], ["missing", { defaultValue: "dv {{x}}", x: 1 }],
-        ["n", { count: 1 }], ["n", { count: 3 }], ["n", { count: 5 }], ["n", { count: 0 }], ["n", { count: "3" }], ["n"],
-        ["z", { count: 0 }], ["z", { count: 1 }], ["only", { count: 4 }],
+        ["a"],
+        ["a", { x: "1$&$1" }],
+        ["a", { x: undefined }],
+        ["a", { x: null }],
+        ["a", { x: 5 }],
+        ["a", { x: { toString: () => "obj" } }],
+        ["a", { x: "{{x}}" }],
+        ["a", { x: ["p", "q"] }],
+        ["b"],
+        ["b.c"],
+        ["list"],
+        ["dots.d.e"],
+        ["empty"],
+        ["empty", { defaultValue: "dv" }],
+        ["missing"],
+        ["missing {{x}}", { x: "filled" }],
+        ["missing", "a default"],
+        ["missing", { defaultValue: "dv {{x}}", x: 1 }],
+        ["n", { count: 1 }],
+        ["n", { count: 3 }],
+        ["n", { count: 5 }],
+        ["n", { count: 0 }],
+        ["n", { count: "3" }],
+        ["n"],
+        ["z", { count: 0 }],
+        ["z", { count: 1 }],
+        ["only", { count: 4 }],
         ["missing", { count: 2, defaultValue_few: "few dv", defaultValue_other: "other dv", defaultValue: "dv" }],
         ["missing", { count: 1, defaultValue_one: "one dv" }],
-        [["missing", "b.c"]], [["missing", "other.missing"]], [["b", "a"]],
-        ["capabilities.read:course"], ["common:a"], ["other:a"], ["Hello: world"], ["why? not:this"],
-        ["nested", { a: { b: "deep" }, raw: "<i>" }], ["nested", {}], ["a", { lng: undefined }], ["{{ns}} {{lng}} {{lngs}} {{keyPrefix}}"],
-        [undefined], [null], [""],
+        [["missing", "b.c"]],
+        [["missing", "other.missing"]],
+        [["b", "a"]],
+        ["capabilities.read:course"],
+        ["common:a"],
+        ["other:a"],
+        ["Hello: world"],
+        ["why? not:this"],
+        ["nested", { a: { b: "deep" }, raw: "<i>" }],
+        ["nested", {}],
+        ["a", { lng: undefined }],
+        ["{{ns}} {{lng}} {{lngs}} {{keyPrefix}}"],
+        [undefined],
+        [null],
+        [""],
       ];
       for (const [key, options] of calls) {
         const expected = (reference as unknown as (...a: unknown[]) => unknown)(...(options === undefined ? [key] : [key, options]));
@@ -106,8 +181,12 @@ describe("the translator", () => {
       }),
     );
     expect(new Set([1, 2, 5, 1.5].map((count) => pl("browse.courseCount", { count }).replace(/[\d.,]+/, "#"))).size).toBe(4);
-    expect(en("browse.courseCount", { count: 1 })).toBe((resources.en.common.browse as Record<string, string>).courseCount_one.replace("{{count}}", "1"));
-    expect(en("browse.courseCount", { count: 2 })).toBe((resources.en.common.browse as Record<string, string>).courseCount_other.replace("{{count}}", "2"));
+    expect(en("browse.courseCount", { count: 1 })).toBe(
+      (resources.en.common.browse as Record<string, string>).courseCount_one.replace("{{count}}", "1"),
+    );
+    expect(en("browse.courseCount", { count: 2 })).toBe(
+      (resources.en.common.browse as Record<string, string>).courseCount_other.replace("{{count}}", "2"),
+    );
   });
 
   it("fills values without HTML escaping, leaves a placeholder without a value, answers the key when it has no text", () => {

@@ -7,7 +7,10 @@ const none = () => false;
 
 describe("checkCsv (docs/product.md §5: first name, last name, phone, email)", () => {
   it("reads rows in the spec's column order, with a header and empty fields left blank", () => {
-    const file = checkCsv(bytes("First name,Last name,Phone,Email\nAnna,Berg,+45 12 34 56 78,Anna@Example.com\n,,,solo@example.com\n"), none);
+    const file = checkCsv(
+      bytes("First name,Last name,Phone,Email\nAnna,Berg,+45 12 34 56 78,Anna@Example.com\n,,,solo@example.com\n"),
+      none,
+    );
     expect(file.problems).toEqual([]);
     expect(file.hasHeader).toBe(true);
     expect(file.rows).toEqual([
@@ -26,7 +29,7 @@ describe("checkCsv (docs/product.md §5: first name, last name, phone, email)", 
       bytes(
         [
           "A,B,,a@example.com",
-          "=HYPERLINK(\"x\"),B,,b@example.com",
+          '=HYPERLINK("x"),B,,b@example.com',
           "<b>C</b>,D,,c@example.com",
           "E,F,,not-an-address",
           "G,H,,a@example.com",
@@ -53,7 +56,10 @@ describe("checkCsv (docs/product.md §5: first name, last name, phone, email)", 
   });
 
   it("reads a first line of titles in any order, by the /api's names or the screen's, in any case", () => {
-    const api = checkCsv(bytes("email,first_name,last_name,phone\ngrace@example.com,Grace,Hopper,\nada@example.com,Ada,,+44 20 7946 0000\n"), none);
+    const api = checkCsv(
+      bytes("email,first_name,last_name,phone\ngrace@example.com,Grace,Hopper,\nada@example.com,Ada,,+44 20 7946 0000\n"),
+      none,
+    );
     expect(api.problems).toEqual([]);
     expect(api.hasHeader).toBe(true);
     expect(api.rows).toEqual([

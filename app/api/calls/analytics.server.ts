@@ -21,8 +21,14 @@ const kpiReport = z
   })
   .passthrough();
 const analyticsQuery = z.object({
-  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
-  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  from: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+  to: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
   period: z.string().optional(),
   group: z.enum(["day", "week", "month"]).optional(),
   compare: z.string().optional(),

@@ -1,10 +1,24 @@
 import { z } from "zod";
 import type { SignedInViewer } from "~/access/viewer";
 import { may } from "~/access/rules";
-import { apiTokenView, createApiToken, DEFAULT_TOKEN_DAYS, listApiTokens, MAX_TOKEN_DAYS, revokeApiToken } from "~/models/auth/api-token.server";
+import {
+  apiTokenView,
+  createApiToken,
+  DEFAULT_TOKEN_DAYS,
+  listApiTokens,
+  MAX_TOKEN_DAYS,
+  revokeApiToken,
+} from "~/models/auth/api-token.server";
 import { authenticate } from "~/models/auth/login.server";
 import { sendPasswordReset, sendTwoFactorCode } from "~/models/auth/mail.server";
-import { deviceView as deviceReply, listDevices, refreshSession, revokeDevice, revokeSession, SESSION_LIFETIME_SECONDS } from "~/models/auth/session.server";
+import {
+  deviceView as deviceReply,
+  listDevices,
+  refreshSession,
+  revokeDevice,
+  revokeSession,
+  SESSION_LIFETIME_SECONDS,
+} from "~/models/auth/session.server";
 import { exchangeMagicLink, requestPasswordReset, resetPassword } from "~/models/auth/tokens.server";
 import { confirmCode, issueCode } from "~/models/auth/two-factor.server";
 import { personForIdentity } from "~/models/sso/accounts.server";
@@ -26,7 +40,12 @@ export const loginBody = z.object({
   email: z.string().trim().min(1).max(254).email("validation.email"),
   password: z.string().min(1).max(1024),
 });
-export const codeBody = z.object({ code: z.string().trim().regex(/^\d{6}$/, "validation.code") });
+export const codeBody = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, "validation.code"),
+});
 export const magicLinkBody = z.object({
   code: z.string().min(1).max(200),
   organization_id: z.coerce.number().int().positive(),
@@ -83,7 +102,13 @@ async function ssoStart({ request, context, params }: CallArgs) {
   if (!driver || !driver.enabled) return apiNotFound(request, context);
   try {
     const started = await beginSignIn(tenant, driver, { kind: "api" });
-    const reply = { authorization_url: started.url, state: started.state, binding: started.binding, redirect_uri: redirectUriFor(tenant, driver, "api"), expires_in: started.expiresIn };
+    const reply = {
+      authorization_url: started.url,
+      state: started.state,
+      binding: started.binding,
+      redirect_uri: redirectUriFor(tenant, driver, "api"),
+      expires_in: started.expiresIn,
+    };
     return apiOk(reply, 200, { "Cache-Control": "no-store" });
   } catch (error) {
     if (!(error instanceof SsoFailure)) throw error;
@@ -133,10 +158,20 @@ async function ssoCallback({ request, context, params }: CallArgs) {
   const url = new URL(request.url);
   url.search = new URLSearchParams(Object.entries(answer).filter((e): e is [string, string] => typeof e[1] === "string")).toString();
   try {
-    const person = await authenticateSso<User>(new Request(url, { method: "GET" }), { tenant, kind: "api", driver, binding }, async ({ identity }) => personForIdentity(tenant.db, identity));
+    const person = await authenticateSso<User>(
+      new Request(url, { method: "GET" }),
+      { tenant, kind: "api", driver, binding },
+      async ({ identity }) => personForIdentity(tenant.db, identity),
+    );
     const realm = realmFor(context);
     const { token, twoFactorPending } = await startSession(request, context, realm, person, { kind: "api" });
-    const reply = { token, token_type: "Bearer", expires_in: SESSION_LIFETIME_SECONDS, two_factor_pending: twoFactorPending, user: personReply(realm, person, { twoFactorPending }) };
+    const reply = {
+      token,
+      token_type: "Bearer",
+      expires_in: SESSION_LIFETIME_SECONDS,
+      two_factor_pending: twoFactorPending,
+      user: personReply(realm, person, { twoFactorPending }),
+    };
     return apiOk(reply, 200, { "Cache-Control": "no-store" });
   } catch (error) {
     if (!(error instanceof SsoFailure)) throw error;
@@ -145,7 +180,6 @@ async function ssoCallback({ request, context, params }: CallArgs) {
     return apiError(SSO_STATUS[error.code] ?? 401, { message: t(`sso.errors.${error.code}`), code: error.code });
   }
 }
-
 
 export const personView = z.object({
   id,
@@ -233,7 +267,10 @@ export const authCalls: ApiCall[] = [
       { status: 429, code: "throttled", when: "too many failed attempts for this account" },
       E.rateLimited,
     ],
-    example: { body: { email: "ada@example.com", password: "correct horse battery" }, reply: { token, token_type: "Bearer", expires_in: 2592000, two_factor_pending: false, user: person } },
+    example: {
+      body: { email: "ada@example.com", password: "correct horse battery" },
+      reply: { token, token_type: "Bearer", expires_in: 2592000, two_factor_pending: false, user: person },
+    },
     handler: async ({ request, context, body }) => {
       // Where the organization asks for two-factor the token is pending and reaches nothing but the 2FA calls and logout.
       if (context.db && !passwordLoginEnabled(context.db)) {
@@ -247,7 +284,13 @@ export const authCalls: ApiCall[] = [
         return apiError(LOGIN_STATUS[result.error], { message: t(`auth.errors.${result.error}`), code: result.error });
       }
       const { token, twoFactorPending } = await startSession(request, context, realm, result.person, { kind: "api" });
-      return { token, token_type: "Bearer", expires_in: SESSION_LIFETIME_SECONDS, two_factor_pending: twoFactorPending, user: personReply(realm, result.person, { twoFactorPending }) };
+      return {
+        token,
+        token_type: "Bearer",
+        expires_in: SESSION_LIFETIME_SECONDS,
+        two_factor_pending: twoFactorPending,
+        user: personReply(realm, result.person, { twoFactorPending }),
+      };
     },
   }),
   call({
@@ -314,8 +357,8 @@ export const authCalls: ApiCall[] = [
       return { logged_out: true };
     },
   }),
-  ...(["GET", "POST"] as const).map(
-    (method): ApiCall => call({
+  ...(["GET", "POST"] as const).map((method): ApiCall =>
+    call({
       method,
       path: "/api/auth/user",
       tag: "Sign-in",
@@ -372,8 +415,16 @@ export const authCalls: ApiCall[] = [
       expires_in: z.number().int(),
       user: personView,
     }),
-    errors: [E.notFound, E.invalid, { status: 422, code: "invalid_code", when: "the code is unknown, used or expired" }, { status: 403, code: "password_login_off", when: "SSO only" }],
-    example: { body: { code: "mZ3k9QpL", organization_id: 1 }, reply: { access_token: token, token, token_type: "Bearer", expires_in: 2592000, user: person } },
+    errors: [
+      E.notFound,
+      E.invalid,
+      { status: 422, code: "invalid_code", when: "the code is unknown, used or expired" },
+      { status: 403, code: "password_login_off", when: "SSO only" },
+    ],
+    example: {
+      body: { code: "mZ3k9QpL", organization_id: 1 },
+      reply: { access_token: token, token, token_type: "Bearer", expires_in: 2592000, user: person },
+    },
     // A code of one organization never signs in to another.
     handler: async ({ request, context, body }) => {
       if (!context.organization || !context.db) return apiNotFound(request, context);
@@ -386,7 +437,13 @@ export const authCalls: ApiCall[] = [
       const person = personId ? getUser(context.db, personId) : undefined;
       if (!person || person.disabledAt || !person.role) return invalid();
       const { token } = await startSession(request, context, realm, person, { kind: "api", skipTwoFactor: true });
-      return { access_token: token, token, token_type: "Bearer", expires_in: SESSION_LIFETIME_SECONDS, user: personReply(realm, person, { twoFactorPending: false }) };
+      return {
+        access_token: token,
+        token,
+        token_type: "Bearer",
+        expires_in: SESSION_LIFETIME_SECONDS,
+        user: personReply(realm, person, { twoFactorPending: false }),
+      };
     },
   }),
   call({
@@ -440,9 +497,16 @@ export const authCalls: ApiCall[] = [
       path: "/api/auth/sso/{driver}/redirect",
       tag: "Single sign-on",
       summary: "Start an SSO sign-in from an app",
-      description: "Open `authorization_url` in a browser; keep `binding` to yourself and hand it to the callback call with the provider's answer.",
+      description:
+        "Open `authorization_url` in a browser; keep `binding` to yourself and hand it to the callback call with the provider's answer.",
       access: "public",
-      reply: z.object({ authorization_url: z.string().url(), state: z.string(), binding: z.string(), redirect_uri: z.string().url(), expires_in: z.number().int() }),
+      reply: z.object({
+        authorization_url: z.string().url(),
+        state: z.string(),
+        binding: z.string(),
+        redirect_uri: z.string().url(),
+        expires_in: z.number().int(),
+      }),
       errors: ssoErrors,
       example: {
         reply: {
@@ -471,7 +535,10 @@ export const authCalls: ApiCall[] = [
         error_description: z.string().nullable(),
       }),
       errors: [E.notFound],
-      example: { query: { code: "4/0Ab…", state: "Yk3q0Lr2" }, reply: { driver: "google", code: "4/0Ab…", state: "Yk3q0Lr2", iss: null, error: null, error_description: null } },
+      example: {
+        query: { code: "4/0Ab…", state: "Yk3q0Lr2" },
+        reply: { driver: "google", code: "4/0Ab…", state: "Yk3q0Lr2", iss: null, error: null, error_description: null },
+      },
       handler: ssoRaw,
     }),
     call({
@@ -479,7 +546,8 @@ export const authCalls: ApiCall[] = [
       path: "/api/auth/sso/{driver}/callback",
       tag: "Single sign-on",
       summary: "Finish an SSO sign-in and get a token",
-      description: "Send the provider's answer with the `binding` from the redirect call (as JSON, a form, or the query). The reply is the one of `POST /api/auth/login`.",
+      description:
+        "Send the provider's answer with the `binding` from the redirect call (as JSON, a form, or the query). The reply is the one of `POST /api/auth/login`.",
       access: "public",
       // The answer comes as JSON, a form or the query: the handler reads it.
       ...(method === "GET" ? { query: ssoAnswer } : { body: ssoAnswer }),
@@ -489,9 +557,16 @@ export const authCalls: ApiCall[] = [
         ...ssoErrors,
         E.invalid,
         { status: 401, code: "state", when: "the answer does not belong to this sign-in (or another SSO failure)" },
-        { status: 403, code: "not_allowed", when: "the provider's account may not sign in here (also `disabled`, `email_taken`, `organization`)" },
+        {
+          status: 403,
+          code: "not_allowed",
+          when: "the provider's account may not sign in here (also `disabled`, `email_taken`, `organization`)",
+        },
       ],
-      example: { body: { state: "Yk3q0Lr2", binding: "b2Fz9XcQ", code: "4/0Ab…" }, reply: { token, token_type: "Bearer", expires_in: 2592000, two_factor_pending: false, user: person } },
+      example: {
+        body: { state: "Yk3q0Lr2", binding: "b2Fz9XcQ", code: "4/0Ab…" },
+        reply: { token, token_type: "Bearer", expires_in: 2592000, two_factor_pending: false, user: person },
+      },
       handler: ssoCallback,
     }),
   ]),
@@ -506,7 +581,18 @@ export const authCalls: ApiCall[] = [
     errors: [...session, E.twoFactorPending, E.organization, E.sessionOnly],
     example: {
       reply: {
-        data: [{ id: 3, kind: "api", user_agent: "LecternApp/2.1", ip: "203.0.113.9", created_at: "2026-05-04T09:30:00.000Z", last_seen_at: "2026-05-04T10:00:00.000Z", expires_at: "2026-06-03T09:30:00.000Z", current: true }],
+        data: [
+          {
+            id: 3,
+            kind: "api",
+            user_agent: "LecternApp/2.1",
+            ip: "203.0.113.9",
+            created_at: "2026-05-04T09:30:00.000Z",
+            last_seen_at: "2026-05-04T10:00:00.000Z",
+            expires_at: "2026-06-03T09:30:00.000Z",
+            current: true,
+          },
+        ],
         meta: { current_page: 1, per_page: 1, total: 1, last_page: 1 },
       },
     },
@@ -545,7 +631,17 @@ export const authCalls: ApiCall[] = [
     errors: guarded(),
     example: {
       reply: {
-        data: [{ id: 2, name: "HR sync", user_id: 1, capabilities: ["read:user", "write:user"], created_at: "2026-05-04T09:30:00.000Z", expires_at: "2026-06-03T09:30:00.000Z", last_used_at: null }],
+        data: [
+          {
+            id: 2,
+            name: "HR sync",
+            user_id: 1,
+            capabilities: ["read:user", "write:user"],
+            created_at: "2026-05-04T09:30:00.000Z",
+            expires_at: "2026-06-03T09:30:00.000Z",
+            last_used_at: null,
+          },
+        ],
         meta: { current_page: 1, per_page: 1, total: 1, last_page: 1 },
       },
     },
@@ -559,7 +655,8 @@ export const authCalls: ApiCall[] = [
     path: "/api/api/tokens",
     tag: "API tokens",
     summary: "Create an API token",
-    description: "The secret (`token`) is in this reply only. A token may hold only capabilities its creator holds, and lives 1 to 30 days (`expires_in_days`).",
+    description:
+      "The secret (`token`) is in this reply only. A token may hold only capabilities its creator holds, and lives 1 to 30 days (`expires_in_days`).",
     access: "manage:api-token",
     body: tokenBody,
     reply: apiTokenReply.extend({ token: z.string() }),
@@ -567,7 +664,16 @@ export const authCalls: ApiCall[] = [
     errors: guarded(E.invalid, E.invalidBody),
     example: {
       body: { name: "HR sync", capabilities: ["read:user", "write:user"], expires_in_days: 30 },
-      reply: { id: 2, name: "HR sync", user_id: 1, capabilities: ["read:user", "write:user"], created_at: "2026-05-04T09:30:00.000Z", expires_at: "2026-06-03T09:30:00.000Z", last_used_at: null, token },
+      reply: {
+        id: 2,
+        name: "HR sync",
+        user_id: 1,
+        capabilities: ["read:user", "write:user"],
+        created_at: "2026-05-04T09:30:00.000Z",
+        expires_at: "2026-06-03T09:30:00.000Z",
+        last_used_at: null,
+        token,
+      },
     },
     // A token may hold only capabilities its creator holds.
     handler: async ({ request, context, viewer, body }) => {
@@ -581,7 +687,11 @@ export const authCalls: ApiCall[] = [
       });
       if ("error" in result) {
         const t = await apiT(request, context);
-        return apiError(422, { message: t("api.invalid"), code: "invalid", fields: { capabilities: [t("api.beyondOwnCapabilities", { capabilities: result.capabilities.join(", ") })] } });
+        return apiError(422, {
+          message: t("api.invalid"),
+          code: "invalid",
+          fields: { capabilities: [t("api.beyondOwnCapabilities", { capabilities: result.capabilities.join(", ") })] },
+        });
       }
       return { ...apiTokenView(result.apiToken), token: result.token };
     },
@@ -609,12 +719,22 @@ export const authCalls: ApiCall[] = [
     access: "signed-in",
     reply: page(z.object({ id: z.enum(CAPABILITIES), group: z.string().nullable(), label: z.string(), granted: z.boolean() })),
     errors: [E.unauthenticated, E.twoFactorPending, E.organization],
-    example: { reply: { data: [{ id: "read:course", group: "courses", label: "See courses", granted: true }], meta: { current_page: 1, per_page: 1, total: 1, last_page: 1 } } },
+    example: {
+      reply: {
+        data: [{ id: "read:course", group: "courses", label: "See courses", granted: true }],
+        meta: { current_page: 1, per_page: 1, total: 1, last_page: 1 },
+      },
+    },
     // A token can be given only those the caller holds.
     handler: async ({ request, context, viewer }) => {
       const t = await apiT(request, context);
       const groupOf = new Map(CAPABILITY_GROUPS.flatMap((g) => g.capabilities.map((c) => [c, g.id] as const)));
-      const items = CAPABILITIES.map((id) => ({ id, group: groupOf.get(id) ?? null, label: t(`capabilities.${id}`), granted: may(viewer, id) }));
+      const items = CAPABILITIES.map((id) => ({
+        id,
+        group: groupOf.get(id) ?? null,
+        label: t(`capabilities.${id}`),
+        granted: may(viewer, id),
+      }));
       return paginated(items, items.length, { page: 1, perPage: items.length });
     },
   }),
@@ -624,9 +744,16 @@ export const authCalls: ApiCall[] = [
     tag: "API tokens",
     summary: "Capabilities grouped for display",
     access: "signed-in",
-    reply: page(z.object({ id: z.string(), name: z.string(), capabilities: z.array(z.object({ id: z.enum(CAPABILITIES), label: z.string() })) })),
+    reply: page(
+      z.object({ id: z.string(), name: z.string(), capabilities: z.array(z.object({ id: z.enum(CAPABILITIES), label: z.string() })) }),
+    ),
     errors: [E.unauthenticated, E.twoFactorPending, E.organization],
-    example: { reply: { data: [{ id: "courses", name: "Courses", capabilities: [{ id: "read:course", label: "See courses" }] }], meta: { current_page: 1, per_page: 1, total: 1, last_page: 1 } } },
+    example: {
+      reply: {
+        data: [{ id: "courses", name: "Courses", capabilities: [{ id: "read:course", label: "See courses" }] }],
+        meta: { current_page: 1, per_page: 1, total: 1, last_page: 1 },
+      },
+    },
     handler: async ({ request, context }) => {
       const t = await apiT(request, context);
       const items = CAPABILITY_GROUPS.map((g) => ({

@@ -2,7 +2,14 @@ import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { pageBox } from "~/models/certificate-html.server";
 import { renderPreviewPng } from "~/models/certificate-render.server";
-import { getCertificate, getTemplate, previewQuerySchema, restoreCertificate, revokeCertificate, templateResource } from "~/models/certificate.server";
+import {
+  getCertificate,
+  getTemplate,
+  previewQuerySchema,
+  restoreCertificate,
+  revokeCertificate,
+  templateResource,
+} from "~/models/certificate.server";
 import { certificateCaller, certificatesFor, listQuery, viewFor, visibleCertificate } from "~/screens/certificate-api.server";
 import { certificatePdf } from "~/screens/certificate-pdf.server";
 import { apiError, apiNotFound, apiOk, apiT } from "~/utils/api.server";
@@ -36,7 +43,8 @@ const stamp = { created_at: "2026-05-04T09:30:00.000Z", updated_at: "2026-05-04T
 const meta1 = { current_page: 1, per_page: 20, total: 1, last_page: 1 };
 const admin = guarded(E.invalid, E.invalidBody);
 
-const certificateOf = (db: NonNullable<AppLoadContext["db"]>, raw: string) => (/^\d{1,15}$/.test(raw) ? getCertificate(db, Number(raw)) : undefined);
+const certificateOf = (db: NonNullable<AppLoadContext["db"]>, raw: string) =>
+  /^\d{1,15}$/.test(raw) ? getCertificate(db, Number(raw)) : undefined;
 
 export const certificateSearchQuery = listQuery.extend({ q: z.string().trim().min(1).max(200) });
 export const revokeBody = z.discriminatedUnion("revoked", [
@@ -76,7 +84,7 @@ const certificateExample = {
 };
 
 export const certificateCalls: ApiCall[] = [
-...resourceCalls({
+  ...resourceCalls({
     base: "/api/certificates/templates",
     tag: "Certificates",
     noun: "certificate template",
@@ -107,7 +115,11 @@ export const certificateCalls: ApiCall[] = [
     // Certificates are issued by completing a course, never posted.
     handler: async ({ request, context, query }) => {
       const { items, total, page } = certificatesFor(await certificateCaller(request, context), query);
-      return paginated(items.map((c) => viewFor(context, c)), total, page);
+      return paginated(
+        items.map((c) => viewFor(context, c)),
+        total,
+        page,
+      );
     },
   }),
   call({
@@ -123,7 +135,11 @@ export const certificateCalls: ApiCall[] = [
     example: { query: { q: "safety" }, reply: { data: [certificateExample], meta: meta1 } },
     handler: async ({ request, context, query }) => {
       const { items, total, page } = certificatesFor(await certificateCaller(request, context), query);
-      return paginated(items.map((c) => viewFor(context, c)), total, page);
+      return paginated(
+        items.map((c) => viewFor(context, c)),
+        total,
+        page,
+      );
     },
   }),
   call({
@@ -150,7 +166,10 @@ export const certificateCalls: ApiCall[] = [
     body: revokeBody,
     reply: certificateView,
     errors: admin,
-    example: { body: { revoked: true, reason: "Issued by mistake" }, reply: { ...certificateExample, revoked: true, revoked_at: stamp.created_at, revoked_reason: "Issued by mistake" } },
+    example: {
+      body: { revoked: true, reason: "Issued by mistake" },
+      reply: { ...certificateExample, revoked: true, revoked_at: stamp.created_at, revoked_reason: "Issued by mistake" },
+    },
     before: ({ request, context, params }) => (certificateOf(context.db!, params.id) ? undefined : apiNotFound(request, context)),
     handler: ({ context, params, body }) => {
       const db = context.db!;
@@ -164,19 +183,28 @@ export const certificateCalls: ApiCall[] = [
     path: "/api/certificates/{id}/preview",
     tag: "Certificates",
     summary: "The certificate's PDF",
-    description: "A signed address of the PDF; while it is being made, 202 `{ status: \"preparing\", job_id }`: call again.",
+    description: 'A signed address of the PDF; while it is being made, 202 `{ status: "preparing", job_id }`: call again.',
     access: "learn:course",
     reply: signedUrl.extend({ status: z.literal("ready") }),
-    otherReplies: [{ status: 202, reply: z.object({ status: z.literal("preparing"), job_id: id.nullable() }), description: "the PDF is being made" }],
+    otherReplies: [
+      { status: 202, reply: z.object({ status: z.literal("preparing"), job_id: id.nullable() }), description: "the PDF is being made" },
+    ],
     errors: guarded({ status: 503, code: "render_failed", when: "the PDF could not be made" }),
-    example: { reply: { url: "http://acme.localhost:3000/files/30/certificate.pdf?expires=1767225600&sig=…", expires_at: stamp.created_at, status: "ready" } },
+    example: {
+      reply: {
+        url: "http://acme.localhost:3000/files/30/certificate.pdf?expires=1767225600&sig=…",
+        expires_at: stamp.created_at,
+        status: "ready",
+      },
+    },
     // Through the files mechanism; while it is being rendered, 202: call again a second or two later.
     handler: async ({ request, context, params }) => {
       const caller = await certificateCaller(request, context);
       const c = visibleCertificate(caller, params.id);
       if (!c) return apiNotFound(request, context);
       const pdf = certificatePdf(context, caller.organization, c);
-      if (pdf.state === "ready" && pdf.url) return { url: `${context.platform.originFor(caller.organization)}${pdf.url}`, expires_at: pdf.expiresAt, status: "ready" };
+      if (pdf.state === "ready" && pdf.url)
+        return { url: `${context.platform.originFor(caller.organization)}${pdf.url}`, expires_at: pdf.expiresAt, status: "ready" };
       if (pdf.state === "failed") {
         const t = await apiT(request, context);
         return apiError(503, { message: t("certificates.learner.failed"), code: "render_failed" });
@@ -192,13 +220,25 @@ export const certificateCalls: ApiCall[] = [
     description: "A PNG as a data address, with the page size in millimetres.",
     access: "read:certificate-template",
     query: previewQuerySchema,
-    reply: z.object({ template_id: id, image: z.string().startsWith("data:image/png;base64,"), width_mm: z.number(), height_mm: z.number() }),
+    reply: z.object({
+      template_id: id,
+      image: z.string().startsWith("data:image/png;base64,"),
+      width_mm: z.number(),
+      height_mm: z.number(),
+    }),
     errors: guarded(
       E.invalid,
       { status: 503, code: "renderer_unavailable", when: "no Chromium to draw with" },
-      { status: 503, code: "render_timeout", when: "the drawing took too long: the renderer is busy (try again in a moment) or, the message says so, the background image is too heavy" },
+      {
+        status: 503,
+        code: "render_timeout",
+        when: "the drawing took too long: the renderer is busy (try again in a moment) or, the message says so, the background image is too heavy",
+      },
     ),
-    example: { query: { template_id: "1" }, reply: { template_id: 1, image: "data:image/png;base64,iVBORw0KGgo…", width_mm: 297, height_mm: 210 } },
+    example: {
+      query: { template_id: "1" },
+      reply: { template_id: 1, image: "data:image/png;base64,iVBORw0KGgo…", width_mm: 297, height_mm: 210 },
+    },
     // Rendered by the same sandboxed renderer as the PDFs.
     handler: async ({ request, context, query }) => {
       const organization = context.organization!;
@@ -216,7 +256,12 @@ export const certificateCalls: ApiCall[] = [
       );
       if ("failure" in drawn) return apiError(503, { message: t(drawn.failure.message), code: drawn.failure.code });
       const box = pageBox(template.layout);
-      return { template_id: template.id, image: `data:image/png;base64,${drawn.png.toString("base64")}`, width_mm: box.widthMm, height_mm: box.heightMm };
+      return {
+        template_id: template.id,
+        image: `data:image/png;base64,${drawn.png.toString("base64")}`,
+        width_mm: box.widthMm,
+        height_mm: box.heightMm,
+      };
     },
   }),
 ];

@@ -89,10 +89,20 @@ export const jobView = z.object({
   started_at: isoDate.nullable(),
   finished_at: isoDate.nullable(),
 });
-export const jobExample = { id: 4, kind: "course.clone", status: "queued", progress: 0, result: null, error: null, created_at: stamp.created_at, started_at: null, finished_at: null };
+export const jobExample = {
+  id: 4,
+  kind: "course.clone",
+  status: "queued",
+  progress: 0,
+  result: null,
+  error: null,
+  created_at: stamp.created_at,
+  started_at: null,
+  finished_at: null,
+};
 
 export const courseCalls: ApiCall[] = [
-...resourceCalls({
+  ...resourceCalls({
     base: "/api/courses",
     tag: "Courses",
     noun: "course",
@@ -104,7 +114,7 @@ export const courseCalls: ApiCall[] = [
     replyExample: courseExample,
   }),
   moveCall("/api/courses", "Courses", "course", "write:course", " in the catalogue", (db, _viewer, id, to) => moveCourse(db, id, to)),
-...resourceCalls({
+  ...resourceCalls({
     base: "/api/courses/categories",
     tag: "Categories",
     noun: "category",
@@ -114,8 +124,8 @@ export const courseCalls: ApiCall[] = [
     updateExample: { name: "Onboarding 2026" },
     replyExample: { id: 2, name: "Onboarding", position: 0, course_count: 3, ...stamp },
   }),
-  moveCall("/api/courses/categories", "Categories", "category", "write:category",  "", (db, _viewer, id, to) => moveCategory(db, id, to)),
-...resourceCalls({
+  moveCall("/api/courses/categories", "Categories", "category", "write:category", "", (db, _viewer, id, to) => moveCategory(db, id, to)),
+  ...resourceCalls({
     base: "/api/courses-carousels",
     tag: "Carousels",
     noun: "carousel",
@@ -125,7 +135,7 @@ export const courseCalls: ApiCall[] = [
     updateExample: { published: false },
     replyExample: { id: 3, title: "New this month", published: true, position: 0, course_ids: [7, 9], ...stamp },
   }),
-  moveCall("/api/courses-carousels", "Carousels", "carousel", "write:carousel",  "", (db, _viewer, id, to) => moveCarousel(db, id, to)),
+  moveCall("/api/courses-carousels", "Carousels", "carousel", "write:carousel", "", (db, _viewer, id, to) => moveCarousel(db, id, to)),
   call({
     method: "POST",
     path: "/api/courses/{id}/clone",
@@ -145,7 +155,10 @@ export const courseCalls: ApiCall[] = [
       if (!course) return apiNotFound(request, context);
       const language = organization.language;
       const t = await getFixedT(isLanguage(language) ? language : "en");
-      const job = context.platform.jobs.enqueue(organization.id, db, "course.clone", { course_id: course.id, title: t("courses.copyTitle", { title: course.title }) });
+      const job = context.platform.jobs.enqueue(organization.id, db, "course.clone", {
+        course_id: course.id,
+        title: t("courses.copyTitle", { title: course.title }),
+      });
       return jobReply(job);
     },
   }),
@@ -158,7 +171,16 @@ export const courseCalls: ApiCall[] = [
     access: "write:course",
     reply: jobView,
     errors: guarded(),
-    example: { reply: { ...jobExample, status: "done", progress: 1, result: { course_id: 9 }, started_at: stamp.created_at, finished_at: stamp.created_at } },
+    example: {
+      reply: {
+        ...jobExample,
+        status: "done",
+        progress: 1,
+        result: { course_id: 9 },
+        started_at: stamp.created_at,
+        finished_at: stamp.created_at,
+      },
+    },
     handler: ({ request, context, params }) => {
       const job = /^\d{1,15}$/.test(params.id) ? getJob(context.db!, Number(params.id)) : undefined;
       return job ? jobReply(job) : apiNotFound(request, context);
@@ -189,7 +211,11 @@ export const courseCalls: ApiCall[] = [
     access: "learn:course",
     body: ratingBody,
     reply: z.object({ course_id: id, average: z.number().nullable(), count: z.number().int(), mine: z.number().int().nullable() }),
-    errors: guarded(E.invalid, E.invalidBody, { status: 403, code: "prerequisite", when: "the caller may not open the course (also `limited`, `login`)" }),
+    errors: guarded(E.invalid, E.invalidBody, {
+      status: 403,
+      code: "prerequisite",
+      when: "the caller may not open the course (also `limited`, `login`)",
+    }),
     example: { body: { course_id: 7, stars: 5 }, reply: { course_id: 7, average: 4.6, count: 13, mine: 5 } },
     handler: async ({ request, context, viewer, body }) => {
       const db = context.db!;

@@ -12,8 +12,24 @@ const meta1 = { current_page: 1, per_page: 20, total: 1, last_page: 1 };
 const idOf = (value: string) => (/^\d{1,15}$/.test(value) ? Number(value) : null);
 const fileKind = z.enum(FILE_KINDS);
 
-export const fileView = z.object({ id, type: z.string(), mime: z.string(), name: z.string(), size: z.number().int(), sha256: z.string(), created_at: isoDate });
-export const fileExample = { id: 12, type: "document", mime: "application/pdf", name: "checklist.pdf", size: 48213, sha256: "9b74c9897bac770ffc029102a200c5de…", created_at: stamp };
+export const fileView = z.object({
+  id,
+  type: z.string(),
+  mime: z.string(),
+  name: z.string(),
+  size: z.number().int(),
+  sha256: z.string(),
+  created_at: isoDate,
+});
+export const fileExample = {
+  id: 12,
+  type: "document",
+  mime: "application/pdf",
+  name: "checklist.pdf",
+  size: 48213,
+  sha256: "9b74c9897bac770ffc029102a200c5de…",
+  created_at: stamp,
+};
 
 export const fileCalls: ApiCall[] = [
   call({
@@ -38,7 +54,8 @@ export const fileCalls: ApiCall[] = [
     path: "/api/files",
     tag: "Files",
     summary: "Upload a file",
-    description: "A multipart form with the field `file`; streamed, limited in size, its type checked from its bytes (images are re-encoded).",
+    description:
+      "A multipart form with the field `file`; streamed, limited in size, its type checked from its bytes (images are re-encoded).",
     access: "write:file",
     bodyType: "multipart/form-data",
     body: z.object({ file: z.string().describe("the file (binary)") }),
@@ -94,7 +111,8 @@ export const fileCalls: ApiCall[] = [
     // The row, then the bytes.
     handler: ({ request, context, params }) => {
       const id = idOf(params.id);
-      if (!id || !deleteFile(context.db!, { dataDir: context.platform.dataDir, organizationId: context.organization!.id }, id)) return apiNotFound(request, context);
+      if (!id || !deleteFile(context.db!, { dataDir: context.platform.dataDir, organizationId: context.organization!.id }, id))
+        return apiNotFound(request, context);
       return { id, deleted: true };
     },
   }),

@@ -49,14 +49,16 @@ export const groupBodySchema = z.object({
   description: z.string().trim().max(2000).default(""),
   cover_file_id: z.number().int().positive().nullable().default(null),
   rule_match: z.enum(["all", "any"]).default("all"),
-  rules: z.array(z.object({ field: z.string(), operator: z.string(), value: z.union([z.string(), z.number()]) })).max(50).default([]),
+  rules: z
+    .array(z.object({ field: z.string(), operator: z.string(), value: z.union([z.string(), z.number()]) }))
+    .max(50)
+    .default([]),
 });
 
 /** `PUT groups/{id}` body: the group's fields; its rules are changed on the group screen. */
 export const groupUpdateSchema = groupBodySchema.omit({ rules: true });
 
 const idOf = (params: Record<string, string>) => (/^\d{1,15}$/.test(params.id ?? "") ? Number(params.id) : null);
-
 
 function manageable(db: TenantDb, viewer: Viewer, params: Record<string, string>) {
   const id = idOf(params);
@@ -66,7 +68,11 @@ function manageable(db: TenantDb, viewer: Viewer, params: Record<string, string>
 function listed(db: TenantDb, viewer: Viewer, p0: { page: number; per_page: number }, q?: string) {
   const all = listGroups(db, viewer, { q });
   const p = { page: p0.page, perPage: p0.per_page };
-  return paginated(all.slice((p.page - 1) * p.perPage, p.page * p.perPage).map((g) => groupReply(db, g)), all.length, p);
+  return paginated(
+    all.slice((p.page - 1) * p.perPage, p.page * p.perPage).map((g) => groupReply(db, g)),
+    all.length,
+    p,
+  );
 }
 
 const groupView = z.object({
@@ -81,7 +87,18 @@ const groupView = z.object({
   admin_ids: z.array(id),
   created_at: isoDate,
 });
-const groupExample = { id: 2, name: "Warehouse", description: "", cover_file_id: null, rule_match: "all", rules: [], course_ids: [7], member_count: 14, admin_ids: [3], created_at: stamp };
+const groupExample = {
+  id: 2,
+  name: "Warehouse",
+  description: "",
+  cover_file_id: null,
+  rule_match: "all",
+  rules: [],
+  course_ids: [7],
+  member_count: 14,
+  admin_ids: [3],
+  created_at: stamp,
+};
 
 export const groupCalls: ApiCall[] = [
   call({
@@ -108,21 +125,30 @@ export const groupCalls: ApiCall[] = [
     reply: groupView,
     status: 201,
     errors: admin,
-    example: { body: { name: "Warehouse", rule_match: "all", rules: [{ field: "email", operator: "ends_with", value: "@warehouse.example.com" }] }, reply: groupExample },
+    example: {
+      body: { name: "Warehouse", rule_match: "all", rules: [{ field: "email", operator: "ends_with", value: "@warehouse.example.com" }] },
+      reply: groupExample,
+    },
     before: ({ request, context, viewer }) => (isOrganizationAdmin(viewer) ? undefined : forbidden(request, context)),
     handler: async ({ request, context, body }) => {
       const db = context.db!;
       const rules: RuleInput[] = [];
       for (const [i, raw] of body.rules.entries()) {
         const rule = ruleSchema.safeParse(raw);
-        if (!rule.success) return invalid(request, context, `rules.${i}.${rule.error.issues[0].path.join(".")}`, rule.error.issues[0].message);
+        if (!rule.success)
+          return invalid(request, context, `rules.${i}.${rule.error.issues[0].path.join(".")}`, rule.error.issues[0].message);
         rules.push(rule.data);
       }
       let refused: { field: string; message: string } | null = null;
       const created = (() => {
         try {
           return db.transaction((tx) => {
-            const saved = saveGroup(tx, null, { name: body.name, description: body.description, coverFileId: body.cover_file_id, ruleMatch: body.rule_match });
+            const saved = saveGroup(tx, null, {
+              name: body.name,
+              description: body.description,
+              coverFileId: body.cover_file_id,
+              ruleMatch: body.rule_match,
+            });
             if (!saved?.ok) throw (refused = { field: "cover_file_id", message: saved?.message ?? "validation.invalid" });
             for (const [i, rule] of rules.entries()) {
               const added = addRule(tx, saved.group.id, rule);
@@ -186,7 +212,12 @@ export const groupCalls: ApiCall[] = [
     handler: async ({ request, context, params, viewer, body }) => {
       const db = context.db!;
       const group = manageable(db, viewer, params)!;
-      const saved = saveGroup(db, group.id, { name: body.name, description: body.description, coverFileId: body.cover_file_id, ruleMatch: body.rule_match });
+      const saved = saveGroup(db, group.id, {
+        name: body.name,
+        description: body.description,
+        coverFileId: body.cover_file_id,
+        ruleMatch: body.rule_match,
+      });
       if (!saved) return apiNotFound(request, context);
       if (!saved.ok) return invalid(request, context, "cover_file_id", saved.message);
       return groupReply(db, saved.group);
@@ -221,7 +252,10 @@ export const groupCalls: ApiCall[] = [
     body: attachSchema,
     reply: z.object({ group: groupView, attached: z.object({}).passthrough() }),
     errors: admin,
-    example: { body: { user_ids: [12, 13] }, reply: { group: { ...groupExample, member_count: 16 }, attached: { members: 2, admins: 0, courses: 0 } } },
+    example: {
+      body: { user_ids: [12, 13] },
+      reply: { group: { ...groupExample, member_count: 16 }, attached: { members: 2, admins: 0, courses: 0 } },
+    },
     // Unknown ids are ignored and counted.
     before: ({ request, context, params, viewer }) => (manageable(context.db!, viewer, params) ? undefined : apiNotFound(request, context)),
     handler: ({ request, context, params, viewer, body }) => {

@@ -1,6 +1,19 @@
 import { z } from "zod";
 import { listActivities, updateActivity } from "~/models/leaderboard-admin.server";
-import { boardPage, boardSize, courseBoard, currentBoard, learnerSummary, PERIODS, standing, watchSeconds, widget, widgetValue, WIDGETS, type Widget } from "~/models/leaderboard.server";
+import {
+  boardPage,
+  boardSize,
+  courseBoard,
+  currentBoard,
+  learnerSummary,
+  PERIODS,
+  standing,
+  watchSeconds,
+  widget,
+  widgetValue,
+  WIDGETS,
+  type Widget,
+} from "~/models/leaderboard.server";
 import { levelResource } from "~/models/level-resource.server";
 import { ACTIVITY_KINDS, type ActivityKind } from "~/models/vocabulary";
 import { activityApiView, boardQuery, leaderboardApi, visibleCourseId, visibleLearner } from "~/screens/leaderboard-api.server";
@@ -27,10 +40,16 @@ const kindOf = (raw: string | undefined) => ((ACTIVITY_KINDS as readonly string[
 
 const boardEntry = z.object({ rank: z.number().int(), user_id: id, name: z.string(), points: z.number() });
 const standingView = z.object({ user_id: id, points: z.number(), rank: z.number().int(), hidden: z.boolean() });
-const activityView = z.object({ kind: z.string(), points: z.number().int(), enabled: z.boolean(), daily_cap: z.number().int().nullable(), updated_at: isoDate });
+const activityView = z.object({
+  kind: z.string(),
+  points: z.number().int(),
+  enabled: z.boolean(),
+  daily_cap: z.number().int().nullable(),
+  updated_at: isoDate,
+});
 const boardLevelView = z.object({ id, name: z.string(), threshold: z.number().int(), color: z.string() }).passthrough().nullable();
 export const leaderboardCalls: ApiCall[] = [
-...resourceCalls({
+  ...resourceCalls({
     base: "/api/leaderboard/levels",
     tag: "Leaderboard",
     noun: "level",
@@ -45,14 +64,21 @@ export const leaderboardCalls: ApiCall[] = [
     path: "/api/leaderboard",
     tag: "Leaderboard",
     summary: "The organization's leaderboard",
-    description: "Best first; `me` is the caller's own standing (also when outside the page or opted out). Opted-out learners are never listed.",
+    description:
+      "Best first; `me` is the caller's own standing (also when outside the page or opted out). Opted-out learners are never listed.",
     access: "read:leaderboard",
     query: boardQuery,
     reply: page(boardEntry).extend({ period: z.string(), key: z.string(), me: standingView.nullable() }),
     errors: guarded(E.invalid),
     example: {
       query: { period: "month" },
-      reply: { period: "month", key: "2026-05", data: [{ rank: 1, user_id: 12, name: "Ada Lovelace", points: 320 }], meta: boardMeta, me: { user_id: 12, points: 320, rank: 1, hidden: false } },
+      reply: {
+        period: "month",
+        key: "2026-05",
+        data: [{ rank: 1, user_id: 12, name: "Ada Lovelace", points: 320 }],
+        meta: boardMeta,
+        me: { user_id: 12, points: 320, rank: 1, hidden: false },
+      },
     },
     // Opted-out learners are never listed; `me` is the caller's own standing.
     handler: async ({ request, context, query }) => {
@@ -60,7 +86,12 @@ export const leaderboardCalls: ApiCall[] = [
       const board = currentBoard(scope.settings, query.period);
       const items = boardPage(scope.db, board, { limit: query.per_page, offset: (query.page - 1) * query.per_page });
       const me = scope.auth.person ? standing(scope.db, board, scope.auth.person.id) : null;
-      return { period: query.period, key: board.key, ...paginated(items, boardSize(scope.db, board), { page: query.page, perPage: query.per_page }), me };
+      return {
+        period: query.period,
+        key: board.key,
+        ...paginated(items, boardSize(scope.db, board), { page: query.page, perPage: query.per_page }),
+        me,
+      };
     },
   }),
   call({
@@ -68,7 +99,8 @@ export const leaderboardCalls: ApiCall[] = [
     path: "/api/leaderboard/{widget}",
     tag: "Leaderboard",
     summary: "A leaderboard widget",
-    description: "`bookmarks` (last 30 days), `watch-time` (seconds, last 7 days) or `streak` (days): the top ten and the caller's own value.",
+    description:
+      "`bookmarks` (last 30 days), `watch-time` (seconds, last 7 days) or `streak` (days): the top ten and the caller's own value.",
     access: "read:leaderboard",
     reply: z.object({
       widget: z.string(),
@@ -76,7 +108,9 @@ export const leaderboardCalls: ApiCall[] = [
       me: z.object({ user_id: id, value: z.number() }).nullable(),
     }),
     errors: guarded(),
-    example: { reply: { widget: "streak", data: [{ rank: 1, user_id: 12, name: "Ada Lovelace", value: 9 }], me: { user_id: 12, value: 9 } } },
+    example: {
+      reply: { widget: "streak", data: [{ rank: 1, user_id: 12, name: "Ada Lovelace", value: 9 }], me: { user_id: 12, value: 9 } },
+    },
     handler: async ({ request, context, params }) => {
       const scope = await leaderboardApi(request, context);
       const name = params.widget as Widget;
@@ -94,14 +128,27 @@ export const leaderboardCalls: ApiCall[] = [
     query: pageSchema,
     reply: page(boardEntry).extend({ course_id: id, title: z.string(), me: standingView.nullable() }),
     errors: guarded(E.invalid),
-    example: { reply: { course_id: 7, title: "Safety basics", data: [{ rank: 1, user_id: 12, name: "Ada Lovelace", points: 40 }], meta: boardMeta, me: null } },
+    example: {
+      reply: {
+        course_id: 7,
+        title: "Safety basics",
+        data: [{ rank: 1, user_id: 12, name: "Ada Lovelace", points: 40 }],
+        meta: boardMeta,
+        me: null,
+      },
+    },
     handler: async ({ request, context, params, query }) => {
       const scope = await leaderboardApi(request, context);
       const course = await visibleCourseId(request, context, scope, params.id);
       const board = courseBoard(course.id);
       const items = boardPage(scope.db, board, { limit: query.per_page, offset: (query.page - 1) * query.per_page });
       const me = scope.auth.person ? standing(scope.db, board, scope.auth.person.id) : null;
-      return { course_id: course.id, title: course.title, ...paginated(items, boardSize(scope.db, board), { page: query.page, perPage: query.per_page }), me };
+      return {
+        course_id: course.id,
+        title: course.title,
+        ...paginated(items, boardSize(scope.db, board), { page: query.page, perPage: query.per_page }),
+        me,
+      };
     },
   }),
   call({
@@ -129,7 +176,21 @@ export const leaderboardCalls: ApiCall[] = [
       .passthrough(),
     errors: guarded(),
     example: {
-      reply: { user_id: 12, points: 320, level: { id: 2, name: "Silver", threshold: 250, color: "#c0c0c0" }, next_level: { id: 3, name: "Gold", threshold: 1000, color: "#d4a017" }, percent: 9, to_next: 680, rank: 1, streak: 9, longest_streak: 12, badges: [], month_points: 120, week_points: 40, hidden: false },
+      reply: {
+        user_id: 12,
+        points: 320,
+        level: { id: 2, name: "Silver", threshold: 250, color: "#c0c0c0" },
+        next_level: { id: 3, name: "Gold", threshold: 1000, color: "#d4a017" },
+        percent: 9,
+        to_next: 680,
+        rank: 1,
+        streak: 9,
+        longest_streak: 12,
+        badges: [],
+        month_points: 120,
+        week_points: 40,
+        hidden: false,
+      },
     },
     // The opt-out flag is the learner's own business: shown to them only.
     handler: async ({ request, context, params }) => {
@@ -173,7 +234,11 @@ export const leaderboardCalls: ApiCall[] = [
     handler: async ({ request, context, params }) => {
       const scope = await leaderboardApi(request, context);
       const person = await visibleLearner(request, context, scope, params.id);
-      return { user_id: person.id, last_7_days_seconds: watchSeconds(scope.db, person.id, 7), total_seconds: watchSeconds(scope.db, person.id, null) };
+      return {
+        user_id: person.id,
+        last_7_days_seconds: watchSeconds(scope.db, person.id, 7),
+        total_seconds: watchSeconds(scope.db, person.id, null),
+      };
     },
   }),
   call({
@@ -184,7 +249,12 @@ export const leaderboardCalls: ApiCall[] = [
     access: "read:leaderboard",
     reply: page(activityView),
     errors: guarded(),
-    example: { reply: { data: [{ kind: "lesson_completed", points: 10, enabled: true, daily_cap: null, updated_at: stamp.created_at }], meta: meta1 } },
+    example: {
+      reply: {
+        data: [{ kind: "lesson_completed", points: 10, enabled: true, daily_cap: null, updated_at: stamp.created_at }],
+        meta: meta1,
+      },
+    },
     handler: async ({ request, context }) => {
       const scope = await leaderboardApi(request, context);
       const items = listActivities(scope.db).map(activityApiView);
@@ -216,7 +286,10 @@ export const leaderboardCalls: ApiCall[] = [
     body: activityBody,
     reply: activityView,
     errors: guarded(E.invalid, E.invalidBody),
-    example: { body: { points: 15, daily_cap: 5 }, reply: { kind: "lesson_completed", points: 15, enabled: true, daily_cap: 5, updated_at: stamp.created_at } },
+    example: {
+      body: { points: 15, daily_cap: 5 },
+      reply: { kind: "lesson_completed", points: 15, enabled: true, daily_cap: 5, updated_at: stamp.created_at },
+    },
     handler: async ({ request, context, params, body }) => {
       const scope = await leaderboardApi(request, context);
       const existing = listActivities(scope.db).find((a) => a.kind === kindOf(params.id));
@@ -229,5 +302,4 @@ export const leaderboardCalls: ApiCall[] = [
       return activityApiView(updated!);
     },
   }),
-
 ];

@@ -62,7 +62,16 @@ const progressView = z.object({
   completed_at: isoDate.nullable(),
   updated_at: isoDate,
 });
-const progressExample = { id: 40, lesson_id: 31, course_id: 7, position_seconds: 120, watched_seconds: 118, completed: false, completed_at: null, updated_at: stamp };
+const progressExample = {
+  id: 40,
+  lesson_id: 31,
+  course_id: 7,
+  position_seconds: 120,
+  watched_seconds: 118,
+  completed: false,
+  completed_at: null,
+  updated_at: stamp,
+};
 
 const courseProgressView = z.object({
   course_id: id,
@@ -114,7 +123,11 @@ export const learningCalls: ApiCall[] = [
     handler: ({ request, context, viewer }) => {
       const db = context.db!;
       if (!viewer.person) return apiNotFound(request, context);
-      const items = listBookmarks(db, viewer).map((b) => ({ course_id: b.course.id, course: courseReply(b.course), created_at: b.createdAt.toISOString() }));
+      const items = listBookmarks(db, viewer).map((b) => ({
+        course_id: b.course.id,
+        course: courseReply(b.course),
+        created_at: b.createdAt.toISOString(),
+      }));
       return paginated(items, items.length, { page: 1, perPage: Math.max(items.length, 1) });
     },
   }),
@@ -150,7 +163,8 @@ export const learningCalls: ApiCall[] = [
     handler: ({ request, context, params, viewer }) => {
       const db = context.db!;
       const courseId = Number(params.id);
-      if (!viewer.person || !Number.isSafeInteger(courseId) || !isBookmarked(db, viewer.person.id, courseId)) return apiNotFound(request, context);
+      if (!viewer.person || !Number.isSafeInteger(courseId) || !isBookmarked(db, viewer.person.id, courseId))
+        return apiNotFound(request, context);
       setBookmark(db, viewer.person.id, courseId, false);
       return { course_id: courseId, bookmarked: false };
     },
@@ -172,7 +186,11 @@ export const learningCalls: ApiCall[] = [
       if (!viewer.person) return apiNotFound(request, context);
       const p = { page: query.page, perPage: query.per_page };
       const { items, total } = listOwnProgress(db, viewer.person.id, p);
-      return paginated(items.map((row) => ({ ...progressReply(row), scorm: lessonTracking(db, row.userId, row.lessonId) })), total, p);
+      return paginated(
+        items.map((row) => ({ ...progressReply(row), scorm: lessonTracking(db, row.userId, row.lessonId) })),
+        total,
+        p,
+      );
     },
   }),
   call({
@@ -180,12 +198,21 @@ export const learningCalls: ApiCall[] = [
     path: "/api/lesson-progresses",
     tag: "Learning",
     summary: "Player heartbeat",
-    description: "Records position and watch time; the time credited never exceeds the wall-clock time since the previous heartbeat. `completed: true` completes the lesson (not quiz lessons: pass the quiz).",
+    description:
+      "Records position and watch time; the time credited never exceeds the wall-clock time since the previous heartbeat. `completed: true` completes the lesson (not quiz lessons: pass the quiz).",
     access: learner,
     body: heartbeatBody,
     reply: progressView.extend({ credited_seconds: z.number(), course_completed: z.boolean() }),
-    errors: guarded(E.invalid, E.invalidBody, { status: 403, code: "previous_lessons", when: "the caller may not open the lesson yet (also `prerequisite`, `limited`, `login`)" }, { status: 422, code: "quiz_lesson", when: "a quiz lesson is completed by passing its quiz" }),
-    example: { body: { lesson_id: 31, position_seconds: 120, watched_seconds: 118 }, reply: { ...progressExample, credited_seconds: 15, course_completed: false } },
+    errors: guarded(
+      E.invalid,
+      E.invalidBody,
+      { status: 403, code: "previous_lessons", when: "the caller may not open the lesson yet (also `prerequisite`, `limited`, `login`)" },
+      { status: 422, code: "quiz_lesson", when: "a quiz lesson is completed by passing its quiz" },
+    ),
+    example: {
+      body: { lesson_id: 31, position_seconds: 120, watched_seconds: 118 },
+      reply: { ...progressExample, credited_seconds: 15, course_completed: false },
+    },
     handler: async ({ request, context, viewer, body }) => {
       const db = context.db!;
       if (!viewer.person) return apiNotFound(request, context);
@@ -200,13 +227,27 @@ export const learningCalls: ApiCall[] = [
       if (body.completed && lesson.kind === "quiz") {
         // A quiz lesson is completed only by passing its quiz (POST /api/quizzes/submissions/end/{id}).
         const t = await apiT(request, context);
-        return apiError(422, { message: t("quiz.refusal.complete_by_passing"), code: "quiz_lesson", fields: { completed: [t("quiz.refusal.complete_by_passing")] } });
+        return apiError(422, {
+          message: t("quiz.refusal.complete_by_passing"),
+          code: "quiz_lesson",
+          fields: { completed: [t("quiz.refusal.complete_by_passing")] },
+        });
       }
       // Committed together with the other heartbeats of this moment (db/group-commit.ts); answered once durable.
-      const { progress, credited } = await recordHeartbeatInBatch(db, { userId: viewer.person.id, lesson, positionSeconds: body.position_seconds, watchedSeconds: body.watched_seconds });
+      const { progress, credited } = await recordHeartbeatInBatch(db, {
+        userId: viewer.person.id,
+        lesson,
+        positionSeconds: body.position_seconds,
+        watchedSeconds: body.watched_seconds,
+      });
       const completion = body.completed ? completeLesson(db, { userId: viewer.person.id, lesson }) : { courseCompleted: false };
       const view = progressReply(progress);
-      return { ...view, completed: body.completed ? true : view.completed, credited_seconds: credited, course_completed: completion.courseCompleted };
+      return {
+        ...view,
+        completed: body.completed ? true : view.completed,
+        credited_seconds: credited,
+        course_completed: completion.courseCompleted,
+      };
     },
   }),
   call({
@@ -256,7 +297,13 @@ export const learningCalls: ApiCall[] = [
     query: searchQuery,
     reply: page(z.object({ kind: z.enum(["course", "lesson", "material"]), id, course_id: id, title: z.string(), snippet: z.string() })),
     errors: guarded(E.invalid),
-    example: { query: { q: "first aid" }, reply: { data: [{ kind: "lesson", id: 31, course_id: 7, title: "First aid", snippet: "…the <mark>first aid</mark> kit…" }], meta: meta1 } },
+    example: {
+      query: { q: "first aid" },
+      reply: {
+        data: [{ kind: "lesson", id: 31, course_id: 7, title: "First aid", snippet: "…the <mark>first aid</mark> kit…" }],
+        meta: meta1,
+      },
+    },
     handler: ({ context, viewer, query }) => {
       const p = { page: query.page, perPage: query.per_page };
       const { items, total } = search(context.db!, viewer, query.q, { limit: p.perPage, offset: (p.page - 1) * p.perPage });
@@ -294,7 +341,14 @@ export const learningCalls: ApiCall[] = [
     access: learner,
     reply: signedUrl.extend({ mime: z.string(), size: z.number().int() }),
     errors: guarded(),
-    example: { reply: { url: "http://acme.localhost:3000/files/12/video.mp4?expires=1767225600&sig=…", expires_at: stamp, mime: "video/mp4", size: 1048576 } },
+    example: {
+      reply: {
+        url: "http://acme.localhost:3000/files/12/video.mp4?expires=1767225600&sig=…",
+        expires_at: stamp,
+        mime: "video/mp4",
+        size: 1048576,
+      },
+    },
     // A signed address that serves the video with range requests (seeking) until it expires.
     handler: ({ request, context, params, viewer }) => {
       const organization = context.organization!;
@@ -303,7 +357,12 @@ export const learningCalls: ApiCall[] = [
       if (!file || file.kind !== "video") return apiNotFound(request, context);
       if (!may(viewer, "read:file") && !canWatchFile(db, viewer, file.id)) return apiNotFound(request, context);
       const { url, expires } = context.platform.signFileUrl(organization.id, file, VIDEO_TTL_SECONDS, 60);
-      return { url: `${context.platform.originFor(organization)}${url}`, expires_at: new Date(expires * 1000).toISOString(), mime: file.mime, size: file.size };
+      return {
+        url: `${context.platform.originFor(organization)}${url}`,
+        expires_at: new Date(expires * 1000).toISOString(),
+        mime: file.mime,
+        size: file.size,
+      };
     },
   }),
   call({
@@ -332,7 +391,7 @@ export const learningCalls: ApiCall[] = [
     path: "/api/scorm-attempts",
     tag: "Learning",
     summary: "Commit SCORM runtime data for one SCO",
-    description: "`cmi` is flattened (`{\"cmi.suspend_data\": \"…\"}`) and checked against the SCORM data model.",
+    description: '`cmi` is flattened (`{"cmi.suspend_data": "…"}`) and checked against the SCORM data model.',
     access: learner,
     body: scormBody,
     reply: scormAttempt.extend({ lesson_completed: z.boolean(), course_completed: z.boolean() }),
@@ -343,23 +402,41 @@ export const learningCalls: ApiCall[] = [
       { status: 403, code: "limited", when: "the caller may no longer open the lesson (also `prerequisite`, `previous_lessons`, `login`)" },
     ),
     example: {
-      body: { lesson_id: 33, sco_id: "item_1", cmi: { "cmi.core.lesson_status": "completed", "cmi.core.score.raw": "80" }, terminate: true },
+      body: {
+        lesson_id: 33,
+        sco_id: "item_1",
+        cmi: { "cmi.core.lesson_status": "completed", "cmi.core.score.raw": "80" },
+        terminate: true,
+      },
       reply: { ...scormExample, lesson_completed: true, course_completed: false },
     },
     handler: async ({ request, context, viewer, body }) => {
       const db = context.db!;
       if (!viewer.person) return apiNotFound(request, context);
       const t = await apiT(request, context);
-      if (body.user_id !== undefined && body.user_id !== viewer.person.id) return apiError(403, { message: t("api.forbidden"), code: "forbidden" });
+      if (body.user_id !== undefined && body.user_id !== viewer.person.id)
+        return apiError(403, { message: t("api.forbidden"), code: "forbidden" });
       const lesson = getLesson(db, body.lesson_id);
       const course = lesson ? findCourse(db, viewer, lesson.courseId) : undefined;
       const pkg = lesson && course ? getPackage(db, lesson.id) : undefined;
       if (!lesson || !course || !pkg) return apiNotFound(request, context);
       const access = lessonAccess(db, viewer, course, lesson);
       if (!access.allowed) return apiError(403, { message: t(`access.${access.reason}`), code: access.reason });
-      const result = commitAttempt(db, { userId: viewer.person.id, lesson, pkg, scoId: body.sco_id, cmi: body.cmi, terminate: body.terminate });
+      const result = commitAttempt(db, {
+        userId: viewer.person.id,
+        lesson,
+        pkg,
+        scoId: body.sco_id,
+        cmi: body.cmi,
+        terminate: body.terminate,
+      });
       if (!result.ok) {
-        if (result.problem === "unknown_sco") return apiError(422, { message: t("scorm.api.unknownSco"), code: "unknown_sco", fields: { sco_id: [t("scorm.api.unknownSco")] } });
+        if (result.problem === "unknown_sco")
+          return apiError(422, {
+            message: t("scorm.api.unknownSco"),
+            code: "unknown_sco",
+            fields: { sco_id: [t("scorm.api.unknownSco")] },
+          });
         const fields: Record<string, string[]> = {};
         for (const p of result.problems) (fields[`cmi.${p.element}`] ??= []).push(t(`scorm.api.${p.problem}`));
         return apiError(422, { message: t("api.invalid"), code: "invalid", fields });

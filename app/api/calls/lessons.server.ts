@@ -39,7 +39,7 @@ const lessonExample = {
 };
 
 export const lessonCalls: ApiCall[] = [
-...resourceCalls({
+  ...resourceCalls({
     base: "/api/lessons",
     tag: "Lessons",
     noun: "lesson",
@@ -51,7 +51,7 @@ export const lessonCalls: ApiCall[] = [
     replyExample: lessonExample,
   }),
   moveCall("/api/lessons", "Lessons", "lesson", "write:course", " within its course", (db, _viewer, id, to) => moveLesson(db, id, to)),
-...resourceCalls({
+  ...resourceCalls({
     base: "/api/materials",
     tag: "Materials",
     noun: "material",

@@ -75,7 +75,13 @@ const organizationExample = {
   created_at: stamp,
 };
 
-const superAdmin = [E.unauthenticated, E.twoFactorPending, E.organization, { status: 403, code: "forbidden", when: "not a super-admin" }, { status: 404, code: "not_found", when: "no such organization" }];
+const superAdmin = [
+  E.unauthenticated,
+  E.twoFactorPending,
+  E.organization,
+  { status: 403, code: "forbidden", when: "not a super-admin" },
+  { status: 404, code: "not_found", when: "no such organization" },
+];
 
 export const organizationCalls: ApiCall[] = [
   call({
@@ -87,25 +93,37 @@ export const organizationCalls: ApiCall[] = [
     access: "public",
     host: "both",
     query: resolveQuery,
-    reply: z
-      .object({
-        id,
-        name: z.string(),
-        language: z.string(),
-        logo: z.string().nullable(),
-        favicon: z.string().nullable(),
-        login_background: z.string().nullable(),
-        footer: z.string().nullable(),
-        featured_course: z.number().int().nullable(),
-        theme: z.unknown(),
-        domain: z.string().nullable(),
-        urlPrefix: z.string().nullable(),
-        customDomain: z.string().nullable(),
-      }),
+    reply: z.object({
+      id,
+      name: z.string(),
+      language: z.string(),
+      logo: z.string().nullable(),
+      favicon: z.string().nullable(),
+      login_background: z.string().nullable(),
+      footer: z.string().nullable(),
+      featured_course: z.number().int().nullable(),
+      theme: z.unknown(),
+      domain: z.string().nullable(),
+      urlPrefix: z.string().nullable(),
+      customDomain: z.string().nullable(),
+    }),
     errors: [E.invalid, E.notFound],
     example: {
       query: { domain: "acme.localhost" },
-      reply: { id: 1, name: "Acme Academy", language: "en", logo: null, favicon: null, login_background: null, footer: null, featured_course: null, theme: "light", domain: null, urlPrefix: "acme", customDomain: null },
+      reply: {
+        id: 1,
+        name: "Acme Academy",
+        language: "en",
+        logo: null,
+        favicon: null,
+        login_background: null,
+        footer: null,
+        featured_course: null,
+        theme: "light",
+        domain: null,
+        urlPrefix: "acme",
+        customDomain: null,
+      },
     },
     // Tenancy resolved this request's own host a moment ago; the registry is as current as that.
     handler: ({ request, context, query }) => {
@@ -129,7 +147,11 @@ export const organizationCalls: ApiCall[] = [
     handler: ({ context, query }) => {
       const all = listOrganizations(context.platform.db);
       const p = { page: query.page, perPage: query.per_page };
-      return paginated(all.slice((p.page - 1) * p.perPage, p.page * p.perPage).map((o) => organizationReply(o, context.platform.originFor(o))), all.length, p);
+      return paginated(
+        all.slice((p.page - 1) * p.perPage, p.page * p.perPage).map((o) => organizationReply(o, context.platform.originFor(o))),
+        all.length,
+        p,
+      );
     },
   }),
   call({
@@ -144,7 +166,10 @@ export const organizationCalls: ApiCall[] = [
     reply: organizationView,
     status: 201,
     errors: [...superAdmin, E.invalid, E.invalidBody],
-    example: { body: { name: "Acme Academy", language: "en", urlPrefix: "acme", admin_email: "admin@acme.example" }, reply: organizationExample },
+    example: {
+      body: { name: "Acme Academy", language: "en", urlPrefix: "acme", admin_email: "admin@acme.example" },
+      reply: organizationExample,
+    },
     handler: async ({ request, context, body }) => {
       const result = await provisionOrganization(context.platform, { ...body, adminEmail: body.admin_email });
       if (!result.ok) {
@@ -170,7 +195,11 @@ export const organizationCalls: ApiCall[] = [
     handler: ({ context, query }) => {
       const all = searchOrganizations(context.platform.db, query.q);
       const p = { page: query.page, perPage: query.per_page };
-      return paginated(all.slice((p.page - 1) * p.perPage, p.page * p.perPage).map((o) => organizationReply(o, context.platform.originFor(o))), all.length, p);
+      return paginated(
+        all.slice((p.page - 1) * p.perPage, p.page * p.perPage).map((o) => organizationReply(o, context.platform.originFor(o))),
+        all.length,
+        p,
+      );
     },
   }),
   call({
@@ -185,8 +214,20 @@ export const organizationCalls: ApiCall[] = [
     example: {},
     // Formula-looking cells neutralised (app/utils/csv.server.ts).
     handler: ({ context }) => {
-      const rows = listOrganizations(context.platform.db).map((o) => [o.id, o.name, context.platform.originFor(o), o.urlPrefix, o.domain, o.customDomain, o.language, o.createdAt.toISOString()]);
-      return csvResponse("organizations.csv", toCsv(["id", "name", "url", "urlPrefix", "domain", "customDomain", "language", "created_at"], rows));
+      const rows = listOrganizations(context.platform.db).map((o) => [
+        o.id,
+        o.name,
+        context.platform.originFor(o),
+        o.urlPrefix,
+        o.domain,
+        o.customDomain,
+        o.language,
+        o.createdAt.toISOString(),
+      ]);
+      return csvResponse(
+        "organizations.csv",
+        toCsv(["id", "name", "url", "urlPrefix", "domain", "customDomain", "language", "created_at"], rows),
+      );
     },
   }),
   call({
@@ -209,7 +250,8 @@ export const organizationCalls: ApiCall[] = [
     path: "/api/organizations/{id}",
     tag: "Organizations",
     summary: "Change an organization's settings",
-    description: "Changes what it names and keeps the rest; accepts the names GET answers with (`two_factor_required`, `featured_course`). The merged settings are checked as on the settings screen.",
+    description:
+      "Changes what it names and keeps the rest; accepts the names GET answers with (`two_factor_required`, `featured_course`). The merged settings are checked as on the settings screen.",
     access: "super-admin",
     host: "platform",
     body: settingsBody,

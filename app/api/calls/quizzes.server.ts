@@ -39,7 +39,9 @@ const quizSummary = z.object({
   updated_at: isoDate,
 });
 /** Learners get the summary; those who may read quizzes also get the questions with their answers. */
-const quizView = quizSummary.extend({ questions: z.array(z.object({ id, type: z.string(), prompt: z.string() }).passthrough()).optional() });
+const quizView = quizSummary.extend({
+  questions: z.array(z.object({ id, type: z.string(), prompt: z.string() }).passthrough()).optional(),
+});
 
 const stamp = { created_at: "2026-05-04T09:30:00.000Z", updated_at: "2026-05-04T09:30:00.000Z" };
 
@@ -121,11 +123,22 @@ const attemptExample = {
   score: null,
   correct_count: null,
   passed: null,
-  questions: [{ id: 51, type: "single", prompt: "Where is the first-aid kit?", options: [{ id: "a", text: "By the door" }, { id: "b", text: "In the van" }], answer: null }],
+  questions: [
+    {
+      id: 51,
+      type: "single",
+      prompt: "Where is the first-aid kit?",
+      options: [
+        { id: "a", text: "By the door" },
+        { id: "b", text: "In the van" },
+      ],
+      answer: null,
+    },
+  ],
 };
 
 export const quizCalls: ApiCall[] = [
-...resourceCalls({
+  ...resourceCalls({
     base: "/api/quizzes",
     tag: "Quizzes",
     noun: "quiz",
@@ -134,7 +147,16 @@ export const quizCalls: ApiCall[] = [
     readNote: "Learners see the quizzes of courses they may open, without answers.",
     createExample: { title: "Safety check", pass_min: 80 },
     updateExample: { pass_min: 70 },
-    replyExample: { id: 5, title: "Safety check", description: "", deadline: null, pass_min: 80, max_attempts: null, question_count: 0, ...stamp },
+    replyExample: {
+      id: 5,
+      title: "Safety check",
+      description: "",
+      deadline: null,
+      pass_min: 80,
+      max_attempts: null,
+      question_count: 0,
+      ...stamp,
+    },
   }),
   call({
     method: "GET",
@@ -167,7 +189,11 @@ export const quizCalls: ApiCall[] = [
     reply: attemptView,
     status: 201,
     otherReplies: [{ status: 200, reply: attemptView, description: "the open attempt, resumed" }],
-    errors: guarded(E.invalid, E.invalidBody, { status: 403, code: "no_attempts_left", when: "every attempt is used (also `deadline_passed`, `already_passed`, `no_questions`)" }),
+    errors: guarded(E.invalid, E.invalidBody, {
+      status: 403,
+      code: "no_attempts_left",
+      when: "every attempt is used (also `deadline_passed`, `already_passed`, `no_questions`)",
+    }),
     example: { body: { quiz_id: 5 }, reply: attemptExample },
     // When the learner already has an open attempt of this quiz, that one is answered (200) instead of a new one (201).
     handler: async ({ request, context, body }) => {
@@ -208,8 +234,15 @@ export const quizCalls: ApiCall[] = [
     access: learner,
     body: answersBody,
     reply: attemptView,
-    errors: guarded(E.invalid, E.invalidBody, { status: 403, code: "deadline_passed", when: "the quiz's deadline passed (also `ended`; 422 `invalid_answer`)" }),
-    example: { body: { submission_id: 9, answers: [{ question_id: 51, choices: ["a"] }], current: 0 }, reply: { ...attemptExample, answered_count: 1 } },
+    errors: guarded(E.invalid, E.invalidBody, {
+      status: 403,
+      code: "deadline_passed",
+      when: "the quiz's deadline passed (also `ended`; 422 `invalid_answer`)",
+    }),
+    example: {
+      body: { submission_id: 9, answers: [{ question_id: 51, choices: ["a"] }], current: 0 },
+      reply: { ...attemptExample, answered_count: 1 },
+    },
     // Answering a question again replaces its answer; an empty answer clears it.
     handler: async ({ request, context, body }) => {
       const { db, viewer } = await requireQuizTaker(request, context);
@@ -229,8 +262,22 @@ export const quizCalls: ApiCall[] = [
     summary: "Submit my attempt and grade it",
     access: learner,
     reply: attemptView,
-    errors: guarded({ status: 403, code: "deadline_passed", when: "too late: the attempt is closed on the answers saved in time (also `ended`)" }),
-    example: { reply: { ...attemptExample, status: "passed", ended_at: stamp.created_at, score: 100, correct_count: 1, passed: true, answered_count: 1 } },
+    errors: guarded({
+      status: 403,
+      code: "deadline_passed",
+      when: "too late: the attempt is closed on the answers saved in time (also `ended`)",
+    }),
+    example: {
+      reply: {
+        ...attemptExample,
+        status: "passed",
+        ended_at: stamp.created_at,
+        score: 100,
+        correct_count: 1,
+        passed: true,
+        answered_count: 1,
+      },
+    },
     // Ending it again answers the same result.
     handler: async ({ request, context, params }) => {
       const { db, viewer } = await requireQuizTaker(request, context);
@@ -245,7 +292,8 @@ export const quizCalls: ApiCall[] = [
     path: "/api/quizzes/{id}/attach",
     tag: "Quizzes",
     summary: "Show a quiz in a course",
-    description: "Adds a quiz lesson at the end of a course (`course_id`, optional `title`), or points an existing quiz lesson at this quiz (`lesson_id`).",
+    description:
+      "Adds a quiz lesson at the end of a course (`course_id`, optional `title`), or points an existing quiz lesson at this quiz (`lesson_id`).",
     access: "write:quiz",
     body: attachBody,
     reply: lessonView.extend({ quiz_id: id }),
@@ -253,7 +301,19 @@ export const quizCalls: ApiCall[] = [
     errors: guarded(E.invalid, E.invalidBody),
     example: {
       body: { course_id: 7 },
-      reply: { id: 34, course_id: 7, title: "Safety check", kind: "quiz", body: "", file_id: null, video_url: null, duration_seconds: null, position: 5, ...stamp, quiz_id: 5 },
+      reply: {
+        id: 34,
+        course_id: 7,
+        title: "Safety check",
+        kind: "quiz",
+        body: "",
+        file_id: null,
+        video_url: null,
+        duration_seconds: null,
+        position: 5,
+        ...stamp,
+        quiz_id: 5,
+      },
     },
     before: async ({ request, context, params, viewer }) => {
       if (!may(viewer, "write:course")) {
@@ -265,7 +325,8 @@ export const quizCalls: ApiCall[] = [
     handler: async ({ request, context, params, body }) => {
       const db = context.db!;
       const quiz = getQuiz(db, Number(params.id) || -1)!;
-      const result = "lesson_id" in body ? linkQuizLesson(db, quiz.id, body.lesson_id) : attachQuiz(db, quiz.id, body.course_id, body.title);
+      const result =
+        "lesson_id" in body ? linkQuizLesson(db, quiz.id, body.lesson_id) : attachQuiz(db, quiz.id, body.course_id, body.title);
       if (!result.ok) {
         const t = await apiT(request, context);
         return apiError(422, { message: t("api.invalid"), code: "invalid", fields: { [result.field]: [t(result.message)] } });

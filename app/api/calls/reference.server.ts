@@ -20,7 +20,11 @@ export const referenceCalls: ApiCall[] = [
       let body = bodies.get(calls);
       if (body === undefined) bodies.set(calls, (body = JSON.stringify(openApiDocument(calls))));
       return new Response(body, {
-        headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" },
+        headers: {
+          "Content-Type": "application/json; charset=utf-8",
+          "Cache-Control": "public, max-age=300",
+          "Access-Control-Allow-Origin": "*",
+        },
       });
     },
   }),
@@ -36,6 +40,8 @@ export const referenceCalls: ApiCall[] = [
     example: {},
     // Rendered on the server, no script needed.
     handler: ({ context, calls }) =>
-      new Response(apiReferenceHtml(calls, context.cspNonce), { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" } }),
+      new Response(apiReferenceHtml(calls, context.cspNonce), {
+        headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" },
+      }),
   }),
 ];

@@ -1,7 +1,15 @@
 import { z } from "zod";
 import { jobView as jobReply } from "~/models/job.server";
 import { inviteUser } from "~/models/provision.server";
-import { checkCsv, existingEmails, markImportQueued, PREVIEW_ROWS, readCsvUpload, storeImport, type ImportProblem } from "~/models/user-import.server";
+import {
+  checkCsv,
+  existingEmails,
+  markImportQueued,
+  PREVIEW_ROWS,
+  readCsvUpload,
+  storeImport,
+  type ImportProblem,
+} from "~/models/user-import.server";
 import { listVisibleUsers, userCreateSchema, userResource, userUpdateSchema, userView as userReply } from "~/models/user-resource.server";
 import { getUserSettings } from "~/models/user-settings.server";
 import { deleteUser, editUser, getUser } from "~/models/user.server";
@@ -35,7 +43,7 @@ export const importQuery = z.object({
 });
 
 export const userCalls: ApiCall[] = [
-...resourceCalls({
+  ...resourceCalls({
     base: "/api/users",
     tag: "Users",
     noun: "user",
@@ -70,7 +78,18 @@ export const userCalls: ApiCall[] = [
     errors: guarded(E.invalid, E.invalidBody),
     example: {
       body: { email: "grace@example.com", first_name: "Grace", last_name: "Hopper", type: "learner" },
-      reply: { id: 13, email: "grace@example.com", first_name: "Grace", last_name: "Hopper", phone: null, language: null, type: "learner", managed_externally: false, disabled: false, created_at: stamp.created_at },
+      reply: {
+        id: 13,
+        email: "grace@example.com",
+        first_name: "Grace",
+        last_name: "Hopper",
+        phone: null,
+        language: null,
+        type: "learner",
+        managed_externally: false,
+        disabled: false,
+        created_at: stamp.created_at,
+      },
     },
     handler: async ({ request, context, viewer, body }) => {
       // `type` (or its older name `role`) must be within the caller's own reach.
@@ -100,9 +119,21 @@ export const userCalls: ApiCall[] = [
     errors: guarded(E.invalid, E.invalidBody, { status: 403, code: "self", when: "one's own role or account" }),
     example: {
       body: { first_name: "Grace", last_name: "Hopper", phone: null, type: "admin" },
-      reply: { id: 13, email: "grace@example.com", first_name: "Grace", last_name: "Hopper", phone: null, language: null, type: "admin", managed_externally: false, disabled: false, created_at: stamp.created_at },
+      reply: {
+        id: 13,
+        email: "grace@example.com",
+        first_name: "Grace",
+        last_name: "Hopper",
+        phone: null,
+        language: null,
+        type: "admin",
+        managed_externally: false,
+        disabled: false,
+        created_at: stamp.created_at,
+      },
     },
-    before: ({ request, context, params }) => (/^\d{1,15}$/.test(params.id) && getUser(context.db!, Number(params.id)) ? undefined : apiNotFound(request, context)),
+    before: ({ request, context, params }) =>
+      /^\d{1,15}$/.test(params.id) && getUser(context.db!, Number(params.id)) ? undefined : apiNotFound(request, context),
     handler: async ({ request, context, params, viewer, body: patch }) => {
       // Nobody changes their own role here: an organization must not lock itself out.
       const db = context.db!;
@@ -110,7 +141,8 @@ export const userCalls: ApiCall[] = [
       const t = await apiT(request, context);
       const newRole = patch.role !== undefined && patch.role !== user.role;
       if (viewer.person?.id === user.id && newRole) return apiError(403, { message: t("api.forbidden"), code: "self" });
-      if (newRole && !mayGrant(viewer, patch.role ?? null)) return apiError(403, { message: t("users.cannotGrantRole"), code: "forbidden" });
+      if (newRole && !mayGrant(viewer, patch.role ?? null))
+        return apiError(403, { message: t("users.cannotGrantRole"), code: "forbidden" });
       const result = editUser(db, user.id, patch);
       if (!result) return apiNotFound(request, context);
       if (!result.ok) {
@@ -155,8 +187,20 @@ export const userCalls: ApiCall[] = [
     handler: ({ context, viewer }) => {
       const organization = context.organization!;
       const { items } = listVisibleUsers(context.db!, viewer, { page: 1, perPage: 1_000_000 });
-      const rows = items.map((u) => [u.id, u.first_name, u.last_name, u.phone, u.email, u.type, u.disabled ? "disabled" : "active", u.created_at]);
-      return csvResponse(`users-${organization.urlPrefix ?? organization.id}.csv`, toCsv(["id", "first_name", "last_name", "phone", "email", "type", "status", "created_at"], rows));
+      const rows = items.map((u) => [
+        u.id,
+        u.first_name,
+        u.last_name,
+        u.phone,
+        u.email,
+        u.type,
+        u.disabled ? "disabled" : "active",
+        u.created_at,
+      ]);
+      return csvResponse(
+        `users-${organization.urlPrefix ?? organization.id}.csv`,
+        toCsv(["id", "first_name", "last_name", "phone", "email", "type", "status", "created_at"], rows),
+      );
     },
   }),
   call({
@@ -165,22 +209,41 @@ export const userCalls: ApiCall[] = [
     tag: "Users",
     summary: "Import people from CSV",
     description:
-      "`{id}` is the organization's own id. The body is a multipart form with `file`, or the CSV itself (`text/csv`): one person a line, columns first name, last name, phone, email — or in the order a first line of titles gives them (`first_name`, `last_name`, `phone`, `email`, as in the example, or the titles the import screen shows); an empty field is left blank. A file with any problem is refused whole (422, one message per line under `fields[\"line N\"]`); otherwise the import runs as a job (202). `dry_run=true` checks only.",
+      '`{id}` is the organization\'s own id. The body is a multipart form with `file`, or the CSV itself (`text/csv`): one person a line, columns first name, last name, phone, email — or in the order a first line of titles gives them (`first_name`, `last_name`, `phone`, `email`, as in the example, or the titles the import screen shows); an empty field is left blank. A file with any problem is refused whole (422, one message per line under `fields["line N"]`); otherwise the import runs as a job (202). `dry_run=true` checks only.',
     access: "write:user",
     query: importQuery,
     bodyType: "text/csv",
-    body: z.string().describe("the CSV: first name, last name, phone, email, in that order; or in any order under a first line of titles such as `first_name,last_name,phone,email` (or the import screen's titles in any language)"),
+    body: z
+      .string()
+      .describe(
+        "the CSV: first name, last name, phone, email, in that order; or in any order under a first line of titles such as `first_name,last_name,phone,email` (or the import screen's titles in any language)",
+      ),
     reply: z.object({ import_id: id, rows: z.number().int(), job: jobView }),
     status: 202,
     otherReplies: [
       {
         status: 200,
-        reply: z.object({ rows: z.number().int(), preview: z.array(z.object({ line: z.number().int(), first_name: z.string(), last_name: z.string(), phone: z.string().nullable(), email: z.string() })) }),
+        reply: z.object({
+          rows: z.number().int(),
+          preview: z.array(
+            z.object({
+              line: z.number().int(),
+              first_name: z.string(),
+              last_name: z.string(),
+              phone: z.string().nullable(),
+              email: z.string(),
+            }),
+          ),
+        }),
         description: "`dry_run=true`: the rows that would be added",
       },
     ],
     errors: guarded(E.invalid),
-    example: { query: { dry_run: "false" }, body: "email,first_name,last_name,phone\ngrace@example.com,Grace,Hopper,\n", reply: { import_id: 3, rows: 1, job: { ...jobExample, kind: "users.import" } } },
+    example: {
+      query: { dry_run: "false" },
+      body: "email,first_name,last_name,phone\ngrace@example.com,Grace,Hopper,\n",
+      reply: { import_id: 3, rows: 1, job: { ...jobExample, kind: "users.import" } },
+    },
     // `{id}` is the organization's own id; the body is read here (a multipart form or the CSV itself).
     handler: async ({ request, context, params, viewer, query }) => {
       const organization = context.organization!;
@@ -197,7 +260,12 @@ export const userCalls: ApiCall[] = [
       const checked = checkCsv(upload.bytes, existingEmails(db));
       if (checked.problems.length) return refuse(checked.problems);
       if (query.dry_run === "true") {
-        return apiOk({ rows: checked.rows.length, preview: checked.rows.slice(0, PREVIEW_ROWS).map((r) => ({ line: r.line, first_name: r.firstName, last_name: r.lastName, phone: r.phone, email: r.email })) });
+        return apiOk({
+          rows: checked.rows.length,
+          preview: checked.rows
+            .slice(0, PREVIEW_ROWS)
+            .map((r) => ({ line: r.line, first_name: r.firstName, last_name: r.lastName, phone: r.phone, email: r.email })),
+        });
       }
       const sendInvitations = query.send_invitations ? query.send_invitations === "true" : getUserSettings(db).inviteImported;
       const stored = storeImport(db, {
@@ -208,7 +276,8 @@ export const userCalls: ApiCall[] = [
         sendInvitations,
         createdBy: viewer.person?.id ?? null,
       });
-      if (!stored) return apiError(422, { message: t("api.invalid"), code: "invalid", fields: { group_id: [t("validation.invalidOption")] } });
+      if (!stored)
+        return apiError(422, { message: t("api.invalid"), code: "invalid", fields: { group_id: [t("validation.invalidOption")] } });
       const job = context.platform.jobs.enqueue(organization.id, db, "users.import", { import_id: stored.id });
       markImportQueued(db, stored.id, job.id);
       return { import_id: stored.id, rows: checked.rows.length, job: jobReply(job) };

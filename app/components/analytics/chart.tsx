@@ -81,7 +81,12 @@ export function BarChart({
               <title>{`${p.detail}: ${p.value}${previous?.[i] ? ` (${previousLabel}: ${previous[i].value})` : ""}`}</title>
             </rect>
             {i % labelEvery === 0 && (
-              <text className={`chart-x${(i / labelEvery) % 2 === 1 ? " chart-x-alt" : ""}`} x={x(i)} y={height - (compact ? 6 : 10)} textAnchor="middle">
+              <text
+                className={`chart-x${(i / labelEvery) % 2 === 1 ? " chart-x-alt" : ""}`}
+                x={x(i)}
+                y={height - (compact ? 6 : 10)}
+                textAnchor="middle"
+              >
                 {p.label}
               </text>
             )}

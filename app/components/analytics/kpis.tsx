@@ -8,17 +8,31 @@ import { BarChart, type ChartPoint } from "./chart";
 
 type Data = Pick<AnalyticsData, "query" | "reports" | "timeZone" | "search"> & { dateLocale: string };
 
-const day = (date: string, locale: string, options: Intl.DateTimeFormatOptions) => formatDate(`${date}T00:00:00Z`, { locale, timeZone: "UTC", ...options });
+const day = (date: string, locale: string, options: Intl.DateTimeFormatOptions) =>
+  formatDate(`${date}T00:00:00Z`, { locale, timeZone: "UTC", ...options });
 
 /** Chart points of a series: short axis labels, and the bucket's days for tooltips and tables. */
 export function usePoints(series: Series | null, group: Grouping, locale: string): ChartPoint[] {
   const { t } = useTranslation();
   if (!series) return [];
   return series.buckets.map((b) => {
-    const range = b.from === b.to ? day(b.from, locale, { dateStyle: "medium" }) : `${day(b.from, locale, { dateStyle: "medium" })} – ${day(b.to, locale, { dateStyle: "medium" })}`;
-    if (group === "day") return { label: day(b.from, locale, { day: "numeric", month: "short", dateStyle: undefined }), detail: range, value: b.value };
-    if (group === "week") return { label: t("analytics.weekShort", { week: Number(b.key.slice(6)) }), detail: `${t("analytics.week", { week: Number(b.key.slice(6)), year: b.key.slice(0, 4) })} · ${range}`, value: b.value };
-    return { label: day(b.from, locale, { month: "short", year: "2-digit", dateStyle: undefined }), detail: day(b.from, locale, { month: "long", year: "numeric", dateStyle: undefined }), value: b.value };
+    const range =
+      b.from === b.to
+        ? day(b.from, locale, { dateStyle: "medium" })
+        : `${day(b.from, locale, { dateStyle: "medium" })} – ${day(b.to, locale, { dateStyle: "medium" })}`;
+    if (group === "day")
+      return { label: day(b.from, locale, { day: "numeric", month: "short", dateStyle: undefined }), detail: range, value: b.value };
+    if (group === "week")
+      return {
+        label: t("analytics.weekShort", { week: Number(b.key.slice(6)) }),
+        detail: `${t("analytics.week", { week: Number(b.key.slice(6)), year: b.key.slice(0, 4) })} · ${range}`,
+        value: b.value,
+      };
+    return {
+      label: day(b.from, locale, { month: "short", year: "2-digit", dateStyle: undefined }),
+      detail: day(b.from, locale, { month: "long", year: "numeric", dateStyle: undefined }),
+      value: b.value,
+    };
   });
 }
 
@@ -32,7 +46,8 @@ export function Change({ report, locale }: { report: KpiReport; locale: string }
     <p className={`kpi-change ${direction}`} data-testid={`change-${report.kpi}`}>
       <span aria-hidden="true">{direction === "up" ? "▲" : direction === "down" ? "▼" : "■"}</span> {sign}
       {Math.abs(absolute).toLocaleString(locale)}
-      {percent !== null ? ` (${sign}${Math.abs(percent).toLocaleString(locale)} %)` : ""} <span className="kpi-versus">{t("analytics.versusPrevious")}</span>
+      {percent !== null ? ` (${sign}${Math.abs(percent).toLocaleString(locale)} %)` : ""}{" "}
+      <span className="kpi-versus">{t("analytics.versusPrevious")}</span>
     </p>
   );
 }

@@ -67,7 +67,9 @@ export function CourseDetails({ data }: { data: CoursePageData }) {
         ) : null}
         <section className="side-card" data-testid="rating">
           <h2>{t("learn.rating")}</h2>
-          <p className="rating-summary">{data.rating.average ? t("learn.average", { average: data.rating.average, count: data.rating.count }) : t("learn.noRatings")}</p>
+          <p className="rating-summary">
+            {data.rating.average ? t("learn.average", { average: data.rating.average, count: data.rating.count }) : t("learn.noRatings")}
+          </p>
           {data.signedIn && !data.access ? (
             <Form method="post" className="stars" aria-label={t("player.yourRating")}>
               <input type="hidden" name="intent" value="rate" />

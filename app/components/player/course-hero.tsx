@@ -11,7 +11,9 @@ export function CourseHero({ data }: { data: CoursePageData }) {
   const { t } = useTranslation();
   const { course, progress, next } = data;
   const facts = [
-    data.episodes.length && (course.type === "series" || course.type === "movie") ? t(data.episodes.length === 1 ? "player.episodesOne" : "player.episodesMany", { count: data.episodes.length }) : null,
+    data.episodes.length && (course.type === "series" || course.type === "movie")
+      ? t(data.episodes.length === 1 ? "player.episodesOne" : "player.episodesMany", { count: data.episodes.length })
+      : null,
     data.duration ? humanDuration(t, data.duration) : null,
     data.rating.average ? `★ ${data.rating.average}` : null,
   ].filter(Boolean);
@@ -36,7 +38,11 @@ export function CourseHero({ data }: { data: CoursePageData }) {
         {progress && progress.done > 0 ? (
           <div className="course-hero-progress" data-testid="course-progress">
             <span className="progress-text">
-              <span>{progress.completed ? t("learn.courseCompleted") : t("player.courseProgress", { done: progress.done, total: progress.total })}</span>
+              <span>
+                {progress.completed
+                  ? t("learn.courseCompleted")
+                  : t("player.courseProgress", { done: progress.done, total: progress.total })}
+              </span>
               <span className="progress-line">{t("learn.progress", { percent: progress.percent })}</span>
             </span>
             <span className="meter" role="presentation">
@@ -52,14 +58,22 @@ export function CourseHero({ data }: { data: CoursePageData }) {
               <Icon name="download" /> {t("learn.download")}
             </a>
           ) : course.type === "external_link" && course.externalUrl ? (
-            <a href={course.externalUrl} className="button primary hero-play" rel="noopener noreferrer" target="_blank" data-testid="external">
+            <a
+              href={course.externalUrl}
+              className="button primary hero-play"
+              rel="noopener noreferrer"
+              target="_blank"
+              data-testid="external"
+            >
               <Icon name="link" /> {t("learn.openLink")}
             </a>
           ) : next ? (
             <Link to={`/courses/${course.id}/lessons/${next.id}`} className="button primary hero-play" data-testid="start">
               <Icon name="play" />
               <span className="hero-play-text">
-                <span>{progress?.completed ? t("player.playAgain") : progress && progress.done > 0 ? t("learn.continue") : t("learn.start")}</span>
+                <span>
+                  {progress?.completed ? t("player.playAgain") : progress && progress.done > 0 ? t("learn.continue") : t("learn.start")}
+                </span>
                 <small>{`${t("player.episodeNumber", { number: next.number })} · ${next.title}`}</small>
               </span>
             </Link>

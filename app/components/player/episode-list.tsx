@@ -46,7 +46,12 @@ export function EpisodeList({
           <>
             <span className="episode-thumb" aria-hidden="true">
               {e.thumbnail ? (
-                <ProviderImage src={e.thumbnail} bucket="cover" width={compact ? 160 : 240} sizes={compact ? "160px" : "(max-width: 600px) 40vw, 240px"} />
+                <ProviderImage
+                  src={e.thumbnail}
+                  bucket="cover"
+                  width={compact ? 160 : 240}
+                  sizes={compact ? "160px" : "(max-width: 600px) 40vw, 240px"}
+                />
               ) : (
                 <span className={`episode-art kind-${e.kind}`}>
                   <Icon name={kindIcon(e.kind)} />
@@ -87,7 +92,14 @@ export function EpisodeList({
           </>
         );
         return (
-          <li key={e.id} className={e.state} data-state={e.state} data-locked={e.locked || undefined} data-lesson={e.title} aria-current={current ? "true" : undefined}>
+          <li
+            key={e.id}
+            className={e.state}
+            data-state={e.state}
+            data-locked={e.locked || undefined}
+            data-lesson={e.title}
+            aria-current={current ? "true" : undefined}
+          >
             {linked ? (
               <ListLink to={`/courses/${courseId}/lessons/${e.id}`} className="episode">
                 {body}

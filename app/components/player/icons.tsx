@@ -26,7 +26,14 @@ export type IconName = keyof typeof paths;
 
 export function Icon({ name, className }: { name: IconName; className?: string }) {
   return (
-    <svg viewBox="0 0 24 24" width="1em" height="1em" aria-hidden="true" focusable="false" className={className ? `icon ${className}` : "icon"}>
+    <svg
+      viewBox="0 0 24 24"
+      width="1em"
+      height="1em"
+      aria-hidden="true"
+      focusable="false"
+      className={className ? `icon ${className}` : "icon"}
+    >
       <path d={paths[name]} fill="currentColor" />
     </svg>
   );

@@ -26,11 +26,26 @@ export function LessonPlayer({ data }: { data: LessonPageData }) {
   const stage =
     !data.access && (video || (lesson.kind === "image" && data.media) || data.scorm || data.quiz) ? (
       <div className={`player-stage stage-${lesson.kind}`}>
-        {video ? <VideoPlayer lessonId={lesson.id} src={video} title={lesson.title} startAt={lesson.positionSeconds} knownDuration={lesson.durationSeconds} onHelp={openHelp} /> : null}
+        {video ? (
+          <VideoPlayer
+            lessonId={lesson.id}
+            src={video}
+            title={lesson.title}
+            startAt={lesson.positionSeconds}
+            knownDuration={lesson.durationSeconds}
+            onHelp={openHelp}
+          />
+        ) : null}
         {lesson.kind === "image" && data.media ? <img src={data.media.url} alt={lesson.title} className="lesson-image" /> : null}
         {data.scorm ? <ScormPlayer lessonId={lesson.id} data={data.scorm} onLessonCompleted={() => revalidator.revalidate()} /> : null}
         {data.quiz ? (
-          <QuizPlayer data={data.quiz} returnTo={`/courses/${course.id}/lessons/${lesson.id}`} lessonId={lesson.id} confirm={data.quizConfirm} error={data.quizError} />
+          <QuizPlayer
+            data={data.quiz}
+            returnTo={`/courses/${course.id}/lessons/${lesson.id}`}
+            lessonId={lesson.id}
+            confirm={data.quizConfirm}
+            error={data.quizError}
+          />
         ) : null}
       </div>
     ) : null;
@@ -41,7 +56,12 @@ export function LessonPlayer({ data }: { data: LessonPageData }) {
           <Icon name="arrowLeft" /> <span>{course.title}</span>
         </Link>
         {video ? (
-          <a href={`${data.path}?instructions=1`} className="player-help-link" onClick={(e) => (e.preventDefault(), openHelp())} data-testid="open-instructions">
+          <a
+            href={`${data.path}?instructions=1`}
+            className="player-help-link"
+            onClick={(e) => (e.preventDefault(), openHelp())}
+            data-testid="open-instructions"
+          >
             <Icon name="help" /> {t("player.controls.help")}
           </a>
         ) : null}
@@ -86,7 +106,12 @@ export function LessonPlayer({ data }: { data: LessonPageData }) {
                   ) : null}
                 </nav>
               </div>
-              {lesson.body ? <div className={lesson.kind === "text" ? "rich-text lesson-body reading" : "rich-text lesson-body"} dangerouslySetInnerHTML={{ __html: lesson.body }} /> : null}
+              {lesson.body ? (
+                <div
+                  className={lesson.kind === "text" ? "rich-text lesson-body reading" : "rich-text lesson-body"}
+                  dangerouslySetInnerHTML={{ __html: lesson.body }}
+                />
+              ) : null}
             </>
           )}
         </article>
@@ -102,7 +127,13 @@ export function LessonPlayer({ data }: { data: LessonPageData }) {
               </p>
             ) : null}
           </div>
-          <EpisodeList courseId={course.id} episodes={data.episodes} open={!data.access || data.access === "previous_lessons"} currentId={lesson.id} compact />
+          <EpisodeList
+            courseId={course.id}
+            episodes={data.episodes}
+            open={!data.access || data.access === "previous_lessons"}
+            currentId={lesson.id}
+            compact
+          />
         </aside>
       </div>
       {data.showInstructions ? (

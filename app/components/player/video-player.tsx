@@ -82,7 +82,11 @@ export function VideoPlayer({
         method: "POST",
         headers: { "Content-Type": "application/json" },
         credentials: "same-origin",
-        body: JSON.stringify({ lesson_id: lessonId, position_seconds: Math.floor(video.currentTime), watched_seconds: Math.floor(watched) }),
+        body: JSON.stringify({
+          lesson_id: lessonId,
+          position_seconds: Math.floor(video.currentTime),
+          watched_seconds: Math.floor(watched),
+        }),
       });
       watched = 0;
     };
@@ -206,14 +210,32 @@ export function VideoPlayer({
       </noscript>
       {enhanced ? (
         <div className="video-controls" role="group" aria-label={t("player.controls.label")} data-testid="video-controls">
-          <button type="button" className="vc-button vc-play" onClick={toggle} aria-label={playing ? t("player.controls.pause") : t("player.controls.play")} data-testid="vc-play">
+          <button
+            type="button"
+            className="vc-button vc-play"
+            onClick={toggle}
+            aria-label={playing ? t("player.controls.pause") : t("player.controls.play")}
+            data-testid="vc-play"
+          >
             <Icon name={playing ? "pause" : "play"} />
           </button>
-          <button type="button" className="vc-button" onClick={() => skip(-SKIP_SECONDS)} aria-label={t("player.controls.back")} data-testid="vc-back">
+          <button
+            type="button"
+            className="vc-button"
+            onClick={() => skip(-SKIP_SECONDS)}
+            aria-label={t("player.controls.back")}
+            data-testid="vc-back"
+          >
             <Icon name="back" />
             <span className="vc-skip">15</span>
           </button>
-          <button type="button" className="vc-button" onClick={() => skip(SKIP_SECONDS)} aria-label={t("player.controls.forward")} data-testid="vc-forward">
+          <button
+            type="button"
+            className="vc-button"
+            onClick={() => skip(SKIP_SECONDS)}
+            aria-label={t("player.controls.forward")}
+            data-testid="vc-forward"
+          >
             <Icon name="forward" />
             <span className="vc-skip">15</span>
           </button>
@@ -233,7 +255,14 @@ export function VideoPlayer({
             data-testid="vc-seek"
             style={{ "--fill": `${duration ? (100 * time) / duration : 0}%` } as React.CSSProperties}
           />
-          <button type="button" className="vc-button" onClick={toggleMute} aria-label={muted ? t("player.controls.unmute") : t("player.controls.mute")} aria-pressed={muted} data-testid="vc-mute">
+          <button
+            type="button"
+            className="vc-button"
+            onClick={toggleMute}
+            aria-label={muted ? t("player.controls.unmute") : t("player.controls.mute")}
+            aria-pressed={muted}
+            data-testid="vc-mute"
+          >
             <Icon name={muted || volume === 0 ? "muted" : "volume"} />
           </button>
           <input
@@ -252,7 +281,13 @@ export function VideoPlayer({
           <button type="button" className="vc-button" onClick={onHelp} aria-label={t("player.controls.help")} data-testid="vc-help">
             <Icon name="help" />
           </button>
-          <button type="button" className="vc-button" onClick={toggleFullscreen} aria-label={fullscreen ? t("player.controls.exitFullscreen") : t("player.controls.fullscreen")} data-testid="vc-fullscreen">
+          <button
+            type="button"
+            className="vc-button"
+            onClick={toggleFullscreen}
+            aria-label={fullscreen ? t("player.controls.exitFullscreen") : t("player.controls.fullscreen")}
+            data-testid="vc-fullscreen"
+          >
             <Icon name="fullscreen" />
           </button>
         </div>

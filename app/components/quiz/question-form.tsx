@@ -39,17 +39,35 @@ function questionDefaults(values?: QuestionValues): Record<string, string | unde
   };
 }
 
-export function QuestionForm({ values, lastResult, cancelTo }: { values?: QuestionValues; lastResult?: SubmissionResult<string[]>; cancelTo?: string }) {
+export function QuestionForm({
+  values,
+  lastResult,
+  cancelTo,
+}: {
+  values?: QuestionValues;
+  lastResult?: SubmissionResult<string[]>;
+  cancelTo?: string;
+}) {
   const { t } = useTranslation();
   const prefix = values?.id ? `q${values.id}` : "new";
-  const [form, fields] = useZodForm({ id: `question-${prefix}`, schema: questionFormSchema, lastResult, defaultValue: questionDefaults(values) });
+  const [form, fields] = useZodForm({
+    id: `question-${prefix}`,
+    schema: questionFormSchema,
+    lastResult,
+    defaultValue: questionDefaults(values),
+  });
   const slot = (name: string) => fields[name as keyof typeof fields];
   const [type, setType] = useState<string>(String(fields.type.initialValue ?? "single"));
   const [enhanced, setEnhanced] = useState(false);
   useEffect(() => setEnhanced(true), []);
   const show = (...types: string[]) => !enhanced || types.includes(type);
   return (
-    <Form method="post" className="panel question-form" data-testid={values?.id ? `edit-question-${values.id}` : "add-question"} {...getFormProps(form)}>
+    <Form
+      method="post"
+      className="panel question-form"
+      data-testid={values?.id ? `edit-question-${values.id}` : "add-question"}
+      {...getFormProps(form)}
+    >
       <h3>{values?.id ? t("quiz.admin.editQuestion") : t("quiz.admin.addQuestion")}</h3>
       <FormErrors errors={form.errors} />
       {values?.id ? <input type="hidden" name="question_id" value={values.id} /> : null}
@@ -100,11 +118,23 @@ export function QuestionForm({ values, lastResult, cancelTo }: { values?: Questi
         <fieldset className="field">
           <legend>{t("quiz.admin.trueFalseLegend")}</legend>
           <label>
-            <input type="radio" name="correct_answer" value="true" defaultChecked={fields.correct_answer.initialValue === "true"} key={`${fields.correct_answer.key}-true`} />{" "}
+            <input
+              type="radio"
+              name="correct_answer"
+              value="true"
+              defaultChecked={fields.correct_answer.initialValue === "true"}
+              key={`${fields.correct_answer.key}-true`}
+            />{" "}
             {t("quiz.player.true")}
           </label>{" "}
           <label>
-            <input type="radio" name="correct_answer" value="false" defaultChecked={fields.correct_answer.initialValue === "false"} key={`${fields.correct_answer.key}-false`} />{" "}
+            <input
+              type="radio"
+              name="correct_answer"
+              value="false"
+              defaultChecked={fields.correct_answer.initialValue === "false"}
+              key={`${fields.correct_answer.key}-false`}
+            />{" "}
             {t("quiz.player.false")}
           </label>
           <ErrorList errors={fields.correct_answer.errors} />
@@ -123,7 +153,13 @@ export function QuestionForm({ values, lastResult, cancelTo }: { values?: Questi
         <textarea {...controlProps(fields.explanation, `${prefix}-explanation`)} rows={2} maxLength={5000} />
         <ErrorList id={`${prefix}-explanation-error`} errors={fields.explanation.errors} />
       </div>
-      <button type="submit" name="intent" value={values?.id ? "save-question" : "add-question"} className="primary" data-testid="save-question">
+      <button
+        type="submit"
+        name="intent"
+        value={values?.id ? "save-question" : "add-question"}
+        className="primary"
+        data-testid="save-question"
+      >
         {values?.id ? t("quiz.admin.saveQuestion") : t("quiz.admin.addQuestion")}
       </button>{" "}
       {cancelTo ? <Link to={cancelTo}>{t("confirm.cancel")}</Link> : null}

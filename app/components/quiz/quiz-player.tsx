@@ -22,7 +22,15 @@ export interface QuizPlayerProps {
   error: string | null;
 }
 
-export const QUIZ_REFUSALS = ["deadline_passed", "no_attempts_left", "already_passed", "no_questions", "ended", "not_found", "invalid_answer"];
+export const QUIZ_REFUSALS = [
+  "deadline_passed",
+  "no_attempts_left",
+  "already_passed",
+  "no_questions",
+  "ended",
+  "not_found",
+  "invalid_answer",
+];
 
 export function QuizPlayer({ data, returnTo, lessonId, confirm, error }: QuizPlayerProps) {
   const { t } = useTranslation();
@@ -38,7 +46,12 @@ export function QuizPlayer({ data, returnTo, lessonId, confirm, error }: QuizPla
     </>
   );
   return (
-    <section className="quiz" data-testid="quiz" aria-busy={busy || undefined} data-state={state.open ? "in_progress" : state.last ? state.last.status : "not_started"}>
+    <section
+      className="quiz"
+      data-testid="quiz"
+      aria-busy={busy || undefined}
+      data-state={state.open ? "in_progress" : state.last ? state.last.status : "not_started"}
+    >
       {error && QUIZ_REFUSALS.includes(error) ? (
         <p className="form-message quiz-refusal" role="alert" data-testid="quiz-error">
           {t(`quiz.refusal.${error}`)}
@@ -77,7 +90,11 @@ export function QuizLoadFailed() {
 function Facts({ state }: { state: QuizPlayerState }) {
   const { t, i18n } = useTranslation();
   const q = state.quiz;
-  const deadline = q.deadline ? new Intl.DateTimeFormat(i18n.language === "en" ? "da" : i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(q.deadline)) : null;
+  const deadline = q.deadline
+    ? new Intl.DateTimeFormat(i18n.language === "en" ? "da" : i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(
+        new Date(q.deadline),
+      )
+    : null;
   return (
     <dl className="quiz-facts" data-testid="quiz-facts">
       <div>
@@ -145,7 +162,19 @@ function Retake({ state, action, hidden }: { state: QuizPlayerState; action: str
   );
 }
 
-function InProgress({ attempt, action, hidden, confirm, busy }: { attempt: AttemptView; action: string; hidden: JSX.Element; confirm: boolean; busy: boolean }) {
+function InProgress({
+  attempt,
+  action,
+  hidden,
+  confirm,
+  busy,
+}: {
+  attempt: AttemptView;
+  action: string;
+  hidden: JSX.Element;
+  confirm: boolean;
+  busy: boolean;
+}) {
   const { t } = useTranslation();
   const index = Math.min(attempt.current, attempt.questions.length - 1);
   const question = attempt.questions[index];
@@ -154,7 +183,14 @@ function InProgress({ attempt, action, hidden, confirm, busy }: { attempt: Attem
   const last = index === total - 1;
   return (
     // The key makes React render fresh inputs for each question (their defaults come from the server).
-    <Form method="post" action={action} className="quiz-question" key={`${attempt.id}-${question.id}`} data-testid="quiz-question" preventScrollReset>
+    <Form
+      method="post"
+      action={action}
+      className="quiz-question"
+      key={`${attempt.id}-${question.id}`}
+      data-testid="quiz-question"
+      preventScrollReset
+    >
       {hidden}
       <input type="hidden" name="attempt_id" value={attempt.id} />
       <input type="hidden" name="question_id" value={question.id} />
@@ -203,7 +239,14 @@ function AnswerInput({ question }: { question: AttemptView["questions"][number] 
     return (
       <label className="quiz-text">
         <span className="visually-hidden">{t("quiz.player.yourAnswer")}</span>
-        <input name="text" defaultValue={question.answer?.text ?? ""} maxLength={500} autoComplete="off" placeholder={t("quiz.player.typeAnswer")} data-testid="quiz-text" />
+        <input
+          name="text"
+          defaultValue={question.answer?.text ?? ""}
+          maxLength={500}
+          autoComplete="off"
+          placeholder={t("quiz.player.typeAnswer")}
+          data-testid="quiz-text"
+        />
       </label>
     );
   }
@@ -213,7 +256,13 @@ function AnswerInput({ question }: { question: AttemptView["questions"][number] 
       {question.options.map((o) => (
         <li key={o.id}>
           <label className="quiz-option">
-            <input type={multiple ? "checkbox" : "radio"} name="choice" value={o.id} defaultChecked={chosen.has(o.id)} data-testid={`quiz-option-${o.id}`} />
+            <input
+              type={multiple ? "checkbox" : "radio"}
+              name="choice"
+              value={o.id}
+              defaultChecked={chosen.has(o.id)}
+              data-testid={`quiz-option-${o.id}`}
+            />
             <span>{question.type === "true_false" ? t(`quiz.player.${o.id}`) : o.text}</span>
           </label>
         </li>

@@ -1,7 +1,12 @@
 import { useTranslation } from "~/utils/translate";
 import type { AttemptView } from "~/models/quiz.server";
 
-type Revealed = AttemptView["questions"][number] & { correct?: boolean; correct_choices?: string[]; accepted?: string[]; explanation?: string };
+type Revealed = AttemptView["questions"][number] & {
+  correct?: boolean;
+  correct_choices?: string[];
+  accepted?: string[];
+  explanation?: string;
+};
 
 /** Passed or failed, the score out of 100 % (docs/product.md §9), which answers were right, and the explanations. */
 export function QuizResult({ attempt }: { attempt: AttemptView }) {

@@ -25,12 +25,23 @@ function isMessage(data: unknown): data is Message {
  * never committed are sent two seconds after the last one (and every 20 seconds), and when the page is
  * hidden or closed, so a closed tab keeps its place. Without JavaScript it says that the content needs it.
  */
-export function ScormPlayer({ lessonId, data, onLessonCompleted }: { lessonId: number; data: ScormPlayerData; onLessonCompleted?: () => void }) {
+export function ScormPlayer({
+  lessonId,
+  data,
+  onLessonCompleted,
+}: {
+  lessonId: number;
+  data: ScormPlayerData;
+  onLessonCompleted?: () => void;
+}) {
   const { t } = useTranslation();
   const frame = useRef<HTMLIFrameElement>(null);
   const [enhanced, setEnhanced] = useState(false);
   const [items, setItems] = useState<Item[]>(data.items);
-  const firstOpen = Math.max(0, data.items.findIndex((i) => !i.completed));
+  const firstOpen = Math.max(
+    0,
+    data.items.findIndex((i) => !i.completed),
+  );
   const [current, setCurrent] = useState(firstOpen);
   const [save, setSave] = useState<SaveState>("idle");
   const completedRef = useRef(onLessonCompleted);
@@ -54,13 +65,29 @@ export function ScormPlayer({ lessonId, data, onLessonCompleted }: { lessonId: n
         body,
       })
         .then(async (response) => {
-          const reply = (await response.json()) as { error?: boolean; payload: { sco_id: string; completed: boolean; completion_status: string; success_status: string; score: { scaled: number | null }; lesson_completed?: boolean } };
+          const reply = (await response.json()) as {
+            error?: boolean;
+            payload: {
+              sco_id: string;
+              completed: boolean;
+              completion_status: string;
+              success_status: string;
+              score: { scaled: number | null };
+              lesson_completed?: boolean;
+            };
+          };
           if (!response.ok || reply.error) throw new Error(String(response.status));
           const a = reply.payload;
           setItems((list) =>
             list.map((i) =>
               i.identifier === a.sco_id
-                ? { ...i, completed: a.completed, completionStatus: a.completion_status, successStatus: a.success_status, score: a.score.scaled === null ? null : Math.round(a.score.scaled * 100) }
+                ? {
+                    ...i,
+                    completed: a.completed,
+                    completionStatus: a.completion_status,
+                    successStatus: a.success_status,
+                    score: a.score.scaled === null ? null : Math.round(a.score.scaled * 100),
+                  }
                 : i,
             ),
           );
@@ -125,11 +152,27 @@ export function ScormPlayer({ lessonId, data, onLessonCompleted }: { lessonId: n
           <h2>{t("scorm.player.contents")}</h2>
           <ol>
             {items.map((i, index) => (
-              <li key={i.identifier} style={{ paddingInlineStart: `${i.depth * 0.9}rem` }} className={index === current ? "current" : undefined}>
-                <button type="button" onClick={() => setCurrent(index)} aria-current={index === current ? "true" : undefined} disabled={!enhanced} data-testid="scorm-item">
+              <li
+                key={i.identifier}
+                style={{ paddingInlineStart: `${i.depth * 0.9}rem` }}
+                className={index === current ? "current" : undefined}
+              >
+                <button
+                  type="button"
+                  onClick={() => setCurrent(index)}
+                  aria-current={index === current ? "true" : undefined}
+                  disabled={!enhanced}
+                  data-testid="scorm-item"
+                >
                   <span className={`scorm-dot ${i.completed ? "done" : i.completionStatus ? "started" : ""}`} aria-hidden="true" />
                   <span>{i.title}</span>
-                  <span className="visually-hidden">{i.completed ? t("scorm.status.completed") : i.completionStatus ? t("scorm.status.started") : t("scorm.status.notStarted")}</span>
+                  <span className="visually-hidden">
+                    {i.completed
+                      ? t("scorm.status.completed")
+                      : i.completionStatus
+                        ? t("scorm.status.started")
+                        : t("scorm.status.notStarted")}
+                  </span>
                 </button>
               </li>
             ))}
@@ -140,12 +183,22 @@ export function ScormPlayer({ lessonId, data, onLessonCompleted }: { lessonId: n
         <div className="scorm-bar">
           <span className="scorm-title">{item.title}</span>
           <span className={`scorm-status ${item.completed ? "done" : ""}`} data-testid="scorm-status">
-            {item.completed ? t("scorm.status.completed") : item.completionStatus ? t("scorm.status.started") : t("scorm.status.notStarted")}
+            {item.completed
+              ? t("scorm.status.completed")
+              : item.completionStatus
+                ? t("scorm.status.started")
+                : t("scorm.status.notStarted")}
             {item.successStatus === "passed" || item.successStatus === "failed" ? ` · ${t(`scorm.status.${item.successStatus}`)}` : ""}
             {item.score !== null ? ` · ${t("scorm.status.score", { score: item.score })}` : ""}
           </span>
           <span className="scorm-save" role="status" aria-live="polite" data-testid="scorm-save">
-            {save === "saving" ? t("scorm.player.saving") : save === "saved" ? t("scorm.player.saved") : save === "error" ? t("scorm.player.saveFailed") : ""}
+            {save === "saving"
+              ? t("scorm.player.saving")
+              : save === "saved"
+                ? t("scorm.player.saved")
+                : save === "error"
+                  ? t("scorm.player.saveFailed")
+                  : ""}
           </span>
         </div>
         {enhanced ? (

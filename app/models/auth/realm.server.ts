@@ -1,12 +1,6 @@
 import type Database from "better-sqlite3";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import {
-  platformLoginFailures,
-  platformPasswordResets,
-  platformSessions,
-  superAdmins,
-  type Organization,
-} from "../../../db/platform";
+import { platformLoginFailures, platformPasswordResets, platformSessions, superAdmins, type Organization } from "../../../db/platform";
 import type { PlatformDb, TenantDb } from "../../../db/open";
 import { loginFailures, passwordResets, sessions, users, type UserRole } from "../../../db/tenant";
 

@@ -77,9 +77,7 @@ export function revokeSessionsOf(realm: AuthRealm, personId: number, { except }:
   realm.db
     .delete(realm.sessions)
     .where(
-      except === undefined
-        ? eq(realm.sessions.userId, personId)
-        : and(eq(realm.sessions.userId, personId), ne(realm.sessions.id, except)),
+      except === undefined ? eq(realm.sessions.userId, personId) : and(eq(realm.sessions.userId, personId), ne(realm.sessions.id, except)),
     )
     .run();
 }

@@ -75,9 +75,17 @@ function spend(realm: AuthRealm, table: TokenTable, token: string, now: Date, ow
 
 /** After a password changes, no older reset or sign-in link of the person may still work. */
 function cancelOutstandingLinks(realm: AuthRealm, personId: number, now: Date) {
-  realm.db.update(realm.resets).set({ usedAt: now }).where(and(eq(realm.resets.userId, personId), isNull(realm.resets.usedAt))).run();
+  realm.db
+    .update(realm.resets)
+    .set({ usedAt: now })
+    .where(and(eq(realm.resets.userId, personId), isNull(realm.resets.usedAt)))
+    .run();
   if (realm.kind === "organization") {
-    realm.db.update(magicLinks).set({ usedAt: now }).where(and(eq(magicLinks.userId, personId), isNull(magicLinks.usedAt))).run();
+    realm.db
+      .update(magicLinks)
+      .set({ usedAt: now })
+      .where(and(eq(magicLinks.userId, personId), isNull(magicLinks.usedAt)))
+      .run();
   }
 }
 
@@ -154,7 +162,6 @@ export async function changePassword(
     cancelOutstandingLinks(realm, personId, new Date());
   });
 }
-
 
 /** Spends a sign-in code; the person it signs in, or null when it is unknown, used or expired. */
 export function exchangeMagicLink(realm: AuthRealm, code: string, now = new Date()) {

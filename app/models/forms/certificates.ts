@@ -46,7 +46,13 @@ export const layoutSchema = z.object({
 });
 
 /** The editor's form names of a layout's fields (a block's messages go on `block_<slot>`). */
-const LAYOUT_FIELDS: Record<string, string> = { pageSize: "page_size", orientation: "orientation", backgroundFileId: "background_file_id", showLogo: "show_logo", showQr: "show_qr" };
+const LAYOUT_FIELDS: Record<string, string> = {
+  pageSize: "page_size",
+  orientation: "orientation",
+  backgroundFileId: "background_file_id",
+  showLogo: "show_logo",
+  showQr: "show_qr",
+};
 const BLOCK_PARTS = ["text", "x", "y", "width", "size", "align", "bold", "color", "remove"] as const;
 
 const blockSlots = Object.fromEntries(
@@ -81,7 +87,16 @@ export const templateFormSchema = z
       const f = (part: string) => slots[`block_${i}_${part}`];
       if (f("remove") === "on" || !(f("text") ?? "").trim()) continue;
       used.push(i);
-      blocks.push({ text: f("text") ?? "", x: f("x") ?? "", y: f("y") ?? "", width: f("width") ?? "", size: f("size") ?? "", align: f("align") ?? "center", bold: f("bold") === "on", color: f("color") ?? "#1f2937" });
+      blocks.push({
+        text: f("text") ?? "",
+        x: f("x") ?? "",
+        y: f("y") ?? "",
+        width: f("width") ?? "",
+        size: f("size") ?? "",
+        align: f("align") ?? "center",
+        bold: f("bold") === "on",
+        color: f("color") ?? "#1f2937",
+      });
     }
     const background = form.background_file_id ?? "";
     const layout = layoutSchema.safeParse(
@@ -104,7 +119,10 @@ export const templateFormSchema = z
     if (!layout.success) {
       for (const issue of layout.error.issues) {
         const [first, index] = issue.path;
-        const path = first === "blocks" && typeof index === "number" ? `block_${used[index] ?? index}` : (LAYOUT_FIELDS[String(first)] ?? "block_count");
+        const path =
+          first === "blocks" && typeof index === "number"
+            ? `block_${used[index] ?? index}`
+            : (LAYOUT_FIELDS[String(first)] ?? "block_count");
         ctx.addIssue({ code: "custom", path: [path], message: issue.message });
       }
       return z.NEVER;

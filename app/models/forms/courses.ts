@@ -6,7 +6,11 @@ import { COURSE_TYPES, LESSON_KINDS } from "../vocabulary";
  * their resource schemas from these) and as the authoring forms post them (app/screens/organization-courses.tsx).
  * Not a .server module: the browser checks the forms with the same schemas (app/utils/form.ts).
  */
-const httpUrl = z.string().max(2000).url("validation.url").refine((v) => /^https?:\/\//i.test(v), "validation.url");
+const httpUrl = z
+  .string()
+  .max(2000)
+  .url("validation.url")
+  .refine((v) => /^https?:\/\//i.test(v), "validation.url");
 
 /** One of a course's links. */
 export const courseLinkSchema = z.object({ title: z.string().trim().min(1, "validation.required").max(200), url: httpUrl });
@@ -63,9 +67,16 @@ export const lessonFormSchema = z
   .superRefine((form, ctx) => {
     if (form.lesson_kind !== "quiz") return;
     if (!form.lesson_quiz_id) ctx.addIssue({ code: "custom", path: ["lesson_quiz_id"], message: "fixes.lessonQuiz.required" });
-    else if (!/^[1-9]\d{0,14}$/.test(form.lesson_quiz_id)) ctx.addIssue({ code: "custom", path: ["lesson_quiz_id"], message: "fixes.lessonQuiz.unknown" });
+    else if (!/^[1-9]\d{0,14}$/.test(form.lesson_quiz_id))
+      ctx.addIssue({ code: "custom", path: ["lesson_quiz_id"], message: "fixes.lessonQuiz.unknown" });
   })
   .transform((form) => ({
-    lesson: { title: form.lesson_title, kind: form.lesson_kind, body: form.lesson_body, video_url: form.lesson_video_url, file_id: form.lesson_file_id },
+    lesson: {
+      title: form.lesson_title,
+      kind: form.lesson_kind,
+      body: form.lesson_body,
+      video_url: form.lesson_video_url,
+      file_id: form.lesson_file_id,
+    },
     quizId: form.lesson_kind === "quiz" && form.lesson_quiz_id ? Number(form.lesson_quiz_id) : null,
   }));

@@ -9,7 +9,13 @@ import { GROUP_RULE_FIELDS, GROUP_RULE_OPERATORS } from "../vocabulary";
 export const groupFormSchema = z.object({
   name: z.string({ required_error: "validation.required" }).trim().min(1, "validation.required").max(120),
   description: z.string().trim().max(2000).default(""),
-  coverFileId: z.coerce.number().int().positive().nullable().optional().transform((v) => v ?? null),
+  coverFileId: z.coerce
+    .number()
+    .int()
+    .positive()
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null),
   ruleMatch: z.enum(["all", "any"]).default("all"),
 });
 export type GroupForm = z.infer<typeof groupFormSchema>;
@@ -32,7 +38,10 @@ export const ruleSchema = z
   .object({
     field: z.enum(GROUP_RULE_FIELDS, { errorMap: () => ({ message: "validation.invalidOption" }) }),
     operator: z.enum(GROUP_RULE_OPERATORS, { errorMap: () => ({ message: "validation.invalidOption" }) }),
-    value: z.union([z.string(), z.number()]).transform((v) => String(v).trim()).pipe(z.string().min(1, "validation.required").max(254)),
+    value: z
+      .union([z.string(), z.number()])
+      .transform((v) => String(v).trim())
+      .pipe(z.string().min(1, "validation.required").max(254)),
   })
   .superRefine((rule, ctx) => {
     if (!RULE_OPERATORS[rule.field].includes(rule.operator)) {
@@ -42,7 +51,8 @@ export const ruleSchema = z
     if (rule.field === "language" && !(LANGUAGES as readonly string[]).includes(rule.value)) bad("validation.invalidOption");
     if (rule.field === "role" && !["learner", "admin"].includes(rule.value)) bad("validation.invalidOption");
     if (rule.field === "created_at" && !/^\d{4}-\d{2}-\d{2}$/.test(rule.value)) bad("groups.errors.date");
-    if ((rule.field === "completed_course" || rule.field === "member_of_group") && !/^\d{1,15}$/.test(rule.value)) bad("validation.invalidOption");
+    if ((rule.field === "completed_course" || rule.field === "member_of_group") && !/^\d{1,15}$/.test(rule.value))
+      bad("validation.invalidOption");
   });
 export type RuleInput = z.infer<typeof ruleSchema>;
 

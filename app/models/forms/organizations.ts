@@ -14,7 +14,10 @@ const HOST_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0
  */
 export function normalizeHost(raw: string | undefined | null): string | null {
   if (!raw || raw.length > MAX_HOST_LENGTH + 6) return null;
-  const host = raw.trim().toLowerCase().replace(/:\d{1,5}$/, "");
+  const host = raw
+    .trim()
+    .toLowerCase()
+    .replace(/:\d{1,5}$/, "");
   if (host.length === 0 || host.length > MAX_HOST_LENGTH) return null;
   return HOST_PATTERN.test(host) ? host : null;
 }
@@ -45,7 +48,12 @@ export const organizationSettingsSchema = z.object({
   domain: hostField,
   customDomain: hostField,
   twoFactorRequired: z.preprocess((v) => v === true || v === "on" || v === "true", z.boolean()).default(false),
-  footer: z.string().trim().max(500).optional().transform((v) => v || null),
+  footer: z
+    .string()
+    .trim()
+    .max(500)
+    .optional()
+    .transform((v) => v || null),
   bcc: z
     .string()
     .trim()
@@ -53,7 +61,9 @@ export const organizationSettingsSchema = z.object({
     .refine((v) => v === "" || z.string().email().safeParse(v).success, "validation.email")
     .optional()
     .transform((v) => v || null),
-  featuredCourse: z.preprocess((v) => (v === "" || v === undefined ? null : v), z.coerce.number().int().positive().nullable()).default(null),
+  featuredCourse: z
+    .preprocess((v) => (v === "" || v === undefined ? null : v), z.coerce.number().int().positive().nullable())
+    .default(null),
 });
 export type OrganizationSettings = z.infer<typeof organizationSettingsSchema>;
 

@@ -54,7 +54,8 @@ export const questionSchema = z
       if (q.type === "single" && right !== 1) ctx.addIssue({ code: "custom", path: ["options"], message: "quiz.errors.oneCorrect" });
       if (q.type === "multiple" && right < 1) ctx.addIssue({ code: "custom", path: ["options"], message: "quiz.errors.someCorrect" });
     }
-    if (q.type === "true_false" && q.correct_answer === null) ctx.addIssue({ code: "custom", path: ["correct_answer"], message: "quiz.errors.trueOrFalse" });
+    if (q.type === "true_false" && q.correct_answer === null)
+      ctx.addIssue({ code: "custom", path: ["correct_answer"], message: "quiz.errors.trueOrFalse" });
     if (q.type === "text" && q.accepted.length === 0) ctx.addIssue({ code: "custom", path: ["accepted"], message: "quiz.errors.accepted" });
   });
 export type QuestionInput = z.infer<typeof questionSchema>;
@@ -90,7 +91,10 @@ export const questionFormSchema = z
         type: form.type,
         prompt: form.prompt ?? "",
         explanation: form.explanation ?? "",
-        options: Array.from({ length: OPTION_SLOTS }, (_, i) => ({ text: (slots[`option_text_${i}`] ?? "").trim(), correct: slots[`option_correct_${i}`] === "on" })).filter((o) => o.text !== ""),
+        options: Array.from({ length: OPTION_SLOTS }, (_, i) => ({
+          text: (slots[`option_text_${i}`] ?? "").trim(),
+          correct: slots[`option_correct_${i}`] === "on",
+        })).filter((o) => o.text !== ""),
         correct_answer: form.correct_answer === "true" ? true : form.correct_answer === "false" ? false : null,
         accepted: (form.accepted ?? "")
           .split(/\r?\n/)
@@ -100,6 +104,7 @@ export const questionFormSchema = z
       { errorMap: formErrorMap },
     );
     if (question.success) return question.data;
-    for (const issue of question.error.issues) ctx.addIssue({ code: "custom", path: [String(issue.path[0] ?? "prompt")], message: issue.message });
+    for (const issue of question.error.issues)
+      ctx.addIssue({ code: "custom", path: [String(issue.path[0] ?? "prompt")], message: issue.message });
     return z.NEVER;
   });

@@ -53,7 +53,11 @@ export const ssoDriverSchema = z
     tokenUrl: optionalUrl,
     userinfoUrl: optionalUrl,
     clientId: z.string({ required_error: "validation.required" }).trim().min(1, "validation.required").max(500),
-    clientSecret: z.string().max(2000).optional().transform((v) => v ?? ""),
+    clientSecret: z
+      .string()
+      .max(2000)
+      .optional()
+      .transform((v) => v ?? ""),
     scopes: z
       .string()
       .trim()
@@ -84,4 +88,3 @@ export const ssoDriverSchema = z
       need("userinfoUrl");
     }
   });
-

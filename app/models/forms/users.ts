@@ -14,10 +14,13 @@ export const userFormSchema = z.object({
   firstName: z.string().trim().max(100).default(""),
   lastName: z.string().trim().max(100).default(""),
   email: z.string({ required_error: "validation.required" }).trim().max(254).email("validation.email"),
-  phone: z.string().trim().max(40).optional().transform((v) => v || null),
-  role: z
-    .enum(ASSIGNABLE_ROLES, { errorMap: () => ({ message: "validation.invalidOption" }) })
-    .transform((v) => (v === "none" ? null : v)),
+  phone: z
+    .string()
+    .trim()
+    .max(40)
+    .optional()
+    .transform((v) => v || null),
+  role: z.enum(ASSIGNABLE_ROLES, { errorMap: () => ({ message: "validation.invalidOption" }) }).transform((v) => (v === "none" ? null : v)),
   language: z
     .enum(["", ...LANGUAGES])
     .optional()

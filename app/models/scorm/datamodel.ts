@@ -21,7 +21,13 @@ interface Rule {
 }
 
 const N = "(\\d{1,4})";
-const r = (path: string) => new RegExp(`^${path.split(".").map((part) => (part === "n" ? N : part)).join("\\.")}$`);
+const r = (path: string) =>
+  new RegExp(
+    `^${path
+      .split(".")
+      .map((part) => (part === "n" ? N : part))
+      .join("\\.")}$`,
+  );
 
 const STATUS12 = ["passed", "completed", "failed", "incomplete", "browsed", "not attempted"] as const;
 const EXIT12 = ["time-out", "suspend", "logout", ""] as const;
@@ -51,7 +57,8 @@ const rules12: Rule[] = [
   { pattern: /^cmi\.interactions\.(\d{1,4})\.correct_responses\.(\d{1,4})\.pattern$/, max: 255, writable: true },
   // The LMS's own: sent back by scorm-again in full commits, never taken from the content.
   {
-    pattern: /^cmi\.(core\.(student_id|student_name|credit|entry|lesson_mode|total_time)|launch_data|comments_from_lms|student_data\.(mastery_score|max_time_allowed|time_limit_action))$/,
+    pattern:
+      /^cmi\.(core\.(student_id|student_name|credit|entry|lesson_mode|total_time)|launch_data|comments_from_lms|student_data\.(mastery_score|max_time_allowed|time_limit_action))$/,
     max: 4096,
     writable: false,
   },
@@ -117,7 +124,10 @@ function decimalOk(v: string) {
  * Checks a flattened commit: every name known to the version's data model, every value within its
  * limits. Returns the elements to store (the writable ones) or the problems found.
  */
-export function validateCmi(family: Family, input: Record<string, unknown>): { ok: true; values: Record<string, string> } | { ok: false; problems: CmiProblem[] } {
+export function validateCmi(
+  family: Family,
+  input: Record<string, unknown>,
+): { ok: true; values: Record<string, string> } | { ok: false; problems: CmiProblem[] } {
   const rules = family === "1.2" ? rules12 : rules2004;
   const values: Record<string, string> = {};
   const problems: CmiProblem[] = [];
@@ -145,11 +155,14 @@ export function validateCmi(family: Family, input: Record<string, unknown>): { o
     // "" is an element never set (scorm-again's full commits carry every element).
     if (rule.values && value !== "" && !rule.values.includes(value)) problems.push({ element, problem: "invalid_value" });
     else if (rule.kind === "decimal" && !decimalOk(value)) problems.push({ element, problem: "invalid_value" });
-    else if (rule.kind === "timespan12" && value !== "" && parseTimespan12(value) === null) problems.push({ element, problem: "invalid_value" });
-    else if (rule.kind === "duration2004" && value !== "" && parseDuration2004(value) === null) problems.push({ element, problem: "invalid_value" });
+    else if (rule.kind === "timespan12" && value !== "" && parseTimespan12(value) === null)
+      problems.push({ element, problem: "invalid_value" });
+    else if (rule.kind === "duration2004" && value !== "" && parseDuration2004(value) === null)
+      problems.push({ element, problem: "invalid_value" });
     else {
       const indexes = [...element.matchAll(/\.(objectives|interactions|comments_from_learner|correct_responses)\.(\d+)/g)];
-      if (indexes.some(([, name, n]) => Number(n) >= MAX_INDEX[name as keyof typeof MAX_INDEX])) problems.push({ element, problem: "too_many" });
+      if (indexes.some(([, name, n]) => Number(n) >= MAX_INDEX[name as keyof typeof MAX_INDEX]))
+        problems.push({ element, problem: "too_many" });
       else values[element] = value;
     }
   }

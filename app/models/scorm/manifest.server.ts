@@ -134,8 +134,16 @@ export function parseManifest(xml: string): ParsedManifest {
       const title = text(item.title) || attr(item, "identifier");
       if (resource?.href) {
         const mastery = text(item.masteryscore);
-        const measure = text(((((item.sequencing ?? {}) as Node).objectives ?? {}) as Node & { primaryObjective?: Node }).primaryObjective?.minNormalizedMeasure);
-        const masteryScore = mastery !== "" && Number.isFinite(Number(mastery)) ? Number(mastery) : measure !== "" && Number.isFinite(Number(measure)) ? Number(measure) : null;
+        const measure = text(
+          ((((item.sequencing ?? {}) as Node).objectives ?? {}) as Node & { primaryObjective?: Node }).primaryObjective
+            ?.minNormalizedMeasure,
+        );
+        const masteryScore =
+          mastery !== "" && Number.isFinite(Number(mastery))
+            ? Number(mastery)
+            : measure !== "" && Number.isFinite(Number(measure))
+              ? Number(measure)
+              : null;
         items.push({
           identifier: attr(item, "identifier") || ref,
           title: title.slice(0, 300),
@@ -153,7 +161,16 @@ export function parseManifest(xml: string): ParsedManifest {
   // A package with no organization may still have one launchable resource (allowed by the CP spec).
   if (items.length === 0 && !organization) {
     const first = [...resources.entries()].find(([, r]) => r.href);
-    if (first) items.push({ identifier: first[0], title: first[0], launch: first[1].href, scormType: first[1].scormType, masteryScore: null, launchData: null, depth: 0 });
+    if (first)
+      items.push({
+        identifier: first[0],
+        title: first[0],
+        launch: first[1].href,
+        scormType: first[1].scormType,
+        masteryScore: null,
+        launchData: null,
+        depth: 0,
+      });
   }
   if (items.length === 0) throw new ManifestError("no_items");
   const title = text(organization?.title) || text((manifest.metadata as Node | undefined)?.title) || items[0].title;

@@ -59,10 +59,14 @@ export interface ZipListing {
 
 function openZip(file: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false, decodeStrings: true }, (error, zip) => {
-      if (error || !zip) reject(error ?? new Error("no zip"));
-      else resolve(zip);
-    });
+    yauzl.open(
+      file,
+      { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false, decodeStrings: true },
+      (error, zip) => {
+        if (error || !zip) reject(error ?? new Error("no zip"));
+        else resolve(zip);
+      },
+    );
   });
 }
 
@@ -197,7 +201,11 @@ export async function listZip(
  * Pass 2: unpacks into `<parent>/<random>` and returns its folder name. Limits are counted on the bytes
  * that actually come out of the decompressor, whatever the archive declares.
  */
-export async function unpackZip(file: string, parent: string, limits: UnpackLimits = DEFAULT_UNPACK_LIMITS): Promise<{ folder: string; files: number; bytes: number }> {
+export async function unpackZip(
+  file: string,
+  parent: string,
+  limits: UnpackLimits = DEFAULT_UNPACK_LIMITS,
+): Promise<{ folder: string; files: number; bytes: number }> {
   fs.mkdirSync(parent, { recursive: true });
   const folder = crypto.randomBytes(12).toString("hex");
   const temp = path.join(parent, `.incoming-${folder}`);

@@ -41,7 +41,10 @@ export type SettingsProblem = "needs_driver";
 export function setPasswordLogin(db: TenantConn, on: boolean): SettingsProblem | null {
   return db.transaction((tx) => {
     if (!on && listDrivers(tx, { enabledOnly: true }).length === 0) return "needs_driver";
-    tx.insert(ssoSettings).values({ id: 1, passwordLogin: on }).onConflictDoUpdate({ target: ssoSettings.id, set: { passwordLogin: on } }).run();
+    tx.insert(ssoSettings)
+      .values({ id: 1, passwordLogin: on })
+      .onConflictDoUpdate({ target: ssoSettings.id, set: { passwordLogin: on } })
+      .run();
     return null;
   });
 }
@@ -100,7 +103,11 @@ export function addDriver(
     if (Object.keys(problems).length) return { ok: false as const, problems };
     const driver = tx
       .insert(ssoDrivers)
-      .values({ ...values(input), clientSecretSealed: box.seal(input.clientSecret, secretScope(organizationId)), position: listDrivers(tx).length })
+      .values({
+        ...values(input),
+        clientSecretSealed: box.seal(input.clientSecret, secretScope(organizationId)),
+        position: listDrivers(tx).length,
+      })
       .returning()
       .get();
     return { ok: true as const, driver };

@@ -72,7 +72,17 @@ const configCache = new Map<string, { config: oidc.Configuration; until: number 
 
 /** The provider as openid-client sees it: discovered (OIDC) or built from the three addresses (OAuth2). */
 export async function providerConfiguration(tenant: SsoTenant, driver: SsoDriver): Promise<oidc.Configuration> {
-  const key = JSON.stringify([tenant.organizationId, driver.id, driver.updatedAt.getTime(), driver.clientSecretSealed, driver.issuer, driver.authorizationUrl, driver.tokenUrl, driver.userinfoUrl, driver.clientId]);
+  const key = JSON.stringify([
+    tenant.organizationId,
+    driver.id,
+    driver.updatedAt.getTime(),
+    driver.clientSecretSealed,
+    driver.issuer,
+    driver.authorizationUrl,
+    driver.tokenUrl,
+    driver.userinfoUrl,
+    driver.clientId,
+  ]);
   const cached = configCache.get(key);
   if (cached && cached.until > Date.now()) return cached.config;
   const config = await buildConfiguration(tenant, driver);
@@ -86,7 +96,8 @@ async function buildConfiguration(tenant: SsoTenant, driver: SsoDriver): Promise
   if (secret === null) throw new SsoFailure("config", "client secret does not open with this server's key");
   // RFC 6749 §2.3.1: every provider supports HTTP Basic for the client's credentials.
   const auth = oidc.ClientSecretBasic(secret);
-  const addresses = driver.kind === "oidc" ? [driver.issuer ?? ""] : [driver.authorizationUrl ?? "", driver.tokenUrl ?? "", driver.userinfoUrl ?? ""];
+  const addresses =
+    driver.kind === "oidc" ? [driver.issuer ?? ""] : [driver.authorizationUrl ?? "", driver.tokenUrl ?? "", driver.userinfoUrl ?? ""];
   const insecure = addresses.every((a) => a && loopback(a));
   try {
     if (driver.kind === "oidc") {
@@ -197,8 +208,13 @@ export async function completeSignIn(
 ): Promise<ProviderIdentity> {
   const state = params.get("state");
   if (!state || state.length > 500) throw new SsoFailure("state", "missing state");
-  const row = tenant.db.delete(ssoLogins).where(eq(ssoLogins.stateHash, hashToken(state))).returning().get();
-  if (!row || row.expiresAt.getTime() < now.getTime() || row.kind !== kind) throw new SsoFailure("state", "unknown, spent or expired state");
+  const row = tenant.db
+    .delete(ssoLogins)
+    .where(eq(ssoLogins.stateHash, hashToken(state)))
+    .returning()
+    .get();
+  if (!row || row.expiresAt.getTime() < now.getTime() || row.kind !== kind)
+    throw new SsoFailure("state", "unknown, spent or expired state");
   if (!binding || !sameHash(hashToken(binding), row.bindingHash)) throw new SsoFailure("state", "state not bound to this browser or app");
   const driver = getDriver(tenant.db, row.driverId);
   if (!driver || (driverSlug && driver.slug !== driverSlug)) throw new SsoFailure("state", "state of another driver");
@@ -296,7 +312,8 @@ function asFailure(error: unknown): SsoFailure {
   const code = (error as { code?: unknown })?.code;
   if (typeof code === "string") {
     if (/JWT|JWS|KEY_SELECTION|SIGNATURE/.test(code)) return new SsoFailure("id_token", code);
-    if (code === "OAUTH_TIMEOUT" || code === "ECONNREFUSED" || code === "OAUTH_RESPONSE_IS_NOT_JSON") return new SsoFailure("unreachable", code);
+    if (code === "OAUTH_TIMEOUT" || code === "ECONNREFUSED" || code === "OAUTH_RESPONSE_IS_NOT_JSON")
+      return new SsoFailure("unreachable", code);
     return new SsoFailure("provider_error", code);
   }
   const cause = (error as { cause?: { code?: unknown } })?.cause;
@@ -308,5 +325,11 @@ function asFailure(error: unknown): SsoFailure {
 
 /** Sign-ins still on their way (for the admin screen and tests). */
 export function pendingLogins(db: TenantConn, now = new Date()) {
-  return db.select({ n: count() }).from(ssoLogins).where(and(gt(ssoLogins.expiresAt, now))).get()?.n ?? 0;
+  return (
+    db
+      .select({ n: count() })
+      .from(ssoLogins)
+      .where(and(gt(ssoLogins.expiresAt, now)))
+      .get()?.n ?? 0
+  );
 }

@@ -26,7 +26,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const sso = context.db ? signInOptions(context.db) : null;
   const ssoError = SSO_ERROR_CODES.find((code) => code === url.searchParams.get("sso")) ?? null;
-  return { redirectTo, platform: !context.organization, canUseLinks: Boolean(context.organization) && sso?.passwordLogin !== false, sso, ssoError };
+  return {
+    redirectTo,
+    platform: !context.organization,
+    canUseLinks: Boolean(context.organization) && sso?.passwordLogin !== false,
+    sso,
+    ssoError,
+  };
 }
 
 /** docs/product.md §2 and §4: the password step; where the organization asks for it, the code step follows. */

@@ -2,7 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { Form } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { revokeSession } from "~/models/auth/session.server";
-import { sessionCookie , realmFor } from "~/kernel/auth.server";
+import { sessionCookie, realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 
 /** A GET only asks: signing out changes state, so it takes a post (a link prefetch must not sign anyone out). */

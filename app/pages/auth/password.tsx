@@ -7,7 +7,7 @@ import { Field, FormErrors } from "~/components/form";
 import { verifyPassword } from "~/models/auth/secrets.server";
 import { changePassword } from "~/models/auth/tokens.server";
 import { changePasswordSchema } from "~/utils/auth-schemas";
-import { requireUser , realmFor } from "~/kernel/auth.server";
+import { requireUser, realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -29,7 +29,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       status: 400,
     });
   }
-  await changePassword(realmFor(context), { personId: auth.person.id, password: submission.value.password, keepSessionId: auth.session.id });
+  await changePassword(realmFor(context), {
+    personId: auth.person.id,
+    password: submission.value.password,
+    keepSessionId: auth.session.id,
+  });
   return redirectWithFlash("/auth/password", "auth.password.changed");
 }
 

@@ -6,5 +6,7 @@ import { requireOrganization } from "~/utils/tenant.server";
 export async function loader({ context }: LoaderFunctionArgs) {
   const { organization } = requireOrganization(context);
   const origin = context.platform.originFor(organization);
-  return Response.json(issuerProfile(origin, organization.name), { headers: { "Content-Type": "application/ld+json; charset=utf-8", "Access-Control-Allow-Origin": "*" } });
+  return Response.json(issuerProfile(origin, organization.name), {
+    headers: { "Content-Type": "application/ld+json; charset=utf-8", "Access-Control-Allow-Origin": "*" },
+  });
 }

@@ -46,7 +46,14 @@ export default function Carousels() {
           </p>
           <header className={c.cover ? "banner with-cover" : "banner"} data-testid="carousel-banner">
             {c.cover ? (
-              <ProviderImage src={c.cover} bucket="cover" width={1280} sizes="(max-width: 1280px) 100vw, 1280px" priority className="banner-cover" />
+              <ProviderImage
+                src={c.cover}
+                bucket="cover"
+                width={1280}
+                sizes="(max-width: 1280px) 100vw, 1280px"
+                priority
+                className="banner-cover"
+              />
             ) : null}
             <div className="banner-text">
               <h1>{c.title}</h1>
@@ -66,7 +73,13 @@ export default function Carousels() {
     <section className="browse">
       <h1>{t("carouselsPage.title")}</h1>
       {carousels.length === 0 ? (
-        <EmptyState testId="carousels-empty" title={t("carouselsPage.empty")} body={t("browse.empty.carousels")} to="/" action={t("browse.empty.backHome")} />
+        <EmptyState
+          testId="carousels-empty"
+          title={t("carouselsPage.empty")}
+          body={t("browse.empty.carousels")}
+          to="/"
+          action={t("browse.empty.backHome")}
+        />
       ) : null}
       {carousels.map((c) => (
         <div key={c.id} className="carousel carousel-block" data-carousel={c.title}>

@@ -38,7 +38,16 @@ export default function Category() {
           <Link to="/categories">← {t("categoriesPage.title")}</Link>
         </p>
         <header className={cover ? "banner with-cover" : "banner"} data-testid="category-banner">
-          {cover ? <ProviderImage src={cover} bucket="cover" width={1280} sizes="(max-width: 1280px) 100vw, 1280px" priority className="banner-cover" /> : null}
+          {cover ? (
+            <ProviderImage
+              src={cover}
+              bucket="cover"
+              width={1280}
+              sizes="(max-width: 1280px) 100vw, 1280px"
+              priority
+              className="banner-cover"
+            />
+          ) : null}
           <div className="banner-text">
             <h1>{t("categoriesPage.courses", { name })}</h1>
             <p>{t("browse.courseCount", { count: list.length })}</p>

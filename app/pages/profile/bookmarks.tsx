@@ -27,7 +27,13 @@ export default function Bookmarks() {
       {courses.length ? (
         <CourseCards courses={courses} testId="bookmarks" eager={4} />
       ) : (
-        <EmptyState testId="bookmarks-empty" title={t("profile.noBookmarks")} body={t("browse.empty.bookmarks")} to="/categories" action={t("browse.empty.bookmarksAction")} />
+        <EmptyState
+          testId="bookmarks-empty"
+          title={t("profile.noBookmarks")}
+          body={t("browse.empty.bookmarks")}
+          to="/categories"
+          action={t("browse.empty.bookmarksAction")}
+        />
       )}
     </section>
   );

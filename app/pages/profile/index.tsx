@@ -19,7 +19,14 @@ export const links = leaderboardLinks;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { db } = requireOrganization(context);
   const { person } = await requireUser(request, context);
-  return { firstName: person.firstName, lastName: person.lastName, email: person.email, language: person.language ?? "", managedExternally: person.managedExternally, leaderboard: learnerSummary(db, person.id) };
+  return {
+    firstName: person.firstName,
+    lastName: person.lastName,
+    email: person.email,
+    language: person.language ?? "",
+    managedExternally: person.managedExternally,
+    leaderboard: learnerSummary(db, person.id),
+  };
 }
 
 const schema = z.object({
@@ -38,12 +45,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseForm(formData, schema);
   // Empty name fields clear the name (the form always sends both); a post without them changes nothing.
-  if (!formData.has("firstName") || !formData.has("lastName")) return json(submission.reply({ formErrors: ["validation.required"] }), { status: 400 });
+  if (!formData.has("firstName") || !formData.has("lastName"))
+    return json(submission.reply({ formErrors: ["validation.required"] }), { status: 400 });
   if (person.managedExternally) return json(submission.reply({ formErrors: ["auth.password.managedExternally"] }), { status: 403 });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   updateOwnProfile(db, person.id, submission.value);
   // The device's language choice gives way to the person's new setting.
-  return redirectWithFlash("/profile", "flash.profileSaved", { headers: { "Set-Cookie": await languageCookie.serialize("", { maxAge: 0 }) } });
+  return redirectWithFlash("/profile", "flash.profileSaved", {
+    headers: { "Set-Cookie": await languageCookie.serialize("", { maxAge: 0 }) },
+  });
 }
 
 export default function ProfileIndex() {
@@ -62,12 +72,22 @@ export default function ProfileIndex() {
       <Form method="post" className="panel" {...getFormProps(form)}>
         <div className="field">
           <label htmlFor="firstName">{t("users.firstName")}</label>
-          <input {...controlProps(fields.firstName, "firstName")} key={fields.firstName.key} maxLength={100} disabled={data.managedExternally} />
+          <input
+            {...controlProps(fields.firstName, "firstName")}
+            key={fields.firstName.key}
+            maxLength={100}
+            disabled={data.managedExternally}
+          />
           <ErrorList id="firstName-error" errors={fields.firstName.errors} />
         </div>
         <div className="field">
           <label htmlFor="lastName">{t("users.lastName")}</label>
-          <input {...controlProps(fields.lastName, "lastName")} key={fields.lastName.key} maxLength={100} disabled={data.managedExternally} />
+          <input
+            {...controlProps(fields.lastName, "lastName")}
+            key={fields.lastName.key}
+            maxLength={100}
+            disabled={data.managedExternally}
+          />
           <ErrorList id="lastName-error" errors={fields.lastName.errors} />
         </div>
         <div className="field">

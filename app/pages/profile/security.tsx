@@ -2,7 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { deviceView, listDevices, revokeDevice } from "~/models/auth/session.server";
-import { requireUser , realmFor } from "~/kernel/auth.server";
+import { requireUser, realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { formatDate } from "~/utils/i18n";
 import { requireOrganization } from "~/utils/tenant.server";

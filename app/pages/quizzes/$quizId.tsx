@@ -14,7 +14,12 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
   { title: data?.title ?? "" },
 ];
 
-async function load(request: Request, context: LoaderFunctionArgs["context"], params: LoaderFunctionArgs["params"], lessonParam: string | null) {
+async function load(
+  request: Request,
+  context: LoaderFunctionArgs["context"],
+  params: LoaderFunctionArgs["params"],
+  lessonParam: string | null,
+) {
   const ctx = learnerContext(request, context);
   const url = new URL(request.url);
   if (!ctx.person) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: url.pathname + url.search })}`);
@@ -60,7 +65,13 @@ export default function QuizPage() {
         </p>
       ) : null}
       <h1>{data.title}</h1>
-      <QuizPlayer data={data.quiz} returnTo={data.returnTo} lessonId={data.course?.lessonId ?? null} confirm={data.confirm} error={data.error} />
+      <QuizPlayer
+        data={data.quiz}
+        returnTo={data.returnTo}
+        lessonId={data.course?.lessonId ?? null}
+        confirm={data.confirm}
+        error={data.error}
+      />
       <p className="hint">{t("quiz.player.serverGraded")}</p>
     </div>
   );

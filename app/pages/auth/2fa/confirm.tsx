@@ -7,7 +7,7 @@ import { Field, FormErrors, FormMessage } from "~/components/form";
 import { sendTwoFactorCode } from "~/models/auth/mail.server";
 import { confirmCode, issueCode } from "~/models/auth/two-factor.server";
 import { twoFactorSchema } from "~/utils/auth-schemas";
-import { homeFor, requireUser, sessionCookie , realmFor } from "~/kernel/auth.server";
+import { homeFor, requireUser, sessionCookie, realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { safeRedirectPath } from "~/utils/redirect";
 
@@ -39,9 +39,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (check === "too_many_attempts") {
     // The sign-in is over (the model deleted its session): back to the password step, cookie cleared.
     const back = safeRedirectPath(redirectTo, "");
-    return redirectWithFlash(back ? `/auth/login?${new URLSearchParams({ redirectTo: back })}` : "/auth/login", "auth.twoFactor.too_many_attempts", {
-      headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
-    });
+    return redirectWithFlash(
+      back ? `/auth/login?${new URLSearchParams({ redirectTo: back })}` : "/auth/login",
+      "auth.twoFactor.too_many_attempts",
+      {
+        headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) },
+      },
+    );
   }
   if (check !== "ok") {
     return json({ result: submission.reply({ formErrors: [`auth.twoFactor.${check}`] }), resent: false }, { status: 400 });
@@ -65,7 +69,14 @@ export default function ConfirmTwoFactor() {
       {actionData?.resent ? <FormMessage kind="notice">{t("auth.twoFactor.resent")}</FormMessage> : null}
       <Form method="post" {...getFormProps(form)}>
         <FormErrors errors={form.errors} />
-        <Field label={t("auth.twoFactor.code")} field={fields.code} type="text" autoComplete="one-time-code" inputMode="numeric" autoFocus />
+        <Field
+          label={t("auth.twoFactor.code")}
+          field={fields.code}
+          type="text"
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          autoFocus
+        />
         <button type="submit" name="intent" value="confirm" className="primary" data-testid="code-submit">
           {t("auth.twoFactor.submit")}
         </button>

@@ -9,6 +9,10 @@ export async function loader({ context, params }: LoaderFunctionArgs) {
   const badge = /^\d{1,15}$/.test(params.id ?? "") ? getBadgeClass(db, Number(params.id)) : undefined;
   if (!badge) throw new Response("Not Found", { status: 404 });
   return new Response(badgeSvg(badge.name, badge.color, 256), {
-    headers: { "Content-Type": "image/svg+xml", "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'", "Cache-Control": "public, max-age=300" },
+    headers: {
+      "Content-Type": "image/svg+xml",
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+      "Cache-Control": "public, max-age=300",
+    },
   });
 }

@@ -14,7 +14,11 @@ import certificateStyles from "~/styles/certificates.css";
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const { organization, db } = requireOrganization(context);
   const certificate = getCertificateByPublicId(db, params.id ?? "");
-  if (!certificate) return json({ found: false as const, id: (params.id ?? "").slice(0, 40), organization: organization.name }, { status: 404, headers: { "X-Robots-Tag": "noindex", "Cache-Control": "no-store" } });
+  if (!certificate)
+    return json(
+      { found: false as const, id: (params.id ?? "").slice(0, 40), organization: organization.name },
+      { status: 404, headers: { "X-Robots-Tag": "noindex", "Cache-Control": "no-store" } },
+    );
   return json(
     {
       found: true as const,

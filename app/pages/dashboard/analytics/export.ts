@@ -18,10 +18,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const name = `${table.data}-${from}-${to}-${data.query.group}.csv`;
   if (table.data === "courses") {
     const header = ["course_id", "title", "completions", "watch_minutes", "downloads", "quiz_attempts", "quiz_passes", "quiz_pass_rate"];
-    return csvResponse(name, toCsv(header, data.courses.map((r) => header.map((h) => r[h as keyof typeof r]))));
+    return csvResponse(
+      name,
+      toCsv(
+        header,
+        data.courses.map((r) => header.map((h) => r[h as keyof typeof r])),
+      ),
+    );
   }
   const report = data.reports[table.data];
-  const header = ["bucket", "from", "to", "value", ...(report.previous ? ["previous_bucket", "previous_from", "previous_to", "previous_value"] : [])];
+  const header = [
+    "bucket",
+    "from",
+    "to",
+    "value",
+    ...(report.previous ? ["previous_bucket", "previous_from", "previous_to", "previous_value"] : []),
+  ];
   const rows = (report.current?.buckets ?? []).map((b, i) => {
     const p = report.previous?.buckets[i];
     return [b.key, b.from, b.to, b.value, ...(report.previous ? [p?.key, p?.from, p?.to, p?.value] : [])];

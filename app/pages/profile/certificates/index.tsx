@@ -35,7 +35,13 @@ export default function Certificates() {
     <section className="my-certificates">
       <h1>{t("profile.certificates")}</h1>
       {certificates.length === 0 ? (
-        <EmptyState testId="certificates-empty" title={t("profile.noCertificates")} body={t("browse.empty.certificates")} to="/" action={t("browse.empty.certificatesAction")} />
+        <EmptyState
+          testId="certificates-empty"
+          title={t("profile.noCertificates")}
+          body={t("browse.empty.certificates")}
+          to="/"
+          action={t("browse.empty.certificatesAction")}
+        />
       ) : (
         <ul className="certificate-cards" data-testid="my-certificates">
           {certificates.map((c) => (
@@ -47,7 +53,9 @@ export default function Certificates() {
                 <div>
                   <h2>{c.courseId ? <Link to={`/courses/${c.courseId}`}>{c.courseTitle}</Link> : c.courseTitle}</h2>
                   <p className="muted">
-                    {t("certificates.learner.issuedOn", { date: formatDate(c.issuedAt, { locale: i18n.language === "en" ? "en-GB" : undefined, dateStyle: "long" }) })}
+                    {t("certificates.learner.issuedOn", {
+                      date: formatDate(c.issuedAt, { locale: i18n.language === "en" ? "en-GB" : undefined, dateStyle: "long" }),
+                    })}
                     {c.score !== null ? ` · ${t("certificates.learner.score", { score: c.score })}` : ""}
                   </p>
                 </div>
