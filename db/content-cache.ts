@@ -1,3 +1,5 @@
+import { connectionOf } from "./connections";
+
 /**
  * Results kept per database connection while what they were computed from is unchanged
  * (docs/decisions/014-speed.md): for reads that cost far more than checking a version, such as a
@@ -6,11 +8,6 @@
  */
 const perConnection = new WeakMap<object, Map<string, { version: string; value: unknown }>>();
 const MAX_ENTRIES = 256;
-
-/** The better-sqlite3 connection under a drizzle database or transaction (or the object itself). */
-export function connectionOf(db: object): object {
-  return (db as { $client?: object }).$client ?? (db as { session?: { client?: object } }).session?.client ?? db;
-}
 
 export function cachedByVersion<T>(db: object, key: string, version: () => string, compute: () => T): T {
   const connection = connectionOf(db);

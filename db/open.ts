@@ -6,6 +6,7 @@ import { BetterSQLite3Database, BetterSQLiteSession } from "drizzle-orm/better-s
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { readMigrationFiles } from "drizzle-orm/migrator";
+import { rememberConnection } from "./connections";
 
 /** drizzle 0.45's type has no `$client`; we add it (docs/decisions/001-stack-and-layout.md, trap 7). */
 export type DrizzleDb<S extends Record<string, unknown>> = BetterSQLite3Database<S> & {
@@ -145,7 +146,13 @@ export function checkDatabaseFile(file: string) {
 function writeTransactionsImmediately(db: DrizzleDb<Record<string, never>>) {
   const begin = db.transaction.bind(db);
   db.transaction = ((work: Parameters<typeof begin>[0], config?: Parameters<typeof begin>[1]) =>
-    begin(work, { behavior: "immediate", ...config })) as typeof db.transaction;
+    begin(
+      (tx) => {
+        rememberConnection(tx, db.$client);
+        return work(tx);
+      },
+      { behavior: "immediate", ...config },
+    )) as typeof db.transaction;
 }
 
 /**
@@ -158,6 +165,7 @@ function drizzleOver(sqlite: Database.Database): DrizzleDb<Record<string, never>
   const session = new BetterSQLiteSession(sqlite, dialect, undefined, {});
   const db = new BetterSQLite3Database("sync", dialect, session as never, undefined) as DrizzleDb<Record<string, never>>;
   db.$client = sqlite;
+  rememberConnection(db, sqlite);
   return db;
 }
 

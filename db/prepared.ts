@@ -1,3 +1,5 @@
+import { connectionOf } from "./connections";
+
 /**
  * Queries built once per database connection (docs/decisions/014-speed.md). Building a drizzle query
  * (walking its columns, writing its SQL) cost more than running it on the hot paths (session lookup,
@@ -5,11 +7,6 @@
  * only run. A transaction shares its connection, so it finds the same prepared queries.
  */
 const perConnection = new WeakMap<object, Map<string, unknown>>();
-
-/** The better-sqlite3 connection under a drizzle database or transaction (or the object itself). */
-function connectionOf(db: object): object {
-  return (db as { session?: { client?: object } }).session?.client ?? db;
-}
 
 export function preparedOnce<T>(db: object, key: string, build: () => T): T {
   const connection = connectionOf(db);

@@ -3,6 +3,7 @@ import type { TenantConn, TenantDb } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
 import { commitSoon } from "../../db/group-commit";
 import { preparedOnce, toSeconds } from "../../db/prepared";
+import { connectionOf } from "../../db/connections";
 import {
   countedLessons,
   isCourseCompleted,
@@ -483,9 +484,7 @@ export interface SearchHit {
 export function search(db: TenantConn, viewer: Viewer, q: string, { limit = 20, offset = 0 } = {}) {
   const match = ftsQuery(q);
   if (!match) return { items: [] as SearchHit[], total: 0 };
-  const client =
-    (db as unknown as { $client?: import("better-sqlite3").Database }).$client ??
-    (db as unknown as { session: { client: import("better-sqlite3").Database } }).session.client;
+  const client = connectionOf(db) as import("better-sqlite3").Database;
   const rules = courseRulesSql(db, viewer);
   const where = `search_index match ? and ((s.kind = 'course' and ${rules.visible.text}) or (s.kind <> 'course' and ${rules.openable.text}))`;
   const params = [match, ...rules.visible.params, ...rules.openable.params];
