@@ -2,7 +2,7 @@
 // learner data, alternating them so that a busy machine's drift falls on both alike. Each variant is a
 // directory holding a build (`AB_A`, `AB_B`, default: this checkout) and extra environment
 // (`AB_ENV_A`, `AB_ENV_B`: "NAME=value NAME=value") and Node flags (`AB_FLAGS_A`, `AB_FLAGS_B`: instead of
-// server/node-flags.ts). `AB_ROWS=home,course,search,heartbeat`, `AB_ROUNDS`,
+// server/node-flags.ts). `AB_ROWS=home,course,resolve,search,heartbeat`, `AB_ROUNDS`,
 // `AB_SECONDS`. Prints CPU ms per request and requests/s for each run and the medians.
 import fs from "node:fs";
 import path from "node:path";
@@ -34,6 +34,7 @@ async function main() {
   const loads: Record<string, () => { path: string; method?: string; body?: string; headers: Record<string, string> }> = {
     home: () => ({ path: "/", headers: { cookie: pick(data.cookies) } }),
     course: () => ({ path: `/courses/${pick(data.courseIds)}`, headers: { cookie: pick(data.cookies) } }),
+    resolve: () => ({ path: `/api/resolve?domain=${data.host}`, headers: {} }),
     search: () => ({ path: `/api/search?q=${pick(SEARCH_WORDS)}`, headers: { authorization: `Bearer ${pick(data.tokens)}` } }),
     heartbeat: () => ({
       path: "/api/lesson-progresses",
