@@ -10,7 +10,18 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["build/**", "public/build/**", "node_modules/**", "tenants/**", "coverage/**", "app/api/client.d.ts", "tests/fixtures/**"],
+    ignores: [
+      "build/**",
+      "public/build/**",
+      "node_modules/**",
+      "tenants/**",
+      "coverage/**",
+      ".cache/**",
+      "bench-data/**",
+      "tests/artifacts/**",
+      "app/api/client.d.ts",
+      "tests/fixtures/**",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
