@@ -46,6 +46,16 @@ const admin = guarded(E.invalid, E.invalidBody);
 const certificateOf = (db: NonNullable<AppLoadContext["db"]>, raw: string) =>
   /^\d{1,15}$/.test(raw) ? getCertificate(db, Number(raw)) : undefined;
 
+/** A page of the certificates the caller may see (their own, or the organization's with `scope=all`), as replies. */
+async function certificatePage(request: Request, context: AppLoadContext, query: Parameters<typeof certificatesFor>[1]) {
+  const { items, total, page } = certificatesFor(await certificateCaller(request, context), query);
+  return paginated(
+    items.map((c) => viewFor(context, c)),
+    total,
+    page,
+  );
+}
+
 export const certificateSearchQuery = listQuery.extend({ q: z.string().trim().min(1).max(200) });
 export const revokeBody = z.discriminatedUnion("revoked", [
   z.object({ revoked: z.literal(true), reason: z.string().trim().min(1, "certificates.errors.reason").max(500) }),
@@ -113,14 +123,7 @@ export const certificateCalls: ApiCall[] = [
     errors: guarded(E.invalid),
     example: { query: { scope: "own" }, reply: { data: [certificateExample], meta: meta1 } },
     // Certificates are issued by completing a course, never posted.
-    handler: async ({ request, context, query }) => {
-      const { items, total, page } = certificatesFor(await certificateCaller(request, context), query);
-      return paginated(
-        items.map((c) => viewFor(context, c)),
-        total,
-        page,
-      );
-    },
+    handler: ({ request, context, query }) => certificatePage(request, context, query),
   }),
   call({
     method: "GET",
@@ -133,14 +136,7 @@ export const certificateCalls: ApiCall[] = [
     reply: page(certificateView),
     errors: guarded(E.invalid),
     example: { query: { q: "safety" }, reply: { data: [certificateExample], meta: meta1 } },
-    handler: async ({ request, context, query }) => {
-      const { items, total, page } = certificatesFor(await certificateCaller(request, context), query);
-      return paginated(
-        items.map((c) => viewFor(context, c)),
-        total,
-        page,
-      );
-    },
+    handler: ({ request, context, query }) => certificatePage(request, context, query),
   }),
   call({
     method: "GET",

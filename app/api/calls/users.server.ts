@@ -1,3 +1,4 @@
+import type { TFunction } from "i18next";
 import { z } from "zod";
 import { jobView as jobReply } from "~/models/job.server";
 import { inviteUser } from "~/models/provision.server";
@@ -21,6 +22,12 @@ import { resourceCalls } from "../resource.server";
 import { jobExample, jobView } from "./courses.server";
 
 /** The organization's people (docs/product.md §7 "Users"). */
+/** A model's field problems (translation keys) as the 422 envelope, in the caller's language. */
+function invalidFields(t: TFunction, problems: Record<string, string[]>) {
+  const fields = Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, v.map((m) => t(m))]));
+  return apiError(422, { message: t("api.invalid"), code: "invalid", fields });
+}
+
 export const userView = z.object({
   id,
   email: z.string(),
@@ -99,9 +106,7 @@ export const userCalls: ApiCall[] = [
       }
       const added = await inviteUser(context.platform, context.db!, context.organization!, body);
       if (!added.ok) {
-        const t = await apiT(request, context);
-        const fields = Object.fromEntries(Object.entries(added.fields).map(([k, v]) => [k, v.map((m) => t(m))]));
-        return apiError(422, { message: t("api.invalid"), code: "invalid", fields });
+        return invalidFields(await apiT(request, context), added.fields);
       }
       return userReply(added.user);
     },
@@ -146,8 +151,7 @@ export const userCalls: ApiCall[] = [
       const result = editUser(db, user.id, patch);
       if (!result) return apiNotFound(request, context);
       if (!result.ok) {
-        const fields = Object.fromEntries(Object.entries(result.fields).map(([k, v]) => [k, v.map((m) => t(m))]));
-        return apiError(422, { message: t("api.invalid"), code: "invalid", fields });
+        return invalidFields(t, result.fields);
       }
       return userReply(result.user);
     },
