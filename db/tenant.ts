@@ -739,6 +739,37 @@ export const analyticsHourly = sqliteTable(
   ],
 );
 
+/**
+ * The organization's facts per **local day** of its time zone and course (course 0: the total), rolled up
+ * from analytics_hourly by the same writes (docs/decisions/018-analytics.md, "Daily rollups"). `to_date` is
+ * the running total of the course's metric up to and including the day, so any period's sum per course is
+ * two index seeks (to_date at its last day minus to_date before its first), however long the period.
+ */
+export const analyticsDaily = sqliteTable(
+  "analytics_daily",
+  {
+    metric: text("metric", { enum: ANALYTICS_METRICS }).notNull(),
+    courseId: integer("course_id").notNull().default(0),
+    /** The local day (YYYY-MM-DD) in analytics_rollup.time_zone whose midnight-to-midnight holds the hours. */
+    day: text("day").notNull(),
+    value: integer("value").notNull().default(0),
+    toDate: integer("to_date").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.metric, t.courseId, t.day] })],
+);
+
+/**
+ * The zone analytics_daily is counted in (one row), and whether it is complete in that zone: a change of
+ * the organization's zone rebuilds it from analytics_hourly (a job, or `npm run analytics:rebuild`);
+ * until then the readers add up the hourly facts instead.
+ */
+export const analyticsRollup = sqliteTable("analytics_rollup", {
+  id: integer("id").primaryKey(),
+  timeZone: text("time_zone"),
+  ready: integer("ready", { mode: "boolean" }).notNull().default(false),
+  builtAt: integer("built_at", { mode: "timestamp" }),
+});
+
 /** The same facts per person, for the figures of a group admin's groups. */
 export const analyticsUserHourly = sqliteTable(
   "analytics_user_hourly",

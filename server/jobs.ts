@@ -1,6 +1,7 @@
 import type { TenantDb } from "../db/open";
 import { isBusyError, tryWriteLock } from "../db/write-lock";
 import { cloneCourse, type JobContext } from "../app/models/clone.server";
+import { rebuildAnalyticsJob, REBUILD_JOB } from "../app/models/analytics-daily.server";
 import {
   enqueueJob,
   failJob,
@@ -33,6 +34,7 @@ const HANDLERS: Record<string, Handler> = {
   "course.clone": cloneCourse,
   "certificate.render": renderCertificateJob,
   "users.import": importUsersJob, // groups and import (issue 14)
+  [REBUILD_JOB]: rebuildAnalyticsJob, // analytics' daily rollups in the organization's zone (issue 33)
 };
 
 /**

@@ -12,6 +12,7 @@ import {
   type Kpi,
   type Period,
 } from "../utils/analytics-periods";
+import { addToDay, courseSums, dailyRollupsIn, daySums } from "./analytics-daily.server";
 import type { CourseCompleted, QuizAttemptEnded, WatchTimeCredited } from "./events.server";
 
 /**
@@ -56,7 +57,9 @@ export function recordFact(
       })
       .prepare(),
   );
-  for (const id of course ? [0, course] : [0]) addHourly.run({ metric, hour, courseId: id, value });
+  const courseIds = course ? [0, course] : [0];
+  for (const id of courseIds) addHourly.run({ metric, hour, courseId: id, value });
+  addToDay(tx, { metric, hour, courseIds, value });
   if (userId == null) return;
   preparedOnce(tx, "analytics.addUserHourly", () =>
     tx
@@ -203,7 +206,15 @@ export interface KpiReport {
  * of analytics_hourly; users_created_at_idx for new users), so a year of weeks returns 53 numbers rather
  * than 8,760 hourly rows. A bucket holds the hours whose start lies inside it, as sumInto does.
  */
-function organizationSums(db: TenantConn, kpi: Kpi, buckets: readonly Bucket[]): number[] {
+function organizationSums(db: TenantConn, kpi: Kpi, buckets: readonly Bucket[], timeZone: string): number[] {
+  // The daily rollups, when complete in this zone: a bucket is a range of local days (a year: 365 rows).
+  if (kpi !== "new_users" && dailyRollupsIn(db, timeZone)) {
+    return daySums(
+      db,
+      kpi === "watch_time" ? "watch_seconds" : kpi,
+      buckets.map((b) => [b.from, b.to] as const),
+    );
+  }
   const ranges = JSON.stringify(buckets.map((b) => [Math.ceil(b.startMs / HOUR_MS), Math.ceil(b.endMs / HOUR_MS)]));
   const from = sql`json_extract(b.value, '$[0]')`;
   const to = sql`json_extract(b.value, '$[1]')`;
@@ -220,7 +231,7 @@ function organizationSums(db: TenantConn, kpi: Kpi, buckets: readonly Bucket[]):
 function seriesOf(db: TenantConn, kpi: Kpi, period: Period, group: Grouping, timeZone: string, scope: AnalyticsScope): Series {
   const buckets = bucketsOf(period, group, timeZone);
   let sums: number[];
-  if (scope.kind === "organization") sums = organizationSums(db, kpi, buckets);
+  if (scope.kind === "organization") sums = organizationSums(db, kpi, buckets, timeZone);
   else {
     const fromHour = Math.floor(buckets[0].startMs / HOUR_MS);
     const toHour = Math.floor(buckets[buckets.length - 1].endMs / HOUR_MS);
@@ -292,6 +303,16 @@ export function courseBreakdown(
   const fromHour = Math.floor(localMidnight(period.from, timeZone) / HOUR_MS);
   const toHour = Math.floor(localMidnight(addDays(period.to, 1), timeZone) / HOUR_MS);
   const metrics: AnalyticsMetric[] = ["completions", "watch_seconds", "downloads", "quiz_attempts", "quiz_passes"];
+  if (scope.kind === "organization" && dailyRollupsIn(db, timeZone)) {
+    // Two seeks per course and metric in the daily rollups' running totals, whatever the period's length.
+    const byCourse = new Map<number, { title: string; m: Record<string, number> }>();
+    for (const r of courseSums(db, metrics, period.from, period.to)) {
+      const entry = byCourse.get(r.courseId) ?? { title: r.title, m: {} };
+      entry.m[r.metric] = Number(r.value);
+      byCourse.set(r.courseId, entry);
+    }
+    return [...byCourse].map(([id, { title, m }]) => courseRow(id, title, m, scope)).sort(byCompletions);
+  }
   const rows =
     scope.kind === "organization"
       ? db
@@ -337,21 +358,23 @@ export function courseBreakdown(
     .from(courses)
     .where(inArray(courses.id, [...byCourse.keys()]))
     .all();
-  return titles
-    .map(({ id, title }) => {
-      const m = byCourse.get(id)!;
-      const attempts = m.quiz_attempts ?? 0;
-      const passes = m.quiz_passes ?? 0;
-      return {
-        course_id: id,
-        title,
-        completions: m.completions ?? 0,
-        watch_minutes: Math.round((m.watch_seconds ?? 0) / 60),
-        downloads: scope.kind === "groups" ? null : (m.downloads ?? 0),
-        quiz_attempts: attempts,
-        quiz_passes: passes,
-        quiz_pass_rate: attempts ? Math.round((passes / attempts) * 1000) / 10 : null,
-      };
-    })
-    .sort((a, b) => b.completions - a.completions || b.watch_minutes - a.watch_minutes || a.title.localeCompare(b.title));
+  return titles.map(({ id, title }) => courseRow(id, title, byCourse.get(id)!, scope)).sort(byCompletions);
 }
+
+function courseRow(id: number, title: string, m: Record<string, number>, scope: AnalyticsScope): CourseRow {
+  const attempts = m.quiz_attempts ?? 0;
+  const passes = m.quiz_passes ?? 0;
+  return {
+    course_id: id,
+    title,
+    completions: m.completions ?? 0,
+    watch_minutes: Math.round((m.watch_seconds ?? 0) / 60),
+    downloads: scope.kind === "groups" ? null : (m.downloads ?? 0),
+    quiz_attempts: attempts,
+    quiz_passes: passes,
+    quiz_pass_rate: attempts ? Math.round((passes / attempts) * 1000) / 10 : null,
+  };
+}
+
+const byCompletions = (a: CourseRow, b: CourseRow) =>
+  b.completions - a.completions || b.watch_minutes - a.watch_minutes || a.title.localeCompare(b.title);

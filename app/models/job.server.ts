@@ -28,6 +28,18 @@ export function nextJob(db: TenantConn) {
     .get();
 }
 
+/** Whether a job of this kind is queued or running (so that it is not queued twice). */
+export function hasPendingJobOfKind(db: TenantConn, kind: string) {
+  return Boolean(
+    db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.kind, kind), inArray(jobs.status, ["queued", "running"])))
+      .limit(1)
+      .get(),
+  );
+}
+
 export function hasPendingJobs(db: TenantConn) {
   return Boolean(nextJob(db));
 }

@@ -7,6 +7,7 @@ import { courseBreakdown, kpiReport, KPIS, type AnalyticsScope, type Kpi, type K
 import type { TenantDb } from "../models/database.server";
 import type { Organization } from "../models/organization.server";
 import { alignTimeZoneOnce } from "../models/time-zone.server";
+import { needsRebuild, REBUILD_JOB } from "../models/analytics-daily.server";
 import { analyticsSearch, parseAnalyticsQuery, type AnalyticsQuery } from "../utils/analytics-query";
 import { apiError, apiNotFound, apiOk, apiT, issueMessage } from "../utils/api.server";
 import { requireApiAuth, requireCapability } from "../kernel/auth.server";
@@ -48,6 +49,9 @@ export function analyticsFieldErrors(error: ZodError, t: TFunction) {
 function withTimeZone(context: AppLoadContext, organization: Organization, db: TenantDb): Organization {
   const { timeZone, adopted } = alignTimeZoneOnce(context.platform.db, db, organization);
   if (adopted) context.platform.organizations.invalidate();
+  // The daily rollups follow the zone: a job recounts them when they are not (yet) in it; until it is
+  // done, the reports add up the hourly facts (docs/decisions/018-analytics.md, "Daily rollups").
+  if (needsRebuild(db, timeZone)) context.platform.jobs.enqueue(organization.id, db, REBUILD_JOB, { time_zone: timeZone });
   return timeZone === organization.timeZone ? organization : { ...organization, timeZone };
 }
 

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -7,8 +8,9 @@ import Database from "better-sqlite3";
 /**
  * Analytics on the bench's large learner organization (issue 15): a year of facts (by default a million
  * learning events over 10,000 learners and every course, written as the event hooks would), then the
- * KPI calls one request at a time, as an admin's dashboard makes them. Target: a 12-month, week-grouped
- * KPI call under 50 ms p95 (docs/decisions/018-analytics.md).
+ * KPI calls and pages one request at a time, as an admin's dashboard makes them. Target: every row, a
+ * 12-month, week-grouped call or page with the per-course breakdown, under 50 ms p95 (issues 15 and 33;
+ * docs/decisions/018-analytics.md).
  */
 export async function benchAnalytics({
   port,
@@ -31,6 +33,14 @@ export async function benchAnalytics({
   const started = Date.now();
   const { token, facts, learners } = seedFacts(path.join(dataDir, folder, "db.sqlite"), events);
   const seedSeconds = (Date.now() - started) / 1000;
+  // The daily rollups, recounted from those hours as `npm run analytics:rebuild` does (the server would
+  // queue the same rebuild at the first analytics request; the bench waits for it instead).
+  const rebuildStarted = Date.now();
+  execFileSync(process.execPath, ["--import", "tsx", "scripts/analytics-rebuild.ts"], {
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdio: "pipe",
+  });
+  const rebuildSeconds = (Date.now() - rebuildStarted) / 1000;
   const cookie = `lectern_session=${encodeURIComponent(Buffer.from(JSON.stringify(token.web)).toString("base64"))}`;
   const api = { authorization: `Bearer ${token.api}` };
   const year = "period=12m&group=week&compare=true";
@@ -40,13 +50,13 @@ export async function benchAnalytics({
     ["GET /api/analytics/watch-time", `/api/analytics/watch-time?${year}`, api, TARGET_MS],
     ["GET /api/analytics/courses/completions", `/api/analytics/courses/completions?${year}`, api, TARGET_MS],
     ["GET /api/analytics/materials-download", `/api/analytics/materials-download?${year}`, api, TARGET_MS],
-    ["GET /api/analytics/users (all four KPIs)", `/api/analytics/users?${year}`, api, null],
-    ["GET /api/analytics/courses/completions + per course", `/api/analytics/courses/completions?${year}&courses=true`, api, null],
-    ["dashboard overview page, 30 days", "/dashboard", { cookie }, null],
-    ["analytics page, 12 months by week, compared, per course", `/dashboard/analytics?${year}`, { cookie }, null],
+    ["GET /api/analytics/users (all four KPIs)", `/api/analytics/users?${year}`, api, TARGET_MS],
+    ["GET /api/analytics/courses/completions + per course", `/api/analytics/courses/completions?${year}&courses=true`, api, TARGET_MS],
+    ["dashboard overview page, 30 days", "/dashboard", { cookie }, TARGET_MS],
+    ["analytics page, 12 months by week, compared, per course", `/dashboard/analytics?${year}`, { cookie }, TARGET_MS],
   ];
   console.log(
-    `\nanalytics: ${learners} learners, ${facts} fact rows from ${events} events over a year (seeded in ${seedSeconds.toFixed(1)} s); ` +
+    `\nanalytics: ${learners} learners, ${facts} fact rows from ${events} events over a year (seeded in ${seedSeconds.toFixed(1)} s; daily rollups rebuilt from them in ${rebuildSeconds.toFixed(1)} s); ` +
       `12 months by ISO week, compare=true; one request at a time, ${requests} timed requests per row`,
   );
   console.log("  p50 ms   p95 ms  cpu ms/req   target     what");
@@ -71,7 +81,7 @@ export async function benchAnalytics({
   return results;
 }
 
-/** The target of issue 15: a 12-month, week-grouped KPI call under 50 ms p95, one request at a time. */
+/** The target of issues 15 and 33: a 12-month, week-grouped call or page under 50 ms p95, one request at a time. */
 const TARGET_MS = 50;
 
 /** CPU time a process has used so far (user + system), in ms (Linux /proc; USER_HZ 100). */

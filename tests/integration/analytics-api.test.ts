@@ -94,6 +94,22 @@ describe("the KPI calls", () => {
     expect(overview.group).toBe("week");
   });
 
+  it("has the server build the daily rollups in the organization's zone after the first report, with the same answers", async () => {
+    // The demo's facts are hours only until a report asks: then the rebuild job runs in the background.
+    const query = "analytics/users?from=2025-06-01&to=2026-12-31&group=week&compare=true&courses=true";
+    const first = (await get(query)).json().payload;
+    const deadline = Date.now() + 20_000;
+    while (!scalar("select count(*) from analytics_rollup where ready = 1 and time_zone = 'Europe/Copenhagen'") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(scalar("select status = 'done' from jobs where kind = 'analytics.rebuild' order by id desc limit 1")).toBe(1);
+    expect(scalar("select count(*) from analytics_daily where course_id = 0")).toBeGreaterThan(100);
+    expect((await get(query)).json().payload).toEqual(first);
+    // Reports keep asking nothing more once the days are ready: no second job.
+    await get("analytics/users?period=30d");
+    expect(scalar("select count(*) from jobs where kind = 'analytics.rebuild'")).toBe(1);
+  });
+
   it("refuses a bad query with translated field errors, learners with 403, and other methods with 405", async () => {
     const bad = await get("analytics/watch-time?from=2026-02-30&to=2026-01-01&group=year&compare=maybe");
     expect(bad.status).toBe(422);
