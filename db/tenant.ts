@@ -741,21 +741,29 @@ export const analyticsHourly = sqliteTable(
 
 /**
  * The organization's facts per **local day** of its time zone and course (course 0: the total), rolled up
- * from analytics_hourly by the same writes (docs/decisions/018-analytics.md, "Daily rollups"). `to_date` is
- * the running total of the course's metric up to and including the day, so any period's sum per course is
- * two index seeks (to_date at its last day minus to_date before its first), however long the period.
+ * from analytics_hourly by the same writes (docs/decisions/018-analytics.md, "Daily rollups"): one row per
+ * course and day with every metric, and each metric's running total up to and including the day, so a
+ * period's sums per course are two index seeks (the totals at its last day minus those before its first),
+ * however long the period. WITHOUT ROWID in the migration: the primary key is the table.
  */
 export const analyticsDaily = sqliteTable(
   "analytics_daily",
   {
-    metric: text("metric", { enum: ANALYTICS_METRICS }).notNull(),
     courseId: integer("course_id").notNull().default(0),
     /** The local day (YYYY-MM-DD) in analytics_rollup.time_zone whose midnight-to-midnight holds the hours. */
     day: text("day").notNull(),
-    value: integer("value").notNull().default(0),
-    toDate: integer("to_date").notNull().default(0),
+    completions: integer("completions").notNull().default(0),
+    watchSeconds: integer("watch_seconds").notNull().default(0),
+    downloads: integer("downloads").notNull().default(0),
+    quizAttempts: integer("quiz_attempts").notNull().default(0),
+    quizPasses: integer("quiz_passes").notNull().default(0),
+    completionsToDate: integer("completions_to_date").notNull().default(0),
+    watchSecondsToDate: integer("watch_seconds_to_date").notNull().default(0),
+    downloadsToDate: integer("downloads_to_date").notNull().default(0),
+    quizAttemptsToDate: integer("quiz_attempts_to_date").notNull().default(0),
+    quizPassesToDate: integer("quiz_passes_to_date").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.metric, t.courseId, t.day] })],
+  (t) => [primaryKey({ columns: [t.courseId, t.day] })],
 );
 
 /**

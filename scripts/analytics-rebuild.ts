@@ -23,9 +23,9 @@ try {
     try {
       const tenant = openTenantDatabase(tenantDatabaseFile(platform.dataDir, organization.id));
       try {
-        const pairs = await rebuildDailyRollups(tenant, organization.timeZone);
+        const courses = await rebuildDailyRollups(tenant, organization.timeZone);
         console.log(
-          `ok      ${organization.id} ${organization.name}: ${pairs ?? 0} series in ${organization.timeZone} (${Date.now() - t0} ms)`,
+          `ok      ${organization.id} ${organization.name}: ${courses ?? 0} courses in ${organization.timeZone} (${Date.now() - t0} ms)`,
         );
       } finally {
         tenant.$client.close();

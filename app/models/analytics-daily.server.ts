@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type Database from "better-sqlite3";
 import { connectionOf } from "../../db/connections";
 import type { TenantConn } from "../../db/open";
@@ -51,6 +51,10 @@ export function dailyRollupsIn(db: TenantConn, timeZone: string) {
   return state.ready && state.timeZone === timeZone;
 }
 
+/** The metrics' columns in analytics_daily (their running totals are `<column>_to_date`), in one order. */
+const COLUMNS: readonly AnalyticsMetric[] = ["completions", "watch_seconds", "downloads", "quiz_attempts", "quiz_passes"];
+const TO_DATE = COLUMNS.map((c) => `${c}_to_date`);
+
 /** Adds a fact to its day (in the rollups' zone), for the course and for the total (course 0). Inside recordFact's transaction. */
 export function addToDay(
   tx: TenantConn,
@@ -59,48 +63,41 @@ export function addToDay(
   const { timeZone } = rollupState(tx);
   if (!timeZone) return; // never built: the first rebuild counts everything from the hours
   const day = dayOfHour(hour, timeZone);
-  // A new day starts from the running total of the day before it; a fact on an earlier day than the last
+  const sqlite = connectionOf(tx) as Database.Database;
+  // A new day starts from the running totals of the day before it; a fact on an earlier day than the last
   // (a late or back-dated one) carries into every later day's running total.
-  const upsert = preparedOnce(tx, "analyticsDaily.add", () =>
-    tx
-      .insert(analyticsDaily)
-      .values({
-        metric: p("metric"),
-        courseId: p("courseId"),
-        day: p("day"),
-        value: p("value"),
-        toDate: sql`${p("value")} + coalesce((select d.to_date from ${analyticsDaily} d where d.metric = ${p("metric")} and d.course_id = ${p("courseId")} and d.day < ${p("day")} order by d.day desc limit 1), 0)`,
-      })
-      .onConflictDoUpdate({
-        target: [analyticsDaily.metric, analyticsDaily.courseId, analyticsDaily.day],
-        set: { value: sql`${analyticsDaily.value} + ${p("value")}`, toDate: sql`${analyticsDaily.toDate} + ${p("value")}` },
-      })
-      .prepare(),
+  const upsert = preparedOnce(tx, `analyticsDaily.add.${metric}`, () =>
+    sqlite.prepare<{ courseId: number; day: string; value: number }>(
+      `insert into analytics_daily (course_id, day, ${COLUMNS.join(", ")}, ${TO_DATE.join(", ")})
+       select :courseId, :day, ${COLUMNS.map((c) => (c === metric ? ":value" : "0")).join(", ")},
+         ${TO_DATE.map((t, i) => `coalesce(p.${t}, 0)${COLUMNS[i] === metric ? " + :value" : ""}`).join(", ")}
+       from (select 1) left join (select * from analytics_daily where course_id = :courseId and day < :day order by day desc limit 1) p
+       where true
+       on conflict (course_id, day) do update set ${metric} = ${metric} + :value, ${metric}_to_date = ${metric}_to_date + :value`,
+    ),
   );
-  const later = preparedOnce(tx, "analyticsDaily.carry", () =>
-    tx
-      .update(analyticsDaily)
-      .set({ toDate: sql`${analyticsDaily.toDate} + ${p("value")}` })
-      .where(and(eq(analyticsDaily.metric, p("metric")), eq(analyticsDaily.courseId, p("courseId")), gt(analyticsDaily.day, p("day"))))
-      .prepare(),
+  const later = preparedOnce(tx, `analyticsDaily.carry.${metric}`, () =>
+    sqlite.prepare<{ courseId: number; day: string; value: number }>(
+      `update analytics_daily set ${metric}_to_date = ${metric}_to_date + :value where course_id = :courseId and day > :day`,
+    ),
   );
   for (const courseId of courseIds) {
-    upsert.run({ metric, courseId, day, value });
-    later.run({ metric, courseId, day, value });
+    upsert.run({ courseId, day, value });
+    later.run({ courseId, day, value });
   }
 }
 
 /**
- * Recounts the days in `timeZone` from the hours, one (metric, course) at a time, each in its own short
- * transaction so that learning goes on meanwhile: facts recorded during the rebuild already go to the new
- * zone's days, and a (metric, course) rebuilt afterwards recounts them from its hours. `pause` runs between
- * steps (a job lets requests through there). Returns the (metric, course) pairs rebuilt, or null when
- * another rebuild for another zone started meanwhile (that one finishes the work).
+ * Recounts the days in `timeZone` from the hours, one course at a time, each in its own short transaction
+ * so that learning goes on meanwhile: facts recorded during the rebuild already go to the new zone's days,
+ * and a course rebuilt afterwards recounts them from its hours. `pause` runs every `every` courses (a job
+ * lets requests through there). Returns the courses rebuilt (the total counts as one), or null when another
+ * rebuild for another zone started meanwhile (that one finishes the work).
  */
 export async function rebuildDailyRollups(
   db: TenantConn,
   timeZone: string,
-  { pause = () => {}, every = 50 }: { pause?: () => Promise<void> | void; every?: number } = {},
+  { pause = () => {}, every = 20 }: { pause?: () => Promise<void> | void; every?: number } = {},
 ) {
   if (!isTimeZone(timeZone)) throw new Error(`unknown time zone: ${timeZone}`);
   db.insert(analyticsRollup)
@@ -108,56 +105,56 @@ export async function rebuildDailyRollups(
     .onConflictDoUpdate({ target: analyticsRollup.id, set: { timeZone, ready: false, builtAt: null } })
     .run();
   const sqlite = connectionOf(db) as Database.Database;
-  // The next (metric, course) after the last one, by a seek of the totals index: no scan of the hours.
+  // Every course with facts, by seeks of the totals index (metric, course_id, …): no scan of the hours.
   const next = sqlite.prepare<[string, number], { metric: string; courseId: number }>(
     "select metric, course_id as courseId from analytics_hourly indexed by analytics_hourly_totals_idx where (metric, course_id) > (?, ?) order by metric, course_id limit 1",
   );
-  const hours = sqlite.prepare<[string, number], { hour: number; value: number }>(
-    "select hour, value from analytics_hourly indexed by analytics_hourly_totals_idx where metric = ? and course_id = ? order by hour",
-  );
-  const clear = sqlite.prepare<[string, number]>("delete from analytics_daily where metric = ? and course_id = ?");
-  const insert = sqlite.prepare<[string, number, string, number, number]>(
-    "insert into analytics_daily (metric, course_id, day, value, to_date) values (?, ?, ?, ?, ?)",
-  );
-  const stillOurs = () => rollupState(db).timeZone === timeZone;
-  const rebuildOne = sqlite.transaction((metric: string, courseId: number) => {
-    clear.run(metric, courseId);
-    let day: string | null = null;
-    let value = 0;
-    let toDate = 0;
-    for (const row of hours.all(metric, courseId)) {
-      const d = dayOfHour(row.hour, timeZone);
-      if (d !== day) {
-        if (day !== null) insert.run(metric, courseId, day, value, toDate);
-        day = d;
-        value = 0;
-      }
-      value += row.value;
-      toDate += row.value;
-    }
-    if (day !== null) insert.run(metric, courseId, day, value, toDate);
-  });
-  let pairs = 0;
+  const courseIds = new Set<number>();
   let key: { metric: string; courseId: number } | undefined = { metric: "", courseId: -1 };
-  while ((key = next.get(key.metric, key.courseId))) {
-    if (!stillOurs()) return null;
-    rebuildOne(key.metric, key.courseId);
-    pairs++;
-    if (pairs % every === 0) await pause();
+  while ((key = next.get(key.metric, key.courseId))) courseIds.add(key.courseId);
+  const hours = sqlite.prepare<[number], { metric: AnalyticsMetric; hour: number; value: number }>(
+    "select metric, hour, value from analytics_hourly indexed by analytics_hourly_totals_idx where course_id = ? and metric in ('completions', 'watch_seconds', 'downloads', 'quiz_attempts', 'quiz_passes')",
+  );
+  const clear = sqlite.prepare<[number]>("delete from analytics_daily where course_id = ?");
+  const insert = sqlite.prepare(
+    `insert into analytics_daily (course_id, day, ${COLUMNS.join(", ")}, ${TO_DATE.join(", ")}) values (${new Array(2 + 2 * COLUMNS.length).fill("?").join(", ")})`,
+  );
+  const rebuildOne = sqlite.transaction((courseId: number) => {
+    clear.run(courseId);
+    const byDay = new Map<string, number[]>();
+    for (const row of hours.all(courseId)) {
+      const day = dayOfHour(row.hour, timeZone);
+      let values = byDay.get(day);
+      if (!values) byDay.set(day, (values = COLUMNS.map(() => 0)));
+      values[COLUMNS.indexOf(row.metric)] += row.value;
+    }
+    const toDate = COLUMNS.map(() => 0);
+    for (const day of [...byDay.keys()].sort()) {
+      const values = byDay.get(day)!;
+      values.forEach((v, i) => (toDate[i] += v));
+      insert.run(courseId, day, ...values, ...toDate);
+    }
+  });
+  let done = 0;
+  for (const courseId of courseIds) {
+    if (rollupState(db).timeZone !== timeZone) return null;
+    rebuildOne(courseId);
+    if (++done % every === 0) await pause();
   }
-  const done = db
+  const finished = db
     .update(analyticsRollup)
     .set({ ready: true, builtAt: new Date() })
     .where(and(eq(analyticsRollup.id, 1), eq(analyticsRollup.timeZone, timeZone)))
     .run();
-  return done.changes ? pairs : null;
+  return finished.changes ? done : null;
 }
 
 /** Sums of the organization's total (course 0) per range of local days [from, to], in order. */
 export function daySums(db: TenantConn, metric: AnalyticsMetric, ranges: ReadonlyArray<readonly [string, string]>): number[] {
   const json = JSON.stringify(ranges);
+  const column = sql.raw(COLUMNS.includes(metric) ? metric : "null");
   const rows = db.all<{ i: number; v: number }>(
-    sql`select b.key as i, (select coalesce(sum(d.value), 0) from ${analyticsDaily} d where d.metric = ${metric} and d.course_id = 0 and d.day >= json_extract(b.value, '$[0]') and d.day <= json_extract(b.value, '$[1]')) as v from json_each(${json}) as b order by b.key`,
+    sql`select b.key as i, (select coalesce(sum(d.${column}), 0) from ${analyticsDaily} d where d.course_id = 0 and d.day >= json_extract(b.value, '$[0]') and d.day <= json_extract(b.value, '$[1]')) as v from json_each(${json}) as b order by b.key`,
   );
   const sums = ranges.map(() => 0);
   for (const row of rows) sums[Number(row.i)] = Number(row.v);
@@ -165,18 +162,19 @@ export function daySums(db: TenantConn, metric: AnalyticsMetric, ranges: Readonl
 }
 
 /**
- * Every existing course's sums of the given metrics over the local days [from, to]: the running total at
- * the last day minus the one before the first, two seeks per course and metric. Courses without any fact
- * in the period are left out.
+ * Every existing course's sums of each metric over the local days [from, to]: the running totals at the
+ * last day minus those before the first, two seeks per course. Courses without any fact in the period are
+ * left out.
  */
-export function courseSums(db: TenantConn, metrics: readonly AnalyticsMetric[], from: string, to: string) {
-  const rows = db.all<{ courseId: number; title: string; metric: AnalyticsMetric; value: number }>(
-    sql`select c.id as courseId, c.title as title, m.value as metric,
-      coalesce((select d.to_date from ${analyticsDaily} d where d.metric = m.value and d.course_id = c.id and d.day <= ${to} order by d.day desc limit 1), 0)
-      - coalesce((select d.to_date from ${analyticsDaily} d where d.metric = m.value and d.course_id = c.id and d.day < ${from} order by d.day desc limit 1), 0) as value
-      from ${courses} c, json_each(${JSON.stringify(metrics)}) m`,
+export function courseSums(db: TenantConn, from: string, to: string) {
+  const sums = sql.raw(COLUMNS.map((c) => `coalesce(t.${c}_to_date, 0) - coalesce(f.${c}_to_date, 0) as ${c}`).join(", "));
+  const rows = db.all<{ courseId: number; title: string } & Record<AnalyticsMetric, number>>(
+    sql`select c.id as courseId, c.title as title, ${sums}
+      from ${courses} c
+      left join ${analyticsDaily} t on t.course_id = c.id and t.day = (select max(day) from ${analyticsDaily} where course_id = c.id and day <= ${to})
+      left join ${analyticsDaily} f on f.course_id = c.id and f.day = (select max(day) from ${analyticsDaily} where course_id = c.id and day < ${from})`,
   );
-  return rows.filter((r) => r.value !== 0);
+  return rows.filter((r) => COLUMNS.some((c) => r[c] !== 0));
 }
 
 export const REBUILD_JOB = "analytics.rebuild";
@@ -195,7 +193,7 @@ export function needsRebuild(db: TenantConn, timeZone: string) {
 /** The job: the days recounted in the zone it was queued for (the organization's at that moment). */
 export async function rebuildAnalyticsJob({ db, job, pause }: JobContext) {
   const timeZone = String(job.payload.time_zone ?? "");
-  if (!isTimeZone(timeZone)) return { pairs: 0 };
-  const pairs = await rebuildDailyRollups(db, timeZone, { pause });
-  return { time_zone: timeZone, pairs: pairs ?? 0, superseded: pairs === null };
+  if (!isTimeZone(timeZone)) return { courses: 0 };
+  const rebuilt = await rebuildDailyRollups(db, timeZone, { pause });
+  return { time_zone: timeZone, courses: rebuilt ?? 0, superseded: rebuilt === null };
 }

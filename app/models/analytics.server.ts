@@ -305,13 +305,9 @@ export function courseBreakdown(
   const metrics: AnalyticsMetric[] = ["completions", "watch_seconds", "downloads", "quiz_attempts", "quiz_passes"];
   if (scope.kind === "organization" && dailyRollupsIn(db, timeZone)) {
     // Two seeks per course and metric in the daily rollups' running totals, whatever the period's length.
-    const byCourse = new Map<number, { title: string; m: Record<string, number> }>();
-    for (const r of courseSums(db, metrics, period.from, period.to)) {
-      const entry = byCourse.get(r.courseId) ?? { title: r.title, m: {} };
-      entry.m[r.metric] = Number(r.value);
-      byCourse.set(r.courseId, entry);
-    }
-    return [...byCourse].map(([id, { title, m }]) => courseRow(id, title, m, scope)).sort(byCompletions);
+    return courseSums(db, period.from, period.to)
+      .map((r) => courseRow(r.courseId, r.title, r, scope))
+      .sort(byCompletions);
   }
   const rows =
     scope.kind === "organization"
@@ -361,7 +357,7 @@ export function courseBreakdown(
   return titles.map(({ id, title }) => courseRow(id, title, byCourse.get(id)!, scope)).sort(byCompletions);
 }
 
-function courseRow(id: number, title: string, m: Record<string, number>, scope: AnalyticsScope): CourseRow {
+function courseRow(id: number, title: string, m: Partial<Record<AnalyticsMetric, number>>, scope: AnalyticsScope): CourseRow {
   const attempts = m.quiz_attempts ?? 0;
   const passes = m.quiz_passes ?? 0;
   return {
