@@ -18,7 +18,6 @@ import { hasPendingJobOfKind } from "./job.server";
  */
 
 const HOUR_MS = 3_600_000;
-const p = sql.placeholder;
 
 // The local day of an hour's start, kept per zone: a year has 8,760 hours, and each costs an Intl call.
 const days = new Map<string, string>();
