@@ -141,7 +141,10 @@ export function analyticsApiLoader(kpi: Kpi | "overview") {
  * The data of the dashboard overview and the analytics page. A query that does not parse shows its
  * errors above the default period (the last 30 days) rather than failing the page.
  */
-export async function loadAnalytics(request: Request, context: AppLoadContext, { courses = false } = {}) {
+/** Courses per page of the analytics page's table (the CSV download has them all). */
+export const COURSES_PER_PAGE = 25;
+
+export async function loadAnalytics(request: Request, context: AppLoadContext, { courses = false, paged = false } = {}) {
   const required = requireOrganization(context);
   const db = required.db;
   const auth = await requireCapability(request, context, "read:analytics");
@@ -156,9 +159,15 @@ export async function loadAnalytics(request: Request, context: AppLoadContext, {
     const fallback = parseAnalyticsQuery(new URL("http://fallback/"), organization.timeZone);
     query = (fallback as Extract<typeof fallback, { ok: true }>).query;
   }
+  const allCourses = courses ? buildCourses(db, organization, scope, query) : [];
+  // The page shows the busiest courses first, a page at a time: a thousand rows are a download, not a table.
+  const pages = Math.max(1, Math.ceil(allCourses.length / COURSES_PER_PAGE));
+  const asked = Number(new URL(request.url).searchParams.get("courses_page"));
+  const page = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, pages) : 1;
   return {
     ...buildReports(db, organization, scope, query),
-    courses: courses ? buildCourses(db, organization, scope, query) : [],
+    courses: paged ? allCourses.slice((page - 1) * COURSES_PER_PAGE, page * COURSES_PER_PAGE) : allCourses,
+    coursePages: { page, pages, total: allCourses.length, first: (page - 1) * COURSES_PER_PAGE + 1 },
     dateLocale: dateLocaleFor(auth),
     errors,
     scope: scope.kind,

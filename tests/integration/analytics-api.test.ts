@@ -198,3 +198,52 @@ describe("CSV export", () => {
     ).toBe(403);
   });
 });
+
+describe("the analytics page's course table", () => {
+  it("shows the busiest 25 courses a page at a time, with links that keep the period, and the CSV has them all", async () => {
+    // 40 more courses, each with completions yesterday (hourly facts; the days are recounted from them).
+    for (let i = 1; i <= 40; i++) {
+      execTenant(
+        server,
+        2,
+        "insert into courses (title, type, published) values (?, 'series', 1)",
+        `Paging course ${String(i).padStart(2, "0")}`,
+      );
+    }
+    const hour = Math.floor((Date.now() - 86_400_000) / 3_600_000);
+    execTenant(
+      server,
+      2,
+      "insert into analytics_hourly (metric, hour, course_id, value) select 'completions', ?, id, 100 + id from courses where title like 'Paging course %' on conflict do update set value = value + excluded.value",
+      hour,
+    );
+    execTenant(server, 2, "update analytics_rollup set ready = 0, time_zone = null");
+    const cookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
+    const page = (n?: number) =>
+      request(server.port, ORG, `/dashboard/analytics?period=30d&group=week${n ? `&courses_page=${n}` : ""}`, {
+        headers: { Cookie: cookie },
+      });
+    const deadline = Date.now() + 20_000;
+    await page(); // queues the recount
+    while (!scalar("select count(*) from analytics_rollup where ready = 1") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const total = (await get("analytics/courses/completions?period=30d&courses=true")).json().payload.courses.length;
+    expect(total).toBeGreaterThanOrEqual(40);
+    const rowsOf = (html: string) => [...html.matchAll(/<tr><th scope="row">([^<]*)<\/th>/g)].map((m) => m[1]);
+    const first = (await page()).body;
+    expect(rowsOf(first)).toHaveLength(25);
+    expect(rowsOf(first)[0]).toBe("Paging course 40"); // the most completions first
+    expect(first).toContain(`1–25 af ${total} kurser`); // the admin reads Danish (the demo organization's language)
+    expect(first).toMatch(/href="\/dashboard\/analytics\?[^"]*period=30d[^"]*&amp;courses_page=2#analytics-courses-title"/);
+    const last = (await page(Math.ceil(total / 25))).body;
+    expect(rowsOf(last)).toHaveLength(total - 25 * (Math.ceil(total / 25) - 1));
+    expect(last).toContain(`af ${total} kurser`);
+    // Beyond the last page is the last page; the CSV download is every course.
+    expect(rowsOf((await page(99)).body)).toEqual(rowsOf(last));
+    const csv = await request(server.port, ORG, "/dashboard/analytics/export?period=30d&group=week&table=courses", {
+      headers: { Cookie: cookie },
+    });
+    expect(csv.body.trim().split("\r\n")).toHaveLength(total + 1);
+  });
+});

@@ -2,8 +2,19 @@ import { useTranslation } from "~/utils/translate";
 import type { CourseRow } from "~/models/analytics.server";
 
 /** Per course over the period: completions, watch time, material downloads and quiz pass rate. */
-export function CoursesTable({ rows, search, locale }: { rows: CourseRow[]; search: string; locale: string }) {
+export function CoursesTable({
+  rows,
+  pages,
+  search,
+  locale,
+}: {
+  rows: CourseRow[];
+  pages?: { page: number; pages: number; total: number; first: number };
+  search: string;
+  locale: string;
+}) {
   const { t } = useTranslation();
+  const pageLink = (page: number) => `/dashboard/analytics${search}${page > 1 ? `&courses_page=${page}` : ""}#analytics-courses-title`;
   return (
     <section className="panel" aria-labelledby="analytics-courses-title">
       <div className="toolbar">
@@ -48,6 +59,27 @@ export function CoursesTable({ rows, search, locale }: { rows: CourseRow[]; sear
               ))}
             </tbody>
           </table>
+          {pages && pages.pages > 1 ? (
+            <nav className="pager" aria-label={t("analytics.courses.pages")}>
+              {pages.page > 1 ? (
+                <a href={pageLink(pages.page - 1)} rel="prev">
+                  {t("analytics.courses.previousPage")}
+                </a>
+              ) : null}
+              <span>
+                {t("analytics.courses.showing", {
+                  from: pages.first.toLocaleString(locale),
+                  to: (pages.first + rows.length - 1).toLocaleString(locale),
+                  total: pages.total.toLocaleString(locale),
+                })}
+              </span>
+              {pages.page < pages.pages ? (
+                <a href={pageLink(pages.page + 1)} rel="next">
+                  {t("analytics.courses.nextPage")}
+                </a>
+              ) : null}
+            </nav>
+          ) : null}
         </div>
       )}
     </section>

@@ -12,7 +12,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 /** /dashboard/analytics (docs/product.md §2): the KPIs by day, week or month, compared, and per course. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return loadAnalytics(request, context, { courses: true });
+  return loadAnalytics(request, context, { courses: true, paged: true });
 }
 
 export default function Analytics() {
@@ -28,7 +28,7 @@ export default function Analytics() {
           <KpiCard key={kpi} kpi={kpi} data={data} />
         ))}
       </div>
-      <CoursesTable rows={data.courses} search={data.search} locale={data.dateLocale} />
+      <CoursesTable rows={data.courses} pages={data.coursePages} search={data.search} locale={data.dateLocale} />
     </section>
   );
 }
