@@ -1,7 +1,10 @@
 import { and, asc, desc, eq, gt, gte, sql, sum } from "drizzle-orm";
-import { visibleCourses } from "../access/courses";
+import { visibleCourses, visibleCoursesPrepared } from "../access/courses";
 import type { Viewer } from "../access/viewer";
+import type Database from "better-sqlite3";
+import { connectionOf } from "../../db/connections";
 import type { TenantConn } from "../../db/open";
+import { preparedOnce } from "../../db/prepared";
 import {
   badges,
   bookmarks,
@@ -24,8 +27,11 @@ import { PERIODS, type Period } from "./forms/leaderboard";
 /**
  * Reading the leaderboard: boards from the maintained totals (an index range), ranks from the histogram
  * of points values, the three widgets of docs/product.md §9 from windows of indexed rows. Opted-out learners are left
- * out of every list and every rank of others; they still see their own standing.
+ * out of every list and every rank of others; they still see their own standing. What /leaderboard reads on
+ * every view is prepared once per connection (db/prepared.ts): building the SQL cost more than running it.
  */
+
+const p = sql.placeholder;
 export { PERIODS, type Period };
 export const WIDGETS = ["bookmarks", "watch-time", "streak"] as const;
 export type Widget = (typeof WIDGETS)[number];
@@ -53,13 +59,10 @@ export function displayName(u: { firstName: string; lastName: string; id: number
 
 /** The courses the viewer sees (app/access/courses.ts), to choose a course board of (/leaderboard), by title; at most 200. */
 export function boardCourseChoices(db: TenantConn, viewer: Viewer) {
-  return db
-    .select({ id: courses.id, title: courses.title })
-    .from(courses)
-    .where(visibleCourses(viewer))
-    .orderBy(asc(courses.title))
-    .limit(200)
-    .all();
+  const visible = visibleCoursesPrepared(viewer);
+  return preparedOnce(db, `leaderboard.courseChoices.${visible.key}`, () =>
+    db.select({ id: courses.id, title: courses.title }).from(courses).where(visible.where).orderBy(asc(courses.title)).limit(200).prepare(),
+  ).all(visible.params);
 }
 
 /** A person of this organization as the leaderboard names them, or undefined; who may see them is the caller's check. */
@@ -78,20 +81,24 @@ export function boardCourse(db: TenantConn, viewer: Viewer, id: number) {
 
 /** 1 + the visible learners with more points on the board: a sum over distinct values above, not a sort. */
 export function rankFor(db: TenantConn, board: Board, points: number) {
-  const above = db
-    .select({ n: sum(pointsHistogram.learners) })
-    .from(pointsHistogram)
-    .where(and(eq(pointsHistogram.period, board.period), eq(pointsHistogram.key, board.key), gt(pointsHistogram.points, points)))
-    .get();
+  const above = preparedOnce(db, "leaderboard.rank", () =>
+    db
+      .select({ n: sum(pointsHistogram.learners) })
+      .from(pointsHistogram)
+      .where(and(eq(pointsHistogram.period, p("period")), eq(pointsHistogram.key, p("key")), gt(pointsHistogram.points, p("points"))))
+      .prepare(),
+  ).get({ period: board.period, key: board.key, points });
   return 1 + Number(above?.n ?? 0);
 }
 
 export function boardSize(db: TenantConn, board: Board) {
-  const row = db
-    .select({ n: sum(pointsHistogram.learners) })
-    .from(pointsHistogram)
-    .where(and(eq(pointsHistogram.period, board.period), eq(pointsHistogram.key, board.key)))
-    .get();
+  const row = preparedOnce(db, "leaderboard.size", () =>
+    db
+      .select({ n: sum(pointsHistogram.learners) })
+      .from(pointsHistogram)
+      .where(and(eq(pointsHistogram.period, p("period")), eq(pointsHistogram.key, p("key"))))
+      .prepare(),
+  ).get({ period: board.period, key: board.key });
   return Number(row?.n ?? 0);
 }
 
@@ -104,15 +111,17 @@ export interface BoardEntry {
 
 /** One page of a board, best first; ties share a rank. */
 export function boardPage(db: TenantConn, board: Board, { limit = 10, offset = 0 } = {}): BoardEntry[] {
-  const rows = db
-    .select({ userId: pointsTotals.userId, points: pointsTotals.points, firstName: users.firstName, lastName: users.lastName })
-    .from(pointsTotals)
-    .innerJoin(users, eq(users.id, pointsTotals.userId))
-    .where(and(eq(pointsTotals.period, board.period), eq(pointsTotals.key, board.key), eq(pointsTotals.hidden, false)))
-    .orderBy(desc(pointsTotals.points), desc(pointsTotals.userId))
-    .limit(limit)
-    .offset(offset)
-    .all();
+  const rows = preparedOnce(db, "leaderboard.page", () =>
+    db
+      .select({ userId: pointsTotals.userId, points: pointsTotals.points, firstName: users.firstName, lastName: users.lastName })
+      .from(pointsTotals)
+      .innerJoin(users, eq(users.id, pointsTotals.userId))
+      .where(and(eq(pointsTotals.period, p("period")), eq(pointsTotals.key, p("key")), eq(pointsTotals.hidden, false)))
+      .orderBy(desc(pointsTotals.points), desc(pointsTotals.userId))
+      .limit(p("limit"))
+      .offset(p("offset"))
+      .prepare(),
+  ).all({ period: board.period, key: board.key, limit, offset });
   const ranks = new Map<number, number>();
   return rows.map((r) => {
     if (!ranks.has(r.points)) ranks.set(r.points, rankFor(db, board, r.points));
@@ -125,23 +134,36 @@ export function boardPage(db: TenantConn, board: Board, { limit = 10, offset = 0
   });
 }
 
+/** A learner's row of learner_stats (streaks, opt-out), if they have one. */
+function statsOf(db: TenantConn, userId: number) {
+  return preparedOnce(db, "leaderboard.stats", () =>
+    db
+      .select()
+      .from(learnerStats)
+      .where(eq(learnerStats.userId, p("userId")))
+      .prepare(),
+  ).get({ userId });
+}
+
 export function learnerHidden(db: TenantConn, userId: number) {
-  return db.select({ hidden: learnerStats.hidden }).from(learnerStats).where(eq(learnerStats.userId, userId)).get()?.hidden ?? false;
+  return statsOf(db, userId)?.hidden ?? false;
 }
 
 /** A learner's points and rank on a board (rank among the visible learners, as if they were visible). */
 export function standing(db: TenantConn, board: Board, userId: number) {
   const points =
-    db
-      .select({ points: pointsTotals.points })
-      .from(pointsTotals)
-      .where(and(eq(pointsTotals.userId, userId), eq(pointsTotals.period, board.period), eq(pointsTotals.key, board.key)))
-      .get()?.points ?? 0;
+    preparedOnce(db, "leaderboard.points", () =>
+      db
+        .select({ points: pointsTotals.points })
+        .from(pointsTotals)
+        .where(and(eq(pointsTotals.userId, p("userId")), eq(pointsTotals.period, p("period")), eq(pointsTotals.key, p("key"))))
+        .prepare(),
+    ).get({ userId, period: board.period, key: board.key })?.points ?? 0;
   return { user_id: userId, points, rank: rankFor(db, board, points), hidden: learnerHidden(db, userId) };
 }
 
 export function listLevels(db: TenantConn) {
-  return db.select().from(levels).orderBy(asc(levels.threshold)).all();
+  return preparedOnce(db, "leaderboard.levels", () => db.select().from(levels).orderBy(asc(levels.threshold)).prepare()).all();
 }
 
 /** The level a points total reaches, the next one, and the way there in percent. */
@@ -162,20 +184,22 @@ export function levelView(l: Level | null) {
 }
 
 export function earnedBadges(db: TenantConn, userId: number) {
-  return db
-    .select({
-      id: badges.id,
-      name: badges.name,
-      description: badges.description,
-      color: badges.color,
-      uid: userBadges.uid,
-      awardedAt: userBadges.awardedAt,
-    })
-    .from(userBadges)
-    .innerJoin(badges, eq(badges.id, userBadges.badgeId))
-    .where(eq(userBadges.userId, userId))
-    .orderBy(desc(userBadges.awardedAt), desc(userBadges.id))
-    .all();
+  return preparedOnce(db, "leaderboard.badges", () =>
+    db
+      .select({
+        id: badges.id,
+        name: badges.name,
+        description: badges.description,
+        color: badges.color,
+        uid: userBadges.uid,
+        awardedAt: userBadges.awardedAt,
+      })
+      .from(userBadges)
+      .innerJoin(badges, eq(badges.id, userBadges.badgeId))
+      .where(eq(userBadges.userId, p("userId")))
+      .orderBy(desc(userBadges.awardedAt), desc(userBadges.id))
+      .prepare(),
+  ).all({ userId });
 }
 
 /** The current daily streak: the run of days ending today or yesterday; older runs have ended. */
@@ -194,7 +218,7 @@ export function learnerSummary(db: TenantConn, userId: number, now = new Date())
   const settings = ensureLeaderboard(db);
   const points = lifetimePoints(db, userId);
   const progress = levelProgress(listLevels(db), points);
-  const row = db.select().from(learnerStats).where(eq(learnerStats.userId, userId)).get();
+  const row = statsOf(db, userId);
   const all = currentBoard(settings, "all", now);
   return {
     points,
@@ -242,34 +266,41 @@ function ranked(rows: Array<{ userId: number; firstName: string; lastName: strin
 export function widget(db: TenantConn, name: Widget, { limit = 10, now = new Date() } = {}): WidgetEntry[] {
   const settings = ensureLeaderboard(db);
   type Row = { userId: number; firstName: string; lastName: string; value: number };
-  const top = (window: ReturnType<typeof sql>) =>
+  // The window's few people joined to their names; one statement per widget, built once per connection.
+  const top = (key: string, window: string, since: number | string) =>
     ranked(
-      db.all<Row>(sql`select w.user_id as userId, u.first_name as firstName, u.last_name as lastName, w.value as value
-        from (${window}) w
-        cross join users u on u.id = w.user_id
-        where not exists (select 1 from learner_stats s where s.user_id = w.user_id and s.hidden = 1)
-        order by w.value desc, w.user_id asc limit ${limit}`),
+      preparedOnce(db, `leaderboard.widget.${key}`, () =>
+        (connectionOf(db) as Database.Database).prepare<{ since: number | string; limit: number }, Row>(
+          `select w.user_id as userId, u.first_name as firstName, u.last_name as lastName, w.value as value
+           from (${window}) w
+           cross join users u on u.id = w.user_id
+           where not exists (select 1 from learner_stats s where s.user_id = w.user_id and s.hidden = 1)
+           order by w.value desc, w.user_id asc limit :limit`,
+        ),
+      ).all({ since, limit }),
     );
   if (name === "bookmarks") {
     const since = Math.floor(now.getTime() / 1000) - 30 * 86_400;
-    return top(sql`select user_id, count(*) as value from bookmarks where created_at >= ${since} group by user_id`);
+    return top(name, "select user_id, count(*) as value from bookmarks where created_at >= :since group by user_id", since);
   }
   if (name === "watch-time") {
     // watch_time_daily counts UTC days (app/models/learning.server.ts); seven of them, today included.
     const since = addDays(now.toISOString().slice(0, 10), -6);
-    return top(sql`select user_id, sum(seconds) as value from watch_time_daily where day >= ${since} group by user_id`);
+    return top(name, "select user_id, sum(seconds) as value from watch_time_daily where day >= :since group by user_id", since);
   }
   // Longest streaks first (index on hidden, current_streak); a streak counts while its last day is today or yesterday.
   const yesterday = previousDay(dayIn(settings.timeZone, now));
   return ranked(
-    db
-      .select({ userId: users.id, firstName: users.firstName, lastName: users.lastName, value: learnerStats.currentStreak })
-      .from(learnerStats)
-      .innerJoin(users, eq(users.id, learnerStats.userId))
-      .where(and(eq(learnerStats.hidden, false), gte(learnerStats.lastActiveDay, yesterday), gt(learnerStats.currentStreak, 0)))
-      .orderBy(desc(learnerStats.currentStreak), desc(learnerStats.lastActiveDay), desc(learnerStats.userId))
-      .limit(limit)
-      .all(),
+    preparedOnce(db, "leaderboard.widget.streak", () =>
+      db
+        .select({ userId: users.id, firstName: users.firstName, lastName: users.lastName, value: learnerStats.currentStreak })
+        .from(learnerStats)
+        .innerJoin(users, eq(users.id, learnerStats.userId))
+        .where(and(eq(learnerStats.hidden, false), gte(learnerStats.lastActiveDay, p("yesterday")), gt(learnerStats.currentStreak, 0)))
+        .orderBy(desc(learnerStats.currentStreak), desc(learnerStats.lastActiveDay), desc(learnerStats.userId))
+        .limit(p("limit"))
+        .prepare(),
+    ).all({ yesterday, limit }),
   );
 }
 
@@ -279,25 +310,29 @@ export function widgetValue(db: TenantConn, name: Widget, userId: number, now = 
   if (name === "bookmarks") {
     const since = new Date(now.getTime() - 30 * 86_400_000);
     return (
-      db
-        .select({ n: sql<number>`count(*)` })
-        .from(bookmarks)
-        .where(and(eq(bookmarks.userId, userId), gte(bookmarks.createdAt, since)))
-        .get()?.n ?? 0
+      preparedOnce(db, "leaderboard.ownBookmarks", () =>
+        db
+          .select({ n: sql<number>`count(*)` })
+          .from(bookmarks)
+          .where(and(eq(bookmarks.userId, p("userId")), gte(bookmarks.createdAt, p("since"))))
+          .prepare(),
+      ).get({ userId, since: Math.floor(since.getTime() / 1000) })?.n ?? 0
     );
   }
   if (name === "watch-time") return watchSeconds(db, userId, 7, now);
-  return currentStreak(settings, db.select().from(learnerStats).where(eq(learnerStats.userId, userId)).get(), now);
+  return currentStreak(settings, statsOf(db, userId), now);
 }
 
 /** Seconds watched in the last `days` UTC days (today included); all time when `days` is null. */
 export function watchSeconds(db: TenantConn, userId: number, days: number | null, now = new Date()) {
   const since = days === null ? "" : addDays(now.toISOString().slice(0, 10), -(days - 1));
-  const row = db
-    .select({ n: sum(watchTimeDaily.seconds) })
-    .from(watchTimeDaily)
-    .where(and(eq(watchTimeDaily.userId, userId), gte(watchTimeDaily.day, since)))
-    .get();
+  const row = preparedOnce(db, "leaderboard.watchSeconds", () =>
+    db
+      .select({ n: sum(watchTimeDaily.seconds) })
+      .from(watchTimeDaily)
+      .where(and(eq(watchTimeDaily.userId, p("userId")), gte(watchTimeDaily.day, p("since"))))
+      .prepare(),
+  ).get({ userId, since });
   return Number(row?.n ?? 0);
 }
 
