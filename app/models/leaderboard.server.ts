@@ -265,28 +265,27 @@ function ranked(rows: Array<{ userId: number; firstName: string; lastName: strin
  */
 export function widget(db: TenantConn, name: Widget, { limit = 10, now = new Date() } = {}): WidgetEntry[] {
   const settings = ensureLeaderboard(db);
-  type Row = { userId: number; firstName: string; lastName: string; value: number };
-  // The window's few people joined to their names; one statement per widget, built once per connection.
-  const top = (key: string, window: string, since: number | string) =>
-    ranked(
-      preparedOnce(db, `leaderboard.widget.${key}`, () =>
-        (connectionOf(db) as Database.Database).prepare<{ since: number | string; limit: number }, Row>(
-          `select w.user_id as userId, u.first_name as firstName, u.last_name as lastName, w.value as value
-           from (${window}) w
-           cross join users u on u.id = w.user_id
-           where not exists (select 1 from learner_stats s where s.user_id = w.user_id and s.hidden = 1)
-           order by w.value desc, w.user_id asc limit :limit`,
-        ),
-      ).all({ since, limit }),
-    );
   if (name === "bookmarks") {
-    const since = Math.floor(now.getTime() / 1000) - 30 * 86_400;
-    return top(name, "select user_id, count(*) as value from bookmarks where created_at >= :since group by user_id", since);
+    // The window starts on a whole minute, so that views within the minute share one count.
+    const since = Math.floor(now.getTime() / 60_000) * 60 - 30 * 86_400;
+    return windowTop(
+      db,
+      name,
+      "select user_id, count(*) as value from bookmarks where created_at >= :since group by user_id",
+      since,
+      limit,
+    );
   }
   if (name === "watch-time") {
     // watch_time_daily counts UTC days (app/models/learning.server.ts); seven of them, today included.
     const since = addDays(now.toISOString().slice(0, 10), -6);
-    return top(name, "select user_id, sum(seconds) as value from watch_time_daily where day >= :since group by user_id", since);
+    return windowTop(
+      db,
+      name,
+      "select user_id, sum(seconds) as value from watch_time_daily where day >= :since group by user_id",
+      since,
+      limit,
+    );
   }
   // Longest streaks first (index on hidden, current_streak); a streak counts while its last day is today or yesterday.
   const yesterday = previousDay(dayIn(settings.timeZone, now));
@@ -301,6 +300,57 @@ export function widget(db: TenantConn, name: Widget, { limit = 10, now = new Dat
         .limit(p("limit"))
         .prepare(),
     ).all({ yesterday, limit }),
+  );
+}
+
+/** How long a window widget's ranking is kept before it is counted again (its names and opt-outs are read on every view). */
+export const WIDGET_RECOUNT_MS = 60_000;
+/** Candidates kept beyond the widget's length, so that learners opting out meanwhile leave it full. */
+const WIDGET_SPARE = 20;
+const keptWindows = new WeakMap<object, Map<string, { until: number; rows: Array<{ userId: number; value: number }> }>>();
+
+/**
+ * The top of a window widget (bookmarks in 30 days, watch time in 7). Counting the window adds up every
+ * learner's rows in it — tens of thousands in a large organization, far more than a page view may cost —
+ * so the ranking is counted at most once a minute per organization (per database connection) and each
+ * view reads only its candidates' names and opt-outs: a learner who opts out or is deleted leaves at once,
+ * a renamed one shows the new name at once; only the figures may be up to a minute old. The learner's own
+ * figure (`widgetValue`) is always counted live.
+ */
+function windowTop(db: TenantConn, name: string, window: string, since: number | string, limit: number): WidgetEntry[] {
+  const sqlite = connectionOf(db) as Database.Database;
+  let kept = keptWindows.get(sqlite);
+  if (!kept) keptWindows.set(sqlite, (kept = new Map()));
+  const key = `${name}|${since}|${limit}`;
+  let entry = kept.get(key);
+  if (!entry || entry.until <= Date.now()) {
+    const rows = preparedOnce(db, `leaderboard.window.${name}`, () =>
+      sqlite.prepare<{ since: number | string; limit: number }, { userId: number; value: number }>(
+        `select w.user_id as userId, w.value as value from (${window}) w
+         where not exists (select 1 from learner_stats s where s.user_id = w.user_id and s.hidden = 1)
+         order by w.value desc, w.user_id asc limit :limit`,
+      ),
+    ).all({ since, limit: limit + WIDGET_SPARE });
+    if (kept.size > 32) kept.clear();
+    kept.set(key, (entry = { until: Date.now() + WIDGET_RECOUNT_MS, rows }));
+  }
+  if (entry.rows.length === 0) return [];
+  const people = new Map(
+    preparedOnce(db, "leaderboard.windowPeople", () =>
+      sqlite.prepare<{ ids: string }, { userId: number; firstName: string; lastName: string }>(
+        `select u.id as userId, u.first_name as firstName, u.last_name as lastName from users u
+         where u.id in (select value from json_each(:ids))
+         and not exists (select 1 from learner_stats s where s.user_id = u.id and s.hidden = 1)`,
+      ),
+    )
+      .all({ ids: JSON.stringify(entry.rows.map((r) => r.userId)) })
+      .map((p) => [p.userId, p]),
+  );
+  return ranked(
+    entry.rows
+      .filter((r) => people.has(r.userId))
+      .slice(0, limit)
+      .map((r) => ({ ...people.get(r.userId)!, value: r.value })),
   );
 }
 

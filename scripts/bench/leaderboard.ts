@@ -77,6 +77,16 @@ export function seedBoard(learners: number, sessions = 200) {
           "insert into learner_stats (user_id, current_streak, longest_streak, last_active_day) select id, 1 + id % 9, 1 + id % 9, ? from users",
         )
         .run(day);
+      // The widgets' windows as a busy organization has them: a tenth of the learners watch on each of the
+      // last ten days, and one in fifty bookmarked the course this month.
+      const watched = sqlite.prepare("insert into watch_time_daily (user_id, day, seconds) values (?, ?, ?)");
+      const utcToday = now.toISOString().slice(0, 10);
+      for (let d = 0; d < 10; d++) {
+        const utcDay = new Date(Date.parse(utcToday) - d * 86_400_000).toISOString().slice(0, 10);
+        for (let i = 1; i <= learners; i++) if (Math.random() < 0.1) watched.run(i, utcDay, 60 + Math.floor(Math.random() * 3_600));
+      }
+      const bookmark = sqlite.prepare("insert into bookmarks (user_id, course_id, created_at) values (?, 1, ?)");
+      for (let i = 1; i <= learners; i++) if (Math.random() < 0.02) bookmark.run(i, at - Math.floor(Math.random() * 20 * 86_400));
     })();
     const cookies: string[] = [];
     const tokens: string[] = [];

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../db/open";
 import { courses, lessons, pointsHistogram, pointsLedger, pointsTotals, users, type Lesson } from "../../db/tenant";
 import { publish } from "../../app/models/events.server";
 import { subscribeLearningEvents } from "../../app/models/subscribers.server";
 import { completeLesson, recordHeartbeat, setBookmark } from "../../app/models/learning.server";
-import { boardPage, currentBoard, learnerSummary, standing, widget } from "../../app/models/leaderboard.server";
+import { boardPage, currentBoard, learnerSummary, standing, widget, WIDGET_RECOUNT_MS } from "../../app/models/leaderboard.server";
 import { resetBoard, saveBadge, saveLevel, setHidden, totalsFromLedger, updateActivity } from "../../app/models/leaderboard-admin.server";
 import { ensureLeaderboard } from "../../app/models/points.server";
 
@@ -245,6 +245,41 @@ describe("time windows", () => {
     expect(learnerSummary(db, ada, new Date("2026-11-26T12:00:00Z")).streak).toBe(0);
     completeLesson(db, { userId: ada, lesson: c.lessons[3], now: new Date("2026-11-26T12:00:00Z") });
     expect(learnerSummary(db, ada, new Date("2026-11-26T12:00:00Z"))).toMatchObject({ streak: 1, longest_streak: 2 });
+  });
+
+  it("window widgets count their figures at most once a minute, but opt-outs, deletions and names apply at once", () => {
+    const [ada, bo, cai] = ["Ada", "Bo", "Cai"].map(learner);
+    const now = new Date();
+    const today = now.toISOString().slice(0, 10);
+    db.$client
+      .prepare("insert into watch_time_daily (user_id, day, seconds) values (?, ?, 300), (?, ?, 200), (?, ?, 100)")
+      .run(ada, today, bo, today, cai, today);
+    const top = () => widget(db, "watch-time", { limit: 2, now }).map((e) => [e.name, e.value]);
+    expect(top()).toEqual([
+      ["Ada Test", 300],
+      ["Bo Test", 200],
+    ]);
+    // New figures wait for the next count...
+    db.$client.prepare("update watch_time_daily set seconds = 900 where user_id = ?").run(cai);
+    expect(top()).toEqual([
+      ["Ada Test", 300],
+      ["Bo Test", 200],
+    ]);
+    // ...but an opt-out, a new name or a deleted person shows on the next view, and the list stays full.
+    setHidden(db, ada, true);
+    db.$client.prepare("update users set first_name = 'Bodil' where id = ?").run(bo);
+    expect(top()).toEqual([
+      ["Bodil Test", 200],
+      ["Cai Test", 100],
+    ]);
+    db.$client.prepare("delete from users where id = ?").run(bo);
+    expect(top()).toEqual([["Cai Test", 100]]);
+    vi.useFakeTimers({ now: Date.now() + WIDGET_RECOUNT_MS + 1, toFake: ["Date"] });
+    try {
+      expect(top()).toEqual([["Cai Test", 900]]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("widgets count bookmarks of the last 30 days and watch time of the last 7", () => {
