@@ -13,12 +13,15 @@ import { tempDir } from "../helpers/temp";
 /**
  * axe-core on every management screen (issue 33): each page remix.config.js declares under /dashboard (as
  * Acme's organization admin) and /admin (as the super-admin, managing Acme), in the light and the dark
- * theme, at 1280 px, with every rule axe runs by default (best practices included) and no violation of any
- * impact allowed. Pages with an id are opened with a real one from the demo: a course of each kind, a lesson
- * of each kind, a finished and a failed background job, a CSV import's preview.
+ * theme (each from its own theme cookie, as docs/decisions/005-language-and-theme.md chooses it), at
+ * 1280 px, with every rule axe runs by default (best practices included): no violation of any impact, and
+ * one h1 a page. Pages with an id are opened with a real one from the demo: a course of each kind, a lesson
+ * of each kind, a finished and a failed background job, a CSV import's preview. A few moments no address
+ * shows by itself (STATES below) are checked as well.
  *
- * The first test compares the screens below with the routes remix.config.js declares, so a new page under
- * /dashboard or /admin fails it until it is listed here (or excluded, with the reason).
+ * The screens are read from remix.config.js, so a new page under /dashboard or /admin is checked without
+ * being listed here; the first test fails when it has a parameter the demo's ids below do not fill, or
+ * when an excluded route is gone.
  */
 const THEMES = ["light", "dark"] as const;
 const ORGANIZATION = { id: 1, host: "acme.localhost" };
@@ -28,9 +31,9 @@ const EXCLUDED: Record<string, string> = {
   "/dashboard/analytics/export": "a CSV download (a resource route without markup)",
   "/dashboard/organizations/:id/quizzes/:quizId/export": "a CSV download (a resource route without markup)",
   "/admin/organizations/:id/quizzes/:quizId/export": "a CSV download (a resource route without markup)",
-  "/dashboard/organizations/:id/:tab":
-    "the fallback for a tab without a route of its own: every tab of ORGANIZATION_TABS has one, so it only answers 404",
-  "/admin/organizations/:id/:tab": "the fallback for a tab without a route of its own: every tab of ORGANIZATION_TABS has one, so it only answers 404",
+  // Every tab shown has a route of its own ("checks every tab of an organization's screens" below), so these only answer 404.
+  "/dashboard/organizations/:id/:tab": "the fallback for a tab without a route of its own",
+  "/admin/organizations/:id/:tab": "the fallback for a tab without a route of its own",
 };
 
 /** The demo's ids the screens are opened with (Acme, organization 1). */
@@ -241,10 +244,21 @@ describe("the screens checked", () => {
 });
 
 /**
- * Moments of the dashboard's screens that no address shows by itself: problems found in an uploaded CSV,
- * a form's errors, a flash message.
+ * Moments of the dashboard's screens that no address shows by itself: the analytics compared with the
+ * previous period (with its tables and a tooltip), problems found in an uploaded CSV, a form's errors, a
+ * flash message.
  */
 const STATES: { name: string; reach: (page: Page, origin: string) => Promise<void> }[] = [
+  {
+    name: "analytics by week with the previous period, its data tables open and a bar's tooltip",
+    reach: async (page, origin) => {
+      await page.goto(`${origin}/dashboard/analytics?period=12m&group=week&compare=true`, { waitUntil: "load" });
+      await settled(page);
+      await page.$$eval("details", (list) => list.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+      await page.hover('[data-testid="kpi-new_users"] .chart-hit');
+      await page.waitForSelector(".chart-tooltip");
+    },
+  },
   {
     name: "the import's problems with an uploaded file",
     reach: async (page, origin) => {
@@ -299,6 +313,15 @@ for (const area of ["dashboard", "admin"] as const) {
         }),
       );
     }
+
+    it("checks every tab of an organization's screens", async () => {
+      const page = pages.get("light")!;
+      await page.goto(`http://${host}:${server.port}/${area}/organizations/${ORGANIZATION.id}`, { waitUntil: "load" });
+      const tabs = await page.$$eval(".tabs a", (links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+      expect(tabs.length).toBeGreaterThan(8);
+      const checked = new Set(SCREENS[area].flatMap((pattern) => addressesOf(pattern, demo)));
+      expect(tabs.filter((tab) => !checked.has(tab))).toEqual([]);
+    });
 
     it.each(SCREENS[area])("finds no violation on %s", async (pattern) => {
       const found: Record<string, string[]> = {};
