@@ -123,7 +123,9 @@ function readDemo(): Omit<Demo, "jobIds" | "importId"> {
       lessons: db
         .prepare("select min(id) as id, course_id as courseId, kind from lessons group by kind order by kind")
         .all() as Demo["lessons"],
-      scormLesson: db.prepare("select id, course_id as courseId from lessons where kind = 'scorm' order by id limit 1").get() as Demo["scormLesson"],
+      scormLesson: db
+        .prepare("select id, course_id as courseId from lessons where kind = 'scorm' order by id limit 1")
+        .get() as Demo["scormLesson"],
     };
   } finally {
     db.close();
@@ -165,7 +167,11 @@ async function chooseFile(page: Page, selector: string, file: string) {
 async function uploadImport(page: Page): Promise<number> {
   await page.goto(`http://${ORGANIZATION.host}:${server.port}/dashboard/users/import`, { waitUntil: "load" });
   await settled(page);
-  await chooseFile(page, "#import-file", csvFile(`${CSV_HEADER}\nAnna,Berg,+45 12 34 56 78,anna.berg@example.com\nJonas,,,jonas@example.com\n`));
+  await chooseFile(
+    page,
+    "#import-file",
+    csvFile(`${CSV_HEADER}\nAnna,Berg,+45 12 34 56 78,anna.berg@example.com\nJonas,,,jonas@example.com\n`),
+  );
   await clickAndWait(page, '[data-testid="check-import"]');
   const id = Number(/\/dashboard\/users\/import\/(\d+)$/.exec(new URL(page.url()).pathname)?.[1]);
   expect(id).toBeGreaterThan(0);
@@ -230,7 +236,12 @@ beforeAll(async () => {
     now,
     now + 86_400,
   );
-  execTenant(server, ORGANIZATION.id, "update certificates set revoked_at = ?, revoked_reason = 'Issued by mistake' where id = (select min(id) from certificates)", now);
+  execTenant(
+    server,
+    ORGANIZATION.id,
+    "update certificates set revoked_at = ?, revoked_reason = 'Issued by mistake' where id = (select min(id) from certificates)",
+    now,
+  );
   const page = await areaPage("dashboard", "light");
   const importId = await uploadImport(page);
   await page.browserContext().close();
@@ -348,11 +359,7 @@ for (const area of ["dashboard", "admin"] as const) {
     it.each(SCREENS[area])("finds no violation on %s", async (pattern) => {
       const found: Record<string, string[]> = {};
       for (const address of addressesOf(pattern, demo))
-        await inBothThemes(
-          address,
-          (page) => open(page, `http://${host}:${server.port}`, address),
-          found,
-        );
+        await inBothThemes(address, (page) => open(page, `http://${host}:${server.port}`, address), found);
       expect(found).toEqual({});
     });
 
