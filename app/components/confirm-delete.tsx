@@ -1,5 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
+import { Heading } from "./heading";
 
 /**
  * docs/product.md §8: destructive actions ask 'Are you sure? This action cannot be undone'. A page of its own, so
@@ -9,7 +10,7 @@ export function ConfirmDelete({ name, cancelTo }: { name: string; cancelTo: stri
   const { t } = useTranslation();
   return (
     <section className="auth-card confirm">
-      <h1>{t("confirm.title")}</h1>
+      <Heading>{t("confirm.title")}</Heading>
       <p>{t("confirm.deleting", { name })}</p>
       <Form method="post" className="confirm-actions">
         <input type="hidden" name="intent" value="delete" />

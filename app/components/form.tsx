@@ -14,16 +14,21 @@ export function useErrorText() {
   };
 }
 
-/** Error keys from the schemas (or the server), translated; rendered on the server too. */
+/**
+ * Error keys from the schemas (or the server), translated; rendered on the server too. The alert is the box
+ * around the list: an alert role on the list itself would take its items out of it.
+ */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   const text = useErrorText();
   if (!errors?.length) return null;
   return (
-    <ul id={id} className="field-errors" role="alert">
-      {errors.map((error) => (
-        <li key={error}>{text(error)}</li>
-      ))}
-    </ul>
+    <div id={id} className="field-errors" role="alert">
+      <ul>
+        {errors.map((error) => (
+          <li key={error}>{text(error)}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

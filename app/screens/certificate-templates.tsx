@@ -164,7 +164,9 @@ export function CertificateTemplates() {
               <th>{t("certificates.templates.name")}</th>
               <th>{t("certificates.templates.page")}</th>
               <th>{t("certificates.templates.courses")}</th>
-              <th />
+              <th>
+                <span className="visually-hidden">{t("certificates.templates.default")}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -213,7 +215,9 @@ export function CertificateTemplates() {
               <th>{t("certificates.issued.course")}</th>
               <th>{t("certificates.issued.date")}</th>
               <th>{t("certificates.issued.status")}</th>
-              <th />
+              <th>
+                <span className="visually-hidden">{t("certificates.issued.actions")}</span>
+              </th>
             </tr>
           </thead>
           <tbody>

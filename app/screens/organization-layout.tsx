@@ -3,6 +3,7 @@ import { Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { AreaNav } from "~/components/area-nav";
 import { withManagedOrganization, type Area } from "~/kernel/manage.server";
+import { Nested } from "~/components/heading";
 
 /** docs/product.md §2: the tabs of one organization, in each area (admin and dashboard have different sets). */
 export const ORGANIZATION_TABS: Record<Area, readonly string[]> = {
@@ -46,7 +47,9 @@ export function OrganizationLayout() {
           end: tab === "index",
         }))}
       />
-      <Outlet />
+      <Nested>
+        <Outlet />
+      </Nested>
     </div>
   );
 }

@@ -44,7 +44,9 @@ export function TokensScreen() {
               <th>{t("tokens.capabilities")}</th>
               <th>{t("tokens.expires")}</th>
               <th>{t("tokens.lastUsed")}</th>
-              <th />
+              <th>
+                <span className="visually-hidden">{t("tokens.actions")}</span>
+              </th>
             </tr>
           </thead>
           <tbody>

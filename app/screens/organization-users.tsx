@@ -14,6 +14,7 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
+import { Heading } from "~/components/heading";
 
 /**
  * The users of one organization (docs/product.md §2: a table of name, e-mail and type; add, settings, delete),
@@ -62,7 +63,7 @@ export function UsersList() {
   return (
     <section>
       <div className="toolbar">
-        <h2>{t("users.title")}</h2>
+        <Heading>{t("users.title")}</Heading>
         <Link to={`${data.base}/create`} className="button primary" data-testid="add-user">
           {t("users.add")}
         </Link>
@@ -189,7 +190,7 @@ export function CreateUser() {
   const [form, fields] = useUserForm(useActionData());
   return (
     <section>
-      <h2>{t("users.create")}</h2>
+      <Heading>{t("users.create")}</Heading>
       <Form method="post" {...getFormProps(form)} className="panel">
         <UserFields fields={fields} />
         <button type="submit" className="primary" data-testid="save-user">
@@ -266,7 +267,7 @@ export function EditUser() {
   const [form, fields] = useUserForm(useActionData(), user.values);
   return (
     <section>
-      <h2>{t("users.edit")}</h2>
+      <Heading>{t("users.edit")}</Heading>
       <Form method="post" {...getFormProps(form)} className="panel">
         <UserFields fields={fields} />
         <button type="submit" className="primary" data-testid="save-user">

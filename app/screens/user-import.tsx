@@ -20,6 +20,7 @@ import { getUserSettings } from "~/models/user-settings.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
 import { withManagedOrganization } from "~/kernel/manage.server";
+import { Heading } from "~/components/heading";
 
 /**
  * CSV import (docs/product.md §2 users "CSV import"; §5 the file's columns): upload → every problem by line, or a
@@ -36,7 +37,7 @@ export function ProblemList({ problems }: { problems: ImportProblem[] }) {
   if (!problems.length) return null;
   return (
     <div className="panel" role="alert" data-testid="import-problems">
-      <h3>{t("import.problems", { count: problems.length })}</h3>
+      <Heading sub={1}>{t("import.problems", { count: problems.length })}</Heading>
       <ul className="import-problems">
         {problems.slice(0, MAX_PROBLEMS_SHOWN).map((p, i) => (
           <li key={i} data-line={p.line ?? ""}>
@@ -92,7 +93,7 @@ export function ImportUpload() {
   return (
     <section>
       <div className="toolbar">
-        <h2>{t("import.title")}</h2>
+        <Heading>{t("import.title")}</Heading>
         <Link to="/dashboard/users">{t("import.back")}</Link>
       </div>
       <ProblemList problems={action?.problems ?? []} />
@@ -219,7 +220,7 @@ export function ImportStatus() {
   return (
     <section data-testid="import" data-status={data.status}>
       <div className="toolbar">
-        <h2>{t("import.title")}</h2>
+        <Heading>{t("import.title")}</Heading>
         <Link to="/dashboard/users">{t("import.back")}</Link>
       </div>
       <p>
@@ -230,7 +231,7 @@ export function ImportStatus() {
         <>
           <ProblemList problems={data.problems} />
           <div className="panel" data-testid="import-preview">
-            <h3>{t("import.preview", { count: data.preview.length, total: data.rowCount })}</h3>
+            <Heading sub={1}>{t("import.preview", { count: data.preview.length, total: data.rowCount })}</Heading>
             <table className="table">
               <thead>
                 <tr>

@@ -11,6 +11,7 @@ import { parseForm } from "~/utils/form";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { withManagedOrganization } from "~/kernel/manage.server";
+import { Heading } from "~/components/heading";
 
 /** The users screen's "settings" (docs/product.md §2): what new people of this organization start with. */
 const area = { area: "dashboard" as const, capability: "write:user" as const };
@@ -59,7 +60,7 @@ export function UserSettings() {
   return (
     <section>
       <div className="toolbar">
-        <h2>{t("import.settings.title")}</h2>
+        <Heading>{t("import.settings.title")}</Heading>
         <Link to="/dashboard/users">{t("import.back")}</Link>
       </div>
       <Form method="post" className="panel" data-testid="user-settings" {...getFormProps(form)}>

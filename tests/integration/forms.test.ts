@@ -28,7 +28,7 @@ const get = (host: string, path: string) => request(server.port, host, path, { h
 
 /** The text of a page's field-error lists. */
 function fieldErrors(html: string) {
-  return [...html.matchAll(/<ul[^>]*class="field-errors"[^>]*>([\s\S]*?)<\/ul>/g)].map((m) =>
+  return [...html.matchAll(/<div[^>]*class="field-errors"[^>]*>([\s\S]*?)<\/div>/g)].map((m) =>
     m[1]
       .replace(/<[^>]+>/g, " ")
       .replace(/\s+/g, " ")

@@ -52,17 +52,22 @@ export function Change({ report, locale }: { report: KpiReport; locale: string }
   );
 }
 
-export function KpiCard({ kpi, data, compact = false }: { kpi: Kpi; data: Data; compact?: boolean }) {
+/**
+ * One KPI's card. Its name is a heading one level below the section it sits in: h3 on the overview (under
+ * its "Analytics" h2), h2 on the analytics page (right under the page's h1).
+ */
+export function KpiCard({ kpi, data, compact = false, level = 3 }: { kpi: Kpi; data: Data; compact?: boolean; level?: 2 | 3 }) {
   const { t } = useTranslation();
   const report = data.reports[kpi];
   const current = usePoints(report.current, data.query.group, data.dateLocale);
   const previous = usePoints(report.previous, data.query.group, data.dateLocale);
   const name = t(`analytics.kpi.${kpi}`);
   const unit = kpi === "watch_time" ? t("analytics.minutes") : "";
+  const Heading = level === 2 ? "h2" : "h3";
   return (
     <article className="kpi-card" data-testid={`kpi-${kpi}`}>
       <header>
-        <h3>{name}</h3>
+        <Heading className="kpi-name">{name}</Heading>
         {report.current ? (
           <p className="kpi-total">
             <span data-testid={`total-${kpi}`}>{report.current.total.toLocaleString(data.dateLocale)}</span>

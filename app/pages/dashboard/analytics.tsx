@@ -25,7 +25,7 @@ export default function Analytics() {
       <AnalyticsErrors errors={data.errors} />
       <div className="kpi-grid wide">
         {KPIS.map((kpi) => (
-          <KpiCard key={kpi} kpi={kpi} data={data} />
+          <KpiCard key={kpi} kpi={kpi} data={data} level={2} />
         ))}
       </div>
       <CoursesTable rows={data.courses} pages={data.coursePages} search={data.search} locale={data.dateLocale} />

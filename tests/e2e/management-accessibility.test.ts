@@ -1,0 +1,373 @@
+import fs from "node:fs";
+import path from "node:path";
+import { createCookie } from "@remix-run/node";
+import Database from "better-sqlite3";
+import type { Browser, Page } from "puppeteer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, describeViolations } from "../helpers/axe";
+import { clickAndWait, launchBrowser, settled } from "../helpers/browser";
+import { startServer, type RunningServer } from "../helpers/server";
+import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
+import { tempDir } from "../helpers/temp";
+
+/**
+ * axe-core on every management screen (issue 33): each page remix.config.js declares under /dashboard (as
+ * Acme's organization admin) and /admin (as the super-admin, managing Acme), in the light and the dark
+ * theme (each from its own theme cookie, as docs/decisions/005-language-and-theme.md chooses it), at
+ * 1280 px, with every rule axe runs by default (best practices included): no violation of any impact, and
+ * one h1 a page. Pages with an id are opened with a real one from the demo: a course of each kind, a lesson
+ * of each kind, a finished and a failed background job, a CSV import's preview. A few moments no address
+ * shows by itself (STATES below) are checked as well.
+ *
+ * The screens are read from remix.config.js, so a new page under /dashboard or /admin is checked without
+ * being listed here; the first test fails when it has a parameter the demo's ids below do not fill, or
+ * when an excluded route is gone.
+ */
+const THEMES = ["light", "dark"] as const;
+const ORGANIZATION = { id: 1, host: "acme.localhost" };
+
+/** Declared routes that are not screens, each with why. */
+const EXCLUDED: Record<string, string> = {
+  "/dashboard/analytics/export": "a CSV download (a resource route without markup)",
+  "/dashboard/organizations/:id/quizzes/:quizId/export": "a CSV download (a resource route without markup)",
+  "/admin/organizations/:id/quizzes/:quizId/export": "a CSV download (a resource route without markup)",
+  // Every tab shown has a route of its own ("checks every tab of an organization's screens" below), so these only answer 404.
+  "/dashboard/organizations/:id/:tab": "the fallback for a tab without a route of its own",
+  "/admin/organizations/:id/:tab": "the fallback for a tab without a route of its own",
+};
+
+/** The demo's ids the screens are opened with (Acme, organization 1). */
+interface Demo {
+  carouselId: number;
+  categoryId: number;
+  certificateTemplateId: number;
+  groupId: number;
+  quizId: number;
+  driverId: number;
+  userId: number;
+  /** One course of each kind the demo has. */
+  courses: { id: number; type: string }[];
+  /** One lesson of each kind the demo has, with its course. */
+  lessons: { id: number; courseId: number; kind: string }[];
+  scormLesson: { id: number; courseId: number };
+  /** A finished and a failed background job. */
+  jobIds: number[];
+  importId: number;
+}
+
+/** The addresses each declared route is checked at (several when a page differs by what it shows). */
+function addressesOf(pattern: string, demo: Demo): string[] {
+  const org = pattern.replace(/:id\b/, String(ORGANIZATION.id));
+  const one = (values: Record<string, number | string>) => [
+    Object.entries(values).reduce((p, [name, value]) => p.replace(`:${name}`, String(value)), org),
+  ];
+  if (pattern === "/admin/users/:id") return [`/admin/users/${ORGANIZATION.id}-${demo.userId}`];
+  if (pattern.endsWith("/courses/:courseId/lessons/:lessonId/scorm"))
+    return one({ courseId: demo.scormLesson.courseId, lessonId: demo.scormLesson.id });
+  if (pattern.endsWith("/courses/:courseId/lessons/:lessonId"))
+    return demo.lessons.flatMap((l) => one({ courseId: l.courseId, lessonId: l.id }));
+  if (pattern.endsWith("/courses/:courseId")) return demo.courses.flatMap((c) => one({ courseId: c.id }));
+  if (pattern.endsWith("/jobs/:jobId")) return demo.jobIds.flatMap((jobId) => one({ jobId }));
+  return one({
+    carouselId: demo.carouselId,
+    categoryId: demo.categoryId,
+    certificateTemplateId: demo.certificateTemplateId,
+    courseId: demo.courses[0].id,
+    groupId: demo.groupId,
+    quizId: demo.quizId,
+    driverId: demo.driverId,
+    userId: demo.userId,
+    importId: demo.importId,
+  });
+}
+
+/** The URL patterns of the pages remix.config.js declares (layouts left out: their index routes are the pages). */
+async function declaredPages(): Promise<string[]> {
+  const paths: string[] = [];
+  type Route = (p: string | undefined, file: string, options?: unknown, children?: () => void) => void;
+  const define = (callback: (route: Route) => void) => {
+    const prefix: string[] = [];
+    callback((p, _file, options, children) => {
+      if (typeof options === "function") children = options as () => void;
+      if (children) {
+        prefix.push(p ?? "");
+        children();
+        prefix.pop();
+      } else paths.push(`/${[...prefix, p ?? ""].filter(Boolean).join("/")}`);
+    });
+    return {};
+  };
+  const config = (await import("../../remix.config.js")) as unknown as { pages: (d: typeof define) => unknown };
+  config.pages(define);
+  return paths;
+}
+
+let server: RunningServer;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+let demo: Demo;
+
+function readDemo(): Omit<Demo, "jobIds" | "importId"> {
+  const db = new Database(path.join(server.dataDir, `org-${ORGANIZATION.id}`, "db.sqlite"), { readonly: true });
+  try {
+    const first = (table: string) => (db.prepare(`select id from ${table} order by id limit 1`).get() as { id: number }).id;
+    return {
+      carouselId: first("carousels"),
+      categoryId: first("categories"),
+      certificateTemplateId: first("certificate_templates"),
+      groupId: first("groups"),
+      quizId: first("quizzes"),
+      driverId: first("sso_drivers"),
+      userId: (db.prepare("select id from users where email = 'learner@acme.test'").get() as { id: number }).id,
+      courses: db.prepare("select min(id) as id, type from courses group by type order by type").all() as Demo["courses"],
+      lessons: db
+        .prepare("select min(id) as id, course_id as courseId, kind from lessons group by kind order by kind")
+        .all() as Demo["lessons"],
+      scormLesson: db
+        .prepare("select id, course_id as courseId from lessons where kind = 'scorm' order by id limit 1")
+        .get() as Demo["scormLesson"],
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** A browser context signed in for an area, in a theme, with one page at 1280 px. */
+async function areaPage(area: "dashboard" | "admin", theme: (typeof THEMES)[number]): Promise<Page> {
+  const host = area === "dashboard" ? ORGANIZATION.host : "localhost";
+  const token =
+    area === "dashboard"
+      ? insertSession(server, { organizationId: ORGANIZATION.id }, { email: "admin@acme.test", kind: "web" })
+      : insertSession(server, "platform", { email: "super@lectern.test", kind: "web" });
+  const session = await cookieFor(token);
+  const chosen = (await createCookie("theme", { path: "/" }).serialize(theme)).split(";")[0];
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  for (const cookie of [session, chosen]) {
+    const at = cookie.indexOf("=");
+    await page.setCookie({ name: cookie.slice(0, at), value: cookie.slice(at + 1), domain: host, path: "/" });
+  }
+  return page;
+}
+
+/** A CSV file for the import form. */
+function csvFile(content: string) {
+  const file = path.join(tempDir("lectern-import-"), "people.csv");
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+async function chooseFile(page: Page, selector: string, file: string) {
+  const input = await page.$(selector);
+  await (input as unknown as { uploadFile: (f: string) => Promise<void> }).uploadFile(file);
+}
+
+/** A CSV import waiting for confirmation, made through the upload form as an admin would. */
+async function uploadImport(page: Page): Promise<number> {
+  await page.goto(`http://${ORGANIZATION.host}:${server.port}/dashboard/users/import`, { waitUntil: "load" });
+  await settled(page);
+  await chooseFile(
+    page,
+    "#import-file",
+    csvFile(`${CSV_HEADER}\nAnna,Berg,+45 12 34 56 78,anna.berg@example.com\nJonas,,,jonas@example.com\n`),
+  );
+  await clickAndWait(page, '[data-testid="check-import"]');
+  const id = Number(/\/dashboard\/users\/import\/(\d+)$/.exec(new URL(page.url()).pathname)?.[1]);
+  expect(id).toBeGreaterThan(0);
+  return id;
+}
+const CSV_HEADER = "first_name,last_name,phone,email";
+
+/** axe-core's violations on the page as it is, and a word if it has not exactly one h1. */
+async function problemsOf(page: Page): Promise<string[]> {
+  const found = describeViolations(await axeViolations(page));
+  const h1 = await page.$$eval("h1", (list) => list.length);
+  if (h1 !== 1) found.push(`${h1} h1 elements (one wanted)`);
+  return found;
+}
+
+type Router = { navigate: (to: string) => Promise<void>; state: { location: { pathname: string }; errors: unknown } };
+
+/**
+ * Opens a screen as someone moving through the area would: the first by loading the document, the next ones
+ * through the page's router, as a click on a link does. The markup is the same either way (the browser's
+ * render must match the server's for hydration); skipping the document's scripts and axe-core's 500 KiB for
+ * each screen takes about 40% off the run. The screen must answer without error (no error boundary).
+ */
+async function open(page: Page, origin: string, address: string) {
+  const inApp = page.url().startsWith(origin) && (await page.evaluate(() => "__remixRouter" in window));
+  if (!inApp) {
+    const response = await page.goto(`${origin}${address}`, { waitUntil: "load" });
+    expect(response?.status(), address).toBe(200);
+  } else await page.evaluate((to) => (window as unknown as { __remixRouter: Router }).__remixRouter.navigate(to), address);
+  await settled(page);
+  const state = await page.evaluate(() => {
+    const { location, errors } = (window as unknown as { __remixRouter: Router }).__remixRouter.state;
+    return { path: location.pathname, errors: errors ? JSON.stringify(errors) : null };
+  });
+  expect(state.errors, `${address} (at ${state.path})`).toBeNull();
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ browser, close: closeBrowser } = await launchBrowser());
+  const found = readDemo();
+  const job = (status: "done" | "failed", result: object | null, error: string | null) =>
+    Number(
+      execTenant(
+        server,
+        ORGANIZATION.id,
+        "insert into jobs (kind, status, payload, progress, result, error) values ('course.clone', ?, '{}', ?, ?, ?)",
+        status,
+        status === "done" ? 100 : 40,
+        result && JSON.stringify(result),
+        error,
+      ).lastInsertRowid,
+    );
+  // What the demo lacks for some screens to show all they can: an API token (the api tab's table) and a revoked
+  // certificate (its badge and the restore button).
+  const now = Math.floor(Date.now() / 1000);
+  execTenant(
+    server,
+    ORGANIZATION.id,
+    "insert into api_tokens (user_id, name, token_hash, capabilities, created_at, expires_at) values (?, 'Reporting', 'axe-test', '[\"read:course\"]', ?, ?)",
+    1,
+    now,
+    now + 86_400,
+  );
+  execTenant(
+    server,
+    ORGANIZATION.id,
+    "update certificates set revoked_at = ?, revoked_reason = 'Issued by mistake' where id = (select min(id) from certificates)",
+    now,
+  );
+  const page = await areaPage("dashboard", "light");
+  const importId = await uploadImport(page);
+  await page.browserContext().close();
+  demo = {
+    ...found,
+    jobIds: [job("done", { course_id: found.courses[0].id }, null), job("failed", null, "The source course was deleted.")],
+    importId,
+  };
+});
+afterAll(async () => {
+  await closeBrowser?.();
+  await server?.stop();
+});
+
+// The patterns are read as vitest collects the file (a test per pattern); each test turns its pattern into
+// addresses once the demo's ids are known.
+const declared = await declaredPages();
+const SCREENS = {
+  dashboard: declared.filter((p) => /^\/dashboard(\/|$)/.test(p) && !(p in EXCLUDED)),
+  admin: declared.filter((p) => /^\/admin(\/|$)/.test(p) && !(p in EXCLUDED)),
+};
+
+describe("the screens checked", () => {
+  it("are every page remix.config.js declares under /dashboard and /admin, but the excluded downloads and fallbacks", () => {
+    const patterns = declared.filter((p) => /^\/(dashboard|admin)(\/|$)/.test(p));
+    expect(patterns.length).toBeGreaterThan(60);
+    for (const excluded of Object.keys(EXCLUDED)) expect(patterns, `${excluded} is still declared`).toContain(excluded);
+    expect(SCREENS.dashboard.length + SCREENS.admin.length + Object.keys(EXCLUDED).length).toBe(patterns.length);
+    // Every pattern has an address with every parameter filled in: a new parameter needs a demo id above.
+    for (const pattern of [...SCREENS.dashboard, ...SCREENS.admin])
+      for (const address of addressesOf(pattern, demo)) expect(address, pattern).not.toMatch(/:/);
+  });
+});
+
+/**
+ * Moments of the dashboard's screens that no address shows by itself: the analytics compared with the
+ * previous period (with its tables and a tooltip), problems found in an uploaded CSV, a form's errors, a
+ * flash message.
+ */
+const STATES: { name: string; reach: (page: Page, origin: string) => Promise<void> }[] = [
+  {
+    name: "analytics by week with the previous period, its data tables open and a bar's tooltip",
+    reach: async (page, origin) => {
+      await page.goto(`${origin}/dashboard/analytics?period=12m&group=week&compare=true`, { waitUntil: "load" });
+      await settled(page);
+      await page.$$eval("details", (list) => list.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+      await page.hover('[data-testid="kpi-new_users"] .chart-hit');
+      await page.waitForSelector(".chart-tooltip");
+    },
+  },
+  {
+    name: "the import's problems with an uploaded file",
+    reach: async (page, origin) => {
+      await page.goto(`${origin}/dashboard/users/import`, { waitUntil: "load" });
+      await settled(page);
+      await chooseFile(page, "#import-file", csvFile(`${CSV_HEADER}\nAnna,Berg,,not-an-address\n`));
+      await page.click('[data-testid="check-import"]');
+      await page.waitForSelector('[data-testid="import-problems"]');
+    },
+  },
+  {
+    name: "a user form with field errors",
+    reach: async (page, origin) => {
+      await page.goto(`${origin}/dashboard/users/create`, { waitUntil: "load" });
+      await settled(page);
+      await page.type("input[name=email]", "not-an-address");
+      await page.keyboard.press("Tab");
+      await page.waitForSelector(".field-errors");
+    },
+  },
+  {
+    name: "a flash message after saving",
+    reach: async (page, origin) => {
+      await page.goto(`${origin}/dashboard/users/settings`, { waitUntil: "load" });
+      await clickAndWait(page, '[data-testid="user-settings"] button[type=submit]');
+      await page.waitForSelector('[data-testid="flash"]');
+    },
+  },
+];
+
+for (const area of ["dashboard", "admin"] as const) {
+  describe(`axe-core on /${area}, light and dark`, () => {
+    const host = area === "dashboard" ? ORGANIZATION.host : "localhost";
+    const pages = new Map<string, Page>();
+    beforeAll(async () => {
+      for (const theme of THEMES) pages.set(theme, await areaPage(area, theme));
+    });
+    afterAll(async () => {
+      for (const page of pages.values()) await page.browserContext().close();
+    });
+
+    /** Runs `reach` in each theme's page side by side and collects what axe-core finds, by `what` and theme. */
+    async function inBothThemes(what: string, reach: (page: Page) => Promise<void>, found: Record<string, string[]>) {
+      await Promise.all(
+        THEMES.map(async (theme) => {
+          const page = pages.get(theme)!;
+          await reach(page);
+          await settled(page);
+          expect(await page.$eval("html", (el) => el.getAttribute("data-theme"))).toBe(theme);
+          const problems = await problemsOf(page);
+          if (problems.length) found[`${what} (${theme})`] = problems;
+        }),
+      );
+    }
+
+    it("checks every tab of an organization's screens", async () => {
+      const page = pages.get("light")!;
+      await page.goto(`http://${host}:${server.port}/${area}/organizations/${ORGANIZATION.id}`, { waitUntil: "load" });
+      const tabs = await page.$$eval(".tabs a", (links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+      expect(tabs.length).toBeGreaterThan(8);
+      const checked = new Set(SCREENS[area].flatMap((pattern) => addressesOf(pattern, demo)));
+      expect(tabs.filter((tab) => !checked.has(tab))).toEqual([]);
+    });
+
+    it.each(SCREENS[area])("finds no violation on %s", async (pattern) => {
+      const found: Record<string, string[]> = {};
+      for (const address of addressesOf(pattern, demo))
+        await inBothThemes(address, (page) => open(page, `http://${host}:${server.port}`, address), found);
+      expect(found).toEqual({});
+    });
+
+    if (area === "dashboard")
+      it.each(STATES)("finds no violation in $name", async ({ name, reach }) => {
+        const found: Record<string, string[]> = {};
+        await inBothThemes(name, (page) => reach(page, `http://${host}:${server.port}`), found);
+        expect(found).toEqual({});
+      });
+  });
+}
