@@ -148,11 +148,28 @@ function writeTransactionsImmediately(db: DrizzleDb<Record<string, never>>) {
   db.transaction = ((work: Parameters<typeof begin>[0], config?: Parameters<typeof begin>[1]) =>
     begin(
       (tx) => {
-        rememberConnection(tx, db.$client);
+        rememberTransaction(tx, db.$client);
         return work(tx);
       },
       { behavior: "immediate", ...config },
     )) as typeof db.transaction;
+}
+
+/**
+ * Records a transaction's connection (db/connections.ts), and that of every transaction begun inside it (a
+ * savepoint: a model's `db.transaction` when its caller already holds one, as group commit's works do), so
+ * that what is kept per connection (db/prepared.ts) is found from any depth rather than built again.
+ */
+type Transaction = Parameters<Parameters<DrizzleDb<Record<string, never>>["transaction"]>[0]>[0];
+
+function rememberTransaction(tx: Transaction, client: Database.Database) {
+  rememberConnection(tx, client);
+  const nested = tx.transaction.bind(tx);
+  tx.transaction = ((work: (inner: Transaction) => unknown, config?: Parameters<typeof nested>[1]) =>
+    nested((inner) => {
+      rememberTransaction(inner, client);
+      return work(inner);
+    }, config)) as typeof tx.transaction;
 }
 
 /**
