@@ -86,7 +86,8 @@ export function createAssignment(
   if (!mayAssign(viewer, target.kind === "person" ? { kind: "person" } : { kind: "group", groupId: target.groupId }))
     return { ok: false, status: 403, message: "errors.forbidden" };
   const course = db.select().from(courses).where(eq(courses.id, input.courseId)).get();
-  if (!course) return { ok: false, status: 400, field: "courseId", message: "assignments.errors.course" };
+  // Only a course the assigner sees listed (a group admin does not learn of drafts or others' courses).
+  if (!course || !isVisible(db, viewer, course)) return { ok: false, status: 400, field: "courseId", message: "assignments.errors.course" };
   if (target.kind === "person" && !db.select({ id: users.id }).from(users).where(eq(users.id, target.userId)).get())
     return { ok: false, status: 400, field: "userId", message: "assignments.errors.person" };
   if (target.kind === "group" && !db.select({ id: groups.id }).from(groups).where(eq(groups.id, target.groupId)).get())

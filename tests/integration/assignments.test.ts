@@ -247,8 +247,13 @@ describe("who may assign", () => {
       ok: false,
       status: 403,
     });
-    // Their own group: allowed, and they see only its assignments.
-    const mine = ok(createAssignment(db, gail, { courseId: secret, target: { kind: "group", groupId: safety }, due }));
+    // Their own group, with a course they see: allowed, and they see only its assignments.
+    expect(createAssignment(db, gail, { courseId: secret, target: { kind: "group", groupId: safety }, due })).toMatchObject({
+      ok: false,
+      message: "assignments.errors.course",
+    });
+    const aid = createCourse(db, { title: "First aid", description: "", type: "series", published: true, position: 2 }).id;
+    const mine = ok(createAssignment(db, gail, { courseId: aid, target: { kind: "group", groupId: safety }, due }));
     expect(listAssignments(db, gail).every((a) => a.assignment.groupId === safety)).toBe(true);
     const dan = listAssignments(db, viewer("admin@x.test")).find((a) => a.assignment.userId === ids["dan@x.test"])!;
     expect(deleteAssignment(db, gail, dan.assignment.id)).toMatchObject({ ok: false, status: 403 });
