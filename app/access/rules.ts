@@ -37,6 +37,19 @@ export function manageableGroupIds(viewer: Viewer): readonly number[] | null {
   return isOrganizationAdmin(viewer) ? null : viewer.administeredGroupIds;
 }
 
+/**
+ * Who may assign a course (issue 34; app/models/assignment.server.ts), and take an assignment back: the
+ * organization's admins to anyone; a group admin only to a group they administer (never to one person,
+ * nor to an assignment whose group was deleted). Both need `write:group`, so an API token without it
+ * assigns nothing.
+ */
+export function mayAssign(viewer: Viewer, target: { kind: "person" } | { kind: "group"; groupId: number | null }): boolean {
+  if (!mayAct(viewer, "write:group")) return false;
+  const groups = manageableGroupIds(viewer);
+  if (groups === null) return true;
+  return target.kind === "group" && target.groupId !== null && groups.includes(target.groupId);
+}
+
 export function isSuperAdmin(viewer: Viewer): boolean {
   return viewer.role === "super_admin" && !viewer.organization;
 }

@@ -1,6 +1,6 @@
 import type { TenantDb } from "../../db/open";
 import type { Organization } from "../../db/platform";
-import type { ApiToken, Session, User } from "../../db/tenant";
+import type { ApiToken, Session, User, UserRole } from "../../db/tenant";
 import { capabilitiesOf, type Capability, type Role } from "../utils/capabilities";
 import type { Language } from "../utils/i18n";
 
@@ -57,4 +57,27 @@ export function anonymousViewer(organization: Organization | null, db: TenantDb 
 /** The same person, looking at another organization's data (a super-admin's management screens). */
 export function viewerIn(viewer: Viewer, organization: Organization, db: TenantDb): Viewer {
   return { ...viewer, organization, db };
+}
+
+/** A person's role here from their stored one: a learner who administers a group is a group admin. */
+export function roleOfMember(stored: UserRole | "super_admin" | null, administeredGroupIds: readonly number[]): Role | null {
+  return stored === "learner" && administeredGroupIds.length > 0 ? "group_admin" : stored;
+}
+
+/**
+ * The viewer a person of this organization is, from their row and memberships, with no request of theirs:
+ * for asking the access policy about someone else (whether the people an admin assigns a course to may open
+ * it, app/models/assignment.server.ts). Someone disabled is nobody.
+ */
+export function viewerOfMember(
+  base: Pick<Viewer, "organization" | "db" | "language">,
+  person: User,
+  memberships: readonly { groupId: number; isAdmin: boolean }[],
+): Viewer {
+  const viewer = anonymousViewer(base.organization, base.db, base.language);
+  if (person.disabledAt || !person.role) return viewer;
+  const groupIds = memberships.map((m) => m.groupId);
+  const administeredGroupIds = memberships.filter((m) => m.isAdmin).map((m) => m.groupId);
+  const role = roleOfMember(person.role, administeredGroupIds);
+  return { ...viewer, via: "system", person, role, capabilities: capabilitiesOf(role), groupIds, administeredGroupIds };
 }

@@ -2,7 +2,7 @@ import { createCookie } from "@remix-run/node";
 import type { TenantDb, PlatformDb } from "../../db/open";
 import type { Organization } from "../../db/platform";
 import type { Session, User } from "../../db/tenant";
-import { anonymousViewer, type Viewer } from "../access/viewer";
+import { anonymousViewer, roleOfMember, type Viewer } from "../access/viewer";
 import { findApiToken, tokenCapabilities } from "../models/auth/api-token.server";
 import { organizationRealm, platformRealm, roleIn, type AuthRealm } from "../models/auth/realm.server";
 import { findSession, SESSION_LIFETIME_SECONDS } from "../models/auth/session.server";
@@ -100,7 +100,7 @@ function membership(realm: AuthRealm, tenancy: Tenancy, person: User) {
   const groups = tenancy.db && stored ? membershipsOf(tenancy.db, person.id) : [];
   const groupIds = groups.map((g) => g.groupId);
   const administeredGroupIds = groups.filter((g) => g.isAdmin).map((g) => g.groupId);
-  const role: Role | null = stored === "learner" && administeredGroupIds.length > 0 ? "group_admin" : stored;
+  const role: Role | null = roleOfMember(stored, administeredGroupIds);
   return { role, groupIds, administeredGroupIds };
 }
 

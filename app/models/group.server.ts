@@ -18,6 +18,7 @@ import {
 } from "../../db/tenant";
 import { manageableGroupIds } from "../access/rules";
 import type { Viewer } from "../access/viewer";
+import { assignJoined, markLeft } from "./assignment.server";
 import type { GroupForm, RuleInput } from "./forms/groups";
 
 /**
@@ -53,6 +54,7 @@ export function addGroupMember(
     .values({ groupId, userId, isAdmin, source: "manual" })
     .onConflictDoUpdate({ target: [groupMembers.groupId, groupMembers.userId], set: { isAdmin, source: "manual" } })
     .run();
+  assignJoined(db, groupId, [userId]);
 }
 
 /** The groups a person administers (docs/product.md §6: groups have admins who manage the group). */
@@ -337,17 +339,25 @@ function recomputeOne(db: TenantConn, group: Group, rules: GroupRule[], userId?:
             conditions.map((c) => sql`(${c})`),
             sql` and `,
           );
-  const added = db.run(
-    sql`insert into ${groupMembers} (group_id, user_id, is_admin, source)
+  const added = db
+    .all<{ user_id: number }>(
+      sql`insert into ${groupMembers} (group_id, user_id, is_admin, source)
         select ${group.id}, ${users.id}, 0, 'rule' from ${users} where (${onlyUser}) and (${matches})
-        on conflict (group_id, user_id) do nothing`,
-  ).changes;
-  const removed = db.run(
-    sql`delete from ${groupMembers} where ${groupMembers.groupId} = ${group.id} and ${groupMembers.source} = 'rule'
+        on conflict (group_id, user_id) do nothing returning user_id`,
+    )
+    .map((r) => r.user_id);
+  const removed = db
+    .all<{ user_id: number }>(
+      sql`delete from ${groupMembers} where ${groupMembers.groupId} = ${group.id} and ${groupMembers.source} = 'rule'
         and ${userId === undefined ? sql`1` : sql`${groupMembers.userId} = ${userId}`}
-        and ${groupMembers.userId} not in (select ${users.id} from ${users} where (${onlyUser}) and (${matches}))`,
-  ).changes;
-  return { added, removed };
+        and ${groupMembers.userId} not in (select ${users.id} from ${users} where (${onlyUser}) and (${matches}))
+        returning user_id`,
+    )
+    .map((r) => r.user_id);
+  // Only the people who joined or left are assigned or kept as history (app/models/assignment.server.ts).
+  assignJoined(db, group.id, added);
+  markLeft(db, group.id, removed);
+  return { added: added.length, removed: removed.length };
 }
 
 function rulesByGroup(db: TenantConn) {
@@ -442,6 +452,7 @@ export function addMembers(db: TenantConn, groupId: number, userIds: number[], {
           set: admin ? { isAdmin: true, source: "manual" } : { source: "manual" },
         })
         .run();
+      assignJoined(tx, groupId, [userId]);
       recomputeUserMemberships(tx, userId);
     }
     return existing.length;
@@ -456,7 +467,10 @@ export function removeMember(db: TenantConn, groupId: number, userId: number) {
         .delete(groupMembers)
         .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)))
         .run().changes > 0;
-    if (gone) recomputeUserMemberships(tx, userId);
+    if (gone) {
+      markLeft(tx, groupId, [userId]);
+      recomputeUserMemberships(tx, userId);
+    }
     return gone;
   });
 }

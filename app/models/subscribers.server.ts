@@ -1,4 +1,5 @@
 import { setSubscribers } from "./events.server";
+import { assignmentsForCourseCompleted } from "./assignment.server";
 import { recordCourseCompleted, recordQuizAttempt, recordWatchTime } from "./analytics.server";
 import { issueCertificate } from "./certificate.server";
 import { recomputeUserMemberships } from "./group.server";
@@ -24,6 +25,8 @@ export function subscribeLearningEvents() {
       recordCourseCompleted,
       // groups: "completed course X" rules
       (tx, e) => recomputeUserMemberships(tx, e.userId),
+      // assignments: done (after the groups, so one the completion just brought is done too)
+      assignmentsForCourseCompleted,
       pointsForCourseCompleted,
     ],
     quizAttemptEnded: [recordQuizAttempt, pointsForQuizAttempt],

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { PlatformDb, TenantConn } from "../../db/open";
+import { preparedOnce } from "../../db/prepared";
 import { organizations, type Organization } from "../../db/platform";
 import { leaderboardSettings } from "../../db/tenant";
 import { DEFAULT_TIME_ZONE, isTimeZone } from "../utils/calendar";
@@ -20,6 +21,17 @@ export function setOrganizationTimeZone(platformDb: PlatformDb, tenantDb: Tenant
   writeTenantCopy(tenantDb, timeZone);
   platformDb.update(organizations).set({ timeZone, updatedAt: new Date() }).where(eq(organizations.id, organizationId)).run();
   return true;
+}
+
+/**
+ * The organization's zone as the tenant's copy has it, for code that has only the tenant's database (an
+ * assignment's due day, counted in its learning transactions); the default zone before anything wrote it.
+ */
+export function tenantTimeZone(tenantDb: TenantConn): string {
+  const copy = preparedOnce(tenantDb, "timeZone.tenantCopy", () =>
+    tenantDb.select({ timeZone: leaderboardSettings.timeZone }).from(leaderboardSettings).where(eq(leaderboardSettings.id, 1)).prepare(),
+  ).get()?.timeZone;
+  return copy && isTimeZone(copy) ? copy : DEFAULT_TIME_ZONE;
 }
 
 function writeTenantCopy(tenantDb: TenantConn, timeZone: string) {

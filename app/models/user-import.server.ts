@@ -10,6 +10,7 @@ import { sendInvitation } from "./auth/mail.server";
 import { organizationRealm } from "./auth/realm.server";
 import { normalizeEmail } from "./auth/secrets.server";
 import { issueInvitation } from "./auth/tokens.server";
+import { assignJoined } from "./assignment.server";
 import type { JobContext } from "./clone.server";
 import { getGroup, recomputeAllRuleGroups } from "./group.server";
 import { JobError } from "./job.server";
@@ -370,6 +371,7 @@ export function writeRows(db: TenantConn, rows: ImportRow[], { language, groupId
           .onConflictDoNothing()
           .run();
       }
+      assignJoined(tx, groupId, ids);
     }
     recomputeAllRuleGroups(tx);
     return ids;

@@ -2,6 +2,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { groupMembers, groups, userSettings } from "../../db/tenant";
 import type { LANGUAGES } from "../utils/i18n";
+import { assignJoined } from "./assignment.server";
 import type { UserSettingsForm } from "./forms/user-settings";
 
 /**
@@ -52,5 +53,6 @@ export function saveUserSettings(db: TenantConn, input: Omit<UserSettingsForm, "
 export function joinDefaultGroups(db: TenantConn, userId: number, settings = getUserSettings(db)) {
   for (const groupId of settings.defaultGroupIds) {
     db.insert(groupMembers).values({ groupId, userId, source: "manual" }).onConflictDoNothing().run();
+    assignJoined(db, groupId, [userId]);
   }
 }

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
 import { groupMembers, ssoIdentities, users, type User } from "../../../db/tenant";
+import { assignJoined } from "../assignment.server";
 import { normalizeEmail } from "../auth/secrets.server";
 import { parseGroupIds } from "./drivers.server";
 import { SsoFailure, type ProviderIdentity } from "./flow.server";
@@ -49,6 +50,7 @@ export function personForIdentity(db: TenantConn, identity: ProviderIdentity, no
       .get();
     for (const groupId of parseGroupIds(driver.defaultGroupIds)) {
       tx.insert(groupMembers).values({ groupId, userId: created.id, isAdmin: false }).onConflictDoNothing().run();
+      assignJoined(tx, groupId, [created.id]);
     }
     link(tx, identity, created.id, now);
     return created;

@@ -1,0 +1,358 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { TenantConn } from "../../db/open";
+import { preparedOnce, toSeconds } from "../../db/prepared";
+import {
+  assignmentPeople,
+  assignments,
+  courses,
+  groupMembers,
+  groups,
+  users,
+  type Assignment,
+  type Course,
+} from "../../db/tenant";
+import { courseAccess, isVisible, type Access, type AccessDenied } from "../access/courses";
+import { mayAssign } from "../access/rules";
+import { viewerOfMember, type Viewer } from "../access/viewer";
+import { addDays, dayIn, isDate } from "../utils/calendar";
+import type { CourseCompleted } from "./events.server";
+import { tenantTimeZone } from "./time-zone.server";
+
+/**
+ * Compliance assignments (issue 34): "this course, for this person or this group's members, due on a day".
+ * An assignment's people are materialized in `assignment_people` (db/tenant.ts) — when it is made, and for
+ * one person at a time when they join its group later (by hand, by default groups, SSO, an import or a
+ * rule's recomputation: app/models/group.server.ts and the other places that add memberships call
+ * `assignJoined` / `markLeft`), so nothing is rescanned per request. Due days are local days in the
+ * organization's time zone (app/models/time-zone.server.ts `tenantTimeZone`); a person's state is worked out
+ * against a clock the caller passes. Who may assign is app/access/rules.ts `mayAssign`; whether the people
+ * may open the course is the one access policy, app/access/courses.ts `courseAccess`.
+ */
+
+export type DueRule = { kind: "date"; date: string } | { kind: "days"; days: number };
+export type AssignmentTarget = { kind: "person"; userId: number } | { kind: "group"; groupId: number };
+export type AssignmentState = "not_started" | "in_progress" | "overdue" | "done";
+
+/** The longest relative due rule: ten years of days (the table's check says the same). */
+export const MAX_DUE_DAYS = 3650;
+
+/** A person who is assigned a course the access policy does not let them open, and why (an `access.<reason>` message). */
+export interface CannotOpen {
+  userId: number;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  reason: AccessDenied;
+}
+
+export type AssignmentWrite =
+  | { ok: true; assignment: Assignment; assigned: number; cannotOpen: CannotOpen[] }
+  | { ok: false; status: 400 | 403 | 404; field?: string; message: string };
+
+/** The state of one person's assignment on the local day `today` (YYYY-MM-DD): due by the end of `dueOn`. */
+export function assignmentState(row: { dueOn: string; completedAt: Date | null }, started: boolean, today: string): AssignmentState {
+  if (row.completedAt) return "done";
+  if (today > row.dueOn) return "overdue";
+  return started ? "in_progress" : "not_started";
+}
+
+/** The organization's local day at an instant. */
+export function localToday(db: TenantConn, now: Date) {
+  return dayIn(tenantTimeZone(db), now);
+}
+
+function targetOf(a: Pick<Assignment, "target" | "groupId">) {
+  return a.target === "person" ? { kind: "person" as const } : { kind: "group" as const, groupId: a.groupId };
+}
+
+/** The due day of `days` rules, in SQL over `assignments`: `today` plus the assignment's days. */
+const dueOnSql = (today: string) =>
+  sql`case when ${assignments.dueKind} = 'date' then ${assignments.dueDate} else date(${today}, '+' || ${assignments.dueDays} || ' days') end`;
+
+/**
+ * Assigns a course to a person or a group, due on a day or N days after each person is assigned. The
+ * group's current members are assigned now (a course they already completed counts as done), later ones
+ * when they join. Returns the people among them the access policy does not let open the course (a draft,
+ * a course kept to other groups, a prerequisite, no access to the organization): the assignment is made,
+ * but never opens the course for them, and the admin is told who they are.
+ */
+export function createAssignment(
+  db: TenantConn,
+  viewer: Viewer,
+  input: { courseId: number; target: AssignmentTarget; due: DueRule },
+  now = new Date(),
+): AssignmentWrite {
+  const { target, due } = input;
+  if (!mayAssign(viewer, target.kind === "person" ? { kind: "person" } : { kind: "group", groupId: target.groupId }))
+    return { ok: false, status: 403, message: "errors.forbidden" };
+  const course = db.select().from(courses).where(eq(courses.id, input.courseId)).get();
+  // Only a course the assigner sees listed (a group admin does not learn of drafts or others' courses).
+  if (!course || !isVisible(db, viewer, course)) return { ok: false, status: 400, field: "courseId", message: "assignments.errors.course" };
+  if (target.kind === "person" && !db.select({ id: users.id }).from(users).where(eq(users.id, target.userId)).get())
+    return { ok: false, status: 400, field: "userId", message: "assignments.errors.person" };
+  if (target.kind === "group" && !db.select({ id: groups.id }).from(groups).where(eq(groups.id, target.groupId)).get())
+    return { ok: false, status: 400, field: "groupId", message: "assignments.errors.group" };
+  if (due.kind === "date" && !isDate(due.date)) return { ok: false, status: 400, field: "dueDate", message: "assignments.errors.dueDate" };
+  if (due.kind === "days" && (!Number.isInteger(due.days) || due.days < 0 || due.days > MAX_DUE_DAYS))
+    return { ok: false, status: 400, field: "dueDays", message: "assignments.errors.dueDays" };
+  const sameTarget = target.kind === "person" ? eq(assignments.userId, target.userId) : eq(assignments.groupId, target.groupId);
+  if (db.select({ id: assignments.id }).from(assignments).where(and(eq(assignments.courseId, course.id), sameTarget)).get())
+    return { ok: false, status: 400, field: "courseId", message: "assignments.errors.duplicate" };
+
+  const today = localToday(db, now);
+  const assignment = db.transaction((tx) => {
+    const row = tx
+      .insert(assignments)
+      .values({
+        courseId: course.id,
+        target: target.kind,
+        userId: target.kind === "person" ? target.userId : null,
+        groupId: target.kind === "group" ? target.groupId : null,
+        dueKind: due.kind,
+        dueDate: due.kind === "date" ? due.date : null,
+        dueDays: due.kind === "days" ? due.days : null,
+        createdBy: viewer.person?.id ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+    const people =
+      target.kind === "person"
+        ? sql`select ${target.userId} as user_id`
+        : sql`select user_id from ${groupMembers} where group_id = ${target.groupId}`;
+    tx.run(sql`insert into ${assignmentPeople} (assignment_id, user_id, assigned_at, due_on, completed_at)
+      select ${assignments.id}, m.user_id, ${toSeconds(now)}, ${dueOnSql(today)}, cc.completed_at
+      from ${assignments} join (${people}) m
+      left join course_completions cc on cc.user_id = m.user_id and cc.course_id = ${assignments.courseId}
+      where ${assignments.id} = ${row.id}
+      on conflict (assignment_id, user_id) do nothing`);
+    return row;
+  });
+  const assigned = db.select({ userId: assignmentPeople.userId }).from(assignmentPeople).where(eq(assignmentPeople.assignmentId, assignment.id)).all();
+  return {
+    ok: true,
+    assignment,
+    assigned: assigned.length,
+    cannotOpen: whoCannotOpen(
+      db,
+      viewer,
+      course,
+      assigned.map((p) => p.userId),
+    ),
+  };
+}
+
+/**
+ * Of these people, those the access policy does not let open the course, each asked as the viewer they are
+ * (app/access/viewer.ts `viewerOfMember`, their role and groups as they are now).
+ */
+export function whoCannotOpen(db: TenantConn, base: Pick<Viewer, "organization" | "db" | "language">, course: Course, userIds: number[]) {
+  const out: CannotOpen[] = [];
+  if (userIds.length === 0) return out;
+  const ids = JSON.stringify(userIds);
+  const people = db
+    .select()
+    .from(users)
+    .where(sql`${users.id} in (select value from json_each(${ids}))`)
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
+    .all();
+  const memberships = new Map<number, { groupId: number; isAdmin: boolean }[]>();
+  for (const m of db
+    .select({ userId: groupMembers.userId, groupId: groupMembers.groupId, isAdmin: groupMembers.isAdmin })
+    .from(groupMembers)
+    .where(sql`${groupMembers.userId} in (select value from json_each(${ids}))`)
+    .all()) {
+    memberships.set(m.userId, [...(memberships.get(m.userId) ?? []), { groupId: m.groupId, isAdmin: m.isAdmin }]);
+  }
+  for (const person of people) {
+    const access = courseAccess(db, viewerOfMember(base, person, memberships.get(person.id) ?? []), course);
+    if (!access.allowed)
+      out.push({ userId: person.id, email: person.email, firstName: person.firstName, lastName: person.lastName, reason: access.reason });
+  }
+  return out;
+}
+
+/** Takes an assignment back with its people's rows; the same rule as assigning decides who may. */
+export function deleteAssignment(db: TenantConn, viewer: Viewer, id: number): { ok: true } | { ok: false; status: 403 | 404; message: string } {
+  const row = getAssignment(db, id);
+  if (!row) return { ok: false, status: 404, message: "errors.notFound" };
+  if (!mayAssign(viewer, targetOf(row))) return { ok: false, status: 403, message: "errors.forbidden" };
+  db.delete(assignments).where(eq(assignments.id, id)).run();
+  return { ok: true };
+}
+
+export function getAssignment(db: TenantConn, id: number) {
+  return db.select().from(assignments).where(eq(assignments.id, id)).get();
+}
+
+/**
+ * People joined a group (by hand, a default group, SSO, an import, or a rule's recomputation): each is
+ * assigned the group's assignments now, due N days from today for relative rules. Someone who had left
+ * and comes back is assigned afresh unless they were done. Costs one indexed read when the group has no
+ * assignments, which is the common case.
+ */
+export function assignJoined(db: TenantConn, groupId: number, userIds: readonly number[], now = new Date()) {
+  if (userIds.length === 0) return;
+  const any = preparedOnce(db, "assignment.groupHasAny", () =>
+    db
+      .select({ id: assignments.id })
+      .from(assignments)
+      .where(eq(assignments.groupId, sql.placeholder("groupId")))
+      .limit(1)
+      .prepare(),
+  ).get({ groupId });
+  if (!any) return;
+  const today = localToday(db, now);
+  const at = toSeconds(now);
+  db.run(sql`insert into ${assignmentPeople} (assignment_id, user_id, assigned_at, due_on, completed_at)
+    select ${assignments.id}, j.value, ${at}, ${dueOnSql(today)}, cc.completed_at
+    from ${assignments} join json_each(${JSON.stringify(userIds)}) j
+    left join course_completions cc on cc.user_id = j.value and cc.course_id = ${assignments.courseId}
+    where ${assignments.groupId} = ${groupId}
+    on conflict (assignment_id, user_id) do update set
+      left_at = null,
+      assigned_at = case when assignment_people.completed_at is null then excluded.assigned_at else assignment_people.assigned_at end,
+      due_on = case when assignment_people.completed_at is null then excluded.due_on else assignment_people.due_on end
+    where assignment_people.left_at is not null`);
+}
+
+/** People left a group: their rows of its assignments stay as history, no longer open. */
+export function markLeft(db: TenantConn, groupId: number, userIds: readonly number[], now = new Date()) {
+  if (userIds.length === 0) return;
+  db.run(sql`update ${assignmentPeople} set left_at = ${toSeconds(now)}
+    where left_at is null and user_id in (select value from json_each(${JSON.stringify(userIds)}))
+    and assignment_id in (select id from ${assignments} where group_id = ${groupId})`);
+}
+
+/** Learning event (app/models/subscribers.server.ts): completing a course marks its open assignments done. */
+export function assignmentsForCourseCompleted(tx: TenantConn, e: CourseCompleted) {
+  tx.run(sql`update ${assignmentPeople} set completed_at = ${toSeconds(e.at)}
+    where user_id = ${e.userId} and completed_at is null
+    and assignment_id in (select id from ${assignments} where course_id = ${e.courseId})`);
+}
+
+/** Whether the person has any lesson progress in the course, as SQL over `assignments` for one person. */
+const startedSql = (userId: number) =>
+  sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${userId} and lp.course_id = ${assignments.courseId})`;
+
+export interface PersonAssignment {
+  assignmentId: number;
+  userId: number;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  assignedAt: Date;
+  dueOn: string;
+  completedAt: Date | null;
+  leftAt: Date | null;
+  state: AssignmentState;
+}
+
+/**
+ * An assignment's people with their states on the clock `now` (those who left included, marked), for whoever
+ * may manage it; null when there is no such assignment or the viewer may not see it.
+ */
+export function assignmentPeopleOf(db: TenantConn, viewer: Viewer, id: number, now = new Date()): PersonAssignment[] | null {
+  const row = getAssignment(db, id);
+  if (!row || !mayAssign(viewer, targetOf(row))) return null;
+  const today = localToday(db, now);
+  return db
+    .select({
+      assignmentId: assignmentPeople.assignmentId,
+      userId: assignmentPeople.userId,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      assignedAt: assignmentPeople.assignedAt,
+      dueOn: assignmentPeople.dueOn,
+      completedAt: assignmentPeople.completedAt,
+      leftAt: assignmentPeople.leftAt,
+      started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${row.courseId})`,
+    })
+    .from(assignmentPeople)
+    .innerJoin(users, eq(users.id, assignmentPeople.userId))
+    .where(eq(assignmentPeople.assignmentId, id))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
+    .all()
+    .map(({ started, ...p }) => ({ ...p, state: assignmentState(p, Boolean(started), today) }));
+}
+
+/** The assignments a viewer may manage (all for the organization's admins, their groups' for a group admin). */
+export function listAssignments(db: TenantConn, viewer: Viewer, { courseId }: { courseId?: number } = {}) {
+  const rows = db
+    .select({ assignment: assignments, courseTitle: courses.title, groupName: groups.name, userEmail: users.email })
+    .from(assignments)
+    .innerJoin(courses, eq(courses.id, assignments.courseId))
+    .leftJoin(groups, eq(groups.id, assignments.groupId))
+    .leftJoin(users, eq(users.id, assignments.userId))
+    .where(courseId === undefined ? undefined : eq(assignments.courseId, courseId))
+    .orderBy(asc(courses.title), asc(assignments.id))
+    .all();
+  return rows.filter((r) => mayAssign(viewer, targetOf(r.assignment)));
+}
+
+export interface DueItem {
+  assignmentId: number;
+  courseId: number;
+  title: string;
+  dueOn: string;
+  assignedAt: Date;
+  completedAt: Date | null;
+  state: AssignmentState;
+  /** What the access policy says of opening the course now (a prerequisite may still be ahead). */
+  access: Access;
+}
+
+/**
+ * A learner's "Due soon" (issue 34): their open assignments by due day (overdue first, as theirs are the
+ * earliest), then those done within the last `doneWithinDays` days, newest first. A course assigned twice
+ * (to them and to a group) shows once, by its earliest open due day. Assignments of a course the visibility
+ * rule hides from them are left out, as everywhere else (docs/decisions/031-request-kernel.md): the admin
+ * who assigned it was told.
+ */
+export function dueSoon(db: TenantConn, viewer: Viewer, { now = new Date(), doneWithinDays = 14 }: { now?: Date; doneWithinDays?: number } = {}) {
+  const person = viewer.person;
+  if (!person) return [];
+  const today = localToday(db, now);
+  const rows = db
+    .select({
+      assignmentId: assignmentPeople.assignmentId,
+      course: courses,
+      dueOn: assignmentPeople.dueOn,
+      assignedAt: assignmentPeople.assignedAt,
+      completedAt: assignmentPeople.completedAt,
+      started: startedSql(person.id),
+    })
+    .from(assignmentPeople)
+    .innerJoin(assignments, eq(assignments.id, assignmentPeople.assignmentId))
+    .innerJoin(courses, eq(courses.id, assignments.courseId))
+    .where(and(eq(assignmentPeople.userId, person.id), sql`${assignmentPeople.leftAt} is null`))
+    .orderBy(asc(assignmentPeople.dueOn), asc(assignmentPeople.assignmentId))
+    .all();
+  const doneSince = addDays(today, -doneWithinDays);
+  const open: DueItem[] = [];
+  const done: DueItem[] = [];
+  const seen = new Set<number>();
+  // Open rows first (by due day), so a course's earliest open assignment is the one kept.
+  const ordered = [...rows.filter((r) => !r.completedAt), ...rows.filter((r) => r.completedAt)];
+  for (const r of ordered) {
+    if (seen.has(r.course.id)) continue;
+    seen.add(r.course.id);
+    if (!isVisible(db, viewer, r.course)) continue;
+    const item: DueItem = {
+      assignmentId: r.assignmentId,
+      courseId: r.course.id,
+      title: r.course.title,
+      dueOn: r.dueOn,
+      assignedAt: r.assignedAt,
+      completedAt: r.completedAt,
+      state: assignmentState(r, Boolean(r.started), today),
+      access: courseAccess(db, viewer, r.course),
+    };
+    if (!r.completedAt) open.push(item);
+    else if (dayIn(tenantTimeZone(db), r.completedAt) >= doneSince) done.push(item);
+  }
+  done.sort((a, b) => b.completedAt!.getTime() - a.completedAt!.getTime());
+  return [...open, ...done];
+}
