@@ -1220,7 +1220,10 @@ export const assignments = sqliteTable(
     index("assignments_group_idx").on(t.groupId),
     index("assignments_user_idx").on(t.userId),
     index("assignments_course_idx").on(t.courseId),
-    check("assignments_target_check", sql`(${t.target} = 'person' and ${t.groupId} is null) or (${t.target} = 'group' and ${t.userId} is null)`),
+    check(
+      "assignments_target_check",
+      sql`(${t.target} = 'person' and ${t.groupId} is null) or (${t.target} = 'group' and ${t.userId} is null)`,
+    ),
     check(
       "assignments_due_check",
       sql`(${t.dueKind} = 'date' and ${t.dueDate} is not null and ${t.dueDays} is null) or (${t.dueKind} = 'days' and ${t.dueDays} between 0 and 3650 and ${t.dueDate} is null)`,

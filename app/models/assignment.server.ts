@@ -1,16 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { preparedOnce, toSeconds } from "../../db/prepared";
-import {
-  assignmentPeople,
-  assignments,
-  courses,
-  groupMembers,
-  groups,
-  users,
-  type Assignment,
-  type Course,
-} from "../../db/tenant";
+import { assignmentPeople, assignments, courses, groupMembers, groups, users, type Assignment, type Course } from "../../db/tenant";
 import { courseAccess, isVisible, type Access, type AccessDenied } from "../access/courses";
 import { mayAssign } from "../access/rules";
 import { viewerOfMember, type Viewer } from "../access/viewer";
@@ -96,7 +87,13 @@ export function createAssignment(
   if (due.kind === "days" && (!Number.isInteger(due.days) || due.days < 0 || due.days > MAX_DUE_DAYS))
     return { ok: false, status: 400, field: "dueDays", message: "assignments.errors.dueDays" };
   const sameTarget = target.kind === "person" ? eq(assignments.userId, target.userId) : eq(assignments.groupId, target.groupId);
-  if (db.select({ id: assignments.id }).from(assignments).where(and(eq(assignments.courseId, course.id), sameTarget)).get())
+  if (
+    db
+      .select({ id: assignments.id })
+      .from(assignments)
+      .where(and(eq(assignments.courseId, course.id), sameTarget))
+      .get()
+  )
     return { ok: false, status: 400, field: "courseId", message: "assignments.errors.duplicate" };
 
   const today = localToday(db, now);
@@ -129,7 +126,11 @@ export function createAssignment(
       on conflict (assignment_id, user_id) do nothing`);
     return row;
   });
-  const assigned = db.select({ userId: assignmentPeople.userId }).from(assignmentPeople).where(eq(assignmentPeople.assignmentId, assignment.id)).all();
+  const assigned = db
+    .select({ userId: assignmentPeople.userId })
+    .from(assignmentPeople)
+    .where(eq(assignmentPeople.assignmentId, assignment.id))
+    .all();
   return {
     ok: true,
     assignment,
@@ -174,7 +175,11 @@ export function whoCannotOpen(db: TenantConn, base: Pick<Viewer, "organization" 
 }
 
 /** Takes an assignment back with its people's rows; the same rule as assigning decides who may. */
-export function deleteAssignment(db: TenantConn, viewer: Viewer, id: number): { ok: true } | { ok: false; status: 403 | 404; message: string } {
+export function deleteAssignment(
+  db: TenantConn,
+  viewer: Viewer,
+  id: number,
+): { ok: true } | { ok: false; status: 403 | 404; message: string } {
   const row = getAssignment(db, id);
   if (!row) return { ok: false, status: 404, message: "errors.notFound" };
   if (!mayAssign(viewer, targetOf(row))) return { ok: false, status: 403, message: "errors.forbidden" };
@@ -311,7 +316,11 @@ export interface DueItem {
  * rule hides from them are left out, as everywhere else (docs/decisions/031-request-kernel.md): the admin
  * who assigned it was told.
  */
-export function dueSoon(db: TenantConn, viewer: Viewer, { now = new Date(), doneWithinDays = 14 }: { now?: Date; doneWithinDays?: number } = {}) {
+export function dueSoon(
+  db: TenantConn,
+  viewer: Viewer,
+  { now = new Date(), doneWithinDays = 14 }: { now?: Date; doneWithinDays?: number } = {},
+) {
   const person = viewer.person;
   if (!person) return [];
   const today = localToday(db, now);

@@ -12,7 +12,15 @@ import {
   type AssignmentWrite,
 } from "../../app/models/assignment.server";
 import { createCourse } from "../../app/models/course.server";
-import { addMembers, addRule, attachCourses, createGroup, membershipsOf, removeMember, setMemberAdmin } from "../../app/models/group.server";
+import {
+  addMembers,
+  addRule,
+  attachCourses,
+  createGroup,
+  membershipsOf,
+  removeMember,
+  setMemberAdmin,
+} from "../../app/models/group.server";
 import { completeLesson } from "../../app/models/learning.server";
 import { subscribeLearningEvents } from "../../app/models/subscribers.server";
 import { createUser, getUser } from "../../app/models/user.server";
@@ -70,7 +78,14 @@ beforeAll(async () => {
     ids[email] = (await createUser(db, { email, role })).id;
   }
   fire = createCourse(db, { title: "Fire safety", description: "", type: "series", published: true, position: 0 }).id;
-  secret = createCourse(db, { title: "Vault procedures", description: "", type: "series", published: true, position: 1, forceGroups: true }).id;
+  secret = createCourse(db, {
+    title: "Vault procedures",
+    description: "",
+    type: "series",
+    published: true,
+    position: 1,
+    forceGroups: true,
+  }).id;
   fireLessons = ["Exits", "Extinguishers"].map((title, i) =>
     db.insert(lessons).values({ courseId: fire, title, kind: "text", position: i }).returning().get(),
   );
