@@ -1,7 +1,6 @@
-import fs from "node:fs";
-import { createRequire } from "node:module";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, describeViolations } from "../helpers/axe";
 import { launchBrowser, settled } from "../helpers/browser";
 import { learnerPage, prepareTour, type Tour } from "../helpers/learner-tour";
 import { startServer, type RunningServer } from "../helpers/server";
@@ -11,19 +10,11 @@ import { execTenant } from "../helpers/sessions";
  * axe-core on the learner's pages (issue 18): home, course, player, categories, search and profile, signed
  * in, in both demo organizations (light and dark theme). No serious or critical violation may remain.
  */
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const ORGS = [
   { id: 1, host: "acme.localhost", email: "learner@acme.test" },
   { id: 2, host: "nordlys.localhost", email: "learner@nordlys.test" },
 ] as const;
 const PAGES = ["home", "course", "player", "categories", "search", "profile"] as const;
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
 
 let server: RunningServer;
 let browser: Browser;
@@ -43,24 +34,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function axe(page: Page): Promise<Violation[]> {
-  await page.evaluate(AXE_SOURCE);
-  const result = (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: unknown[] }> } }).axe.run(document, {
-      resultTypes: ["violations"],
-    }),
-  )) as { violations: Violation[] };
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+/** The learner's pages keep to serious and critical violations (the management screens to none at all). */
+async function axe(page: Page) {
+  return (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
 }
-
-const describeViolations = (list: Violation[]) =>
-  list.map(
-    (v) =>
-      `${v.impact} ${v.id}: ${v.help}\n${v.nodes
-        .slice(0, 5)
-        .map((n) => `    ${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1, 2).join("")}`)
-        .join("\n")}`,
-  );
 
 describe.each(ORGS)("axe-core on $host", (org) => {
   let page: Page;
