@@ -28,7 +28,10 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: browseStyles },
 ];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.organization?.name ?? "Lectern" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.organization?.name ?? "Lectern" },
+  ...(data?.description ? [{ name: "description", content: data.description }] : []),
+];
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
@@ -39,7 +42,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content={data?.theme === "light" ? "light" : "dark"} />
-        {data?.organization?.favicon ? <link rel="icon" href={data.organization.favicon} /> : null}
+        {data?.icon ? <link rel="icon" href={data.icon.href} type={data.icon.type} /> : null}
         <Meta />
         <Links />
       </head>

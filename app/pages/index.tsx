@@ -26,6 +26,8 @@ export default function Home() {
   const started = featured?.progress != null && featured.progress < 100;
   return (
     <div className="browse home">
+      {/* The page's heading comes first (headings in order); on screen, the hero and the rows say it. */}
+      <h1 className="visually-hidden">{t("home.title")}</h1>
       {featured ? (
         <section className={featured.cover ? "hero with-cover" : "hero"} data-testid="featured" aria-labelledby="featured-title">
           {featured.cover ? (
@@ -92,8 +94,8 @@ export default function Home() {
           <CategoryTiles categories={data.categories} />
         </section>
       ) : null}
-      <section className="all-courses">
-        <h1>{t("home.title")}</h1>
+      <section className="all-courses" aria-labelledby="all-courses-title">
+        <h2 id="all-courses-title">{t("home.allCourses")}</h2>
         {data.courses.length === 0 ? (
           data.canManage ? (
             <EmptyState
