@@ -5,7 +5,6 @@ import { CourseCards, CourseFacts, CourseRow, ProgressBar } from "~/components/c
 import { EmptyState } from "~/components/empty-state";
 import { ProviderImage } from "~/components/provider-image";
 import type { loader } from "~/screens/home.server";
-import { formatDate } from "~/utils/i18n";
 
 // The loader lives in a module of its own, so that none of what it imports reaches the browser's code,
 // not even as an empty stand-in module (docs/decisions/014-speed.md, "Client JavaScript").
@@ -126,7 +125,7 @@ export default function Home() {
           <CourseCards
             courses={data.courses.map((c) => ({
               ...c,
-              meta: t("home.added", { date: formatDate(c.createdAt) }),
+              meta: t("home.added", { date: c.added }),
             }))}
             testId="all-courses"
           />
