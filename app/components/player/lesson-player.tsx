@@ -32,6 +32,7 @@ export function LessonPlayer({ data }: { data: LessonPageData }) {
             src={video}
             title={lesson.title}
             startAt={lesson.positionSeconds}
+            poster={lesson.poster}
             knownDuration={lesson.durationSeconds}
             onHelp={openHelp}
           />
