@@ -42,9 +42,11 @@ export const bootScript = `(function () {
       script.onload = script.onerror = hydrate;
     } else hydrate();
   }
-  if (document.readyState === "complete") boot();
+  // In a task of its own, after the load event's (which the browser's own work makes long enough).
+  var soon = function () { setTimeout(boot, 0); };
+  if (document.readyState === "complete") soon();
   else {
-    addEventListener("load", boot, { once: true });
+    addEventListener("load", soon, { once: true });
     setTimeout(boot, ${BOOT_AT_THE_LATEST_MS});
   }
 })();`;

@@ -30,7 +30,7 @@ describe("hydration after the page has loaded (app/utils/boot.server.ts)", () =>
   });
 
   it("wakes the texts first, then the module script, once the page has loaded", () => {
-    expect(bootScript).toContain('addEventListener("load", boot');
+    expect(bootScript).toContain(`addEventListener("load", soon`);
     expect(bootScript.indexOf(INERT_TEXTS)).toBeLessThan(bootScript.indexOf("script.onload"));
     expect(bootScript).toMatch(/setTimeout\(boot, \d+\)/);
     // Valid script, as the browser will read it.
