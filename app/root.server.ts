@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
-import { publicOrganization } from "~/models/organization.server";
+import { organizationIcon, publicOrganization } from "~/models/organization.server";
 import { takeFlash } from "~/utils/flash.server";
-import { textsScript } from "~/utils/i18n.server";
+import { getFixedT, textsScript } from "~/utils/i18n.server";
 import { languageFor, themeFor } from "~/utils/preferences.server";
 
 /** The root route's loader (app/root.tsx re-exports it). */
@@ -11,6 +11,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const auth = context.viewer;
   const flash = await takeFlash(request);
+  const t = await getFixedT(language);
   return json(
     {
       organization: context.organization
@@ -25,9 +26,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
             }
           : null,
       flash: flash.message,
+      // The page's meta description where the page has none of its own (app/utils/meta.ts).
+      description: context.organization
+        ? t("meta.description", { organization: context.organization.name })
+        : t("meta.platformDescription"),
       language,
       theme,
       texts: textsScript(language).url,
+      icon: organizationIcon(context.organization, context.platform),
       cspNonce: context.cspNonce,
       path: url.pathname + url.search,
     },

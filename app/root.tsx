@@ -10,7 +10,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "~/utils/translate";
 import { ErrorPage } from "~/components/error-page";
 import { SiteFooter } from "~/components/site-footer";
@@ -28,7 +28,10 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: browseStyles },
 ];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.organization?.name ?? "Lectern" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.organization?.name ?? "Lectern" },
+  ...(data?.description ? [{ name: "description", content: data.description }] : []),
+];
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
@@ -39,7 +42,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content={data?.theme === "light" ? "light" : "dark"} />
-        {data?.organization?.favicon ? <link rel="icon" href={data.organization.favicon} /> : null}
+        {data?.icon ? <link rel="icon" href={data.icon.href} type={data.icon.type} /> : null}
         <Meta />
         <Links />
       </head>
@@ -47,11 +50,23 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
         {/* The language's texts for the browser: a plain script, so it runs before the modules below. */}
         {data?.texts ? <script nonce={nonce} src={data.texts} /> : null}
-        <ScrollRestoration nonce={nonce} />
+        <ScrollRestorationOnceHydrated />
         <Scripts nonce={nonce} />
       </body>
     </html>
   );
+}
+
+/**
+ * React Router's scroll restoration, from hydration on. Its server-rendered script (which restores the
+ * place before the first paint, with `history.replaceState` and a `sessionStorage` read) was a 10–25 ms
+ * task right after the first paint; the router restores a reloaded page's place itself once it runs, and
+ * the page hydrates as soon as it has loaded (app/utils/boot.server.ts).
+ */
+function ScrollRestorationOnceHydrated() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated ? <ScrollRestoration /> : null;
 }
 
 function Shell({ children }: { children: ReactNode }) {

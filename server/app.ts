@@ -20,6 +20,7 @@ import { healthChecks } from "./health";
 import { logger, requestLog } from "./logger";
 import { VisitorPageCache } from "./page-cache";
 import { serveImages } from "./images";
+import { serveFavicon } from "./favicon";
 import { serveScormContent } from "./scorm/content";
 import { clientAddress, magicLinkParameter, rateLimits, sameOriginPosts, wellFormedRequests } from "./protection";
 import { bodyLimits } from "./body-limits";
@@ -64,6 +65,8 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
   app.use(publicFiles(config.NODE_ENV === "development"));
   app.get("/i18n/:file", serveTexts);
+  // Every host's icon, before tenancy: it needs the organization's record, never its database.
+  app.use(serveFavicon(platform));
 
   // SCORM content hosts (<id>.<SCORM_DOMAIN>) are answered before tenancy: they are no organization's app.
   app.use(serveScormContent(platform));

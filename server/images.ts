@@ -52,6 +52,8 @@ async function render(source: string, target: string, bucket: keyof typeof IMAGE
       height: preset.aspect ? Math.round(width / preset.aspect) : undefined,
       fit: preset.fit,
       position: "attention",
+      // What "contain" pads with (the icon bucket): nothing.
+      background: { r: 0, g: 0, b: 0, alpha: 0 },
       withoutEnlargement: true,
     })
     .webp({ quality: 78, effort: 4 })

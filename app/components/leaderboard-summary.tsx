@@ -2,7 +2,6 @@ import type { LinksFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import styles from "~/styles/leaderboard.css";
 import { useTranslation } from "~/utils/translate";
-import { formatDate } from "~/utils/i18n";
 import { BadgeImage } from "./badge-image";
 
 /** The stylesheet, for the routes that show these parts (`export const links = leaderboardLinks`). */
@@ -25,7 +24,8 @@ export interface SummaryData {
   hidden: boolean;
   streak: number;
   longest_streak: number;
-  badges: Array<{ id: number; name: string; description: string; color: string; uid: string; awarded_at: string }>;
+  /** `awarded_on`: the date written out by the server (app/screens/leaderboard-page.server.ts `withBadgeDates`). */
+  badges: Array<{ id: number; name: string; description: string; color: string; uid: string; awarded_at: string; awarded_on: string }>;
 }
 
 /** A learner's points, level and progress to the next, rank and streak (on /profile and /leaderboard). */
@@ -85,7 +85,7 @@ export function BadgeList({ badges }: { badges: SummaryData["badges"] }) {
             <strong>{b.name}</strong>
             {b.description ? <span className="lb-muted">{b.description}</span> : null}
             <span className="lb-muted">
-              {t("leaderboard.earnedOn", { date: formatDate(b.awarded_at) })} ·{" "}
+              {t("leaderboard.earnedOn", { date: b.awarded_on })} ·{" "}
               <a href={`/badges/assertions/${b.uid}`}>{t("leaderboard.openBadge")}</a>
             </span>
           </div>

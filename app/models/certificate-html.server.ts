@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import QRCode from "qrcode";
 import type { CertificateLayout } from "../../db/tenant";
-import { formatDate } from "../utils/i18n";
+import { formatDate } from "../utils/dates";
 import type { Placeholder } from "./certificate.server";
 
 /**

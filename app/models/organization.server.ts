@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { eq, or } from "drizzle-orm";
@@ -79,6 +80,31 @@ export function publicOrganization(organization: Organization, imageUrl: (value:
     urlPrefix: organization.urlPrefix,
     customDomain: organization.customDomain,
   };
+}
+
+/** The name the platform host's monogram icon shows. */
+export const PLATFORM_ICON_NAME = "Lectern";
+
+/** A short version of what a monogram shows, so its address changes when the name does. */
+export const monogramVersion = (name: string) => crypto.createHash("sha256").update(name).digest("base64url").slice(0, 10);
+
+/**
+ * The icon every page links (`<link rel="icon">`, app/root.tsx; server/favicon.ts answers /favicon.*): the
+ * favicon the organization's admins uploaded, else an icon made from its logo (the image provider's `icon`
+ * bucket: the whole logo on a transparent square), else a monogram in its colour (app/utils/favicon.ts).
+ */
+export function organizationIcon(
+  organization: Organization | null,
+  urls: {
+    brandingUrl: (organization: Organization, value: string | null) => string | null;
+    imageUrl: (organizationId: number, fileId: number, bucket: "icon") => string;
+  },
+): { href: string; type?: string } {
+  if (organization?.favicon) return { href: urls.brandingUrl(organization, organization.favicon) ?? organization.favicon };
+  const logoFile = organization?.logo ? /^file:(\d+)$/.exec(organization.logo) : null;
+  if (organization && logoFile) return { href: `${urls.imageUrl(organization.id, Number(logoFile[1]), "icon")}?w=32`, type: "image/webp" };
+  if (organization?.logo) return { href: organization.logo };
+  return { href: `/favicon.svg?v=${monogramVersion(organization?.name ?? PLATFORM_ICON_NAME)}`, type: "image/svg+xml" };
 }
 
 export { createOrganizationSchema, normalizeHost, organizationSettingsSchema, type OrganizationSettings } from "./forms/organizations";

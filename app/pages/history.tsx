@@ -25,7 +25,7 @@ export default function History() {
     <section className="browse">
       <h1>{t("history.title")}</h1>
       {courses.length ? (
-        <CourseCards courses={courses} testId="history" eager={4} />
+        <CourseCards courses={courses} testId="history" headingLevel={2} eager={4} />
       ) : (
         <EmptyState
           testId="history-empty"

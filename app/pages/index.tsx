@@ -5,7 +5,6 @@ import { CourseCards, CourseFacts, CourseRow, ProgressBar } from "~/components/c
 import { EmptyState } from "~/components/empty-state";
 import { ProviderImage } from "~/components/provider-image";
 import type { loader } from "~/screens/home.server";
-import { formatDate } from "~/utils/i18n";
 
 // The loader lives in a module of its own, so that none of what it imports reaches the browser's code,
 // not even as an empty stand-in module (docs/decisions/014-speed.md, "Client JavaScript").
@@ -26,6 +25,8 @@ export default function Home() {
   const started = featured?.progress != null && featured.progress < 100;
   return (
     <div className="browse home">
+      {/* The page's heading comes first (headings in order); on screen, the hero and the rows say it. */}
+      <h1 className="visually-hidden">{t("home.title")}</h1>
       {featured ? (
         <section className={featured.cover ? "hero with-cover" : "hero"} data-testid="featured" aria-labelledby="featured-title">
           {featured.cover ? (
@@ -92,8 +93,8 @@ export default function Home() {
           <CategoryTiles categories={data.categories} />
         </section>
       ) : null}
-      <section className="all-courses">
-        <h1>{t("home.title")}</h1>
+      <section className="all-courses" aria-labelledby="all-courses-title">
+        <h2 id="all-courses-title">{t("home.allCourses")}</h2>
         {data.courses.length === 0 ? (
           data.canManage ? (
             <EmptyState
@@ -124,7 +125,7 @@ export default function Home() {
           <CourseCards
             courses={data.courses.map((c) => ({
               ...c,
-              meta: t("home.added", { date: formatDate(c.createdAt) }),
+              meta: t("home.added", { date: c.added }),
             }))}
             testId="all-courses"
           />

@@ -22,7 +22,7 @@ import { verificationPath } from "~/models/certificate-render.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { text } from "~/utils/form-data.server";
 import { parseForm } from "~/utils/form";
-import { formatDate } from "~/utils/i18n";
+import { formatDate } from "~/utils/dates";
 import { getFixedT } from "~/utils/i18n.server";
 import { languageFor } from "~/utils/preferences.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";

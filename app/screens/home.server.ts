@@ -6,6 +6,7 @@ import { carouselCourseRows, listCarousels } from "~/models/carousel.server";
 import { listVisibleCourses } from "~/models/course.server";
 import { findVisibleCourse } from "~/models/learning.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
+import { formatDate } from "~/utils/dates";
 
 const HOME_COURSE_LIMIT = 24;
 
@@ -39,7 +40,9 @@ export async function loader({ context }: LoaderFunctionArgs) {
   const cards = (rows: Parameters<typeof courseCards>[1]) => courseCards(db, rows, { learnerId, cover, plain: richTextToPlain, stats });
   const carousels = carouselRows.map(({ carousel, rows }) => ({ id: carousel.id, title: carousel.title, courses: cards(rows) }));
   const all = cards(items);
-  const added = new Map(items.map((c) => [c.id, c.createdAt.toISOString()]));
+  // Written out here: formatting dates in the browser builds an Intl.DateTimeFormat, a 40 ms task while
+  // the page hydrated (docs/decisions/034-lighthouse.md).
+  const added = new Map(items.map((c) => [c.id, formatDate(c.createdAt)]));
   return {
     kind: "organization" as const,
     signedIn: learnerId !== null,
@@ -51,6 +54,6 @@ export async function loader({ context }: LoaderFunctionArgs) {
       .slice(0, 12),
     carousels: carousels.filter((c) => c.courses.length > 0),
     categories: categoryTiles(db, viewer, cover).filter((c) => c.courses > 0),
-    courses: all.map((c) => ({ ...c, createdAt: added.get(c.id)! })),
+    courses: all.map((c) => ({ ...c, added: added.get(c.id)! })),
   };
 }

@@ -14,6 +14,16 @@ import {
   type Period,
 } from "~/models/leaderboard.server";
 import { ensureLeaderboard } from "~/models/points.server";
+import { formatDate } from "~/utils/dates";
+
+/**
+ * A learner's summary for a page, each badge's date written out here: formatting dates in the browser
+ * builds an Intl.DateTimeFormat, which cost a 40 ms task while the page hydrated
+ * (docs/decisions/034-lighthouse.md).
+ */
+export function withBadgeDates<S extends { badges: Array<{ awarded_at: string }> }>(summary: S) {
+  return { ...summary, badges: summary.badges.map((b) => ({ ...b, awarded_on: formatDate(b.awarded_at) })) };
+}
 
 /** What /leaderboard shows one learner; the query chooses the period (`period`) or a course (`course`). */
 export function learnerBoardPage(db: TenantConn, viewer: SignedInViewer, query: URLSearchParams, now = new Date()) {
@@ -28,7 +38,7 @@ export function learnerBoardPage(db: TenantConn, viewer: SignedInViewer, query: 
     period,
     course,
     courses: published,
-    summary: learnerSummary(db, userId, now),
+    summary: withBadgeDates(learnerSummary(db, userId, now)),
     entries: boardPage(db, board, { limit: 10 }),
     me: standing(db, board, userId),
     meId: userId,

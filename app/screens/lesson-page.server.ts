@@ -71,6 +71,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       completed: mine?.state === "done",
       durationSeconds: lesson.durationSeconds,
       positionSeconds: mine && mine.state === "started" ? mine.positionSeconds : 0,
+      // A video shows the course's cover until it plays: the page's largest picture is then drawn at once,
+      // not when the video's first frame arrives, after the place is resumed (docs/decisions/034-lighthouse.md).
+      poster: lesson.kind === "video" && course.coverFileId ? `${image(course.coverFileId)}?w=640` : null,
       number: index + 1,
     },
     media,

@@ -4,7 +4,7 @@ import { useTranslation } from "~/utils/translate";
 import { FormMessage, useZodForm } from "~/components/form";
 import { tokenFormSchema } from "~/models/forms/tokens";
 import { CAPABILITY_GROUPS } from "~/utils/capabilities";
-import { formatDate } from "~/utils/i18n";
+import { formatDate } from "~/utils/dates";
 import type { tokensLoader } from "./organization-tokens.server";
 
 /** The API tokens screen; its loader and action (server-only) are in organization-tokens.server.ts. */

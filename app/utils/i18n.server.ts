@@ -56,7 +56,9 @@ const textScripts = new Map<Language, { url: string; hash: string; body: string 
 export function textsScript(language: Language) {
   let script = textScripts.get(language);
   if (!script) {
-    const body = `window.__lecternTexts=${JSON.stringify(resources[language].common)};\n`;
+    // JSON.parse of a string is read much faster than the same object written as script (V8 parses JSON
+    // in one pass), and the browser reads these texts while the page hydrates.
+    const body = `window.__lecternTexts=JSON.parse(${JSON.stringify(JSON.stringify(resources[language].common))});\n`;
     const hash = crypto.createHash("sha256").update(body).digest("hex").slice(0, 10);
     script = { url: `/i18n/${language}-${hash}.js`, hash, body };
     textScripts.set(language, script);

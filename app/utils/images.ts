@@ -10,7 +10,9 @@ export const IMAGE_BUCKETS = {
   square: { aspect: 1, fit: "cover", widths: [32, 48, 64, 96, 128, 192, 256] },
   /** Logos and images in lessons: their own shape, never cropped. */
   fit: { aspect: null, fit: "inside", widths: [64, 128, 240, 320, 480, 640, 960, 1280] },
-} as const satisfies Record<string, { aspect: number | null; fit: "cover" | "inside"; widths: readonly number[] }>;
+  /** An organization's icon made from its logo (server/favicon.ts): square, the whole logo on a transparent ground. */
+  icon: { aspect: 1, fit: "contain", widths: [32] },
+} as const satisfies Record<string, { aspect: number | null; fit: "cover" | "inside" | "contain"; widths: readonly number[] }>;
 
 export type ImageBucket = keyof typeof IMAGE_BUCKETS;
 

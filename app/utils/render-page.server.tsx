@@ -2,6 +2,7 @@ import { Writable } from "node:stream";
 import type { ReactElement } from "react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { PageReply } from "./page-body";
+import { deferHydration } from "./boot.server";
 
 const RENDER_TIMEOUT_MS = 10_000;
 
@@ -10,6 +11,12 @@ const RENDER_TIMEOUT_MS = 10_000;
  * arrived yet, or an error inside the boundary) is written as `<!--$!-->` and its fallback.
  */
 const UNFINISHED_BOUNDARY = "<!--$!-->";
+
+/**
+ * In production the page's scripts wait until it has loaded (app/utils/boot.server.ts); in development
+ * they run at once, as Remix's live reload expects.
+ */
+const finish = process.env.NODE_ENV === "production" ? deferHydration : (html: string) => html;
 
 /** A whole page as one reply, sent with its length in one write. */
 function pageResponse(body: Buffer<ArrayBuffer>, headers: Headers, status: number) {
@@ -40,7 +47,7 @@ export async function renderPage(element: () => ReactElement, { headers, status,
   const html = renderToString(element());
   if (!html.includes(UNFINISHED_BOUNDARY)) {
     // The streaming renderer starts a document whose root is <html> with its doctype; so does this.
-    return pageResponse(Buffer.from(html.startsWith("<html") ? `<!DOCTYPE html>${html}` : html), headers, status);
+    return pageResponse(Buffer.from(finish(html.startsWith("<html") ? `<!DOCTYPE html>${html}` : html)), headers, status);
   }
   return renderInFull(element(), headers, status, nonce);
 }
@@ -63,7 +70,7 @@ function renderInFull(element: ReactElement, responseHeaders: Headers, responseS
             done();
           },
           final(done) {
-            resolve(pageResponse(Buffer.concat(chunks), responseHeaders, didError ? 500 : responseStatusCode));
+            resolve(pageResponse(Buffer.from(finish(Buffer.concat(chunks).toString("utf8"))), responseHeaders, didError ? 500 : responseStatusCode));
             done();
           },
         });

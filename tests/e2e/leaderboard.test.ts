@@ -77,10 +77,12 @@ async function submit(page: Page, selector: string) {
     page.$eval(selector, (el) =>
       el instanceof HTMLFormElement ? el.requestSubmit() : (el as HTMLButtonElement).form!.requestSubmit(el as HTMLButtonElement),
     );
-  if (!(await page.evaluate(() => "__remixContext" in window))) {
+  if (!page.isJavaScriptEnabled()) {
     await Promise.all([page.waitForNavigation({ waitUntil: "load" }), send()]);
     return;
   }
+  // Hydrated first (pages hydrate once they have loaded, app/utils/boot.server.ts), so Remix sends the form.
+  await settled(page);
   await Promise.all([page.waitForNetworkIdle({ idleTime: 300 }), send()]);
   await settled(page);
 }

@@ -72,7 +72,7 @@ describe("home", () => {
       expect(img).toMatch(/height="\d+"/);
     }
     // The page's heading stays "Kurser" (other tests look for it).
-    expect(html).toContain("<h1>Kurser</h1>");
+    expect(html).toContain(`<h1 class="visually-hidden">Kurser</h1>`);
   });
 
   // Card totals are kept per connection while the content version is unchanged (browse.server courseTotals).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate } from "~/utils/i18n";
+import { formatDate } from "~/utils/dates";
 import { defaultThemeFor, isTheme } from "~/utils/theme";
 
 describe("defaultThemeFor (docs/product.md §1, §9)", () => {

@@ -3,7 +3,7 @@ import { useTranslation } from "~/utils/translate";
 import type { AnalyticsData } from "~/screens/analytics.server";
 import type { Kpi, KpiReport, Series } from "~/models/analytics.server";
 import { GROUPS, PRESETS, type Grouping } from "~/utils/analytics-periods";
-import { formatDate } from "~/utils/i18n";
+import { formatDate } from "~/utils/dates";
 import { BarChart, type ChartPoint } from "./chart";
 
 type Data = Pick<AnalyticsData, "query" | "reports" | "timeZone" | "search"> & { dateLocale: string };

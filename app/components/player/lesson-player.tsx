@@ -32,6 +32,7 @@ export function LessonPlayer({ data }: { data: LessonPageData }) {
             src={video}
             title={lesson.title}
             startAt={lesson.positionSeconds}
+            poster={lesson.poster}
             knownDuration={lesson.durationSeconds}
             onHelp={openHelp}
           />
@@ -68,7 +69,8 @@ export function LessonPlayer({ data }: { data: LessonPageData }) {
       </nav>
       <div className="player-layout">
         <article className="player-main">
-          {stage}
+          {/* The title comes first in the document (headings in order: the quiz's and SCORM's own headings
+              are h2s inside the stage); the stage is drawn above it (app/styles/player.css, `order`). */}
           <header className="lesson-head">
             <p className="lesson-kicker">
               <span>{t("player.lessonOf", { number: lesson.number, total: data.episodes.length })}</span>
@@ -77,6 +79,7 @@ export function LessonPlayer({ data }: { data: LessonPageData }) {
             </p>
             <h1>{lesson.title}</h1>
           </header>
+          {stage}
           {data.access ? (
             <AccessMessage reason={data.access} loginUrl={data.loginUrl} />
           ) : (

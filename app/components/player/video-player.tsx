@@ -1,17 +1,24 @@
-import { memo, startTransition, useCallback, useEffect, useRef, useState } from "react";
-import ReactPlayer from "react-player";
+import { lazy, memo, startTransition, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/utils/translate";
 import { clock } from "~/utils/duration";
 import { Icon } from "./icons";
 
 /**
- * react-player draws its player inside a Suspense boundary (a lazily loaded component), which hydrates
- * only once that code has arrived. A render that reaches the boundary before then makes React give up on
- * hydrating it and draw it again on the client (React error 421; seen on a busy machine). So the player
- * is drawn again only when its own props change, and the one change after hydration (`enhanced`) is a
- * transition, which waits for the boundary to hydrate.
+ * Video services' addresses (YouTube, Vimeo, …) play through react-player, whose code is fetched only for
+ * such a lesson (a lazily loaded component): a video file, the usual lesson, is a plain `<video>`, and the
+ * player page's JavaScript carries none of it (docs/decisions/034-lighthouse.md).
+ *
+ * react-player draws inside a Suspense boundary, which hydrates only once its code has arrived. A render
+ * that reaches the boundary before then makes React give up on hydrating it and draw it again on the
+ * client (React error 421; seen on a busy machine). So the player is drawn again only when its own props
+ * change, and the one change after hydration (`enhanced`) is a transition, which waits for the boundary.
  */
-const Player = memo(ReactPlayer);
+const ServicePlayer = memo(lazy(() => import("react-player")));
+
+/** A video file the browser plays itself: one of ours, or an address ending in a video file's extension. */
+export function isVideoFile(src: string) {
+  return /^\/files\//.test(src) || /\.(mp4|m4v|webm|ogv|ogg|mov)(?:[?#]|$)/i.test(src);
+}
 
 /** docs/product.md §9: the skip arrows move 15 seconds. */
 export const SKIP_SECONDS = 15;
@@ -35,6 +42,7 @@ export function VideoPlayer({
   title,
   startAt,
   knownDuration,
+  poster,
   onHelp,
 }: {
   lessonId: number;
@@ -43,6 +51,8 @@ export function VideoPlayer({
   startAt: number;
   /** The lesson's length as saved, shown until the element knows its own. */
   knownDuration: number | null;
+  /** A picture shown until the video plays (the course's cover). */
+  poster?: string | null;
   onHelp: () => void;
 }) {
   const { t } = useTranslation();
@@ -193,12 +203,25 @@ export function VideoPlayer({
 
   return (
     <div className={enhanced ? "video enhanced" : "video"} data-testid="video" ref={box} data-playing={playing || undefined}>
-      {/* react-player renders a plain <video controls> on the server, so the video plays without JavaScript;
-          in the browser it also takes addresses of video services. */}
+      {/* A video file is a plain <video controls>, so it plays without JavaScript; a service's address needs
+          its player's script (the link below leads to it then). */}
       {/* A click on the picture plays or pauses, as in any player; the keyboard has the play button and Space. */}
       {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions */}
       <div className="video-frame" onClick={enhanced ? toggle : undefined}>
-        <Player ref={ref} src={source.current.src} controls={!enhanced} preload="metadata" width="100%" height="100%" title={title} />
+        {isVideoFile(source.current.src) ? (
+          // eslint-disable-next-line jsx-a11y/media-has-caption -- lessons have no caption files to offer (react-player's <video> had none either)
+          <video
+            ref={ref}
+            src={source.current.src}
+            controls={!enhanced}
+            preload="metadata"
+            poster={poster ?? undefined}
+            aria-label={title}
+            style={{ display: "block", width: "100%", height: "100%" }}
+          />
+        ) : (
+          <ServicePlayer ref={ref} src={source.current.src} controls={!enhanced} preload="metadata" width="100%" height="100%" />
+        )}
         {enhanced && !playing ? (
           <span className="video-big-play" aria-hidden="true">
             <Icon name="play" />

@@ -13,8 +13,9 @@ import { revokeSession } from "~/models/auth/session.server";
 import { loginSchema } from "~/utils/auth-schemas";
 import { homeFor, realmFor, sessionCookie, startSession } from "~/kernel/auth.server";
 import { safeRedirectPath } from "~/utils/redirect";
+import { pageMeta } from "~/utils/meta";
 
-export const meta: MetaFunction = () => [{ title: "Sign in" }];
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Sign in" });
 export const links = () => [{ rel: "stylesheet", href: ssoStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

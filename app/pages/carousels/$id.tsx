@@ -61,7 +61,7 @@ export default function Carousels() {
             </div>
           </header>
           {c.courses.length ? (
-            <CourseCards courses={c.courses} eager={4} />
+            <CourseCards courses={c.courses} headingLevel={2} eager={4} />
           ) : (
             <EmptyState title={t("categoriesPage.none")} body={t("browse.empty.category")} to="/" action={t("browse.empty.backHome")} />
           )}

@@ -54,7 +54,7 @@ export default function Category() {
           </div>
         </header>
         {list.length ? (
-          <CourseCards courses={list} testId="category-courses" eager={4} />
+          <CourseCards courses={list} testId="category-courses" headingLevel={2} eager={4} />
         ) : (
           <EmptyState
             testId="category-empty"

@@ -25,7 +25,7 @@ export default function Bookmarks() {
     <section>
       <h1>{t("profile.bookmarks")}</h1>
       {courses.length ? (
-        <CourseCards courses={courses} testId="bookmarks" eager={4} />
+        <CourseCards courses={courses} testId="bookmarks" headingLevel={2} eager={4} />
       ) : (
         <EmptyState
           testId="bookmarks-empty"

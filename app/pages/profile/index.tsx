@@ -6,6 +6,7 @@ import { z } from "zod";
 import { controlProps, ErrorList, FormErrors, useZodForm } from "~/components/form";
 import { LeaderboardSummary, leaderboardLinks } from "~/components/leaderboard-summary";
 import { learnerSummary } from "~/models/leaderboard.server";
+import { withBadgeDates } from "~/screens/leaderboard-page.server";
 import { updateOwnProfile } from "~/models/user.server";
 import { requireUser } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
@@ -25,7 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     email: person.email,
     language: person.language ?? "",
     managedExternally: person.managedExternally,
-    leaderboard: learnerSummary(db, person.id),
+    leaderboard: withBadgeDates(learnerSummary(db, person.id)),
   };
 }
 

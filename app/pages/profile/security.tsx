@@ -4,7 +4,7 @@ import { useTranslation } from "~/utils/translate";
 import { deviceView, listDevices, revokeDevice } from "~/models/auth/session.server";
 import { requireUser, realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { formatDate } from "~/utils/i18n";
+import { formatDate } from "~/utils/dates";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /** Password and signed-in devices, each of which can be signed out. */

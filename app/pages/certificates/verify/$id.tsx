@@ -2,7 +2,7 @@ import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction 
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { getCertificateByPublicId } from "~/models/certificate.server";
-import { formatDate } from "~/utils/i18n";
+import { formatDate } from "~/utils/dates";
 import { requireOrganization } from "~/utils/tenant.server";
 import certificateStyles from "~/styles/certificates.css";
 

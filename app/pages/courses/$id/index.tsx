@@ -4,15 +4,15 @@ import { CourseDetails } from "~/components/player/course-details";
 import { CourseHero } from "~/components/player/course-hero";
 import type { loader } from "~/screens/course-page.server";
 import courseStyles from "~/styles/course.css";
+import { pageMeta } from "~/utils/meta";
 
 export { action, loader } from "~/screens/course-page.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: courseStyles }];
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
-  ...matches.flatMap((m) => m.meta ?? []).filter((m) => !("title" in m)),
-  { title: data?.course.title ?? "" },
-];
+// The course's own description (its first sentences, as plain text) describes the page.
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
+  pageMeta(matches, { title: data?.course.title ?? "", description: data?.course.summary });
 
 export default function CoursePage() {
   const data = useLoaderData<typeof loader>();

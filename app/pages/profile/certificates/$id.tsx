@@ -6,6 +6,7 @@ import { certificatePdf } from "~/screens/certificate-pdf.server";
 import { requireUser } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 import certificateStyles from "~/styles/certificates.css";
+import { pageMeta } from "~/utils/meta";
 
 /**
  * One of the learner's certificates as a PDF: a redirect to the signed download once rendered; until
@@ -33,8 +34,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return redirect(`/profile/certificates/${certificate.id}`);
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data?.state === "preparing" ? [{ httpEquiv: "refresh", content: "2" }, { title: data.title }] : [{ title: data?.title ?? "" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
+  pageMeta(matches, { title: data?.title ?? "" }, ...(data?.state === "preparing" ? [{ httpEquiv: "refresh", content: "2" }] : []));
 
 export default function CertificatePdf() {
   const { t } = useTranslation();

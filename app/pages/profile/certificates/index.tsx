@@ -5,7 +5,7 @@ import { EmptyState } from "~/components/empty-state";
 import { listOwnCertificates } from "~/models/certificate.server";
 import { verificationUrl } from "~/models/certificate-render.server";
 import { requireUser } from "~/kernel/auth.server";
-import { formatDate } from "~/utils/i18n";
+import { formatDate } from "~/utils/dates";
 import { requireOrganization } from "~/utils/tenant.server";
 import certificateStyles from "~/styles/certificates.css";
 

@@ -5,6 +5,7 @@ import type { loader } from "~/screens/lesson-page.server";
 import playerStyles from "~/styles/player.css";
 import courseStyles from "~/styles/course.css";
 import quizStyles from "~/styles/quiz.css";
+import { pageMeta } from "~/utils/meta";
 
 export { action, loader } from "~/screens/lesson-page.server";
 
@@ -14,10 +15,8 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: playerStyles },
 ];
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
-  ...matches.flatMap((m) => m.meta ?? []).filter((m) => !("title" in m)),
-  { title: data ? `${data.lesson.title} · ${data.course.title}` : "" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
+  pageMeta(matches, { title: data ? `${data.lesson.title} · ${data.course.title}` : "" });
 
 export default function LessonPage() {
   const data = useLoaderData<typeof loader>();
