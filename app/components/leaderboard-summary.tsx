@@ -85,8 +85,7 @@ export function BadgeList({ badges }: { badges: SummaryData["badges"] }) {
             <strong>{b.name}</strong>
             {b.description ? <span className="lb-muted">{b.description}</span> : null}
             <span className="lb-muted">
-              {t("leaderboard.earnedOn", { date: b.awarded_on })} ·{" "}
-              <a href={`/badges/assertions/${b.uid}`}>{t("leaderboard.openBadge")}</a>
+              {t("leaderboard.earnedOn", { date: b.awarded_on })} · <a href={`/badges/assertions/${b.uid}`}>{t("leaderboard.openBadge")}</a>
             </span>
           </div>
         </li>

@@ -65,5 +65,8 @@ export function deferHydration(html: string) {
     .replace(context, (found) => found.replace(">window", `>${bootScript}\nwindow`))
     .replaceAll('<link rel="modulepreload"', `<link rel="${INERT_PRELOAD}"`)
     .replace(modules, `<script nonce="$1" type="${INERT_MODULE}">`)
-    .replace(/<script nonce="([^"]*)" src="(\/i18n\/[^"]+)"><\/script>/, `<script nonce="$1" type="${INERT_TEXTS}" data-src="$2"></script>`);
+    .replace(
+      /<script nonce="([^"]*)" src="(\/i18n\/[^"]+)"><\/script>/,
+      `<script nonce="$1" type="${INERT_TEXTS}" data-src="$2"></script>`,
+    );
 }

@@ -58,7 +58,8 @@ export function brandColour(name: string) {
   return colour;
 }
 
-const escapeXml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
+const escapeXml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
 
 /** The monogram as an SVG document (64 × 64 user units, scales to any size). */
 export function monogramSvg(name: string) {

@@ -70,7 +70,13 @@ function renderInFull(element: ReactElement, responseHeaders: Headers, responseS
             done();
           },
           final(done) {
-            resolve(pageResponse(Buffer.from(finish(Buffer.concat(chunks).toString("utf8"))), responseHeaders, didError ? 500 : responseStatusCode));
+            resolve(
+              pageResponse(
+                Buffer.from(finish(Buffer.concat(chunks).toString("utf8"))),
+                responseHeaders,
+                didError ? 500 : responseStatusCode,
+              ),
+            );
             done();
           },
         });

@@ -98,7 +98,9 @@ describe("meta descriptions", () => {
     expect(description((await request(server.port, "acme.localhost", "/auth/login")).body)).toContain("Acme Academy");
 
     const db = new Database(path.join(server.dataDir, "org-1", "db.sqlite"), { readonly: true });
-    const course = db.prepare("select id, description from courses where published = 1 and description <> '' order by id limit 1").get() as {
+    const course = db
+      .prepare("select id, description from courses where published = 1 and description <> '' order by id limit 1")
+      .get() as {
       id: number;
       description: string;
     };

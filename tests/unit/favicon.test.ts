@@ -22,7 +22,10 @@ describe("the monogram icon (app/utils/favicon.ts)", () => {
   });
 
   it("wraps a PNG in a well-formed ICO that an image library reads back", async () => {
-    const png = await sharp(Buffer.from(monogramSvg("Acme"))).resize(48, 48).png().toBuffer();
+    const png = await sharp(Buffer.from(monogramSvg("Acme")))
+      .resize(48, 48)
+      .png()
+      .toBuffer();
     const ico = Buffer.from(icoFromPng(png, 48));
     expect([ico.readUInt16LE(0), ico.readUInt16LE(2), ico.readUInt16LE(4)]).toEqual([0, 1, 1]);
     expect([ico[6], ico[7], ico.readUInt32LE(14), ico.readUInt32LE(18)]).toEqual([48, 48, png.length, 22]);
