@@ -3,6 +3,21 @@ import { organizationIcon, publicOrganization } from "~/models/organization.serv
 import { takeFlash } from "~/utils/flash.server";
 import { getFixedT, textsScript } from "~/utils/i18n.server";
 import { languageFor, themeFor } from "~/utils/preferences.server";
+import type { Language } from "~/utils/i18n";
+
+/** Meta descriptions by language and organization name (every page asks; the texts change only with a deploy). */
+const descriptions = new Map<string, string>();
+async function description(language: Language, organizationName: string | null) {
+  const key = `${language}\u0000${organizationName ?? ""}`;
+  let text = descriptions.get(key);
+  if (text === undefined) {
+    const t = await getFixedT(language);
+    text = organizationName ? t("meta.description", { organization: organizationName }) : t("meta.platformDescription");
+    if (descriptions.size >= 10_000) descriptions.clear();
+    descriptions.set(key, text);
+  }
+  return text;
+}
 
 /** The root route's loader (app/root.tsx re-exports it). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -11,7 +26,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const auth = context.viewer;
   const flash = await takeFlash(request);
-  const t = await getFixedT(language);
   return json(
     {
       organization: context.organization
@@ -27,9 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           : null,
       flash: flash.message,
       // The page's meta description where the page has none of its own (app/utils/meta.ts).
-      description: context.organization
-        ? t("meta.description", { organization: context.organization.name })
-        : t("meta.platformDescription"),
+      description: await description(language, context.organization?.name ?? null),
       language,
       theme,
       texts: textsScript(language).url,

@@ -85,8 +85,17 @@ export function publicOrganization(organization: Organization, imageUrl: (value:
 /** The name the platform host's monogram icon shows. */
 export const PLATFORM_ICON_NAME = "Lectern";
 
-/** A short version of what a monogram shows, so its address changes when the name does. */
-export const monogramVersion = (name: string) => crypto.createHash("sha256").update(name).digest("base64url").slice(0, 10);
+/** A short version of what a monogram shows, so its address changes when the name does (kept by name: every page asks). */
+const versions = new Map<string, string>();
+export function monogramVersion(name: string) {
+  let version = versions.get(name);
+  if (version === undefined) {
+    if (versions.size >= 10_000) versions.clear();
+    version = crypto.createHash("sha256").update(name).digest("base64url").slice(0, 10);
+    versions.set(name, version);
+  }
+  return version;
+}
 
 /**
  * The icon every page links (`<link rel="icon">`, app/root.tsx; server/favicon.ts answers /favicon.*): the
