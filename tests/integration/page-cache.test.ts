@@ -139,14 +139,15 @@ describe("never kept", () => {
 describe("a page's texts for the browser", () => {
   it("come in a script of their own, kept by the browser for a year, not inside every page", async () => {
     const page = await visit("/", { Cookie: (await languageCookie.serialize("da")).split(";")[0] });
-    const src = /<script nonce="[^"]+" src="(\/i18n\/da-[0-9a-f]{10}\.js)">/.exec(page.body)?.[1];
+    // Written inert, woken after the page has loaded (app/utils/boot.server.ts).
+    const src = /<script nonce="[^"]+" type="lectern\/texts" data-src="(\/i18n\/da-[0-9a-f]{10}\.js)">/.exec(page.body)?.[1];
     expect(src).toBeDefined();
     // A text no visitor's home shows (the SSO screen's) is in the script, not in the page.
     const script = await visit(src!);
     expect(script.status).toBe(200);
     expect(script.headers["content-type"]).toBe("text/javascript; charset=utf-8");
     expect(script.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
-    const texts = JSON.parse(script.body.slice(script.body.indexOf("=") + 1, script.body.lastIndexOf(";")));
+    const texts = JSON.parse(JSON.parse(/^window\.__lecternTexts=JSON\.parse\((.*)\);\n$/s.exec(script.body)![1]));
     expect(texts.app.skipToContent).toBe("Gå til indhold");
     const ssoText = JSON.stringify(texts.sso).slice(2, 30);
     expect(page.body).not.toContain(ssoText);
