@@ -469,6 +469,13 @@ async function main() {
     console.log(`  the English texts script: ${Math.round(texts / 102.4) / 10} KiB gzipped, cached for a year`);
     json.texts_gzip_kib = Math.round(texts / 102.4) / 10;
   }
+  // The leaderboard's servers run before the table is printed, so its rows are in it (issue 33: p95 <= 30 ms).
+  if (only("leaderboard")) {
+    for (const r of await benchLeaderboard({ start, stop: stopProcess, run })) {
+      table.push({ what: `/leaderboard page, ${r.learners} learners: p95 ms`, ...atMost(r.page.p95, 30) });
+    }
+  }
+
   if (rssPeaks.length) table.push({ what: "peak RSS of the other servers (MiB)", ...atMost(Math.max(...rssPeaks), 200) });
 
   console.log("\n  req/s   p95 ms  cpu ms/req  cpu ratio      value   target         what");
@@ -479,12 +486,6 @@ async function main() {
   }
   console.log("  (value: requests/s ratios against the baseline of this run; cpu ratio: the same from server CPU time per request)");
   json.rows = table;
-
-  if (only("leaderboard")) {
-    for (const r of await benchLeaderboard({ start, stop: stopProcess, run })) {
-      table.push({ what: `/leaderboard page, ${r.learners} learners: p95 ms`, ...atMost(r.page.p95, 30) });
-    }
-  }
 
   // 5. Copying a large course in the background (docs/product.md §4: "up to about 10 minutes").
   if (only("clone")) {
