@@ -3,7 +3,7 @@ import type Database from "better-sqlite3";
 import { connectionOf } from "../../db/connections";
 import type { TenantConn } from "../../db/open";
 import { preparedOnce } from "../../db/prepared";
-import { analyticsDaily, analyticsRollup, courses, type AnalyticsMetric } from "../../db/tenant";
+import { ANALYTICS_METRICS, analyticsDaily, analyticsRollup, courses, type AnalyticsMetric } from "../../db/tenant";
 import { isTimeZone, localDate } from "../utils/calendar";
 import type { JobContext } from "./clone.server";
 import { hasPendingJobOfKind } from "./job.server";
@@ -12,7 +12,7 @@ import { hasPendingJobOfKind } from "./job.server";
  * Daily rollups of the organization's analytics facts (docs/decisions/018-analytics.md, "Daily rollups"):
  * analytics_hourly stays the record; analytics_daily adds the same facts per local day of the organization's
  * zone and course, with a running total, so that a year grouped any way is a few hundred rows and a year per
- * course two index seeks per course and metric. Both are written in the same transaction by recordFact; a
+ * course two index seeks per course. Both are written in the same transaction by recordFact; a
  * change of zone rebuilds the days from the hours (`rebuildDailyRollups`), and until the days are complete in
  * the organization's zone the readers use the hours (`dailyRollupsIn`).
  */
@@ -50,8 +50,8 @@ export function dailyRollupsIn(db: TenantConn, timeZone: string) {
   return state.ready && state.timeZone === timeZone;
 }
 
-/** The metrics' columns in analytics_daily (their running totals are `<column>_to_date`), in one order. */
-const COLUMNS: readonly AnalyticsMetric[] = ["completions", "watch_seconds", "downloads", "quiz_attempts", "quiz_passes"];
+/** The metrics' columns in analytics_daily (their running totals are `<column>_to_date`): every metric, one column each. */
+const COLUMNS: readonly AnalyticsMetric[] = ANALYTICS_METRICS;
 const TO_DATE = COLUMNS.map((c) => `${c}_to_date`);
 
 /** Adds a fact to its day (in the rollups' zone), for the course and for the total (course 0). Inside recordFact's transaction. */
@@ -112,7 +112,8 @@ export async function rebuildDailyRollups(
   let key: { metric: string; courseId: number } | undefined = { metric: "", courseId: -1 };
   while ((key = next.get(key.metric, key.courseId))) courseIds.add(key.courseId);
   const hours = sqlite.prepare<[number], { metric: AnalyticsMetric; hour: number; value: number }>(
-    "select metric, hour, value from analytics_hourly indexed by analytics_hourly_totals_idx where course_id = ? and metric in ('completions', 'watch_seconds', 'downloads', 'quiz_attempts', 'quiz_passes')",
+    // One seek of the totals index (metric, course_id, …) per metric: the metrics are listed for that.
+    `select metric, hour, value from analytics_hourly indexed by analytics_hourly_totals_idx where course_id = ? and metric in (${COLUMNS.map((c) => `'${c}'`).join(", ")})`,
   );
   const clear = sqlite.prepare<[number]>("delete from analytics_daily where course_id = ?");
   const insert = sqlite.prepare(
