@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { ListLink } from "./list-link";
 import { useTranslation } from "~/utils/translate";
 import { ProviderImage } from "~/components/provider-image";
 
@@ -30,9 +30,9 @@ export function CategoryTiles({ categories, eager = 0 }: { categories: CategoryT
             <div className="card-placeholder tile-cover" aria-hidden="true" data-hue={c.id % 6} />
           )}
           <div className="tile-text">
-            <Link to={`/categories/${c.id}`} className="tile-link">
+            <ListLink to={`/categories/${c.id}`} className="tile-link">
               {c.name}
-            </Link>
+            </ListLink>
             <span className="tile-count">{t("browse.courseCount", { count: c.courses })}</span>
           </div>
         </li>

@@ -1,4 +1,5 @@
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { ListLink } from "~/components/list-link";
 import { useTranslation } from "~/utils/translate";
 import { CategoryTiles } from "~/components/category-tiles";
 import { CourseCards, CourseFacts, CourseRow, ProgressBar } from "~/components/course-cards";
@@ -48,10 +49,10 @@ export default function Home() {
             {featured.description ? <p className="hero-description">{featured.description}</p> : null}
             {started ? <ProgressBar percent={featured.progress!} /> : null}
             <div className="hero-actions">
-              <Link className="button primary play" to={`/courses/${featured.id}`} data-testid="featured-play">
+              <ListLink className="button primary play" to={`/courses/${featured.id}`} data-testid="featured-play">
                 <span aria-hidden="true">▶ </span>
                 {started ? t("learn.continue") : t("learn.start")}
-              </Link>
+              </ListLink>
             </div>
           </div>
         </section>
@@ -62,7 +63,7 @@ export default function Home() {
           title={t("home.continue")}
           courses={data.continueWatching}
           testId="continue-watching"
-          action={<Link to="/history">{t("browse.seeAll")}</Link>}
+          action={<ListLink to="/history">{t("browse.seeAll")}</ListLink>}
         />
       ) : data.signedIn && data.courses.length ? (
         <EmptyState
@@ -78,7 +79,7 @@ export default function Home() {
         <div key={carousel.id} className="carousel" data-carousel={carousel.title}>
           <CourseRow
             id={`carousel-${carousel.id}`}
-            title={<Link to={`/carousels/${carousel.id}`}>{carousel.title}</Link>}
+            title={<ListLink to={`/carousels/${carousel.id}`}>{carousel.title}</ListLink>}
             courses={carousel.courses}
             eager={!featured && i === 0 ? 4 : 0}
           />
@@ -88,7 +89,7 @@ export default function Home() {
         <section className="row" aria-labelledby="home-categories" data-testid="home-categories">
           <div className="row-head">
             <h2 id="home-categories">{t("browse.categories")}</h2>
-            <Link to="/categories">{t("browse.seeAll")}</Link>
+            <ListLink to="/categories">{t("browse.seeAll")}</ListLink>
           </div>
           <CategoryTiles categories={data.categories} />
         </section>

@@ -58,15 +58,25 @@ export const bootScript = `(function () {
  * `<Scripts>`) is returned as it is: nothing would wake them.
  */
 export function deferHydration(html: string) {
+  // Everything it changes is in the tail of the page, from the first script or module preload on (the root
+  // layout writes no script in <head>); the page's markup before it is not searched again and again.
+  const script = html.indexOf("<script");
+  const preload = html.indexOf('<link rel="modulepreload"');
+  const from = script < 0 ? preload : preload < 0 ? script : Math.min(script, preload);
+  if (from < 0) return html;
+  const tail = html.slice(from);
   const context = /<script nonce="([^"]*)">window\.__remixContext = /;
   const modules = /<script nonce="([^"]*)" type="module" async="">/;
-  if (!context.test(html) || !modules.test(html)) return html;
-  return html
-    .replace(context, (found) => found.replace(">window", `>${bootScript}\nwindow`))
-    .replaceAll('<link rel="modulepreload"', `<link rel="${INERT_PRELOAD}"`)
-    .replace(modules, `<script nonce="$1" type="${INERT_MODULE}">`)
-    .replace(
-      /<script nonce="([^"]*)" src="(\/i18n\/[^"]+)"><\/script>/,
-      `<script nonce="$1" type="${INERT_TEXTS}" data-src="$2"></script>`,
-    );
+  if (!context.test(tail) || !modules.test(tail)) return html;
+  return (
+    html.slice(0, from) +
+    tail
+      .replace(context, (found) => found.replace(">window", `>${bootScript}\nwindow`))
+      .replaceAll('<link rel="modulepreload"', `<link rel="${INERT_PRELOAD}"`)
+      .replace(modules, `<script nonce="$1" type="${INERT_MODULE}">`)
+      .replace(
+        /<script nonce="([^"]*)" src="(\/i18n\/[^"]+)"><\/script>/,
+        `<script nonce="$1" type="${INERT_TEXTS}" data-src="$2"></script>`,
+      )
+  );
 }
