@@ -142,10 +142,26 @@ export function localMidnight(date: string, timeZone: string) {
   return guess;
 }
 
+/**
+ * The last local day worked out per zone, with the minute it was for. Zones' offsets have been whole
+ * minutes since 1972, so a local day turns only on a minute: every instant of that minute has the same day.
+ * Pages ask for "today" several times a request (the leaderboard's board, streak and widgets), and
+ * `formatToParts` is the costly part of each.
+ */
+const lastDay = new Map<string, { minute: number; day: string }>();
+const MINUTE_MS = 60_000;
+/** From this instant on (1972-01-01) every zone's offset is whole minutes. */
+const WHOLE_MINUTE_OFFSETS_MS = Date.UTC(1972, 0, 1);
+
 /** The local day (YYYY-MM-DD) of an instant (UTC ms) in the zone. */
 export function localDate(ms: number, timeZone: string) {
+  const minute = Math.floor(ms / MINUTE_MS);
+  const kept = lastDay.get(timeZone);
+  if (kept?.minute === minute) return kept.day;
   const p = partsIn(ms, timeZone);
-  return `${String(p.year).padStart(4, "0")}-${String(p.month).padStart(2, "0")}-${String(p.day).padStart(2, "0")}`;
+  const day = `${String(p.year).padStart(4, "0")}-${String(p.month).padStart(2, "0")}-${String(p.day).padStart(2, "0")}`;
+  if (ms >= WHOLE_MINUTE_OFFSETS_MS) lastDay.set(timeZone, { minute, day });
+  return day;
 }
 
 /** The local day of a moment in the zone; an unknown zone counts in the default one (never throws). */

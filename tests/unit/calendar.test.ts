@@ -41,6 +41,24 @@ describe("days in a time zone", () => {
   });
 });
 
+describe("the local day kept for the minute", () => {
+  it("turns at local midnight, second by second, in zones asked in turn", () => {
+    // 2026-03-29 00:00 in Copenhagen (CET, UTC+1) is 2026-03-28 23:00 UTC; Auckland is 13 hours ahead then.
+    const midnight = Date.UTC(2026, 2, 28, 23, 0, 0);
+    for (const [ms, copenhagen] of [
+      [midnight - 1_000, "2026-03-28"],
+      [midnight - 59_000, "2026-03-28"],
+      [midnight, "2026-03-29"],
+      [midnight + 59_999, "2026-03-29"],
+      [midnight - 1, "2026-03-28"],
+    ] as const) {
+      expect(dayIn("Europe/Copenhagen", new Date(ms))).toBe(copenhagen);
+      expect(dayIn("Pacific/Auckland", new Date(ms))).toBe("2026-03-29");
+      expect(dayIn("UTC", new Date(ms))).toBe(ms < midnight + 3_600_000 ? "2026-03-28" : "2026-03-29");
+    }
+  });
+});
+
 describe("ISO weeks", () => {
   it("start on Monday at local midnight and lose or gain the DST hour", () => {
     const spring = rangeOf("2026-03-26", "week", "Europe/Copenhagen");
