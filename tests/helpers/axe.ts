@@ -12,13 +12,22 @@ export interface Violation {
   nodes: { target: string[]; failureSummary?: string }[];
 }
 
-/** Every violation axe-core finds in the page's document, with its default rules (best practices included), of any impact. */
-export async function axeViolations(page: Page): Promise<Violation[]> {
+/** axe-core's rules that depend on colours: all a theme changes. */
+export const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
+
+/**
+ * Every violation axe-core finds in the page's document, with its default rules (best practices included), of
+ * any impact; only `rules` when given.
+ */
+export async function axeViolations(page: Page, rules?: string[]): Promise<Violation[]> {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
-  const result = (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: unknown[] }> } }).axe.run(document, {
-      resultTypes: ["violations"],
-    }),
+  const result = (await page.evaluate(
+    (only) =>
+      (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: unknown[] }> } }).axe.run(document, {
+        resultTypes: ["violations"],
+        ...(only ? { runOnly: { type: "rule", values: only } } : {}),
+      }),
+    rules ?? null,
   )) as { violations: Violation[] };
   return result.violations;
 }
