@@ -56,27 +56,35 @@ export const bootScript = `(function () {
  * context script: Remix's module preloads and its module script (the one that imports the routes and the
  * entry), and the root layout's texts script. A page without Remix's scripts (one rendered without
  * `<Scripts>`) is returned as it is: nothing would wake them.
+ *
+ * They are the page's last elements, in this order: the texts script, the module preloads, the context
+ * script, the module script. So they are found from the end of the page, and the page's markup before them
+ * is never searched (a forward search of a 30 KiB home page cost more than the rest of this together).
  */
 export function deferHydration(html: string) {
-  // Everything it changes is in the tail of the page, from the first script or module preload on (the root
-  // layout writes no script in <head>); the page's markup before it is not searched again and again.
-  const script = html.indexOf("<script");
-  const preload = html.indexOf('<link rel="modulepreload"');
-  const from = script < 0 ? preload : preload < 0 ? script : Math.min(script, preload);
-  if (from < 0) return html;
-  const tail = html.slice(from);
-  const context = /<script nonce="([^"]*)">window\.__remixContext = /;
-  const modules = /<script nonce="([^"]*)" type="module" async="">/;
-  if (!context.test(tail) || !modules.test(tail)) return html;
+  const MODULE_OPEN = '" type="module" async="">';
+  const moduleOpen = html.lastIndexOf(MODULE_OPEN);
+  const moduleStart = moduleOpen < 0 ? -1 : html.lastIndexOf('<script nonce="', moduleOpen);
+  const contextOpen = moduleStart < 0 ? -1 : html.lastIndexOf('">window.__remixContext = ', moduleStart);
+  const contextStart = contextOpen < 0 ? -1 : html.lastIndexOf('<script nonce="', contextOpen);
+  if (contextStart < 0 || html.indexOf('"', contextStart + 15) !== contextOpen) return html;
+  const textsSrc = html.lastIndexOf(' src="/i18n/', contextStart);
+  const textsStart = textsSrc < 0 ? -1 : html.lastIndexOf("<script", textsSrc);
+  const from = textsStart >= 0 ? textsStart : Math.max(0, html.indexOf('<link rel="modulepreload"'));
+  const nonce = html.slice(moduleStart + 15, moduleOpen);
+  const before = from < contextStart ? html.slice(from, contextStart) : "";
   return (
-    html.slice(0, from) +
-    tail
-      .replace(context, (found) => found.replace(">window", `>${bootScript}\nwindow`))
-      .replaceAll('<link rel="modulepreload"', `<link rel="${INERT_PRELOAD}"`)
-      .replace(modules, `<script nonce="$1" type="${INERT_MODULE}">`)
+    html.slice(0, Math.min(from, contextStart)) +
+    before
       .replace(
         /<script nonce="([^"]*)" src="(\/i18n\/[^"]+)"><\/script>/,
         `<script nonce="$1" type="${INERT_TEXTS}" data-src="$2"></script>`,
       )
+      .replaceAll('<link rel="modulepreload"', `<link rel="${INERT_PRELOAD}"`) +
+    html.slice(contextStart, contextOpen + 2) +
+    `${bootScript}\n` +
+    html.slice(contextOpen + 2, moduleStart) +
+    `<script nonce="${nonce}" type="${INERT_MODULE}">` +
+    html.slice(moduleOpen + MODULE_OPEN.length)
   );
 }

@@ -24,6 +24,23 @@ describe("hydration after the page has loaded (app/utils/boot.server.ts)", () =>
     expect(tags(html)).toEqual(tags(page()));
   });
 
+  it("gives what rewriting the whole page with patterns gives, with scripts in the page's body and without texts", () => {
+    // The rewrite as first written: every pattern over the whole page.
+    const reference = (html: string) =>
+      html
+        .replace(/<script nonce="([^"]*)">window\.__remixContext = /, (found) => found.replace(">window", `>${bootScript}\nwindow`))
+        .replaceAll('<link rel="modulepreload"', `<link rel="${INERT_PRELOAD}"`)
+        .replace(/<script nonce="([^"]*)" type="module" async="">/, `<script nonce="$1" type="${INERT_MODULE}">`)
+        .replace(
+          /<script nonce="([^"]*)" src="(\/i18n\/[^"]+)"><\/script>/,
+          `<script nonce="$1" type="${INERT_TEXTS}" data-src="$2"></script>`,
+        );
+    const body = `<main><script type="application/ld+json">{"name":"Fire safety — ÆØÅ"}</script><p>${"ł".repeat(5000)}</p></main>`;
+    const rich = page("AbC+/09==").replace("<main>…</main>", body);
+    const noTexts = rich.replace(/<script nonce="[^"]*" src="\/i18n\/[^"]+"><\/script>/, "");
+    for (const html of [page(), rich, noTexts]) expect(deferHydration(html)).toBe(reference(html));
+  });
+
   it("leaves a page without Remix's scripts as it is (nothing would wake them)", () => {
     const bare = `<html><body><script nonce="x" src="/i18n/en-0123456789.js"></script><link rel="modulepreload" href="/a.js"/></body></html>`;
     expect(deferHydration(bare)).toBe(bare);
