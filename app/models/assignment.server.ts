@@ -16,6 +16,7 @@ import { courseAccess, isVisible, visibleCoursesPrepared, type Access, type Acce
 import { isSignedIn, mayAssign, mayPreview } from "../access/rules";
 import { viewerOfMember, type Viewer } from "../access/viewer";
 import { addDays, dayIn, isDate } from "../utils/calendar";
+import { MAX_DUE_DAYS } from "./forms/assignments";
 import type { CourseCompleted } from "./events.server";
 import { tenantTimeZone } from "./time-zone.server";
 
@@ -34,8 +35,7 @@ export type DueRule = { kind: "date"; date: string } | { kind: "days"; days: num
 export type AssignmentTarget = { kind: "person"; userId: number } | { kind: "group"; groupId: number };
 export type AssignmentState = "not_started" | "in_progress" | "overdue" | "done";
 
-/** The longest relative due rule: ten years of days (the table's check says the same). */
-export const MAX_DUE_DAYS = 3650;
+export { MAX_DUE_DAYS } from "./forms/assignments";
 
 /** A person who is assigned a course the access policy does not let them open, and why (an `access.<reason>` message). */
 export interface CannotOpen {
