@@ -30,7 +30,7 @@ export function Assignments() {
         <Heading>{t("assigning.title", { name: data.title })}</Heading>
         <Link to={data.back}>{data.scope === "course" ? t("assigning.backToCourse") : t("assigning.backToGroup")}</Link>
       </div>
-      <p className="hint">{data.scope === "course" ? t("assigning.introCourse") : t("assigning.introGroup")}</p>
+      <p className="assignments-intro">{data.scope === "course" ? t("assigning.introCourse") : t("assigning.introGroup")}</p>
       {data.draft ? (
         <p className="assignment-warning" role="note" data-testid="draft-warning">
           {t("assigning.draftWarning")}
@@ -85,6 +85,7 @@ function AssignmentList({ data }: { data: Data }) {
     );
   const columns = 6;
   return (
+    <div className="assignments-scroll">
     <table className="table assignments-table" data-testid="assignment-list">
       <caption className="visually-hidden">{t("assigning.listCaption")}</caption>
       <thead>
@@ -167,6 +168,7 @@ function AssignmentList({ data }: { data: Data }) {
         })}
       </tbody>
     </table>
+    </div>
   );
 }
 
@@ -216,6 +218,7 @@ function People({ data }: { data: Data }) {
       {selected.people.length === 0 ? (
         <p className="empty-state">{t("assigning.people.empty")}</p>
       ) : (
+        <div className="assignments-scroll">
         <table className="table" data-testid="people">
           <caption className="visually-hidden">{t("assigning.people.caption", { count: selected.total })}</caption>
           <thead>
@@ -244,6 +247,7 @@ function People({ data }: { data: Data }) {
             ))}
           </tbody>
         </table>
+        </div>
       )}
       {selected.pages > 1 ? (
         <nav className="pager" aria-label={t("assigning.people.pages")}>
