@@ -463,7 +463,7 @@ export interface AssignmentSummary {
 }
 
 /**
- * The assignments a viewer may manage (app/access/rules.ts `mayAssign`), with their target's name and
+ * The assignments a viewer may manage (app/access/rules.ts `mayAssign`) of the courses they see listed, with their target's name and
  * their people counted on the organization's clock: assigned (still in the group), done, and overdue.
  * Optionally of one course, one group or one assigned person.
  */
@@ -479,7 +479,7 @@ export function assignmentSummaries(
   const rows = db
     .select({
       assignment: assignments,
-      courseTitle: courses.title,
+      course: courses,
       groupName: groups.name,
       ruleGroup: sql<number>`exists (select 1 from ${groupRules} r where r.group_id = ${assignments.groupId})`,
       email: users.email,
@@ -502,12 +502,14 @@ export function assignmentSummaries(
     )
     .orderBy(asc(courses.title), asc(assignments.id))
     .all();
-  return rows
-    .filter((r) => mayAssign(viewer, targetOf(r.assignment)))
-    .map((r) => ({
+  return (
+    rows
+      // As in assigning: only a course the viewer sees listed (a group admin learns nothing of drafts or other groups' courses).
+      .filter((r) => mayAssign(viewer, targetOf(r.assignment)) && isVisible(db, viewer, r.course))
+      .map((r) => ({
       id: r.assignment.id,
       courseId: r.assignment.courseId,
-      courseTitle: r.courseTitle,
+      courseTitle: r.course.title,
       target: r.assignment.target,
       userId: r.assignment.userId,
       groupId: r.assignment.groupId,
@@ -521,7 +523,8 @@ export function assignmentSummaries(
       assigned: r.assigned,
       done: r.done,
       overdue: r.overdue,
-    }));
+    }))
+  );
 }
 
 /** One assignment as `assignmentSummaries` gives it, or null when there is none the viewer may manage. */
