@@ -328,7 +328,8 @@ function dueSoonStatement(db: TenantConn, viewer: Viewer) {
     db
       .select({
         assignmentId: assignmentPeople.assignmentId,
-        course: courses,
+        courseId: courses.id,
+        title: courses.title,
         dueOn: assignmentPeople.dueOn,
         assignedAt: assignmentPeople.assignedAt,
         completedAt: assignmentPeople.completedAt,
@@ -383,12 +384,12 @@ export function dueSoon(
   // Open rows first (by due day), so a course's earliest open assignment is the one kept.
   const ordered = [...rows.filter((r) => !r.completedAt), ...rows.filter((r) => r.completedAt)];
   for (const r of ordered) {
-    if (seen.has(r.course.id)) continue;
-    seen.add(r.course.id);
+    if (seen.has(r.courseId)) continue;
+    seen.add(r.courseId);
     const item: DueItem = {
       assignmentId: r.assignmentId,
-      courseId: r.course.id,
-      title: r.course.title,
+      courseId: r.courseId,
+      title: r.title,
       dueOn: r.dueOn,
       assignedAt: r.assignedAt,
       completedAt: r.completedAt,
