@@ -560,7 +560,16 @@ export function assignmentPeoplePage(
     when exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${row.courseId}) then 'in_progress'
     else 'not_started' end`;
   const where = and(eq(assignmentPeople.assignmentId, id), state ? sql`${stateSql} = ${state}` : undefined);
-  const total = db.select({ n: count() }).from(assignmentPeople).where(where).get()?.n ?? 0;
+  // How many people are in each state (the screen's filter says so), and of them those asked for.
+  const counts = Object.fromEntries(PERSON_STATES.map((s) => [s, 0])) as Record<PersonState, number>;
+  for (const r of db
+    .select({ state: stateSql, n: count() })
+    .from(assignmentPeople)
+    .where(eq(assignmentPeople.assignmentId, id))
+    .groupBy(stateSql)
+    .all())
+    counts[r.state] = r.n;
+  const total = state ? counts[state] : PERSON_STATES.reduce((sum, s) => sum + counts[s], 0);
   const items = db
     .select({
       userId: assignmentPeople.userId,
@@ -580,7 +589,7 @@ export function assignmentPeoplePage(
     .limit(perPage)
     .offset((page - 1) * perPage)
     .all();
-  return { assignment: row, items, total };
+  return { assignment: row, items, total, counts };
 }
 
 /**

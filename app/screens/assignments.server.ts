@@ -121,6 +121,7 @@ function screenData(db: TenantConn, viewer: Viewer, request: Request, scope: Sco
             page,
             pages: Math.max(1, Math.ceil(people.total / PEOPLE_PER_PAGE)),
             total: people.total,
+            counts: people.counts,
             people: people.items.map((p) => ({
               userId: p.userId,
               name: personName(p),

@@ -207,11 +207,11 @@ function People({ data }: { data: Data }) {
       ) : null}
       <nav className="state-filter" aria-label={t("assigning.people.filter")}>
         <Link to={at(null)} aria-current={selected.state === null ? "page" : undefined}>
-          {t("assigning.people.all")}
+          {t("assigning.people.all")} <span className="count">{STATES.reduce((sum, s) => sum + selected.counts[s], 0)}</span>
         </Link>
         {STATES.map((state) => (
-          <Link key={state} to={at(state)} aria-current={selected.state === state ? "page" : undefined}>
-            {t(`assigning.state.${state}`)}
+          <Link key={state} to={at(state)} aria-current={selected.state === state ? "page" : undefined} data-state={state}>
+            {t(`assigning.state.${state}`)} <span className="count">{selected.counts[state]}</span>
           </Link>
         ))}
       </nav>
