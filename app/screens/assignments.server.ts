@@ -186,7 +186,11 @@ function groupData(db: TenantConn, viewer: Viewer, request: Request, group: Grou
     draft: false,
     groups: [] as { id: number; name: string; ruleGroup: boolean }[],
     // The courses this viewer sees listed: those the model lets them assign (drafts only for those who preview).
-    courses: listVisibleCourses(db, viewer, { page: 1, perPage: 500 }).items.map((c) => ({ id: c.id, title: c.title, draft: !c.published })),
+    courses: listVisibleCourses(db, viewer, { page: 1, perPage: 500 }).items.map((c) => ({
+      id: c.id,
+      title: c.title,
+      draft: !c.published,
+    })),
     ...screenData(db, viewer, request, { kind: "group", group }),
   };
 }
@@ -234,7 +238,10 @@ export function myGroupAssignmentsLoader({ request, context, params }: LoaderFun
 
 export async function myGroupAssignmentsAction({ request, context, params }: ActionFunctionArgs) {
   const { db, viewer, group } = myGroup(request, context, params.groupId);
-  return assignmentsAction(db, viewer, await request.formData(), { here: `/groups/${group.id}/assignments`, scope: { kind: "group", group } });
+  return assignmentsAction(db, viewer, await request.formData(), {
+    here: `/groups/${group.id}/assignments`,
+    scope: { kind: "group", group },
+  });
 }
 
 // ——— the forms ———
@@ -254,12 +261,14 @@ async function assignmentsAction(db: TenantConn, viewer: Viewer, formData: FormD
   if (intent === "remove") {
     const id = positive(text(formData, "assignmentId") ?? null);
     const removed = id === null ? null : deleteAssignment(db, viewer, id);
-    if (!removed || !removed.ok) throw new Response(removed?.status === 403 ? "Forbidden" : "Not Found", { status: removed?.status ?? 404 });
+    if (!removed || !removed.ok)
+      throw new Response(removed?.status === 403 ? "Forbidden" : "Not Found", { status: removed?.status ?? 404 });
     return redirectWithFlash(here, "assigning.flash.removed");
   }
   if (intent !== "assign") throw new Response("Bad Request", { status: 400 });
 
-  const refuse = (result: SubmissionResult<string[]>, choices?: AssignReply["choices"]) => json<AssignReply>({ result, choices }, { status: 400 });
+  const refuse = (result: SubmissionResult<string[]>, choices?: AssignReply["choices"]) =>
+    json<AssignReply>({ result, choices }, { status: 400 });
   let courseId: number;
   let target: AssignmentTarget;
   let due: ReturnType<typeof dueRuleOf>;

@@ -86,88 +86,88 @@ function AssignmentList({ data }: { data: Data }) {
   const columns = 6;
   return (
     <div className="assignments-scroll">
-    <table className="table assignments-table" data-testid="assignment-list">
-      <caption className="visually-hidden">{t("assigning.listCaption")}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{forCourse ? t("assigning.columns.target") : t("assigning.columns.course")}</th>
-          <th scope="col">{t("assigning.columns.due")}</th>
-          <th scope="col" className="number">
-            {t("assigning.columns.assigned")}
-          </th>
-          <th scope="col" className="number">
-            {t("assigning.columns.done")}
-          </th>
-          <th scope="col" className="number">
-            {t("assigning.columns.overdue")}
-          </th>
-          <th scope="col">
-            <span className="visually-hidden">{t("assigning.columns.actions")}</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {data.assignments.map((row) => {
-          const label = forCourse ? (row.person?.name ?? row.groupName ?? "") : row.courseTitle;
-          return [
-            <tr
-              key={row.id}
-              data-assignment={row.id}
-              data-target={row.person?.email ?? row.groupName ?? ""}
-              className={data.selected?.assignment.id === row.id ? "selected" : undefined}
-            >
-              <td>{forCourse ? <TargetLabel row={row} /> : <span className="user-name">{row.courseTitle}</span>}</td>
-              <td>
-                <DueRule due={row.due} />
-              </td>
-              <td className="number" data-count="assigned">
-                {row.assigned}
-              </td>
-              <td className="number" data-count="done">
-                {row.done}
-              </td>
-              <td className="number" data-count="overdue">
-                {row.overdue ? <span className="state-badge state-overdue">{row.overdue}</span> : 0}
-              </td>
-              <td className="actions">
-                <Link to={`?assignment=${row.id}#people`} aria-label={t("assigning.showPeopleOf", { name: label })}>
-                  {t("assigning.showPeople")}
-                </Link>{" "}
-                <Link
-                  to={`?remove=${row.id}#remove`}
-                  className="button danger small"
-                  aria-label={t("assigning.removeOf", { name: label })}
-                  data-testid="remove-assignment"
-                >
-                  {t("assigning.remove")}
-                </Link>
-              </td>
-            </tr>,
-            row.cannotOpen.total ? (
-              <tr key={`${row.id}-warning`} className="assignment-warning-row">
-                <td colSpan={columns}>
-                  <div className="assignment-warning" data-testid="cannot-open">
-                    <strong>{t("assigning.cannotOpen.count", { count: row.cannotOpen.total })}</strong>
-                    <ul>
-                      {row.cannotOpen.named.map((p) => (
-                        <li key={p.userId} data-person={p.email}>
-                          {p.name} ({p.email}): <ReasonText reason={p.reason} />
-                        </li>
-                      ))}
-                    </ul>
-                    {row.cannotOpen.total > row.cannotOpen.named.length ? (
-                      <Link to={`?assignment=${row.id}#people`}>
-                        {t("assigning.cannotOpen.more", { count: row.cannotOpen.total - row.cannotOpen.named.length })}
-                      </Link>
-                    ) : null}
-                  </div>
+      <table className="table assignments-table" data-testid="assignment-list">
+        <caption className="visually-hidden">{t("assigning.listCaption")}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{forCourse ? t("assigning.columns.target") : t("assigning.columns.course")}</th>
+            <th scope="col">{t("assigning.columns.due")}</th>
+            <th scope="col" className="number">
+              {t("assigning.columns.assigned")}
+            </th>
+            <th scope="col" className="number">
+              {t("assigning.columns.done")}
+            </th>
+            <th scope="col" className="number">
+              {t("assigning.columns.overdue")}
+            </th>
+            <th scope="col">
+              <span className="visually-hidden">{t("assigning.columns.actions")}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.assignments.map((row) => {
+            const label = forCourse ? (row.person?.name ?? row.groupName ?? "") : row.courseTitle;
+            return [
+              <tr
+                key={row.id}
+                data-assignment={row.id}
+                data-target={row.person?.email ?? row.groupName ?? ""}
+                className={data.selected?.assignment.id === row.id ? "selected" : undefined}
+              >
+                <td>{forCourse ? <TargetLabel row={row} /> : <span className="user-name">{row.courseTitle}</span>}</td>
+                <td>
+                  <DueRule due={row.due} />
                 </td>
-              </tr>
-            ) : null,
-          ];
-        })}
-      </tbody>
-    </table>
+                <td className="number" data-count="assigned">
+                  {row.assigned}
+                </td>
+                <td className="number" data-count="done">
+                  {row.done}
+                </td>
+                <td className="number" data-count="overdue">
+                  {row.overdue ? <span className="state-badge state-overdue">{row.overdue}</span> : 0}
+                </td>
+                <td className="actions">
+                  <Link to={`?assignment=${row.id}#people`} aria-label={t("assigning.showPeopleOf", { name: label })}>
+                    {t("assigning.showPeople")}
+                  </Link>{" "}
+                  <Link
+                    to={`?remove=${row.id}#remove`}
+                    className="button danger small"
+                    aria-label={t("assigning.removeOf", { name: label })}
+                    data-testid="remove-assignment"
+                  >
+                    {t("assigning.remove")}
+                  </Link>
+                </td>
+              </tr>,
+              row.cannotOpen.total ? (
+                <tr key={`${row.id}-warning`} className="assignment-warning-row">
+                  <td colSpan={columns}>
+                    <div className="assignment-warning" data-testid="cannot-open">
+                      <strong>{t("assigning.cannotOpen.count", { count: row.cannotOpen.total })}</strong>
+                      <ul>
+                        {row.cannotOpen.named.map((p) => (
+                          <li key={p.userId} data-person={p.email}>
+                            {p.name} ({p.email}): <ReasonText reason={p.reason} />
+                          </li>
+                        ))}
+                      </ul>
+                      {row.cannotOpen.total > row.cannotOpen.named.length ? (
+                        <Link to={`?assignment=${row.id}#people`}>
+                          {t("assigning.cannotOpen.more", { count: row.cannotOpen.total - row.cannotOpen.named.length })}
+                        </Link>
+                      ) : null}
+                    </div>
+                  </td>
+                </tr>
+              ) : null,
+            ];
+          })}
+        </tbody>
+      </table>
     </div>
   );
 }
@@ -219,34 +219,34 @@ function People({ data }: { data: Data }) {
         <p className="empty-state">{t("assigning.people.empty")}</p>
       ) : (
         <div className="assignments-scroll">
-        <table className="table" data-testid="people">
-          <caption className="visually-hidden">{t("assigning.people.caption", { count: selected.total })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("users.name")}</th>
-              <th scope="col">{t("assigning.columns.dueOn")}</th>
-              <th scope="col">{t("assigning.columns.state")}</th>
-              <th scope="col">{t("assigning.columns.doneOn")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {selected.people.map((p) => (
-              <tr key={p.userId} data-person={p.email} data-state={p.state}>
-                <td>
-                  <span className="user-name">{p.name}</span>
-                  <br />
-                  <small className="hint">{p.email}</small>
-                </td>
-                <td>{p.dueOn}</td>
-                <td>
-                  <StateBadge state={p.state} />
-                  {p.leftOn ? <small className="hint"> {t("assigning.people.leftOn", { date: p.leftOn })}</small> : null}
-                </td>
-                <td>{p.completedOn ?? "—"}</td>
+          <table className="table" data-testid="people">
+            <caption className="visually-hidden">{t("assigning.people.caption", { count: selected.total })}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("users.name")}</th>
+                <th scope="col">{t("assigning.columns.dueOn")}</th>
+                <th scope="col">{t("assigning.columns.state")}</th>
+                <th scope="col">{t("assigning.columns.doneOn")}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {selected.people.map((p) => (
+                <tr key={p.userId} data-person={p.email} data-state={p.state}>
+                  <td>
+                    <span className="user-name">{p.name}</span>
+                    <br />
+                    <small className="hint">{p.email}</small>
+                  </td>
+                  <td>{p.dueOn}</td>
+                  <td>
+                    <StateBadge state={p.state} />
+                    {p.leftOn ? <small className="hint"> {t("assigning.people.leftOn", { date: p.leftOn })}</small> : null}
+                  </td>
+                  <td>{p.completedOn ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </div>
       )}
       {selected.pages > 1 ? (
@@ -286,7 +286,13 @@ function DueFields({ fields }: { fields: ReturnType<typeof useAssignForm>[1] }) 
       <legend>{t("assigning.form.due")}</legend>
       <div className="assign-option" data-option="date">
         <label className="assign-radio">
-          <input type="radio" name={fields.due.name} value="date" defaultChecked={fields.due.initialValue !== "days"} key={fields.due.key} />{" "}
+          <input
+            type="radio"
+            name={fields.due.name}
+            value="date"
+            defaultChecked={fields.due.initialValue !== "days"}
+            key={fields.due.key}
+          />{" "}
           {t("assigning.form.dueOnDate")}
         </label>
         <div className="field assign-detail" key={fields.dueDate.key}>
@@ -297,7 +303,13 @@ function DueFields({ fields }: { fields: ReturnType<typeof useAssignForm>[1] }) 
       </div>
       <div className="assign-option" data-option="days">
         <label className="assign-radio">
-          <input type="radio" name={fields.due.name} value="days" defaultChecked={fields.due.initialValue === "days"} key={fields.due.key} />{" "}
+          <input
+            type="radio"
+            name={fields.due.name}
+            value="days"
+            defaultChecked={fields.due.initialValue === "days"}
+            key={fields.due.key}
+          />{" "}
           {t("assigning.form.dueAfterDays")}
         </label>
         <div className="field assign-detail" key={fields.dueDays.key}>

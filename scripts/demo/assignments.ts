@@ -20,7 +20,10 @@ const DAY = 86_400_000;
  *   completed three days ago (the day of their certificate, scripts/demo/certificates.ts).
  * So the learner's home shows one overdue, one due soon and one done, and the assignments screens real numbers.
  */
-export function seedAssignmentsDemo(db: TenantConn, { adminEmail, learnerEmail, now }: { adminEmail: string; learnerEmail: string; now: Date }) {
+export function seedAssignmentsDemo(
+  db: TenantConn,
+  { adminEmail, learnerEmail, now }: { adminEmail: string; learnerEmail: string; now: Date },
+) {
   const person = (email: string) => {
     const row = db.select().from(users).where(eq(users.email, email)).get();
     if (!row) throw new Error(`demo assignments: no ${email}`);

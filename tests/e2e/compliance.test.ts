@@ -94,8 +94,10 @@ describe.each([
     await learner.goto(url("/"), { waitUntil: "load" });
     await settled(learner);
     expect(await dueItem(learner, title)).toEqual({ state: "not_started", badge: "Ikke startet", date: `Frist ${shown}` });
-    await clickUntil(learner, `[data-testid="due-soon"] [data-course="${title}"] a`, async () =>
-      (await learner.$eval("h1", (el) => el.textContent).catch(() => "")) === title,
+    await clickUntil(
+      learner,
+      `[data-testid="due-soon"] [data-course="${title}"] a`,
+      async () => (await learner.$eval("h1", (el) => el.textContent).catch(() => "")) === title,
     );
     expect(await learner.$eval('[data-testid="assignment-notice"]', (el) => el.textContent)).toContain(`Tildelt dig — frist ${shown}`);
     await clickUntil(learner, '[data-testid="start"]', async () => (await learner.$('[data-testid="complete"]')) !== null);

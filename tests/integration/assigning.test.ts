@@ -165,7 +165,13 @@ describe("the course's assignments screen, without JavaScript", () => {
   });
 
   it("assigns a group N days from now, and someone who joins later from the day they join", async () => {
-    const res = await post(screen(), admin, { intent: "assign", target: "group", groupId: String(group.other), due: "days", dueDays: "10" });
+    const res = await post(screen(), admin, {
+      intent: "assign",
+      target: "group",
+      groupId: String(group.other),
+      due: "days",
+      dueDays: "10",
+    });
     const id = idFrom(String(res.headers.location));
     const shown = await follow(res, admin);
     expect(section(shown.body, "assignment-people")).toContain("bo@nordlys.test");
@@ -265,8 +271,14 @@ describe("a group admin", () => {
 
     expect((await page(`/groups/${group.other}/assignments`, groupAdmin)).status).toBe(404);
     expect(
-      (await post(`/groups/${group.other}/assignments`, groupAdmin, { intent: "assign", courseId: String(course.green), due: "days", dueDays: "1" }))
-        .status,
+      (
+        await post(`/groups/${group.other}/assignments`, groupAdmin, {
+          intent: "assign",
+          courseId: String(course.green),
+          due: "days",
+          dueDays: "1",
+        })
+      ).status,
     ).toBe(404);
     expect((await page(`${BASE}/courses/${course.green}/assignments`, groupAdmin)).status).toBe(403);
   });
@@ -297,7 +309,9 @@ describe("a group admin", () => {
     });
     expect(made.status, made.body).toBe(201);
     expect(made.json().payload).toMatchObject({ assigned: 2, cannot_open: [], assignment: { due: { kind: "date", date: "2030-03-01" } } });
-    expect((await api(server, ORG, "DELETE", `assignments/${made.json().payload.assignment.id}`, { token: groupAdminToken })).status).toBe(200);
+    expect((await api(server, ORG, "DELETE", `assignments/${made.json().payload.assignment.id}`, { token: groupAdminToken })).status).toBe(
+      200,
+    );
 
     for (const [method, path] of [
       ["GET", "assignments"],
@@ -334,15 +348,17 @@ describe("/api, for an organization admin", () => {
     expect(made.status).toBe(201);
     const payload = made.json().payload;
     expect(payload).toMatchObject({ assigned: 1, cannot_open: [{ email: "bo@nordlys.test", reason: "limited" }] });
-    const listed = (await api(server, ORG, "GET", `assignments?course_id=${course.draft}&user_id=${userId("bo@nordlys.test")}`, { token: adminToken }))
-      .json()
-      .payload;
+    const listed = (
+      await api(server, ORG, "GET", `assignments?course_id=${course.draft}&user_id=${userId("bo@nordlys.test")}`, { token: adminToken })
+    ).json().payload;
     expect(listed.data.map((a: { id: number }) => a.id)).toEqual([payload.assignment.id]);
-    const people = (await api(server, ORG, "GET", `assignments/${payload.assignment.id}/people?state=not_started`, { token: adminToken })).json()
-      .payload;
+    const people = (
+      await api(server, ORG, "GET", `assignments/${payload.assignment.id}/people?state=not_started`, { token: adminToken })
+    ).json().payload;
     expect(people.data).toMatchObject([{ email: "bo@nordlys.test", state: "not_started", cannot_open: "limited" }]);
-    const overdue = (await api(server, ORG, "GET", `assignments/${payload.assignment.id}/people?state=overdue`, { token: adminToken })).json()
-      .payload;
+    const overdue = (
+      await api(server, ORG, "GET", `assignments/${payload.assignment.id}/people?state=overdue`, { token: adminToken })
+    ).json().payload;
     expect(overdue.meta.total).toBe(0);
     expect((await api(server, ORG, "DELETE", `assignments/${payload.assignment.id}`, { token: adminToken })).json().payload).toEqual({
       id: payload.assignment.id,
@@ -356,7 +372,9 @@ describe("the learner", () => {
     // The demo learner was assigned "Førstehjælp" in person (due 31 Jan 2030) and, through "Lager", "Bæredygtighed" (30 Jun 2030).
     const home = await page("/", learner);
     const due = section(home.body, "due-soon");
-    expect(due).toMatch(/^Snart frist Førstehjælp på arbejdspladsen Ikke startet Frist 31\. jan\. 2030 Bæredygtighed i hverdagen .+ Frist 30\. jun\. 2030$/);
+    expect(due).toMatch(
+      /^Snart frist Førstehjælp på arbejdspladsen Ikke startet Frist 31\. jan\. 2030 Bæredygtighed i hverdagen .+ Frist 30\. jun\. 2030$/,
+    );
     // Before everything else on the page.
     expect(home.body.indexOf('data-testid="due-soon"')).toBeLessThan(home.body.indexOf('data-testid="featured"'));
     // The draft assigned to "Lager" is not theirs to see.
@@ -365,7 +383,9 @@ describe("the learner", () => {
     expect(section(coursePage.body, "assignment-notice")).toBe("Tildelt dig — frist 31. jan. 2030 Ikke startet");
     expect(section((await page(`/courses/${course.welcome}`, learner)).body, "assignment-notice")).toBe("");
     // Someone with no assignments has no row at all.
-    const other = await cookieFor(insertSession(server, { organizationId: ORG_ID }, { email: "magnus.petersen.1@nordlys.test", kind: "web" }));
+    const other = await cookieFor(
+      insertSession(server, { organizationId: ORG_ID }, { email: "magnus.petersen.1@nordlys.test", kind: "web" }),
+    );
     expect((await page("/", other)).body).not.toContain('data-testid="due-soon"');
   });
 });

@@ -108,7 +108,8 @@ function view(a: AssignmentSummary) {
     course_id: a.courseId,
     course_title: a.courseTitle,
     target: a.target,
-    user: a.person && a.userId ? { id: a.userId, email: a.person.email, first_name: a.person.firstName, last_name: a.person.lastName } : null,
+    user:
+      a.person && a.userId ? { id: a.userId, email: a.person.email, first_name: a.person.firstName, last_name: a.person.lastName } : null,
     group: a.groupId !== null && a.groupName !== null ? { id: a.groupId, name: a.groupName, rule_group: a.ruleGroup } : null,
     due: { kind: a.dueKind, date: a.dueDate, days: a.dueDays },
     counts: { assigned: a.assigned, done: a.done, overdue: a.overdue },
@@ -214,7 +215,8 @@ export const assignmentCalls: ApiCall[] = [
         return invalid(request, context, { [body.due_date === undefined ? "due_date" : "due_days"]: "assigning.errors.due" });
       const target: AssignmentTarget =
         body.user_id !== undefined ? { kind: "person", userId: body.user_id } : { kind: "group", groupId: body.group_id! };
-      const due = body.due_date !== undefined ? { kind: "date" as const, date: body.due_date } : { kind: "days" as const, days: body.due_days! };
+      const due =
+        body.due_date !== undefined ? { kind: "date" as const, date: body.due_date } : { kind: "days" as const, days: body.due_days! };
       const result = createAssignment(db, viewer, { courseId: body.course_id, target, due });
       if (!result.ok) {
         if (result.status === 403) return forbidden(request, context);
