@@ -38,12 +38,14 @@ export function pages(defineRoutes) {
         screen("courses/create", "courses/create.tsx");
         screen("courses/:courseId", "courses/$courseId/index.tsx");
         screen("courses/:courseId/delete", "courses/$courseId/delete.tsx");
+        screen("courses/:courseId/assignments", "courses/$courseId/assignments.tsx");
         screen("courses/:courseId/lessons/:lessonId", "courses/$courseId/lessons/$lessonId.tsx");
         screen("courses/:courseId/lessons/:lessonId/scorm", "courses/$courseId/lessons/$lessonId/scorm.tsx");
         screen("groups", "groups/index.tsx");
         screen("groups/create", "groups/create.tsx");
         screen("groups/:groupId", "groups/$groupId/index.tsx");
         screen("groups/:groupId/delete", "groups/$groupId/delete.tsx");
+        screen("groups/:groupId/assignments", "groups/$groupId/assignments.tsx");
         screen("jobs/:jobId", "jobs/$jobId.tsx");
         screen("leaderboard", "leaderboard.tsx");
         screen("quizzes", "quizzes/index.tsx");
@@ -86,6 +88,7 @@ export function pages(defineRoutes) {
     page("courses/:id/lessons/:lessonId", "courses/$id/lessons/$lessonId.tsx");
     page("groups", "groups/index.tsx");
     page("groups/:groupId", "groups/$groupId.tsx");
+    page("groups/:groupId/assignments", "groups/$groupId/assignments.tsx");
     page("quizzes/:quizId", "quizzes/$quizId.tsx");
     page("certificates/verify", "certificates/verify/index.tsx");
     page("certificates/verify/:id", "certificates/verify/$id.tsx");

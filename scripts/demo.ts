@@ -18,6 +18,7 @@ import { seedDemoQuizzes } from "./demo/quizzes";
 import { seedGroupsDemo } from "./demo/groups";
 import { seedLeaderboardDemo } from "./demo/leaderboard";
 import { seedBrowseDemo } from "./demo/browse";
+import { seedAssignmentsDemo } from "./demo/assignments";
 
 interface DemoCourse {
   title: string;
@@ -224,6 +225,9 @@ export async function seedDemo(
       seedDemoQuizzes(db, demo.language);
       if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, language: demo.language, now });
       seedGroupsDemo(db);
+      // Compliance assignments (issue 34): Acme's safety, data protection and welcome courses, due in the past and the future.
+      if (demo.urlPrefix === "acme")
+        seedAssignmentsDemo(db, { adminEmail: "admin@acme.test", learnerEmail: "learner@acme.test", now });
       await seedBrowseDemo(target);
       // Analytics' daily rollups in the organization's zone, so the first report reads them (the server
       // would otherwise queue the same rebuild at the first report: docs/decisions/018-analytics.md).

@@ -2166,6 +2166,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Assignments
+         * @description The assignments the caller may manage (organization admins: all; group admins: their groups'), by course title, with their people counted on the organization's clock. Filter by `course_id`, `group_id` or `user_id` (the person assigned in person).
+         *
+         *     **Who:** Capability `write:group`.
+         */
+        get: operations["getAssignments"];
+        put?: never;
+        /**
+         * Assign a course
+         * @description To a person (`user_id`, organization admins only) or a group or rule group (`group_id`; group admins: one of theirs), due on a local day (`due_date`, YYYY-MM-DD) or `due_days` after each person is assigned or joins the group. The group's members are assigned now (a course they completed already counts as done), later members when they join. `cannot_open` lists the people the access policy keeps out of the course (a draft, other groups, a prerequisite): they are assigned, but the assignment never opens the course for them.
+         *
+         *     **Who:** Capability `write:group`.
+         */
+        post: operations["postAssignments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assignments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One assignment
+         * @description **Who:** Capability `write:group`.
+         */
+        get: operations["getAssignmentsById"];
+        put?: never;
+        post?: never;
+        /**
+         * Take an assignment back
+         * @description Its people's due days and states for it go with it; their progress and completions stay. Group admins: their groups' assignments only.
+         *
+         *     **Who:** Capability `write:group`.
+         */
+        delete: operations["deleteAssignmentsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assignments/{id}/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An assignment's people
+         * @description Its people with their state on the organization's clock (`not_started`, `in_progress`, `overdue`, `done`; `left` for someone no longer in its group, kept as history), by name; `state` picks one. `cannot_open` says when the access policy keeps someone out of the course.
+         *
+         *     **Who:** Capability `write:group`.
+         */
+        get: operations["getAssignmentsByIdPeople"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics/users": {
         parameters: {
             query?: never;
@@ -15384,6 +15460,609 @@ export interface operations {
                 };
             };
             /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getAssignments: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                course_id?: number;
+                group_id?: number;
+                user_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "data": [
+                     *           {
+                     *             "id": 4,
+                     *             "course_id": 7,
+                     *             "course_title": "Workplace Safety Essentials",
+                     *             "target": "group",
+                     *             "user": null,
+                     *             "group": {
+                     *               "id": 2,
+                     *               "name": "Warehouse",
+                     *               "rule_group": true
+                     *             },
+                     *             "due": {
+                     *               "kind": "days",
+                     *               "date": null,
+                     *               "days": 30
+                     *             },
+                     *             "counts": {
+                     *               "assigned": 14,
+                     *               "done": 9,
+                     *               "overdue": 2
+                     *             },
+                     *             "created_at": "2026-05-04T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "meta": {
+                     *           "current_page": 1,
+                     *           "per_page": 20,
+                     *           "total": 1,
+                     *           "last_page": 1
+                     *         }
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            data: {
+                                id: number;
+                                course_id: number;
+                                course_title: string;
+                                /** @enum {string} */
+                                target: "person" | "group";
+                                user: {
+                                    id: number;
+                                    email: string;
+                                    first_name: string | null;
+                                    last_name: string | null;
+                                } | null;
+                                /** @description null for a person, or for a group deleted since (its people keep their rows) */
+                                group: {
+                                    id: number;
+                                    name: string;
+                                    rule_group: boolean;
+                                } | null;
+                                due: {
+                                    /** @enum {string} */
+                                    kind: "date" | "days";
+                                    /** @description `date`: the local day (YYYY-MM-DD, the organization's time zone) */
+                                    date: string | null;
+                                    /** @description `days`: due this many days after each person is assigned or joins the group */
+                                    days: number | null;
+                                };
+                                counts: {
+                                    /** @description people assigned now (those who left the group are history, not counted) */
+                                    assigned: number;
+                                    done: number;
+                                    /** @description not done, and past the due day in the organization's time zone */
+                                    overdue: number;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                            meta: {
+                                current_page: number;
+                                per_page: number;
+                                total: number;
+                                last_page: number;
+                            };
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "course_id": 7,
+                 *       "group_id": 2,
+                 *       "due_days": 30
+                 *     }
+                 */
+                "application/json": {
+                    course_id: number;
+                    user_id?: number;
+                    group_id?: number;
+                    due_date?: string;
+                    due_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "assignment": {
+                     *           "id": 4,
+                     *           "course_id": 7,
+                     *           "course_title": "Workplace Safety Essentials",
+                     *           "target": "group",
+                     *           "user": null,
+                     *           "group": {
+                     *             "id": 2,
+                     *             "name": "Warehouse",
+                     *             "rule_group": true
+                     *           },
+                     *           "due": {
+                     *             "kind": "days",
+                     *             "date": null,
+                     *             "days": 30
+                     *           },
+                     *           "counts": {
+                     *             "assigned": 14,
+                     *             "done": 9,
+                     *             "overdue": 2
+                     *           },
+                     *           "created_at": "2026-05-04T09:30:00.000Z"
+                     *         },
+                     *         "assigned": 14,
+                     *         "cannot_open": []
+                     *       },
+                     *       "status": 201
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            assignment: {
+                                id: number;
+                                course_id: number;
+                                course_title: string;
+                                /** @enum {string} */
+                                target: "person" | "group";
+                                user: {
+                                    id: number;
+                                    email: string;
+                                    first_name: string | null;
+                                    last_name: string | null;
+                                } | null;
+                                /** @description null for a person, or for a group deleted since (its people keep their rows) */
+                                group: {
+                                    id: number;
+                                    name: string;
+                                    rule_group: boolean;
+                                } | null;
+                                due: {
+                                    /** @enum {string} */
+                                    kind: "date" | "days";
+                                    /** @description `date`: the local day (YYYY-MM-DD, the organization's time zone) */
+                                    date: string | null;
+                                    /** @description `days`: due this many days after each person is assigned or joins the group */
+                                    days: number | null;
+                                };
+                                counts: {
+                                    /** @description people assigned now (those who left the group are history, not counted) */
+                                    assigned: number;
+                                    done: number;
+                                    /** @description not done, and past the due day in the organization's time zone */
+                                    overdue: number;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                            };
+                            assigned: number;
+                            cannot_open: {
+                                user_id: number;
+                                email: string;
+                                first_name: string | null;
+                                last_name: string | null;
+                                /**
+                                 * @description the access message that keeps them out: `limited` (a draft, or other groups), `prerequisite`, `login`
+                                 * @enum {string}
+                                 */
+                                reason: "login" | "limited" | "prerequisite";
+                            }[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getAssignmentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 4,
+                     *         "course_id": 7,
+                     *         "course_title": "Workplace Safety Essentials",
+                     *         "target": "group",
+                     *         "user": null,
+                     *         "group": {
+                     *           "id": 2,
+                     *           "name": "Warehouse",
+                     *           "rule_group": true
+                     *         },
+                     *         "due": {
+                     *           "kind": "days",
+                     *           "date": null,
+                     *           "days": 30
+                     *         },
+                     *         "counts": {
+                     *           "assigned": 14,
+                     *           "done": 9,
+                     *           "overdue": 2
+                     *         },
+                     *         "created_at": "2026-05-04T09:30:00.000Z"
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            course_id: number;
+                            course_title: string;
+                            /** @enum {string} */
+                            target: "person" | "group";
+                            user: {
+                                id: number;
+                                email: string;
+                                first_name: string | null;
+                                last_name: string | null;
+                            } | null;
+                            /** @description null for a person, or for a group deleted since (its people keep their rows) */
+                            group: {
+                                id: number;
+                                name: string;
+                                rule_group: boolean;
+                            } | null;
+                            due: {
+                                /** @enum {string} */
+                                kind: "date" | "days";
+                                /** @description `date`: the local day (YYYY-MM-DD, the organization's time zone) */
+                                date: string | null;
+                                /** @description `days`: due this many days after each person is assigned or joins the group */
+                                days: number | null;
+                            };
+                            counts: {
+                                /** @description people assigned now (those who left the group are history, not counted) */
+                                assigned: number;
+                                done: number;
+                                /** @description not done, and past the due day in the organization's time zone */
+                                overdue: number;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteAssignmentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 4,
+                     *         "deleted": true
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getAssignmentsByIdPeople: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                state?: "not_started" | "in_progress" | "overdue" | "done" | "left";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "data": [
+                     *           {
+                     *             "user_id": 12,
+                     *             "email": "ann@example.com",
+                     *             "first_name": "Ann",
+                     *             "last_name": "Berg",
+                     *             "assigned_at": "2026-05-04T09:30:00.000Z",
+                     *             "due_on": "2026-06-03",
+                     *             "completed_at": null,
+                     *             "left_at": null,
+                     *             "state": "overdue",
+                     *             "cannot_open": null
+                     *           }
+                     *         ],
+                     *         "meta": {
+                     *           "current_page": 1,
+                     *           "per_page": 20,
+                     *           "total": 1,
+                     *           "last_page": 1
+                     *         }
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            data: {
+                                user_id: number;
+                                email: string;
+                                first_name: string | null;
+                                last_name: string | null;
+                                /** Format: date-time */
+                                assigned_at: string;
+                                /** @description YYYY-MM-DD, the organization's time zone; due by the end of that day */
+                                due_on: string;
+                                /** Format: date-time */
+                                completed_at: string | null;
+                                /** Format: date-time */
+                                left_at: string | null;
+                                /** @enum {string} */
+                                state: "not_started" | "in_progress" | "overdue" | "done" | "left";
+                                /**
+                                 * @description why the access policy keeps them out of the course now, if it does
+                                 * @enum {string|null}
+                                 */
+                                cannot_open: "login" | "limited" | "prerequisite" | null;
+                            }[];
+                            meta: {
+                                current_page: number;
+                                per_page: number;
+                                total: number;
+                                last_page: number;
+                            };
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one */
             422: {
                 headers: {
                     [name: string]: unknown;

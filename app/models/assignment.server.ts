@@ -1,11 +1,22 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { preparedOnce, toSeconds } from "../../db/prepared";
-import { assignmentPeople, assignments, courses, groupMembers, groups, users, type Assignment, type Course } from "../../db/tenant";
-import { courseAccess, isVisible, type Access, type AccessDenied } from "../access/courses";
-import { mayAssign } from "../access/rules";
+import {
+  assignmentPeople,
+  assignments,
+  courses,
+  groupMembers,
+  groupRules,
+  groups,
+  users,
+  type Assignment,
+  type Course,
+} from "../../db/tenant";
+import { courseAccess, isVisible, visibleCoursesPrepared, type Access, type AccessDenied } from "../access/courses";
+import { isSignedIn, mayAssign, mayPreview } from "../access/rules";
 import { viewerOfMember, type Viewer } from "../access/viewer";
 import { addDays, dayIn, isDate } from "../utils/calendar";
+import { MAX_DUE_DAYS } from "./forms/assignments";
 import type { CourseCompleted } from "./events.server";
 import { tenantTimeZone } from "./time-zone.server";
 
@@ -24,8 +35,7 @@ export type DueRule = { kind: "date"; date: string } | { kind: "days"; days: num
 export type AssignmentTarget = { kind: "person"; userId: number } | { kind: "group"; groupId: number };
 export type AssignmentState = "not_started" | "in_progress" | "overdue" | "done";
 
-/** The longest relative due rule: ten years of days (the table's check says the same). */
-export const MAX_DUE_DAYS = 3650;
+export { MAX_DUE_DAYS } from "./forms/assignments";
 
 /** A person who is assigned a course the access policy does not let them open, and why (an `access.<reason>` message). */
 export interface CannotOpen {
@@ -108,7 +118,8 @@ export function createAssignment(
         dueKind: due.kind,
         dueDate: due.kind === "date" ? due.date : null,
         dueDays: due.kind === "days" ? due.days : null,
-        createdBy: viewer.person?.id ?? null,
+        // A super-admin managing the organization is no person of it (app/access/viewer.ts `viewerIn`).
+        createdBy: viewer.role === "super_admin" ? null : (viewer.person?.id ?? null),
         createdAt: now,
         updatedAt: now,
       })
@@ -237,10 +248,6 @@ export function assignmentsForCourseCompleted(tx: TenantConn, e: CourseCompleted
     and assignment_id in (select id from ${assignments} where course_id = ${e.courseId})`);
 }
 
-/** Whether the person has any lesson progress in the course, as SQL over `assignments` for one person. */
-const startedSql = (userId: number) =>
-  sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${userId} and lp.course_id = ${assignments.courseId})`;
-
 export interface PersonAssignment {
   assignmentId: number;
   userId: number;
@@ -310,58 +317,335 @@ export interface DueItem {
 }
 
 /**
+ * The statement behind "Due soon": one person's open assignments and those done lately, with the course,
+ * whether they started it and whether its prerequisite is done, in one indexed read
+ * (`assignment_people_user_idx`). The visibility rule is the access policy's prepared form
+ * (app/access/courses.ts `visibleCoursesPrepared`), so a course the person may not see listed is not read.
+ */
+function dueSoonStatement(db: TenantConn, viewer: Viewer) {
+  const rule = visibleCoursesPrepared(viewer);
+  const statement = preparedOnce(db, `assignment.dueSoon.${rule.key}`, () =>
+    db
+      .select({
+        assignmentId: assignmentPeople.assignmentId,
+        courseId: courses.id,
+        title: courses.title,
+        dueOn: assignmentPeople.dueOn,
+        assignedAt: assignmentPeople.assignedAt,
+        completedAt: assignmentPeople.completedAt,
+        started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${courses.id})`,
+        prerequisiteDone: sql<number>`(${courses.prerequisiteCourseId} is null or exists (select 1 from course_completions cc where cc.user_id = ${assignmentPeople.userId} and cc.course_id = ${courses.prerequisiteCourseId}))`,
+      })
+      .from(assignmentPeople)
+      .innerJoin(assignments, eq(assignments.id, assignmentPeople.assignmentId))
+      .innerJoin(courses, eq(courses.id, assignments.courseId))
+      .where(
+        and(
+          eq(assignmentPeople.userId, sql.placeholder("userId")),
+          sql`${assignmentPeople.leftAt} is null`,
+          sql`(${assignmentPeople.completedAt} is null or ${assignmentPeople.completedAt} >= ${sql.placeholder("doneSince")})`,
+          rule.where,
+        ),
+      )
+      .orderBy(asc(assignmentPeople.dueOn), asc(assignmentPeople.assignmentId))
+      .prepare(),
+  );
+  return { statement, params: rule.params };
+}
+
+/**
  * A learner's "Due soon" (issue 34): their open assignments by due day (overdue first, as theirs are the
  * earliest), then those done within the last `doneWithinDays` days, newest first. A course assigned twice
  * (to them and to a group) shows once, by its earliest open due day. Assignments of a course the visibility
  * rule hides from them are left out, as everywhere else (docs/decisions/031-request-kernel.md): the admin
  * who assigned it was told.
+ *
+ * The learner's home reads it on every request (scripts/bench): one prepared statement, and for someone
+ * with no assignments nothing else (not even the organization's time zone).
  */
 export function dueSoon(
   db: TenantConn,
   viewer: Viewer,
   { now = new Date(), doneWithinDays = 14 }: { now?: Date; doneWithinDays?: number } = {},
-) {
+): DueItem[] {
   const person = viewer.person;
-  if (!person) return [];
-  const today = localToday(db, now);
-  const rows = db
-    .select({
-      assignmentId: assignmentPeople.assignmentId,
-      course: courses,
-      dueOn: assignmentPeople.dueOn,
-      assignedAt: assignmentPeople.assignedAt,
-      completedAt: assignmentPeople.completedAt,
-      started: startedSql(person.id),
-    })
-    .from(assignmentPeople)
-    .innerJoin(assignments, eq(assignments.id, assignmentPeople.assignmentId))
-    .innerJoin(courses, eq(courses.id, assignments.courseId))
-    .where(and(eq(assignmentPeople.userId, person.id), sql`${assignmentPeople.leftAt} is null`))
-    .orderBy(asc(assignmentPeople.dueOn), asc(assignmentPeople.assignmentId))
-    .all();
+  if (!person || !isSignedIn(viewer)) return [];
+  const { statement, params } = dueSoonStatement(db, viewer);
+  // Completions a day and a half earlier than the window may still fall in it in the organization's zone.
+  const rows = statement.all({ ...params, userId: person.id, doneSince: toSeconds(now) - (doneWithinDays + 2) * 86_400 });
+  if (rows.length === 0) return [];
+  const zone = tenantTimeZone(db);
+  const today = dayIn(zone, now);
   const doneSince = addDays(today, -doneWithinDays);
+  const previews = mayPreview(viewer);
   const open: DueItem[] = [];
   const done: DueItem[] = [];
   const seen = new Set<number>();
   // Open rows first (by due day), so a course's earliest open assignment is the one kept.
   const ordered = [...rows.filter((r) => !r.completedAt), ...rows.filter((r) => r.completedAt)];
   for (const r of ordered) {
-    if (seen.has(r.course.id)) continue;
-    seen.add(r.course.id);
-    if (!isVisible(db, viewer, r.course)) continue;
+    if (seen.has(r.courseId)) continue;
+    seen.add(r.courseId);
     const item: DueItem = {
       assignmentId: r.assignmentId,
-      courseId: r.course.id,
-      title: r.course.title,
+      courseId: r.courseId,
+      title: r.title,
       dueOn: r.dueOn,
       assignedAt: r.assignedAt,
       completedAt: r.completedAt,
       state: assignmentState(r, Boolean(r.started), today),
-      access: courseAccess(db, viewer, r.course),
+      // The listed course is published and given to them (the rule above): what is left of
+      // app/access/courses.ts `courseAccess` is its prerequisite.
+      access: previews || r.prerequisiteDone ? { allowed: true } : { allowed: false, reason: "prerequisite" },
     };
     if (!r.completedAt) open.push(item);
-    else if (dayIn(tenantTimeZone(db), r.completedAt) >= doneSince) done.push(item);
+    else if (dayIn(zone, r.completedAt) >= doneSince) done.push(item);
   }
   done.sort((a, b) => b.completedAt!.getTime() - a.completedAt!.getTime());
   return [...open, ...done];
+}
+
+/**
+ * The person's assignment of one course, for the notice on its page ("Assigned to you — due …"): their
+ * earliest open one, else the one they completed last; null when the course is not assigned to them. One
+ * indexed read; the page already found the course visible to them.
+ */
+export function courseAssignment(db: TenantConn, viewer: Viewer, courseId: number, now = new Date()) {
+  const person = viewer.person;
+  if (!person || !isSignedIn(viewer)) return null;
+  const row = preparedOnce(db, "assignment.ofCourse", () =>
+    db
+      .select({
+        assignmentId: assignmentPeople.assignmentId,
+        dueOn: assignmentPeople.dueOn,
+        completedAt: assignmentPeople.completedAt,
+        started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${assignments.courseId})`,
+      })
+      .from(assignmentPeople)
+      .innerJoin(assignments, eq(assignments.id, assignmentPeople.assignmentId))
+      .where(
+        and(
+          eq(assignmentPeople.userId, sql.placeholder("userId")),
+          eq(assignments.courseId, sql.placeholder("courseId")),
+          sql`${assignmentPeople.leftAt} is null`,
+        ),
+      )
+      .orderBy(sql`${assignmentPeople.completedAt} is not null`, asc(assignmentPeople.dueOn), desc(assignmentPeople.completedAt))
+      .limit(1)
+      .prepare(),
+  ).get({ userId: person.id, courseId });
+  if (!row) return null;
+  return { ...row, state: assignmentState(row, Boolean(row.started), localToday(db, now)) };
+}
+
+// ——— What the management screens and /api read (issue 34) ———
+
+export interface AssignmentSummary {
+  id: number;
+  courseId: number;
+  courseTitle: string;
+  target: "person" | "group";
+  userId: number | null;
+  groupId: number | null;
+  /** The assigned person, for `target = person`. */
+  person: { email: string; firstName: string | null; lastName: string | null } | null;
+  /** The group's name; null for a person, or for a group deleted since (its people keep their rows). */
+  groupName: string | null;
+  /** The group's members come from its rules (app/models/group.server.ts). */
+  ruleGroup: boolean;
+  dueKind: "date" | "days";
+  dueDate: string | null;
+  dueDays: number | null;
+  createdAt: Date;
+  /** People assigned now (those who left the group are history, not counted). */
+  assigned: number;
+  done: number;
+  overdue: number;
+}
+
+/**
+ * The assignments a viewer may manage (app/access/rules.ts `mayAssign`) of the courses they see listed, with their target's name and
+ * their people counted on the organization's clock: assigned (still in the group), done, and overdue.
+ * Optionally of one course, one group or one assigned person.
+ */
+export function assignmentSummaries(
+  db: TenantConn,
+  viewer: Viewer,
+  { courseId, groupId, userId }: { courseId?: number; groupId?: number; userId?: number } = {},
+  now = new Date(),
+): AssignmentSummary[] {
+  const today = localToday(db, now);
+  const people = (condition: SQL) =>
+    sql<number>`(select count(*) from ${assignmentPeople} ap where ap.assignment_id = ${assignments.id} and ap.left_at is null and ${condition})`;
+  const rows = db
+    .select({
+      assignment: assignments,
+      course: courses,
+      groupName: groups.name,
+      ruleGroup: sql<number>`exists (select 1 from ${groupRules} r where r.group_id = ${assignments.groupId})`,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      assigned: people(sql`1`),
+      done: people(sql`ap.completed_at is not null`),
+      overdue: people(sql`ap.completed_at is null and ap.due_on < ${today}`),
+    })
+    .from(assignments)
+    .innerJoin(courses, eq(courses.id, assignments.courseId))
+    .leftJoin(groups, eq(groups.id, assignments.groupId))
+    .leftJoin(users, eq(users.id, assignments.userId))
+    .where(
+      and(
+        courseId === undefined ? undefined : eq(assignments.courseId, courseId),
+        groupId === undefined ? undefined : eq(assignments.groupId, groupId),
+        userId === undefined ? undefined : eq(assignments.userId, userId),
+      ),
+    )
+    .orderBy(asc(courses.title), asc(assignments.id))
+    .all();
+  return (
+    rows
+      // As in assigning: only a course the viewer sees listed (a group admin learns nothing of drafts or other groups' courses).
+      .filter((r) => mayAssign(viewer, targetOf(r.assignment)) && isVisible(db, viewer, r.course))
+      .map((r) => ({
+      id: r.assignment.id,
+      courseId: r.assignment.courseId,
+      courseTitle: r.course.title,
+      target: r.assignment.target,
+      userId: r.assignment.userId,
+      groupId: r.assignment.groupId,
+      person: r.email ? { email: r.email, firstName: r.firstName, lastName: r.lastName } : null,
+      groupName: r.groupName,
+      ruleGroup: Boolean(r.ruleGroup),
+      dueKind: r.assignment.dueKind,
+      dueDate: r.assignment.dueDate,
+      dueDays: r.assignment.dueDays,
+      createdAt: r.assignment.createdAt,
+      assigned: r.assigned,
+      done: r.done,
+      overdue: r.overdue,
+    }))
+  );
+}
+
+/** One assignment as `assignmentSummaries` gives it, or null when there is none the viewer may manage. */
+export function assignmentSummary(db: TenantConn, viewer: Viewer, id: number, now = new Date()) {
+  const row = getAssignment(db, id);
+  if (!row || !mayAssign(viewer, targetOf(row))) return null;
+  return assignmentSummaries(db, viewer, { courseId: row.courseId }, now).find((a) => a.id === id) ?? null;
+}
+
+/** Where a person stands with an assignment, and "left" for someone no longer in its group. */
+export const PERSON_STATES = ["not_started", "in_progress", "overdue", "done", "left"] as const;
+export type PersonState = (typeof PERSON_STATES)[number];
+
+/**
+ * A page of an assignment's people with their states on the organization's clock (those who left the group
+ * last, as `left`), optionally of one state; null when there is no such assignment the viewer may manage.
+ */
+export function assignmentPeoplePage(
+  db: TenantConn,
+  viewer: Viewer,
+  id: number,
+  { page = 1, perPage = 50, state }: { page?: number; perPage?: number; state?: PersonState } = {},
+  now = new Date(),
+) {
+  const row = getAssignment(db, id);
+  if (!row || !mayAssign(viewer, targetOf(row))) return null;
+  const today = localToday(db, now);
+  const stateSql = sql<PersonState>`case
+    when ${assignmentPeople.leftAt} is not null then 'left'
+    when ${assignmentPeople.completedAt} is not null then 'done'
+    when ${assignmentPeople.dueOn} < ${today} then 'overdue'
+    when exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${row.courseId}) then 'in_progress'
+    else 'not_started' end`;
+  const where = and(eq(assignmentPeople.assignmentId, id), state ? sql`${stateSql} = ${state}` : undefined);
+  // How many people are in each state (the screen's filter says so), and of them those asked for.
+  const counts = Object.fromEntries(PERSON_STATES.map((s) => [s, 0])) as Record<PersonState, number>;
+  for (const r of db
+    .select({ state: stateSql, n: count() })
+    .from(assignmentPeople)
+    .where(eq(assignmentPeople.assignmentId, id))
+    .groupBy(stateSql)
+    .all())
+    counts[r.state] = r.n;
+  const total = state ? counts[state] : PERSON_STATES.reduce((sum, s) => sum + counts[s], 0);
+  const items = db
+    .select({
+      userId: assignmentPeople.userId,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      assignedAt: assignmentPeople.assignedAt,
+      dueOn: assignmentPeople.dueOn,
+      completedAt: assignmentPeople.completedAt,
+      leftAt: assignmentPeople.leftAt,
+      state: stateSql,
+    })
+    .from(assignmentPeople)
+    .innerJoin(users, eq(users.id, assignmentPeople.userId))
+    .where(where)
+    .orderBy(sql`${assignmentPeople.leftAt} is not null`, asc(users.lastName), asc(users.firstName), asc(users.id))
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .all();
+  return { assignment: row, items, total, counts };
+}
+
+/**
+ * Of an assignment's open people (still in its group, not done), those the access policy does not let open
+ * its course, and why: what the management screen names under the assignment.
+ */
+export function cannotOpenOf(db: TenantConn, viewer: Viewer, id: number): CannotOpen[] {
+  const row = getAssignment(db, id);
+  if (!row || !mayAssign(viewer, targetOf(row))) return [];
+  const course = db.select().from(courses).where(eq(courses.id, row.courseId)).get();
+  if (!course) return [];
+  const open = db
+    .select({ userId: assignmentPeople.userId })
+    .from(assignmentPeople)
+    .where(and(eq(assignmentPeople.assignmentId, id), sql`${assignmentPeople.leftAt} is null`, sql`${assignmentPeople.completedAt} is null`))
+    .all();
+  return whoCannotOpen(
+    db,
+    viewer,
+    course,
+    open.map((p) => p.userId),
+  );
+}
+
+/**
+ * People to assign a course to, found by what an admin types: the one whose e-mail it is, else those whose
+ * e-mail or name contains it (at most `limit`, by name). Disabled accounts are left out.
+ */
+export function findPeople(db: TenantConn, text: string, limit = 8) {
+  const q = text.trim();
+  if (!q) return [];
+  const fields = { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName };
+  const active = sql`${users.disabledAt} is null`;
+  const exact = db
+    .select(fields)
+    .from(users)
+    .where(and(sql`lower(${users.email}) = lower(${q})`, active))
+    .get();
+  if (exact) return [exact];
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = (column: SQL) => sql`${column} like ${pattern} escape '\\'`;
+  return db
+    .select(fields)
+    .from(users)
+    .where(
+      and(
+        active,
+        or(
+          like(sql`${users.email}`),
+          like(sql`${users.firstName}`),
+          like(sql`${users.lastName}`),
+          like(sql`coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')`),
+        ),
+      ),
+    )
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
+    .limit(limit)
+    .all();
 }

@@ -1,5 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { z } from "zod";
+import { courseAssignment } from "~/models/assignment.server";
 import { courseCertificateSummary } from "~/models/certificate.server";
 import { courseLinks } from "~/models/course.server";
 import { getFile } from "~/models/file.server";
@@ -17,6 +18,7 @@ import { listMaterials } from "~/models/material.server";
 import { episodeItems, nextLesson, totalDuration } from "~/models/player.server";
 import { learnerContext } from "~/kernel/learner.server";
 import { richTextToPlain, sanitizeRichText } from "~/utils/sanitize.server";
+import { formatDate } from "~/utils/dates";
 
 /*
  * The course page's loader and action (app/pages/courses/$id/index.tsx re-exports them): kept apart from
@@ -57,6 +59,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   };
   const next = nextLesson(episodes, (e) => e.state === "done");
   const progress = learner ? courseProgress(db, learner.id, course.id) : null;
+  // "Assigned to you — due …" (issue 34): one indexed read of the learner's assignment of this course.
+  const assigned = learner ? courseAssignment(db, viewer, course.id) : null;
   return {
     course: {
       id: course.id,
@@ -87,6 +91,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     rating: courseRating(db, course.id, learner?.id),
     bookmarked: learner ? isBookmarked(db, learner.id, course.id) : false,
     certificate: learner ? courseCertificateSummary(db, learner.id, course.id) : null,
+    assignment: assigned
+      ? {
+          state: assigned.state,
+          // A local day, written out on the server like the page's other dates.
+          due: formatDate(`${assigned.dueOn}T12:00:00Z`, { timeZone: "UTC" }),
+          done: assigned.completedAt ? formatDate(assigned.completedAt) : null,
+        }
+      : null,
   };
 }
 

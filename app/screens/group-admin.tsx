@@ -123,6 +123,10 @@ export function MyGroup() {
     <section className="group-page">
       <div className="toolbar">
         <h1>{data.group.name}</h1>
+        {/* Assigning courses to the group with a due date (issue 34): app/screens/assignments.tsx. */}
+        <Link to={`/groups/${data.group.id}/assignments`} className="button" data-testid="group-assignments">
+          {t("assigning.link")}
+        </Link>
         <Link to="/groups">{t("groups.mine.back")}</Link>
       </div>
       {data.group.description ? <p className="course-description">{data.group.description}</p> : null}

@@ -283,6 +283,10 @@ export function GroupDetail() {
     <section className="group-page">
       <div className="toolbar">
         <h2>{data.group.name}</h2>
+        {/* Assigning courses to the group with a due date (issue 34): app/screens/assignments.tsx. */}
+        <Link to={`${data.base}/${data.group.id}/assignments`} className="button" data-testid="group-assignments">
+          {t("assigning.link")}
+        </Link>
         <Link to={data.base}>{t("groups.back")}</Link>
       </div>
       <div className="group-columns">

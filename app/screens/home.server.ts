@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { mayPreview } from "~/access/rules";
 import { signedInViewer } from "~/kernel/auth.server";
 import { categoryTiles, courseCards, courseStats, recentCourseCards } from "~/models/browse.server";
+import { dueSoon } from "~/models/assignment.server";
 import { carouselCourseRows, listCarousels } from "~/models/carousel.server";
 import { listVisibleCourses } from "~/models/course.server";
 import { findVisibleCourse } from "~/models/learning.server";
@@ -29,6 +30,8 @@ export async function loader({ context }: LoaderFunctionArgs) {
   }));
   const { items } = listVisibleCourses(db, viewer, { page: 1, perPage: HOME_COURSE_LIMIT });
   const recent = learnerId ? recentCourseCards(db, viewer, 20) : [];
+  // "Due soon" (issue 34): one prepared, indexed read, and nothing more for someone with no assignments.
+  const due = learnerId ? dueSoon(db, viewer) : [];
   // Episodes, durations and progress for every card of the page, counted once.
   const ids = [
     ...(featuredRow ? [featuredRow.id] : []),
@@ -48,6 +51,15 @@ export async function loader({ context }: LoaderFunctionArgs) {
     signedIn: learnerId !== null,
     canManage: mayPreview(viewer),
     featured: featuredRow ? cards([featuredRow])[0] : null,
+    dueSoon: due.map((d) => ({
+      id: d.courseId,
+      title: d.title,
+      state: d.state,
+      // Local days, written out here like the other dates (a day at noon UTC is that day in any zone).
+      due: formatDate(`${d.dueOn}T12:00:00Z`, { timeZone: "UTC" }),
+      done: d.completedAt ? formatDate(d.completedAt) : null,
+      locked: !d.access.allowed,
+    })),
     // Started and not finished, most recently watched first.
     continueWatching: cards(recent)
       .filter((c) => (c.progress ?? 0) < 100)

@@ -218,6 +218,10 @@ export function EditCourse() {
     <section>
       <div className="toolbar">
         <h2>{course.title}</h2>
+        {/* Assigning the course with a due date (issue 34): app/screens/assignments.tsx. */}
+        <Link to={`${data.base}/${course.id}/assignments`} className="button" data-testid="course-assignments">
+          {t("assigning.link")}
+        </Link>
         <Form method="post" className="inline-form">
           <button
             type="submit"

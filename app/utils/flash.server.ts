@@ -49,6 +49,9 @@ export const FLASH_MESSAGES = [
   "groups.flash.membersChanged",
   "import.flash.started",
   "import.flash.settingsSaved",
+  // assigning courses (issue 34): texts in locales/<lng>/assigning.json
+  "assigning.flash.assigned",
+  "assigning.flash.removed",
 ] as const;
 export type FlashMessage = (typeof FLASH_MESSAGES)[number];
 

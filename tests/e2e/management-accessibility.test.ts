@@ -53,6 +53,8 @@ interface Demo {
   /** A finished and a failed background job. */
   jobIds: number[];
   importId: number;
+  /** Courses with assignments (issue 34): the demo's, and a draft assigned here, whose people cannot open it. */
+  assignments: { courseId: number; assignmentId: number }[];
 }
 
 /** The addresses each declared route is checked at (several when a page differs by what it shows). */
@@ -68,6 +70,12 @@ function addressesOf(pattern: string, demo: Demo): string[] {
     return demo.lessons.flatMap((l) => one({ courseId: l.courseId, lessonId: l.id }));
   if (pattern.endsWith("/courses/:courseId")) return demo.courses.flatMap((c) => one({ courseId: c.id }));
   if (pattern.endsWith("/jobs/:jobId")) return demo.jobIds.flatMap((jobId) => one({ jobId }));
+  // A course's assignments: the list (with who cannot open a draft), one assignment's people, and removing one.
+  if (pattern.endsWith("/courses/:courseId/assignments")) {
+    const [first, ...rest] = demo.assignments;
+    const at = one({ courseId: first.courseId })[0];
+    return [at, `${at}?assignment=${first.assignmentId}`, `${at}?remove=${first.assignmentId}`, ...rest.flatMap((a) => one({ courseId: a.courseId }))];
+  }
   return one({
     carouselId: demo.carouselId,
     categoryId: demo.categoryId,
@@ -107,7 +115,7 @@ let browser: Browser;
 let closeBrowser: () => Promise<void>;
 let demo: Demo;
 
-function readDemo(): Omit<Demo, "jobIds" | "importId"> {
+function readDemo(): Omit<Demo, "jobIds" | "importId" | "assignments"> {
   const db = new Database(path.join(server.dataDir, `org-${ORGANIZATION.id}`, "db.sqlite"), { readonly: true });
   try {
     const first = (table: string) => (db.prepare(`select id from ${table} order by id limit 1`).get() as { id: number }).id;
@@ -245,6 +253,34 @@ beforeAll(async () => {
     "update certificates set revoked_at = ?, revoked_reason = 'Issued by mistake' where id = (select min(id) from certificates)",
     now,
   );
+  // A draft assigned to the demo learner: the assignments screen names who cannot open it, and why.
+  const draft = Number(
+    execTenant(
+      server,
+      ORGANIZATION.id,
+      `insert into assignments (course_id, target, user_id, due_kind, due_days, created_at, updated_at)
+       select id, 'person', (select id from users where email = 'learner@acme.test'), 'days', 7, ?, ? from courses where published = 0 order by id limit 1`,
+      now,
+      now,
+    ).lastInsertRowid,
+  );
+  execTenant(
+    server,
+    ORGANIZATION.id,
+    "insert into assignment_people (assignment_id, user_id, assigned_at, due_on) select id, user_id, ?, '2030-01-31' from assignments where id = ?",
+    now,
+    draft,
+  );
+  const assignments = (() => {
+    const db = new Database(path.join(server.dataDir, `org-${ORGANIZATION.id}`, "db.sqlite"), { readonly: true });
+    try {
+      return db
+        .prepare("select course_id as courseId, min(id) as assignmentId from assignments group by course_id order by min(id) = ?, min(id)")
+        .all(draft) as Demo["assignments"];
+    } finally {
+      db.close();
+    }
+  })();
   const page = await areaPage("dashboard", "light");
   const importId = await uploadImport(page);
   await page.browserContext().close();
@@ -252,6 +288,7 @@ beforeAll(async () => {
     ...found,
     jobIds: [job("done", { course_id: found.courses[0].id }, null), job("failed", null, "The source course was deleted.")],
     importId,
+    assignments,
   };
 });
 afterAll(async () => {
@@ -313,6 +350,27 @@ const STATES: { name: string; reach: (page: Page, origin: string) => Promise<voi
       await page.type("input[name=email]", "not-an-address");
       await page.keyboard.press("Tab");
       await page.waitForSelector(".field-errors");
+    },
+  },
+  {
+    name: "the assign form with its errors and the people a name finds",
+    reach: async (page, origin) => {
+      const course = demo.assignments[0].courseId;
+      await page.goto(`${origin}/dashboard/organizations/${ORGANIZATION.id}/courses/${course}/assignments`, { waitUntil: "load" });
+      await settled(page);
+      await page.type('[data-testid="person"]', "a");
+      await page.click('[data-option="days"] input[type="radio"]');
+      await page.type('[data-testid="due-days"]', "7");
+      // Answered in place (400, with JavaScript by the router's fetch): no navigation to wait for.
+      await page.click('[data-testid="assign"]');
+      await page.waitForSelector('[data-testid="person-choices"]');
+    },
+  },
+  {
+    name: "a group's assignments as its group admins see them (/groups/{id}/assignments)",
+    reach: async (page, origin) => {
+      await page.goto(`${origin}/groups/${demo.groupId}/assignments?assignment=${demo.assignments[0].assignmentId}`, { waitUntil: "load" });
+      await page.waitForSelector('[data-testid="assign-form"]');
     },
   },
   {

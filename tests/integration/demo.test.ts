@@ -42,6 +42,10 @@ function dump(dataDir: string, organizationId: number) {
       watch: db.prepare("select user_id, day, seconds from watch_time_daily order by user_id, day").all(),
       lessons: db.prepare("select course_id, title, kind, file_id is not null as has_file from lessons order by id").all(),
       files: db.prepare("select kind, mime, name, sha256 from files order by id").all(),
+      assignments: db.prepare("select course_id, target, group_id, user_id, due_kind, due_date, due_days, created_at from assignments order by id").all(),
+      assignmentPeople: db
+        .prepare("select assignment_id, user_id, assigned_at, due_on, completed_at from assignment_people order by assignment_id, user_id")
+        .all(),
     };
   } finally {
     db.close();
@@ -71,6 +75,12 @@ describe("the demo", () => {
     // Every published kind of content: videos, text and image lessons; covers, PDFs and clips in the library.
     expect([...new Set(a.lessons.map((l: any) => l.kind))]).toEqual(expect.arrayContaining(["video", "text", "image", "scorm", "quiz"]));
     expect([...new Set(a.files.map((f: any) => f.mime))]).toEqual(expect.arrayContaining(["image/webp", "video/webm", "application/pdf"]));
+    // Compliance assignments (issue 34): groups and one person, due in the past and the future, some people done.
+    expect(a.assignments.map((x: any) => x.target)).toEqual(expect.arrayContaining(["group", "person"]));
+    const today = NOW.toISOString().slice(0, 10);
+    expect(a.assignmentPeople.some((p: any) => p.due_on < today && p.completed_at === null)).toBe(true);
+    expect(a.assignmentPeople.some((p: any) => p.due_on > today && p.completed_at === null)).toBe(true);
+    expect(a.assignmentPeople.some((p: any) => p.completed_at !== null)).toBe(true);
   }, 180_000);
 
   it("shows a learner carousels, episodes to watch, a video that plays and a PDF to download", async () => {
@@ -104,6 +114,16 @@ describe("the demo", () => {
       });
       expect(clip.status).toBe(206);
       expect(clip.raw.equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))).toBe(true); // WebM
+
+      // Acme's learner has one course overdue, one due soon and one done, first on their home (issue 34).
+      const acmeLearner = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
+      const acmeHome = (await request(server.port, "acme.localhost", "/", { headers: { Cookie: acmeLearner } })).body;
+      const due = acmeHome.slice(acmeHome.indexOf('data-testid="due-soon"'), acmeHome.indexOf('data-testid="featured"'));
+      expect([...due.matchAll(/data-course="([^"]+)" data-state="([^"]+)"/g)].map((m) => [m[1], m[2]])).toEqual([
+        ["Workplace Safety Essentials", "overdue"],
+        ["Data Protection Basics", "not_started"],
+        ["Welcome to Acme", "done"],
+      ]);
 
       const download = await request(server.port, "nordlys.localhost", `/courses/${handbook.id}`, { headers: { Cookie: learner } });
       const pdfUrl = /href="(\/files\/[^"]+)"/.exec(download.body);

@@ -1,5 +1,6 @@
 import type { ApiCall } from "../contract.server";
 import { analyticsCalls } from "./analytics.server";
+import { assignmentCalls } from "./assignments.server";
 import { authCalls } from "./auth.server";
 import { certificateCalls } from "./certificates.server";
 import { courseCalls } from "./courses.server";
@@ -25,6 +26,8 @@ export const API_CALLS: readonly ApiCall[] = [
   ...learningCalls,
   ...fileCalls,
   ...groupCalls,
+  // Compliance assignments (issue 34).
+  ...assignmentCalls,
   ...analyticsCalls,
   ...organizationCalls,
   ...referenceCalls,

@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { AccessMessage } from "~/components/access-message";
+import { StateBadge } from "~/components/assignment-state";
 import { ProviderImage } from "~/components/provider-image";
 import type { CoursePageData } from "~/screens/course-page.server";
 import { humanDuration } from "~/utils/duration";
@@ -35,6 +36,16 @@ export function CourseHero({ data }: { data: CoursePageData }) {
         </p>
         <h1>{course.title}</h1>
         {course.summary ? <p className="course-hero-summary">{course.summary}</p> : null}
+        {data.assignment ? (
+          <p className={`assignment-notice assignment-${data.assignment.state.replace("_", "-")}`} data-testid="assignment-notice">
+            <span>
+              {data.assignment.done
+                ? t("assigning.learner.noticeDone", { date: data.assignment.due, done: data.assignment.done })
+                : t("assigning.learner.notice", { date: data.assignment.due })}
+            </span>{" "}
+            <StateBadge state={data.assignment.state} />
+          </p>
+        ) : null}
         {progress && progress.done > 0 ? (
           <div className="course-hero-progress" data-testid="course-progress">
             <span className="progress-text">
