@@ -8,6 +8,7 @@ import { viewerOfMember, type Viewer } from "../access/viewer";
 import { addDays, dayIn, isDate } from "../utils/calendar";
 import type { CourseCompleted } from "./events.server";
 import { tenantTimeZone } from "./time-zone.server";
+import { progressInCycle, renewExpiredAssignees } from "./completion-cycle.server";
 
 /**
  * Compliance assignments (issue 34): "this course, for this person or this group's members, due on a day".
@@ -55,6 +56,12 @@ export function localToday(db: TenantConn, now: Date) {
 function targetOf(a: Pick<Assignment, "target" | "groupId">) {
   return a.target === "person" ? { kind: "person" as const } : { kind: "group" as const, groupId: a.groupId };
 }
+
+/**
+ * Recertification (app/models/recertification.server.ts): a completion counts as done for a new assignment
+ * only while it has not expired on `today` and is not being renewed; SQL over `course_completions cc`.
+ */
+const stillValid = (today: string) => sql`(cc.expires_on is null or cc.expires_on >= ${today}) and cc.renewal_started_at is null`;
 
 /** The due day of `days` rules, in SQL over `assignments`: `today` plus the assignment's days. */
 const dueOnSql = (today: string) =>
@@ -121,9 +128,11 @@ export function createAssignment(
     tx.run(sql`insert into ${assignmentPeople} (assignment_id, user_id, assigned_at, due_on, completed_at)
       select ${assignments.id}, m.user_id, ${toSeconds(now)}, ${dueOnSql(today)}, cc.completed_at
       from ${assignments} join (${people}) m
-      left join course_completions cc on cc.user_id = m.user_id and cc.course_id = ${assignments.courseId}
+      left join course_completions cc on cc.user_id = m.user_id and cc.course_id = ${assignments.courseId} and ${stillValid(today)}
       where ${assignments.id} = ${row.id}
       on conflict (assignment_id, user_id) do nothing`);
+    // Recertification: those whose completion has expired take the course again.
+    renewExpiredAssignees(tx, sql`ap.assignment_id = ${row.id}`, { today, now });
     return row;
   });
   const assigned = db
@@ -213,13 +222,19 @@ export function assignJoined(db: TenantConn, groupId: number, userIds: readonly 
   db.run(sql`insert into ${assignmentPeople} (assignment_id, user_id, assigned_at, due_on, completed_at)
     select ${assignments.id}, j.value, ${at}, ${dueOnSql(today)}, cc.completed_at
     from ${assignments} join json_each(${JSON.stringify(userIds)}) j
-    left join course_completions cc on cc.user_id = j.value and cc.course_id = ${assignments.courseId}
+    left join course_completions cc on cc.user_id = j.value and cc.course_id = ${assignments.courseId} and ${stillValid(today)}
     where ${assignments.groupId} = ${groupId}
     on conflict (assignment_id, user_id) do update set
       left_at = null,
       assigned_at = case when assignment_people.completed_at is null then excluded.assigned_at else assignment_people.assigned_at end,
       due_on = case when assignment_people.completed_at is null then excluded.due_on else assignment_people.due_on end
     where assignment_people.left_at is not null`);
+  // Recertification: those whose completion has expired take the course again.
+  renewExpiredAssignees(
+    db,
+    sql`ap.assignment_id in (select id from ${assignments} where group_id = ${groupId}) and ap.user_id in (select value from json_each(${JSON.stringify(userIds)}))`,
+    { today, now },
+  );
 }
 
 /** People left a group: their rows of its assignments stay as history, no longer open. */
@@ -237,9 +252,12 @@ export function assignmentsForCourseCompleted(tx: TenantConn, e: CourseCompleted
     and assignment_id in (select id from ${assignments} where course_id = ${e.courseId})`);
 }
 
-/** Whether the person has any lesson progress in the course, as SQL over `assignments` for one person. */
+/**
+ * Whether the person has any lesson progress in the course, as SQL over `assignments` for one person; while
+ * they renew an expiring completion (recertification) only progress since the renewal began counts.
+ */
 const startedSql = (userId: number) =>
-  sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${userId} and lp.course_id = ${assignments.courseId})`;
+  sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${userId} and lp.course_id = ${assignments.courseId} and ${progressInCycle})`;
 
 export interface PersonAssignment {
   assignmentId: number;
@@ -273,7 +291,7 @@ export function assignmentPeopleOf(db: TenantConn, viewer: Viewer, id: number, n
       dueOn: assignmentPeople.dueOn,
       completedAt: assignmentPeople.completedAt,
       leftAt: assignmentPeople.leftAt,
-      started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${row.courseId})`,
+      started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${row.courseId} and ${progressInCycle})`,
     })
     .from(assignmentPeople)
     .innerJoin(users, eq(users.id, assignmentPeople.userId))
