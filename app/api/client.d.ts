@@ -4406,6 +4406,8 @@ export interface operations {
                      *             "cover_file_id": 12,
                      *             "sequential_lessons": false,
                      *             "position": 0,
+                     *             "validity_months": 12,
+                     *             "reassign_days_before": 30,
                      *             "created_at": "2026-05-04T09:30:00.000Z",
                      *             "updated_at": "2026-05-04T09:30:00.000Z"
                      *           }
@@ -4439,6 +4441,8 @@ export interface operations {
                                 cover_file_id: number | null;
                                 sequential_lessons: boolean;
                                 position: number;
+                                validity_months: number | null;
+                                reassign_days_before: number;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -4549,6 +4553,10 @@ export interface operations {
                         /** Format: uri */
                         url: string;
                     }[];
+                    /** @default null */
+                    validity_months?: number | null;
+                    /** @default 30 */
+                    reassign_days_before?: number;
                 };
             };
         };
@@ -4578,6 +4586,8 @@ export interface operations {
                      *         "cover_file_id": 12,
                      *         "sequential_lessons": false,
                      *         "position": 0,
+                     *         "validity_months": 12,
+                     *         "reassign_days_before": 30,
                      *         "created_at": "2026-05-04T09:30:00.000Z",
                      *         "updated_at": "2026-05-04T09:30:00.000Z"
                      *       },
@@ -4602,6 +4612,8 @@ export interface operations {
                             cover_file_id: number | null;
                             sequential_lessons: boolean;
                             position: number;
+                            validity_months: number | null;
+                            reassign_days_before: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -4689,6 +4701,8 @@ export interface operations {
                      *             "cover_file_id": 12,
                      *             "sequential_lessons": false,
                      *             "position": 0,
+                     *             "validity_months": 12,
+                     *             "reassign_days_before": 30,
                      *             "created_at": "2026-05-04T09:30:00.000Z",
                      *             "updated_at": "2026-05-04T09:30:00.000Z"
                      *           }
@@ -4722,6 +4736,8 @@ export interface operations {
                                 cover_file_id: number | null;
                                 sequential_lessons: boolean;
                                 position: number;
+                                validity_months: number | null;
+                                reassign_days_before: number;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -4812,6 +4828,8 @@ export interface operations {
                      *         "cover_file_id": 12,
                      *         "sequential_lessons": false,
                      *         "position": 0,
+                     *         "validity_months": 12,
+                     *         "reassign_days_before": 30,
                      *         "created_at": "2026-05-04T09:30:00.000Z",
                      *         "updated_at": "2026-05-04T09:30:00.000Z"
                      *       },
@@ -4836,6 +4854,8 @@ export interface operations {
                             cover_file_id: number | null;
                             sequential_lessons: boolean;
                             position: number;
+                            validity_months: number | null;
+                            reassign_days_before: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -4913,6 +4933,8 @@ export interface operations {
                         /** Format: uri */
                         url: string;
                     }[];
+                    validity_months?: number | null;
+                    reassign_days_before?: number;
                 };
             };
         };
@@ -4942,6 +4964,8 @@ export interface operations {
                      *         "cover_file_id": 12,
                      *         "sequential_lessons": false,
                      *         "position": 0,
+                     *         "validity_months": 12,
+                     *         "reassign_days_before": 30,
                      *         "created_at": "2026-05-04T09:30:00.000Z",
                      *         "updated_at": "2026-05-04T09:30:00.000Z"
                      *       },
@@ -4966,6 +4990,8 @@ export interface operations {
                             cover_file_id: number | null;
                             sequential_lessons: boolean;
                             position: number;
+                            validity_months: number | null;
+                            reassign_days_before: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8714,7 +8740,10 @@ export interface operations {
                      *             "revoked_at": null,
                      *             "revoked_reason": null,
                      *             "pdf_ready": true,
-                     *             "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4"
+                     *             "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4",
+                     *             "expires_on": "2027-05-04",
+                     *             "expires_at": "2027-05-04T22:00:00.000Z",
+                     *             "expired": false
                      *           }
                      *         ],
                      *         "meta": {
@@ -8746,6 +8775,10 @@ export interface operations {
                                 pdf_ready: boolean;
                                 /** Format: uri */
                                 verification_url: string;
+                                expires_on: string | null;
+                                /** Format: date-time */
+                                expires_at: string | null;
+                                expired: boolean;
                             }[];
                             meta: {
                                 current_page: number;
@@ -8833,7 +8866,10 @@ export interface operations {
                      *             "revoked_at": null,
                      *             "revoked_reason": null,
                      *             "pdf_ready": true,
-                     *             "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4"
+                     *             "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4",
+                     *             "expires_on": "2027-05-04",
+                     *             "expires_at": "2027-05-04T22:00:00.000Z",
+                     *             "expired": false
                      *           }
                      *         ],
                      *         "meta": {
@@ -8865,6 +8901,10 @@ export interface operations {
                                 pdf_ready: boolean;
                                 /** Format: uri */
                                 verification_url: string;
+                                expires_on: string | null;
+                                /** Format: date-time */
+                                expires_at: string | null;
+                                expired: boolean;
                             }[];
                             meta: {
                                 current_page: number;
@@ -8947,7 +8987,10 @@ export interface operations {
                      *         "revoked_at": null,
                      *         "revoked_reason": null,
                      *         "pdf_ready": true,
-                     *         "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4"
+                     *         "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4",
+                     *         "expires_on": "2027-05-04",
+                     *         "expires_at": "2027-05-04T22:00:00.000Z",
+                     *         "expired": false
                      *       },
                      *       "status": 200
                      *     }
@@ -8970,6 +9013,10 @@ export interface operations {
                             pdf_ready: boolean;
                             /** Format: uri */
                             verification_url: string;
+                            expires_on: string | null;
+                            /** Format: date-time */
+                            expires_at: string | null;
+                            expired: boolean;
                         };
                         status: number;
                     };
@@ -9053,7 +9100,10 @@ export interface operations {
                      *         "revoked_at": "2026-05-04T09:30:00.000Z",
                      *         "revoked_reason": "Issued by mistake",
                      *         "pdf_ready": true,
-                     *         "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4"
+                     *         "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4",
+                     *         "expires_on": "2027-05-04",
+                     *         "expires_at": "2027-05-04T22:00:00.000Z",
+                     *         "expired": false
                      *       },
                      *       "status": 200
                      *     }
@@ -9076,6 +9126,10 @@ export interface operations {
                             pdf_ready: boolean;
                             /** Format: uri */
                             verification_url: string;
+                            expires_on: string | null;
+                            /** Format: date-time */
+                            expires_at: string | null;
+                            expired: boolean;
                         };
                         status: number;
                     };
@@ -13050,6 +13104,8 @@ export interface operations {
                                     cover_file_id: number | null;
                                     sequential_lessons: boolean;
                                     position: number;
+                                    validity_months: number | null;
+                                    reassign_days_before: number;
                                     /** Format: date-time */
                                     created_at: string;
                                     /** Format: date-time */
