@@ -18,6 +18,7 @@ import { seedDemoQuizzes } from "./demo/quizzes";
 import { seedGroupsDemo } from "./demo/groups";
 import { seedLeaderboardDemo } from "./demo/leaderboard";
 import { seedBrowseDemo } from "./demo/browse";
+import { seedRecertificationDemo } from "./demo/recertification";
 
 interface DemoCourse {
   title: string;
@@ -223,6 +224,8 @@ export async function seedDemo(
       seedLeaderboardDemo(db, { language: demo.language, domain: `${demo.urlPrefix}.test` });
       seedDemoQuizzes(db, demo.language);
       if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, language: demo.language, now });
+      // Recertification (issue 34): Acme's safety course valid 12 months, certificates expiring and expired.
+      if (history && demo.urlPrefix === "acme") await seedRecertificationDemo(db, { courseTitle: demo.courses[1].title, now });
       seedGroupsDemo(db);
       await seedBrowseDemo(target);
       // Analytics' daily rollups in the organization's zone, so the first report reads them (the server
