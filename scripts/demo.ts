@@ -19,6 +19,7 @@ import { seedGroupsDemo } from "./demo/groups";
 import { seedLeaderboardDemo } from "./demo/leaderboard";
 import { seedBrowseDemo } from "./demo/browse";
 import { seedRecertificationDemo } from "./demo/recertification";
+import { reassignExpiring } from "../app/models/recertification.server";
 
 interface DemoCourse {
   title: string;
@@ -228,6 +229,9 @@ export async function seedDemo(
       if (history && demo.urlPrefix === "acme") await seedRecertificationDemo(db, { courseTitle: demo.courses[1].title, now });
       seedGroupsDemo(db);
       await seedBrowseDemo(target);
+      // Recertification (issue 34): last, so that every assignment the demo made is covered: whoever is due is
+      // re-assigned as of `now`, and a server started on the demo finds nothing to do.
+      if (history) await reassignExpiring(db, { now });
       // Analytics' daily rollups in the organization's zone, so the first report reads them (the server
       // would otherwise queue the same rebuild at the first report: docs/decisions/018-analytics.md).
       await rebuildDailyRollups(db, organization.timeZone);

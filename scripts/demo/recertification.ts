@@ -14,8 +14,8 @@ const DAY = 86_400_000;
  * certificates. Learners of the earlier cohort (scripts/demo/analytics.ts) who had not completed it did so
  * about a year before `now`: one was assigned it, was re-assigned 30 days before the completion expired and
  * is now overdue with an expired certificate; four hold certificates expiring within 30 days (the two who are
- * assigned the course have been re-assigned, due on their expiry day, not started); one, never assigned, let
- * it expire and may take it again. Deterministic for `now`.
+ * assigned the course are re-assigned at the end of the demo, due on their expiry day, not started); one,
+ * never assigned, let it expire and may take it again. Deterministic for `now`.
  */
 export async function seedRecertificationDemo(db: TenantDb, { courseTitle, now }: { courseTitle: string; now: Date }) {
   const course = db.select().from(courses).where(eq(courses.title, courseTitle)).get();
@@ -70,5 +70,5 @@ export async function seedRecertificationDemo(db: TenantDb, { courseTitle, now }
   complete(soon4, 340);
   // Never assigned; expired about two months ago.
   complete(lapsed, 425);
-  await reassignExpiring(db, { now });
+  // soon1 and soon2 are re-assigned as of `now` at the end of the demo (scripts/demo.ts).
 }
