@@ -73,6 +73,11 @@ export const courses = sqliteTable(
     /** Lessons can require all earlier lessons to be seen (docs/product.md §4). */
     sequentialLessons: integer("sequential_lessons", { mode: "boolean" }).notNull().default(false),
     position: integer("position").notNull().default(0),
+    // ——— Recertification (issue 34; app/models/recertification.server.ts, docs/decisions/035-recertification.md) ———
+    /** A completion of this course is valid this many months (1–120); null: for good. */
+    validityMonths: integer("validity_months"),
+    /** Its holders are assigned the course again this many days (1–365) before their completion expires. */
+    reassignDaysBefore: integer("reassign_days_before").notNull().default(30),
     ...timestamps(),
   },
   (t) => [
@@ -365,6 +370,12 @@ export const lessonProgress = sqliteTable(
   ],
 );
 
+/**
+ * A person's completion of a course: one row per person and course, holding their latest completion. A
+ * course with a validity (courses.validity_months) gives it an expiry day; completing it again after a
+ * renewal was opened (app/models/completion-cycle.server.ts) moves the earlier completion to
+ * `course_completion_history` and counts the cycle up (docs/decisions/035-recertification.md).
+ */
 export const courseCompletions = sqliteTable(
   "course_completions",
   {
@@ -375,8 +386,35 @@ export const courseCompletions = sqliteTable(
       .notNull()
       .references(() => courses.id, { onDelete: "cascade" }),
     completedAt: integer("completed_at", { mode: "timestamp" }).notNull(),
+    /** Which completion this is: 1 for the first, 2 after one renewal, … */
+    cycle: integer("cycle").notNull().default(1),
+    /** The last local day (YYYY-MM-DD, organization's zone) the completion is valid on; null: for good. */
+    expiresOn: text("expires_on"),
+    /** Set while a renewal is open (re-assigned, or taken again after expiry): lessons count again from then. */
+    renewalStartedAt: integer("renewal_started_at", { mode: "timestamp" }),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.courseId] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.courseId] }),
+    index("course_completions_expiry_idx").on(t.expiresOn),
+    index("course_completions_course_expiry_idx").on(t.courseId, t.expiresOn),
+  ],
+);
+
+/** Earlier completions of a course, moved here when the person completed it again (their history). */
+export const courseCompletionHistory = sqliteTable(
+  "course_completion_history",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    courseId: integer("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    cycle: integer("cycle").notNull(),
+    completedAt: integer("completed_at", { mode: "timestamp" }).notNull(),
+    expiresOn: text("expires_on"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.courseId, t.cycle] })],
 );
 
 /** Watch time per learner and day, for analytics and the leaderboard (docs/product.md §3 KPIs, §9 widgets). */
@@ -618,6 +656,10 @@ export const certificates = sqliteTable(
     score: integer("score"),
     layout: text("layout", { mode: "json" }).$type<CertificateLayout>().notNull(),
     issuedAt: integer("issued_at", { mode: "timestamp" }).notNull(),
+    /** The completion cycle it was issued for (course_completions.cycle): one certificate per cycle. */
+    cycle: integer("cycle").notNull().default(1),
+    /** The completion's expiry day at issue (YYYY-MM-DD, organization's zone); null: it never expires. */
+    expiresOn: text("expires_on"),
     /** The rendered PDF (a row of `files`), once the render job has run. */
     pdfFileId: integer("pdf_file_id").references(() => files.id, { onDelete: "set null" }),
     revokedAt: integer("revoked_at", { mode: "timestamp" }),
@@ -626,7 +668,7 @@ export const certificates = sqliteTable(
   },
   (t) => [
     uniqueIndex("certificates_public_id_unique").on(t.publicId),
-    uniqueIndex("certificates_user_course_unique").on(t.userId, t.issuedForCourseId),
+    uniqueIndex("certificates_user_course_cycle_unique").on(t.userId, t.issuedForCourseId, t.cycle),
   ],
 );
 
@@ -1248,6 +1290,12 @@ export const assignmentPeople = sqliteTable(
     completedAt: integer("completed_at", { mode: "timestamp" }),
     /** When the person left the group; their row is kept as history and no longer counts as open. */
     leftAt: integer("left_at", { mode: "timestamp" }),
+    /**
+     * The person's cycle of this assignment: 1, then one more each time recertification assigns the course
+     * again before their completion expires (app/models/recertification.server.ts). Keys per-cycle work
+     * such as reminders; the earlier cycle's completion stays in course_completion_history and certificates.
+     */
+    cycle: integer("cycle").notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.assignmentId, t.userId] }),
@@ -1258,3 +1306,32 @@ export const assignmentPeople = sqliteTable(
 
 export type Assignment = typeof assignments.$inferSelect;
 export type AssignmentPerson = typeof assignmentPeople.$inferSelect;
+
+/**
+ * ——— Recertification (issue 34; app/models/recertification.server.ts) ———
+ * Each time a person was assigned a course again because their completion was about to expire: once per
+ * person, course and expiry day (the key), so the background job never re-assigns twice for one expiry,
+ * however often it runs or is interrupted.
+ */
+export const recertifications = sqliteTable(
+  "recertifications",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    courseId: integer("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    /** The expiry day (course_completions.expires_on) this re-assignment was for. */
+    expiresOn: text("expires_on").notNull(),
+    /** The completion cycle that was expiring. */
+    cycle: integer("cycle").notNull(),
+    reassignedAt: integer("reassigned_at", { mode: "timestamp" }).notNull(),
+    /** The new due day given to the person's assignments: the expiry day. */
+    dueOn: text("due_on").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.courseId, t.expiresOn] })],
+);
+
+export type CourseCompletion = typeof courseCompletions.$inferSelect;
+export type Recertification = typeof recertifications.$inferSelect;

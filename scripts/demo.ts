@@ -19,6 +19,8 @@ import { seedGroupsDemo } from "./demo/groups";
 import { seedLeaderboardDemo } from "./demo/leaderboard";
 import { seedBrowseDemo } from "./demo/browse";
 import { seedAssignmentsDemo } from "./demo/assignments";
+import { seedRecertificationDemo } from "./demo/recertification";
+import { reassignExpiring } from "../app/models/recertification.server";
 
 interface DemoCourse {
   title: string;
@@ -224,11 +226,16 @@ export async function seedDemo(
       seedLeaderboardDemo(db, { language: demo.language, domain: `${demo.urlPrefix}.test` });
       seedDemoQuizzes(db, demo.language);
       if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, language: demo.language, now });
+      // Recertification (issue 34): Acme's safety course valid 12 months, certificates expiring and expired.
+      if (history && demo.urlPrefix === "acme") await seedRecertificationDemo(db, { courseTitle: demo.courses[1].title, now });
       seedGroupsDemo(db);
       // Compliance assignments (issue 34): Acme's safety, data protection and welcome courses, due in the past and the future.
       if (demo.urlPrefix === "acme")
         seedAssignmentsDemo(db, { adminEmail: "admin@acme.test", learnerEmail: "learner@acme.test", now });
       await seedBrowseDemo(target);
+      // Recertification (issue 34): last, so that every assignment the demo made is covered: whoever is due is
+      // re-assigned as of `now`, and a server started on the demo finds nothing to do.
+      if (history) await reassignExpiring(db, { now });
       // Analytics' daily rollups in the organization's zone, so the first report reads them (the server
       // would otherwise queue the same rebuild at the first report: docs/decisions/018-analytics.md).
       await rebuildDailyRollups(db, organization.timeZone);

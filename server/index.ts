@@ -10,6 +10,7 @@ import { SERVER_BUSY_TIMEOUT_MS } from "../db/write-lock";
 import { createApp } from "./app";
 import { readConfig } from "./config";
 import { Platform } from "./platform";
+import { scheduleRecertification } from "./recertification";
 import { logger } from "./logger";
 import { removePidFile, writePidFile } from "./pid-file";
 
@@ -39,6 +40,7 @@ async function main() {
   }
 
   const app = createApp(platform, build);
+  let stopRecertification = () => {};
   const server = app.listen(config.PORT, config.HOST, () => {
     const { port } = server.address() as AddressInfo;
     platform.listeningPort = port;
@@ -49,6 +51,7 @@ async function main() {
     if (config.NODE_ENV === "development") broadcastDevReady(build);
     platform.jobs.resumeAll();
     platform.summaries.gatherMissing(); // organizations the platform has no summary of yet (server/tenant-summaries.ts)
+    stopRecertification = scheduleRecertification(platform); // re-assign before completions expire (issue 34)
   });
   server.keepAliveTimeout = 65_000;
 
@@ -59,6 +62,7 @@ async function main() {
     logger.info({ signal }, "stopping");
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    stopRecertification();
     server.close(() => {
       void platform.jobs
         .stop()

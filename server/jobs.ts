@@ -17,6 +17,7 @@ import { listOrganizations } from "../app/models/organization.server";
 import { sweepIncoming } from "../app/models/file.server";
 import { sweepScormIncoming } from "../app/models/scorm.server";
 import { importUsersJob } from "../app/models/user-import.server";
+import { reassignJob, RECERTIFICATION_JOB } from "../app/models/recertification.server";
 import type { JobServices } from "./services";
 import { renderCertificateJob } from "./certificates";
 import { logger } from "./logger";
@@ -35,6 +36,7 @@ const HANDLERS: Record<string, Handler> = {
   "certificate.render": renderCertificateJob,
   "users.import": importUsersJob, // groups and import (issue 14)
   [REBUILD_JOB]: rebuildAnalyticsJob, // analytics' daily rollups in the organization's zone (issue 33)
+  [RECERTIFICATION_JOB]: reassignJob, // recertification: re-assign before completions expire (issue 34; server/recertification.ts)
 };
 
 /**

@@ -4482,6 +4482,8 @@ export interface operations {
                      *             "cover_file_id": 12,
                      *             "sequential_lessons": false,
                      *             "position": 0,
+                     *             "validity_months": 12,
+                     *             "reassign_days_before": 30,
                      *             "created_at": "2026-05-04T09:30:00.000Z",
                      *             "updated_at": "2026-05-04T09:30:00.000Z"
                      *           }
@@ -4515,6 +4517,8 @@ export interface operations {
                                 cover_file_id: number | null;
                                 sequential_lessons: boolean;
                                 position: number;
+                                validity_months: number | null;
+                                reassign_days_before: number;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -4625,6 +4629,10 @@ export interface operations {
                         /** Format: uri */
                         url: string;
                     }[];
+                    /** @default null */
+                    validity_months?: number | null;
+                    /** @default 30 */
+                    reassign_days_before?: number;
                 };
             };
         };
@@ -4654,6 +4662,8 @@ export interface operations {
                      *         "cover_file_id": 12,
                      *         "sequential_lessons": false,
                      *         "position": 0,
+                     *         "validity_months": 12,
+                     *         "reassign_days_before": 30,
                      *         "created_at": "2026-05-04T09:30:00.000Z",
                      *         "updated_at": "2026-05-04T09:30:00.000Z"
                      *       },
@@ -4678,6 +4688,8 @@ export interface operations {
                             cover_file_id: number | null;
                             sequential_lessons: boolean;
                             position: number;
+                            validity_months: number | null;
+                            reassign_days_before: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -4765,6 +4777,8 @@ export interface operations {
                      *             "cover_file_id": 12,
                      *             "sequential_lessons": false,
                      *             "position": 0,
+                     *             "validity_months": 12,
+                     *             "reassign_days_before": 30,
                      *             "created_at": "2026-05-04T09:30:00.000Z",
                      *             "updated_at": "2026-05-04T09:30:00.000Z"
                      *           }
@@ -4798,6 +4812,8 @@ export interface operations {
                                 cover_file_id: number | null;
                                 sequential_lessons: boolean;
                                 position: number;
+                                validity_months: number | null;
+                                reassign_days_before: number;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -4888,6 +4904,8 @@ export interface operations {
                      *         "cover_file_id": 12,
                      *         "sequential_lessons": false,
                      *         "position": 0,
+                     *         "validity_months": 12,
+                     *         "reassign_days_before": 30,
                      *         "created_at": "2026-05-04T09:30:00.000Z",
                      *         "updated_at": "2026-05-04T09:30:00.000Z"
                      *       },
@@ -4912,6 +4930,8 @@ export interface operations {
                             cover_file_id: number | null;
                             sequential_lessons: boolean;
                             position: number;
+                            validity_months: number | null;
+                            reassign_days_before: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -4989,6 +5009,8 @@ export interface operations {
                         /** Format: uri */
                         url: string;
                     }[];
+                    validity_months?: number | null;
+                    reassign_days_before?: number;
                 };
             };
         };
@@ -5018,6 +5040,8 @@ export interface operations {
                      *         "cover_file_id": 12,
                      *         "sequential_lessons": false,
                      *         "position": 0,
+                     *         "validity_months": 12,
+                     *         "reassign_days_before": 30,
                      *         "created_at": "2026-05-04T09:30:00.000Z",
                      *         "updated_at": "2026-05-04T09:30:00.000Z"
                      *       },
@@ -5042,6 +5066,8 @@ export interface operations {
                             cover_file_id: number | null;
                             sequential_lessons: boolean;
                             position: number;
+                            validity_months: number | null;
+                            reassign_days_before: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8790,7 +8816,10 @@ export interface operations {
                      *             "revoked_at": null,
                      *             "revoked_reason": null,
                      *             "pdf_ready": true,
-                     *             "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4"
+                     *             "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4",
+                     *             "expires_on": "2027-05-04",
+                     *             "expires_at": "2027-05-04T22:00:00.000Z",
+                     *             "expired": false
                      *           }
                      *         ],
                      *         "meta": {
@@ -8822,6 +8851,10 @@ export interface operations {
                                 pdf_ready: boolean;
                                 /** Format: uri */
                                 verification_url: string;
+                                expires_on: string | null;
+                                /** Format: date-time */
+                                expires_at: string | null;
+                                expired: boolean;
                             }[];
                             meta: {
                                 current_page: number;
@@ -8909,7 +8942,10 @@ export interface operations {
                      *             "revoked_at": null,
                      *             "revoked_reason": null,
                      *             "pdf_ready": true,
-                     *             "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4"
+                     *             "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4",
+                     *             "expires_on": "2027-05-04",
+                     *             "expires_at": "2027-05-04T22:00:00.000Z",
+                     *             "expired": false
                      *           }
                      *         ],
                      *         "meta": {
@@ -8941,6 +8977,10 @@ export interface operations {
                                 pdf_ready: boolean;
                                 /** Format: uri */
                                 verification_url: string;
+                                expires_on: string | null;
+                                /** Format: date-time */
+                                expires_at: string | null;
+                                expired: boolean;
                             }[];
                             meta: {
                                 current_page: number;
@@ -9023,7 +9063,10 @@ export interface operations {
                      *         "revoked_at": null,
                      *         "revoked_reason": null,
                      *         "pdf_ready": true,
-                     *         "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4"
+                     *         "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4",
+                     *         "expires_on": "2027-05-04",
+                     *         "expires_at": "2027-05-04T22:00:00.000Z",
+                     *         "expired": false
                      *       },
                      *       "status": 200
                      *     }
@@ -9046,6 +9089,10 @@ export interface operations {
                             pdf_ready: boolean;
                             /** Format: uri */
                             verification_url: string;
+                            expires_on: string | null;
+                            /** Format: date-time */
+                            expires_at: string | null;
+                            expired: boolean;
                         };
                         status: number;
                     };
@@ -9129,7 +9176,10 @@ export interface operations {
                      *         "revoked_at": "2026-05-04T09:30:00.000Z",
                      *         "revoked_reason": "Issued by mistake",
                      *         "pdf_ready": true,
-                     *         "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4"
+                     *         "verification_url": "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4",
+                     *         "expires_on": "2027-05-04",
+                     *         "expires_at": "2027-05-04T22:00:00.000Z",
+                     *         "expired": false
                      *       },
                      *       "status": 200
                      *     }
@@ -9152,6 +9202,10 @@ export interface operations {
                             pdf_ready: boolean;
                             /** Format: uri */
                             verification_url: string;
+                            expires_on: string | null;
+                            /** Format: date-time */
+                            expires_at: string | null;
+                            expired: boolean;
                         };
                         status: number;
                     };
@@ -13126,6 +13180,8 @@ export interface operations {
                                     cover_file_id: number | null;
                                     sequential_lessons: boolean;
                                     position: number;
+                                    validity_months: number | null;
+                                    reassign_days_before: number;
                                     /** Format: date-time */
                                     created_at: string;
                                     /** Format: date-time */

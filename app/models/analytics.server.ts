@@ -73,7 +73,7 @@ export function recordFact(
   ).run({ userId, metric, hour, courseId: course, value });
 }
 
-/** courseCompleted: called once per person and course. */
+/** courseCompleted: called once per person, course and completion cycle (a renewal counts again). */
 export function recordCourseCompleted(tx: TenantConn, e: CourseCompleted) {
   recordFact(tx, { metric: "completions", userId: e.userId, courseId: e.courseId, at: e.at });
 }

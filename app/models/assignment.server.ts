@@ -19,6 +19,7 @@ import { addDays, dayIn, isDate } from "../utils/calendar";
 import { MAX_DUE_DAYS } from "./forms/assignments";
 import type { CourseCompleted } from "./events.server";
 import { tenantTimeZone } from "./time-zone.server";
+import { progressInCycle, renewExpiredAssignees } from "./completion-cycle.server";
 
 /**
  * Compliance assignments (issue 34): "this course, for this person or this group's members, due on a day".
@@ -65,6 +66,12 @@ export function localToday(db: TenantConn, now: Date) {
 function targetOf(a: Pick<Assignment, "target" | "groupId">) {
   return a.target === "person" ? { kind: "person" as const } : { kind: "group" as const, groupId: a.groupId };
 }
+
+/**
+ * Recertification (app/models/recertification.server.ts): a completion counts as done for a new assignment
+ * only while it has not expired on `today` and is not being renewed; SQL over `course_completions cc`.
+ */
+const stillValid = (today: string) => sql`(cc.expires_on is null or cc.expires_on >= ${today}) and cc.renewal_started_at is null`;
 
 /** The due day of `days` rules, in SQL over `assignments`: `today` plus the assignment's days. */
 const dueOnSql = (today: string) =>
@@ -132,9 +139,11 @@ export function createAssignment(
     tx.run(sql`insert into ${assignmentPeople} (assignment_id, user_id, assigned_at, due_on, completed_at)
       select ${assignments.id}, m.user_id, ${toSeconds(now)}, ${dueOnSql(today)}, cc.completed_at
       from ${assignments} join (${people}) m
-      left join course_completions cc on cc.user_id = m.user_id and cc.course_id = ${assignments.courseId}
+      left join course_completions cc on cc.user_id = m.user_id and cc.course_id = ${assignments.courseId} and ${stillValid(today)}
       where ${assignments.id} = ${row.id}
       on conflict (assignment_id, user_id) do nothing`);
+    // Recertification: those whose completion has expired take the course again.
+    renewExpiredAssignees(tx, sql`ap.assignment_id = ${row.id}`, { today, now });
     return row;
   });
   const assigned = db
@@ -224,13 +233,19 @@ export function assignJoined(db: TenantConn, groupId: number, userIds: readonly 
   db.run(sql`insert into ${assignmentPeople} (assignment_id, user_id, assigned_at, due_on, completed_at)
     select ${assignments.id}, j.value, ${at}, ${dueOnSql(today)}, cc.completed_at
     from ${assignments} join json_each(${JSON.stringify(userIds)}) j
-    left join course_completions cc on cc.user_id = j.value and cc.course_id = ${assignments.courseId}
+    left join course_completions cc on cc.user_id = j.value and cc.course_id = ${assignments.courseId} and ${stillValid(today)}
     where ${assignments.groupId} = ${groupId}
     on conflict (assignment_id, user_id) do update set
       left_at = null,
       assigned_at = case when assignment_people.completed_at is null then excluded.assigned_at else assignment_people.assigned_at end,
       due_on = case when assignment_people.completed_at is null then excluded.due_on else assignment_people.due_on end
     where assignment_people.left_at is not null`);
+  // Recertification: those whose completion has expired take the course again.
+  renewExpiredAssignees(
+    db,
+    sql`ap.assignment_id in (select id from ${assignments} where group_id = ${groupId}) and ap.user_id in (select value from json_each(${JSON.stringify(userIds)}))`,
+    { today, now },
+  );
 }
 
 /** People left a group: their rows of its assignments stay as history, no longer open. */
@@ -280,7 +295,7 @@ export function assignmentPeopleOf(db: TenantConn, viewer: Viewer, id: number, n
       dueOn: assignmentPeople.dueOn,
       completedAt: assignmentPeople.completedAt,
       leftAt: assignmentPeople.leftAt,
-      started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${row.courseId})`,
+      started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${row.courseId} and ${progressInCycle})`,
     })
     .from(assignmentPeople)
     .innerJoin(users, eq(users.id, assignmentPeople.userId))
@@ -333,7 +348,7 @@ function dueSoonStatement(db: TenantConn, viewer: Viewer) {
         dueOn: assignmentPeople.dueOn,
         assignedAt: assignmentPeople.assignedAt,
         completedAt: assignmentPeople.completedAt,
-        started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${courses.id})`,
+        started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${courses.id} and ${progressInCycle})`,
         prerequisiteDone: sql<number>`(${courses.prerequisiteCourseId} is null or exists (select 1 from course_completions cc where cc.user_id = ${assignmentPeople.userId} and cc.course_id = ${courses.prerequisiteCourseId}))`,
       })
       .from(assignmentPeople)
@@ -419,7 +434,7 @@ export function courseAssignment(db: TenantConn, viewer: Viewer, courseId: numbe
         assignmentId: assignmentPeople.assignmentId,
         dueOn: assignmentPeople.dueOn,
         completedAt: assignmentPeople.completedAt,
-        started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${assignments.courseId})`,
+        started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${assignments.courseId} and ${progressInCycle})`,
       })
       .from(assignmentPeople)
       .innerJoin(assignments, eq(assignments.id, assignmentPeople.assignmentId))
@@ -557,7 +572,7 @@ export function assignmentPeoplePage(
     when ${assignmentPeople.leftAt} is not null then 'left'
     when ${assignmentPeople.completedAt} is not null then 'done'
     when ${assignmentPeople.dueOn} < ${today} then 'overdue'
-    when exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${row.courseId}) then 'in_progress'
+    when exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${row.courseId} and ${progressInCycle}) then 'in_progress'
     else 'not_started' end`;
   const where = and(eq(assignmentPeople.assignmentId, id), state ? sql`${stateSql} = ${state}` : undefined);
   // How many people are in each state (the screen's filter says so), and of them those asked for.

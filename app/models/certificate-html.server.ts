@@ -37,6 +37,18 @@ export function certificateDate(date: Date, language: string) {
   return formatDate(date, { locale: LOCALES[language] ?? "da-DK", dateStyle: "long" });
 }
 
+/** {expiry_date}: a local day (YYYY-MM-DD) written out in the learner's language, as the day it is. */
+export function certificateDay(day: string, language: string) {
+  return formatDate(`${day}T00:00:00Z`, { locale: LOCALES[language] ?? "da-DK", dateStyle: "long", timeZone: "UTC" });
+}
+
+/**
+ * Where a certificate that expires says so when its template has no block with {expiry_date}: under the
+ * starter layout's date line, centred (app/models/certificate.server.ts `starterBlocks`). An admin who wants
+ * it elsewhere adds a block with the placeholder.
+ */
+const EXPIRY_BLOCK = { x: 10, y: 78, width: 80, size: 12, align: "center", bold: false, color: "#1f2937" } as const;
+
 /** An image file as a data: URI, when it is a stored raster image (re-encoded at upload). */
 export function imageDataUri(file: { mime: string; kind: string } | undefined, fullPath: string | null) {
   if (!file || file.kind !== "image" || !fullPath || !/^image\/(png|jpeg|gif|webp)$/.test(file.mime)) return null;
@@ -59,6 +71,12 @@ export interface CertificatePage {
   /** The QR code's SVG (from qrSvg), when the layout shows one. */
   qr: string | null;
   language: string;
+  /**
+   * Recertification (issue 34): the line a certificate that expires shows when no block of its layout uses
+   * {expiry_date} ("Valid until {expiry_date}" in its language). Blocks that use it are left out when
+   * `values.expiry_date` is empty (a certificate that never expires).
+   */
+  expiryLine?: string | null;
 }
 
 const FONTS = `"DejaVu Sans", "Liberation Sans", "WenQuanYi Zen Hei", "Noto Sans CJK SC", sans-serif`;
@@ -72,7 +90,11 @@ export function certificateHtml(page: CertificatePage) {
   const { widthMm, heightMm } = pageBox(page.layout);
   const background = safeUri(page.backgroundUri);
   const logo = safeUri(page.logoUri);
-  const blocks = page.layout.blocks
+  const expires = page.values.expiry_date !== "";
+  const usesExpiry = (b: { text: string }) => b.text.includes("{expiry_date}");
+  const shown = page.layout.blocks.filter((b) => expires || !usesExpiry(b));
+  if (expires && page.expiryLine && !shown.some(usesExpiry)) shown.push({ ...EXPIRY_BLOCK, text: page.expiryLine });
+  const blocks = shown
     .map((b) => {
       const text = escapeHtml(fillPlaceholders(b.text, page.values)).replace(/\n/g, "<br>");
       const colour = /^#[0-9a-fA-F]{6}$/.test(b.color) ? b.color : "#1f2937";

@@ -5,7 +5,10 @@ import type { TenantConn } from "../../db/open";
 import type { Organization } from "../../db/platform";
 import { files, type Certificate, type CertificateLayout } from "../../db/tenant";
 import { tenantFolder } from "../../db/tenant-pool";
-import { certificateDate, certificateHtml, imageDataUri, pageBox, qrSvg, type CertificatePage } from "./certificate-html.server";
+import { certificateDate, certificateDay, certificateHtml, imageDataUri, pageBox, qrSvg, type CertificatePage } from "./certificate-html.server";
+import { addMonths } from "../utils/calendar";
+import { FALLBACK_LANGUAGE, isLanguage } from "../utils/i18n";
+import { getFixedT } from "../utils/i18n.server";
 import { getCertificate, pdfName, setCertificatePdf, type Placeholder } from "./certificate.server";
 import { fileOnDisk, getFile } from "./file.server";
 
@@ -43,12 +46,19 @@ function logoUri(db: TenantConn, env: CertificateEnv) {
   return match ? fileUri(db, env, Number(match[1])) : null;
 }
 
+/** "Valid until {expiry_date}" in the certificate's language (recertification, issue 34). */
+async function expiryLine(language: string) {
+  const t = await getFixedT(isLanguage(language) ? language : FALLBACK_LANGUAGE);
+  return t("recertification.certificate.validUntil");
+}
+
 async function page(
   db: TenantConn,
   env: CertificateEnv,
   layout: CertificateLayout,
   values: Record<Placeholder, string>,
   language: string,
+  { expiryLine: withExpiryLine = true }: { expiryLine?: boolean } = {},
 ): Promise<CertificatePage> {
   return {
     layout,
@@ -57,6 +67,7 @@ async function page(
     logoUri: layout.showLogo ? logoUri(db, env) : null,
     qr: layout.showQr ? await qrSvg(values.verification_url) : null,
     language,
+    expiryLine: withExpiryLine && values.expiry_date ? await expiryLine(language) : null,
   };
 }
 
@@ -72,6 +83,7 @@ export async function certificatePage(db: TenantConn, env: CertificateEnv, certi
     organization_name: env.organization.name,
     certificate_id: certificate.publicId,
     verification_url: url,
+    expiry_date: certificate.expiresOn ? certificateDay(certificate.expiresOn, language) : "",
   };
   return page(db, env, certificate.layout, values, language);
 }
@@ -92,8 +104,11 @@ export async function previewPage(
     organization_name: env.organization.name,
     certificate_id: publicId,
     verification_url: verificationUrl(env, publicId),
+    // A sample a year on, for a block that uses it; the line added to expiring certificates whose
+    // template has no such block is not drawn here, as most courses never expire.
+    expiry_date: certificateDay(addMonths(new Date().toISOString().slice(0, 10), 12), sample.language),
   };
-  return page(db, env, layout, values, sample.language);
+  return page(db, env, layout, values, sample.language, { expiryLine: false });
 }
 
 /** Why a preview was not drawn: the words the admin reads (a translation key) and the /api's error code. */

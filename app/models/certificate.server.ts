@@ -21,6 +21,8 @@ import {
 import { contains, type Page } from "../utils/pagination";
 import type { Resource, WriteResult } from "./resource";
 import { courseQuizScore } from "./quiz.server";
+import { completionOf, isExpired } from "./completion-cycle.server";
+import { addDays, dayIn, DEFAULT_TIME_ZONE, localMidnight } from "../utils/calendar";
 import { blockSchema, layoutSchema } from "./forms/certificates";
 
 /**
@@ -39,6 +41,9 @@ export const PLACEHOLDERS = [
   "organization_name",
   "certificate_id",
   "verification_url",
+  // Recertification (issue 34): the last day the completion is valid on; a block using it is left out of
+  // certificates that never expire (app/models/certificate-html.server.ts).
+  "expiry_date",
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
@@ -373,9 +378,11 @@ export function learnerName(user: { firstName: string; lastName: string; email: 
 }
 
 /**
- * Issues the learner's certificate for a completed course, once (subscribed to courseCompleted, inside
- * the transaction that recorded the completion). Idempotent: the (user, course) unique key makes a second
- * call, or a concurrent one, do nothing. Returns the certificate, or null when the course issues none.
+ * Issues the learner's certificate for a completed course, once per completion cycle (subscribed to
+ * courseCompleted, inside the transaction that recorded the completion). Idempotent: the (user, course,
+ * cycle) unique key makes a second call, or a concurrent one, do nothing. The cycle and the expiry day are
+ * the completion's (app/models/completion-cycle.server.ts; cycle 1 and no expiry without one). Returns the
+ * certificate, or null when the course issues none.
  */
 export function issueCertificate(
   tx: TenantConn,
@@ -383,11 +390,10 @@ export function issueCertificate(
 ): Certificate | null {
   const course = tx.select().from(courses).where(eq(courses.id, courseId)).get();
   if (!course?.allowCertificates) return null;
-  const existing = tx
-    .select()
-    .from(certificates)
-    .where(and(eq(certificates.userId, userId), eq(certificates.issuedForCourseId, courseId)))
-    .get();
+  const completion = completionOf(tx, userId, courseId);
+  const cycle = completion?.cycle ?? 1;
+  const ofCycle = and(eq(certificates.userId, userId), eq(certificates.issuedForCourseId, courseId), eq(certificates.cycle, cycle));
+  const existing = tx.select().from(certificates).where(ofCycle).get();
   if (existing) return existing;
   const user = tx.select().from(users).where(eq(users.id, userId)).get();
   if (!user) return null;
@@ -407,17 +413,15 @@ export function issueCertificate(
         score: certificateScore(tx, userId, courseId),
         layout: template?.layout ?? DEFAULT_LAYOUT,
         issuedAt: at,
+        cycle,
+        expiresOn: completion?.expiresOn ?? null,
       })
       .onConflictDoNothing()
       .returning()
       .get();
     if (row) return row;
     // Either the certificate exists (another path issued it) or the random id collided: look, then retry.
-    const now = tx
-      .select()
-      .from(certificates)
-      .where(and(eq(certificates.userId, userId), eq(certificates.issuedForCourseId, courseId)))
-      .get();
+    const now = tx.select().from(certificates).where(ofCycle).get();
     if (now) return now;
   }
   throw new Error("could not pick a unique certificate id");
@@ -446,12 +450,15 @@ export function getCertificateByPublicId(db: TenantConn, publicId: string) {
   return db.select().from(certificates).where(eq(certificates.publicId, normalized)).get();
 }
 
+/** The learner's latest certificate of a course (of their latest completion cycle that issued one). */
 export function certificateForCourse(db: TenantConn, userId: number, courseId: number) {
   return preparedOnce(db, "certificate.forCourse", () =>
     db
       .select()
       .from(certificates)
       .where(and(eq(certificates.userId, sql.placeholder("userId")), eq(certificates.issuedForCourseId, sql.placeholder("courseId"))))
+      .orderBy(desc(certificates.cycle))
+      .limit(1)
       .prepare(),
   ).get({ userId, courseId });
 }
@@ -491,7 +498,12 @@ export function restoreCertificate(db: TenantConn, id: number) {
   return db.update(certificates).set({ revokedAt: null, revokedReason: null }).where(eq(certificates.id, id)).returning().get();
 }
 
-export function certificateView(c: Certificate, verificationUrl: string) {
+/**
+ * A certificate in /api. `expires_on` is the last local day it is valid on (the organization's zone), and
+ * `expires_at` the instant that day ends there, when it expires at all; `expired` is said against `now`.
+ */
+export function certificateView(c: Certificate, verificationUrl: string, { timeZone, now = new Date() }: { timeZone?: string; now?: Date } = {}) {
+  const zone = timeZone ?? DEFAULT_TIME_ZONE;
   return {
     id: c.id,
     certificate_id: c.publicId,
@@ -506,6 +518,9 @@ export function certificateView(c: Certificate, verificationUrl: string) {
     revoked_reason: c.revokedReason,
     pdf_ready: c.pdfFileId !== null,
     verification_url: verificationUrl,
+    expires_on: c.expiresOn,
+    expires_at: c.expiresOn ? new Date(localMidnight(addDays(c.expiresOn, 1), zone)).toISOString() : null,
+    expired: isExpired(c.expiresOn, dayIn(zone, now)),
   };
 }
 
@@ -580,5 +595,7 @@ export function pdfState(db: TenantConn, certificate: Certificate): PdfState {
 /** For a course page: the learner's certificate of that course, if one was issued. */
 export function courseCertificateSummary(db: TenantConn, userId: number, courseId: number) {
   const c = certificateForCourse(db, userId, courseId);
-  return c ? { id: c.id, publicId: c.publicId, revoked: Boolean(c.revokedAt), issuedAt: c.issuedAt.toISOString() } : null;
+  return c
+    ? { id: c.id, publicId: c.publicId, revoked: Boolean(c.revokedAt), issuedAt: c.issuedAt.toISOString(), expiresOn: c.expiresOn }
+    : null;
 }

@@ -87,6 +87,8 @@ export function courseView(course: Course) {
     cover_file_id: course.coverFileId,
     sequential_lessons: course.sequentialLessons,
     position: course.position,
+    validity_months: course.validityMonths,
+    reassign_days_before: course.reassignDaysBefore,
     created_at: course.createdAt.toISOString(),
     updated_at: course.updatedAt.toISOString(),
   };
@@ -136,6 +138,8 @@ function toColumns(input: CourseInput): Partial<NewCourse> {
     cover_file_id: "coverFileId",
     sequential_lessons: "sequentialLessons",
     position: "position",
+    validity_months: "validityMonths",
+    reassign_days_before: "reassignDaysBefore",
   };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) if (value !== undefined && map[key]) out[map[key]] = value;
@@ -174,6 +178,16 @@ function checkReferences(db: TenantConn, input: CourseInput, selfId?: number): W
       id = db.select({ next: courses.prerequisiteCourseId }).from(courses).where(eq(courses.id, id)).get()?.next ?? null;
     }
   }
+  return { ok: true, value: null };
+}
+
+/**
+ * Recertification (issue 34): the course is assigned again before its completions expire, so that day must
+ * come after the completion (a month counted as its shortest, 28 days).
+ */
+function checkRecertification(merged: { validityMonths: number | null; reassignDaysBefore: number }): WriteResult<null> {
+  if (merged.validityMonths !== null && merged.reassignDaysBefore >= merged.validityMonths * 28)
+    return { ok: false, field: "reassign_days_before", message: "recertification.errors.reassignTooEarly" };
   return { ok: true, value: null };
 }
 
@@ -237,6 +251,11 @@ export const courseResource: Resource<CourseView, typeof createSchema, typeof up
     if (columns.position === undefined) columns.position = nextPosition(db, courses);
     const kind = checkKind({ type: columns.type ?? "movie", externalUrl: columns.externalUrl ?? null, fileId: columns.fileId ?? null });
     if (!kind.ok) return kind;
+    const recertification = checkRecertification({
+      validityMonths: columns.validityMonths ?? null,
+      reassignDaysBefore: columns.reassignDaysBefore ?? 30,
+    });
+    if (!recertification.ok) return recertification;
     const row = db.transaction((tx) => {
       const created = tx.insert(courses).values(columns).returning().get();
       replaceLinks(tx, created.id, input.links);
@@ -253,6 +272,8 @@ export const courseResource: Resource<CourseView, typeof createSchema, typeof up
     const merged = { ...existing, ...changes };
     const kind = checkKind({ type: merged.type, externalUrl: merged.externalUrl ?? null, fileId: merged.fileId ?? null });
     if (!kind.ok) return kind;
+    const recertification = checkRecertification(merged);
+    if (!recertification.ok) return recertification;
     if (merged.type === "movie" && existing.type !== "movie" && lessonCount(db, id) > 1) {
       return { ok: false, field: "type", message: "validation.movieSingleEpisode" };
     }

@@ -21,6 +21,8 @@ export interface CourseCompleted {
   userId: number;
   courseId: number;
   at: Date;
+  /** Which completion of the course this is (recertification: 2 and more after renewals); 1 when left out. */
+  cycle?: number;
 }
 
 export interface QuizAttemptEnded {
@@ -56,7 +58,10 @@ export interface WatchTimeCredited {
 export interface LearningEvents {
   /** A lesson became completed for the first time. */
   lessonCompleted: LessonCompleted;
-  /** A course became completed for the first time (every lesson completed, quiz lessons passed). */
+  /**
+   * A course became completed (every lesson completed, quiz lessons passed): the first time, and again for
+   * each renewal of a completion that expires (app/models/completion-cycle.server.ts).
+   */
   courseCompleted: CourseCompleted;
   /** A quiz attempt was submitted and graded (or ended by its deadline). */
   quizAttemptEnded: QuizAttemptEnded;

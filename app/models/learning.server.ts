@@ -18,9 +18,9 @@ import {
 import { mayPreview } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import { publish } from "./events.server";
+import { recordCourseCompletion } from "./completion-cycle.server";
 import {
   bookmarks,
-  courseCompletions,
   courses,
   lessonProgress,
   lessons,
@@ -212,14 +212,9 @@ export function completeLesson(db: TenantConn, { userId, lesson, now = new Date(
       ).get({ userId, courseId })?.n ?? 0;
     const courseCompleted = total > 0 && done >= total;
     if (courseCompleted) {
-      const inserted = preparedOnce(tx, "learning.courseCompletion", () =>
-        tx
-          .insert(courseCompletions)
-          .values({ userId: sql.placeholder("userId"), courseId: sql.placeholder("courseId"), completedAt: sql.placeholder("at") })
-          .onConflictDoNothing()
-          .prepare(),
-      ).run({ userId, courseId, at: now });
-      if (inserted.changes > 0) publish(tx, "courseCompleted", { userId, courseId, at: now });
+      // The first completion, or a new cycle when a renewal is open (recertification, issue 34).
+      const cycle = recordCourseCompletion(tx, { userId, courseId, now });
+      if (cycle !== null) publish(tx, "courseCompleted", { userId, courseId, at: now, cycle });
     }
     return { courseCompleted };
   });

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, max, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, max, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import {
@@ -24,6 +24,7 @@ import { isLessonHidden, lessonAccess, published } from "../access/courses";
 import { mayPreview } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import { completeLesson } from "./learning.server";
+import { quizRenewalSince } from "./completion-cycle.server";
 import { createLesson } from "./lesson.server";
 import { moveRow, nextPosition, type Move } from "./ordering.server";
 import { questionSchema, type QuestionInput } from "./forms/quizzes";
@@ -405,11 +406,24 @@ export function openAttempt(db: TenantConn, quizId: number, userId: number) {
     .get();
 }
 
+/**
+ * A learner's ended attempts of a quiz, oldest first. While they renew a completion of a course that shows
+ * it (recertification, app/models/completion-cycle.server.ts `quizRenewalSince`), only the attempts started
+ * since the renewal opened count: a pass before it belongs to the earlier completion.
+ */
 export function endedAttempts(db: TenantConn, quizId: number, userId: number) {
+  const since = quizRenewalSince(db, quizId, userId);
   return db
     .select()
     .from(quizAttempts)
-    .where(and(eq(quizAttempts.quizId, quizId), eq(quizAttempts.userId, userId), isNotNull(quizAttempts.endedAt)))
+    .where(
+      and(
+        eq(quizAttempts.quizId, quizId),
+        eq(quizAttempts.userId, userId),
+        isNotNull(quizAttempts.endedAt),
+        since ? gte(quizAttempts.startedAt, since) : undefined,
+      ),
+    )
     .orderBy(asc(quizAttempts.attemptNumber))
     .all();
 }

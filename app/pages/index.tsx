@@ -157,9 +157,9 @@ function DueSoon({ items }: { items: DueItem[] }) {
       <ul className="row-track due-list" tabIndex={0} aria-labelledby="due-soon-title">
         {items.map((item) => (
           <li key={item.id} className={`due-item due-${item.state.replace("_", "-")}`} data-course={item.title} data-state={item.state}>
-            <Link to={`/courses/${item.id}`} className="due-link">
+            <ListLink to={`/courses/${item.id}`} className="due-link">
               {item.title}
-            </Link>
+            </ListLink>
             <p className="due-date">
               <StateBadge state={item.state} />
               <span>

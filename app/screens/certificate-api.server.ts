@@ -20,7 +20,9 @@ export async function certificateCaller(request: Request, context: AppLoadContex
 }
 
 export function viewFor(context: AppLoadContext, c: Parameters<typeof certificateView>[0]) {
-  return certificateView(c, verificationUrl({ origin: context.platform.originFor(context.organization!) }, c.publicId));
+  return certificateView(c, verificationUrl({ origin: context.platform.originFor(context.organization!) }, c.publicId), {
+    timeZone: context.organization!.timeZone,
+  });
 }
 
 /** The certificate the caller may see by id, or null. */

@@ -308,6 +308,7 @@ function TemplateForm({
           <code key={p} className="placeholder">{`{${p}}`}</code>
         ))}
       </p>
+      <p className="muted">{t("recertification.editor.expiryHint")}</p>
       <ol className="block-list">
         {Array.from({ length: slots }, (_, i) => (
           <BlockFields key={i} index={i} isNew={i >= layout.blocks.length} field={field} />

@@ -17,6 +17,8 @@ import {
 import { listMaterials } from "~/models/material.server";
 import { episodeItems, nextLesson, totalDuration } from "~/models/player.server";
 import { learnerContext } from "~/kernel/learner.server";
+import { retakeCourse } from "~/models/recertification.server";
+import { courseCompletionNote } from "~/screens/recertification.server";
 import { richTextToPlain, sanitizeRichText } from "~/utils/sanitize.server";
 import { formatDate } from "~/utils/dates";
 
@@ -61,6 +63,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const progress = learner ? courseProgress(db, learner.id, course.id) : null;
   // "Assigned to you — due …" (issue 34): one indexed read of the learner's assignment of this course.
   const assigned = learner ? courseAssignment(db, viewer, course.id) : null;
+  // Recertification (issue 34): a completion that expires, and whether it is being renewed.
+  const completion = learner ? courseCompletionNote(db, learner.id, course.id, viewer.language) : null;
   return {
     course: {
       id: course.id,
@@ -84,7 +88,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     next: next ? { id: next.id, title: next.title, number: episodes.indexOf(next) + 1, state: next.state } : null,
     progress:
       progress && progress.lessons > 0
-        ? { percent: progress.percent, done: progress.completed_lessons, total: progress.lessons, completed: progress.completed }
+        ? {
+            percent: progress.percent,
+            done: progress.completed_lessons,
+            total: progress.lessons,
+            completed: progress.completed && !completion?.renewing,
+          }
         : null,
     materials: access.allowed ? listMaterials(db, course.id).map((m) => ({ id: m.id, title: m.title, url: sign(m.fileId) })) : [],
     links: access.allowed ? courseLinks(db, course.id).map((l) => ({ id: l.id, title: l.title, url: l.url })) : [],
@@ -99,6 +108,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
           done: assigned.completedAt ? formatDate(assigned.completedAt) : null,
         }
       : null,
+    completion,
   };
 }
 
@@ -109,6 +119,8 @@ const actionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("bookmark") }),
   z.object({ intent: z.literal("unbookmark") }),
   z.object({ intent: z.literal("rate"), stars: z.coerce.number().int().min(1).max(5) }),
+  // Recertification (issue 34): take a course whose completion expired again.
+  z.object({ intent: z.literal("retake") }),
 ]);
 
 /** Bookmark and rate (signed-in learners; rating also needs access to the course). */
@@ -119,7 +131,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!learner) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: `/courses/${course.id}` })}`);
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return json({ error: "validation.invalid" }, { status: 400 });
-  if (parsed.data.intent === "rate") {
+  if (parsed.data.intent === "retake") {
+    const result = retakeCourse(db, viewer, course);
+    if (!result.ok) throw new Response(result.status === 403 ? "Forbidden" : "Conflict", { status: result.status });
+  } else if (parsed.data.intent === "rate") {
     if (!courseAccess(db, viewer, course).allowed) throw new Response("Forbidden", { status: 403 });
     rateCourse(db, learner.id, course.id, parsed.data.stars);
   } else {

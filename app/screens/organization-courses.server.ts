@@ -99,7 +99,7 @@ export function createCourseLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, (managed) => ({
       base: coursesBase(managed),
-      values: { type: "series" } as Record<string, string | boolean | null>,
+      values: { type: "series", reassign_days_before: "30" } as Record<string, string | boolean | null>,
       ...formChoices(managed),
     }));
 }
@@ -144,6 +144,8 @@ export function editCourseLoader(area: Area) {
           force_groups: course.forceGroups,
           allow_certificates: course.allowCertificates,
           allow_quizzes: course.allowQuizzes,
+          validity_months: course.validityMonths ? String(course.validityMonths) : "",
+          reassign_days_before: String(course.reassignDaysBefore),
         } as Record<string, string | boolean | null>,
         lessons: listLessons(managed.db, course.id).map((l) => ({ id: l.id, title: l.title, kind: l.kind })),
         materials: listMaterials(managed.db, course.id).map((m) => ({

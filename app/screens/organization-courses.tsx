@@ -166,7 +166,30 @@ function CourseFields({ data, fields }: { data: CourseFormData; fields: CourseMe
         </select>
       ))}
       {CHECKS.map(check)}
+      <RecertificationFields field={field} />
     </>
+  );
+}
+
+/** Recertification (issue 34): how long a completion is valid, and how early its holders are assigned the course again. */
+function RecertificationFields({
+  field,
+}: {
+  field: (name: "validity_months" | "reassign_days_before", label: string, input: (props: ReturnType<typeof controlProps>) => React.ReactNode) => React.ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="recertification-fieldset" data-testid="recertification-fields">
+      <legend>{t("recertification.fields.legend")}</legend>
+      {field("validity_months", t("recertification.fields.validityMonths"), (props) => (
+        <input {...props} type="number" inputMode="numeric" min={1} max={120} step={1} placeholder={t("recertification.fields.forever")} />
+      ))}
+      <p className="hint">{t("recertification.fields.validityHint")}</p>
+      {field("reassign_days_before", t("recertification.fields.reassignDays"), (props) => (
+        <input {...props} type="number" inputMode="numeric" min={1} max={365} step={1} />
+      ))}
+      <p className="hint">{t("recertification.fields.reassignHint")}</p>
+    </fieldset>
   );
 }
 

@@ -114,6 +114,7 @@ describe("the certificate renderer", () => {
         organization_name: "o",
         certificate_id: "i",
         verification_url: "u",
+        expiry_date: "",
       },
       backgroundUri: `data:image/png;base64,AAAA" onload="x`,
       logoUri: null,

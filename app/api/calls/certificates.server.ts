@@ -76,6 +76,11 @@ const certificateView = z.object({
   revoked_reason: z.string().nullable(),
   pdf_ready: z.boolean(),
   verification_url: z.string().url(),
+  // Recertification (issue 34): the last local day it is valid on, the instant that day ends in the
+  // organization's zone, and whether that has passed; null and false for a certificate that never expires.
+  expires_on: z.string().nullable(),
+  expires_at: isoDate.nullable(),
+  expired: z.boolean(),
 });
 const certificateExample = {
   id: 1,
@@ -91,6 +96,9 @@ const certificateExample = {
   revoked_reason: null,
   pdf_ready: true,
   verification_url: "http://acme.localhost:3000/certificates/verify/LCT-7Q2M-9XK4",
+  expires_on: "2027-05-04",
+  expires_at: "2027-05-04T22:00:00.000Z",
+  expired: false,
 };
 
 export const certificateCalls: ApiCall[] = [

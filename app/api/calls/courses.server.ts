@@ -30,6 +30,9 @@ export const courseView = z.object({
   cover_file_id: nullableId,
   sequential_lessons: z.boolean(),
   position: z.number().int(),
+  // Recertification (issue 34): months a completion is valid (null: for good), days before expiry it is assigned again.
+  validity_months: z.number().int().nullable(),
+  reassign_days_before: z.number().int(),
   created_at: isoDate,
   updated_at: isoDate,
 });
@@ -72,6 +75,8 @@ const courseExample = {
   cover_file_id: 12,
   sequential_lessons: false,
   position: 0,
+  validity_months: 12,
+  reassign_days_before: 30,
   ...stamp,
 };
 

@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { CourseCertificate } from "~/components/course-certificate";
+import { CourseCompletion } from "~/components/course-completion";
 import type { CoursePageData } from "~/screens/course-page.server";
 import { EpisodeList } from "./episode-list";
 import { Icon } from "./icons";
@@ -25,6 +26,7 @@ export function CourseDetails({ data }: { data: CoursePageData }) {
         </section>
       ) : null}
       <aside className="course-side">
+        <CourseCompletion completion={data.completion} open={!data.access} />
         <CourseCertificate certificate={data.certificate} />
         {course.description && course.aboutNeeded ? (
           <section className="side-card">

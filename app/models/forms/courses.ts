@@ -33,6 +33,10 @@ export const courseFields = {
   /** Left out, a new course goes to the end of the list; order is changed with move. */
   position: z.number().int().min(0).optional(),
   links: z.array(courseLinkSchema).max(50).optional(),
+  // Recertification (issue 34; app/models/recertification.server.ts): a completion is valid this many
+  // months (null or empty: for good), and its holders are assigned the course again this many days before.
+  validity_months: z.number().int().min(1).max(120).nullable().default(null),
+  reassign_days_before: z.number().int().min(1).max(365).default(30),
 };
 
 /** A new course (/api's create body and the course form: unknown fields such as `id` are dropped). */

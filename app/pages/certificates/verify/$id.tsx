@@ -2,6 +2,8 @@ import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction 
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { getCertificateByPublicId } from "~/models/certificate.server";
+import { certificateValidity } from "~/models/recertification.server";
+import { validityNote } from "~/screens/recertification.server";
 import { formatDate } from "~/utils/dates";
 import { requireOrganization } from "~/utils/tenant.server";
 import certificateStyles from "~/styles/certificates.css";
@@ -13,6 +15,7 @@ import certificateStyles from "~/styles/certificates.css";
  */
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const { organization, db } = requireOrganization(context);
+  const language = context.viewer?.language ?? organization.language;
   const certificate = getCertificateByPublicId(db, params.id ?? "");
   if (!certificate)
     return json(
@@ -29,6 +32,8 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
       issuedAt: certificate.issuedAt.toISOString(),
       revoked: Boolean(certificate.revokedAt),
       revokedAt: certificate.revokedAt?.toISOString() ?? null,
+      // Recertification (issue 34): valid until its expiry day, expired after it (the organization's days).
+      validity: validityNote(certificate.expiresOn, certificateValidity(db, certificate).expired, language),
     },
     { headers: { "X-Robots-Tag": "noindex", "Cache-Control": "no-store" } },
   );
@@ -50,13 +55,20 @@ export default function VerifyCertificate() {
   const { t, i18n } = useTranslation();
   const data = useLoaderData<typeof loader>();
   const date = (iso: string) => formatDate(iso, { locale: i18n.language === "en" ? "en-GB" : undefined, dateStyle: "long" });
+  const state = !data.found ? "missing" : data.revoked ? "revoked" : data.validity?.expired ? "expired" : "valid";
   return (
     <section className="verify-page">
-      <div className={`verify-card ${data.found ? (data.revoked ? "is-revoked" : "is-valid") : "is-missing"}`} data-testid="verification">
+      <div className={`verify-card is-${state}`} data-testid="verification" data-state={state}>
         {data.found ? (
           <>
-            <p className={`verify-status ${data.revoked ? "revoked" : "valid"}`} role="status">
-              {data.revoked ? t("certificates.verify.revoked") : t("certificates.verify.valid")}
+            <p className={`verify-status ${state}`} role="status">
+              {data.revoked
+                ? t("certificates.verify.revoked")
+                : data.validity
+                  ? t(data.validity.expired ? "recertification.verify.expiredOn" : "recertification.verify.validUntil", {
+                      date: data.validity.date,
+                    })
+                  : t("certificates.verify.valid")}
             </p>
             <h1>{data.learnerName}</h1>
             <dl className="verify-facts">

@@ -4,6 +4,8 @@ import { useTranslation } from "~/utils/translate";
 import { EmptyState } from "~/components/empty-state";
 import { listOwnCertificates } from "~/models/certificate.server";
 import { verificationUrl } from "~/models/certificate-render.server";
+import { certificateValidity } from "~/models/recertification.server";
+import { validityNote } from "~/screens/recertification.server";
 import { requireUser } from "~/kernel/auth.server";
 import { formatDate } from "~/utils/dates";
 import { requireOrganization } from "~/utils/tenant.server";
@@ -24,6 +26,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       score: c.score,
       revoked: Boolean(c.revokedAt),
       share: verificationUrl({ origin }, c.publicId),
+      // Recertification (issue 34): valid until its expiry day, or expired; null when it never expires.
+      validity: validityNote(c.expiresOn, certificateValidity(db, c).expired, context.viewer.language),
     })),
   };
 }
@@ -58,6 +62,13 @@ export default function Certificates() {
                     })}
                     {c.score !== null ? ` · ${t("certificates.learner.score", { score: c.score })}` : ""}
                   </p>
+                  {c.validity ? (
+                    <p className={`certificate-validity ${c.validity.expired ? "expired" : "valid"}`} data-testid="certificate-validity">
+                      {t(c.validity.expired ? "recertification.learner.expiredOn" : "recertification.learner.validUntil", {
+                        date: c.validity.date,
+                      })}
+                    </p>
+                  ) : null}
                 </div>
                 {c.revoked ? <span className="badge danger">{t("certificates.status.revoked")}</span> : null}
               </div>
