@@ -24,11 +24,6 @@ import { tenantTimeZone } from "./time-zone.server";
 
 export const RECERTIFICATION_JOB = "recertification.reassign";
 
-/** The longest "re-assign N days before" (and the validity's longest, in months). */
-export const MAX_REASSIGN_DAYS = 365;
-export const MAX_VALIDITY_MONTHS = 120;
-export const DEFAULT_REASSIGN_DAYS = 30;
-
 export { isExpired } from "./completion-cycle.server";
 
 // ------------------------------------------------------------------------------------------------
@@ -48,13 +43,14 @@ interface Candidate {
  * have not left.
  */
 function dueForReassignment(db: TenantConn, today: string, limit: number): Candidate[] {
+  // From the courses with a validity (a cross join keeps them the outer loop), each one's completions read
+  // by the (course, expiry) index up to its day.
   return db.all<Candidate>(sql`select cc.user_id as userId, cc.course_id as courseId, cc.expires_on as expiresOn, cc.cycle as cycle
-    from ${courseCompletions} cc
-    join courses c on c.id = cc.course_id
+    from courses c
+    cross join ${courseCompletions} cc on cc.course_id = c.id
+      and cc.expires_on is not null and cc.expires_on <= date(${today}, '+' || c.reassign_days_before || ' days')
     join users u on u.id = cc.user_id
-    where cc.expires_on is not null and cc.expires_on <= ${addDays(today, MAX_REASSIGN_DAYS)}
-      and cc.expires_on <= date(${today}, '+' || c.reassign_days_before || ' days')
-      and c.validity_months is not null
+    where c.validity_months is not null
       and u.disabled_at is null
       and not exists (select 1 from ${recertifications} r where r.user_id = cc.user_id and r.course_id = cc.course_id and r.expires_on = cc.expires_on)
       and exists (select 1 from assignment_people ap join assignments a on a.id = ap.assignment_id

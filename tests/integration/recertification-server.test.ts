@@ -104,7 +104,7 @@ beforeAll(async () => {
     db.$client.close();
   }
   // Each step of the job waits, so that the server can be stopped in the middle of it.
-  server = await startServer({ dataDir, env: { JOB_STEP_DELAY_MS: "600" } });
+  server = await startServer({ dataDir, env: { JOB_STEP_DELAY_MS: "1500" } });
 }, 60_000);
 
 afterAll(async () => {
