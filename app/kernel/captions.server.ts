@@ -50,6 +50,7 @@ export async function receiveTrack(
     context,
     { organizationId, field: "file", allowed: ["caption"], t },
     (upload) => {
+      if (lesson.kind !== "video") return refuse(422, "not_video", "file", t("captions.errors.notVideo"));
       const fields = upload.fields;
       const given = (name: string) => (fields.has(name) ? fields.get(name) : undefined);
       const input = checkTrackInput({

@@ -20,8 +20,7 @@ import type { WriteResult } from "./resource";
 /** The largest caption file taken (a two-hour film's SRT is about 150 KB). */
 export const CAPTION_MAX_BYTES = CAPTION_FILE_MAX_BYTES;
 
-/** The playback speeds the player offers (issue 35: 0.75× to 2×). */
-export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
+export { PLAYBACK_RATES } from "../utils/playback";
 
 /** A BCP 47 language tag as tracks take it: `en`, `da`, `pt-BR`, `zh-Hant`. */
 export const LANGUAGE_TAG = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,2}$/;

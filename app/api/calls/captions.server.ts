@@ -69,6 +69,7 @@ const preferencesBody = z.object({
 const fileErrors = [
   { status: 422, code: "caption_file", when: "the file is not WebVTT or SRT; the message names the line that is wrong" },
   { status: 422, code: "missing", when: "no `file` field" },
+  { status: 422, code: "not_video", when: "the lesson is not a video lesson" },
   { status: 413, code: "too_large", when: "over 1 MiB" },
   E.invalid,
 ];
