@@ -1,5 +1,5 @@
 import { Form, useSubmit } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { LessonPageData } from "~/screens/lesson-page.server";
 import { clock } from "~/utils/duration";
 import { PLAYBACK_RATES } from "~/utils/playback";
@@ -126,7 +126,7 @@ export function Transcript({
   const { t } = useTranslation();
   const submit = useSubmit();
   const transcript = captions.transcript;
-  const cues = transcript?.cues ?? [];
+  const cues = useMemo(() => transcript?.cues ?? [], [transcript]);
   const [active, setActive] = useState(-1);
   const list = useRef<HTMLOListElement>(null);
   const hovered = useRef(false);

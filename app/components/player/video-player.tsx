@@ -118,7 +118,7 @@ export function VideoPlayer({
       video.removeEventListener("pause", send);
       window.clearInterval(timer);
     };
-  }, [lessonId]);
+  }, [lessonId, ref]);
 
   // The controls' state follows the element; the place is resumed once the length is known.
   useEffect(() => {
@@ -160,23 +160,23 @@ export function VideoPlayer({
       video.removeEventListener("canplay", resume);
       document.removeEventListener("fullscreenchange", onFullscreen);
     };
-  }, [startAt, lessonId]);
+  }, [startAt, lessonId, ref]);
 
   const toggle = useCallback(() => {
     const video = ref.current;
     if (!video) return;
     if (video.paused) void video.play()?.catch(() => undefined);
     else video.pause();
-  }, []);
+  }, [ref]);
   const skip = useCallback((seconds: number) => {
     const video = ref.current;
     if (!video) return;
     const end = Number.isFinite(video.duration) ? video.duration : Infinity;
     video.currentTime = Math.min(end, Math.max(0, video.currentTime + seconds));
-  }, []);
+  }, [ref]);
   const toggleMute = useCallback(() => {
     if (ref.current) ref.current.muted = !ref.current.muted;
-  }, []);
+  }, [ref]);
   const toggleFullscreen = useCallback(() => {
     if (document.fullscreenElement) void document.exitFullscreen?.().catch(() => undefined);
     else void box.current?.requestFullscreen?.().catch(() => undefined);
