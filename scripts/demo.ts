@@ -18,6 +18,7 @@ import { seedDemoQuizzes } from "./demo/quizzes";
 import { seedGroupsDemo } from "./demo/groups";
 import { seedLeaderboardDemo } from "./demo/leaderboard";
 import { seedBrowseDemo } from "./demo/browse";
+import { seedCaptionsDemo } from "./demo/captions";
 
 interface DemoCourse {
   title: string;
@@ -225,6 +226,8 @@ export async function seedDemo(
       if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, language: demo.language, now });
       seedGroupsDemo(db);
       await seedBrowseDemo(target);
+      // Issue 35: captions on every demo video (English; Nordlys's in Danish too).
+      seedCaptionsDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, demo: demo.urlPrefix });
       // Analytics' daily rollups in the organization's zone, so the first report reads them (the server
       // would otherwise queue the same rebuild at the first report: docs/decisions/018-analytics.md).
       await rebuildDailyRollups(db, organization.timeZone);
