@@ -12866,21 +12866,6 @@ export interface operations {
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
-                            tracks: {
-                                id: number;
-                                lesson_id: number;
-                                language: string;
-                                label: string;
-                                cue_count: number;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                                /** Format: uri */
-                                url: string;
-                                /** Format: date-time */
-                                expires_at: string;
-                            }[];
                             quiz_id: number;
                         };
                         status: number;

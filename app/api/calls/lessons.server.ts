@@ -23,9 +23,9 @@ export const lessonView = z.object({
   position: z.number().int(),
   created_at: isoDate,
   updated_at: isoDate,
-  /** Its caption tracks with their signed addresses (issue 35); none for a lesson the caller may not open. */
-  tracks: z.array(trackView),
 });
+/** The lesson calls' lesson: with its caption tracks and their signed addresses (issue 35); none for a lesson the caller may not open. */
+const lessonWithTracks = lessonView.extend({ tracks: z.array(trackView) });
 
 const materialView = z.object({ id, course_id: id, file_id: id, title: z.string(), position: z.number().int(), created_at: isoDate });
 
@@ -79,7 +79,7 @@ export const lessonCalls: ApiCall[] = [
     base: "/api/lessons",
     tag: "Lessons",
     noun: "lesson",
-    view: lessonView,
+    view: lessonWithTracks,
     resource: lessonResource,
     filters: "`course_id` narrows the list to one course.",
     createExample: { course_id: 7, title: "Welcome", kind: "text", body: "<p>Hello!</p>" },
