@@ -205,6 +205,27 @@ describe("who may fetch a track, and find the words spoken", () => {
   });
 });
 
+describe("a course copy", () => {
+  it("copies its lessons' tracks with their own files and cues, found by the search", async () => {
+    const started = await call("POST", `courses/${course.id}/clone`);
+    expect(started.status).toBe(202);
+    let job = started.json().payload;
+    for (let i = 0; i < 200 && job.status !== "done" && job.status !== "failed"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      job = (await call("GET", `jobs/${job.id}`)).json().payload;
+    }
+    expect(job.status).toBe("done");
+    const copied = (await call("GET", `lessons?course_id=${job.result.course_id}`)).json().payload.data;
+    const video = copied.find((l: { kind: string }) => l.kind === "video");
+    const original = (await call("GET", `lessons/${lesson.id}/tracks`)).json().payload;
+    expect(video.tracks.map((t: { language: string }) => t.language)).toEqual(original.map((t: { language: string }) => t.language));
+    expect(video.tracks[0].url).not.toBe(original[0].url);
+    expect((await get(video.tracks[0].url)).body).toBe((await get(original[0].url)).body);
+    const hits = (await call("GET", "search?q=zebrafinch")).json().payload.data;
+    expect(hits.map((h: { id: number }) => h.id).sort()).toEqual([lesson.id, video.id].sort());
+  });
+});
+
 describe("the lesson's captions screen without JavaScript", () => {
   it("uploads, shows a bad file's line, and deletes", async () => {
     const cookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
