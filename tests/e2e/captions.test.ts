@@ -64,6 +64,14 @@ async function openPlayer(page: Page, url: string, seconds = 7) {
     await page.click('[data-testid="transcript"] summary');
   }
   await until(() => page.$eval("video", (v) => (v as HTMLVideoElement).readyState >= 1), "the video's metadata");
+  // Captions are drawn from the first play on (before it the track is loaded but hidden: a cue drawn without
+  // the learner acting would count as a layout shift). Play, pause, then go to the moment.
+  expect(await page.$eval("video", (v) => [...(v as HTMLVideoElement).textTracks].some((t) => t.mode === "showing"))).toBe(false);
+  await page.$eval("video", (v) => ((v as HTMLVideoElement).muted = true));
+  await page.click('[data-testid="vc-play"]');
+  await until(() => page.$eval("video", (v) => !(v as HTMLVideoElement).paused), "the video playing");
+  await page.click('[data-testid="vc-play"]');
+  await until(() => page.$eval("video", (v) => (v as HTMLVideoElement).paused), "the video paused");
   // Put at the moment (the resumed place may land after a first seek), its frame drawn and its cue on screen.
   await until(
     () =>

@@ -23,7 +23,8 @@ function remember(change: { captions?: string; playback_rate?: number }) {
 /**
  * The captions and the speed of the player's video (docs/decisions/036-captions.md). The tracks are `<track>`
  * elements; the one shown is the transcript's language while captions are on (C or the captions button turn
- * them on and off); the speed is one of PLAYBACK_RATES (< and > step through them). Both are remembered.
+ * them on and off), from the first play on; the speed is one of PLAYBACK_RATES (< and > step through them).
+ * Both are remembered.
  */
 export function useCaptions(ref: React.RefObject<HTMLVideoElement>, lessonId: number, captions: PlayerCaptions | null | undefined) {
   // The tracks' addresses as first given for the lesson: a revalidation signs them again (an hour apart at most).
@@ -35,6 +36,10 @@ export function useCaptions(ref: React.RefObject<HTMLVideoElement>, lessonId: nu
   const remembered = Boolean(captions?.remembered);
   const [on, setOn] = useState(Boolean(captions?.shown));
   const [rate, setRateState] = useState<number>(captions?.rate ?? 1);
+  // Chromium draws a cue first at the top of the video and then moves it down: a layout shift, which counts
+  // unless the learner has just acted. So the captions are drawn from the first play on, or from the
+  // learner's own switch; until then the track is loaded but hidden (docs/decisions/036-captions.md).
+  const [started, setStarted] = useState(false);
   const state = useRef({ on, rate, language, remembered });
   state.current = { on, rate, language, remembered };
 
@@ -43,12 +48,20 @@ export function useCaptions(ref: React.RefObject<HTMLVideoElement>, lessonId: nu
     if (!video?.textTracks) return;
     const list = video.textTracks;
     const apply = () => {
-      for (const track of Array.from(list)) track.mode = on && track.language === language ? "showing" : "disabled";
+      for (const track of Array.from(list)) {
+        // Shown from the first play on (or the learner's own switch), hidden (loaded, not drawn) until then.
+        track.mode = on && track.language === language ? (started ? "showing" : "hidden") : "disabled";
+      }
     };
+    const play = () => setStarted(true);
     apply();
     list.addEventListener("addtrack", apply);
-    return () => list.removeEventListener("addtrack", apply);
-  }, [ref, on, language, key]);
+    video.addEventListener("play", play);
+    return () => {
+      list.removeEventListener("addtrack", apply);
+      video.removeEventListener("play", play);
+    };
+  }, [ref, on, language, key, started]);
 
   // Another language chosen (the transcript's menu) while captions are on: that is the choice now.
   const shownLanguage = useRef(language);
@@ -74,6 +87,7 @@ export function useCaptions(ref: React.RefObject<HTMLVideoElement>, lessonId: nu
     const { on: was, language: shown, remembered: keep } = state.current;
     if (!shown) return;
     setOn(!was);
+    setStarted(true);
     if (keep) remember({ captions: was ? "off" : shown });
   }, []);
   const setRate = useCallback((next: number) => {
