@@ -41,6 +41,8 @@ export function pages(defineRoutes) {
         screen("courses/:courseId/assignments", "courses/$courseId/assignments.tsx");
         screen("courses/:courseId/lessons/:lessonId", "courses/$courseId/lessons/$lessonId.tsx");
         screen("courses/:courseId/lessons/:lessonId/scorm", "courses/$courseId/lessons/$lessonId/scorm.tsx");
+        // Issue 35: a video lesson's caption tracks.
+        screen("courses/:courseId/lessons/:lessonId/captions", "courses/$courseId/lessons/$lessonId/captions.tsx");
         screen("groups", "groups/index.tsx");
         screen("groups/create", "groups/create.tsx");
         screen("groups/:groupId", "groups/$groupId/index.tsx");

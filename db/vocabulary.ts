@@ -7,7 +7,7 @@
 export const COURSE_TYPES = ["movie", "series", "download", "external_link"] as const;
 export type CourseType = (typeof COURSE_TYPES)[number];
 
-export const FILE_KINDS = ["image", "document", "video", "audio", "archive"] as const;
+export const FILE_KINDS = ["image", "document", "video", "audio", "archive", "caption"] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
 export const LESSON_KINDS = ["text", "image", "video", "quiz", "scorm"] as const;

@@ -22,6 +22,8 @@ import { seedAssignmentsDemo } from "./demo/assignments";
 import { seedRecertificationDemo } from "./demo/recertification";
 import { reassignExpiring } from "../app/models/recertification.server";
 
+import { seedCaptionsDemo } from "./demo/captions";
+
 interface DemoCourse {
   title: string;
   description: string;
@@ -236,6 +238,9 @@ export async function seedDemo(
       // Recertification (issue 34): last, so that every assignment the demo made is covered: whoever is due is
       // re-assigned as of `now`, and a server started on the demo finds nothing to do.
       if (history) await reassignExpiring(db, { now });
+
+      // Issue 35: captions on every demo video (English; Nordlys's in Danish too).
+      seedCaptionsDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, demo: demo.urlPrefix });
       // Analytics' daily rollups in the organization's zone, so the first report reads them (the server
       // would otherwise queue the same rebuild at the first report: docs/decisions/018-analytics.md).
       await rebuildDailyRollups(db, organization.timeZone);

@@ -5,6 +5,7 @@ import type { Viewer } from "../app/access/viewer";
 import { viewerOf } from "./viewer";
 import type { Capability } from "../app/utils/capabilities";
 import { IMPORT_MAX_BYTES } from "../app/models/user-import.server";
+import { CAPTION_FILE_MAX_BYTES } from "../app/models/file.server";
 import type { Config } from "./config";
 import type { Platform } from "./platform";
 import { sendStatusPage } from "./status-page";
@@ -62,6 +63,19 @@ export const UPLOADS: readonly UploadRoute[] = [
     capability: "write:course",
     types: FORM,
     limit: (l) => l.FILE_MAX_BYTES,
+  },
+  // Caption files (issue 35): the lesson's captions screen and /api (app/kernel/captions.server.ts).
+  {
+    path: new RegExp(`${area}/courses/[^/]+/lessons/[^/]+/captions/?$`),
+    capability: "write:course",
+    types: FORM,
+    limit: (l) => Math.min(CAPTION_FILE_MAX_BYTES, l.FILE_MAX_BYTES),
+  },
+  {
+    path: /^\/api\/lessons\/[^/]+\/tracks(?:\/[^/]+)?\/?$/,
+    capability: "write:course",
+    types: FORM,
+    limit: (l) => Math.min(CAPTION_FILE_MAX_BYTES, l.FILE_MAX_BYTES),
   },
 ];
 

@@ -976,6 +976,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lessons/{id}/tracks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lesson's caption tracks
+         * @description Each with a signed address of its WebVTT file (the same kind of address as the video's, for six hours). Learners get the tracks of lessons they may open only.
+         *
+         *     **Who:** Capability `read:course`.
+         */
+        get: operations["getLessonsByIdTracks"];
+        put?: never;
+        /**
+         * Add a caption track
+         * @description A multipart form: `file` (WebVTT or SRT; SRT is converted to WebVTT), `language` and `label`. A track in a language the lesson has replaces it. A file that cannot be read is refused with the line that is wrong, and nothing is stored.
+         *
+         *     **Who:** Capability `write:course`.
+         */
+        post: operations["postLessonsByIdTracks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lessons/{id}/tracks/{trackId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a caption track
+         * @description A multipart form as for adding (a new `file` replaces the cues; without one only `language` and `label` change), or JSON `{ language, label }`.
+         *
+         *     **Who:** Capability `write:course`.
+         */
+        put: operations["putLessonsByIdTracksByTrackId"];
+        post?: never;
+        /**
+         * Delete a caption track
+         * @description Its WebVTT file and its cues (and their place in the search) go with it.
+         *
+         *     **Who:** Capability `write:course`.
+         */
+        delete: operations["deleteLessonsByIdTracksByTrackId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/player-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My player settings
+         * @description The caption language last chosen (or `off`) and the playback speed, kept for every device.
+         *
+         *     **Who:** Anyone signed in here (a token or a session).
+         */
+        get: operations["getPlayerPreferences"];
+        /**
+         * Keep my player settings
+         * @description `captions`: a language tag, `off`, or null; `playback_rate`: 0.75, 1, 1.25, 1.5, 1.75 or 2. What is left out stays.
+         *
+         *     **Who:** Anyone signed in here (a token or a session).
+         */
+        put: operations["putPlayerPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/certificates/templates": {
         parameters: {
             query?: never;
@@ -1884,8 +1968,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search courses, lessons and materials
-         * @description Ranked hits among what the caller may see.
+         * Search courses, lessons, materials and words spoken in videos
+         * @description Ranked hits among what the caller may see. A `transcript` hit is a lesson whose captions hold the words, with `seconds`: the moment they are spoken (the lesson page takes it as `?t=`).
          *
          *     **Who:** Capability `read:course`.
          */
@@ -6908,7 +6992,20 @@ export interface operations {
                      *             "duration_seconds": null,
                      *             "position": 0,
                      *             "created_at": "2026-05-04T09:30:00.000Z",
-                     *             "updated_at": "2026-05-04T09:30:00.000Z"
+                     *             "updated_at": "2026-05-04T09:30:00.000Z",
+                     *             "tracks": [
+                     *               {
+                     *                 "id": 5,
+                     *                 "lesson_id": 31,
+                     *                 "language": "en",
+                     *                 "label": "English",
+                     *                 "cue_count": 42,
+                     *                 "created_at": "2026-05-04T09:30:00.000Z",
+                     *                 "updated_at": "2026-05-04T09:30:00.000Z",
+                     *                 "url": "http://acme.localhost:3000/files/88/1767225600/Q2F…/lesson-31.en.vtt",
+                     *                 "expires_at": "2026-05-04T09:30:00.000Z"
+                     *               }
+                     *             ]
                      *           }
                      *         ],
                      *         "meta": {
@@ -6937,6 +7034,21 @@ export interface operations {
                                 created_at: string;
                                 /** Format: date-time */
                                 updated_at: string;
+                                tracks: {
+                                    id: number;
+                                    lesson_id: number;
+                                    language: string;
+                                    label: string;
+                                    cue_count: number;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                    /** Format: uri */
+                                    url: string;
+                                    /** Format: date-time */
+                                    expires_at: string;
+                                }[];
                             }[];
                             meta: {
                                 current_page: number;
@@ -7046,7 +7158,20 @@ export interface operations {
                      *         "duration_seconds": null,
                      *         "position": 0,
                      *         "created_at": "2026-05-04T09:30:00.000Z",
-                     *         "updated_at": "2026-05-04T09:30:00.000Z"
+                     *         "updated_at": "2026-05-04T09:30:00.000Z",
+                     *         "tracks": [
+                     *           {
+                     *             "id": 5,
+                     *             "lesson_id": 31,
+                     *             "language": "en",
+                     *             "label": "English",
+                     *             "cue_count": 42,
+                     *             "created_at": "2026-05-04T09:30:00.000Z",
+                     *             "updated_at": "2026-05-04T09:30:00.000Z",
+                     *             "url": "http://acme.localhost:3000/files/88/1767225600/Q2F…/lesson-31.en.vtt",
+                     *             "expires_at": "2026-05-04T09:30:00.000Z"
+                     *           }
+                     *         ]
                      *       },
                      *       "status": 201
                      *     }
@@ -7066,6 +7191,21 @@ export interface operations {
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            tracks: {
+                                id: number;
+                                lesson_id: number;
+                                language: string;
+                                label: string;
+                                cue_count: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                                /** Format: uri */
+                                url: string;
+                                /** Format: date-time */
+                                expires_at: string;
+                            }[];
                         };
                         status: number;
                     };
@@ -7143,7 +7283,20 @@ export interface operations {
                      *             "duration_seconds": null,
                      *             "position": 0,
                      *             "created_at": "2026-05-04T09:30:00.000Z",
-                     *             "updated_at": "2026-05-04T09:30:00.000Z"
+                     *             "updated_at": "2026-05-04T09:30:00.000Z",
+                     *             "tracks": [
+                     *               {
+                     *                 "id": 5,
+                     *                 "lesson_id": 31,
+                     *                 "language": "en",
+                     *                 "label": "English",
+                     *                 "cue_count": 42,
+                     *                 "created_at": "2026-05-04T09:30:00.000Z",
+                     *                 "updated_at": "2026-05-04T09:30:00.000Z",
+                     *                 "url": "http://acme.localhost:3000/files/88/1767225600/Q2F…/lesson-31.en.vtt",
+                     *                 "expires_at": "2026-05-04T09:30:00.000Z"
+                     *               }
+                     *             ]
                      *           }
                      *         ],
                      *         "meta": {
@@ -7172,6 +7325,21 @@ export interface operations {
                                 created_at: string;
                                 /** Format: date-time */
                                 updated_at: string;
+                                tracks: {
+                                    id: number;
+                                    lesson_id: number;
+                                    language: string;
+                                    label: string;
+                                    cue_count: number;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                    /** Format: uri */
+                                    url: string;
+                                    /** Format: date-time */
+                                    expires_at: string;
+                                }[];
                             }[];
                             meta: {
                                 current_page: number;
@@ -7252,7 +7420,20 @@ export interface operations {
                      *         "duration_seconds": null,
                      *         "position": 0,
                      *         "created_at": "2026-05-04T09:30:00.000Z",
-                     *         "updated_at": "2026-05-04T09:30:00.000Z"
+                     *         "updated_at": "2026-05-04T09:30:00.000Z",
+                     *         "tracks": [
+                     *           {
+                     *             "id": 5,
+                     *             "lesson_id": 31,
+                     *             "language": "en",
+                     *             "label": "English",
+                     *             "cue_count": 42,
+                     *             "created_at": "2026-05-04T09:30:00.000Z",
+                     *             "updated_at": "2026-05-04T09:30:00.000Z",
+                     *             "url": "http://acme.localhost:3000/files/88/1767225600/Q2F…/lesson-31.en.vtt",
+                     *             "expires_at": "2026-05-04T09:30:00.000Z"
+                     *           }
+                     *         ]
                      *       },
                      *       "status": 200
                      *     }
@@ -7272,6 +7453,21 @@ export interface operations {
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            tracks: {
+                                id: number;
+                                lesson_id: number;
+                                language: string;
+                                label: string;
+                                cue_count: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                                /** Format: uri */
+                                url: string;
+                                /** Format: date-time */
+                                expires_at: string;
+                            }[];
                         };
                         status: number;
                     };
@@ -7354,7 +7550,20 @@ export interface operations {
                      *         "duration_seconds": null,
                      *         "position": 0,
                      *         "created_at": "2026-05-04T09:30:00.000Z",
-                     *         "updated_at": "2026-05-04T09:30:00.000Z"
+                     *         "updated_at": "2026-05-04T09:30:00.000Z",
+                     *         "tracks": [
+                     *           {
+                     *             "id": 5,
+                     *             "lesson_id": 31,
+                     *             "language": "en",
+                     *             "label": "English",
+                     *             "cue_count": 42,
+                     *             "created_at": "2026-05-04T09:30:00.000Z",
+                     *             "updated_at": "2026-05-04T09:30:00.000Z",
+                     *             "url": "http://acme.localhost:3000/files/88/1767225600/Q2F…/lesson-31.en.vtt",
+                     *             "expires_at": "2026-05-04T09:30:00.000Z"
+                     *           }
+                     *         ]
                      *       },
                      *       "status": 200
                      *     }
@@ -7374,6 +7583,21 @@ export interface operations {
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            tracks: {
+                                id: number;
+                                lesson_id: number;
+                                language: string;
+                                label: string;
+                                cue_count: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                                /** Format: uri */
+                                url: string;
+                                /** Format: date-time */
+                                expires_at: string;
+                            }[];
                         };
                         status: number;
                     };
@@ -8090,6 +8314,539 @@ export interface operations {
             };
             /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getLessonsByIdTracks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": [
+                     *         {
+                     *           "id": 5,
+                     *           "lesson_id": 31,
+                     *           "language": "en",
+                     *           "label": "English",
+                     *           "cue_count": 42,
+                     *           "created_at": "2026-05-04T09:30:00.000Z",
+                     *           "updated_at": "2026-05-04T09:30:00.000Z",
+                     *           "url": "http://acme.localhost:3000/files/88/1767225600/Q2F…/lesson-31.en.vtt",
+                     *           "expires_at": "2026-05-04T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            lesson_id: number;
+                            language: string;
+                            label: string;
+                            cue_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** Format: uri */
+                            url: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                        }[];
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postLessonsByIdTracks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "(binary)",
+                 *       "language": "da",
+                 *       "label": "Dansk"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /** @description the WebVTT or SRT file (binary, UTF-8, at most 1 MiB) */
+                    file: string;
+                    /** @description a BCP 47 language tag: `en`, `da`, `pt-BR` */
+                    language: string;
+                    /** @description what the player's menu says; the language's own name when left out */
+                    label?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 5,
+                     *         "lesson_id": 31,
+                     *         "language": "da",
+                     *         "label": "Dansk",
+                     *         "cue_count": 42,
+                     *         "created_at": "2026-05-04T09:30:00.000Z",
+                     *         "updated_at": "2026-05-04T09:30:00.000Z",
+                     *         "url": "http://acme.localhost:3000/files/88/1767225600/Q2F…/lesson-31.en.vtt",
+                     *         "expires_at": "2026-05-04T09:30:00.000Z"
+                     *       },
+                     *       "status": 201
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            lesson_id: number;
+                            language: string;
+                            label: string;
+                            cue_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** Format: uri */
+                            url: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `too_large`: over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `caption_file`: the file is not WebVTT or SRT; the message names the line that is wrong; `missing`: no `file` field; `not_video`: the lesson is not a video lesson; `invalid`: a field is missing or wrong; `fields` names each one */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    putLessonsByIdTracksByTrackId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                trackId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "(binary)"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /** @description the WebVTT or SRT file (binary, UTF-8, at most 1 MiB) */
+                    file?: string;
+                    /** @description a BCP 47 language tag: `en`, `da`, `pt-BR` */
+                    language?: string;
+                    /** @description what the player's menu says; the language's own name when left out */
+                    label?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 5,
+                     *         "lesson_id": 31,
+                     *         "language": "en",
+                     *         "label": "English",
+                     *         "cue_count": 42,
+                     *         "created_at": "2026-05-04T09:30:00.000Z",
+                     *         "updated_at": "2026-05-04T09:30:00.000Z",
+                     *         "url": "http://acme.localhost:3000/files/88/1767225600/Q2F…/lesson-31.en.vtt",
+                     *         "expires_at": "2026-05-04T09:30:00.000Z"
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            lesson_id: number;
+                            language: string;
+                            label: string;
+                            cue_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** Format: uri */
+                            url: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `too_large`: over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `caption_file`: the file is not WebVTT or SRT; the message names the line that is wrong; `missing`: no `file` field; `not_video`: the lesson is not a video lesson; `invalid`: a field is missing or wrong; `fields` names each one */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteLessonsByIdTracksByTrackId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                trackId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 5,
+                     *         "deleted": true
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getPlayerPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "captions": "da",
+                     *         "playback_rate": 1.25
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            /** @description a language, `off`, or null (by the interface language) */
+                            captions: string | null;
+                            playback_rate: number;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    putPlayerPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "captions": "en",
+                 *       "playback_rate": 1.5
+                 *     }
+                 */
+                "application/json": {
+                    captions?: string | null;
+                    playback_rate?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "captions": "en",
+                     *         "playback_rate": 1.5
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            /** @description a language, `off`, or null (by the interface language) */
+                            captions: string | null;
+                            playback_rate: number;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13807,7 +14564,16 @@ export interface operations {
                      *             "id": 31,
                      *             "course_id": 7,
                      *             "title": "First aid",
-                     *             "snippet": "…the <mark>first aid</mark> kit…"
+                     *             "snippet": "…the first aid kit…",
+                     *             "seconds": null
+                     *           },
+                     *           {
+                     *             "kind": "transcript",
+                     *             "id": 32,
+                     *             "course_id": 7,
+                     *             "title": "Burns",
+                     *             "snippet": "…where the first aid kit hangs…",
+                     *             "seconds": 74
                      *           }
                      *         ],
                      *         "meta": {
@@ -13824,11 +14590,12 @@ export interface operations {
                         payload: {
                             data: {
                                 /** @enum {string} */
-                                kind: "course" | "lesson" | "material";
+                                kind: "course" | "lesson" | "material" | "transcript";
                                 id: number;
                                 course_id: number;
                                 title: string;
                                 snippet: string;
+                                seconds: number | null;
                             }[];
                             meta: {
                                 current_page: number;

@@ -2,7 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { TFunction } from "i18next";
 import type { TenantConn } from "../../db/open";
 import type { FileKind, StoredFile } from "../../db/tenant";
-import { receiveUpload, storeUpload, UploadError, type UploadLimits, type UploadProblem } from "../models/file.server";
+import { CAPTION_FILE_MAX_BYTES, receiveUpload, storeUpload, UploadError, type UploadLimits, type UploadProblem } from "../models/file.server";
 import { formatBytes } from "../utils/bytes";
 import { getFixedT } from "../utils/i18n.server";
 import { languageFor } from "../utils/preferences.server";
@@ -22,6 +22,7 @@ export function uploadLimits(context: AppLoadContext): UploadLimits {
 
 /** The most a file of this kind may be: an image's limit is its own, every other kind takes any file's. */
 export function limitForKind(kind: FileKind, limits: UploadLimits) {
+  if (kind === "caption") return Math.min(CAPTION_FILE_MAX_BYTES, limits.maxBytes);
   return kind === "image" ? limits.imageMaxBytes : limits.maxBytes;
 }
 

@@ -1,9 +1,10 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { TenantDb } from "../../db/open";
 import {
+  captionTracks,
   courses,
   files,
   lessons,
@@ -36,7 +37,8 @@ export interface JobContext {
  * appear together in one transaction at the end, so a failure — or a restart, after which the job runs
  * again from the start — never leaves half a copy. A SCORM lesson's package folder is copied too (the
  * copy plays, and may replace, its own package), staged as `.incoming-…` beside the packages so a crash's
- * leftovers are swept like an interrupted upload's; a quiz lesson of the copy shows the same quiz.
+ * leftovers are swept like an interrupted upload's; a quiz lesson of the copy shows the same quiz; a video
+ * lesson's caption tracks are copied with their files and cues.
  */
 export async function cloneCourse({ db, dataDir, organizationId, job, progress, pause }: JobContext) {
   const courseId = Number(job.payload.course_id);
@@ -52,10 +54,29 @@ export async function cloneCourse({ db, dataDir, organizationId, job, progress, 
     if (!course) throw new JobError("The course to copy no longer exists.");
     const courseLessons = db.select().from(lessons).where(eq(lessons.courseId, courseId)).all();
     const courseMaterials = db.select().from(materials).where(eq(materials.courseId, courseId)).all();
+    // The lessons' caption tracks (docs/decisions/036-captions.md): their WebVTT files are copied like the rest.
+    const courseTracks = courseLessons.length
+      ? db
+          .select()
+          .from(captionTracks)
+          .where(
+            inArray(
+              captionTracks.lessonId,
+              courseLessons.map((l) => l.id),
+            ),
+          )
+          .all()
+      : [];
 
     const fileIds = [
       ...new Set(
-        [course.fileId, course.coverFileId, ...courseLessons.map((l) => l.fileId), ...courseMaterials.map((m) => m.fileId)].filter(
+        [
+          course.fileId,
+          course.coverFileId,
+          ...courseLessons.map((l) => l.fileId),
+          ...courseMaterials.map((m) => m.fileId),
+          ...courseTracks.map((t) => t.fileId),
+        ].filter(
           (id): id is number => typeof id === "number",
         ),
       ),
@@ -159,6 +180,21 @@ export async function cloneCourse({ db, dataDir, organizationId, job, progress, 
           .values({ ...rest, courseId: created.id, fileId: mapFile(lesson.fileId) })
           .returning()
           .get();
+        // Its caption tracks whose files were copied, with their cues (the search indexes them by trigger).
+        for (const track of tx.select().from(captionTracks).where(eq(captionTracks.lessonId, lesson.id)).all()) {
+          const fileId = mapFile(track.fileId);
+          if (fileId === null) continue; // added during the copy, after its files were taken
+          const { id: _tid, createdAt: _tc, updatedAt: _tu, ...trackRest } = track;
+          const trackCopy = tx
+            .insert(captionTracks)
+            .values({ ...trackRest, lessonId: lessonCopy.id, fileId })
+            .returning()
+            .get();
+          tx.run(
+            sql`insert into caption_cues (track_id, lesson_id, start_ms, end_ms, text)
+                select ${trackCopy.id}, ${lessonCopy.id}, start_ms, end_ms, text from caption_cues where track_id = ${track.id} order by id`,
+          );
+        }
         const quiz = tx.select().from(quizLessons).where(eq(quizLessons.lessonId, lesson.id)).get();
         if (quiz) tx.insert(quizLessons).values({ lessonId: lessonCopy.id, quizId: quiz.quizId }).run();
         // The package as it was when its folder was copied (one added during the copy is not taken).

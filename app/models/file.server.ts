@@ -51,8 +51,13 @@ export function sniffType(head: Buffer): Sniffed | null {
   if (starts([0x1a, 0x45, 0xdf, 0xa3])) return { mime: "video/webm", kind: "video", ext: "webm" };
   if (starts("ID3") || starts([0xff, 0xfb]) || starts([0xff, 0xf3])) return { mime: "audio/mpeg", kind: "audio", ext: "mp3" };
   if (starts("PK\x03\x04")) return { mime: "application/zip", kind: "archive", ext: "zip" };
+  // WebVTT captions (docs/decisions/036-captions.md): a track's file is written by the server from the cues it read.
+  if (/^(?:\uFEFF)?WEBVTT(?:[ \t\r\n]|$)/.test(head.subarray(0, 16).toString("utf8"))) return { mime: "text/vtt", kind: "caption", ext: "vtt" };
   return null;
 }
+
+/** The largest caption file (WebVTT or SRT) taken: app/models/captions.server.ts reads it whole. */
+export const CAPTION_FILE_MAX_BYTES = 1024 * 1024;
 
 /** A text field beside an uploaded file (a title, an intent). */
 const FIELD_MAX_BYTES = 64 * 1024;
@@ -160,6 +165,7 @@ export async function storeUpload(
   const type = sniffType(pending.head);
   if (!type || (allowed && !allowed.includes(type.kind))) throw new UploadError("type_not_allowed");
   if (type.kind === "image" && pending.size > limits.imageMaxBytes) throw new UploadError("too_large", limits.imageMaxBytes);
+  if (type.kind === "caption" && pending.size > CAPTION_FILE_MAX_BYTES) throw new UploadError("too_large", CAPTION_FILE_MAX_BYTES);
 
   let source = pending.tempPath;
   if (type.kind === "image") {

@@ -463,18 +463,22 @@ export function ftsQuery(q: string) {
 }
 
 export interface SearchHit {
-  kind: "course" | "lesson" | "material";
+  /** `transcript`: words spoken in a lesson's video (its caption cues: docs/decisions/036-captions.md). */
+  kind: "course" | "lesson" | "material" | "transcript";
   id: number;
   course_id: number;
   title: string;
   snippet: string;
+  /** A transcript hit's moment in the video, in whole seconds (the lesson page's `?t=`); null for the others. */
+  seconds: number | null;
 }
 
 /**
  * Ranked search (SQLite FTS5, bm25 with titles weighing most) as the viewer may see it: the courses they
- * see listed, and the lessons and materials of the courses they may open (app/access/courses.ts, in SQL,
- * so the total counts nothing hidden). A lesson they may not open yet (lesson order) shows its title
- * without its text, as the course page does.
+ * see listed, and the lessons, materials and spoken words (caption cues) of the courses they may open
+ * (app/access/courses.ts, in SQL, so the total counts nothing hidden). A lesson's cues make one hit, its
+ * best-ranked cue (the earliest of equals). A lesson they may not open yet (lesson order) shows its title
+ * without its text or moment, as the course page does.
  */
 export function search(db: TenantConn, viewer: Viewer, q: string, { limit = 20, offset = 0 } = {}) {
   const match = ftsQuery(q);
@@ -483,32 +487,40 @@ export function search(db: TenantConn, viewer: Viewer, q: string, { limit = 20, 
   const rules = courseRulesSql(db, viewer);
   const where = `search_index match ? and ((s.kind = 'course' and ${rules.visible.text}) or (s.kind <> 'course' and ${rules.openable.text}))`;
   const params = [match, ...rules.visible.params, ...rules.openable.params];
+  // One row per thing found: a lesson's cues are grouped into their best one (migrations/tenant/0025).
+  const found = `with hits as (
+      select s.kind as kind, s.ref_id as ref, s.course_id as course_id, s.title as title,
+             snippet(search_index, 4, '', '', '…', 12) as snippet, bm25(search_index, 0, 0, 0, 10.0, 1.0) as rank
+      from search_index s join courses on courses.id = s.course_id
+      where ${where}
+    ), grouped as (
+      select hits.*, cue.lesson_id as cue_lesson, cue.start_ms as start_ms,
+             row_number() over (partition by hits.kind, coalesce(cue.lesson_id, hits.ref) order by hits.rank, cue.start_ms) as n
+      from hits left join caption_cues cue on hits.kind = 'cue' and cue.id = hits.ref
+    )`;
   // Kept while the index, the courses and their groups' courses are unchanged (db/content-cache.ts); the
   // rules' parameters (groups, completed prerequisites) are part of the key. Callers get their own array.
   const key = ["search", match, rules.visible.text, rules.openable.text, JSON.stringify(params), limit, offset].join("\u0000");
-  const found = cachedByVersion(
+  const result = cachedByVersion(
     client,
     key,
     () => searchVersion(client),
     () => {
-      const items = client
+      const rows = client
         .prepare(
-          `select s.kind as kind, s.ref_id as id, s.course_id as course_id, s.title as title,
-                snippet(search_index, 4, '', '', '…', 12) as snippet
-         from search_index s join courses on courses.id = s.course_id
-         where ${where}
-         order by bm25(search_index, 0, 0, 0, 10.0, 1.0) limit ? offset ?`,
+          `${found}
+         select case kind when 'cue' then 'transcript' else kind end as kind, coalesce(cue_lesson, ref) as id, course_id,
+                case kind when 'cue' then coalesce((select title from lessons where lessons.id = cue_lesson), '') else title end as title,
+                snippet, case kind when 'cue' then start_ms / 1000 end as seconds
+         from grouped where n = 1
+         order by rank limit ? offset ?`,
         )
         .all(...params, limit, offset) as SearchHit[];
-      const total = (
-        client
-          .prepare(`select count(*) as n from search_index s join courses on courses.id = s.course_id where ${where}`)
-          .get(...params) as { n: number }
-      ).n;
-      return { items: items.map((i) => Object.freeze({ ...i, snippet: i.snippet.replace(/<[^>]*>/g, "") })), total };
+      const total = (client.prepare(`${found} select count(*) as n from grouped where n = 1`).get(...params) as { n: number }).n;
+      return { items: rows.map((i) => Object.freeze({ ...i, snippet: i.snippet.replace(/<[^>]*>/g, "") })), total };
     },
   );
-  return { items: lessonTextsShown(db, viewer, found.items), total: found.total };
+  return { items: lessonTextsShown(db, viewer, result.items), total: result.total };
 }
 
 /**
@@ -532,7 +544,7 @@ function lessonTextsShown(db: TenantConn, viewer: Viewer, hits: readonly SearchH
   if (mayPreview(viewer)) return [...hits];
   const courseCache = new Map<number, Course | undefined>();
   return hits.map((hit) => {
-    if (hit.kind !== "lesson") return hit;
+    if (hit.kind !== "lesson" && hit.kind !== "transcript") return hit;
     if (!courseCache.has(hit.course_id)) courseCache.set(hit.course_id, courseById(db, hit.course_id));
     const course = courseCache.get(hit.course_id);
     if (!course?.sequentialLessons) return hit;
@@ -543,6 +555,6 @@ function lessonTextsShown(db: TenantConn, viewer: Viewer, hits: readonly SearchH
         .where(eq(lessons.id, sql.placeholder("id")))
         .prepare(),
     ).get({ id: hit.id });
-    return lesson && lessonAccess(db, viewer, course, lesson).allowed ? hit : { ...hit, snippet: "" };
+    return lesson && lessonAccess(db, viewer, course, lesson).allowed ? hit : { ...hit, snippet: "", seconds: null };
   });
 }

@@ -4,6 +4,7 @@ import { useTranslation } from "~/utils/translate";
 import { EmptyState } from "~/components/empty-state";
 import { search } from "~/models/learning.server";
 import { learnerContext } from "~/kernel/learner.server";
+import { clock } from "~/utils/duration";
 
 /** The search page: a GET form, so results have an address and work without JavaScript. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -12,6 +13,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!q) return { q, items: [], total: 0 };
   const { items, total } = search(db, viewer, q, { limit: 50 });
   return { q, items, total };
+}
+
+/** A hit's page: the course, the lesson, or for words spoken in a video the lesson at that moment (`?t=`). */
+function hitPath(hit: { kind: string; id: number; course_id: number; seconds: number | null }) {
+  if (hit.kind === "course" || hit.kind === "material") return `/courses/${hit.course_id}`;
+  const lesson = `/courses/${hit.course_id}/lessons/${hit.id}`;
+  return hit.seconds !== null ? `${lesson}?t=${hit.seconds}` : lesson;
 }
 
 export default function SearchPage() {
@@ -37,14 +45,12 @@ export default function SearchPage() {
             <ol className="search-results hit-list" data-testid="search-results">
               {items.map((hit) => (
                 <li key={`${hit.kind}-${hit.id}`} data-kind={hit.kind}>
-                  <span className="badge">{t(`search.kinds.${hit.kind}`)}</span>{" "}
-                  <Link
-                    className="hit-link"
-                    to={hit.kind === "lesson" ? `/courses/${hit.course_id}/lessons/${hit.id}` : `/courses/${hit.course_id}`}
-                  >
+                  <span className="badge">{hit.kind === "transcript" ? t("captions.search.kind") : t(`search.kinds.${hit.kind}`)}</span>{" "}
+                  <Link className="hit-link" to={hitPath(hit)}>
                     {hit.title}
+                    {hit.seconds !== null ? <span className="hit-moment"> · {t("captions.search.at", { time: clock(hit.seconds) })}</span> : null}
                   </Link>
-                  {hit.snippet ? <p className="course-description">{hit.snippet}</p> : null}
+                  {hit.snippet ? <p className="course-description">{hit.kind === "transcript" ? `“${hit.snippet}”` : hit.snippet}</p> : null}
                 </li>
               ))}
             </ol>

@@ -7,7 +7,9 @@ import { quizForLesson } from "~/models/quiz.server";
 import { scormPlayerData } from "~/models/scorm.server";
 import { getUser } from "~/models/user.server";
 import { episodeItems } from "~/models/player.server";
+import { chooseTracks, listTracks, playerPreferencesOf, transcriptOf } from "~/models/captions.server";
 import { learnerContext } from "~/kernel/learner.server";
+import { trackUrl } from "~/kernel/captions.server";
 import { sanitizeRichText } from "~/utils/sanitize.server";
 
 /*
@@ -40,8 +42,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const index = lessons.findIndex((l) => l.id === lesson.id);
   const file = access.allowed && lesson.fileId ? getFile(db, lesson.fileId) : undefined;
-  const media = file ? { url: context.platform.signFileUrl(organization.id, file, 6 * 3600).url, mime: file.mime, kind: file.kind } : null;
+  // `?t=`: a moment to start at (a transcript's cue, a search hit); the video's own `#t=` without JavaScript.
+  const t = /^\d{1,6}$/.test(url.searchParams.get("t") ?? "") ? Number(url.searchParams.get("t")) : null;
+  const media = file
+    ? { url: context.platform.signFileUrl(organization.id, file, 6 * 3600).url + (t && file.kind === "video" ? `#t=${t}` : ""), mime: file.mime, kind: file.kind }
+    : null;
   const user = learner ? getUser(db, learner.id) : undefined;
+  const captions = lesson.kind === "video" && file?.kind === "video" ? lessonCaptions(context, { db, lessonId: lesson.id, learnerId: learner?.id, language: viewer.language, asked: url.searchParams.get("transcript") }) : null;
   const { platform } = context;
   const scorm =
     access.allowed && learner && lesson.kind === "scorm"
@@ -70,13 +77,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       videoUrl: access.allowed ? lesson.videoUrl : null,
       completed: mine?.state === "done",
       durationSeconds: lesson.durationSeconds,
-      positionSeconds: mine && mine.state === "started" ? mine.positionSeconds : 0,
+      positionSeconds: t ?? (mine && mine.state === "started" ? mine.positionSeconds : 0),
       // A video shows the course's cover until it plays: the page's largest picture is then drawn at once,
       // not when the video's first frame arrives, after the place is resumed (docs/decisions/034-lighthouse.md).
       poster: lesson.kind === "video" && course.coverFileId ? `${image(course.coverFileId)}?w=640` : null,
       number: index + 1,
     },
     media,
+    captions,
     access: access.allowed ? null : access.reason,
     loginUrl: `/auth/login?${new URLSearchParams({ redirectTo: `/courses/${course.id}/lessons/${lesson.id}` })}`,
     episodes: episodes.map(({ positionSeconds: _position, ...e }) => e),
@@ -90,6 +98,33 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     /** The instructions asked for without JavaScript (the shortcuts link is `?instructions=1`). */
     instructionsAsked: url.searchParams.get("instructions") === "1",
     path: `/courses/${course.id}/lessons/${lesson.id}`,
+  };
+}
+
+/**
+ * A video lesson's captions for the player (docs/decisions/036-captions.md): its tracks with their signed
+ * addresses (rounded to the hour, so a page's `<track>`s keep one address), the one shown by default (the
+ * learner's last choice, else their language's), the transcript's track and cues, and the playback speed.
+ */
+function lessonCaptions(
+  context: LoaderFunctionArgs["context"],
+  { db, lessonId, learnerId, language, asked }: { db: Parameters<typeof listTracks>[0]; lessonId: number; learnerId?: number; language: string; asked: string | null },
+) {
+  const preferences = learnerId ? playerPreferencesOf(db, learnerId) : { captions: null, playbackRate: 1 };
+  const organization = context.organization!;
+  const tracks = listTracks(db, lessonId).flatMap((track) => {
+    const signed = trackUrl(context, organization, db, track);
+    return signed ? [{ id: track.id, language: track.language, label: track.label, url: signed.url }] : [];
+  });
+  const { shown, transcript } = chooseTracks(tracks, { preference: preferences.captions, language, asked });
+  return {
+    tracks,
+    shown: shown?.language ?? null,
+    transcript: transcript ? { language: transcript.language, cues: transcriptOf(db, transcript.id) } : null,
+    /** The transcript was asked for by its language (the page then opens it). */
+    transcriptAsked: Boolean(asked),
+    rate: preferences.playbackRate,
+    remembered: Boolean(learnerId),
   };
 }
 

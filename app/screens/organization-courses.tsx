@@ -501,6 +501,13 @@ export function EditLesson() {
           {t("scorm.admin.link")}
         </Link>
       </p>
+      {lesson.kind === "video" ? (
+        <p className="panel">
+          <Link to="captions" data-testid="captions-link">
+            {t("captions.admin.link")}
+          </Link>
+        </p>
+      ) : null}
     </section>
   );
 }

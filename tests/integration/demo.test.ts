@@ -114,6 +114,11 @@ describe("the demo", () => {
       });
       expect(clip.status).toBe(206);
       expect(clip.raw.equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))).toBe(true); // WebM
+      // Issue 35: Danish captions by default (and English), and the search finds a word spoken in the video.
+      expect(player.body).toMatch(/<track kind="captions" src="[^"]+" srcLang="da" label="Dansk" default=""/);
+      expect(player.body).toMatch(/<track kind="captions" src="[^"]+" srcLang="en" label="English"/);
+      const spoken = await request(server.port, "nordlys.localhost", "/search?q=hjertestarteren", { headers: { Cookie: learner } });
+      expect(spoken.body).toContain(`href="/courses/${course.id}/lessons/${video.id}?t=`);
 
       // Acme's learner has one course overdue, one due soon and one done, first on their home (issue 34).
       const acmeLearner = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));

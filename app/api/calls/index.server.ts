@@ -13,12 +13,14 @@ import { organizationCalls } from "./organizations.server";
 import { quizCalls } from "./quizzes.server";
 import { referenceCalls } from "./reference.server";
 import { userCalls } from "./users.server";
+import { captionCalls } from "./captions.server";
 
 /** Every /api call (docs/decisions/023-openapi-and-logs.md), in the order the reference lists them. */
 export const API_CALLS: readonly ApiCall[] = [
   ...authCalls,
   ...courseCalls,
   ...lessonCalls,
+  ...captionCalls,
   ...certificateCalls,
   ...leaderboardCalls,
   ...quizCalls,

@@ -291,16 +291,29 @@ export const learningCalls: ApiCall[] = [
     method: "GET",
     path: "/api/search",
     tag: "Learning",
-    summary: "Search courses, lessons and materials",
-    description: "Ranked hits among what the caller may see.",
+    summary: "Search courses, lessons, materials and words spoken in videos",
+    description:
+      "Ranked hits among what the caller may see. A `transcript` hit is a lesson whose captions hold the words, with `seconds`: the moment they are spoken (the lesson page takes it as `?t=`).",
     access: "read:course",
     query: searchQuery,
-    reply: page(z.object({ kind: z.enum(["course", "lesson", "material"]), id, course_id: id, title: z.string(), snippet: z.string() })),
+    reply: page(
+      z.object({
+        kind: z.enum(["course", "lesson", "material", "transcript"]),
+        id,
+        course_id: id,
+        title: z.string(),
+        snippet: z.string(),
+        seconds: z.number().int().nullable(),
+      }),
+    ),
     errors: guarded(E.invalid),
     example: {
       query: { q: "first aid" },
       reply: {
-        data: [{ kind: "lesson", id: 31, course_id: 7, title: "First aid", snippet: "…the <mark>first aid</mark> kit…" }],
+        data: [
+          { kind: "lesson", id: 31, course_id: 7, title: "First aid", snippet: "…the first aid kit…", seconds: null },
+          { kind: "transcript", id: 32, course_id: 7, title: "Burns", snippet: "…where the first aid kit hangs…", seconds: 74 },
+        ],
         meta: meta1,
       },
     },

@@ -3,12 +3,15 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/utils/translate";
 
 const SHORTCUTS = [
-  { keys: ["Space", "K"], text: "playPause" },
-  { keys: ["J", "←"], text: "back" },
-  { keys: ["L", "→"], text: "forward" },
-  { keys: ["M"], text: "mute" },
-  { keys: ["F"], text: "fullscreen" },
-  { keys: ["?"], text: "help" },
+  { keys: ["Space", "K"], text: "player.instructions.playPause" },
+  { keys: ["J", "←"], text: "player.instructions.back" },
+  { keys: ["L", "→"], text: "player.instructions.forward" },
+  { keys: ["M"], text: "player.instructions.mute" },
+  { keys: ["F"], text: "player.instructions.fullscreen" },
+  // Issue 35 (docs/decisions/036-captions.md).
+  { keys: ["C"], text: "captions.instructions.captions" },
+  { keys: ["<", ">"], text: "captions.instructions.speed" },
+  { keys: ["?"], text: "player.instructions.help" },
 ] as const;
 
 /**
@@ -55,7 +58,7 @@ export function Instructions({ firstTime, returnTo, onClose }: { firstTime: bool
                   </span>
                 ))}
               </dt>
-              <dd>{t(`player.instructions.${s.text}`)}</dd>
+              <dd>{t(s.text)}</dd>
             </div>
           ))}
         </dl>

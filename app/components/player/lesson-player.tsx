@@ -1,5 +1,5 @@
 import { Form, Link, useRevalidator } from "@remix-run/react";
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { useTranslation } from "~/utils/translate";
 import { AccessMessage } from "~/components/access-message";
 import { QuizPlayer } from "~/components/quiz/quiz-player";
@@ -10,6 +10,7 @@ import { EpisodeList } from "./episode-list";
 import { Icon } from "./icons";
 import { Instructions } from "./instructions";
 import { VideoPlayer } from "./video-player";
+import { Transcript } from "./captions";
 
 /**
  * The player page: the stage (video, image, SCORM, quiz or the text), the lesson's title, actions and
@@ -22,6 +23,7 @@ export function LessonPlayer({ data }: { data: LessonPageData }) {
   const [help, setHelp] = useState(data.instructionsAsked);
   const openHelp = useCallback(() => setHelp(true), []);
   const closeHelp = useCallback(() => setHelp(false), []);
+  const videoRef = useRef<HTMLVideoElement>(null);
   const video = !data.access && lesson.kind === "video" ? (data.media?.url ?? lesson.videoUrl) : null;
   const stage =
     !data.access && (video || (lesson.kind === "image" && data.media) || data.scorm || data.quiz) ? (
@@ -35,6 +37,8 @@ export function LessonPlayer({ data }: { data: LessonPageData }) {
             poster={lesson.poster}
             knownDuration={lesson.durationSeconds}
             onHelp={openHelp}
+            captions={data.captions}
+            videoRef={videoRef}
           />
         ) : null}
         {lesson.kind === "image" && data.media ? <img src={data.media.url} alt={lesson.title} className="lesson-image" /> : null}
@@ -50,6 +54,28 @@ export function LessonPlayer({ data }: { data: LessonPageData }) {
         ) : null}
       </div>
     ) : null;
+  const episodesAside = (
+    <aside className="player-side" aria-labelledby="player-episodes">
+      <div className="player-side-head">
+        <h2 id="player-episodes">{t("learn.episodes")}</h2>
+        {course.progress ? (
+          <p className="player-side-progress">
+            {t("player.courseProgress", { done: course.progress.done, total: course.progress.total })}
+            <span className="meter" role="presentation">
+              <span style={{ width: `${course.progress.percent}%` }} />
+            </span>
+          </p>
+        ) : null}
+      </div>
+      <EpisodeList
+        courseId={course.id}
+        episodes={data.episodes}
+        open={!data.access || data.access === "previous_lessons"}
+        currentId={lesson.id}
+        compact
+      />
+    </aside>
+  );
   return (
     <div className="player-page">
       <nav className="player-top" aria-label={t("player.courseLink", { title: course.title })}>
@@ -118,26 +144,15 @@ export function LessonPlayer({ data }: { data: LessonPageData }) {
             </>
           )}
         </article>
-        <aside className="player-side" aria-labelledby="player-episodes">
-          <div className="player-side-head">
-            <h2 id="player-episodes">{t("learn.episodes")}</h2>
-            {course.progress ? (
-              <p className="player-side-progress">
-                {t("player.courseProgress", { done: course.progress.done, total: course.progress.total })}
-                <span className="meter" role="presentation">
-                  <span style={{ width: `${course.progress.percent}%` }} />
-                </span>
-              </p>
-            ) : null}
+        {video && data.captions?.transcript ? (
+          // The transcript above the episodes, the two kept in view together (app/styles/player.css).
+          <div className="player-column">
+            <Transcript captions={data.captions} videoRef={videoRef} path={data.path} />
+            {episodesAside}
           </div>
-          <EpisodeList
-            courseId={course.id}
-            episodes={data.episodes}
-            open={!data.access || data.access === "previous_lessons"}
-            currentId={lesson.id}
-            compact
-          />
-        </aside>
+        ) : (
+          episodesAside
+        )}
       </div>
       {data.showInstructions ? (
         <Instructions firstTime returnTo={data.path} />

@@ -2,6 +2,8 @@ import { lazy, memo, startTransition, useCallback, useEffect, useRef, useState }
 import { useTranslation } from "~/utils/translate";
 import { clock } from "~/utils/duration";
 import { Icon } from "./icons";
+import { PLAYBACK_RATES, useCaptions, type PlayerCaptions } from "./captions";
+import { rateText } from "~/utils/playback";
 
 /**
  * Video services' addresses (YouTube, Vimeo, …) play through react-player, whose code is fetched only for
@@ -31,8 +33,8 @@ function isTyping(target: EventTarget | null) {
 
 /**
  * The video of a lesson. Without JavaScript it is a plain `<video controls>` (react-player renders one on
- * the server). With it: the player's own controls (play, ±15 s, progress, time, mute, volume, full screen,
- * shortcuts), keyboard shortcuts (space/k, j/l and arrows, m, f, ?), the place resumed where the learner
+ * the server). With it: the player's own controls (play, ±15 s, progress, time, mute, volume, captions, speed,
+ * full screen, shortcuts), keyboard shortcuts (space/k, j/l and arrows, m, f, c, < and >, ?), the place resumed where the learner
  * stopped, and a heartbeat every 15 seconds while playing (POST /api/lesson-progresses) that saves the place
  * and the time watched.
  */
@@ -44,6 +46,8 @@ export function VideoPlayer({
   knownDuration,
   poster,
   onHelp,
+  captions,
+  videoRef,
 }: {
   lessonId: number;
   src: string;
@@ -54,9 +58,14 @@ export function VideoPlayer({
   /** A picture shown until the video plays (the course's cover). */
   poster?: string | null;
   onHelp: () => void;
+  /** The lesson's caption tracks and the learner's settings (app/screens/lesson-page.server.ts); null for no captions. */
+  captions?: PlayerCaptions | null;
+  /** The element, for the transcript beside the player. */
+  videoRef?: React.RefObject<HTMLVideoElement>;
 }) {
   const { t } = useTranslation();
-  const ref = useRef<HTMLVideoElement>(null);
+  const ownRef = useRef<HTMLVideoElement>(null);
+  const ref = videoRef ?? ownRef;
   const box = useRef<HTMLDivElement>(null);
   const [enhanced, setEnhanced] = useState(false);
   const [playing, setPlaying] = useState(false);
@@ -65,6 +74,7 @@ export function VideoPlayer({
   const [volume, setVolume] = useState(1);
   const [muted, setMuted] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
+  const { tracks, on: captionsOn, toggle: toggleCaptions, rate, setRate, stepRate } = useCaptions(ref, lessonId, captions);
   // The video's address is signed afresh by every revalidation (a form sent, a heartbeat): keep the first
   // one of a lesson, so the element does not reload and drop the place mid-watch.
   const source = useRef({ lessonId, src });
@@ -108,7 +118,7 @@ export function VideoPlayer({
       video.removeEventListener("pause", send);
       window.clearInterval(timer);
     };
-  }, [lessonId]);
+  }, [lessonId, ref]);
 
   // The controls' state follows the element; the place is resumed once the length is known.
   useEffect(() => {
@@ -150,23 +160,23 @@ export function VideoPlayer({
       video.removeEventListener("canplay", resume);
       document.removeEventListener("fullscreenchange", onFullscreen);
     };
-  }, [startAt, lessonId]);
+  }, [startAt, lessonId, ref]);
 
   const toggle = useCallback(() => {
     const video = ref.current;
     if (!video) return;
     if (video.paused) void video.play()?.catch(() => undefined);
     else video.pause();
-  }, []);
+  }, [ref]);
   const skip = useCallback((seconds: number) => {
     const video = ref.current;
     if (!video) return;
     const end = Number.isFinite(video.duration) ? video.duration : Infinity;
     video.currentTime = Math.min(end, Math.max(0, video.currentTime + seconds));
-  }, []);
+  }, [ref]);
   const toggleMute = useCallback(() => {
     if (ref.current) ref.current.muted = !ref.current.muted;
-  }, []);
+  }, [ref]);
   const toggleFullscreen = useCallback(() => {
     if (document.fullscreenElement) void document.exitFullscreen?.().catch(() => undefined);
     else void box.current?.requestFullscreen?.().catch(() => undefined);
@@ -185,12 +195,15 @@ export function VideoPlayer({
       else if (key === "m" || key === "M") toggleMute();
       else if (key === "f" || key === "F") toggleFullscreen();
       else if (key === "?") onHelp();
+      else if ((key === "c" || key === "C") && tracks.length) toggleCaptions();
+      else if (key === "<") stepRate(-1);
+      else if (key === ">") stepRate(1);
       else return;
       event.preventDefault();
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [toggle, skip, toggleMute, toggleFullscreen, onHelp]);
+  }, [toggle, skip, toggleMute, toggleFullscreen, onHelp, tracks.length, toggleCaptions, stepRate]);
 
   const seekTo = (value: number) => {
     if (ref.current) ref.current.currentTime = value;
@@ -209,7 +222,7 @@ export function VideoPlayer({
       {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions */}
       <div className="video-frame" onClick={enhanced ? toggle : undefined}>
         {isVideoFile(source.current.src) ? (
-          // eslint-disable-next-line jsx-a11y/media-has-caption -- lessons have no caption files to offer (react-player's <video> had none either)
+          // eslint-disable-next-line jsx-a11y/media-has-caption -- its caption tracks are the lesson's own (none until an admin adds them)
           <video
             ref={ref}
             src={source.current.src}
@@ -218,7 +231,18 @@ export function VideoPlayer({
             poster={poster ?? undefined}
             aria-label={title}
             style={{ display: "block", width: "100%", height: "100%" }}
-          />
+          >
+            {tracks.map((track) => (
+              <track
+                key={track.id}
+                kind="captions"
+                src={track.url}
+                srcLang={track.language}
+                label={track.label}
+                default={track.language === captions?.shown}
+              />
+            ))}
+          </video>
         ) : (
           <ServicePlayer ref={ref} src={source.current.src} controls={!enhanced} preload="metadata" width="100%" height="100%" />
         )}
@@ -301,6 +325,31 @@ export function VideoPlayer({
             data-testid="vc-volume"
             style={{ "--fill": `${(muted ? 0 : volume) * 100}%` } as React.CSSProperties}
           />
+          {tracks.length ? (
+            <button
+              type="button"
+              className="vc-button vc-captions"
+              onClick={toggleCaptions}
+              aria-label={t("captions.controls.captions")}
+              aria-pressed={captionsOn}
+              data-testid="vc-captions"
+            >
+              <Icon name="captions" />
+            </button>
+          ) : null}
+          <select
+            className="vc-speed"
+            value={String(rate)}
+            onChange={(e) => setRate(Number(e.target.value))}
+            aria-label={t("captions.controls.speed")}
+            data-testid="vc-speed"
+          >
+            {PLAYBACK_RATES.map((r) => (
+              <option key={r} value={String(r)}>
+                {rateText(r, t("captions.controls.decimal"))}
+              </option>
+            ))}
+          </select>
           <button type="button" className="vc-button" onClick={onHelp} aria-label={t("player.controls.help")} data-testid="vc-help">
             <Icon name="help" />
           </button>
