@@ -246,8 +246,8 @@ const primary = (tag: string) => {
 };
 
 /**
- * Which track plays with captions shown: the learner's last choice (none when they turned captions off), else
- * the track in their interface language. `transcript` is the track the transcript shows: the shown one, else
+ * Which track plays with captions shown: the language asked for by the transcript's menu, else the learner's
+ * last choice (none when they turned captions off), else the track in their interface language. `transcript` is the track the transcript shows: the shown one, else
  * the chosen or interface language's, else the first.
  */
 export function chooseTracks<T extends Pick<CaptionTrack, "language">>(
@@ -256,7 +256,8 @@ export function chooseTracks<T extends Pick<CaptionTrack, "language">>(
 ) {
   const find = (tag: string | null | undefined) =>
     tag ? (tracks.find((t) => t.language === tag) ?? tracks.find((t) => primary(t.language) === primary(tag))) : undefined;
-  const shown = preference === "off" ? undefined : (find(preference) ?? find(language));
+  // A transcript language asked for (its menu) is the captions' language too, unless they are off.
+  const shown = preference === "off" ? undefined : (find(asked) ?? find(preference) ?? find(language));
   const transcript = find(asked) ?? shown ?? find(language) ?? tracks[0];
   return { shown, transcript };
 }

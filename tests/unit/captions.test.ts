@@ -12,6 +12,8 @@ import {
   srtToWebVtt,
   toWebVtt,
 } from "~/utils/captions";
+import { chooseTracks } from "~/models/captions.server";
+import { activeCue } from "~/components/player/captions";
 
 /** The caption reader and writer (docs/decisions/036-captions.md) on files as they come from the tools people use. */
 
@@ -183,5 +185,32 @@ describe("what is written", () => {
     const again = parseWebVtt(toWebVtt(cues));
     expect(again).toEqual(cues);
     expect(formatVttTime(3_723_004)).toBe("01:02:03.004");
+  });
+});
+
+describe("the player's choices", () => {
+  const tracks = [{ language: "en" }, { language: "da" }, { language: "nb" }];
+  it("shows the learner's choice, else their language's track (nb for no), never when they turned captions off", () => {
+    expect(chooseTracks(tracks, { preference: null, language: "da" })).toEqual({ shown: tracks[1], transcript: tracks[1] });
+    expect(chooseTracks(tracks, { preference: null, language: "no" }).shown).toBe(tracks[2]);
+    expect(chooseTracks(tracks, { preference: "en", language: "da" }).shown).toBe(tracks[0]);
+    expect(chooseTracks(tracks, { preference: "off", language: "da" })).toEqual({ shown: undefined, transcript: tracks[1] });
+    expect(chooseTracks(tracks, { preference: null, language: "pl" })).toEqual({ shown: undefined, transcript: tracks[0] });
+    expect(chooseTracks(tracks, { preference: "da", language: "da", asked: "en" })).toEqual({ shown: tracks[0], transcript: tracks[0] });
+    expect(chooseTracks(tracks, { preference: "off", language: "da", asked: "en" })).toEqual({ shown: undefined, transcript: tracks[0] });
+  });
+
+  it("marks the cue playing: the latest started that has not ended, none in a gap", () => {
+    const cues = [
+      { start: 0, end: 3000 },
+      { start: 1000, end: 2000 },
+      { start: 4000, end: 5000 },
+    ];
+    expect(activeCue(cues, 500)).toBe(0);
+    expect(activeCue(cues, 1500)).toBe(1);
+    expect(activeCue(cues, 2500)).toBe(0); // the long first cue still runs
+    expect(activeCue(cues, 3500)).toBe(-1);
+    expect(activeCue(cues, 4000)).toBe(2);
+    expect(activeCue([], 10)).toBe(-1);
   });
 });
