@@ -59,7 +59,8 @@ describe("modules the browser loads", () => {
     const files = browserModules(path.resolve(__dirname, "../../app"));
     expect(files.length).toBeGreaterThan(50);
     expect(files.flatMap(moduleLevelServerReads)).toEqual([]);
-  });
+    // Parsing every module the browser loads takes a second or two alone, several on a busy machine.
+  }, 15_000);
 
   it("finds such a read (the course editor's old bug)", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lectern-scan-")), "screen.tsx");
