@@ -232,8 +232,7 @@ export async function seedDemo(
       if (history && demo.urlPrefix === "acme") await seedRecertificationDemo(db, { courseTitle: demo.courses[1].title, now });
       seedGroupsDemo(db);
       // Compliance assignments (issue 34): Acme's safety, data protection and welcome courses, due in the past and the future.
-      if (demo.urlPrefix === "acme")
-        seedAssignmentsDemo(db, { adminEmail: "admin@acme.test", learnerEmail: "learner@acme.test", now });
+      if (demo.urlPrefix === "acme") seedAssignmentsDemo(db, { adminEmail: "admin@acme.test", learnerEmail: "learner@acme.test", now });
       await seedBrowseDemo(target);
       // Recertification (issue 34): last, so that every assignment the demo made is covered: whoever is due is
       // re-assigned as of `now`, and a server started on the demo finds nothing to do.

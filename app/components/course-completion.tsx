@@ -23,7 +23,9 @@ export function CourseCompletion({ completion, open }: { completion: CourseCompl
       </p>
       {completion.renewing ? (
         <p className="muted">
-          {completion.expired ? t("recertification.course.renewingExpired") : t("recertification.course.renewing", { date: completion.expiresOn })}
+          {completion.expired
+            ? t("recertification.course.renewingExpired")
+            : t("recertification.course.renewing", { date: completion.expiresOn })}
         </p>
       ) : null}
       {completion.canRetake && open ? (

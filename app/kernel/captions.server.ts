@@ -4,7 +4,15 @@ import type { TFunction } from "i18next";
 import type { Organization } from "../../db/platform";
 import type { CaptionTrack, Lesson } from "../../db/tenant";
 import type { TenantConn } from "../models/database.server";
-import { checkTrackInput, readCaptionFile, relabelTrack, saveTrack, trackFile, trackView, type TrackInput } from "../models/captions.server";
+import {
+  checkTrackInput,
+  readCaptionFile,
+  relabelTrack,
+  saveTrack,
+  trackFile,
+  trackView,
+  type TrackInput,
+} from "../models/captions.server";
 import { CaptionError } from "../utils/captions";
 import { handleUpload } from "./upload.server";
 
@@ -44,7 +52,13 @@ export async function receiveTrack(
     existing,
   }: { organizationId: number; lesson: Lesson; db: TenantConn; t: TFunction; uploadedBy: number | null; existing?: CaptionTrack },
 ): Promise<TrackResult> {
-  const refuse = (status: number, code: string, field: string, message: string): TrackResult => ({ ok: false, status, code, field, message });
+  const refuse = (status: number, code: string, field: string, message: string): TrackResult => ({
+    ok: false,
+    status,
+    code,
+    field,
+    message,
+  });
   return handleUpload<TrackResult>(
     request,
     context,
@@ -70,13 +84,17 @@ export async function receiveTrack(
         if (!(error instanceof CaptionError)) throw error;
         return refuse(422, "caption_file", "file", captionProblem(error, t));
       }
-      const saved = saveTrack(db, { dataDir: context.platform.dataDir, organizationId }, {
-        lesson,
-        input: input.value,
-        cues,
-        uploadedBy,
-        trackId: existing?.id,
-      });
+      const saved = saveTrack(
+        db,
+        { dataDir: context.platform.dataDir, organizationId },
+        {
+          lesson,
+          input: input.value,
+          cues,
+          uploadedBy,
+          trackId: existing?.id,
+        },
+      );
       return saved.ok ? { ok: true, track: saved.value } : refuse(422, "invalid", saved.field, t(saved.message));
     },
     ({ status, message, code }) => refuse(status, code, "file", message),
@@ -85,7 +103,9 @@ export async function receiveTrack(
 
 export function relabel(db: TenantConn, track: CaptionTrack, input: TrackInput, t: TFunction): TrackResult {
   const result = relabelTrack(db, track, input);
-  return result.ok ? { ok: true, track: result.value } : { ok: false, status: 422, code: "invalid", field: result.field, message: t(result.message) };
+  return result.ok
+    ? { ok: true, track: result.value }
+    : { ok: false, status: 422, code: "invalid", field: result.field, message: t(result.message) };
 }
 
 /** A track's signed address (the same file path and signature as the video's: server/files.ts). */

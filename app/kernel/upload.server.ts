@@ -2,7 +2,14 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { TFunction } from "i18next";
 import type { TenantConn } from "../../db/open";
 import type { FileKind, StoredFile } from "../../db/tenant";
-import { CAPTION_FILE_MAX_BYTES, receiveUpload, storeUpload, UploadError, type UploadLimits, type UploadProblem } from "../models/file.server";
+import {
+  CAPTION_FILE_MAX_BYTES,
+  receiveUpload,
+  storeUpload,
+  UploadError,
+  type UploadLimits,
+  type UploadProblem,
+} from "../models/file.server";
 import { formatBytes } from "../utils/bytes";
 import { getFixedT } from "../utils/i18n.server";
 import { languageFor } from "../utils/preferences.server";

@@ -523,23 +523,23 @@ export function assignmentSummaries(
       // As in assigning: only a course the viewer sees listed (a group admin learns nothing of drafts or other groups' courses).
       .filter((r) => mayAssign(viewer, targetOf(r.assignment)) && isVisible(db, viewer, r.course))
       .map((r) => ({
-      id: r.assignment.id,
-      courseId: r.assignment.courseId,
-      courseTitle: r.course.title,
-      target: r.assignment.target,
-      userId: r.assignment.userId,
-      groupId: r.assignment.groupId,
-      person: r.email ? { email: r.email, firstName: r.firstName, lastName: r.lastName } : null,
-      groupName: r.groupName,
-      ruleGroup: Boolean(r.ruleGroup),
-      dueKind: r.assignment.dueKind,
-      dueDate: r.assignment.dueDate,
-      dueDays: r.assignment.dueDays,
-      createdAt: r.assignment.createdAt,
-      assigned: r.assigned,
-      done: r.done,
-      overdue: r.overdue,
-    }))
+        id: r.assignment.id,
+        courseId: r.assignment.courseId,
+        courseTitle: r.course.title,
+        target: r.assignment.target,
+        userId: r.assignment.userId,
+        groupId: r.assignment.groupId,
+        person: r.email ? { email: r.email, firstName: r.firstName, lastName: r.lastName } : null,
+        groupName: r.groupName,
+        ruleGroup: Boolean(r.ruleGroup),
+        dueKind: r.assignment.dueKind,
+        dueDate: r.assignment.dueDate,
+        dueDays: r.assignment.dueDays,
+        createdAt: r.assignment.createdAt,
+        assigned: r.assigned,
+        done: r.done,
+        overdue: r.overdue,
+      }))
   );
 }
 
@@ -619,7 +619,9 @@ export function cannotOpenOf(db: TenantConn, viewer: Viewer, id: number): Cannot
   const open = db
     .select({ userId: assignmentPeople.userId })
     .from(assignmentPeople)
-    .where(and(eq(assignmentPeople.assignmentId, id), sql`${assignmentPeople.leftAt} is null`, sql`${assignmentPeople.completedAt} is null`))
+    .where(
+      and(eq(assignmentPeople.assignmentId, id), sql`${assignmentPeople.leftAt} is null`, sql`${assignmentPeople.completedAt} is null`),
+    )
     .all();
   return whoCannotOpen(
     db,

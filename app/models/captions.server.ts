@@ -132,7 +132,8 @@ function insertCues(tx: TenantConn, track: CaptionTrack, cues: readonly Cue[]) {
       text: sql.placeholder("text"),
     } as never)
     .prepare();
-  for (const cue of cues) insert.run({ trackId: track.id, lessonId: track.lessonId, startMs: cue.start, endMs: cue.end, text: cueText(cue.payload) });
+  for (const cue of cues)
+    insert.run({ trackId: track.id, lessonId: track.lessonId, startMs: cue.start, endMs: cue.end, text: cueText(cue.payload) });
 }
 
 function vttName(lesson: Pick<Lesson, "id">, language: string) {
@@ -146,7 +147,13 @@ function vttName(lesson: Pick<Lesson, "id">, language: string) {
 export function saveTrack(
   db: TenantConn,
   store: Store,
-  { lesson, input, cues, uploadedBy, trackId }: { lesson: Lesson; input: TrackInput; cues: readonly Cue[]; uploadedBy: number | null; trackId?: number },
+  {
+    lesson,
+    input,
+    cues,
+    uploadedBy,
+    trackId,
+  }: { lesson: Lesson; input: TrackInput; cues: readonly Cue[]; uploadedBy: number | null; trackId?: number },
 ): WriteResult<CaptionTrack> {
   const existing = trackId ? getTrack(db, trackId) : undefined;
   const clash = listTracks(db, lesson.id).find((t) => t.language === input.language && t.id !== existing?.id);
@@ -234,7 +241,10 @@ export function savePlayerPreferences(db: TenantConn, userId: number, change: Pa
   const next = { ...current, ...change };
   db.insert(playerPreferences)
     .values({ userId, captions: next.captions, playbackRate: next.playbackRate })
-    .onConflictDoUpdate({ target: playerPreferences.userId, set: { captions: next.captions, playbackRate: next.playbackRate, updatedAt: new Date() } })
+    .onConflictDoUpdate({
+      target: playerPreferences.userId,
+      set: { captions: next.captions, playbackRate: next.playbackRate, updatedAt: new Date() },
+    })
     .run();
   return next;
 }

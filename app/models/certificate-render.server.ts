@@ -5,7 +5,15 @@ import type { TenantConn } from "../../db/open";
 import type { Organization } from "../../db/platform";
 import { files, type Certificate, type CertificateLayout } from "../../db/tenant";
 import { tenantFolder } from "../../db/tenant-pool";
-import { certificateDate, certificateDay, certificateHtml, imageDataUri, pageBox, qrSvg, type CertificatePage } from "./certificate-html.server";
+import {
+  certificateDate,
+  certificateDay,
+  certificateHtml,
+  imageDataUri,
+  pageBox,
+  qrSvg,
+  type CertificatePage,
+} from "./certificate-html.server";
 import { addMonths } from "../utils/calendar";
 import { FALLBACK_LANGUAGE, isLanguage } from "../utils/i18n";
 import { getFixedT } from "../utils/i18n.server";

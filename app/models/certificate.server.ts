@@ -502,7 +502,11 @@ export function restoreCertificate(db: TenantConn, id: number) {
  * A certificate in /api. `expires_on` is the last local day it is valid on (the organization's zone), and
  * `expires_at` the instant that day ends there, when it expires at all; `expired` is said against `now`.
  */
-export function certificateView(c: Certificate, verificationUrl: string, { timeZone, now = new Date() }: { timeZone?: string; now?: Date } = {}) {
+export function certificateView(
+  c: Certificate,
+  verificationUrl: string,
+  { timeZone, now = new Date() }: { timeZone?: string; now?: Date } = {},
+) {
   const zone = timeZone ?? DEFAULT_TIME_ZONE;
   return {
     id: c.id,

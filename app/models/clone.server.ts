@@ -76,9 +76,7 @@ export async function cloneCourse({ db, dataDir, organizationId, job, progress, 
           ...courseLessons.map((l) => l.fileId),
           ...courseMaterials.map((m) => m.fileId),
           ...courseTracks.map((t) => t.fileId),
-        ].filter(
-          (id): id is number => typeof id === "number",
-        ),
+        ].filter((id): id is number => typeof id === "number"),
       ),
     ];
     const sources: StoredFile[] = fileIds.length ? db.select().from(files).where(inArray(files.id, fileIds)).all() : [];

@@ -52,7 +52,8 @@ export function sniffType(head: Buffer): Sniffed | null {
   if (starts("ID3") || starts([0xff, 0xfb]) || starts([0xff, 0xf3])) return { mime: "audio/mpeg", kind: "audio", ext: "mp3" };
   if (starts("PK\x03\x04")) return { mime: "application/zip", kind: "archive", ext: "zip" };
   // WebVTT captions (docs/decisions/036-captions.md): a track's file is written by the server from the cues it read.
-  if (/^(?:\uFEFF)?WEBVTT(?:[ \t\r\n]|$)/.test(head.subarray(0, 16).toString("utf8"))) return { mime: "text/vtt", kind: "caption", ext: "vtt" };
+  if (/^(?:\uFEFF)?WEBVTT(?:[ \t\r\n]|$)/.test(head.subarray(0, 16).toString("utf8")))
+    return { mime: "text/vtt", kind: "caption", ext: "vtt" };
   return null;
 }
 

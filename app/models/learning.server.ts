@@ -19,17 +19,7 @@ import { mayPreview } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import { publish } from "./events.server";
 import { recordCourseCompletion } from "./completion-cycle.server";
-import {
-  bookmarks,
-  courses,
-  lessonProgress,
-  lessons,
-  ratings,
-  watchTimeDaily,
-  users,
-  type Course,
-  type Lesson,
-} from "../../db/tenant";
+import { bookmarks, courses, lessonProgress, lessons, ratings, watchTimeDaily, users, type Course, type Lesson } from "../../db/tenant";
 import type { Page } from "../utils/pagination";
 
 /**

@@ -48,9 +48,13 @@ export default function SearchPage() {
                   <span className="badge">{hit.kind === "transcript" ? t("captions.search.kind") : t(`search.kinds.${hit.kind}`)}</span>{" "}
                   <Link className="hit-link" to={hitPath(hit)}>
                     {hit.title}
-                    {hit.seconds !== null ? <span className="hit-moment"> · {t("captions.search.at", { time: clock(hit.seconds) })}</span> : null}
+                    {hit.seconds !== null ? (
+                      <span className="hit-moment"> · {t("captions.search.at", { time: clock(hit.seconds) })}</span>
+                    ) : null}
                   </Link>
-                  {hit.snippet ? <p className="course-description">{hit.kind === "transcript" ? `“${hit.snippet}”` : hit.snippet}</p> : null}
+                  {hit.snippet ? (
+                    <p className="course-description">{hit.kind === "transcript" ? `“${hit.snippet}”` : hit.snippet}</p>
+                  ) : null}
                 </li>
               ))}
             </ol>

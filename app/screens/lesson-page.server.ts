@@ -45,10 +45,23 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // `?t=`: a moment to start at (a transcript's cue, a search hit); the video's own `#t=` without JavaScript.
   const t = /^\d{1,6}$/.test(url.searchParams.get("t") ?? "") ? Number(url.searchParams.get("t")) : null;
   const media = file
-    ? { url: context.platform.signFileUrl(organization.id, file, 6 * 3600).url + (t && file.kind === "video" ? `#t=${t}` : ""), mime: file.mime, kind: file.kind }
+    ? {
+        url: context.platform.signFileUrl(organization.id, file, 6 * 3600).url + (t && file.kind === "video" ? `#t=${t}` : ""),
+        mime: file.mime,
+        kind: file.kind,
+      }
     : null;
   const user = learner ? getUser(db, learner.id) : undefined;
-  const captions = lesson.kind === "video" && file?.kind === "video" ? lessonCaptions(context, { db, lessonId: lesson.id, learnerId: learner?.id, language: viewer.language, asked: url.searchParams.get("transcript") }) : null;
+  const captions =
+    lesson.kind === "video" && file?.kind === "video"
+      ? lessonCaptions(context, {
+          db,
+          lessonId: lesson.id,
+          learnerId: learner?.id,
+          language: viewer.language,
+          asked: url.searchParams.get("transcript"),
+        })
+      : null;
   const { platform } = context;
   const scorm =
     access.allowed && learner && lesson.kind === "scorm"
@@ -108,7 +121,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
  */
 function lessonCaptions(
   context: LoaderFunctionArgs["context"],
-  { db, lessonId, learnerId, language, asked }: { db: Parameters<typeof listTracks>[0]; lessonId: number; learnerId?: number; language: string; asked: string | null },
+  {
+    db,
+    lessonId,
+    learnerId,
+    language,
+    asked,
+  }: { db: Parameters<typeof listTracks>[0]; lessonId: number; learnerId?: number; language: string; asked: string | null },
 ) {
   const preferences = learnerId ? playerPreferencesOf(db, learnerId) : { captions: null, playbackRate: 1 };
   const organization = context.organization!;

@@ -175,7 +175,11 @@ function CourseFields({ data, fields }: { data: CourseFormData; fields: CourseMe
 function RecertificationFields({
   field,
 }: {
-  field: (name: "validity_months" | "reassign_days_before", label: string, input: (props: ReturnType<typeof controlProps>) => React.ReactNode) => React.ReactNode;
+  field: (
+    name: "validity_months" | "reassign_days_before",
+    label: string,
+    input: (props: ReturnType<typeof controlProps>) => React.ReactNode,
+  ) => React.ReactNode;
 }) {
   const { t } = useTranslation();
   return (

@@ -132,7 +132,8 @@ export function formatVttTime(ms: number) {
   return `${pad(h)}:${pad(m)}:${pad(s)}.${pad(total % 1000, 3)}`;
 }
 
-const KNOWN_SETTING = /^(?:vertical:(?:rl|lr)|line:-?\d+(?:\.\d+)?%?(?:,(?:start|center|end))?|position:\d+(?:\.\d+)?%(?:,(?:line-left|center|line-right))?|size:\d+(?:\.\d+)?%|align:(?:start|center|end|left|right))$/;
+const KNOWN_SETTING =
+  /^(?:vertical:(?:rl|lr)|line:-?\d+(?:\.\d+)?%?(?:,(?:start|center|end))?|position:\d+(?:\.\d+)?%(?:,(?:line-left|center|line-right))?|size:\d+(?:\.\d+)?%|align:(?:start|center|end|left|right))$/;
 
 /**
  * A timing line: `start --> end` and, in WebVTT, cue settings after it. Unknown settings are dropped (as a
@@ -256,7 +257,10 @@ function addCue(cues: Cue[], timing: { start: number; end: number; settings: str
 function finish(cues: Cue[]) {
   if (!cues.length) throw new CaptionError("no_cues", 0);
   // In order of their start (a stable sort keeps the file's order for cues that start together).
-  return cues.map((c, i) => ({ c, i })).sort((a, b) => a.c.start - b.c.start || a.i - b.i).map(({ c }) => c);
+  return cues
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => a.c.start - b.c.start || a.i - b.i)
+    .map(({ c }) => c);
 }
 
 /** WebVTT's cue markup that is kept: classes, italics, bold, underline, ruby, voice, language, timestamps. */

@@ -186,7 +186,10 @@ function vtt(lines: Lines) {
   return `WEBVTT\n\nNOTE Lectern demo captions\n\n${lines.map((text, i) => `${i + 1}\n${TIMES[i][0]} --> ${TIMES[i][1]}\n${text}`).join("\n\n")}\n`;
 }
 
-export function seedCaptionsDemo(db: TenantConn, { dataDir, organizationId, demo }: { dataDir: string; organizationId: number; demo: string }) {
+export function seedCaptionsDemo(
+  db: TenantConn,
+  { dataDir, organizationId, demo }: { dataDir: string; organizationId: number; demo: string },
+) {
   const written = CAPTIONS[demo] ?? {};
   const videos = db.select().from(lessons).where(eq(lessons.kind, "video")).all();
   for (const lesson of videos) {

@@ -104,7 +104,8 @@ describe("captions, the transcript and the speed", () => {
     expect(await page.$eval('[data-testid="vc-captions"]', (b) => b.getAttribute("aria-pressed"))).toBe("true");
     expect(await showing(page)).toBe("da");
     await until(
-      () => page.$eval("video", (v) => [...((v as HTMLVideoElement).textTracks[0].activeCues ?? [])].map((c) => (c as VTTCue).text).join(" ")),
+      () =>
+        page.$eval("video", (v) => [...((v as HTMLVideoElement).textTracks[0].activeCues ?? [])].map((c) => (c as VTTCue).text).join(" ")),
       "a Danish cue on screen",
     );
 

@@ -74,7 +74,12 @@ function addressesOf(pattern: string, demo: Demo): string[] {
   if (pattern.endsWith("/courses/:courseId/assignments")) {
     const [first, ...rest] = demo.assignments;
     const at = one({ courseId: first.courseId })[0];
-    return [at, `${at}?assignment=${first.assignmentId}`, `${at}?remove=${first.assignmentId}`, ...rest.flatMap((a) => one({ courseId: a.courseId }))];
+    return [
+      at,
+      `${at}?assignment=${first.assignmentId}`,
+      `${at}?remove=${first.assignmentId}`,
+      ...rest.flatMap((a) => one({ courseId: a.courseId })),
+    ];
   }
   return one({
     carouselId: demo.carouselId,

@@ -89,50 +89,54 @@ async function shoot(page: Page, theme: string, width: number, shots: Shot[]) {
 }
 
 describe("recertification's pages", () => {
-  it.each(THEMES)("in the %s theme", async (theme) => {
-    const page = await newPage(browser, { javascript: true });
-    await withTheme(page, theme);
-    // The public verification page, as anyone sees it (signed out), at both widths.
-    const verify: Shot[] = [
-      [
-        "verify-valid",
-        `/certificates/verify/${valid.publicId}`,
-        async (p) => {
-          expect(await p.$eval('[data-testid="verification"]', (el) => el.getAttribute("data-state"))).toBe("valid");
-          expect(await p.$eval(".verify-status", (el) => el.textContent)).toBe(`Valid until ${certificateDay(valid.expiresOn, "en")}`);
-        },
-      ],
-      [
-        "verify-expired",
-        `/certificates/verify/${expired.publicId}`,
-        async (p) => {
-          expect(await p.$eval('[data-testid="verification"]', (el) => el.getAttribute("data-state"))).toBe("expired");
-          expect(await p.$eval(".verify-status", (el) => el.textContent)).toBe(`Expired on ${certificateDay(expired.expiresOn, "en")}`);
-        },
-      ],
-    ];
-    for (const width of WIDTHS) await shoot(page, theme, width, verify);
-    // The learner whose certificate expired: their certificates and the course page (one width per theme).
-    await signedIn(page, expired.email);
-    await shoot(page, theme, theme === "light" ? 1280 : 390, [
-      [
-        "certificates-expired",
-        "/profile/certificates",
-        async (p) => {
-          expect(await p.$eval('[data-testid="certificate-validity"]', (el) => el.textContent)).toContain("Expired on");
-        },
-      ],
-      [
-        "course-expired",
-        `/courses/${expired.courseId}`,
-        async (p) => {
-          expect(await p.$('[data-testid="retake"]')).not.toBeNull();
-        },
-      ],
-    ]);
-    expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
-    await page.browserContext().close();
-  }, 30_000);
+  it.each(THEMES)(
+    "in the %s theme",
+    async (theme) => {
+      const page = await newPage(browser, { javascript: true });
+      await withTheme(page, theme);
+      // The public verification page, as anyone sees it (signed out), at both widths.
+      const verify: Shot[] = [
+        [
+          "verify-valid",
+          `/certificates/verify/${valid.publicId}`,
+          async (p) => {
+            expect(await p.$eval('[data-testid="verification"]', (el) => el.getAttribute("data-state"))).toBe("valid");
+            expect(await p.$eval(".verify-status", (el) => el.textContent)).toBe(`Valid until ${certificateDay(valid.expiresOn, "en")}`);
+          },
+        ],
+        [
+          "verify-expired",
+          `/certificates/verify/${expired.publicId}`,
+          async (p) => {
+            expect(await p.$eval('[data-testid="verification"]', (el) => el.getAttribute("data-state"))).toBe("expired");
+            expect(await p.$eval(".verify-status", (el) => el.textContent)).toBe(`Expired on ${certificateDay(expired.expiresOn, "en")}`);
+          },
+        ],
+      ];
+      for (const width of WIDTHS) await shoot(page, theme, width, verify);
+      // The learner whose certificate expired: their certificates and the course page (one width per theme).
+      await signedIn(page, expired.email);
+      await shoot(page, theme, theme === "light" ? 1280 : 390, [
+        [
+          "certificates-expired",
+          "/profile/certificates",
+          async (p) => {
+            expect(await p.$eval('[data-testid="certificate-validity"]', (el) => el.textContent)).toContain("Expired on");
+          },
+        ],
+        [
+          "course-expired",
+          `/courses/${expired.courseId}`,
+          async (p) => {
+            expect(await p.$('[data-testid="retake"]')).not.toBeNull();
+          },
+        ],
+      ]);
+      expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+      await page.browserContext().close();
+    },
+    30_000,
+  );
 });
 
 describe("the certificate", () => {

@@ -25,7 +25,7 @@ const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypisom")
 
 // As a subtitle editor saves it on Windows: a BOM, CRLF, italics, a colour and a positioning code.
 const srt =
-  "\uFEFF1\r\n00:00:01,000 --> 00:00:03,500\r\n<i>Welcome</i> to the <font color=\"#ff0\">forklift</font> course.\r\n\r\n" +
+  '\uFEFF1\r\n00:00:01,000 --> 00:00:03,500\r\n<i>Welcome</i> to the <font color="#ff0">forklift</font> course.\r\n\r\n' +
   "2\r\n00:00:04,000 --> 00:00:07,000\r\n{\\an8}Always check the brakes first.\r\n\r\n" +
   "3\r\n00:00:06,500 --> 00:00:09,000\r\nThe zebrafinch word is our search test.\r\n";
 
@@ -55,7 +55,8 @@ function counts() {
   }
 }
 
-const get = (url: string, headers: Record<string, string> = {}) => request(server.port, ORG, new URL(url, "http://x").pathname, { headers });
+const get = (url: string, headers: Record<string, string> = {}) =>
+  request(server.port, ORG, new URL(url, "http://x").pathname, { headers });
 
 async function uploadVideo() {
   const res = await send("POST", "files", {}, { name: "film.mp4", data: mp4 });
@@ -68,11 +69,13 @@ beforeAll(async () => {
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   learner = insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "api" });
   course = (await call("POST", "courses", { title: "Truck", type: "series", published: true })).json().payload;
-  lesson = (await call("POST", "lessons", { course_id: course.id, title: "Gaffeltruck", kind: "video", file_id: await uploadVideo() })).json()
-    .payload;
+  lesson = (
+    await call("POST", "lessons", { course_id: course.id, title: "Gaffeltruck", kind: "video", file_id: await uploadVideo() })
+  ).json().payload;
   const draft = (await call("POST", "courses", { title: "Kladde", type: "series", published: false })).json().payload;
-  draftLesson = (await call("POST", "lessons", { course_id: draft.id, title: "Hemmelig", kind: "video", file_id: await uploadVideo() })).json()
-    .payload;
+  draftLesson = (
+    await call("POST", "lessons", { course_id: draft.id, title: "Hemmelig", kind: "video", file_id: await uploadVideo() })
+  ).json().payload;
 });
 afterAll(() => server?.stop());
 
@@ -80,7 +83,12 @@ describe("caption tracks through /api", () => {
   let track: { id: number; url: string; cue_count: number; label: string };
 
   it("takes an SRT file, keeps it as WebVTT, and serves it at a signed address", async () => {
-    const res = await send("POST", `lessons/${lesson.id}/tracks`, { language: "en", label: "" }, { name: "truck.srt", data: Buffer.from(srt) });
+    const res = await send(
+      "POST",
+      `lessons/${lesson.id}/tracks`,
+      { language: "en", label: "" },
+      { name: "truck.srt", data: Buffer.from(srt) },
+    );
     expect(res.status).toBe(201);
     track = res.json().payload;
     expect(track).toMatchObject({ language: "en", label: "English", cue_count: 3 });
@@ -111,25 +119,50 @@ describe("caption tracks through /api", () => {
     const latin1 = Buffer.concat([Buffer.from("1\n00:00:01,000 --> 00:00:02,000\nK"), Buffer.from([0xf8]), Buffer.from("benhavn\n")]);
     const encoded = await send("POST", `lessons/${lesson.id}/tracks`, { language: "da" }, { name: "old.srt", data: latin1 });
     expect([encoded.status, encoded.json().payload.message]).toEqual([422, expect.stringContaining("Linje 3")]);
-    const wrongLanguage = await send("POST", `lessons/${lesson.id}/tracks`, { language: "Danish!" }, { name: "a.vtt", data: Buffer.from(vtt("x")) });
+    const wrongLanguage = await send(
+      "POST",
+      `lessons/${lesson.id}/tracks`,
+      { language: "Danish!" },
+      { name: "a.vtt", data: Buffer.from(vtt("x")) },
+    );
     expect([wrongLanguage.status, Object.keys(wrongLanguage.json().payload.fields)]).toEqual([422, ["language"]]);
-    const tooLarge = await send("POST", `lessons/${lesson.id}/tracks`, { language: "da" }, { name: "big.vtt", data: Buffer.alloc(1024 * 1024 + 10, "a") });
+    const tooLarge = await send(
+      "POST",
+      `lessons/${lesson.id}/tracks`,
+      { language: "da" },
+      { name: "big.vtt", data: Buffer.alloc(1024 * 1024 + 10, "a") },
+    );
     expect(tooLarge.status).toBe(413);
     expect(counts()).toEqual(before);
   });
 
   it("adds a second language, replaces a track by its language or id, relabels it, and deletes it", async () => {
-    const da = await send("POST", `lessons/${lesson.id}/tracks`, { language: "da", label: "Dansk" }, { name: "da.vtt", data: Buffer.from(vtt("Hej")) });
+    const da = await send(
+      "POST",
+      `lessons/${lesson.id}/tracks`,
+      { language: "da", label: "Dansk" },
+      { name: "da.vtt", data: Buffer.from(vtt("Hej")) },
+    );
     expect(da.status).toBe(201);
     const first = da.json().payload;
     // The same language again replaces the track: same id, a new file, the old address gone.
-    const again = await send("POST", `lessons/${lesson.id}/tracks`, { language: "da", label: "Dansk" }, { name: "da.vtt", data: Buffer.from(vtt("Hejsa")) });
+    const again = await send(
+      "POST",
+      `lessons/${lesson.id}/tracks`,
+      { language: "da", label: "Dansk" },
+      { name: "da.vtt", data: Buffer.from(vtt("Hejsa")) },
+    );
     expect(again.status).toBe(201);
     expect(again.json().payload.id).toBe(first.id);
     expect((await get(first.url)).status).toBe(404);
     expect((await get(again.json().payload.url)).body).toContain("Hejsa");
 
-    const replaced = await send("PUT", `lessons/${lesson.id}/tracks/${first.id}`, {}, { name: "da.srt", data: Buffer.from("1\n00:00:00,000 --> 00:00:01,000\nÉn\n") });
+    const replaced = await send(
+      "PUT",
+      `lessons/${lesson.id}/tracks/${first.id}`,
+      {},
+      { name: "da.srt", data: Buffer.from("1\n00:00:00,000 --> 00:00:01,000\nÉn\n") },
+    );
     expect(replaced.status).toBe(200);
     expect(replaced.json().payload).toMatchObject({ id: first.id, language: "da", label: "Dansk", cue_count: 1 });
     const relabelled = await call("PUT", `lessons/${lesson.id}/tracks/${first.id}`, { label: "Dansk (tekstet)" });
@@ -144,7 +177,10 @@ describe("caption tracks through /api", () => {
   });
 
   it("lets only editors change tracks, and only video lessons have them", async () => {
-    expect((await send("POST", `lessons/${lesson.id}/tracks`, { language: "sv" }, { name: "a.vtt", data: Buffer.from(vtt("x")) }, learner)).status).toBe(403);
+    expect(
+      (await send("POST", `lessons/${lesson.id}/tracks`, { language: "sv" }, { name: "a.vtt", data: Buffer.from(vtt("x")) }, learner))
+        .status,
+    ).toBe(403);
     expect((await call("DELETE", `lessons/${lesson.id}/tracks/${track.id}`, undefined, learner)).status).toBe(403);
     const text = (await call("POST", "lessons", { course_id: course.id, title: "Tekst", kind: "text", body: "<p>x</p>" })).json().payload;
     const res = await send("POST", `lessons/${text.id}/tracks`, { language: "da" }, { name: "a.vtt", data: Buffer.from(vtt("x")) });
@@ -154,7 +190,12 @@ describe("caption tracks through /api", () => {
 
 describe("who may fetch a track, and find the words spoken", () => {
   it("gives a learner no track of a lesson they may not open, and a guessed address nothing", async () => {
-    const res = await send("POST", `lessons/${draftLesson.id}/tracks`, { language: "da" }, { name: "d.vtt", data: Buffer.from(vtt("Hemmeligt kodeord: kolibri")) });
+    const res = await send(
+      "POST",
+      `lessons/${draftLesson.id}/tracks`,
+      { language: "da" },
+      { name: "d.vtt", data: Buffer.from(vtt("Hemmeligt kodeord: kolibri")) },
+    );
     expect(res.status).toBe(201);
     const hidden = res.json().payload;
     expect((await call("GET", `lessons/${draftLesson.id}/tracks`, undefined, learner)).status).toBe(404);
@@ -173,11 +214,22 @@ describe("who may fetch a track, and find the words spoken", () => {
   it("finds words spoken in videos the viewer may open, at their moment", async () => {
     const found = await call("GET", "search?q=zebrafinch", undefined, learner);
     expect(found.json().payload.data).toEqual([
-      { kind: "transcript", id: lesson.id, course_id: course.id, title: "Gaffeltruck", snippet: "The zebrafinch word is our search test.", seconds: 6 },
+      {
+        kind: "transcript",
+        id: lesson.id,
+        course_id: course.id,
+        title: "Gaffeltruck",
+        snippet: "The zebrafinch word is our search test.",
+        seconds: 6,
+      },
     ]);
     // A draft's transcript is found by its editors only.
     expect((await call("GET", "search?q=kolibri", undefined, learner)).json().payload.meta.total).toBe(0);
-    expect((await call("GET", "search?q=kolibri")).json().payload.data[0]).toMatchObject({ kind: "transcript", id: draftLesson.id, seconds: 0 });
+    expect((await call("GET", "search?q=kolibri")).json().payload.data[0]).toMatchObject({
+      kind: "transcript",
+      id: draftLesson.id,
+      seconds: 0,
+    });
     // The page links to the lesson at that moment, and the lesson page starts there.
     const cookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "web" }));
     const page = await request(server.port, ORG, "/search?q=zebrafinch", { headers: { Cookie: cookie } });
@@ -232,16 +284,26 @@ describe("the lesson's captions screen without JavaScript", () => {
     const screen = `/dashboard/organizations/2/courses/${course.id}/lessons/${lesson.id}/captions`;
     const post = (fields: Record<string, string>, file?: { name: string; data: Buffer }): Promise<HttpResponse> => {
       const { body, contentType } = multipart(fields, file ? { file: { ...file, type: "text/plain" } } : {});
-      return request(server.port, ORG, screen, { method: "POST", headers: { Cookie: cookie, Origin: `http://${ORG}`, "Content-Type": contentType }, body });
+      return request(server.port, ORG, screen, {
+        method: "POST",
+        headers: { Cookie: cookie, Origin: `http://${ORG}`, "Content-Type": contentType },
+        body,
+      });
     };
     const page = await request(server.port, ORG, screen, { headers: { Cookie: cookie } });
     expect(page.status).toBe(200);
     expect(page.body).toContain("English");
 
-    const refused = await post({ language: "sv", label: "" }, { name: "sv.srt", data: Buffer.from("1\n00:00:01,000 --> 00:00:02,000\nok\n\n2\nno timing\n") });
+    const refused = await post(
+      { language: "sv", label: "" },
+      { name: "sv.srt", data: Buffer.from("1\n00:00:01,000 --> 00:00:02,000\nok\n\n2\nno timing\n") },
+    );
     expect(refused.status).toBe(422);
     expect(refused.body).toContain("Linje 6");
-    const added = await post({ language: "sv", label: "" }, { name: "sv.srt", data: Buffer.from("1\n00:00:01,000 --> 00:00:02,000\nHej då\n") });
+    const added = await post(
+      { language: "sv", label: "" },
+      { name: "sv.srt", data: Buffer.from("1\n00:00:01,000 --> 00:00:02,000\nHej då\n") },
+    );
     expect([added.status, added.headers.location]).toEqual([302, `${screen}?saved=1`]);
     const listed = await request(server.port, ORG, `${screen}?saved=1`, { headers: { Cookie: cookie } });
     expect(listed.body).toContain("Svenska");

@@ -42,7 +42,9 @@ function dump(dataDir: string, organizationId: number) {
       watch: db.prepare("select user_id, day, seconds from watch_time_daily order by user_id, day").all(),
       lessons: db.prepare("select course_id, title, kind, file_id is not null as has_file from lessons order by id").all(),
       files: db.prepare("select kind, mime, name, sha256 from files order by id").all(),
-      assignments: db.prepare("select course_id, target, group_id, user_id, due_kind, due_date, due_days, created_at from assignments order by id").all(),
+      assignments: db
+        .prepare("select course_id, target, group_id, user_id, due_kind, due_date, due_days, created_at from assignments order by id")
+        .all(),
       assignmentPeople: db
         .prepare("select assignment_id, user_id, assigned_at, due_on, completed_at from assignment_people order by assignment_id, user_id")
         .all(),

@@ -138,9 +138,9 @@ describe("the re-assignment job", () => {
       ["p1", "p2", "p3"].map((name) => ({ user_id: ids[name], cycle: 2, due_on: certificates[name].expiresOn, completed_at: null })),
     );
     // Neither the expired person (never assigned) nor the valid one was re-assigned.
-    expect(read("select user_id from course_completions where course_id = ? and renewal_started_at is not null order by user_id", courseId)).toEqual(
-      [ids.p1, ids.p2, ids.p3].map((user_id) => ({ user_id })),
-    );
+    expect(
+      read("select user_id from course_completions where course_id = ? and renewal_started_at is not null order by user_id", courseId),
+    ).toEqual([ids.p1, ids.p2, ids.p3].map((user_id) => ({ user_id })));
   }, 40_000);
 });
 
@@ -222,7 +222,10 @@ describe("the course's validity setting", () => {
     const put = await api(server, ACME, "PUT", `courses/${courseId}`, { token, body: { validity_months: 6, reassign_days_before: 14 } });
     expect(put.status, put.body).toBe(200);
     expect(put.json().payload).toMatchObject({ validity_months: 6, reassign_days_before: 14 });
-    const refused = await api(server, ACME, "PUT", `courses/${courseId}`, { token, body: { validity_months: 1, reassign_days_before: 60 } });
+    const refused = await api(server, ACME, "PUT", `courses/${courseId}`, {
+      token,
+      body: { validity_months: 1, reassign_days_before: 60 },
+    });
     expect(refused.status).toBe(422);
     const spec = (await request(server.port, ACME, "/api/openapi.json")).body;
     expect(spec).toContain("validity_months");

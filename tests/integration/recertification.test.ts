@@ -155,7 +155,10 @@ describe("recertification", () => {
     // Eve leaves the group; Fay's account is disabled; Dan was never assigned.
     clock("2026-06-01T12:00:00Z");
     removeMember(db, team, ids.eve);
-    db.update(users).set({ disabledAt: at("2026-06-01T12:00:00Z") }).where(eq(users.id, ids.fay)).run();
+    db.update(users)
+      .set({ disabledAt: at("2026-06-01T12:00:00Z") })
+      .where(eq(users.id, ids.fay))
+      .run();
     // 28 Jan 2027 in New York is 31 days before: nobody yet.
     expect(recertificationDue(db, at("2027-01-29T04:00:00Z"))).toBe(false);
     expect(await reassignExpiring(db, { now: at("2027-01-29T04:00:00Z") })).toEqual({ reassigned: 0 });

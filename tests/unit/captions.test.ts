@@ -35,7 +35,7 @@ const youtube = [
 
 // As a subtitle editor saves SRT on Windows: a BOM, CRLF, <i>, <font>, {\an8}, an empty line at the end.
 const srt =
-  "\uFEFF1\r\n00:00:01,000 --> 00:00:03,500\r\n<i>Hello,</i> and <font color=\"#ffff00\">welcome</font>.\r\n\r\n" +
+  '\uFEFF1\r\n00:00:01,000 --> 00:00:03,500\r\n<i>Hello,</i> and <font color="#ffff00">welcome</font>.\r\n\r\n' +
   "2\r\n00:00:03,600 --> 00:00:06,000\r\n{\\an8}Put your <b>gloves</b> on\r\nbefore you start.\r\n\r\n" +
   "3\r\n00:00:05,500 --> 00:00:07,250 X1:40 X2:600 Y1:20 Y2:50\r\nAT&T & co <3\r\n\r\n";
 
@@ -159,7 +159,9 @@ describe("reading bytes and choosing the format", () => {
     expect(decodeCaptionBytes(Buffer.from("\uFEFFWEBVTT\n\nø", "utf8"))).toBe("WEBVTT\n\nø");
     const latin1 = Buffer.concat([Buffer.from("1\n00:00:01,000 --> 00:00:02,000\n"), Buffer.from([0x42, 0xe6, 0x72])]);
     expect(() => decodeCaptionBytes(latin1)).toThrow(expect.objectContaining({ problem: "encoding", line: 3 }));
-    expect(() => decodeCaptionBytes(Buffer.from("WEBVTT\n\n\u0000\u0001"))).toThrow(expect.objectContaining({ problem: "encoding", line: 3 }));
+    expect(() => decodeCaptionBytes(Buffer.from("WEBVTT\n\n\u0000\u0001"))).toThrow(
+      expect.objectContaining({ problem: "encoding", line: 3 }),
+    );
   });
 
   it("knows WebVTT by its first line (or the name), else reads SRT", () => {

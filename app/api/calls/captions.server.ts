@@ -88,7 +88,8 @@ function trackOf(context: AppLoadContext, lessonId: number, value: string) {
 }
 
 async function reply(request: Request, context: AppLoadContext, result: TrackResult, status: number) {
-  if (!result.ok) return apiError(result.status, { message: result.message, code: result.code, fields: { [result.field]: [result.message] } });
+  if (!result.ok)
+    return apiError(result.status, { message: result.message, code: result.code, fields: { [result.field]: [result.message] } });
   return apiOk(trackReplies(context, context.organization!, context.db!, [result.track])[0], status);
 }
 
@@ -161,8 +162,13 @@ export const captionCalls: ApiCall[] = [
       const t = await apiT(request, context);
       if ((request.headers.get("Content-Type") ?? "").startsWith("application/json")) {
         const body = await parseApiBody(request, context, relabelBody);
-        const input = checkTrackInput({ language: body.language ?? track.language, label: body.label ?? (body.language ? "" : track.label) });
-        const result = input.ok ? relabel(context.db!, track, input.value, t) : ({ ok: false, status: 422, code: "invalid", field: input.field, message: t(input.message) } as const);
+        const input = checkTrackInput({
+          language: body.language ?? track.language,
+          label: body.label ?? (body.language ? "" : track.label),
+        });
+        const result = input.ok
+          ? relabel(context.db!, track, input.value, t)
+          : ({ ok: false, status: 422, code: "invalid", field: input.field, message: t(input.message) } as const);
         return reply(request, context, result, 200);
       }
       const result = await receiveTrack(request, context, {

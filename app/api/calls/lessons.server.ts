@@ -68,7 +68,8 @@ function withTracks(call: ApiCall): ApiCall {
         context.db!,
         items.filter((l) => !l.locked).map((l) => l.id),
       );
-      for (const lesson of items) lesson.tracks = lesson.locked ? [] : trackReplies(context, context.organization!, context.db!, byLesson.get(lesson.id) ?? []);
+      for (const lesson of items)
+        lesson.tracks = lesson.locked ? [] : trackReplies(context, context.organization!, context.db!, byLesson.get(lesson.id) ?? []);
       return enveloped ? apiOk(result, (answered as Response).status) : result;
     },
   };

@@ -168,12 +168,15 @@ export function VideoPlayer({
     if (video.paused) void video.play()?.catch(() => undefined);
     else video.pause();
   }, [ref]);
-  const skip = useCallback((seconds: number) => {
-    const video = ref.current;
-    if (!video) return;
-    const end = Number.isFinite(video.duration) ? video.duration : Infinity;
-    video.currentTime = Math.min(end, Math.max(0, video.currentTime + seconds));
-  }, [ref]);
+  const skip = useCallback(
+    (seconds: number) => {
+      const video = ref.current;
+      if (!video) return;
+      const end = Number.isFinite(video.duration) ? video.duration : Infinity;
+      video.currentTime = Math.min(end, Math.max(0, video.currentTime + seconds));
+    },
+    [ref],
+  );
   const toggleMute = useCallback(() => {
     if (ref.current) ref.current.muted = !ref.current.muted;
   }, [ref]);
