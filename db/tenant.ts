@@ -1258,3 +1258,59 @@ export const assignmentPeople = sqliteTable(
 
 export type Assignment = typeof assignments.$inferSelect;
 export type AssignmentPerson = typeof assignmentPeople.$inferSelect;
+
+/*
+ * ——— Compliance report (issue 34; app/models/compliance.server.ts, docs/decisions/035-compliance-report.md) ———
+ * What the report counts, kept current by triggers (migration `compliance_triggers`) on every write to
+ * assignment_people, assignments, group_members, lesson_progress, courses and users, whichever code makes it,
+ * so the report reads a few hundred counters instead of scanning every person's assignments.
+ */
+
+/**
+ * One row per person and course they are **currently assigned**: at least one of their assignment_people
+ * rows of the course has no `left_at` (their own assignment, a group they are still in, or a group since
+ * deleted). Rows of groups they left are history and are not counted here.
+ */
+export const compliancePeople = sqliteTable(
+  "compliance_people",
+  {
+    courseId: integer("course_id").notNull(),
+    userId: integer("user_id").notNull(),
+    /** Every current assignment row of the course is done. */
+    done: integer("done", { mode: "boolean" }).notNull(),
+    /** The earliest due day (YYYY-MM-DD, organization's zone) of the open rows; when done, the latest of all. */
+    dueOn: text("due_on").notNull(),
+    /** The person has lesson progress in the course (the assignment model's "started"). */
+    started: integer("started", { mode: "boolean" }).notNull().default(false),
+    /** The latest completion among the rows, when any. */
+    completedAt: integer("completed_at", { mode: "timestamp" }),
+    /** The day the person's completion expires (recertification); null while completions do not expire. */
+    expiresOn: text("expires_on"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.courseId, t.userId] }),
+    index("compliance_people_course_idx").on(t.courseId, t.done, t.dueOn, t.userId),
+    index("compliance_people_due_idx").on(t.done, t.dueOn, t.courseId, t.userId),
+    index("compliance_people_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * compliance_people counted by what decides a state on any day: per group (0: everyone; otherwise the
+ * group's current members) and course, done or not, the due day (open rows only; '' when done), started
+ * (open rows only) and the expiry day ('' when none). A state is then a sum over a range of due days, so the
+ * counts never go stale as days pass. Rows whose count reaches 0 are removed.
+ */
+export const complianceCounts = sqliteTable(
+  "compliance_counts",
+  {
+    groupId: integer("group_id").notNull(),
+    courseId: integer("course_id").notNull(),
+    done: integer("done", { mode: "boolean" }).notNull(),
+    dueOn: text("due_on").notNull(),
+    started: integer("started", { mode: "boolean" }).notNull(),
+    expiresOn: text("expires_on").notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.courseId, t.done, t.dueOn, t.started, t.expiresOn] })],
+);
