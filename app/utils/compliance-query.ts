@@ -71,24 +71,29 @@ export interface ComplianceQuery {
   perPage: number;
 }
 
-/** Reads the filters from a URL: the query, or zod's error (its messages are `compliance.errors.*` keys). */
+/**
+ * Reads the filters from a URL: the query, or zod's error (its messages are `compliance.errors.*` keys) with
+ * the query the valid filters make, the invalid ones left out (a page shows the errors above those).
+ */
 export function parseComplianceQuery(url: URL, { perPage = PEOPLE_PER_PAGE } = {}) {
-  const raw = Object.fromEntries([...url.searchParams].filter(([, v]) => v.trim() !== ""));
+  const raw: Record<string, string> = Object.fromEntries([...url.searchParams].filter(([, v]) => v.trim() !== ""));
   const result = complianceQuerySchema.safeParse(raw);
-  if (!result.success) return { ok: false as const, error: result.error };
-  const q = result.data;
+  if (result.success) return { ok: true as const, query: toQuery(result.data, perPage) };
+  for (const issue of result.error.issues) delete raw[String(issue.path[0])];
+  const rest = complianceQuerySchema.safeParse(raw);
+  return { ok: false as const, error: result.error, query: rest.success ? toQuery(rest.data, perPage) : toQuery({}, perPage) };
+}
+
+function toQuery(q: z.infer<typeof complianceQuerySchema>, perPage: number): ComplianceQuery {
   return {
-    ok: true as const,
-    query: {
-      courseId: q.course_id,
-      groupId: q.group_id,
-      state: q.state ?? "assigned",
-      dueFrom: q.due_from,
-      dueTo: q.due_to,
-      q: q.q || undefined,
-      page: q.page ?? 1,
-      perPage: q.per_page ?? perPage,
-    } satisfies ComplianceQuery,
+    courseId: q.course_id,
+    groupId: q.group_id,
+    state: q.state ?? "assigned",
+    dueFrom: q.due_from,
+    dueTo: q.due_to,
+    q: q.q || undefined,
+    page: q.page ?? 1,
+    perPage: q.per_page ?? perPage,
   };
 }
 

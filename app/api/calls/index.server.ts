@@ -2,6 +2,7 @@ import type { ApiCall } from "../contract.server";
 import { analyticsCalls } from "./analytics.server";
 import { authCalls } from "./auth.server";
 import { certificateCalls } from "./certificates.server";
+import { complianceCalls } from "./compliance.server";
 import { courseCalls } from "./courses.server";
 import { fileCalls } from "./files.server";
 import { learningCalls } from "./learning.server";
@@ -26,6 +27,7 @@ export const API_CALLS: readonly ApiCall[] = [
   ...fileCalls,
   ...groupCalls,
   ...analyticsCalls,
+  ...complianceCalls,
   ...organizationCalls,
   ...referenceCalls,
 ];

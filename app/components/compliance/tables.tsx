@@ -1,0 +1,106 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "~/utils/translate";
+import { COMPLIANCE_COLUMNS, complianceSearch, type ComplianceColumn } from "~/utils/compliance-query";
+
+type Counts = Record<ComplianceColumn, number>;
+export interface CountsRow extends Counts {
+  id: number;
+  name: string;
+}
+
+/**
+ * One of the report's tables (per course, or per group): each count links to the people behind it, on the
+ * people list with the same filters and that row's course or group. Zero is plain text: nobody to show.
+ */
+export function CountsTable({
+  id,
+  title,
+  hint,
+  rowHeader,
+  rows,
+  totals,
+  kind,
+  filters,
+  locale,
+  empty,
+}: {
+  id: string;
+  title: string;
+  hint: string;
+  rowHeader: string;
+  rows: CountsRow[];
+  totals?: Counts;
+  kind: "course" | "group";
+  filters: { courseId?: number; groupId?: number };
+  locale: string;
+  empty: string;
+}) {
+  const { t } = useTranslation();
+  const link = (row: { id?: number; name: string }, column: ComplianceColumn, value: number) => {
+    const text = value.toLocaleString(locale);
+    if (value === 0) return text;
+    const search = complianceSearch({
+      ...filters,
+      ...(row.id === undefined ? {} : kind === "course" ? { courseId: row.id } : { groupId: row.id }),
+      state: column,
+    });
+    return (
+      <Link
+        to={`/dashboard/compliance/people${search}`}
+        aria-label={t("compliance.countLink", { count: value, what: t(`compliance.columns.${column}`), name: row.name })}
+      >
+        {text}
+      </Link>
+    );
+  };
+  return (
+    <section className="panel compliance-table" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <p className="hint">{hint}</p>
+      {rows.length === 0 ? (
+        <p className="muted" data-testid={`${id}-empty`}>
+          {empty}
+        </p>
+      ) : (
+        <div className="table-scroll">
+          <table className="table" data-testid={id}>
+            <thead>
+              <tr>
+                <th scope="col">{rowHeader}</th>
+                {COMPLIANCE_COLUMNS.map((c) => (
+                  <th scope="col" key={c} className={`num state-${c}`}>
+                    {t(`compliance.columns.${c}`)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.id} data-id={row.id}>
+                  <th scope="row">{row.name}</th>
+                  {COMPLIANCE_COLUMNS.map((c) => (
+                    <td key={c} className={`num state-${c}${row[c] && (c === "overdue" || c === "expiring") ? " attention" : ""}`} data-column={c}>
+                      {link(row, c, row[c])}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+            {totals && rows.length > 1 && (
+              <tfoot>
+                <tr>
+                  <th scope="row">{t("compliance.allCourses")}</th>
+                  {COMPLIANCE_COLUMNS.map((c) => (
+                    <td key={c} className="num" data-column={c}>
+                      {link({ name: t("compliance.allCourses") }, c, totals[c])}
+                    </td>
+                  ))}
+                </tr>
+              </tfoot>
+            )}
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
