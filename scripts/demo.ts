@@ -18,6 +18,7 @@ import { seedDemoQuizzes } from "./demo/quizzes";
 import { seedGroupsDemo } from "./demo/groups";
 import { seedLeaderboardDemo } from "./demo/leaderboard";
 import { seedBrowseDemo } from "./demo/browse";
+import { seedComplianceDemo } from "./demo/compliance";
 
 interface DemoCourse {
   title: string;
@@ -224,6 +225,8 @@ export async function seedDemo(
       seedDemoQuizzes(db, demo.language);
       if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, language: demo.language, now });
       seedGroupsDemo(db);
+      // Issue 34's compliance report: assignments with due days behind and ahead (none when some exist already).
+      if (history) seedComplianceDemo(db, { language: demo.language, now });
       await seedBrowseDemo(target);
       // Analytics' daily rollups in the organization's zone, so the first report reads them (the server
       // would otherwise queue the same rebuild at the first report: docs/decisions/018-analytics.md).

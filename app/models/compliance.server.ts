@@ -35,8 +35,8 @@ import { localToday } from "./assignment.server";
  * **Speed.** Nothing here scans assignments: triggers (migration `compliance_triggers`) keep one row per
  * person and course assigned (`compliance_people`) and their counts by group, course, due day and started
  * (`compliance_counts`, db/tenant.ts) current on every write, so a state on any day is a sum over a few
- * hundred counters. Only a group admin of several groups has their people's rows counted, as those groups
- * may share members.
+ * hundred counters. Only a group admin of several groups that share members (none of them holding all the
+ * others' members) has their people's rows counted, each person once.
  */
 
 /** Whose people a report covers: the organization, or the current members of some groups. */
@@ -105,6 +105,22 @@ export function courseExists(db: TenantConn, courseId: number) {
 type Filters = Pick<ComplianceQuery, "courseId" | "groupId">;
 
 /**
+ * The counters that count each of these groups' members once: all of them when no two share a member, the
+ * one group holding every member of the others when there is one, else none (null: count their rows).
+ */
+function bucketsOf(db: TenantConn, groupIds: readonly number[]): readonly number[] | null {
+  if (groupIds.length <= 1) return groupIds;
+  const ids = idList(groupIds);
+  const { rows, people } = db.get<{ rows: number; people: number }>(
+    sql`select count(*) as rows, count(distinct user_id) as people from group_members where group_id in (select value from json_each(${ids}))`,
+  )!;
+  if (rows === people) return groupIds;
+  const whole = db.get<{ groupId: number }>(sql`select group_id as groupId from group_members
+    where group_id in (select value from json_each(${ids})) group by group_id having count(*) = ${people} limit 1`);
+  return whole ? [whole.groupId] : null;
+}
+
+/**
  * The report per course and per group on the local day of `now`, narrowed to a course and/or a group (whose
  * current members then are the people). The caller checks that the group is in scope (`groupInScope`).
  */
@@ -114,16 +130,20 @@ export function complianceReport(db: TenantConn, scope: ComplianceScope, filters
   const course = filters.courseId === undefined ? sql`` : sql`and k.course_id = ${filters.courseId}`;
   const counts = sums(sql`k.n`, today, until);
 
-  // Per course: the counters of everyone (group 0) or of one group's members, when that is the scope.
-  let bucket: number | null = null;
-  if (filters.groupId !== undefined) bucket = filters.groupId;
-  else if (scope.kind === "organization") bucket = 0;
-  else if (scope.groupIds.length === 1) bucket = scope.groupIds[0];
+  // Per course: the counters of everyone (group 0), of one group's members, or of several groups that share
+  // no member; only groups that share members have their people's rows counted, each person once.
+  const buckets: readonly number[] | null =
+    filters.groupId !== undefined ? [filters.groupId] : scope.kind === "organization" ? [0] : bucketsOf(db, scope.groupIds);
   let courses: CourseCounts[];
-  if (bucket !== null)
+  if (buckets && buckets.length === 1)
     courses = db.all<CourseCounts>(sql`select k.course_id, c.title, ${counts}
       from compliance_counts k join courses c on c.id = k.course_id
-      where k.group_id = ${bucket} ${course}
+      where k.group_id = ${buckets[0]} ${course}
+      group by k.course_id order by c.title, k.course_id`);
+  else if (buckets)
+    courses = db.all<CourseCounts>(sql`select k.course_id, c.title, ${counts}
+      from compliance_counts k join courses c on c.id = k.course_id
+      where k.group_id in (select value from json_each(${idList(buckets)})) ${course}
       group by k.course_id order by c.title, k.course_id`);
   else if (scope.kind === "groups" && scope.groupIds.length > 0)
     // Several groups may share members: their people's rows, each person once.

@@ -260,6 +260,35 @@ describe("who sees what", () => {
     }
   });
 
+  it("counts several groups' people once each, whether the groups share members, hold each other or neither", () => {
+    const pair = createGroup(db, { name: "Pair" }).id; // Ann and Bo: inside the safety team
+    const solo = createGroup(db, { name: "Solo" }).id; // Bo alone: shares no one with the office
+    addMembers(db, pair, [ids.ann, ids.bo]);
+    addMembers(db, solo, [ids.bo]);
+    /** Per course and state, from the people list: a count that reads no counter. */
+    const fromPeople = (scope: ComplianceScope) => {
+      const out = new Map<number, Record<string, number>>();
+      for (const p of allCompliancePeople(db, scope, query(), now).people) {
+        const c = out.get(p.course_id) ?? { assigned: 0, done: 0, in_progress: 0, not_started: 0, overdue: 0, expiring: 0 };
+        c.assigned++;
+        c[p.state]++;
+        out.set(p.course_id, c);
+      }
+      return out;
+    };
+    for (const groupIds of [
+      [safety, office], // share Ann: their people's rows are counted
+      [office, solo], // no one in common: the two groups' counters added up
+      [safety, pair], // the safety team holds the pair: its counters
+    ]) {
+      const scope: ComplianceScope = { kind: "groups", groupIds };
+      const report = complianceReport(db, scope, {}, now);
+      expect(new Map(report.courses.map((c) => [c.course_id, pick(c)])), JSON.stringify(groupIds)).toEqual(fromPeople(scope));
+    }
+    deleteGroup(db, pair);
+    deleteGroup(db, solo);
+  });
+
   it("refuses learners", () => {
     expect(complianceScope(viewer("bo"))).toBeNull();
   });

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { ListLink } from "~/components/list-link";
 import { useId } from "react";
 import { useTranslation } from "~/utils/translate";
 import { COMPLIANCE_STATES, complianceSearch, type ComplianceColumn } from "~/utils/compliance-query";
@@ -43,7 +43,7 @@ export function ComplianceChart({
     in_progress: number(totals.in_progress),
     done: number(totals.done),
   });
-  const people = (state: ComplianceColumn) => `/dashboard/compliance/people${complianceSearch({ ...filters, state })}`;
+  const people = (state: ComplianceColumn) => `/dashboard/compliance/people${complianceSearch({ ...filters, state })}` as const;
   return (
     <figure className="compliance-chart" data-testid="compliance-chart">
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={`${id}-t ${id}-d`} preserveAspectRatio="none">
@@ -63,19 +63,19 @@ export function ComplianceChart({
           {COMPLIANCE_STATES.map((state) => (
             <li key={state} className={`state-${state}`} data-state={state}>
               <span className="swatch" aria-hidden="true" />
-              <Link to={people(state)}>
+              <ListLink to={people(state)}>
                 <span className="legend-name">{t(`compliance.columns.${state}`)}</span>{" "}
                 <strong className="legend-count">{number(totals[state])}</strong>{" "}
                 <span className="legend-share">({percent(totals[state])} %)</span>
-              </Link>
+              </ListLink>
             </li>
           ))}
           <li className="state-expiring" data-state="expiring">
             <span className="swatch" aria-hidden="true" />
-            <Link to={people("expiring")}>
+            <ListLink to={people("expiring")}>
               <span className="legend-name">{t("compliance.columns.expiring")}</span>{" "}
               <strong className="legend-count">{number(totals.expiring)}</strong>
-            </Link>
+            </ListLink>
           </li>
         </ul>
       </figcaption>

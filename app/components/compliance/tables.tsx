@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { ListLink } from "~/components/list-link";
 import { useTranslation } from "~/utils/translate";
 import { COMPLIANCE_COLUMNS, complianceSearch, type ComplianceColumn } from "~/utils/compliance-query";
 
@@ -45,12 +45,13 @@ export function CountsTable({
       state: column,
     });
     return (
-      <Link
+      // Plain links (app/components/list-link.tsx): a report of a thousand courses has six thousand of them.
+      <ListLink
         to={`/dashboard/compliance/people${search}`}
         aria-label={t("compliance.countLink", { count: value, what: t(`compliance.columns.${column}`), name: row.name })}
       >
         {text}
-      </Link>
+      </ListLink>
     );
   };
   return (
