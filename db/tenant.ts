@@ -1296,21 +1296,43 @@ export const compliancePeople = sqliteTable(
 );
 
 /**
- * compliance_people counted by what decides a state on any day: per group (0: everyone; otherwise the
- * group's current members) and course, done or not, the due day (open rows only; '' when done), started
- * (open rows only) and the expiry day ('' when none). A state is then a sum over a range of due days, so the
- * counts never go stale as days pass. Rows whose count reaches 0 are removed.
+ * compliance_people counted per group (0: everyone; otherwise the group's current members) and course, by
+ * what does not change as days pass: assigned, done, and open with lesson progress (started). The report's
+ * other numbers are these less the overdue ones (compliance_counts), so a report reads one row per group and
+ * course plus the counters of past due days. Rows whose `assigned` reaches 0 are removed.
+ */
+export const complianceTotals = sqliteTable(
+  "compliance_totals",
+  {
+    groupId: integer("group_id").notNull(),
+    courseId: integer("course_id").notNull(),
+    assigned: integer("assigned").notNull(),
+    done: integer("done").notNull(),
+    started: integer("started").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.courseId] })],
+);
+
+/**
+ * compliance_people counted by what decides a state on a given day: per group (as compliance_totals), done or
+ * not, the due day (open rows; '' when done), course, started (open rows) and the expiry day ('' when none).
+ * In this order a group's overdue people on any day are one range of its keys (open, due before the day), and
+ * the expiry index makes those expiring soon another; nothing goes stale as days pass. Rows whose count
+ * reaches 0 are removed.
  */
 export const complianceCounts = sqliteTable(
   "compliance_counts",
   {
     groupId: integer("group_id").notNull(),
-    courseId: integer("course_id").notNull(),
     done: integer("done", { mode: "boolean" }).notNull(),
     dueOn: text("due_on").notNull(),
+    courseId: integer("course_id").notNull(),
     started: integer("started", { mode: "boolean" }).notNull(),
     expiresOn: text("expires_on").notNull(),
     n: integer("n").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.groupId, t.courseId, t.done, t.dueOn, t.started, t.expiresOn] })],
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.done, t.dueOn, t.courseId, t.started, t.expiresOn] }),
+    index("compliance_counts_expiry_idx").on(t.groupId, t.expiresOn, t.courseId, t.n),
+  ],
 );

@@ -127,46 +127,92 @@ function bucketsOf(db: TenantConn, groupIds: readonly number[]): readonly number
 export function complianceReport(db: TenantConn, scope: ComplianceScope, filters: Filters = {}, now = new Date()): ComplianceReport {
   const today = localToday(db, now);
   const until = addDays(today, EXPIRING_WITHIN_DAYS);
-  const course = filters.courseId === undefined ? sql`` : sql`and k.course_id = ${filters.courseId}`;
-  const counts = sums(sql`k.n`, today, until);
+  const course = filters.courseId;
 
   // Per course: the counters of everyone (group 0), of one group's members, or of several groups that share
   // no member; only groups that share members have their people's rows counted, each person once.
   const buckets: readonly number[] | null =
     filters.groupId !== undefined ? [filters.groupId] : scope.kind === "organization" ? [0] : bucketsOf(db, scope.groupIds);
   let courses: CourseCounts[];
-  if (buckets && buckets.length === 1)
-    courses = db.all<CourseCounts>(sql`select k.course_id, c.title, ${counts}
-      from compliance_counts k join courses c on c.id = k.course_id
-      where k.group_id = ${buckets[0]} ${course}
-      group by k.course_id order by c.title, k.course_id`);
-  else if (buckets)
-    courses = db.all<CourseCounts>(sql`select k.course_id, c.title, ${counts}
-      from compliance_counts k join courses c on c.id = k.course_id
-      where k.group_id in (select value from json_each(${idList(buckets)})) ${course}
-      group by k.course_id order by c.title, k.course_id`);
+  if (buckets) courses = counted(db, "course", buckets, course, today, until) as CourseCounts[];
   else if (scope.kind === "groups" && scope.groupIds.length > 0)
-    // Several groups may share members: their people's rows, each person once.
+    // Several groups that share members: their people's rows, each person once.
     courses = db.all<CourseCounts>(sql`select k.course_id, c.title, ${sums(sql`1`, today, until)}
       from compliance_people k join courses c on c.id = k.course_id
-      where ${memberOf(sql`k.user_id`, scope.groupIds)} ${course}
+      where ${memberOf(sql`k.user_id`, scope.groupIds)} ${course === undefined ? sql`` : sql`and k.course_id = ${course}`}
       group by k.course_id order by c.title, k.course_id`);
   else courses = [];
 
-  const groupFilter =
+  // Per group: each group's own counters, for the groups in scope (or the one filtered).
+  const groupIds =
     filters.groupId !== undefined
-      ? sql`k.group_id = ${filters.groupId}`
+      ? [filters.groupId]
       : scope.kind === "organization"
-        ? sql`k.group_id > 0`
-        : sql`k.group_id in (select value from json_each(${idList(scope.groupIds)}))`;
-  const groups = db.all<GroupCounts>(sql`select k.group_id, g.name, ${counts}
-    from compliance_counts k join groups g on g.id = k.group_id
-    where ${groupFilter} ${course}
-    group by k.group_id order by g.name, k.group_id`);
+        ? db.all<{ id: number }>(sql`select id from groups`).map((g) => g.id)
+        : scope.groupIds;
+  const groups = counted(db, "group", groupIds, course, today, until) as GroupCounts[];
 
   const totals = emptyCounts();
   for (const row of courses) for (const c of COMPLIANCE_COLUMNS) totals[c] += row[c];
   return { today, expiringUntil: until, totals, courses, groups };
+}
+
+/**
+ * The columns per course, or per group, from the counters of `groupIds` (added up: the caller makes sure they
+ * share no member when it asks per course). Three reads, each of only what it needs: the day-independent
+ * totals (one row per group and course), the open rows due before today (a range of each group's counters),
+ * and those expiring from today (a range of the expiry index). Open is in progress or not started unless
+ * overdue.
+ */
+function counted(db: TenantConn, by: "course" | "group", groupIds: readonly number[], courseId: number | undefined, today: string, until: string) {
+  if (groupIds.length === 0) return [];
+  const ids = idList(groupIds);
+  const key = by === "course" ? sql`course_id` : sql`group_id`;
+  const course = courseId === undefined ? sql`` : sql`and course_id = ${courseId}`;
+  const inGroups = sql`group_id in (select value from json_each(${ids}))`;
+  const totals = db.all<{ id: number; assigned: number; done: number; started: number }>(sql`select ${key} as id,
+    sum(assigned) as assigned, sum(done) as done, sum(started) as started
+    from compliance_totals where ${inGroups} ${course} group by ${key}`);
+  const overdue = new Map(
+    db
+      .all<{ id: number; overdue: number; started: number }>(
+        sql`select ${key} as id, sum(n) as overdue, sum(case when started then n else 0 end) as started
+        from compliance_counts where ${inGroups} and done = 0 and due_on < ${today} ${course} group by ${key}`,
+      )
+      .map((r) => [r.id, r]),
+  );
+  const expiring = new Map(
+    db
+      .all<{ id: number; n: number }>(
+        sql`select ${key} as id, sum(n) as n from compliance_counts
+        where ${inGroups} and expires_on between ${today} and ${until} ${course} group by ${key}`,
+      )
+      .map((r) => [r.id, r.n]),
+  );
+  const names = new Map(
+    (by === "course"
+      ? db.all<{ id: number; name: string }>(sql`select id, title as name from courses where id in (select value from json_each(${idList(totals.map((t) => t.id))}))`)
+      : db.all<{ id: number; name: string }>(sql`select id, name from groups where id in (select value from json_each(${ids}))`)
+    ).map((r) => [r.id, r.name]),
+  );
+  const rows = totals
+    .filter((t) => names.has(t.id))
+    .map((t) => {
+      const late = overdue.get(t.id) ?? { overdue: 0, started: 0 };
+      const counts: ComplianceCounts = {
+        assigned: t.assigned,
+        done: t.done,
+        in_progress: t.started - late.started,
+        not_started: t.assigned - t.done - t.started - (late.overdue - late.started),
+        overdue: late.overdue,
+        expiring: expiring.get(t.id) ?? 0,
+      };
+      return { id: t.id, name: names.get(t.id)!, counts };
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
+  return by === "course"
+    ? rows.map((r): CourseCounts => ({ course_id: r.id, title: r.name, ...r.counts }))
+    : rows.map((r): GroupCounts => ({ group_id: r.id, name: r.name, ...r.counts }));
 }
 
 export interface CompliancePerson {
@@ -272,8 +318,8 @@ export function complianceOptions(db: TenantConn, scope: ComplianceScope) {
   const inScope = scope.kind === "organization" ? sql`` : sql`where g.id in (select value from json_each(${idList(scope.groupIds)}))`;
   const assigned =
     scope.kind === "organization"
-      ? sql`select distinct course_id from compliance_counts where group_id = 0`
-      : sql`select distinct course_id from compliance_counts where group_id in (select value from json_each(${idList(scope.groupIds)}))`;
+      ? sql`select course_id from compliance_totals where group_id = 0`
+      : sql`select course_id from compliance_totals where group_id in (select value from json_each(${idList(scope.groupIds)}))`;
   return {
     courses: db.all<{ id: number; title: string }>(sql`select c.id, c.title from courses c where c.id in (${assigned}) order by c.title, c.id`),
     groups: db.all<{ id: number; name: string }>(sql`select g.id, g.name from groups g ${inScope} order by g.name, g.id`),
@@ -289,6 +335,7 @@ export function rebuildCompliance(db: TenantConn) {
   db.transaction((tx) => {
     tx.run(sql`delete from compliance_people`);
     tx.run(sql`delete from compliance_counts`);
+    tx.run(sql`delete from compliance_totals`);
     tx.run(sql`insert into compliance_people (course_id, user_id, done, due_on, started, completed_at, expires_on)
       select a.course_id, ap.user_id, min(ap.completed_at is not null),
         coalesce(min(case when ap.completed_at is null then ap.due_on end), max(ap.due_on)),
