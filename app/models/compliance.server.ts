@@ -35,8 +35,9 @@ import { localToday } from "./assignment.server";
  * **Speed.** Nothing here scans assignments: triggers (migration `compliance_triggers`) keep one row per
  * person and course assigned (`compliance_people`) and their counts by group, course, due day and started
  * (`compliance_counts`, db/tenant.ts) current on every write, so a state on any day is a sum over a few
- * hundred counters. Only a group admin of several groups that share members (none of them holding all the
- * others' members) has their people's rows counted, each person once.
+ * hundred counters. A group admin of several groups gets their counters added up, less the people the groups
+ * share (at least the admin, a member of each); only when thousands are shared are their people's rows
+ * counted, each person once.
  */
 
 /** Whose people a report covers: the organization, or the current members of some groups. */
@@ -104,44 +105,86 @@ export function courseExists(db: TenantConn, courseId: number) {
 
 type Filters = Pick<ComplianceQuery, "courseId" | "groupId">;
 
+/** At most this many people in two or more of a group admin's groups are taken off the groups' added counters. */
+const MAX_SHARED = 2000;
+
 /**
- * The counters that count each of these groups' members once: all of them when no two share a member, the
- * one group holding every member of the others when there is one, else none (null: count their rows).
+ * How to count several groups' members once each: `buckets` to add up, less each person they share counted
+ * once for every group beyond their first (`shared`, as SQL rows of user_id and extra); null when so many
+ * share that their rows are better counted directly. One group holding all the others' members is its
+ * counters alone; groups sharing nobody (or only their admin, who is a member of each) need little or no
+ * taking off.
  */
-function bucketsOf(db: TenantConn, groupIds: readonly number[]): readonly number[] | null {
-  if (groupIds.length <= 1) return groupIds;
-  const ids = idList(groupIds);
+function bucketsOf(
+  db: TenantConn,
+  groupIds: readonly number[],
+  maxShared: number,
+): { buckets: readonly number[]; shared: SQL | null } | null {
+  if (groupIds.length <= 1) return { buckets: groupIds, shared: null };
+  const inGroups = sql`group_id in (select value from json_each(${idList(groupIds)}))`;
   const { rows, people } = db.get<{ rows: number; people: number }>(
-    sql`select count(*) as rows, count(distinct user_id) as people from group_members where group_id in (select value from json_each(${ids}))`,
+    sql`select count(*) as rows, count(distinct user_id) as people from group_members where ${inGroups}`,
   )!;
-  if (rows === people) return groupIds;
-  const whole = db.get<{ groupId: number }>(sql`select group_id as groupId from group_members
-    where group_id in (select value from json_each(${ids})) group by group_id having count(*) = ${people} limit 1`);
-  return whole ? [whole.groupId] : null;
+  if (rows === people) return { buckets: groupIds, shared: null };
+  const whole = db.get<{ groupId: number }>(
+    sql`select group_id as groupId from group_members where ${inGroups} group by group_id having count(*) = ${people} limit 1`,
+  );
+  if (whole) return { buckets: [whole.groupId], shared: null };
+  const shared = sql`select user_id, count(*) - 1 as extra from group_members where ${inGroups} group by user_id having count(*) > 1`;
+  const many = db.get<{ n: number }>(sql`select count(*) as n from (${shared} limit ${maxShared + 1})`)!.n;
+  return many > maxShared ? null : { buckets: groupIds, shared };
 }
 
 /**
  * The report per course and per group on the local day of `now`, narrowed to a course and/or a group (whose
  * current members then are the people). The caller checks that the group is in scope (`groupInScope`).
  */
-export function complianceReport(db: TenantConn, scope: ComplianceScope, filters: Filters = {}, now = new Date()): ComplianceReport {
+export function complianceReport(
+  db: TenantConn,
+  scope: ComplianceScope,
+  filters: Filters = {},
+  now = new Date(),
+  /** How many shared people a group admin's groups may have before their rows are counted instead (tests lower it). */
+  { maxShared = MAX_SHARED }: { maxShared?: number } = {},
+): ComplianceReport {
   const today = localToday(db, now);
   const until = addDays(today, EXPIRING_WITHIN_DAYS);
   const course = filters.courseId;
 
-  // Per course: the counters of everyone (group 0), of one group's members, or of several groups that share
-  // no member; only groups that share members have their people's rows counted, each person once.
-  const buckets: readonly number[] | null =
-    filters.groupId !== undefined ? [filters.groupId] : scope.kind === "organization" ? [0] : bucketsOf(db, scope.groupIds);
+  // Per course: the counters of everyone (group 0), of one group's members, or of several groups added up
+  // less the people they share; only when many are shared are their people's rows counted, each person once.
+  const onCourse = course === undefined ? sql`` : sql`and k.course_id = ${course}`;
+  const plan =
+    filters.groupId !== undefined
+      ? { buckets: [filters.groupId], shared: null }
+      : scope.kind === "organization"
+        ? { buckets: [0], shared: null }
+        : bucketsOf(db, scope.groupIds, maxShared);
   let courses: CourseCounts[];
-  if (buckets) courses = counted(db, "course", buckets, course, today, until) as CourseCounts[];
-  else if (scope.kind === "groups" && scope.groupIds.length > 0)
-    // Several groups that share members: their people's rows, each person once.
+  if (plan) {
+    courses = counted(db, "course", plan.buckets, course, today, until) as CourseCounts[];
+    if (plan.shared) {
+      const extra = new Map(
+        db
+          .all<CourseCounts>(sql`with m as (${plan.shared}) select k.course_id, ${sums(sql`m.extra`, today, until)}
+            from m join compliance_people k on k.user_id = m.user_id where true ${onCourse} group by k.course_id`)
+          .map((r) => [r.course_id, r]),
+      );
+      courses = courses
+        .map((row) => {
+          const less = extra.get(row.course_id);
+          if (!less) return row;
+          const out = { ...row };
+          for (const c of COMPLIANCE_COLUMNS) out[c] -= less[c];
+          return out;
+        })
+        .filter((row) => row.assigned > 0);
+    }
+  } else
     courses = db.all<CourseCounts>(sql`select k.course_id, c.title, ${sums(sql`1`, today, until)}
       from compliance_people k join courses c on c.id = k.course_id
-      where ${memberOf(sql`k.user_id`, scope.groupIds)} ${course === undefined ? sql`` : sql`and k.course_id = ${course}`}
+      where ${memberOf(sql`k.user_id`, scope.kind === "groups" ? scope.groupIds : [])} ${onCourse}
       group by k.course_id order by c.title, k.course_id`);
-  else courses = [];
 
   // Per group: each group's own counters, for the groups in scope (or the one filtered).
   const groupIds =

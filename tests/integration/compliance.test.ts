@@ -276,13 +276,14 @@ describe("who sees what", () => {
       }
       return out;
     };
-    for (const groupIds of [
-      [safety, office], // share Ann: their people's rows are counted
-      [office, solo], // no one in common: the two groups' counters added up
-      [safety, pair], // the safety team holds the pair: its counters
-    ]) {
+    for (const [groupIds, maxShared] of [
+      [[safety, office], 2000], // share Ann: the counters added up, less Ann once
+      [[safety, office], 0], // the same, counted from their people's rows
+      [[office, solo], 0], // no one in common: the counters added up
+      [[safety, pair], 0], // the safety team holds the pair: its counters
+    ] as const) {
       const scope: ComplianceScope = { kind: "groups", groupIds };
-      const report = complianceReport(db, scope, {}, now);
+      const report = complianceReport(db, scope, {}, now, { maxShared });
       expect(new Map(report.courses.map((c) => [c.course_id, pick(c)])), JSON.stringify(groupIds)).toEqual(fromPeople(scope));
     }
     deleteGroup(db, pair);

@@ -1,6 +1,7 @@
 import { ListLink } from "~/components/list-link";
 import { useId } from "react";
 import { useTranslation } from "~/utils/translate";
+import { formatNumber } from "~/utils/numbers";
 import { COMPLIANCE_STATES, complianceSearch, type ComplianceColumn } from "~/utils/compliance-query";
 
 type Counts = Record<ComplianceColumn, number>;
@@ -27,7 +28,7 @@ export function ComplianceChart({
   const width = 640;
   const height = 40;
   const total = Math.max(totals.assigned, 1);
-  const number = (n: number) => n.toLocaleString(locale);
+  const number = (n: number) => formatNumber(n, locale);
   const percent = (n: number) => Math.round((n / total) * 100);
   let x = 0;
   const parts = COMPLIANCE_STATES.map((state) => {

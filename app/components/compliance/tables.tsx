@@ -1,5 +1,6 @@
 import { ListLink } from "~/components/list-link";
 import { useTranslation } from "~/utils/translate";
+import { formatNumber } from "~/utils/numbers";
 import { COMPLIANCE_COLUMNS, complianceSearch, type ComplianceColumn } from "~/utils/compliance-query";
 
 type Counts = Record<ComplianceColumn, number>;
@@ -36,8 +37,9 @@ export function CountsTable({
   empty: string;
 }) {
   const { t } = useTranslation();
+  const labels = Object.fromEntries(COMPLIANCE_COLUMNS.map((c) => [c, t(`compliance.columns.${c}`)])) as Record<ComplianceColumn, string>;
   const link = (row: { id?: number; name: string }, column: ComplianceColumn, value: number) => {
-    const text = value.toLocaleString(locale);
+    const text = formatNumber(value, locale);
     if (value === 0) return text;
     const search = complianceSearch({
       ...filters,
@@ -48,7 +50,7 @@ export function CountsTable({
       // Plain links (app/components/list-link.tsx): a report of a thousand courses has six thousand of them.
       <ListLink
         to={`/dashboard/compliance/people${search}`}
-        aria-label={t("compliance.countLink", { count: value, what: t(`compliance.columns.${column}`), name: row.name })}
+        aria-label={t("compliance.countLink", { value: text, what: labels[column], name: row.name })}
       >
         {text}
       </ListLink>
@@ -70,7 +72,7 @@ export function CountsTable({
                 <th scope="col">{rowHeader}</th>
                 {COMPLIANCE_COLUMNS.map((c) => (
                   <th scope="col" key={c} className={`num state-${c}`}>
-                    {t(`compliance.columns.${c}`)}
+                    {labels[c]}
                   </th>
                 ))}
               </tr>

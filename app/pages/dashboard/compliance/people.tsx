@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
+import { formatNumber } from "~/utils/numbers";
 import { EmptyState } from "~/components/empty-state";
 import { ErrorList } from "~/components/form";
 import { ComplianceFilters } from "~/components/compliance/filters";
@@ -44,7 +45,7 @@ export default function CompliancePeople() {
       <ComplianceFilters action="/dashboard/compliance/people" options={data.options} query={query} errors={data.errors} people />
       {data.errors && <ErrorList errors={[t("compliance.errors.showingAll")]} />}
       <p className="compliance-count" data-testid="compliance-count" aria-live="polite">
-        {t("compliance.people.count", { count: data.total, formatted: data.total.toLocaleString(locale) })}
+        {t("compliance.people.count", { count: data.total, formatted: formatNumber(data.total, locale) })}
       </p>
       {data.people.length === 0 ? (
         <EmptyState title={t("compliance.people.empty")} body={t("compliance.people.emptyBody")} testId="compliance-people-empty" compact />
@@ -60,9 +61,9 @@ export default function CompliancePeople() {
               )}
               <span>
                 {t("compliance.people.showing", {
-                  from: page.first.toLocaleString(locale),
-                  to: last.toLocaleString(locale),
-                  total: data.total.toLocaleString(locale),
+                  from: formatNumber(page.first, locale),
+                  to: formatNumber(last, locale),
+                  total: formatNumber(data.total, locale),
                 })}
               </span>
               {page.page < page.pages && (
