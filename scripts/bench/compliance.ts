@@ -96,7 +96,7 @@ function get(port: number, host: string, url: string, headers: Record<string, st
 }
 
 /** Groups, assignments and their people in SQL; the triggers fill compliance_people and compliance_counts. */
-function seedAssignments(file: string, coursesPerLearner: number) {
+export function seedAssignments(file: string, coursesPerLearner: number) {
   const db = new Database(file);
   db.pragma("busy_timeout = 5000");
   const now = Math.floor(Date.now() / 1000);

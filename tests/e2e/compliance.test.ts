@@ -9,8 +9,8 @@ import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
  * The compliance report's screens (issue 34) in a browser, on the demo's assignments (scripts/demo/compliance.ts):
- * the report, the people behind a number and the dashboard overview's chart, for Acme's admin (light theme)
- * and Nordlys's (dark, Danish), at 1280 and 390 px. Each page shows its content, nothing overflows sideways,
+ * the report and the dashboard overview's chart at 1280 and 390 px, and the people behind a number at 1280 px,
+ * for Acme's admin (light theme) and Nordlys's (dark, Danish). Each page shows its content, nothing overflows sideways,
  * no script fails; the pictures are kept in tests/artifacts/screenshots/ (git-ignored) for people to look at.
  * One browser, one page per organization, reused for every width and screen.
  */
@@ -58,11 +58,10 @@ describe.each(ORGS)("the compliance screens of $host ($theme)", (org) => {
       await page.setViewport({ width, height: width > 600 ? 860 : 844, deviceScaleFactor: 1 });
       const shoot = async (name: string, selector: string) => {
         await readyForScreenshot(page);
+        await page.screenshot({ path: path.join(OUT, `compliance-${name}-${org.theme}-${width}.png`), fullPage: true });
         expect(await page.$eval("html", (el) => el.getAttribute("data-theme"))).toBe(org.theme);
         expect(await overflow(page), `${name} at ${width}`).toBeLessThanOrEqual(0);
-        const element = await page.$(selector);
-        expect(element, `${name}: ${selector}`).not.toBeNull();
-        await page.screenshot({ path: path.join(OUT, `compliance-${name}-${org.theme}-${width}.png`), fullPage: true });
+        expect(await page.$(selector), `${name}: ${selector}`).not.toBeNull();
       };
 
       await page.goto(at("/dashboard"), { waitUntil: "load" });
@@ -75,7 +74,8 @@ describe.each(ORGS)("the compliance screens of $host ($theme)", (org) => {
       expect(courses).toBeGreaterThan(1);
       await shoot("report", '[data-testid="compliance-groups"]');
 
-      // The overdue people of the first course, as its count links to them.
+      // The overdue people of the first course, as its count links to them (one width is enough for the list).
+      if (width !== WIDTHS[0]) continue;
       const href = await page.$eval('[data-testid="compliance-courses"] tbody td[data-column="overdue"] a', (a) => a.getAttribute("href"));
       await page.goto(at(href!), { waitUntil: "load" });
       const states = await page.$$eval('[data-testid="compliance-people"] [data-state]', (list) => list.map((s) => s.getAttribute("data-state")));
