@@ -142,7 +142,7 @@ export async function complianceCsv(request: Request, context: AppLoadContext) {
 export function complianceOverview(db: TenantDb, viewer: Viewer) {
   const scope = complianceScope(viewer);
   if (!scope) return null;
-  const { today, totals } = complianceReport(db, scope);
+  const { today, totals } = complianceReport(db, scope, {}, new Date(), { withGroups: false });
   return { today, totals };
 }
 

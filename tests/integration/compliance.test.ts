@@ -183,6 +183,37 @@ describe("the report's numbers", () => {
   });
 });
 
+describe("expiring completions", () => {
+  it("counts and lists those whose completion expires from today to 30 days ahead, whatever their state", () => {
+    // No completion expires yet (completionExpiresOnSql); recertification will set the day as this does.
+    const expire = (name: string, courseId: number, day: string | null) =>
+      db.$client.prepare("update compliance_people set expires_on = ? where user_id = ? and course_id = ?").run(day, ids[name], courseId);
+    expire("bo", fire, "2026-07-10"); // done, expiring within 30 days of 14 June
+    expire("dan", fire, "2026-06-14"); // not started, expiring today
+    expire("eve", data, "2026-07-20"); // beyond the 30 days
+    try {
+      const now = at("2026-06-14T10:00:00Z");
+      const r = complianceReport(db, org, {}, now);
+      expect(r.courses.map((c) => [c.title, c.expiring])).toEqual([
+        ["Data protection", 0],
+        ["Fire safety", 2],
+      ]);
+      expect(r.groups.map((g) => [g.name, g.expiring])).toEqual([
+        ["Office", 1],
+        ["Safety team", 1],
+      ]);
+      expect(who(compliancePeople(db, org, query({ state: "expiring" }), now).people)).toEqual([
+        "dan Fire safety not_started",
+        "bo Fire safety done",
+      ]);
+      expect(compliancePeople(db, org, query({ state: "expiring" }), now).people[1].expires_on).toBe("2026-07-10");
+      expect(complianceReport(db, org, {}, at("2026-07-15T10:00:00Z")).totals.expiring).toBe(1); // Eve's, now within 30 days
+    } finally {
+      for (const [name, course] of [["bo", fire], ["dan", fire], ["eve", data]] as const) expire(name, course, null);
+    }
+  });
+});
+
 describe("the people behind a number", () => {
   const now = at("2026-06-14T10:00:00Z");
 
