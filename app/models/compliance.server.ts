@@ -33,9 +33,9 @@ import { localToday } from "./assignment.server";
  * gives completions an expiry, so the column is null for now and the counts 0: `completionExpiresOnSql`).
  *
  * **Speed.** Nothing here scans assignments: triggers (migration `compliance_triggers`) keep one row per
- * person and course assigned (`compliance_people`) and their counts by group, course, due day and started
- * (`compliance_counts`, db/tenant.ts) current on every write, so a state on any day is a sum over a few
- * hundred counters. A group admin of several groups gets their counters added up, less the people the groups
+ * person and course assigned (`compliance_people`), its totals per group and course (`compliance_totals`) and
+ * its counters by group, due day, course and started (`compliance_counts`, db/tenant.ts) current on every
+ * write, so a report reads one totals row per group and course and the counters of days already past due. A group admin of several groups gets their counters added up, less the people the groups
  * share (at least the admin, a member of each); only when thousands are shared are their people's rows
  * counted, each person once.
  */

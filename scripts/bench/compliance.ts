@@ -62,7 +62,8 @@ export async function benchCompliance({
   console.log("  p50 ms   p95 ms  cpu ms/req   target     what");
   const results: Array<{ label: string; p50: number; p95: number; cpu: number | null; target: number | null; ok: boolean | null }> = [];
   for (const [label, url, headers, target] of calls) {
-    for (let i = 0; i < 10; i++) await get(port, host, url, headers); // warm up
+    // Warm up (the first row may be the server's first pages since it started: BENCH_ROWS can skip the learner rows).
+    for (let i = 0; i < 50; i++) await get(port, host, url, headers);
     const times: number[] = [];
     const cpuBefore = pid ? cpuMs(pid) : 0;
     for (let i = 0; i < requests; i++) times.push(await get(port, host, url, headers));

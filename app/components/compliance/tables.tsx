@@ -1,9 +1,23 @@
-import { ListLink } from "~/components/list-link";
+import type { MouseEvent } from "react";
 import { useTranslation } from "~/utils/translate";
 import { formatNumber } from "~/utils/numbers";
 import { COMPLIANCE_COLUMNS, complianceSearch, type ComplianceColumn } from "~/utils/compliance-query";
 
 type Counts = Record<ComplianceColumn, number>;
+
+/**
+ * A click on a count goes through the app's router, as app/components/list-link.tsx does, but with one handler
+ * shared by every link rather than a component and a closure each: a report of many courses and groups has
+ * hundreds of counts, and they were a good part of its page's time.
+ */
+function followInApp(event: MouseEvent<HTMLAnchorElement>) {
+  const router = (window as unknown as { __remixRouter?: { navigate(to: string, options: { replace: boolean }): unknown } }).__remixRouter;
+  if (!router || event.defaultPrevented || event.button || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+  event.preventDefault();
+  const to = event.currentTarget.getAttribute("href")!;
+  const here = location.pathname + location.search + location.hash;
+  void router.navigate(to, { replace: here === to });
+}
 export interface CountsRow extends Counts {
   id: number;
   name: string;
@@ -47,13 +61,14 @@ export function CountsTable({
       state: column,
     });
     return (
-      // Plain links (app/components/list-link.tsx): a report of a thousand courses has six thousand of them.
-      <ListLink
-        to={`/dashboard/compliance/people${search}`}
+      <a
+        href={`/dashboard/compliance/people${search}`}
+        data-discover="true"
+        onClick={followInApp}
         aria-label={t("compliance.countLink", { value: text, what: labels[column], name: row.name })}
       >
         {text}
-      </ListLink>
+      </a>
     );
   };
   return (
