@@ -142,6 +142,10 @@ export function pages(defineRoutes) {
       page("users/settings", "dashboard/users/settings.tsx");
       page("users/import", "dashboard/users/import/index.tsx");
       page("users/import/:importId", "dashboard/users/import/$importId.tsx");
+      // Compliance report (issue 34).
+      page("compliance", "dashboard/compliance/index.tsx");
+      page("compliance/people", "dashboard/compliance/people.tsx");
+      page("compliance/export", "dashboard/compliance/export.ts");
     });
   });
 }

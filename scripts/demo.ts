@@ -23,6 +23,7 @@ import { seedRecertificationDemo } from "./demo/recertification";
 import { reassignExpiring } from "../app/models/recertification.server";
 
 import { seedCaptionsDemo } from "./demo/captions";
+import { seedComplianceDemo } from "./demo/compliance";
 
 interface DemoCourse {
   title: string;
@@ -233,6 +234,8 @@ export async function seedDemo(
       seedGroupsDemo(db);
       // Compliance assignments (issue 34): Acme's safety, data protection and welcome courses, due in the past and the future.
       if (demo.urlPrefix === "acme") seedAssignmentsDemo(db, { adminEmail: "admin@acme.test", learnerEmail: "learner@acme.test", now });
+      // Issue 34's compliance report: assignments with due days behind and ahead (none when some exist already).
+      if (history) seedComplianceDemo(db, { language: demo.language, now });
       await seedBrowseDemo(target);
       // Recertification (issue 34): last, so that every assignment the demo made is covered: whoever is due is
       // re-assigned as of `now`, and a server started on the demo finds nothing to do.

@@ -50,6 +50,18 @@ export function mayAssign(viewer: Viewer, target: { kind: "person" } | { kind: "
   return target.kind === "group" && target.groupId !== null && groups.includes(target.groupId);
 }
 
+/**
+ * Who may read the compliance report (issue 34; app/models/compliance.server.ts): whoever may read analytics,
+ * over the people they may see — the organization's admins everyone (null), a group admin the current
+ * members of the groups they administer. Null-or-list like `manageableGroupIds`; false when refused. A
+ * learner, and an API token without `read:analytics`, is refused. The dashboard's page is the organization
+ * admins' (its layout asks `read:organization`); group admins reach the /api calls and the CSV download.
+ */
+export function complianceReach(viewer: Viewer): readonly number[] | null | false {
+  if (!mayAct(viewer, "read:analytics")) return false;
+  return manageableGroupIds(viewer);
+}
+
 export function isSuperAdmin(viewer: Viewer): boolean {
   return viewer.role === "super_admin" && !viewer.organization;
 }

@@ -2436,6 +2436,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compliance report
+         * @description Per course (people assigned it) and per group (its current members' assigned courses): assigned, done, in progress, not started, overdue and expiring within 30 days, on the organization's local day. `course_id` and `group_id` narrow it. Group admins get their groups' current members.
+         *
+         *     **Who:** Capability `read:analytics`.
+         */
+        get: operations["getCompliance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The people behind the compliance report
+         * @description Each person and assigned course matching the filters, overdue first: `course_id`, `group_id`, `state` (assigned, done, in_progress, not_started, overdue, expiring), `due_from` and `due_to` (local days), `q` (part of a name or e-mail address), `page`, `per_page`.
+         *
+         *     **Who:** Capability `read:analytics`.
+         */
+        get: operations["getCompliancePeople"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/resolve": {
         parameters: {
             query?: never;
@@ -17417,6 +17461,267 @@ export interface operations {
                             previous?: unknown;
                             scope: string;
                             courses?: Record<string, never>[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getCompliance: {
+        parameters: {
+            query?: {
+                course_id?: string;
+                group_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "today": "2026-06-14",
+                     *         "expiring_until": "2026-07-14",
+                     *         "time_zone": "Europe/Copenhagen",
+                     *         "scope": "organization",
+                     *         "course_id": 7,
+                     *         "group_id": null,
+                     *         "totals": {
+                     *           "assigned": 12,
+                     *           "done": 7,
+                     *           "in_progress": 2,
+                     *           "not_started": 1,
+                     *           "overdue": 2,
+                     *           "expiring": 1
+                     *         },
+                     *         "courses": [
+                     *           {
+                     *             "course_id": 7,
+                     *             "title": "Fire safety",
+                     *             "assigned": 12,
+                     *             "done": 7,
+                     *             "in_progress": 2,
+                     *             "not_started": 1,
+                     *             "overdue": 2,
+                     *             "expiring": 1
+                     *           }
+                     *         ],
+                     *         "groups": [
+                     *           {
+                     *             "group_id": 2,
+                     *             "name": "Warehouse",
+                     *             "assigned": 12,
+                     *             "done": 7,
+                     *             "in_progress": 2,
+                     *             "not_started": 1,
+                     *             "overdue": 2,
+                     *             "expiring": 1
+                     *           }
+                     *         ]
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            today: string;
+                            expiring_until: string;
+                            time_zone: string;
+                            /** @enum {string} */
+                            scope: "organization" | "groups";
+                            course_id: number | null;
+                            group_id: number | null;
+                            totals: {
+                                assigned: number;
+                                done: number;
+                                in_progress: number;
+                                not_started: number;
+                                overdue: number;
+                                expiring: number;
+                            };
+                            courses: {
+                                course_id: number;
+                                title: string;
+                                assigned: number;
+                                done: number;
+                                in_progress: number;
+                                not_started: number;
+                                overdue: number;
+                                expiring: number;
+                            }[];
+                            groups: {
+                                group_id: number;
+                                name: string;
+                                assigned: number;
+                                done: number;
+                                in_progress: number;
+                                not_started: number;
+                                overdue: number;
+                                expiring: number;
+                            }[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getCompliancePeople: {
+        parameters: {
+            query?: {
+                course_id?: string;
+                group_id?: string;
+                state?: "assigned" | "done" | "in_progress" | "not_started" | "overdue" | "expiring";
+                due_from?: string;
+                due_to?: string;
+                q?: string;
+                page?: string;
+                per_page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "data": [
+                     *           {
+                     *             "user_id": 42,
+                     *             "email": "ann@example.com",
+                     *             "first_name": "Ann",
+                     *             "last_name": "Berg",
+                     *             "course_id": 7,
+                     *             "course_title": "Fire safety",
+                     *             "state": "overdue",
+                     *             "due_on": "2026-06-11",
+                     *             "started": true,
+                     *             "completed_at": null,
+                     *             "expires_on": null
+                     *           }
+                     *         ],
+                     *         "meta": {
+                     *           "current_page": 1,
+                     *           "per_page": 20,
+                     *           "total": 1,
+                     *           "last_page": 1
+                     *         }
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            data: {
+                                user_id: number;
+                                email: string;
+                                first_name: string | null;
+                                last_name: string | null;
+                                course_id: number;
+                                course_title: string;
+                                /** @enum {string} */
+                                state: "overdue" | "not_started" | "in_progress" | "done";
+                                due_on: string;
+                                started: boolean;
+                                /** Format: date-time */
+                                completed_at: string | null;
+                                expires_on: string | null;
+                            }[];
+                            meta: {
+                                current_page: number;
+                                per_page: number;
+                                total: number;
+                                last_page: number;
+                            };
                         };
                         status: number;
                     };

@@ -19,6 +19,7 @@ import { benchGroups } from "./groups";
 import { SEARCH_WORDS, seedLearnerBench } from "./learner";
 import { benchConcurrentProgress } from "./load";
 import { benchAnalytics } from "./analytics";
+import { benchCompliance } from "./compliance";
 import { benchQuizzes } from "./quizzes";
 import { benchLeaderboard } from "./leaderboard";
 import { getPage, renderFloor } from "./render-floor";
@@ -35,7 +36,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ORGANIZATIONS = Number(process.env.BENCH_ORGANIZATIONS ?? 1000);
 const POOL_SIZE = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : null;
-/** `BENCH_ONLY=home,learner`: run only these parts (resolve, home, spread, learner, load, clone); the baseline always runs. */
+/** `BENCH_ONLY=home,learner`: run only these parts (resolve, home, spread, learner, load, clone; compliance within learner); the baseline always runs. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((s) => s.trim())) : null;
 const only = (part: string) => !ONLY || ONLY.has(part);
 /** `BENCH_PROFILE=<dir>`: the Lectern servers write V8 CPU profiles there (node --cpu-prof) when they stop. */
@@ -439,6 +440,18 @@ async function main() {
     if (only("quizzes")) await benchQuizzes(big, learnerServer.port, run, baselineResolve.rps);
     if (only("analytics"))
       await benchAnalytics({ port: learnerServer.port, host: big.host, dataDir: big.dataDir, pid: learnerServer.child.pid });
+    // Issue 34: the compliance report over 10,000 learners × 20 assigned courses (scripts/bench/compliance.ts).
+    if (only("compliance")) {
+      const c = await benchCompliance({ port: learnerServer.port, host: big.host, dataDir: big.dataDir, pid: learnerServer.child.pid });
+      for (const r of c.results.filter((r) => r.target !== null))
+        table.push({
+          what: `compliance report, ${c.learners.toLocaleString("en")} learners × ${c.coursesPerLearner} assigned courses: ${r.label}, p95 ms`,
+          p95: r.p95,
+          cpu: r.cpu ?? undefined,
+          ...atMost(r.p95, r.target!),
+        });
+      json.compliance = c;
+    }
     rssPeaks.push(peakRssMiB(learnerServer.child.pid!));
     await stopProcess(learnerServer);
     fs.rmSync(big.dataDir, { recursive: true, force: true });

@@ -29,6 +29,7 @@ const ORGANIZATION = { id: 1, host: "acme.localhost" };
 /** Declared routes that are not screens, each with why. */
 const EXCLUDED: Record<string, string> = {
   "/dashboard/analytics/export": "a CSV download (a resource route without markup)",
+  "/dashboard/compliance/export": "a CSV download (a resource route without markup)",
   "/dashboard/organizations/:id/quizzes/:quizId/export": "a CSV download (a resource route without markup)",
   "/admin/organizations/:id/quizzes/:quizId/export": "a CSV download (a resource route without markup)",
   // Every tab shown has a route of its own ("checks every tab of an organization's screens" below), so these only answer 404.
@@ -335,6 +336,14 @@ const STATES: { name: string; reach: (page: Page, origin: string) => Promise<voi
       await page.$$eval("details", (list) => list.forEach((d) => ((d as HTMLDetailsElement).open = true)));
       await page.hover('[data-testid="kpi-new_users"] .chart-hit');
       await page.waitForSelector(".chart-tooltip");
+    },
+  },
+  {
+    name: "the compliance report's people, narrowed to one state, with a filter's error",
+    reach: async (page, origin) => {
+      await page.goto(`${origin}/dashboard/compliance/people?state=overdue&due_from=2026-02-30`, { waitUntil: "load" });
+      await settled(page);
+      await page.waitForSelector("#compliance-due_from-error");
     },
   },
   {

@@ -3,6 +3,7 @@ import { analyticsCalls } from "./analytics.server";
 import { assignmentCalls } from "./assignments.server";
 import { authCalls } from "./auth.server";
 import { certificateCalls } from "./certificates.server";
+import { complianceCalls } from "./compliance.server";
 import { courseCalls } from "./courses.server";
 import { fileCalls } from "./files.server";
 import { learningCalls } from "./learning.server";
@@ -31,6 +32,7 @@ export const API_CALLS: readonly ApiCall[] = [
   // Compliance assignments (issue 34).
   ...assignmentCalls,
   ...analyticsCalls,
+  ...complianceCalls,
   ...organizationCalls,
   ...referenceCalls,
 ];

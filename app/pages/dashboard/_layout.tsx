@@ -22,6 +22,7 @@ export default function DashboardLayout() {
         links={[
           { to: "/dashboard", label: t("dashboard.overview"), end: true },
           { to: "/dashboard/analytics", label: t("analytics.title") },
+          { to: "/dashboard/compliance", label: t("compliance.title") },
           { to: "/dashboard/organizations", label: t("dashboard.organizations") },
           { to: "/dashboard/users", label: t("dashboard.users") },
           { to: `/dashboard/organizations/${id}`, label: t("dashboard.settings"), end: true },

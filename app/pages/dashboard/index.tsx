@@ -4,6 +4,9 @@ import { useTranslation } from "~/utils/translate";
 import { AnalyticsOverview } from "~/components/analytics/overview";
 import { loadAnalytics } from "~/screens/analytics.server";
 import analyticsStyles from "~/styles/analytics.css";
+import { ComplianceOverview } from "~/components/compliance/overview";
+import { complianceOverview } from "~/screens/compliance.server";
+import complianceStyles from "~/styles/compliance.css";
 import { countCourses } from "~/models/course.server";
 import { countUsers } from "~/models/user.server";
 import { requireCapability } from "~/kernel/auth.server";
@@ -12,11 +15,21 @@ import { requireOrganization } from "~/utils/tenant.server";
 /** Dashboard overview with the analytics KPIs (docs/product.md §2, §3). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { organization, db } = requireOrganization(context);
-  await requireCapability(request, context, "read:organization");
-  return { name: organization.name, users: countUsers(db), courses: countCourses(db), analytics: await loadAnalytics(request, context) };
+  const auth = requireCapability(request, context, "read:organization");
+  return {
+    name: organization.name,
+    users: countUsers(db),
+    courses: countCourses(db),
+    analytics: await loadAnalytics(request, context),
+    // Issue 34: assigned courses by state, for those who may read the compliance report.
+    compliance: complianceOverview(db, auth),
+  };
 }
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: analyticsStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: analyticsStyles },
+  { rel: "stylesheet", href: complianceStyles },
+];
 
 export default function DashboardIndex() {
   const { t } = useTranslation();
@@ -36,6 +49,7 @@ export default function DashboardIndex() {
           <dd>{data.courses}</dd>
         </div>
       </dl>
+      {data.compliance && <ComplianceOverview data={data.compliance} locale={data.analytics.dateLocale} />}
       <AnalyticsOverview data={data.analytics} />
     </section>
   );
