@@ -9,8 +9,8 @@ import { assignments, courses, groups, users } from "../../db/tenant";
 /**
  * Assignments for the compliance report's demo (issue 34), only when the organization has none yet (the
  * assignment screens' demo may already have made them; then this adds nothing). Two teams of the generated
- * learners and the "All learners" rule group are assigned the organization's compliance courses, some due
- * weeks ago, some due soon, assigned in the past so the history's completions and progress make them done,
+ * learners (Acme; Nordlys uses its onboarding group) and the "All learners" rule group are assigned the
+ * organization's compliance courses, some due weeks ago, some due soon, assigned in the past so the history's completions and progress make them done,
  * in progress, not started and overdue; the demo learner has one of their own.
  */
 export function seedComplianceDemo(db: TenantDb, { language, now = new Date() }: { language: "en" | "da"; now?: Date }) {
@@ -34,15 +34,21 @@ export function seedComplianceDemo(db: TenantDb, { language, now = new Date() }:
     language === "en"
       ? { safety: "Workplace Safety Essentials", data: "Data Protection Basics", welcome: "Welcome to Acme" }
       : { safety: "Førstehjælp på arbejdspladsen", data: "Medarbejderhåndbog", welcome: "Velkommen til Nordlys" };
-  const names = language === "en" ? { floor: "Warehouse team", office: "Office team" } : { floor: "Lagerteamet", office: "Kontoret" };
-  const floor = createGroup(db, { name: names.floor, description: "" }).id;
-  const office = createGroup(db, { name: names.office, description: "" }).id;
-  addMembers(
-    db,
-    floor,
-    learners.slice(0, 60).map((l) => l.id),
-  );
-  addMembers(db, office, [...learners.slice(60, 140).map((l) => l.id), ...(demoLearner ? [demoLearner.id] : [])]);
+  // Acme gets two teams of its own; Nordlys keeps its groups as they are (docs/permissions.md's samples name
+  // their ids) and its onboarding group stands in for the floor team.
+  const onboarding = db.select({ id: groups.id }).from(groups).where(eq(groups.name, "Onboarding")).get()?.id;
+  let floor = onboarding;
+  let office: number | undefined;
+  if (language === "en") {
+    floor = createGroup(db, { name: "Warehouse team", description: "" }).id;
+    office = createGroup(db, { name: "Office team", description: "" }).id;
+    addMembers(
+      db,
+      floor,
+      learners.slice(0, 60).map((l) => l.id),
+    );
+    addMembers(db, office, [...learners.slice(60, 140).map((l) => l.id), ...(demoLearner ? [demoLearner.id] : [])]);
+  }
   const everyone = db.select({ id: groups.id }).from(groups).where(eq(groups.name, "All learners")).get()?.id;
   const today = localToday(db, now);
   const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
@@ -50,9 +56,10 @@ export function seedComplianceDemo(db: TenantDb, { language, now = new Date() }:
     if (courseId !== undefined) createAssignment(db, viewer, { courseId, target, due }, at);
   };
   // Safety for the floor: due ten days ago (overdue unless done); data protection for the office: due in twelve days.
-  assign(course(titles.safety), { kind: "group", groupId: floor }, { kind: "date", date: addDays(today, -10) }, daysAgo(40));
-  assign(course(titles.data), { kind: "group", groupId: office }, { kind: "date", date: addDays(today, 12) }, daysAgo(20));
-  // Everyone: safety within 60 days of being assigned (45 days ago), so due in two weeks.
-  if (everyone) assign(course(titles.safety), { kind: "group", groupId: everyone }, { kind: "days", days: 60 }, daysAgo(45));
+  if (floor) assign(course(titles.safety), { kind: "group", groupId: floor }, { kind: "date", date: addDays(today, -10) }, daysAgo(40));
+  if (office) assign(course(titles.data), { kind: "group", groupId: office }, { kind: "date", date: addDays(today, 12) }, daysAgo(20));
+  else if (everyone) assign(course(titles.data), { kind: "group", groupId: everyone }, { kind: "days", days: 60 }, daysAgo(45));
+  // Everyone: safety within 60 days of being assigned (45 days ago), so due in two weeks (Acme).
+  if (everyone && office) assign(course(titles.safety), { kind: "group", groupId: everyone }, { kind: "days", days: 60 }, daysAgo(45));
   if (demoLearner) assign(course(titles.welcome), { kind: "person", userId: demoLearner.id }, { kind: "date", date: addDays(today, 5) }, daysAgo(3));
 }
