@@ -1,3 +1,4 @@
+import { progressInCycle } from "./completion-cycle.server";
 import { sql, type SQL } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { complianceReach } from "../access/rules";
@@ -72,7 +73,10 @@ export interface ComplianceReport {
 export const emptyCounts = (): ComplianceCounts => Object.fromEntries(COMPLIANCE_COLUMNS.map((c) => [c, 0])) as ComplianceCounts;
 
 /** The state of a person's assignment of a course on `today` (as app/models/assignment.server.ts `assignmentState`). */
-export function complianceStateOf(row: { done: boolean | number; dueOn: string; started: boolean | number }, today: string): ComplianceState {
+export function complianceStateOf(
+  row: { done: boolean | number; dueOn: string; started: boolean | number },
+  today: string,
+): ComplianceState {
   if (row.done) return "done";
   if (today > row.dueOn) return "overdue";
   return row.started ? "in_progress" : "not_started";
@@ -173,8 +177,10 @@ export function complianceReport(
     if (plan.shared) {
       const extra = new Map(
         db
-          .all<CourseCounts>(sql`with m as (${plan.shared}) select k.course_id, ${sums(sql`m.extra`, today, until)}
-            from m join compliance_people k on k.user_id = m.user_id where true ${onCourse} group by k.course_id`)
+          .all<CourseCounts>(
+            sql`with m as (${plan.shared}) select k.course_id, ${sums(sql`m.extra`, today, until)}
+            from m join compliance_people k on k.user_id = m.user_id where true ${onCourse} group by k.course_id`,
+          )
           .map((r) => [r.course_id, r]),
       );
       courses = courses
@@ -215,7 +221,14 @@ export function complianceReport(
  * and those expiring from today (a range of the expiry index). Open is in progress or not started unless
  * overdue.
  */
-function counted(db: TenantConn, by: "course" | "group", groupIds: readonly number[], courseId: number | undefined, today: string, until: string) {
+function counted(
+  db: TenantConn,
+  by: "course" | "group",
+  groupIds: readonly number[],
+  courseId: number | undefined,
+  today: string,
+  until: string,
+) {
   if (groupIds.length === 0) return [];
   const ids = idList(groupIds);
   const key = by === "course" ? sql`course_id` : sql`group_id`;
@@ -242,7 +255,9 @@ function counted(db: TenantConn, by: "course" | "group", groupIds: readonly numb
   );
   const names = new Map(
     (by === "course"
-      ? db.all<{ id: number; name: string }>(sql`select id, title as name from courses where id in (select value from json_each(${idList(totals.map((t) => t.id))}))`)
+      ? db.all<{ id: number; name: string }>(
+          sql`select id, title as name from courses where id in (select value from json_each(${idList(totals.map((t) => t.id))}))`,
+        )
       : db.all<{ id: number; name: string }>(sql`select id, name from groups where id in (select value from json_each(${ids}))`)
     ).map((r) => [r.id, r.name]),
   );
@@ -280,7 +295,11 @@ export interface CompliancePerson {
   expires_on: string | null;
 }
 
-type PersonRow = Omit<CompliancePerson, "state" | "started" | "completed_at"> & { done: number; started: number; completed_at: number | null };
+type PersonRow = Omit<CompliancePerson, "state" | "started" | "completed_at"> & {
+  done: number;
+  started: number;
+  completed_at: number | null;
+};
 
 /** `%text%` for LIKE, where the text's own % _ and \ match only themselves. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -372,21 +391,21 @@ export function complianceOptions(db: TenantConn, scope: ComplianceScope) {
       ? sql`select course_id from compliance_totals where group_id = 0`
       : sql`select course_id from compliance_totals where group_id in (select value from json_each(${idList(scope.groupIds)}))`;
   return {
-    courses: db.all<{ id: number; title: string }>(sql`select c.id, c.title from courses c where c.id in (${assigned}) order by c.title, c.id`),
+    courses: db.all<{ id: number; title: string }>(
+      sql`select c.id, c.title from courses c where c.id in (${assigned}) order by c.title, c.id`,
+    ),
     groups: db.all<{ id: number; name: string }>(sql`select g.id, g.name from groups g ${inScope} order by g.name, g.id`),
   };
 }
 
 /**
- * The day a person's completion of a course expires, as SQL over their user and course ids: none for now,
- * as completions do not expire yet. When recertification gives them an expiry (a course's completion valid
- * for N months), this returns it, and a migration recreates the three `compliance_assignment_people_*`
- * triggers of migration `compliance_triggers` with the same expression in place of their `NULL` for
- * `expires_on` (docs/decisions/037-compliance-report.md, "Expiry"); the counters, queries, screens and
- * /api calls already count and show it.
+ * The day a person's completion of a course expires (recertification: a course's completion valid for N
+ * months, docs/decisions/035-recertification.md), as SQL over their user and course ids; null when it never
+ * does. Migration `compliance_expiry` puts the same expression in the `compliance_assignment_people_*`
+ * triggers and keeps it current as completions are written (docs/decisions/037-compliance-report.md, "Expiry").
  */
-export function completionExpiresOnSql(_userId: SQL, _courseId: SQL): SQL<string | null> {
-  return sql<string | null>`null`;
+export function completionExpiresOnSql(userId: SQL, courseId: SQL): SQL<string | null> {
+  return sql<string | null>`(select cc.expires_on from course_completions cc where cc.user_id = ${userId} and cc.course_id = ${courseId})`;
 }
 
 /**
@@ -402,7 +421,7 @@ export function rebuildCompliance(db: TenantConn) {
     tx.run(sql`insert into compliance_people (course_id, user_id, done, due_on, started, completed_at, expires_on)
       select a.course_id, ap.user_id, min(ap.completed_at is not null),
         coalesce(min(case when ap.completed_at is null then ap.due_on end), max(ap.due_on)),
-        exists (select 1 from lesson_progress lp where lp.user_id = ap.user_id and lp.course_id = a.course_id),
+        exists (select 1 from lesson_progress lp where lp.user_id = ap.user_id and lp.course_id = a.course_id and ${progressInCycle}),
         max(ap.completed_at), ${completionExpiresOnSql(sql`ap.user_id`, sql`a.course_id`)}
       from assignment_people ap join assignments a on a.id = ap.assignment_id
       where ap.left_at is null group by a.course_id, ap.user_id`);

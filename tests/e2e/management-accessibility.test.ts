@@ -67,6 +67,10 @@ function addressesOf(pattern: string, demo: Demo): string[] {
   if (pattern === "/admin/users/:id") return [`/admin/users/${ORGANIZATION.id}-${demo.userId}`];
   if (pattern.endsWith("/courses/:courseId/lessons/:lessonId/scorm"))
     return one({ courseId: demo.scormLesson.courseId, lessonId: demo.scormLesson.id });
+  if (pattern.endsWith("/courses/:courseId/lessons/:lessonId/captions")) {
+    const video = demo.lessons.find((l) => l.kind === "video")!;
+    return one({ courseId: video.courseId, lessonId: video.id });
+  }
   if (pattern.endsWith("/courses/:courseId/lessons/:lessonId"))
     return demo.lessons.flatMap((l) => one({ courseId: l.courseId, lessonId: l.id }));
   if (pattern.endsWith("/courses/:courseId")) return demo.courses.flatMap((c) => one({ courseId: c.id }));
