@@ -132,7 +132,8 @@ describe("npm run super-admin", () => {
     server = await startServer({ dataDir });
     const { cookie } = await loginPage(server, "localhost", "ops@lectern.test", "a-long-password");
     expect(cookie).not.toBeNull();
-  });
+    // Three runs of the script (each a TypeScript start-up) and two server starts: 13 s on a busy machine.
+  }, 60_000);
 });
 
 describe("several processes writing one organization", () => {
