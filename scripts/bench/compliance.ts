@@ -128,7 +128,12 @@ export function seedAssignments(file: string, coursesPerLearner: number) {
     // All staff: the first courses by fixed days from 20 days ago to 25 days ahead.
     for (let i = 0; i < half; i++) {
       const due = new Date(Date.parse(`${today}T00:00:00Z`) + (i * 5 - 20) * 86_400_000).toISOString().slice(0, 10);
-      insert("insert into assignments (course_id, target, group_id, due_kind, due_date) values (?, 'group', ?, 'date', ?)", courseIds[i], all, due);
+      insert(
+        "insert into assignments (course_id, target, group_id, due_kind, due_date) values (?, 'group', ?, 'date', ?)",
+        courseIds[i],
+        all,
+        due,
+      );
     }
     // Each department: ten of the next twenty courses, due 30 days after each person's assignment.
     departmentIds.forEach((group, d) => {
@@ -153,7 +158,8 @@ export function seedAssignments(file: string, coursesPerLearner: number) {
     const lead = person("compliance-lead@bench.test", "learner");
     const lead2 = person("compliance-lead2@bench.test", "learner");
     db.prepare("insert into group_members (group_id, user_id, is_admin) values (?, ?, 1)").run(departmentIds[0], lead);
-    for (const g of departmentIds.slice(0, 2)) db.prepare("insert into group_members (group_id, user_id, is_admin) values (?, ?, 1)").run(g, lead2);
+    for (const g of departmentIds.slice(0, 2))
+      db.prepare("insert into group_members (group_id, user_id, is_admin) values (?, ?, 1)").run(g, lead2);
     const session = db.prepare(
       "insert into sessions (token_hash, kind, user_agent, ip, created_at, last_seen_at, expires_at, two_factor_pending, user_id) values (?, ?, 'bench', '127.0.0.1', ?, ?, ?, 0, ?)",
     );

@@ -52,7 +52,12 @@ export function seedComplianceDemo(db: TenantDb, { language, now = new Date() }:
   const everyone = db.select({ id: groups.id }).from(groups).where(eq(groups.name, "All learners")).get()?.id;
   const today = localToday(db, now);
   const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
-  const assign = (courseId: number | undefined, target: { kind: "group"; groupId: number } | { kind: "person"; userId: number }, due: DueRule, at: Date) => {
+  const assign = (
+    courseId: number | undefined,
+    target: { kind: "group"; groupId: number } | { kind: "person"; userId: number },
+    due: DueRule,
+    at: Date,
+  ) => {
     if (courseId !== undefined) createAssignment(db, viewer, { courseId, target, due }, at);
   };
   // Safety for the floor: due ten days ago (overdue unless done); data protection for the office: due in twelve days.
@@ -61,5 +66,6 @@ export function seedComplianceDemo(db: TenantDb, { language, now = new Date() }:
   else if (everyone) assign(course(titles.data), { kind: "group", groupId: everyone }, { kind: "days", days: 60 }, daysAgo(45));
   // Everyone: safety within 60 days of being assigned (45 days ago), so due in two weeks (Acme).
   if (everyone && office) assign(course(titles.safety), { kind: "group", groupId: everyone }, { kind: "days", days: 60 }, daysAgo(45));
-  if (demoLearner) assign(course(titles.welcome), { kind: "person", userId: demoLearner.id }, { kind: "date", date: addDays(today, 5) }, daysAgo(3));
+  if (demoLearner)
+    assign(course(titles.welcome), { kind: "person", userId: demoLearner.id }, { kind: "date", date: addDays(today, 5) }, daysAgo(3));
 }

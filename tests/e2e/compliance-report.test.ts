@@ -78,7 +78,9 @@ describe.each(ORGS)("the compliance screens of $host ($theme)", (org) => {
       if (width !== WIDTHS[0]) continue;
       const href = await page.$eval('[data-testid="compliance-courses"] tbody td[data-column="overdue"] a', (a) => a.getAttribute("href"));
       await page.goto(at(href!), { waitUntil: "load" });
-      const states = await page.$$eval('[data-testid="compliance-people"] [data-state]', (list) => list.map((s) => s.getAttribute("data-state")));
+      const states = await page.$$eval('[data-testid="compliance-people"] [data-state]', (list) =>
+        list.map((s) => s.getAttribute("data-state")),
+      );
       expect(states.length).toBeGreaterThan(0);
       expect(new Set(states)).toEqual(new Set(["overdue"]));
       await shoot("people", '[data-testid="compliance-people"]');

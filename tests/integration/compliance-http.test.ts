@@ -57,13 +57,21 @@ beforeAll(async () => {
           `${key}@compliance.test`,
           first,
         );
-      ids.fire = insert("insert into courses (title, description, type, published, position) values ('Fixture fire drill', '', 'series', 1, 900)");
-      ids.aid = insert("insert into courses (title, description, type, published, position) values ('Fixture first aid', '', 'series', 1, 901)");
+      ids.fire = insert(
+        "insert into courses (title, description, type, published, position) values ('Fixture fire drill', '', 'series', 1, 900)",
+      );
+      ids.aid = insert(
+        "insert into courses (title, description, type, published, position) values ('Fixture first aid', '', 'series', 1, 901)",
+      );
       const lesson = insert("insert into lessons (course_id, title, kind, position) values (?, 'Drill', 'text', 0)", ids.fire);
       ids.team = insert("insert into groups (name) values ('Fixture team')");
       ids.other = insert("insert into groups (name) values ('Fixture other team')");
       for (const key of ["pia", "per", "pal", "gro"])
-        db.prepare("insert into group_members (group_id, user_id, is_admin) values (?, ?, ?)").run(ids.team, ids[key], key === "gro" ? 1 : 0);
+        db.prepare("insert into group_members (group_id, user_id, is_admin) values (?, ?, ?)").run(
+          ids.team,
+          ids[key],
+          key === "gro" ? 1 : 0,
+        );
       for (const key of ["kai", "kim"]) db.prepare("insert into group_members (group_id, user_id) values (?, ?)").run(ids.other, ids[key]);
       const assign = (course: number, target: "group" | "person", who: number, due: string) =>
         insert(
@@ -75,7 +83,9 @@ beforeAll(async () => {
         );
       const row = (assignment: number, key: string, due: string, completed: number | null = null, left: number | null = null) =>
         db
-          .prepare("insert into assignment_people (assignment_id, user_id, assigned_at, due_on, completed_at, left_at) values (?, ?, ?, ?, ?, ?)")
+          .prepare(
+            "insert into assignment_people (assignment_id, user_id, assigned_at, due_on, completed_at, left_at) values (?, ?, ?, ?, ?, ?)",
+          )
           .run(assignment, ids[key], now - 86_400, due, completed, left);
       const team = assign(ids.fire, "group", ids.team, addDays(today, 10));
       for (const key of ["pia", "per", "pal", "gro"]) row(team, key, addDays(today, 10), key === "per" ? now - 3600 : null);
@@ -116,7 +126,13 @@ describe("GET /api/compliance", () => {
     expect(res.status).toBe(200);
     const { payload, status } = res.json();
     expect(status).toBe(200);
-    expect(payload).toMatchObject({ today, expiring_until: addDays(today, 30), scope: "organization", course_id: ids.fire, group_id: null });
+    expect(payload).toMatchObject({
+      today,
+      expiring_until: addDays(today, 30),
+      scope: "organization",
+      course_id: ids.fire,
+      group_id: null,
+    });
     expect(payload.time_zone).toMatch(/\//);
     // Pia, Per (done), Pål (started), Gro; Kai (overdue), Kim (done). Liv left the team.
     expect(payload.courses).toEqual([{ course_id: ids.fire, title: "Fixture fire drill", ...counts(6, 2, 1, 2, 1) }]);
@@ -160,7 +176,8 @@ describe("GET /api/compliance/people", () => {
     ]);
     expect(team[4]).toMatchObject({ due_on: addDays(today, 10), started: false, expires_on: null });
     expect(new Date(team[4].completed_at).getTime()).toBeGreaterThan(Date.now() - 86_400_000);
-    const due = (await get(`compliance/people?due_from=${addDays(today, -5)}&due_to=${addDays(today, -1)}&q=compliance.test`)).json().payload;
+    const due = (await get(`compliance/people?due_from=${addDays(today, -5)}&due_to=${addDays(today, -1)}&q=compliance.test`)).json()
+      .payload;
     expect(emails(due.data)).toEqual(["kai", "kim", "pia"]);
     const paged = (await get(`compliance/people?q=Fixture&per_page=2&page=3`)).json().payload;
     expect(paged.meta).toEqual({ current_page: 3, per_page: 2, total: 7, last_page: 4 });
@@ -179,7 +196,13 @@ describe("who sees what", () => {
       { course_id: ids.aid, title: "Fixture first aid", ...counts(1, 0, 0, 0, 1) },
     ]);
     expect(payload.groups.map((g: { name: string }) => g.name)).toEqual(["Fixture team"]);
-    expect(emails((await get("compliance/people?per_page=100", groupAdmin)).json().payload.data)).toEqual(["gro", "pal", "per", "pia", "pia"]);
+    expect(emails((await get("compliance/people?per_page=100", groupAdmin)).json().payload.data)).toEqual([
+      "gro",
+      "pal",
+      "per",
+      "pia",
+      "pia",
+    ]);
     expect((await get(`compliance?group_id=${ids.other}`, groupAdmin)).status).toBe(404);
     expect((await get(`compliance/people?group_id=${ids.other}`, groupAdmin)).status).toBe(404);
     // The dashboard's pages are the organization admin's; the CSV has the group admin's people.
@@ -244,7 +267,10 @@ describe("the dashboard's pages (JavaScript off)", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(res.headers["content-disposition"]).toBe(`attachment; filename="compliance-${today}-done.csv"`);
-    const [header, ...rows] = res.body.replace(/^\uFEFF/, "").trim().split("\r\n");
+    const [header, ...rows] = res.body
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(header).toBe("user_id,email,first_name,last_name,course_id,course,state,due_on,started,completed_at,expires_on");
     expect(rows.map((r) => r.split(",").slice(1, 3).join(" ")).sort()).toEqual(["kim@compliance.test Kim", "per@compliance.test Per"]);
     expect((await page("/dashboard/compliance/export?state=nope")).status).toBe(400);

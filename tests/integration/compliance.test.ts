@@ -86,8 +86,9 @@ beforeAll(async () => {
     ["gail", "learner"],
     ["hal", "learner"],
   ] as const) {
-    ids[name] = (await createUser(db, { email: `${name}@x.test`, role, firstName: name[0].toUpperCase() + name.slice(1), lastName: "Test" }))
-      .id;
+    ids[name] = (
+      await createUser(db, { email: `${name}@x.test`, role, firstName: name[0].toUpperCase() + name.slice(1), lastName: "Test" })
+    ).id;
   }
   fire = createCourse(db, { title: "Fire safety", description: "", type: "series", published: true, position: 0 }).id;
   data = createCourse(db, { title: "Data protection", description: "", type: "series", published: true, position: 1 }).id;
@@ -105,10 +106,31 @@ beforeAll(async () => {
   // office within 10 days (11 June) and for Ann by 20 June as well.
   const june1 = at("2026-06-01T08:00:00Z");
   const admin = viewer("admin");
-  ok(createAssignment(db, admin, { courseId: fire, target: { kind: "group", groupId: safety }, due: { kind: "date", date: "2026-06-30" } }, june1));
-  ok(createAssignment(db, admin, { courseId: fire, target: { kind: "person", userId: ids.dan }, due: { kind: "date", date: "2026-06-15" } }, june1));
+  ok(
+    createAssignment(
+      db,
+      admin,
+      { courseId: fire, target: { kind: "group", groupId: safety }, due: { kind: "date", date: "2026-06-30" } },
+      june1,
+    ),
+  );
+  ok(
+    createAssignment(
+      db,
+      admin,
+      { courseId: fire, target: { kind: "person", userId: ids.dan }, due: { kind: "date", date: "2026-06-15" } },
+      june1,
+    ),
+  );
   ok(createAssignment(db, admin, { courseId: data, target: { kind: "group", groupId: office }, due: { kind: "days", days: 10 } }, june1));
-  ok(createAssignment(db, admin, { courseId: data, target: { kind: "person", userId: ids.ann }, due: { kind: "date", date: "2026-06-20" } }, june1));
+  ok(
+    createAssignment(
+      db,
+      admin,
+      { courseId: data, target: { kind: "person", userId: ids.ann }, due: { kind: "date", date: "2026-06-20" } },
+      june1,
+    ),
+  );
 
   clock("2026-06-05T10:00:00Z");
   completeLesson(db, { userId: ids.ann, lesson: fireLessons[0], now: at("2026-06-05T10:00:00Z") }); // Ann starts Fire safety
@@ -209,7 +231,12 @@ describe("expiring completions", () => {
       expect(compliancePeople(db, org, query({ state: "expiring" }), now).people[1].expires_on).toBe("2026-07-10");
       expect(complianceReport(db, org, {}, at("2026-07-15T10:00:00Z")).totals.expiring).toBe(1); // Eve's, now within 30 days
     } finally {
-      for (const [name, course] of [["bo", fire], ["dan", fire], ["eve", data]] as const) expire(name, course, null);
+      for (const [name, course] of [
+        ["bo", fire],
+        ["dan", fire],
+        ["eve", data],
+      ] as const)
+        expire(name, course, null);
     }
   });
 });
@@ -378,7 +405,9 @@ describe("the counters the triggers keep", () => {
     expectCountersToMatchRecount(now);
     // Someone assigned twice loses one assignment; a group is deleted (its assignment stays, its people counted per course).
     const admin = viewer("admin");
-    const annData = db.$client.prepare("select id from assignments where course_id = ? and user_id = ?").get(data, ids.ann) as { id: number };
+    const annData = db.$client.prepare("select id from assignments where course_id = ? and user_id = ?").get(data, ids.ann) as {
+      id: number;
+    };
     expect(deleteAssignment(db, admin, annData.id)).toEqual({ ok: true });
     expectCountersToMatchRecount(now);
     deleteGroup(db, office);

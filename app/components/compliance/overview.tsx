@@ -5,7 +5,13 @@ import { EmptyState } from "~/components/empty-state";
 import { ComplianceChart } from "./chart";
 
 /** The dashboard overview's compliance (issue 34): everyone's assigned courses by state today, linking to the report. */
-export function ComplianceOverview({ data, locale }: { data: { today: string; totals: Record<ComplianceColumn, number> }; locale: string }) {
+export function ComplianceOverview({
+  data,
+  locale,
+}: {
+  data: { today: string; totals: Record<ComplianceColumn, number> };
+  locale: string;
+}) {
   const { t } = useTranslation();
   return (
     <section className="compliance-overview panel" aria-labelledby="compliance-overview-title" data-testid="compliance-overview">

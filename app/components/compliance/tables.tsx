@@ -97,7 +97,11 @@ export function CountsTable({
                 <tr key={row.id} data-id={row.id}>
                   <th scope="row">{row.name}</th>
                   {COMPLIANCE_COLUMNS.map((c) => (
-                    <td key={c} className={`num state-${c}${row[c] && (c === "overdue" || c === "expiring") ? " attention" : ""}`} data-column={c}>
+                    <td
+                      key={c}
+                      className={`num state-${c}${row[c] && (c === "overdue" || c === "expiring") ? " attention" : ""}`}
+                      data-column={c}
+                    >
                       {link(row, c, row[c])}
                     </td>
                   ))}

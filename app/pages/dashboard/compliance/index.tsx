@@ -38,7 +38,11 @@ export default function Compliance() {
         )}
       </div>
       <p className="compliance-intro" data-testid="compliance-today">
-        {t("compliance.intro", { today: formatDay(report.today, locale), zone: data.timeZone, until: formatDay(report.expiringUntil, locale) })}
+        {t("compliance.intro", {
+          today: formatDay(report.today, locale),
+          zone: data.timeZone,
+          until: formatDay(report.expiringUntil, locale),
+        })}
       </p>
       {nothingAssigned ? (
         <EmptyState title={t("compliance.empty.title")} body={t("compliance.empty.body")} testId="compliance-empty" />

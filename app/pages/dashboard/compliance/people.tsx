@@ -39,9 +39,7 @@ export default function CompliancePeople() {
           {t("compliance.downloadCsv")}
         </a>
       </div>
-      <p className="compliance-intro">
-        {t("compliance.people.intro", { today: formatDay(data.today, locale), zone: data.timeZone })}
-      </p>
+      <p className="compliance-intro">{t("compliance.people.intro", { today: formatDay(data.today, locale), zone: data.timeZone })}</p>
       <ComplianceFilters action="/dashboard/compliance/people" options={data.options} query={query} errors={data.errors} people />
       {data.errors && <ErrorList errors={[t("compliance.errors.showingAll")]} />}
       <p className="compliance-count" data-testid="compliance-count" aria-live="polite">
