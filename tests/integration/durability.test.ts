@@ -173,8 +173,14 @@ describe("several processes writing one organization", () => {
     await otherDone;
     expect(statuses.length).toBeGreaterThanOrEqual(4);
     expect(statuses.filter((s) => s !== 201 && s !== 503)).toEqual([]);
-    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(4);
+    // Writes waited and went through while the script held the lock (how many depends on the machine's load).
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
     for (const refusal of refusals) expect(refusal).toEqual({ retryAfter: expect.stringMatching(/^\d+$/), code: "unavailable" });
+    // Once the script is done, every write goes through.
+    const after = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => api(server!, ORG, "POST", "courses/categories", { token, body: { name: `after ${i}` } })),
+    );
+    expect(after.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     expect(integrity(dbFile(dataDir))).toBe("ok");
   });
 });
