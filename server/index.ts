@@ -10,6 +10,7 @@ import { SERVER_BUSY_TIMEOUT_MS } from "../db/write-lock";
 import { createApp } from "./app";
 import { readConfig } from "./config";
 import { Platform } from "./platform";
+import { ReminderSchedule } from "./reminders";
 import { logger } from "./logger";
 import { removePidFile, writePidFile } from "./pid-file";
 
@@ -39,6 +40,7 @@ async function main() {
   }
 
   const app = createApp(platform, build);
+  const reminders = new ReminderSchedule(platform, config.REMINDERS_EVERY_MINUTES);
   const server = app.listen(config.PORT, config.HOST, () => {
     const { port } = server.address() as AddressInfo;
     platform.listeningPort = port;
@@ -48,6 +50,7 @@ async function main() {
     console.log(`\n${addresses(platform).join("\n")}\n`);
     if (config.NODE_ENV === "development") broadcastDevReady(build);
     platform.jobs.resumeAll();
+    reminders.start(); // reminders by e-mail and weekly digests (issue 34)
     platform.summaries.gatherMissing(); // organizations the platform has no summary of yet (server/tenant-summaries.ts)
   });
   server.keepAliveTimeout = 65_000;
@@ -59,6 +62,7 @@ async function main() {
     logger.info({ signal }, "stopping");
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    reminders.stop();
     server.close(() => {
       void platform.jobs
         .stop()

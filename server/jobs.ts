@@ -17,6 +17,7 @@ import { listOrganizations } from "../app/models/organization.server";
 import { sweepIncoming } from "../app/models/file.server";
 import { sweepScormIncoming } from "../app/models/scorm.server";
 import { importUsersJob } from "../app/models/user-import.server";
+import { REMINDERS_JOB, sendRemindersJob } from "../app/models/reminders.server";
 import type { JobServices } from "./services";
 import { renderCertificateJob } from "./certificates";
 import { logger } from "./logger";
@@ -35,6 +36,7 @@ const HANDLERS: Record<string, Handler> = {
   "certificate.render": renderCertificateJob,
   "users.import": importUsersJob, // groups and import (issue 14)
   [REBUILD_JOB]: rebuildAnalyticsJob, // analytics' daily rollups in the organization's zone (issue 33)
+  [REMINDERS_JOB]: sendRemindersJob, // reminders by e-mail and weekly digests (issue 34), queued by server/reminders.ts
 };
 
 /**
@@ -155,6 +157,7 @@ export class JobRunner {
           if (Math.round(percent) !== last) reportProgress(db, job.id, (last = Math.round(percent)));
         },
         pause: () => new Promise((resolve) => setTimeout(resolve, this.stepDelayMs)),
+        stopping: () => this.#stopped,
       };
       try {
         const result = await HANDLERS[job.kind](context, this.platform);

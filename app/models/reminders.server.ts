@@ -1,0 +1,565 @@
+import type Database from "better-sqlite3";
+import { eq, sql } from "drizzle-orm";
+import type { TenantConn, TenantDb } from "../../db/open";
+import { preparedOnce, toSeconds } from "../../db/prepared";
+import type { Organization } from "../../db/platform";
+import { courses, reminderOptOuts, reminderSettings, users, type Course } from "../../db/tenant";
+import type { ReminderServices } from "../../server/services";
+import { isVisible } from "../access/courses";
+import { viewerOfMember } from "../access/viewer";
+import { addDays, dayIn, daysBetween, isoWeek, localMidnight } from "../utils/calendar";
+import { getFixedT } from "../utils/i18n.server";
+import { mailLanguage } from "./auth/mail.server";
+import type { JobContext } from "./clone.server";
+import { getOrganization } from "./organization.server";
+import {
+  composeDigest,
+  composeReminder,
+  type DigestLine,
+  type DigestSection,
+  type OpenState,
+  type ReminderItem,
+  type ReminderKind,
+} from "./reminder-mail.server";
+import { tenantTimeZone } from "./time-zone.server";
+
+/**
+ * Reminders by e-mail and the weekly digest (issue 34; docs/decisions/035-reminders.md). A background job
+ * (REMINDERS_JOB, queued for each organization every few minutes by server/reminders.ts) works out, on the
+ * clock it is given, which reminders are due:
+ *  - `assigned`: the person was assigned within the last week and has not been told;
+ *  - `before`: the due day is 1–N days away (N per organization, 3 by default);
+ *  - `due`: the due day is today;
+ *  - `overdue`: once in each week of being overdue (days 1–7 after the due day are week 1, and so on).
+ * Day kinds go from 08:00 in the organization's time zone; an `assigned` mail goes at once and stands in
+ * for the day kind that also applies that day (recorded as skipped). A person gets one mail per run, listing
+ * every course due for a reminder.
+ *
+ * Exactly once: every reminder has a key (assignment, person, kind, due day, overdue week) that is unique in
+ * `reminders` (db/tenant.ts). A run claims a person's keys in one transaction (status `sending`), sends,
+ * then records the outcome. A claim found still `sending` by a later run belongs to a process that stopped
+ * mid-send: the mail may have gone, so it is marked `unknown` and never sent again (the next reminder kind
+ * still comes). A refused or failed send is marked `failed` and claimed again by a later run from
+ * `retry_at`, while that same reminder still applies, at most MAX_ATTEMPTS times in all.
+ *
+ * Nobody who left the group (`left_at`), completed the course, is disabled, has no role here, turned
+ * reminders off, or cannot see the course (the access policy's visibility rule, as on their "Due soon")
+ * gets one.
+ */
+
+export const REMINDERS_JOB = "reminders.send";
+
+/** The local hour from which day kinds (before, due, overdue) and digests go. */
+export const SEND_FROM_HOUR = 8;
+/** An assignment older than this gets no "assigned" mail (reminders turned on later, a long outage). */
+const ASSIGNED_WITHIN_DAYS = 7;
+/** Sends of one reminder at most (the first and the retries). */
+export const MAX_ATTEMPTS = 5;
+/** Minutes before a failed send is tried again, by attempts so far. */
+const RETRY_MINUTES = [15, 60, 240, 720];
+/** One run sends for at most this long; what is left goes in the next run (other organizations' jobs wait meanwhile). */
+const RUN_BUDGET_MS = 30_000;
+/** Failed sends in a row after which a run stops: the mail server is down, the next run tries again. */
+const FAILURES_IN_A_ROW = 3;
+const UNSUBSCRIBE_PURPOSE = "reminders-unsubscribe";
+
+// ---- Settings ---------------------------------------------------------------------------------------------
+
+export interface ReminderSettingsValues {
+  onAssignment: boolean;
+  beforeDue: boolean;
+  daysBefore: number;
+  onDueDate: boolean;
+  whileOverdue: boolean;
+  weeklyDigest: boolean;
+}
+
+export const DEFAULT_REMINDER_SETTINGS: ReminderSettingsValues = {
+  onAssignment: true,
+  beforeDue: true,
+  daysBefore: 3,
+  onDueDate: true,
+  whileOverdue: true,
+  weeklyDigest: true,
+};
+
+export function getReminderSettings(db: TenantConn): ReminderSettingsValues {
+  const row = db.select().from(reminderSettings).where(eq(reminderSettings.id, 1)).get();
+  if (!row) return { ...DEFAULT_REMINDER_SETTINGS };
+  const { onAssignment, beforeDue, daysBefore, onDueDate, whileOverdue, weeklyDigest } = row;
+  return { onAssignment, beforeDue, daysBefore, onDueDate, whileOverdue, weeklyDigest };
+}
+
+/** Values checked by app/models/forms/reminders.ts (the screen and /api both). */
+export function saveReminderSettings(db: TenantConn, values: ReminderSettingsValues) {
+  const now = new Date();
+  db.insert(reminderSettings)
+    .values({ id: 1, ...values, updatedAt: now })
+    .onConflictDoUpdate({ target: reminderSettings.id, set: { ...values, updatedAt: now } })
+    .run();
+  return getReminderSettings(db);
+}
+
+export { reminderSettingsSchema, type ReminderSettingsForm } from "./forms/reminders";
+
+// ---- Turning reminders off and on -------------------------------------------------------------------------
+
+export function remindersOff(db: TenantConn, userId: number) {
+  return Boolean(db.select({ userId: reminderOptOuts.userId }).from(reminderOptOuts).where(eq(reminderOptOuts.userId, userId)).get());
+}
+
+/** Reminders and digests off (or back on) for one person; sign-in codes and password mails are not affected. */
+export function setRemindersOff(db: TenantConn, userId: number, off: boolean, now = new Date()) {
+  if (off) db.insert(reminderOptOuts).values({ userId, at: now }).onConflictDoNothing().run();
+  else db.delete(reminderOptOuts).where(eq(reminderOptOuts.userId, userId)).run();
+}
+
+type Signer = Pick<ReminderServices, "signValue" | "verifyValue">;
+
+/**
+ * The one-click unsubscribe token (RFC 8058): the person's id and an HMAC of the organization and the
+ * person with the server's key. It does not expire (a mail's link keeps working) and does only one thing:
+ * turn that person's reminders off in that organization.
+ */
+export function unsubscribeToken(signer: Signer, organizationId: number, userId: number) {
+  return `${userId}.${signer.signValue(UNSUBSCRIBE_PURPOSE, `${organizationId}:${userId}`)}`;
+}
+
+function personOfToken(signer: Signer, organizationId: number, token: string) {
+  const match = /^(\d{1,15})\.([A-Za-z0-9_-]{20,100})$/.exec(token);
+  if (!match) return null;
+  const userId = Number(match[1]);
+  return signer.verifyValue(UNSUBSCRIBE_PURPOSE, `${organizationId}:${userId}`, match[2]) ? userId : null;
+}
+
+/** `le***@acme.test`: enough for people to recognise their address on a page anyone with the link can open. */
+function maskedEmail(email: string) {
+  const at = email.indexOf("@");
+  if (at < 0) return email;
+  return `${email.slice(0, Math.min(2, at))}***${email.slice(at)}`;
+}
+
+/** Who a token unsubscribes and whether they already are; null for a token that is not valid here. */
+export function unsubscribeTarget(db: TenantConn, signer: Signer, organizationId: number, token: string) {
+  const userId = personOfToken(signer, organizationId, token);
+  if (userId === null) return null;
+  const person = db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
+  if (!person) return null;
+  return { userId, email: maskedEmail(person.email), off: remindersOff(db, userId) };
+}
+
+/** The one-click unsubscribe: true when the token is valid here (turning off twice is fine). */
+export function unsubscribeByToken(db: TenantConn, signer: Signer, organizationId: number, token: string, now = new Date()) {
+  const target = unsubscribeTarget(db, signer, organizationId, token);
+  if (!target) return false;
+  setRemindersOff(db, target.userId, true, now);
+  return true;
+}
+
+// ---- The run -----------------------------------------------------------------------------------------------
+
+export interface RunResult {
+  /** Reminders (one per course) and the mails that carried them. */
+  reminders: number;
+  mails: number;
+  digests: number;
+  failed: number;
+  /** Claims found from a run that stopped mid-send, now `unknown`. */
+  unknown: number;
+  /** Whether the run stopped before everything was sent (budget, stopping, mail server down). */
+  more: boolean;
+}
+
+/** The job: the reminders due on the clock it was queued with (`now`, for tests and scripts), else now. */
+export async function sendRemindersJob(context: JobContext, services: ReminderServices): Promise<Record<string, unknown>> {
+  const given = context.job.payload.now;
+  const now = typeof given === "string" && !Number.isNaN(Date.parse(given)) ? new Date(given) : new Date();
+  const organization = getOrganization(services.db, context.organizationId);
+  if (!organization) return { reminders: 0 };
+  return { ...(await runReminders(context.db, services, organization, now, context)) };
+}
+
+interface Candidate {
+  assignmentId: number;
+  userId: number;
+  courseId: number;
+  dueOn: string;
+  dayKind: Exclude<ReminderKind, "assigned"> | null;
+  week: number;
+  assignedDue: number;
+  dayDue: number;
+  /** No row yet for the day kind's key (so an `assigned` mail can stand in for it). */
+  dayFree: number;
+}
+
+/** The statements of one run, prepared once per run on the organization's connection. */
+function statements(sqlite: Database.Database) {
+  return {
+    candidates: sqlite.prepare<Record<string, string | number>, Candidate>(`
+      with open as (
+        select ap.assignment_id, ap.user_id, ap.due_on, ap.assigned_at, a.course_id,
+          case when @today > ap.due_on then 'overdue' when @today = ap.due_on then 'due'
+               when ap.due_on <= @beforeUntil then 'before' end as day_kind,
+          case when @today > ap.due_on then (cast(julianday(@today) - julianday(ap.due_on) as integer) - 1) / 7 + 1 else 0 end as week
+        from assignment_people ap
+        join assignments a on a.id = ap.assignment_id
+        join users u on u.id = ap.user_id
+        where ap.completed_at is null and ap.left_at is null
+          and (ap.assigned_at >= @assignedSince or ap.due_on <= @beforeUntil)
+          and u.disabled_at is null and u.role is not null
+          and not exists (select 1 from reminder_opt_outs o where o.user_id = ap.user_id)
+      ), keyed as (
+        select o.*,
+          (@onAssignment and o.assigned_at >= @assignedSince
+            and (ra.id is null or (ra.status = 'failed' and ra.attempts < @maxAttempts and ra.retry_at <= @now))) as assigned_due,
+          (o.day_kind is not null and (case o.day_kind when 'overdue' then @whileOverdue when 'due' then @onDueDate else @beforeDue end)) as day_enabled,
+          rd.id is null as day_free,
+          (rd.id is null or (rd.status = 'failed' and rd.attempts < @maxAttempts and rd.retry_at <= @now)) as day_open
+        from open o
+        left join reminders ra on ra.assignment_id = o.assignment_id and ra.user_id = o.user_id
+          and ra.kind = 'assigned' and ra.due_on = o.due_on and ra.week = 0
+        left join reminders rd on rd.assignment_id = o.assignment_id and rd.user_id = o.user_id
+          and rd.kind = o.day_kind and rd.due_on = o.due_on and rd.week = o.week
+      )
+      select assignment_id as assignmentId, user_id as userId, course_id as courseId, due_on as dueOn,
+        day_kind as dayKind, week, assigned_due as assignedDue, (day_enabled and day_open and @dayKindsNow) as dayDue,
+        (day_enabled and day_free) as dayFree
+      from keyed
+      where assigned_due or (day_enabled and day_open and @dayKindsNow)
+      order by user_id, due_on, assignment_id`),
+    claim: sqlite.prepare<unknown[], { id: number; attempts: number }>(`
+      insert into reminders (user_id, assignment_id, kind, due_on, week, status, attempts, claimed_at)
+      values (?, ?, ?, ?, ?, 'sending', 1, ?)
+      on conflict (assignment_id, user_id, kind, due_on, week) do update
+        set status = 'sending', attempts = reminders.attempts + 1, claimed_at = excluded.claimed_at, retry_at = null
+        where reminders.status = 'failed' and reminders.attempts < ? and reminders.retry_at <= ?
+      returning id, attempts`),
+    skip: sqlite.prepare(`
+      insert into reminders (user_id, assignment_id, kind, due_on, week, status, attempts, claimed_at)
+      values (?, ?, ?, ?, ?, 'skipped', 0, ?)
+      on conflict (assignment_id, user_id, kind, due_on, week) do nothing`),
+    sent: sqlite.prepare("update reminders set status = 'sent', sent_at = ? where id = ?"),
+    failed: sqlite.prepare("update reminders set status = 'failed', retry_at = ? where id = ?"),
+    memberships: sqlite.prepare<[number], { groupId: number; isAdmin: number }>(
+      "select group_id as groupId, is_admin as isAdmin from group_members where user_id = ?",
+    ),
+    started: sqlite.prepare<[number, number], { one: number }>(
+      "select 1 as one from lesson_progress where user_id = ? and course_id = ? limit 1",
+    ),
+  };
+}
+
+const fullName = (p: { firstName: string; lastName: string; email: string }) => [p.firstName, p.lastName].filter(Boolean).join(" ") || p.email;
+
+interface RunOptions {
+  pause?: () => Promise<void>;
+  stopping?: () => boolean;
+  budgetMs?: number;
+}
+
+/**
+ * One run for one organization on the clock `now`: the reminders, then the week's digests. Safe to run
+ * again at any time on any clock: what was claimed is never claimed twice.
+ */
+export async function runReminders(
+  db: TenantDb,
+  services: ReminderServices,
+  organization: Organization,
+  now: Date,
+  { pause = () => Promise.resolve(), stopping = () => false, budgetMs = RUN_BUDGET_MS }: RunOptions = {},
+): Promise<RunResult> {
+  const sqlite = db.$client;
+  const settings = getReminderSettings(db);
+  const zone = tenantTimeZone(db);
+  const today = dayIn(zone, now);
+  const dayKindsNow = now.getTime() - localMidnight(today, zone) >= SEND_FROM_HOUR * 3_600_000;
+  const at = toSeconds(now);
+  const result: RunResult = { reminders: 0, mails: 0, digests: 0, failed: 0, unknown: 0, more: false };
+  const deadline = Date.now() + budgetMs;
+
+  // A claim still `sending` is from a run that stopped mid-send (runs of one organization never overlap:
+  // server/jobs.ts runs its jobs one at a time). Its mail may have gone out, so it is never sent again.
+  result.unknown += sqlite.prepare("update reminders set status = 'unknown' where status = 'sending'").run().changes;
+  result.unknown += sqlite.prepare("update reminder_digests set status = 'unknown' where status = 'sending'").run().changes;
+
+  const anyKind = settings.onAssignment || settings.beforeDue || settings.onDueDate || settings.whileOverdue;
+  const s = statements(sqlite);
+  const origin = services.originFor(organization);
+  const base = { organization, db, language: mailLanguage({ language: null }, organization) };
+  const known = new Map<number, Course | null>();
+  const courseOf = (id: number) => {
+    if (!known.has(id)) known.set(id, db.select().from(courses).where(eq(courses.id, id)).get() ?? null);
+    return known.get(id)!;
+  };
+
+  if (anyKind) {
+    const rows = s.candidates.all({
+      today,
+      beforeUntil: settings.beforeDue ? addDays(today, settings.daysBefore) : today,
+      assignedSince: at - ASSIGNED_WITHIN_DAYS * 86_400,
+      now: at,
+      maxAttempts: MAX_ATTEMPTS,
+      onAssignment: Number(settings.onAssignment),
+      beforeDue: Number(settings.beforeDue),
+      onDueDate: Number(settings.onDueDate),
+      whileOverdue: Number(settings.whileOverdue),
+      dayKindsNow: Number(dayKindsNow),
+    });
+    let failuresInARow = 0;
+    let people = 0;
+    for (let i = 0; i < rows.length; ) {
+      const userId = rows[i].userId;
+      let j = i;
+      while (j < rows.length && rows[j].userId === userId) j++;
+      const mine = rows.slice(i, j);
+      i = j;
+      if (stopping() || Date.now() > deadline || failuresInARow >= FAILURES_IN_A_ROW) {
+        result.more = true;
+        break;
+      }
+      const outcome = await remindPerson(s, services, { organization, origin, base, today, at, courseOf }, userId, mine);
+      if (outcome === null) continue;
+      result.reminders += outcome.reminders;
+      if (outcome.sent) {
+        result.mails++;
+        failuresInARow = 0;
+      } else {
+        result.failed++;
+        failuresInARow++;
+      }
+      if (++people % 50 === 0) await pause();
+    }
+  }
+
+  if (settings.weeklyDigest && dayKindsNow && !result.more && !stopping()) {
+    const digests = await sendDigests(sqlite, services, { organization, origin, today, at });
+    result.digests += digests.sent;
+    result.failed += digests.failed;
+  }
+  return result;
+}
+
+interface RunScope {
+  organization: Organization;
+  origin: string;
+  base: { organization: Organization; db: TenantDb; language: ReturnType<typeof mailLanguage> };
+  today: string;
+  at: number;
+  courseOf: (id: number) => Course | null;
+}
+
+/** One person's reminders of this run: claimed together, sent as one mail, recorded. Null: nothing to send. */
+async function remindPerson(s: ReturnType<typeof statements>, services: ReminderServices, scope: RunScope, userId: number, rows: Candidate[]) {
+  const { organization, origin, base, today, at, courseOf } = scope;
+  const person = preparedOnce(base.db, "reminders.person", () =>
+    base.db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder("id")))
+      .prepare(),
+  ).get({ id: userId });
+  if (!person) return null;
+  const memberships = s.memberships.all(userId).map((m) => ({ groupId: m.groupId, isAdmin: Boolean(m.isAdmin) }));
+  const viewer = viewerOfMember(base, person, memberships);
+  // What they would see on their "Due soon": a course hidden from them is not reminded of.
+  const visible = rows.filter((r) => {
+    const course = courseOf(r.courseId);
+    return course !== null && isVisible(base.db, viewer, course);
+  });
+  if (visible.length === 0) return null;
+
+  const claimed: { id: number; attempts: number; item: ReminderItem }[] = [];
+  base.db.$client.transaction(() => {
+    for (const r of visible) {
+      const kind: ReminderKind = r.assignedDue ? "assigned" : r.dayKind!;
+      const week = kind === "assigned" ? 0 : r.week;
+      const got = s.claim.get(userId, r.assignmentId, kind, r.dueOn, week, at, MAX_ATTEMPTS, at);
+      if (!got) continue;
+      // The assignment mail says what the day's reminder would have: that one is not sent as well.
+      if (kind === "assigned" && r.dayKind && r.dayFree) s.skip.run(userId, r.assignmentId, r.dayKind, r.dueOn, r.week, at);
+      const daysLeft = daysBetween(today, r.dueOn);
+      const state: OpenState = daysLeft < 0 ? "overdue" : s.started.get(userId, r.courseId) ? "in_progress" : "not_started";
+      claimed.push({
+        id: got.id,
+        attempts: got.attempts,
+        item: { kind, courseTitle: courseOf(r.courseId)!.title, courseUrl: `${origin}/courses/${r.courseId}`, dueOn: r.dueOn, state, daysLeft },
+      });
+    }
+  })();
+  if (claimed.length === 0) return null;
+
+  const language = mailLanguage(person, organization);
+  const t = await getFixedT(language);
+  const unsubscribeUrl = `${origin}/reminders/unsubscribe?token=${unsubscribeToken(services, organization.id, userId)}`;
+  const mail = composeReminder(t, {
+    language,
+    organization: organization.name,
+    name: fullName(person),
+    items: claimed.map((c) => c.item),
+    unsubscribeUrl,
+    settingsUrl: `${origin}/profile/settings`,
+  });
+  try {
+    await services.mailer.send({ to: person.email, ...mail, headers: unsubscribeHeaders(unsubscribeUrl) });
+  } catch {
+    base.db.$client.transaction(() => {
+      for (const c of claimed) s.failed.run(at + retryMinutes(c.attempts) * 60, c.id);
+    })();
+    return { reminders: claimed.length, sent: false };
+  }
+  base.db.$client.transaction(() => {
+    for (const c of claimed) s.sent.run(at, c.id);
+  })();
+  return { reminders: claimed.length, sent: true };
+}
+
+const retryMinutes = (attempts: number) => RETRY_MINUTES[Math.min(attempts, RETRY_MINUTES.length) - 1] ?? RETRY_MINUTES[0];
+
+/** RFC 8058: the address a mail client posts `List-Unsubscribe=One-Click` to, without asking anything more. */
+function unsubscribeHeaders(url: string) {
+  return { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+}
+
+// ---- The weekly digest ---------------------------------------------------------------------------------------
+
+interface OverdueRow {
+  userId: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  courseId: number;
+  courseTitle: string;
+  groupId: number | null;
+  dueOn: string;
+}
+
+/**
+ * Once in each ISO week of the organization (from Monday 08:00, or the first run after it): organization
+ * admins get every overdue person, group admins those of their groups' assignments. Decided once a week
+ * per admin: with nobody overdue then, it is recorded as `empty` and nothing is sent.
+ */
+async function sendDigests(
+  sqlite: Database.Database,
+  services: ReminderServices,
+  { organization, origin, today, at }: { organization: Organization; origin: string; today: string; at: number },
+) {
+  const week = isoWeek(today).key;
+  const out = { sent: 0, failed: 0 };
+  const recipients = sqlite
+    .prepare<[string, number, number], { id: number; email: string; firstName: string; lastName: string; language: string | null; role: string }>(
+      `select u.id, u.email, u.first_name as firstName, u.last_name as lastName, u.language, u.role
+       from users u
+       left join reminder_digests d on d.user_id = u.id and d.week = ?
+       where u.disabled_at is null and u.role is not null
+         and (u.role = 'admin' or exists (select 1 from group_members m where m.user_id = u.id and m.is_admin = 1))
+         and not exists (select 1 from reminder_opt_outs o where o.user_id = u.id)
+         and (d.id is null or (d.status = 'failed' and d.attempts < ? and d.retry_at <= ?))
+       order by u.id`,
+    )
+    .all(week, MAX_ATTEMPTS, at);
+  if (recipients.length === 0) return out;
+  const overdue = sqlite
+    .prepare<[string], OverdueRow>(
+      `select ap.user_id as userId, u.first_name as firstName, u.last_name as lastName, u.email, a.course_id as courseId,
+         c.title as courseTitle, a.group_id as groupId, ap.due_on as dueOn
+       from assignment_people ap
+       join assignments a on a.id = ap.assignment_id
+       join users u on u.id = ap.user_id
+       join courses c on c.id = a.course_id
+       where ap.completed_at is null and ap.left_at is null and ap.due_on < ?
+         and u.disabled_at is null and u.role is not null
+       order by c.title, c.id, u.last_name, u.first_name, u.id`,
+    )
+    .all(today);
+  const groupNames = new Map(
+    sqlite
+      .prepare<[], { id: number; name: string }>("select id, name from groups")
+      .all()
+      .map((g) => [g.id, g.name]),
+  );
+  const administered = sqlite.prepare<[number], { groupId: number }>("select group_id as groupId from group_members where user_id = ? and is_admin = 1");
+  const claim = sqlite.prepare<unknown[], { id: number; attempts: number }>(`
+    insert into reminder_digests (user_id, week, status, overdue, attempts, claimed_at) values (?, ?, ?, ?, ?, ?)
+    on conflict (user_id, week) do update set status = excluded.status, overdue = excluded.overdue,
+      attempts = reminder_digests.attempts + excluded.attempts, claimed_at = excluded.claimed_at, retry_at = null
+      where reminder_digests.status = 'failed' and reminder_digests.attempts < ? and reminder_digests.retry_at <= ?
+    returning id, attempts`);
+  const line = (r: OverdueRow): DigestLine => ({
+    name: fullName(r),
+    email: r.email,
+    courseTitle: r.courseTitle,
+    dueOn: r.dueOn,
+    daysOverdue: daysBetween(r.dueOn, today),
+  });
+
+  for (const admin of recipients) {
+    let sections: DigestSection[];
+    let rows: OverdueRow[];
+    const scope = admin.role === "admin" ? "organization" : "groups";
+    if (scope === "organization") {
+      rows = overdue;
+      const byCourse = new Map<number, DigestSection>();
+      for (const r of rows) {
+        let section = byCourse.get(r.courseId);
+        if (!section) byCourse.set(r.courseId, (section = { title: r.courseTitle, url: `${origin}/courses/${r.courseId}`, lines: [] }));
+        section.lines.push(line(r));
+      }
+      sections = [...byCourse.values()];
+    } else {
+      const mine = new Set(administered.all(admin.id).map((g) => g.groupId));
+      rows = overdue.filter((r) => r.groupId !== null && mine.has(r.groupId));
+      const byGroup = new Map<number, DigestSection>();
+      for (const r of [...rows].sort((a, b) => (groupNames.get(a.groupId!) ?? "").localeCompare(groupNames.get(b.groupId!) ?? ""))) {
+        let section = byGroup.get(r.groupId!);
+        if (!section) byGroup.set(r.groupId!, (section = { title: groupNames.get(r.groupId!) ?? "", url: `${origin}/groups/${r.groupId}`, lines: [] }));
+        section.lines.push(line(r));
+      }
+      sections = [...byGroup.values()];
+    }
+    const people = new Set(rows.map((r) => r.userId)).size;
+    if (people === 0) {
+      claim.get(admin.id, week, "empty", 0, 0, at, MAX_ATTEMPTS, at);
+      continue;
+    }
+    const got = claim.get(admin.id, week, "sending", people, 1, at, MAX_ATTEMPTS, at);
+    if (!got) continue;
+    const language = mailLanguage(admin, organization);
+    const t = await getFixedT(language);
+    const unsubscribeUrl = `${origin}/reminders/unsubscribe?token=${unsubscribeToken(services, organization.id, admin.id)}`;
+    const mail = composeDigest(t, {
+      language,
+      organization: organization.name,
+      name: fullName(admin),
+      scope,
+      sections,
+      people,
+      dashboardUrl: scope === "organization" ? `${origin}/dashboard` : `${origin}/groups`,
+      unsubscribeUrl,
+    });
+    try {
+      await services.mailer.send({ to: admin.email, ...mail, headers: unsubscribeHeaders(unsubscribeUrl) });
+      sqlite.prepare("update reminder_digests set status = 'sent', sent_at = ? where id = ?").run(at, got.id);
+      out.sent++;
+    } catch {
+      sqlite.prepare("update reminder_digests set status = 'failed', retry_at = ? where id = ?").run(at + retryMinutes(got.attempts) * 60, got.id);
+      out.failed++;
+    }
+  }
+  return out;
+}
+
+// ---- What the schedule asks ----------------------------------------------------------------------------------
+
+/** Whether the organization has anything a run could act on: an open assignment, or an admin to digest. */
+export function hasReminderWork(db: TenantDb) {
+  return Boolean(
+    db.$client.prepare("select 1 from assignment_people where completed_at is null and left_at is null limit 1").get(),
+  );
+}
+
+/** Finished reminder runs older than a week leave the jobs table (one is queued every few minutes). */
+export function pruneReminderJobs(db: TenantDb, now = new Date()) {
+  db.$client
+    .prepare("delete from jobs where kind = ? and status in ('done', 'failed') and finished_at < ?")
+    .run(REMINDERS_JOB, toSeconds(now) - 7 * 86_400);
+}
