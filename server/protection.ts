@@ -21,7 +21,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * the cookie still authenticates, so the origin is checked.
  */
 export function sameOriginPosts(req: Request, res: Response, next: NextFunction) {
-  if (isBearer(req.headers.authorization)) {
+  if (isBearer(req.headers.authorization) || isOneClickUnsubscribe(req)) {
     if (req.headers.cookie !== undefined) delete req.headers.cookie;
     return next();
   }
@@ -44,6 +44,17 @@ export function sameOriginPosts(req: Request, res: Response, next: NextFunction)
   }
   if (allowed) return next();
   sendStatusPage(req, res, 403);
+}
+
+/**
+ * RFC 8058's one-click unsubscribe from reminders (app/pages/reminders/unsubscribe.tsx): a mail provider
+ * posts it from its own servers, a web mail client perhaps from its own page. Its only credential is the
+ * signed token in its address, which turns off one person's reminders and nothing else, so it is let through
+ * from any site; like a bearer request, its cookies are dropped so nothing downstream acts as whoever is
+ * signed in. Exactly this path and method: every other post keeps the check.
+ */
+function isOneClickUnsubscribe(req: Request) {
+  return req.method === "POST" && req.path === "/reminders/unsubscribe";
 }
 
 function isBearer(authorization: string | undefined) {

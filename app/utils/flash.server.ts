@@ -49,6 +49,10 @@ export const FLASH_MESSAGES = [
   "groups.flash.membersChanged",
   "import.flash.started",
   "import.flash.settingsSaved",
+  // reminders by e-mail (issue 34): texts in locales/<lng>/reminders.json
+  "reminders.flash.saved",
+  "reminders.flash.off",
+  "reminders.flash.on",
 ] as const;
 export type FlashMessage = (typeof FLASH_MESSAGES)[number];
 

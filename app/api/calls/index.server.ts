@@ -12,6 +12,7 @@ import { organizationCalls } from "./organizations.server";
 import { quizCalls } from "./quizzes.server";
 import { referenceCalls } from "./reference.server";
 import { userCalls } from "./users.server";
+import { reminderCalls } from "./reminders.server"; // reminders by e-mail (issue 34)
 
 /** Every /api call (docs/decisions/023-openapi-and-logs.md), in the order the reference lists them. */
 export const API_CALLS: readonly ApiCall[] = [
@@ -28,4 +29,5 @@ export const API_CALLS: readonly ApiCall[] = [
   ...analyticsCalls,
   ...organizationCalls,
   ...referenceCalls,
+  ...reminderCalls, // reminders by e-mail (issue 34)
 ];
