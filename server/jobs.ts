@@ -30,6 +30,11 @@ const MAX_ATTEMPTS = 3;
 /** How long an organization's jobs wait while another process holds its file's write lock. */
 const LOCKED_RETRY_MS = 1_000;
 
+/** SQLITE_BUSY, also when it stopped a database from opening (db/open.ts wraps it in DatabaseUnavailableError). */
+function isLocked(error: unknown) {
+  return isBusyError(error) || isBusyError((error as { cause?: unknown } | null)?.cause);
+}
+
 /** What each kind of job does. */
 const HANDLERS: Record<string, Handler> = {
   "course.clone": cloneCourse,
@@ -96,8 +101,10 @@ export class JobRunner {
         const organization = organizations[next++];
         try {
           if (this.platform.tenants.peek(organization.id, hasPendingJobs)) this.kick(organization.id);
-        } catch {
-          // an unreadable organization has no runnable jobs; its pages answer 503
+        } catch (error) {
+          // Another process holds the file (or is recovering it after a crash): look again a second later.
+          if (isLocked(error)) this.#retryLater(organization.id);
+          // otherwise an unreadable organization has no runnable jobs; its pages answer 503
         }
         setImmediate(step);
       };
@@ -119,7 +126,7 @@ export class JobRunner {
           // next job of the same organization
         }
       } catch (error) {
-        if (isBusyError(error)) this.#retryLater(organizationId);
+        if (isLocked(error)) this.#retryLater(organizationId);
         else logger.error({ org: organizationId, error: String(error) }, "job runner");
       }
     }

@@ -21,8 +21,14 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * the cookie still authenticates, so the origin is checked.
  */
 export function sameOriginPosts(req: Request, res: Response, next: NextFunction) {
-  if (isBearer(req.headers.authorization) || isOneClickUnsubscribe(req)) {
+  if (isBearer(req.headers.authorization)) {
     if (req.headers.cookie !== undefined) delete req.headers.cookie;
+    return next();
+  }
+  if (isOneClickUnsubscribe(req)) {
+    if (req.headers.cookie !== undefined) delete req.headers.cookie;
+    // Another site's Origin would make Remix refuse the action as a forgery (its Host/Origin check).
+    if (req.headers.origin !== undefined) delete req.headers.origin;
     return next();
   }
   if (SAFE_METHODS.has(req.method)) return next();

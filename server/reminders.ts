@@ -48,7 +48,8 @@ export class ReminderSchedule {
       try {
         if (this.platform.tenants.peek(id, hasReminderWork)) {
           this.platform.tenants.withTenant(id, (db) => {
-            if (hasPendingJobOfKind(db, REMINDERS_JOB)) return;
+            // One already waiting (or cut short by a restart): make sure the runner is on it.
+            if (hasPendingJobOfKind(db, REMINDERS_JOB)) return this.platform.jobs.kick(id);
             pruneReminderJobs(db);
             this.platform.jobs.enqueue(id, db, REMINDERS_JOB, {});
           });

@@ -21,6 +21,7 @@ import { benchConcurrentProgress } from "./load";
 import { benchAnalytics } from "./analytics";
 import { benchQuizzes } from "./quizzes";
 import { benchLeaderboard } from "./leaderboard";
+import { benchReminders } from "./reminders";
 import { getPage, renderFloor } from "./render-floor";
 import { loaderFloor } from "./loader-floor";
 import { cpuMs, startProcess, stopProcess, type Server } from "./processes";
@@ -474,6 +475,20 @@ async function main() {
     for (const r of await benchLeaderboard({ start, stop: stopProcess, run })) {
       table.push({ what: `/leaderboard page, ${r.learners} learners: p95 ms`, ...atMost(r.page.p95, 30) });
     }
+  }
+
+  // Reminders by e-mail (issue 34): the reminders job's run over 10,000 learners × 20 assigned courses, ≤ 5 s.
+  if (only("reminders")) {
+    const r = await benchReminders({ learners: Number(process.env.BENCH_REMINDER_LEARNERS ?? 10_000) });
+    console.log(
+      `  reminders: ${r.learners} learners × ${r.courses} assigned courses (${r.rows} rows, seeded in ${r.seedSeconds} s); first run ${r.first.seconds} s (${r.first.mails} mails, ${r.first.reminders} reminders, ${r.first.digests} digests), next day ${r.nextDay.seconds} s (${r.nextDay.mails} mails)`,
+    );
+    table.push({
+      what: `reminders job, ${r.learners} learners × ${r.courses} courses, first run (${r.first.mails} mails, ${r.first.digests} digests): s`,
+      ...atMost(r.first.seconds, 5),
+    });
+    table.push({ what: `reminders job, the next day's run (${r.nextDay.mails} mails): s`, ...atMost(r.nextDay.seconds, 5) });
+    json.reminders = r;
   }
 
   if (rssPeaks.length) table.push({ what: "peak RSS of the other servers (MiB)", ...atMost(Math.max(...rssPeaks), 200) });

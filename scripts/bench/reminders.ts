@@ -1,0 +1,88 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createOrganization } from "../../app/models/organization.server";
+import { runReminders } from "../../app/models/reminders.server";
+import { addDays, dayIn, DEFAULT_TIME_ZONE } from "../../app/utils/calendar";
+import { readConfig } from "../../server/config";
+import { Platform } from "../../server/platform";
+
+/**
+ * Reminders by e-mail (issue 34, docs/decisions/035-reminders.md): one run of the reminders job over
+ * 10,000 learners with 20 assigned courses each (200,000 assignment rows, written straight into the
+ * database). Due days are spread from 60 days ago to 60 days ahead, a third of the rows done, one in
+ * twenty assigned within the week; every learner is in one of 50 groups with a group admin, and the
+ * mails go to the outbox folder as without SMTP (nodemailer builds each one; files are written).
+ *
+ * Two figures: the first run, when nothing has been sent yet and nearly every learner gets a mail (the
+ * worst case: reminders just turned on, or the first run after a long outage), and the next day's run,
+ * which finds what was sent and sends only that day's new reminders.
+ */
+export async function benchReminders({ learners = 10_000, courses = 20, groups = 50 } = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-bench-reminders-"));
+  const platform = new Platform({ ...readConfig({} as NodeJS.ProcessEnv), DATA_DIR: dataDir });
+  try {
+    const organization = createOrganization(platform.db, { dataDir }, { name: "Reminders bench", urlPrefix: "reminders", language: "en" });
+    const now = new Date();
+    const today = dayIn(DEFAULT_TIME_ZONE, now);
+    // 10:00 in Copenhagen, whatever the hour the bench runs: day kinds and digests go from 08:00.
+    const at = new Date(`${today}T09:00:00Z`);
+    const seconds = Math.floor(at.getTime() / 1000);
+    const seedStarted = process.hrtime.bigint();
+    platform.tenants.withTenant(organization.id, (db) => {
+      const sqlite = db.$client;
+      sqlite.transaction(() => {
+        const course = sqlite.prepare("insert into courses (title, description, type, published, position) values (?, '', 'series', 1, ?)");
+        for (let c = 1; c <= courses; c++) course.run(`Compliance course ${c}`, c);
+        const user = sqlite.prepare("insert into users (email, first_name, last_name, role) values (?, 'Learner', ?, ?)");
+        user.run("admin@bench.test", "Admin", "admin");
+        for (let i = 1; i <= learners; i++) user.run(`learner${i}@bench.test`, String(i), "learner");
+        const group = sqlite.prepare("insert into groups (name) values (?)");
+        for (let g = 1; g <= groups; g++) group.run(`Team ${g}`);
+        // Learner i (user id i + 1) is in group (i % groups) + 1; the first of each group administers it.
+        sqlite
+          .prepare(
+            `insert into group_members (group_id, user_id, is_admin)
+             select ((u.id - 2) % ?) + 1, u.id, u.id - 1 <= ? from users u where u.role = 'learner'`,
+          )
+          .run(groups, groups);
+        const assignment = sqlite.prepare(
+          "insert into assignments (course_id, target, group_id, due_kind, due_days, created_at, updated_at) values (?, 'group', ?, 'days', 30, ?, ?)",
+        );
+        for (let c = 1; c <= courses; c++) for (let g = 1; g <= groups; g++) assignment.run(c, g, seconds, seconds);
+        const person = sqlite.prepare(
+          "insert into assignment_people (assignment_id, user_id, assigned_at, due_on, completed_at) values (?, ?, ?, ?, ?)",
+        );
+        for (let i = 1; i <= learners; i++) {
+          const userId = i + 1;
+          const g = ((userId - 2) % groups) + 1;
+          for (let c = 1; c <= courses; c++) {
+            const spread = (i * 7 + c * 13) % 120;
+            const recent = (i + c) % 20 === 0;
+            person.run(
+              (c - 1) * groups + g,
+              userId,
+              recent ? seconds - 86_400 : seconds - 90 * 86_400,
+              addDays(today, spread - 60),
+              (i + c) % 3 === 0 ? seconds - 86_400 : null,
+            );
+          }
+        }
+      })();
+    });
+    const seedSeconds = Number(process.hrtime.bigint() - seedStarted) / 1e9;
+
+    const run = async (when: Date) =>
+      platform.tenants.withTenant(organization.id, async (db) => {
+        const started = process.hrtime.bigint();
+        const result = await runReminders(db, platform, organization, when, { budgetMs: 10 * 60_000 });
+        return { ...result, seconds: Math.round(Number(process.hrtime.bigint() - started) / 1e7) / 100 };
+      });
+    const first = await run(at);
+    const nextDay = await run(new Date(at.getTime() + 86_400_000));
+    return { learners, courses, rows: learners * courses, seedSeconds: Math.round(seedSeconds * 10) / 10, first, nextDay };
+  } finally {
+    platform.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
