@@ -21,6 +21,8 @@ export async function startMailbox() {
   const waiters: Array<() => void> = [];
   /** While held, each mail is taken in (and listed) but not acknowledged: its sender waits for the answer. */
   let held: Promise<void> | null = null;
+  /** Mails are held once this many have been listed. */
+  let holdFrom = 0;
   let release = () => {};
   /** How many of the next mails to refuse (550), as a mail server that is failing would. */
   let refuse = 0;
@@ -50,7 +52,7 @@ export async function startMailbox() {
             ),
           });
           waiters.splice(0).forEach((wake) => wake());
-          if (held) void held.then(() => callback());
+          if (held && mails.length > holdFrom) void held.then(() => callback());
           else callback();
         })
         .catch(callback);
@@ -91,8 +93,12 @@ export async function startMailbox() {
     refuseNext: (count: number) => {
       refuse = count;
     },
-    /** Stop acknowledging mails (a sender stays in the middle of its send) until `release()`. */
-    hold: () => {
+    /**
+     * Stop acknowledging mails (a sender stays in the middle of its send) until `release()`: those that
+     * arrive once `after` mails have been listed (by default, from now on).
+     */
+    hold: (after = mails.length) => {
+      holdFrom = after;
       held ??= new Promise<void>((resolve) => (release = resolve));
     },
     release: () => {
