@@ -188,8 +188,9 @@ export function composeDigest(
     more += section.lines.length - lines.length;
     return { ...section, lines };
   });
+  // An organization admin's sections are courses: their lines leave the course out.
   const lineText = (l: DigestLine) =>
-    t("reminders.digest.line", {
+    t(scope === "organization" ? "reminders.digest.lineInCourse" : "reminders.digest.line", {
       name: l.name,
       email: l.email,
       course: l.courseTitle,
