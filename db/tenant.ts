@@ -1302,9 +1302,12 @@ export const reminders = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    assignmentId: integer("assignment_id")
-      .notNull()
-      .references(() => assignments.id, { onDelete: "cascade" }),
+    /**
+     * No foreign key: a reminder stays on record when its assignment is deleted (what was sent, and when),
+     * and an index on this column, which a cascade would need, cost a run a fifth of its time (the
+     * bench's 10,000 learners; docs/decisions/035-reminders.md). Assignment ids are never reused.
+     */
+    assignmentId: integer("assignment_id").notNull(),
     kind: text("kind", { enum: REMINDER_KINDS }).notNull(),
     /** The due day (YYYY-MM-DD) the reminder is for: a new due day (re-assigned) is a new cycle. */
     dueOn: text("due_on").notNull(),
@@ -1318,9 +1321,13 @@ export const reminders = sqliteTable(
     sentAt: integer("sent_at", { mode: "timestamp" }),
   },
   (t) => [
-    uniqueIndex("reminders_key_unique").on(t.assignmentId, t.userId, t.kind, t.dueOn, t.week),
-    index("reminders_user_idx").on(t.userId),
-    index("reminders_status_idx").on(t.status),
+    // Person first: a person's claims of one run sit on one page (each claim is a commit of its own), and
+    // deleting a person (the cascade above) finds theirs by it.
+    uniqueIndex("reminders_key_unique").on(t.userId, t.assignmentId, t.kind, t.dueOn, t.week),
+    // Only claims under way: a run looks for those left by a crash (a full index would change on every send).
+    index("reminders_sending_idx")
+      .on(t.status)
+      .where(sql`status = 'sending'`),
   ],
 );
 
@@ -1342,7 +1349,12 @@ export const reminderDigests = sqliteTable(
     claimedAt: integer("claimed_at", { mode: "timestamp" }).notNull(),
     sentAt: integer("sent_at", { mode: "timestamp" }),
   },
-  (t) => [uniqueIndex("reminder_digests_user_week_unique").on(t.userId, t.week), index("reminder_digests_status_idx").on(t.status)],
+  (t) => [
+    uniqueIndex("reminder_digests_user_week_unique").on(t.userId, t.week),
+    index("reminder_digests_sending_idx")
+      .on(t.status)
+      .where(sql`status = 'sending'`),
+  ],
 );
 
 /** People who turned reminders and digests off (one click in a reminder, or their profile settings). */

@@ -37,22 +37,84 @@ function escapeHtml(value: string) {
 /** Most pressing first: what the subject names. */
 const URGENCY: Record<ReminderKind, number> = { overdue: 0, due: 1, before: 2, assigned: 3 };
 
-/** A local day written out in the mail's language (the day is already the organization's: no zone shift). */
+const LOCALES: Record<Language, string> = { en: "en-GB", pl: "pl-PL", da: "da-DK", no: "nb-NO", sv: "sv-SE" };
+// Building a formatter costs about a millisecond; a run writes the same few days thousands of times.
+const dateFormats = new Map<Language, Intl.DateTimeFormat>();
+const writtenDays = new Map<string, string>();
+
+/**
+ * A local day written out in the mail's language, as certificates write theirs (the learner's locale:
+ * app/models/certificate-html.server.ts); the day is already the organization's, so no zone shift.
+ */
 export function mailDate(day: string, language: Language) {
-  const locale = { en: "en-GB", pl: "pl-PL", da: "da-DK", no: "nb-NO", sv: "sv-SE" }[language];
-  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${day}T12:00:00Z`));
+  const key = `${language}|${day}`;
+  let text = writtenDays.get(key);
+  if (text === undefined) {
+    let format = dateFormats.get(language);
+    if (!format) dateFormats.set(language, (format = new Intl.DateTimeFormat(LOCALES[language], { dateStyle: "long", timeZone: "UTC" })));
+    text = format.format(new Date(`${day}T12:00:00Z`));
+    if (writtenDays.size >= 10_000) writtenDays.clear();
+    writtenDays.set(key, text);
+  }
+  return text;
 }
 
-function itemNote(t: TFunction, item: ReminderItem) {
+/**
+ * The texts a run writes into thousands of mails, each translated once per language and organization (a
+ * run of the bench's 10,000 learners asked i18next half a million times otherwise).
+ */
+class Texts {
+  readonly #t: TFunction;
+  readonly #kept = new Map<string, string>();
+  constructor(
+    t: TFunction,
+    readonly language: Language,
+    readonly organization: string,
+  ) {
+    this.#t = t;
+  }
+  get(key: string, count?: number) {
+    const id = count === undefined ? key : `${key}|${count}`;
+    let text = this.#kept.get(id);
+    if (text === undefined) {
+      if (this.#kept.size >= 5_000) this.#kept.clear(); // due days and counts come and go over the months
+      text = this.#t(key, { organization: this.organization, ...(count === undefined ? {} : { count }) });
+      this.#kept.set(id, text);
+    }
+    return text;
+  }
+  due(day: string) {
+    const id = `due|${day}`;
+    let text = this.#kept.get(id);
+    if (text === undefined) this.#kept.set(id, (text = this.#t("reminders.mail.due", { date: mailDate(day, this.language) })));
+    return text;
+  }
+  state(state: OpenState) {
+    const id = `state|${state}`;
+    let text = this.#kept.get(id);
+    if (text === undefined) this.#kept.set(id, (text = this.#t("reminders.mail.state", { state: this.#t(`reminders.state.${state}`) })));
+    return text;
+  }
+}
+const textsOf = new WeakMap<TFunction, Map<string, Texts>>();
+function textsFor(t: TFunction, language: Language, organization: string) {
+  let byOrganization = textsOf.get(t);
+  if (!byOrganization) textsOf.set(t, (byOrganization = new Map()));
+  let texts = byOrganization.get(organization);
+  if (!texts) byOrganization.set(organization, (texts = new Texts(t, language, organization)));
+  return texts;
+}
+
+function itemNote(texts: Texts, item: ReminderItem) {
   switch (item.kind) {
     case "assigned":
-      return t("reminders.mail.note.assigned");
+      return texts.get("reminders.mail.note.assigned");
     case "before":
-      return t("reminders.mail.note.before", { count: item.daysLeft });
+      return texts.get("reminders.mail.note.before", item.daysLeft);
     case "due":
-      return t("reminders.mail.note.due");
+      return texts.get("reminders.mail.note.due");
     case "overdue":
-      return t("reminders.mail.note.overdue", { count: -item.daysLeft });
+      return texts.get("reminders.mail.note.overdue", -item.daysLeft);
   }
 }
 
@@ -100,21 +162,20 @@ export function composeReminder(
     settingsUrl,
   }: { language: Language; organization: string; name: string; items: ReminderItem[]; unsubscribeUrl: string; settingsUrl: string },
 ): ComposedMail {
+  const texts = textsFor(t, language, organization);
   const sorted = [...items].sort((a, b) => URGENCY[a.kind] - URGENCY[b.kind] || a.dueOn.localeCompare(b.dueOn));
   const subject = subjectOf(t, sorted, organization);
-  const intro = sorted.length > 1 ? t("reminders.mail.intro.several", { organization }) : t(`reminders.mail.intro.${sorted[0].kind}`, { organization });
-  const lines = sorted.map((item) => {
-    const due = t("reminders.mail.due", { date: mailDate(item.dueOn, language) });
-    const state = t("reminders.mail.state", { state: t(`reminders.state.${item.state}`) });
-    return { item, note: itemNote(t, item), due, state };
-  });
-  const why = t("reminders.mail.why", { organization });
+  const intro = texts.get(sorted.length > 1 ? "reminders.mail.intro.several" : `reminders.mail.intro.${sorted[0].kind}`);
+  const lines = sorted.map((item) => ({ item, note: itemNote(texts, item), due: texts.due(item.dueOn), state: texts.state(item.state) }));
+  const why = texts.get("reminders.mail.why");
+  const greeting = t("mail.greeting", { name });
+  const signature = texts.get("mail.signature");
   const text = [
-    t("mail.greeting", { name }),
+    greeting,
     intro,
     ...lines.map(({ item, note, due, state }) => `${item.courseTitle}\n${note} · ${due} · ${state}\n${item.courseUrl}`),
-    t("mail.signature", { organization }),
-    `--\n${why}\n${t("reminders.mail.unsubscribe")}: ${unsubscribeUrl}\n${t("reminders.mail.settings")}: ${settingsUrl}`,
+    signature,
+    `--\n${why}\n${texts.get("reminders.mail.unsubscribe")}: ${unsubscribeUrl}\n${texts.get("reminders.mail.settings")}: ${settingsUrl}`,
   ].join("\n\n");
   const cards = lines
     .map(
@@ -123,15 +184,15 @@ export function composeReminder(
       };border-radius:6px;padding:12px 16px;margin:0 0 12px;">
 <p style="margin:0 0 4px;font-size:17px;font-weight:600;line-height:1.4;">${link(item.courseUrl, item.courseTitle, "color:#18181b;text-decoration:none;")}</p>
 <p style="margin:0 0 8px;font-size:14px;line-height:1.5;color:#3f3f46;">${escapeHtml(note)} · ${escapeHtml(due)} · ${escapeHtml(state)}</p>
-<p style="margin:0;font-size:14px;">${link(item.courseUrl, t("reminders.mail.open"), "color:#1d4ed8;font-weight:600;")}</p>
+<p style="margin:0;font-size:14px;">${link(item.courseUrl, texts.get("reminders.mail.open"), "color:#1d4ed8;font-weight:600;")}</p>
 </div>`,
     )
     .join("\n");
   const html = htmlPage({
     language,
     organization,
-    body: `${paragraph(t("mail.greeting", { name }))}\n${paragraph(intro)}\n${cards}\n${paragraph(t("mail.signature", { organization }))}`,
-    footer: `${escapeHtml(why)}<br>${link(unsubscribeUrl, t("reminders.mail.unsubscribe"), "color:#52525b;")} · ${link(settingsUrl, t("reminders.mail.settings"), "color:#52525b;")}`,
+    body: `${paragraph(greeting)}\n${paragraph(intro)}\n${cards}\n${paragraph(signature)}`,
+    footer: `${escapeHtml(why)}<br>${link(unsubscribeUrl, texts.get("reminders.mail.unsubscribe"), "color:#52525b;")} · ${link(settingsUrl, texts.get("reminders.mail.settings"), "color:#52525b;")}`,
   });
   return { subject, text: `${text}\n`, html };
 }
@@ -149,6 +210,8 @@ export interface DigestSection {
   title: string;
   url: string;
   lines: DigestLine[];
+  /** Lines of the section not given (beyond what a digest lists), counted in "… and N more". */
+  hidden?: number;
 }
 
 /** Lines listed at most; the rest are counted ("… and 120 more"), the dashboard has them all. */
@@ -185,7 +248,7 @@ export function composeDigest(
   const shown = sections.map((section) => {
     const lines = section.lines.slice(0, Math.max(0, left));
     left -= lines.length;
-    more += section.lines.length - lines.length;
+    more += section.lines.length - lines.length + (section.hidden ?? 0);
     return { ...section, lines };
   });
   // An organization admin's sections are courses: their lines leave the course out.

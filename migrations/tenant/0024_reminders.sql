@@ -12,7 +12,7 @@ CREATE TABLE `reminder_digests` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `reminder_digests_user_week_unique` ON `reminder_digests` (`user_id`,`week`);--> statement-breakpoint
-CREATE INDEX `reminder_digests_status_idx` ON `reminder_digests` (`status`);--> statement-breakpoint
+CREATE INDEX `reminder_digests_sending_idx` ON `reminder_digests` (`status`) WHERE status = 'sending';--> statement-breakpoint
 CREATE TABLE `reminder_opt_outs` (
 	`user_id` integer PRIMARY KEY NOT NULL,
 	`at` integer NOT NULL,
@@ -45,10 +45,8 @@ CREATE TABLE `reminders` (
 	`retry_at` integer,
 	`claimed_at` integer NOT NULL,
 	`sent_at` integer,
-	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
-	FOREIGN KEY (`assignment_id`) REFERENCES `assignments`(`id`) ON UPDATE no action ON DELETE cascade
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `reminders_key_unique` ON `reminders` (`assignment_id`,`user_id`,`kind`,`due_on`,`week`);--> statement-breakpoint
-CREATE INDEX `reminders_user_idx` ON `reminders` (`user_id`);--> statement-breakpoint
-CREATE INDEX `reminders_status_idx` ON `reminders` (`status`);
+CREATE UNIQUE INDEX `reminders_key_unique` ON `reminders` (`user_id`,`assignment_id`,`kind`,`due_on`,`week`);--> statement-breakpoint
+CREATE INDEX `reminders_sending_idx` ON `reminders` (`status`) WHERE status = 'sending';
