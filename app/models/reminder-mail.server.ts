@@ -30,8 +30,9 @@ export interface ComposedMail {
 }
 
 /** Texts are filled in without escaping (app/utils/i18n.server.ts): the HTML part escapes every one here. */
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  return /[&<>"']/.test(value) ? value.replace(/[&<>"']/g, (c) => ENTITIES[c]) : value;
 }
 
 /** Most pressing first: what the subject names. */

@@ -484,9 +484,7 @@ function unsubscribeHeaders(url: string) {
 
 interface OverdueRow {
   userId: number;
-  firstName: string;
-  lastName: string;
-  email: string;
+  person: { firstName: string; lastName: string; email: string };
   courseId: number;
   courseTitle: string;
   groupId: number | null;
@@ -549,15 +547,15 @@ async function sendDigests(
     )
     .iterate(today)) {
     const person = people.get(r.userId);
-    if (person) overdue.push({ ...r, ...person, courseTitle: titles.get(r.courseId) ?? "" });
+    if (person) overdue.push({ ...r, person, courseTitle: titles.get(r.courseId) ?? "" });
   }
   const before = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   overdue.sort(
     (a, b) =>
       before(a.courseTitle, b.courseTitle) ||
       a.courseId - b.courseId ||
-      before(a.lastName, b.lastName) ||
-      before(a.firstName, b.firstName) ||
+      before(a.person.lastName, b.person.lastName) ||
+      before(a.person.firstName, b.person.firstName) ||
       a.userId - b.userId,
   );
   const groupNames = new Map(
@@ -574,8 +572,8 @@ async function sendDigests(
       where reminder_digests.status = 'failed' and reminder_digests.attempts < ? and reminder_digests.retry_at <= ?
     returning id, attempts`);
   const line = (r: OverdueRow): DigestLine => ({
-    name: fullName(r),
-    email: r.email,
+    name: fullName(r.person),
+    email: r.person.email,
     courseTitle: r.courseTitle,
     dueOn: r.dueOn,
     daysOverdue: daysBetween(r.dueOn, today),

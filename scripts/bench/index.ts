@@ -483,12 +483,13 @@ async function main() {
     const line = (run: typeof r.first) =>
       `${run.seconds} s (${run.ownSeconds} s its own work, ${run.transportSeconds} s in the mailer; ${run.cpuSeconds} s CPU): ${run.mails} mails, ${run.reminders} reminders, ${run.digests} digests`;
     console.log(
-      `  reminders: ${r.learners} learners × ${r.courses} assigned courses (${r.rows} rows, seeded in ${r.seedSeconds} s)\n    first run ${line(r.first)}\n    next day  ${line(r.nextDay)}`,
+      `  reminders: ${r.learners} learners × ${r.courses} assigned courses (${r.rows} rows, seeded in ${r.seedSeconds} s)\n    first run ${line(r.first)}\n    next day  ${line(r.nextDay)}\n    15 min later ${line(r.quiet)}`,
     );
     table.push({
       what: `reminders job, ${r.learners} learners × ${r.courses} courses, first run, its own work (${r.first.mails} mails, +${r.first.transportSeconds} s in the mailer): s`,
       ...atMost(r.first.ownSeconds, 5),
     });
+    table.push({ what: `reminders job, a run with nothing left to send (every 15 minutes): s`, ...atMost(r.quiet.seconds, 5) });
     table.push({
       what: `reminders job, the next day's run, its own work (${r.nextDay.mails} mails, +${r.nextDay.transportSeconds} s in the mailer): s`,
       ...atMost(r.nextDay.ownSeconds, 5),
