@@ -62,6 +62,13 @@ export const MAX_ATTEMPTS = 5;
 const RETRY_MINUTES = [15, 60, 240, 720];
 /** One run sends for at most this long; what is left goes in the next run (other organizations' jobs wait meanwhile). */
 const RUN_BUDGET_MS = 30_000;
+/**
+ * People claimed in one transaction, at most: a run claims 1, then 2, 4 … up to this many at a time, so
+ * a small run claims each person on their own and a large one does not pay a commit per person (a fifth
+ * of the bench's first run). A crash loses the reminders of the claimed people not yet mailed (never sent
+ * twice: they become `unknown`); a stop gives them back.
+ */
+const CLAIMS_AT_ONCE = 16;
 /** Failed sends in a row after which a run stops: the mail server is down, the next run tries again. */
 const FAILURES_IN_A_ROW = 3;
 const UNSUBSCRIBE_PURPOSE = "reminders-unsubscribe";
@@ -240,10 +247,13 @@ function statements(sqlite: Database.Database) {
         set status = 'sending', attempts = reminders.attempts + 1, claimed_at = excluded.claimed_at, retry_at = null
         where reminders.status = 'failed' and reminders.attempts < ? and reminders.retry_at <= ?
       returning id, attempts`),
-    skip: sqlite.prepare(`
+    skip: sqlite.prepare<unknown[], { id: number }>(`
       insert into reminders (user_id, assignment_id, kind, due_on, week, status, attempts, claimed_at)
       values (?, ?, ?, ?, ?, 'skipped', 0, ?)
-      on conflict (user_id, assignment_id, kind, due_on, week) do nothing`),
+      on conflict (user_id, assignment_id, kind, due_on, week) do nothing
+      returning id`),
+    unclaim: sqlite.prepare("delete from reminders where id = ?"),
+    reclaimLater: sqlite.prepare("update reminders set status = 'failed', attempts = attempts - 1, retry_at = ? where id = ?"),
     sent: sqlite.prepare("update reminders set status = 'sent', sent_at = ? where id = ?"),
     failed: sqlite.prepare("update reminders set status = 'failed', retry_at = ? where id = ?"),
     memberships: sqlite.prepare<[], { userId: number; groupId: number; isAdmin: number }>(
@@ -325,29 +335,41 @@ export async function runReminders(
         list.push({ groupId: m.groupId, isAdmin: Boolean(m.isAdmin) });
       }
     }
-    let failuresInARow = 0;
-    let people = 0;
+    const scope: RunScope = { memberships, sent, translator, organization, origin, base, today, at, courseOf };
+    const people: Candidate[][] = [];
     for (let i = 0; i < rows.length; ) {
-      const userId = rows[i].userId;
       let j = i;
-      while (j < rows.length && rows[j].userId === userId) j++;
-      const mine = rows.slice(i, j);
+      while (j < rows.length && rows[j].userId === rows[i].userId) j++;
+      people.push(rows.slice(i, j));
       i = j;
-      if (stopping() || Date.now() > deadline || failuresInARow >= FAILURES_IN_A_ROW) {
-        result.more = true;
-        break;
+    }
+    let failuresInARow = 0;
+    let size = 1;
+    let done = 0;
+    outer: for (let i = 0; i < people.length; i += size, size = Math.min(size * 2, CLAIMS_AT_ONCE)) {
+      const chunk = people.slice(i, i + size);
+      // Claimed together (one commit, with the previous chunk's `sent`), then sent one by one.
+      const claims = sqlite.transaction(() => {
+        sent.flush();
+        return chunk.map((mine) => claimPerson(s, scope, mine)).filter((c) => c !== null);
+      })();
+      for (const [k, claim] of claims.entries()) {
+        if (stopping() || Date.now() > deadline || failuresInARow >= FAILURES_IN_A_ROW) {
+          // Those not tried yet are given back: the next run claims them again.
+          sqlite.transaction(() => claims.slice(k).forEach((c) => unclaim(s, at, c)))();
+          result.more = true;
+          break outer;
+        }
+        result.reminders += claim.claimed.length;
+        if (await sendPerson(s, services, scope, claim)) {
+          result.mails++;
+          failuresInARow = 0;
+        } else {
+          result.failed++;
+          failuresInARow++;
+        }
+        if (++done % 50 === 0) await pause();
       }
-      const outcome = await remindPerson(s, services, { memberships, sent, translator, organization, origin, base, today, at, courseOf }, userId, mine);
-      if (outcome === null) continue;
-      result.reminders += outcome.reminders;
-      if (outcome.sent) {
-        result.mails++;
-        failuresInARow = 0;
-      } else {
-        result.failed++;
-        failuresInARow++;
-      }
-      if (++people % 50 === 0) await pause();
     }
     sqlite.transaction(() => sent.flush())();
   }
@@ -415,42 +437,61 @@ interface RunScope {
   courseOf: (id: number) => Course | null;
 }
 
-/** One person's reminders of this run: claimed together, sent as one mail, recorded. Null: nothing to send. */
-async function remindPerson(s: ReturnType<typeof statements>, services: ReminderServices, scope: RunScope, userId: number, rows: Candidate[]) {
-  const { organization, origin, base, today, at, courseOf } = scope;
+interface Claim {
+  person: User;
+  claimed: { id: number; attempts: number; item: ReminderItem }[];
+  /** `skipped` rows this claim wrote (an assignment mail standing in for the day's reminder). */
+  skipped: number[];
+}
+
+/**
+ * One person's reminders of this run, claimed (inside the chunk's transaction). Null: nothing to send,
+ * because the courses are hidden from them (as on their "Due soon") or another run holds the keys.
+ */
+function claimPerson(s: ReturnType<typeof statements>, scope: RunScope, rows: Candidate[]): Claim | null {
+  const { origin, base, today, at, courseOf } = scope;
+  const userId = rows[0].userId;
   const person = personOf(userId, rows[0].person);
   const viewer = viewerOfMember(base, person, scope.memberships.get(userId) ?? []);
-  // What they would see on their "Due soon": a course hidden from them is not reminded of.
-  const visible = rows.filter((r) => {
+  const claim: Claim = { person, claimed: [], skipped: [] };
+  for (const r of rows) {
     const course = courseOf(r.courseId);
-    return course !== null && isVisible(base.db, viewer, course);
-  });
-  if (visible.length === 0) return null;
-
-  const claimed: { id: number; attempts: number; item: ReminderItem }[] = [];
-  base.db.$client.transaction(() => {
-    scope.sent.flush();
-    for (const r of visible) {
-      const kind: ReminderKind = r.assignedDue ? "assigned" : r.dayKind!;
-      const week = kind === "assigned" ? 0 : r.week;
-      const got = s.claim.get(userId, r.assignmentId, kind, r.dueOn, week, at, MAX_ATTEMPTS, at);
-      if (!got) continue;
-      // The assignment mail says what the day's reminder would have: that one is not sent as well.
-      if (kind === "assigned" && r.dayKind && r.dayFree) s.skip.run(userId, r.assignmentId, r.dayKind, r.dueOn, r.week, at);
-      const daysLeft = daysBetween(today, r.dueOn);
-      const state: OpenState = daysLeft < 0 ? "overdue" : s.started.get(userId, r.courseId) ? "in_progress" : "not_started";
-      claimed.push({
-        id: got.id,
-        attempts: got.attempts,
-        item: { kind, courseTitle: courseOf(r.courseId)!.title, courseUrl: `${origin}/courses/${r.courseId}`, dueOn: r.dueOn, state, daysLeft },
-      });
+    if (!course || !isVisible(base.db, viewer, course)) continue;
+    const kind: ReminderKind = r.assignedDue ? "assigned" : r.dayKind!;
+    const week = kind === "assigned" ? 0 : r.week;
+    const got = s.claim.get(userId, r.assignmentId, kind, r.dueOn, week, at, MAX_ATTEMPTS, at);
+    if (!got) continue;
+    // The assignment mail says what the day's reminder would have: that one is not sent as well.
+    if (kind === "assigned" && r.dayKind && r.dayFree) {
+      const skipped = s.skip.get(userId, r.assignmentId, r.dayKind, r.dueOn, r.week, at);
+      if (skipped) claim.skipped.push(skipped.id);
     }
-  })();
-  if (claimed.length === 0) return null;
+    const daysLeft = daysBetween(today, r.dueOn);
+    const state: OpenState = daysLeft < 0 ? "overdue" : s.started.get(userId, r.courseId) ? "in_progress" : "not_started";
+    claim.claimed.push({
+      id: got.id,
+      attempts: got.attempts,
+      item: { kind, courseTitle: course.title, courseUrl: `${origin}/courses/${r.courseId}`, dueOn: r.dueOn, state, daysLeft },
+    });
+  }
+  return claim.claimed.length ? claim : null;
+}
 
+/** A claim not tried (the run stops): as it was before, so a later run claims it again. In a transaction. */
+function unclaim(s: ReturnType<typeof statements>, at: number, claim: Claim) {
+  for (const c of claim.claimed) {
+    if (c.attempts === 1) s.unclaim.run(c.id);
+    else s.reclaimLater.run(at, c.id);
+  }
+  for (const id of claim.skipped) s.unclaim.run(id);
+}
+
+/** One person's mail for their claimed reminders; true when the mail server took it. */
+async function sendPerson(s: ReturnType<typeof statements>, services: ReminderServices, scope: RunScope, { person, claimed }: Claim) {
+  const { organization, origin, base, at } = scope;
   const language = mailLanguage(person, organization);
   const t = await scope.translator(language);
-  const unsubscribeUrl = `${origin}/reminders/unsubscribe?token=${unsubscribeToken(services, organization.id, userId)}`;
+  const unsubscribeUrl = `${origin}/reminders/unsubscribe?token=${unsubscribeToken(services, organization.id, person.id)}`;
   const mail = composeReminder(t, {
     language,
     organization: organization.name,
@@ -465,12 +506,12 @@ async function remindPerson(s: ReturnType<typeof statements>, services: Reminder
     base.db.$client.transaction(() => {
       for (const c of claimed) s.failed.run(at + retryMinutes(c.attempts) * 60, c.id);
     })();
-    return { reminders: claimed.length, sent: false };
+    return false;
   }
-  // Recorded with the next person's claims (one commit for both): if the process stops before, these stay
-  // `sending` and become `unknown`, which is never sent again either.
+  // Recorded with the next claims (one commit for both): if the process stops before, these stay `sending`
+  // and become `unknown`, which is never sent again either.
   scope.sent.add(claimed.map((c) => c.id));
-  return { reminders: claimed.length, sent: true };
+  return true;
 }
 
 const retryMinutes = (attempts: number) => RETRY_MINUTES[Math.min(attempts, RETRY_MINUTES.length) - 1] ?? RETRY_MINUTES[0];
