@@ -82,6 +82,9 @@ export function pages(defineRoutes) {
     page("theme", "theme.ts");
     page("leaderboard", "leaderboard.tsx");
     page("leaderboard/visibility", "leaderboard/visibility.tsx");
+    // Reminders by e-mail (issue 34): one-click unsubscribe (RFC 8058) and the profile's switch.
+    page("reminders/unsubscribe", "reminders/unsubscribe.tsx");
+    page("reminders/subscription", "reminders/subscription.tsx");
     page("carousels/:id?", "carousels/$id.tsx");
     page("categories", "categories/index.tsx");
     page("categories/:id", "categories/$id.tsx");

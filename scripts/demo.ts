@@ -24,6 +24,7 @@ import { reassignExpiring } from "../app/models/recertification.server";
 
 import { seedCaptionsDemo } from "./demo/captions";
 import { seedComplianceDemo } from "./demo/compliance";
+import { seedRemindersDemo } from "./demo/reminders";
 
 interface DemoCourse {
   title: string;
@@ -45,6 +46,8 @@ interface DemoPerson {
 }
 
 interface DemoOrganization {
+  /** Reminders by e-mail (issue 34): two compliance courses assigned to the demo learner (scripts/demo/reminders.ts). */
+  reminders: { soon: string; overdue: string };
   name: string;
   urlPrefix: string;
   language: "en" | "da";
@@ -58,6 +61,7 @@ interface DemoOrganization {
 const DEMO: DemoOrganization[] = [
   {
     name: "Acme Academy",
+    reminders: { soon: "Workplace Safety Essentials", overdue: "Data Protection Basics" },
     urlPrefix: "acme",
     language: "en",
     twoFactorRequired: true,
@@ -114,6 +118,7 @@ const DEMO: DemoOrganization[] = [
   },
   {
     name: "Nordlys Akademi",
+    reminders: { soon: "Førstehjælp på arbejdspladsen", overdue: "Bæredygtighed i hverdagen" },
     urlPrefix: "nordlys",
     language: "da",
     twoFactorRequired: false,
@@ -246,6 +251,13 @@ export async function seedDemo(
       // Analytics' daily rollups in the organization's zone, so the first report reads them (the server
       // would otherwise queue the same rebuild at the first report: docs/decisions/018-analytics.md).
       await rebuildDailyRollups(db, organization.timeZone);
+      // Reminders by e-mail (issue 34): last, and only when nothing above assigned a course.
+      seedRemindersDemo(db, organization, {
+        ...demo.reminders,
+        learnerEmail: demo.people.find((p) => p.role === "learner")!.email,
+        adminEmail: demo.people.find((p) => p.role === "admin")!.email,
+        now,
+      });
     });
   }
   seedSsoDemo(platform);

@@ -49,6 +49,11 @@ const schema = z.object({
     .int()
     .min(1024)
     .default(5 * 1024 * 1024),
+  /**
+   * How often each organization's reminders job is queued, in minutes (issue 34: server/reminders.ts);
+   * 0 turns reminders and digests off on this server.
+   */
+  REMINDERS_EVERY_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
   /** A pause between the steps of background jobs, in ms (0 in production; tests slow jobs down with it). */
   JOB_STEP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** How long a signed download address works, in seconds. */

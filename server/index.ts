@@ -11,6 +11,7 @@ import { createApp } from "./app";
 import { readConfig } from "./config";
 import { Platform } from "./platform";
 import { scheduleRecertification } from "./recertification";
+import { ReminderSchedule } from "./reminders";
 import { logger } from "./logger";
 import { removePidFile, writePidFile } from "./pid-file";
 
@@ -41,6 +42,7 @@ async function main() {
 
   const app = createApp(platform, build);
   let stopRecertification = () => {};
+  const reminders = new ReminderSchedule(platform, config.REMINDERS_EVERY_MINUTES);
   const server = app.listen(config.PORT, config.HOST, () => {
     const { port } = server.address() as AddressInfo;
     platform.listeningPort = port;
@@ -50,6 +52,7 @@ async function main() {
     console.log(`\n${addresses(platform).join("\n")}\n`);
     if (config.NODE_ENV === "development") broadcastDevReady(build);
     platform.jobs.resumeAll();
+    reminders.start(); // reminders by e-mail and weekly digests (issue 34)
     platform.summaries.gatherMissing(); // organizations the platform has no summary of yet (server/tenant-summaries.ts)
     stopRecertification = scheduleRecertification(platform); // re-assign before completions expire (issue 34)
   });
@@ -63,6 +66,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     stopRecertification();
+    reminders.stop();
     server.close(() => {
       void platform.jobs
         .stop()

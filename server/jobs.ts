@@ -18,6 +18,7 @@ import { sweepIncoming } from "../app/models/file.server";
 import { sweepScormIncoming } from "../app/models/scorm.server";
 import { importUsersJob } from "../app/models/user-import.server";
 import { reassignJob, RECERTIFICATION_JOB } from "../app/models/recertification.server";
+import { REMINDERS_JOB, sendRemindersJob } from "../app/models/reminders.server";
 import type { JobServices } from "./services";
 import { renderCertificateJob } from "./certificates";
 import { logger } from "./logger";
@@ -30,6 +31,11 @@ const MAX_ATTEMPTS = 3;
 /** How long an organization's jobs wait while another process holds its file's write lock. */
 const LOCKED_RETRY_MS = 1_000;
 
+/** SQLITE_BUSY, also when it stopped a database from opening (db/open.ts wraps it in DatabaseUnavailableError). */
+function isLocked(error: unknown) {
+  return isBusyError(error) || isBusyError((error as { cause?: unknown } | null)?.cause);
+}
+
 /** What each kind of job does. */
 const HANDLERS: Record<string, Handler> = {
   "course.clone": cloneCourse,
@@ -37,6 +43,7 @@ const HANDLERS: Record<string, Handler> = {
   "users.import": importUsersJob, // groups and import (issue 14)
   [REBUILD_JOB]: rebuildAnalyticsJob, // analytics' daily rollups in the organization's zone (issue 33)
   [RECERTIFICATION_JOB]: reassignJob, // recertification: re-assign before completions expire (issue 34; server/recertification.ts)
+  [REMINDERS_JOB]: sendRemindersJob, // reminders by e-mail and weekly digests (issue 34), queued by server/reminders.ts
 };
 
 /**
@@ -96,8 +103,10 @@ export class JobRunner {
         const organization = organizations[next++];
         try {
           if (this.platform.tenants.peek(organization.id, hasPendingJobs)) this.kick(organization.id);
-        } catch {
-          // an unreadable organization has no runnable jobs; its pages answer 503
+        } catch (error) {
+          // Another process holds the file (or is recovering it after a crash): look again a second later.
+          if (isLocked(error)) this.#retryLater(organization.id);
+          // otherwise an unreadable organization has no runnable jobs; its pages answer 503
         }
         setImmediate(step);
       };
@@ -119,7 +128,7 @@ export class JobRunner {
           // next job of the same organization
         }
       } catch (error) {
-        if (isBusyError(error)) this.#retryLater(organizationId);
+        if (isLocked(error)) this.#retryLater(organizationId);
         else logger.error({ org: organizationId, error: String(error) }, "job runner");
       }
     }
@@ -157,6 +166,7 @@ export class JobRunner {
           if (Math.round(percent) !== last) reportProgress(db, job.id, (last = Math.round(percent)));
         },
         pause: () => new Promise((resolve) => setTimeout(resolve, this.stepDelayMs)),
+        stopping: () => this.#stopped,
       };
       try {
         const result = await HANDLERS[job.kind](context, this.platform);

@@ -10,6 +10,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Extra header lines, such as a reminder's List-Unsubscribe (RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -33,6 +35,7 @@ export class Mailer {
       subject: message.subject,
       text: message.text,
       html: message.html,
+      headers: message.headers,
     });
     if (this.options.smtpUrl) {
       logger.info({ to: message.to, subject: message.subject }, "mail sent");

@@ -25,6 +25,12 @@ export function sameOriginPosts(req: Request, res: Response, next: NextFunction)
     if (req.headers.cookie !== undefined) delete req.headers.cookie;
     return next();
   }
+  if (isOneClickUnsubscribe(req)) {
+    if (req.headers.cookie !== undefined) delete req.headers.cookie;
+    // Another site's Origin would make Remix refuse the action as a forgery (its Host/Origin check).
+    if (req.headers.origin !== undefined) delete req.headers.origin;
+    return next();
+  }
   if (SAFE_METHODS.has(req.method)) return next();
   const site = req.get("sec-fetch-site");
   const origin = req.get("origin");
@@ -44,6 +50,17 @@ export function sameOriginPosts(req: Request, res: Response, next: NextFunction)
   }
   if (allowed) return next();
   sendStatusPage(req, res, 403);
+}
+
+/**
+ * RFC 8058's one-click unsubscribe from reminders (app/pages/reminders/unsubscribe.tsx): a mail provider
+ * posts it from its own servers, a web mail client perhaps from its own page. Its only credential is the
+ * signed token in its address, which turns off one person's reminders and nothing else, so it is let through
+ * from any site; like a bearer request, its cookies are dropped so nothing downstream acts as whoever is
+ * signed in. Exactly this path and method: every other post keeps the check.
+ */
+function isOneClickUnsubscribe(req: Request) {
+  return req.method === "POST" && req.path === "/reminders/unsubscribe";
 }
 
 function isBearer(authorization: string | undefined) {

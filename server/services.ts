@@ -45,10 +45,20 @@ export interface CertificateServices {
 }
 
 /**
+ * Reminders and digests (app/models/reminders.server.ts): the organization, the mailer and its links, and the
+ * signer of one-click unsubscribe tokens (Platform.signValue).
+ */
+export interface ReminderServices extends MailServices {
+  readonly db: PlatformDb;
+  signValue(purpose: string, value: string): string;
+  verifyValue(purpose: string, value: string, signature: string): boolean;
+}
+
+/**
  * The job runner (server/jobs.ts): the organizations and their databases, and whatever its jobs need,
  * since it hands these services on to each job.
  */
-export interface JobServices extends CertificateServices, UserImportServices {
+export interface JobServices extends CertificateServices, UserImportServices, ReminderServices {
   readonly db: PlatformDb;
   readonly dataDir: string;
   readonly tenants: TenantPool;

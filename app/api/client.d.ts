@@ -2644,6 +2644,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reminders/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reminder settings
+         * @description Which reminders learners get by e-mail (on assignment, `days_before` days before the due date, on it, weekly while overdue) and whether admins get the weekly digest.
+         *
+         *     **Who:** Capability `read:organization`.
+         */
+        get: operations["getRemindersSettings"];
+        /**
+         * Change the reminder settings
+         * @description Changes what it names and keeps the rest.
+         *
+         *     **Who:** Capability `write:organization`.
+         */
+        put: operations["putRemindersSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -18551,6 +18579,154 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    getRemindersSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "on_assignment": true,
+                     *         "before_due": true,
+                     *         "days_before": 3,
+                     *         "on_due_date": true,
+                     *         "while_overdue": true,
+                     *         "weekly_digest": true
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            on_assignment: boolean;
+                            before_due: boolean;
+                            days_before: number;
+                            on_due_date: boolean;
+                            while_overdue: boolean;
+                            weekly_digest: boolean;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    putRemindersSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "days_before": 5,
+                 *       "weekly_digest": false
+                 *     }
+                 */
+                "application/json": {
+                    on_assignment?: boolean;
+                    before_due?: boolean;
+                    days_before?: number;
+                    on_due_date?: boolean;
+                    while_overdue?: boolean;
+                    weekly_digest?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "on_assignment": true,
+                     *         "before_due": true,
+                     *         "days_before": 5,
+                     *         "on_due_date": true,
+                     *         "while_overdue": true,
+                     *         "weekly_digest": false
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            on_assignment: boolean;
+                            before_due: boolean;
+                            days_before: number;
+                            on_due_date: boolean;
+                            while_overdue: boolean;
+                            weekly_digest: boolean;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };

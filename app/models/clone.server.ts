@@ -29,6 +29,8 @@ export interface JobContext {
   progress: (percent: number) => void;
   /** Lets other requests run between steps (and, when configured, slows jobs down for tests). */
   pause: () => Promise<void>;
+  /** Whether the server is stopping: a long job may end early when its work can go on in a later run. */
+  stopping?: () => boolean;
 }
 
 /**

@@ -2,10 +2,12 @@ import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { ErrorList, Field, FormMessage, LanguageField, useZodForm } from "~/components/form";
+import { controlProps, ErrorList, Field, FormMessage, LanguageField, useZodForm } from "~/components/form";
 import { organizationSettingsSchema } from "~/models/forms/organizations";
 import { isPublishedCourse, publishedCourseChoices } from "~/models/course.server";
 import { currentSettings, hostConflicts, updateOrganization } from "~/models/organization.server";
+import { reminderSettingsSchema } from "~/models/forms/reminders";
+import { getReminderSettings, saveReminderSettings, type ReminderSettingsValues } from "~/models/reminders.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
@@ -32,6 +34,7 @@ export function settingsLoader(area: Area) {
         loginBackground: context.platform.brandingUrl(organization, organization.loginBackground),
       },
       courses: publishedCourseChoices(db),
+      reminders: getReminderSettings(db),
     }));
 }
 
@@ -70,6 +73,7 @@ export function settingsAction(area: Area) {
         return brandingAction(request, context, managed);
       }
       const formData = await request.formData();
+      if (formData.get("intent") === "reminders") return remindersAction(formData, managed);
       if (area === "dashboard") {
         // Host names are the platform's to assign: whatever the form says, they stay as they are.
         formData.set("urlPrefix", organization.urlPrefix ?? "");
@@ -89,12 +93,20 @@ export function settingsAction(area: Area) {
     });
 }
 
+/** The reminders panel's own form (issue 34): its reply is kept apart so the settings form keeps its values. */
+function remindersAction(formData: FormData, { db, base }: Managed) {
+  const submission = parseForm(formData, reminderSettingsSchema);
+  if (submission.status !== "success") return json({ reminders: submission.reply() }, { status: 400 });
+  saveReminderSettings(db, submission.value);
+  return redirectWithFlash(base, "reminders.flash.saved");
+}
+
 export function SettingsScreen() {
   const { t } = useTranslation();
-  const { area, base, settings, courses, platformDomain, branding } =
+  const { area, base, settings, courses, platformDomain, branding, reminders } =
     useLoaderData<ReturnType<ReturnType<typeof settingsLoader>> extends Promise<infer T> ? T : never>();
-  const actionData = useActionData<unknown>() as { brandingError?: string } | undefined;
-  const lastResult = actionData && "brandingError" in actionData ? undefined : actionData;
+  const actionData = useActionData<unknown>() as { brandingError?: string; reminders?: unknown } | undefined;
+  const lastResult = actionData && ("brandingError" in actionData || "reminders" in actionData) ? undefined : actionData;
   const [form, fields] = useZodForm({ schema: organizationSettingsSchema, lastResult, defaultValue: settings });
   const hostsEditable = area === "admin";
   return (
@@ -144,6 +156,7 @@ export function SettingsScreen() {
           {t("settings.save")}
         </button>
       </Form>
+      <ReminderSettingsPanel values={reminders} lastResult={actionData?.reminders} />
       <div className="panel">
         <h3>{t("settings.branding")}</h3>
         <FormMessage>{actionData?.brandingError}</FormMessage>
@@ -189,5 +202,58 @@ export function SettingsScreen() {
         </div>
       ) : null}
     </section>
+  );
+}
+
+/** Reminders by e-mail (issue 34; app/models/reminders.server.ts): each kind on or off, and how many days before. */
+function ReminderSettingsPanel({ values, lastResult }: { values: ReminderSettingsValues; lastResult: unknown }) {
+  const { t } = useTranslation();
+  const [form, fields] = useZodForm({
+    id: "reminder-settings",
+    schema: reminderSettingsSchema,
+    lastResult,
+    defaultValue: {
+      onAssignment: values.onAssignment ? "on" : undefined,
+      beforeDue: values.beforeDue ? "on" : undefined,
+      daysBefore: String(values.daysBefore),
+      onDueDate: values.onDueDate ? "on" : undefined,
+      whileOverdue: values.whileOverdue ? "on" : undefined,
+      weeklyDigest: values.weeklyDigest ? "on" : undefined,
+    },
+  });
+  const check = (name: "onAssignment" | "beforeDue" | "onDueDate" | "whileOverdue" | "weeklyDigest") => (
+    <div className="field field-check">
+      <label>
+        <input {...getInputProps(fields[name], { type: "checkbox" })} key={fields[name].key} data-testid={`reminders-${name}`} />{" "}
+        {t(`reminders.settings.${name}`)}
+      </label>
+    </div>
+  );
+  return (
+    <Form method="post" {...getFormProps(form)} className="panel" data-testid="reminder-settings">
+      <h3>{t("reminders.settings.title")}</h3>
+      <p className="hint">{t("reminders.settings.intro")}</p>
+      <input type="hidden" name="intent" value="reminders" />
+      {check("onAssignment")}
+      {check("beforeDue")}
+      <div className="field">
+        <label htmlFor="reminders-days-before">{t("reminders.settings.daysBefore")}</label>
+        <input
+          {...controlProps(fields.daysBefore, "reminders-days-before")}
+          key={fields.daysBefore.key}
+          type="number"
+          min={1}
+          max={30}
+          inputMode="numeric"
+        />
+        <ErrorList id="reminders-days-before-error" errors={fields.daysBefore.errors} />
+      </div>
+      {check("onDueDate")}
+      {check("whileOverdue")}
+      {check("weeklyDigest")}
+      <button type="submit" className="primary" data-testid="save-reminders">
+        {t("reminders.settings.save")}
+      </button>
+    </Form>
   );
 }

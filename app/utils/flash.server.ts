@@ -52,6 +52,10 @@ export const FLASH_MESSAGES = [
   // assigning courses (issue 34): texts in locales/<lng>/assigning.json
   "assigning.flash.assigned",
   "assigning.flash.removed",
+  // reminders by e-mail (issue 34): texts in locales/<lng>/reminders.json
+  "reminders.flash.saved",
+  "reminders.flash.off",
+  "reminders.flash.on",
 ] as const;
 export type FlashMessage = (typeof FLASH_MESSAGES)[number];
 

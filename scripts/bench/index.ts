@@ -22,6 +22,7 @@ import { benchAnalytics } from "./analytics";
 import { benchCompliance } from "./compliance";
 import { benchQuizzes } from "./quizzes";
 import { benchLeaderboard } from "./leaderboard";
+import { benchReminders } from "./reminders";
 import { getPage, renderFloor } from "./render-floor";
 import { loaderFloor } from "./loader-floor";
 import { cpuMs, startProcess, stopProcess, type Server } from "./processes";
@@ -487,6 +488,31 @@ async function main() {
     for (const r of await benchLeaderboard({ start, stop: stopProcess, run })) {
       table.push({ what: `/leaderboard page, ${r.learners} learners: p95 ms`, ...atMost(r.page.p95, 30) });
     }
+  }
+
+  // Reminders by e-mail (issue 34): the reminders job's run over 10,000 learners × 20 assigned courses, ≤ 5 s.
+  // The rows time the job itself, its mails composed and counted; the mail system's share (nodemailer
+  // building each message, the outbox file) is then measured on the same data and printed beside them.
+  if (only("reminders")) {
+    const learners = Number(process.env.BENCH_REMINDER_LEARNERS ?? 10_000);
+    const r = await benchReminders({ learners, mails: "counted" });
+    const o = await benchReminders({ learners, mails: "outbox" });
+    const line = (run: typeof r.first) =>
+      `${run.seconds} s (${run.cpuSeconds} s CPU): ${run.mails} mails, ${run.reminders} reminders, ${run.digests} digests`;
+    const outbox = (run: typeof o.first) => `${run.seconds} s, of which ${run.transportSeconds} s in the mailer`;
+    console.log(
+      `  reminders: ${r.learners} learners × ${r.courses} assigned courses (${r.rows} rows, seeded in ${r.seedSeconds} s)` +
+        `\n    first run     ${line(r.first)}; to the outbox ${outbox(o.first)}` +
+        `\n    next day      ${line(r.nextDay)}; to the outbox ${outbox(o.nextDay)}` +
+        `\n    15 min later  ${line(r.quiet)}`,
+    );
+    table.push({
+      what: `reminders job, ${r.learners} learners × ${r.courses} courses, first run (${r.first.mails} mails): s`,
+      ...atMost(r.first.seconds, 5),
+    });
+    table.push({ what: `reminders job, the next day's run (${r.nextDay.mails} mails): s`, ...atMost(r.nextDay.seconds, 5) });
+    table.push({ what: `reminders job, a run with nothing left to send (every 15 minutes): s`, ...atMost(r.quiet.seconds, 5) });
+    json.reminders = { counted: r, outbox: o };
   }
 
   if (rssPeaks.length) table.push({ what: "peak RSS of the other servers (MiB)", ...atMost(Math.max(...rssPeaks), 200) });

@@ -6,6 +6,8 @@ import { launchBrowser, readyForScreenshot } from "../helpers/browser";
 import { learnerPage, prepareTour, type Tour } from "../helpers/learner-tour";
 import { ROOT, startServer, type RunningServer } from "../helpers/server";
 import { execTenant } from "../helpers/sessions";
+import { composeDigest, composeReminder } from "../../app/models/reminder-mail.server";
+import { getFixedT } from "../../app/utils/i18n.server";
 
 /**
  * Screenshots of the learner's pages (issue 18) — home, course, player, categories, a category, search
@@ -98,5 +100,71 @@ describe("the screenshot artifacts", () => {
     );
     const stale = expected.filter((file) => !fs.existsSync(path.join(OUT, file)) || fs.statSync(path.join(OUT, file)).mtimeMs < started);
     expect(stale).toEqual([]);
+  });
+});
+
+// Reminders by e-mail (issue 34): a reminder and a digest as mail clients show their HTML part, composed by
+// app/models/reminder-mail.server.ts from plain data (no server needed), at both widths.
+describe("the reminder e-mails", () => {
+  it.each(WIDTHS)("at %i px", async (width) => {
+    const t = await getFixedT("en");
+    const origin = "http://acme.localhost:3000";
+    const unsubscribeUrl = `${origin}/reminders/unsubscribe?token=2.example`;
+    const reminder = composeReminder(t, {
+      language: "en",
+      organization: "Acme Academy",
+      name: "Leo Learner",
+      items: [
+        {
+          kind: "before",
+          courseTitle: "Workplace Safety Essentials",
+          courseUrl: `${origin}/courses/2`,
+          dueOn: "2026-12-01",
+          state: "in_progress",
+          daysLeft: 3,
+        },
+        {
+          kind: "overdue",
+          courseTitle: "Data Protection Basics",
+          courseUrl: `${origin}/courses/3`,
+          dueOn: "2026-11-18",
+          state: "overdue",
+          daysLeft: -8,
+        },
+      ],
+      unsubscribeUrl,
+      settingsUrl: `${origin}/profile/settings`,
+    });
+    const digest = composeDigest(t, {
+      language: "en",
+      organization: "Acme Academy",
+      name: "Ada Admin",
+      scope: "organization",
+      people: 2,
+      sections: [
+        {
+          title: "Data Protection Basics",
+          url: `${origin}/courses/3`,
+          lines: [
+            { name: "Leo Learner", email: "learner@acme.test", courseTitle: "Data Protection Basics", dueOn: "2026-11-18", daysOverdue: 8 },
+            { name: "Maja Berg", email: "maja.berg@acme.test", courseTitle: "Data Protection Basics", dueOn: "2026-11-20", daysOverdue: 6 },
+          ],
+        },
+      ],
+      dashboardUrl: `${origin}/dashboard`,
+      unsubscribeUrl,
+    });
+    const page = await browser.newPage();
+    await page.setJavaScriptEnabled(false);
+    await page.setViewport({ width, height: width > 600 ? 860 : 844, deviceScaleFactor: 1 });
+    for (const [name, mail] of [
+      ["reminder-mail", reminder],
+      ["digest-mail", digest],
+    ] as const) {
+      await page.setContent(mail.html, { waitUntil: "load" });
+      expect(await overflow(page), `${name} at ${width}`).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: path.join(OUT, `${name}-${width}.png`), fullPage: true });
+    }
+    await page.close();
   });
 });

@@ -6,6 +6,10 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   bcc: string[];
+  /** The HTML part, when the mail has one. */
+  html: string;
+  /** Each header's raw value by its lower-case name (the last one when repeated). */
+  headers: Record<string, string>;
 }
 
 /**
@@ -15,13 +19,26 @@ export interface ReceivedMail {
 export async function startMailbox() {
   const mails: ReceivedMail[] = [];
   const waiters: Array<() => void> = [];
+  /** While held, each mail is taken in (and listed) but not acknowledged: its sender waits for the answer. */
+  let held: Promise<void> | null = null;
+  /** Mails are held once this many have been listed. */
+  let holdFrom = 0;
+  let release = () => {};
+  /** How many of the next mails to refuse (550), as a mail server that is failing would. */
+  let refuse = 0;
   const server = new SMTPServer({
     disabledCommands: ["STARTTLS", "AUTH"],
+    // No reverse DNS of the client (127.0.0.1): it cost about 100 ms a mail.
+    disableReverseLookup: true,
     authOptional: true,
     logger: false,
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {
+          if (refuse > 0) {
+            refuse--;
+            return callback(Object.assign(new Error("mailbox unavailable"), { responseCode: 550 }));
+          }
           const envelopeTo = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
           const headerTo = [parsed.to].flat().flatMap((a) => a?.value.map((v) => v.address?.toLowerCase() ?? "") ?? []);
           mails.push({
@@ -29,9 +46,20 @@ export async function startMailbox() {
             bcc: envelopeTo.filter((a) => !headerTo.includes(a)),
             subject: parsed.subject ?? "",
             text: parsed.text ?? "",
+            html: typeof parsed.html === "string" ? parsed.html : "",
+            headers: Object.fromEntries(
+              parsed.headerLines.map(({ key, line }) => [
+                key,
+                line
+                  .slice(line.indexOf(":") + 1)
+                  .replace(/\r?\n\s+/g, " ")
+                  .trim(),
+              ]),
+            ),
           });
           waiters.splice(0).forEach((wake) => wake());
-          callback();
+          if (held && mails.length > holdFrom) void held.then(() => callback());
+          else callback();
         })
         .catch(callback);
     },
@@ -67,6 +95,22 @@ export async function startMailbox() {
     url: `smtp://127.0.0.1:${port}`,
     mails,
     next,
+    /** Refuse the next `count` mails with a 550 (they are not listed). */
+    refuseNext: (count: number) => {
+      refuse = count;
+    },
+    /**
+     * Stop acknowledging mails (a sender stays in the middle of its send) until `release()`: those that
+     * arrive once `after` mails have been listed (by default, from now on).
+     */
+    hold: (after = mails.length) => {
+      holdFrom = after;
+      held ??= new Promise<void>((resolve) => (release = resolve));
+    },
+    release: () => {
+      held = null;
+      release();
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

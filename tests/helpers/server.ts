@@ -51,6 +51,9 @@ export async function startServer({
       // Tests sign in far more often than people do; the limits have tests of their own.
       RATE_LIMIT_AUTH: "10000",
       RATE_LIMIT_MUTATIONS: "10000",
+      // No reminders schedule: a demo copy's assignments would mail people the tests sign in as. Its own
+      // test turns it on (tests/integration/reminders.test.ts).
+      REMINDERS_EVERY_MINUTES: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -15,6 +15,7 @@ import { quizCalls } from "./quizzes.server";
 import { referenceCalls } from "./reference.server";
 import { userCalls } from "./users.server";
 import { captionCalls } from "./captions.server";
+import { reminderCalls } from "./reminders.server"; // reminders by e-mail (issue 34)
 
 /** Every /api call (docs/decisions/023-openapi-and-logs.md), in the order the reference lists them. */
 export const API_CALLS: readonly ApiCall[] = [
@@ -35,4 +36,5 @@ export const API_CALLS: readonly ApiCall[] = [
   ...complianceCalls,
   ...organizationCalls,
   ...referenceCalls,
+  ...reminderCalls, // reminders by e-mail (issue 34)
 ];

@@ -1,16 +1,18 @@
+import type { Organization } from "../../../db/platform";
 import type { User } from "../../../db/tenant";
 import type { MailServices } from "../../../server/services";
 import { getFixedT } from "../../utils/i18n.server";
 import { FALLBACK_LANGUAGE, isLanguage } from "../../utils/i18n";
 import type { AuthRealm } from "./realm.server";
 
+/** Mails speak the person's language, else the organization's (reminders too: app/models/reminder-mail.server.ts). */
+export function mailLanguage(person: Pick<User, "language">, organization: Pick<Organization, "language"> | null) {
+  return isLanguage(person.language) ? person.language : isLanguage(organization?.language) ? organization.language : FALLBACK_LANGUAGE;
+}
+
 /** Mails speak the person's language, else the organization's; links use the stored origin only. */
 async function compose(platform: MailServices, realm: AuthRealm, person: User) {
-  const language = isLanguage(person.language)
-    ? person.language
-    : isLanguage(realm.organization?.language)
-      ? realm.organization.language
-      : FALLBACK_LANGUAGE;
+  const language = mailLanguage(person, realm.organization);
   const t = await getFixedT(language);
   const organization = realm.organization?.name ?? "Lectern";
   const name = [person.firstName, person.lastName].filter(Boolean).join(" ") || person.email;

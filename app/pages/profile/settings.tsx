@@ -4,6 +4,8 @@ import { useTranslation } from "~/utils/translate";
 import { LanguageSwitch } from "~/components/language-switch";
 import { LeaderboardVisibility } from "~/components/leaderboard-visibility";
 import { learnerHidden } from "~/models/leaderboard.server";
+import { ReminderSubscription } from "~/components/reminder-subscription";
+import { remindersOff } from "~/models/reminders.server";
 import { ThemeSwitch } from "~/components/theme-switch";
 import type { RootData } from "~/root.server";
 import { requireUser } from "~/kernel/auth.server";
@@ -13,7 +15,7 @@ import { requireOrganization } from "~/utils/tenant.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { db } = requireOrganization(context);
   const { person } = await requireUser(request, context);
-  return { leaderboardHidden: learnerHidden(db, person.id) };
+  return { leaderboardHidden: learnerHidden(db, person.id), remindersOff: remindersOff(db, person.id) };
 }
 
 export default function Settings() {
@@ -33,6 +35,7 @@ export default function Settings() {
         <LanguageSwitch language={root.language} redirectTo="/profile/settings" />
       </div>
       <LeaderboardVisibility hidden={data.leaderboardHidden} />
+      <ReminderSubscription off={data.remindersOff} />
     </section>
   );
 }
