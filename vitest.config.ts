@@ -7,17 +7,17 @@ const alias = { "~": path.resolve(__dirname, "app") };
  * Three projects, all run by `npm test`: unit (pure functions and components), integration (a real server
  * on a random port over HTTP, real SQLite files) and e2e (Debian's Chromium through puppeteer).
  *
- * Two test files run at a time, from all three projects together (e2e first, longest first): vitest's own
- * default on a two-core machine is one (cores - 1), which left the second core idle while a file waited on
- * its server or browser. Every file has its own ports, data directories and browser profile, so files do
- * not see each other (docs/decisions/006-testing.md).
+ * Three test files run at a time, from all three projects together (e2e first, longest first): vitest's own
+ * default on a two-core machine is one (cores - 1), and a file spends much of its time waiting on its server
+ * or browser. Every file has its own ports, data directories and browser profile, so files do not see each
+ * other (docs/decisions/006-testing.md, with the figures).
  */
 export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ["default", "./tests/helpers/summary-reporter.ts"],
     globalSetup: ["./tests/setup/global.ts"],
-    maxWorkers: 2,
+    maxWorkers: 3,
     projects: [
       {
         resolve: { alias },

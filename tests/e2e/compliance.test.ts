@@ -11,7 +11,8 @@ import { formatDate } from "~/utils/dates";
  * Issue 34 end to end, with JavaScript on and off: an organization admin assigns a short course to the
  * Nordlys learner with a due date on the course's assignments screen; the learner finds it due on their
  * home ("Due soon", not started), completes it, and the home shows it done. One browser, one admin page
- * and one learner page per run. (The compliance report's "done" is checked where it is built.)
+ * and one learner page per run; then the admin's compliance report counts the course done and lists the learner
+ * behind its "done" figure.
  */
 const HOST = "nordlys.localhost";
 let server: RunningServer;
@@ -66,7 +67,7 @@ describe.each([
   { javascript: true, run: "on" as const },
   { javascript: false, run: "off" as const },
 ])("JavaScript $run", ({ javascript, run }) => {
-  it("an admin assigns a course with a due date; the learner sees it due, completes it, and sees it done", async () => {
+  it("an admin assigns a course with a due date; the learner sees it due and completes it; the report shows it done", async () => {
     const title = `Brandøvelse ${run}`;
     // Ten days from today in the organization's zone (Europe/Copenhagen, a day ahead of UTC at most).
     const dueDate = addDays(new Date().toISOString().slice(0, 10), 10);
@@ -114,5 +115,26 @@ describe.each([
     expect(done.date).toMatch(new RegExp(`^Frist ${shown} · gennemført .+`));
     expect((learner as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
     await learner.browserContext().close();
+
+    // The admin's compliance report counts the course done, and its "done" figure lists the learner.
+    const report = await as("admin@nordlys.test", javascript);
+    await report.goto(url("/dashboard/compliance"), { waitUntil: "load" });
+    const row = `[data-testid="compliance-courses"] tbody tr[data-id="${courses[run]}"]`;
+    const figures = await report.$$eval(`${row} td[data-column]`, (cells) =>
+      Object.fromEntries(cells.map((td) => [td.getAttribute("data-column"), (td.textContent ?? "").trim()])),
+    );
+    expect(figures).toEqual({ assigned: "1", done: "1", in_progress: "0", not_started: "0", overdue: "0", expiring: "0" });
+    await clickUntil(report, `${row} td[data-column="done"] a`, async () => (await report.$('[data-testid="compliance-people"]')) !== null);
+    const listed = await report.$$eval('[data-testid="compliance-people"] tbody tr', (rows) =>
+      rows.map((tr) => ({
+        text: (tr.textContent ?? "").replace(/\s+/g, " "),
+        state: tr.querySelector("[data-state]")?.getAttribute("data-state"),
+      })),
+    );
+    expect(listed).toHaveLength(1);
+    expect(listed[0].state).toBe("done");
+    expect(listed[0].text).toContain(title);
+    expect((report as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+    await report.browserContext().close();
   });
 });
