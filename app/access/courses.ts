@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { TenantConn } from "../../db/open";
 import { preparedOnce } from "../../db/prepared";
@@ -68,6 +68,15 @@ function openability(viewer: Viewer, groups: Bound, done: Bound): SQL | undefine
   if (!isSignedIn(viewer)) return sql`0`;
   const ready = sql`(${courses.prerequisiteCourseId} is null or ${courses.prerequisiteCourseId} in (select value from json_each(${done})))`;
   return sql`(${visibility(viewer, groups)} and ${ready})`;
+}
+
+/**
+ * Whether the person `userId` (a column or placeholder) completed the prerequisite of the row's course, as SQL
+ * over `courses`: what `courseAccess` asks of a listed course for a signed-in person, for a query that
+ * reads many people's rows at once (a learner's assignments).
+ */
+export function prerequisiteDone(userId: SQL | SQLWrapper): SQL<number> {
+  return sql<number>`(${courses.prerequisiteCourseId} is null or exists (select 1 from course_completions cc where cc.user_id = ${userId} and cc.course_id = ${courses.prerequisiteCourseId}))`;
 }
 
 /** The courses the viewer completed that are some course's prerequisite: what the opening rule reads of them. */

@@ -12,7 +12,7 @@ import {
   type Assignment,
   type Course,
 } from "../../db/tenant";
-import { courseAccess, isVisible, visibleCoursesPrepared, type Access, type AccessDenied } from "../access/courses";
+import { courseAccess, isVisible, prerequisiteDone, visibleCoursesPrepared, type Access, type AccessDenied } from "../access/courses";
 import { isSignedIn, mayAssign, mayPreview } from "../access/rules";
 import { viewerOfMember, type Viewer } from "../access/viewer";
 import { addDays, dayIn, isDate } from "../utils/calendar";
@@ -349,7 +349,7 @@ function dueSoonStatement(db: TenantConn, viewer: Viewer) {
         assignedAt: assignmentPeople.assignedAt,
         completedAt: assignmentPeople.completedAt,
         started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${courses.id} and ${progressInCycle})`,
-        prerequisiteDone: sql<number>`(${courses.prerequisiteCourseId} is null or exists (select 1 from course_completions cc where cc.user_id = ${assignmentPeople.userId} and cc.course_id = ${courses.prerequisiteCourseId}))`,
+        prerequisiteDone: prerequisiteDone(assignmentPeople.userId),
       })
       .from(assignmentPeople)
       .innerJoin(assignments, eq(assignments.id, assignmentPeople.assignmentId))
@@ -410,7 +410,7 @@ export function dueSoon(
       completedAt: r.completedAt,
       state: assignmentState(r, Boolean(r.started), today),
       // The listed course is published and given to them (the rule above): what is left of
-      // app/access/courses.ts `courseAccess` is its prerequisite.
+      // app/access/courses.ts `courseAccess` is its prerequisite (`prerequisiteDone`, same file).
       access: previews || r.prerequisiteDone ? { allowed: true } : { allowed: false, reason: "prerequisite" },
     };
     if (!r.completedAt) open.push(item);
