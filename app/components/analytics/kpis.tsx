@@ -128,7 +128,7 @@ export function PeriodForm({ data, action, withGrouping }: { data: Data; action:
   const { t } = useTranslation();
   const { query } = data;
   return (
-    <Form method="get" action={action} className="period-form" aria-label={t("analytics.periodLabel")}>
+    <Form method="get" action={action} className="filter-bar period-form" aria-label={t("analytics.periodLabel")}>
       <div className="field">
         <label htmlFor="analytics-period">{t("analytics.period")}</label>
         <select id="analytics-period" name="period" defaultValue={query.preset}>

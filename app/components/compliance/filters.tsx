@@ -36,7 +36,7 @@ export function ComplianceFilters({
   // Remounted when the address changes, so the fields show the filters of the view (they are uncontrolled).
   const key = JSON.stringify(query);
   return (
-    <Form method="get" action={action} className="compliance-filters" aria-label={t("compliance.filters.label")} key={key}>
+    <Form method="get" action={action} className="filter-bar compliance-filters" aria-label={t("compliance.filters.label")} key={key}>
       <div className="field">
         <label htmlFor="compliance-course">{t("compliance.filters.course")}</label>
         <select id="compliance-course" name="course_id" defaultValue={query.courseId ?? ""} {...invalid("course_id")}>
