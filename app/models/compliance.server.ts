@@ -361,9 +361,12 @@ export function compliancePeople(db: TenantConn, scope: ComplianceScope, query: 
   const where = peopleWhere(scope, query, today, until);
   if (scope.kind === "groups" && scope.groupIds.length === 0) return { today, total: 0, people: [] as CompliancePerson[] };
   const total = db.get<{ n: number }>(sql`select count(*) as n from compliance_people k ${where}`)?.n ?? 0;
+  // The page is cut from compliance_people alone (its index gives the order), then joined: the names and
+  // titles of the skipped rows are never read, and the planner cannot start from users and sort every row
+  // (it did once the bench's organization had statistics for both: page 100 took 100 ms instead of 7).
   const rows = db.all<PersonRow>(sql`select ${PEOPLE_COLUMNS}
-    from compliance_people k join users u on u.id = k.user_id join courses c on c.id = k.course_id
-    ${where} ${PEOPLE_ORDER} limit ${query.perPage} offset ${(query.page - 1) * query.perPage}`);
+    from (select * from compliance_people k ${where} ${PEOPLE_ORDER} limit ${query.perPage} offset ${(query.page - 1) * query.perPage}) k
+    join users u on u.id = k.user_id join courses c on c.id = k.course_id ${PEOPLE_ORDER}`);
   return { today, total, people: rows.map((r) => toPerson(r, today)) };
 }
 
@@ -377,9 +380,11 @@ export function allCompliancePeople(
   const today = localToday(db, now);
   if (scope.kind === "groups" && scope.groupIds.length === 0) return { today, people: [] as CompliancePerson[] };
   const until = addDays(today, EXPIRING_WITHIN_DAYS);
+  // As in `compliancePeople`: ordered on compliance_people alone (`limit -1`, no limit, keeps SQLite from
+  // merging the subquery into the join and sorting the joined rows).
   const rows = db.all<PersonRow>(sql`select ${PEOPLE_COLUMNS}
-    from compliance_people k join users u on u.id = k.user_id join courses c on c.id = k.course_id
-    ${peopleWhere(scope, query, today, until)} ${PEOPLE_ORDER}`);
+    from (select * from compliance_people k ${peopleWhere(scope, query, today, until)} ${PEOPLE_ORDER} limit -1) k
+    join users u on u.id = k.user_id join courses c on c.id = k.course_id ${PEOPLE_ORDER}`);
   return { today, people: rows.map((r) => toPerson(r, today)) };
 }
 

@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { cpuMs, get } from "./processes";
 
 /**
  * Analytics on the bench's large learner organization (issue 15): a year of facts (by default a million
@@ -85,25 +85,6 @@ export async function benchAnalytics({
 const TARGET_MS = 50;
 
 /** CPU time a process has used so far (user + system), in ms (Linux /proc; USER_HZ 100). */
-function cpuMs(pid: number) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-function get(port: number, host: string, url: string, headers: Record<string, string>) {
-  return new Promise<number>((resolve, reject) => {
-    const start = process.hrtime.bigint();
-    const req = http.request({ host: "127.0.0.1", port, path: url, headers: { host, ...headers }, setHost: false }, (res) => {
-      res.resume();
-      res.on("end", () => {
-        if (res.statusCode !== 200) return reject(new Error(`${url}: ${res.statusCode}`));
-        resolve(Number(process.hrtime.bigint() - start) / 1e6);
-      });
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
 
 /** Users joined over the year; events spread over the year's hours, courses and learners. */
 function seedFacts(file: string, events: number) {

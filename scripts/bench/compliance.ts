@@ -1,10 +1,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { dayIn, DEFAULT_TIME_ZONE } from "../../app/utils/calendar";
-import { cpuMs } from "./processes";
+import { cpuMs, get } from "./processes";
 
 /**
  * The compliance report (issue 34) on the bench's large learner organization: every learner in an "All
@@ -81,21 +80,6 @@ export async function benchCompliance({
 
 /** Issue 34: the compliance report for 10,000 learners × 20 assigned courses under 50 ms p95. */
 const TARGET_MS = 50;
-
-function get(port: number, host: string, url: string, headers: Record<string, string>) {
-  return new Promise<number>((resolve, reject) => {
-    const start = process.hrtime.bigint();
-    const req = http.request({ host: "127.0.0.1", port, path: url, headers: { host, ...headers }, setHost: false }, (res) => {
-      res.resume();
-      res.on("end", () => {
-        if (res.statusCode !== 200) return reject(new Error(`${url}: ${res.statusCode}`));
-        resolve(Number(process.hrtime.bigint() - start) / 1e6);
-      });
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
 
 /** Groups, assignments and their people in SQL; the triggers fill compliance_people and compliance_counts. */
 export function seedAssignments(file: string, coursesPerLearner: number) {

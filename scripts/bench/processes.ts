@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 
 export interface Server {
   port: number;
@@ -46,4 +47,20 @@ export async function stopProcess(server: Server) {
 export function cpuMs(pid: number) {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
+/** One GET to a bench server on 127.0.0.1 as `host`, its time in ms; anything but 200 is an error. */
+export function get(port: number, host: string, url: string, headers: Record<string, string>) {
+  return new Promise<number>((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const req = http.request({ host: "127.0.0.1", port, path: url, headers: { host, ...headers }, setHost: false }, (res) => {
+      res.resume();
+      res.on("end", () => {
+        if (res.statusCode !== 200) return reject(new Error(`${url}: ${res.statusCode}`));
+        resolve(Number(process.hrtime.bigint() - start) / 1e6);
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
 }
