@@ -87,16 +87,28 @@ export function recordCourseCompletion(tx: TenantConn, { userId, courseId, now }
 
 /**
  * Opens a renewal of the person's completion (the course is taken again): from `now` on, the course's
- * lessons count again, so their completed marks are cleared (positions and watch time stay). Does nothing
+ * lessons count again, so their completed marks are cleared (positions and watch time stay; SCORM attempts
+ * start afresh: `restartCourseWork`). Does nothing
  * when there is no completion or a renewal is already open. Returns whether one was opened.
  */
 export function openRenewal(tx: TenantConn, { userId, courseId, now }: { userId: number; courseId: number; now: Date }) {
   const opened = tx.run(sql`update ${courseCompletions} set renewal_started_at = ${toSeconds(now)}
     where user_id = ${userId} and course_id = ${courseId} and renewal_started_at is null`);
   if (opened.changes === 0) return false;
+  restartCourseWork(tx, userId, courseId);
+  return true;
+}
+
+/**
+ * A renewal's fresh start of the person's work in the course: the lessons' completed marks are cleared
+ * (positions and watch time stay), and the course's SCORM attempts end, so the next launch of a package is a
+ * new attempt (`ab-initio`, nothing stored) that must be completed again; the old attempt would report its
+ * completion at the first commit. The earlier cycle stays in course_completions and its certificate.
+ */
+function restartCourseWork(tx: TenantConn, userId: number, courseId: number) {
   tx.run(sql`update lesson_progress set completed_at = null
     where user_id = ${userId} and course_id = ${courseId} and completed_at is not null`);
-  return true;
+  tx.run(sql`delete from scorm_attempts where user_id = ${userId} and lesson_id in (select id from lessons where course_id = ${courseId})`);
 }
 
 /**
@@ -111,9 +123,7 @@ export function renewExpiredAssignees(tx: TenantConn, assigned: SQL, { today, no
       where a.course_id = course_completions.course_id and ap.user_id = course_completions.user_id
       and ap.completed_at is null and ap.left_at is null and ${assigned})
     returning user_id as userId, course_id as courseId`);
-  for (const r of renewed)
-    tx.run(sql`update lesson_progress set completed_at = null
-      where user_id = ${r.userId} and course_id = ${r.courseId} and completed_at is not null`);
+  for (const r of renewed) restartCourseWork(tx, r.userId, r.courseId);
   return renewed.length;
 }
 

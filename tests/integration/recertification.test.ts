@@ -22,9 +22,10 @@ import {
   retakeCourse,
 } from "../../app/models/recertification.server";
 import { subscribeLearningEvents } from "../../app/models/subscribers.server";
+import { commitAttempt, launchState } from "../../app/models/scorm.server";
 import { createUser, getUser } from "../../app/models/user.server";
 import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../db/open";
-import { leaderboardSettings, lessons, users, type Course, type Lesson, type Quiz } from "../../db/tenant";
+import { leaderboardSettings, lessons, scormPackages, users, type Course, type Lesson, type Quiz } from "../../db/tenant";
 
 subscribeLearningEvents();
 
@@ -261,5 +262,66 @@ describe("recertification", () => {
       expired: false,
     });
     expect(listOwnCertificates(db, ids.dan).map((c) => c.cycle)).toEqual([2, 1]);
+  });
+  it("makes a SCORM package be taken again in a renewal: a new attempt, not the earlier one's completion", async () => {
+    const scormCourse = createCourse(db, {
+      title: "Hazard reporting",
+      description: "",
+      type: "series",
+      published: true,
+      allowCertificates: true,
+      allowQuizzes: false,
+      validityMonths: 12,
+      reassignDaysBefore: 30,
+      position: 1,
+    });
+    const lesson = db.insert(lessons).values({ courseId: scormCourse.id, title: "Module", kind: "scorm", position: 0 }).returning().get();
+    const item = {
+      identifier: "sco1",
+      title: "Module",
+      launch: "index.html",
+      scormType: "sco" as const,
+      masteryScore: null,
+      launchData: null,
+      depth: 1,
+    };
+    const pkg = db
+      .insert(scormPackages)
+      .values({ lessonId: lesson.id, version: "1.2", title: "Module", folder: "pkg", items: [item], fileCount: 1, unpackedBytes: 1 })
+      .returning()
+      .get();
+    ids.gus = (await createUser(db, { email: "gus@x.test", firstName: "gus", lastName: "X", role: "learner" })).id;
+    const commit = (status: string, iso: string) =>
+      commitAttempt(db, {
+        userId: ids.gus,
+        lesson,
+        pkg,
+        scoId: "sco1",
+        cmi: { "cmi.core.lesson_status": status, "cmi.core.score.raw": "90" },
+        terminate: true,
+        now: at(iso),
+      });
+    const first = commit("completed", "2026-04-01T12:00:00Z");
+    expect(first).toMatchObject({ ok: true, lessonCompleted: true, courseCompleted: true });
+
+    const after = at("2027-04-05T12:00:00Z");
+    expect(completionStatus(db, ids.gus, scormCourse.id, after)).toMatchObject({ expired: true, canRetake: true });
+    expect(retakeCourse(db, viewer("gus"), scormCourse, after)).toEqual({ ok: true });
+    // The renewal's launch is a new attempt: nothing of the earlier one is handed to the package.
+    const seed = launchState(db, { userId: ids.gus, pkg, item });
+    expect(seed["cmi.core.entry"]).toBe("ab-initio");
+    expect(seed["cmi.core.lesson_status"]).toBeUndefined();
+    expect(seed["cmi.core.score.raw"]).toBeUndefined();
+    // Opening the package and leaving it unfinished does not renew the completion...
+    expect(commit("incomplete", "2027-04-05T12:05:00Z")).toMatchObject({ ok: true, lessonCompleted: false, courseCompleted: false });
+    expect(courseProgress(db, ids.gus, scormCourse.id).completed_lessons).toBe(0);
+    expect(completionStatus(db, ids.gus, scormCourse.id, after)).toMatchObject({ cycle: 1, expired: true });
+    // ...completing it again does, as a second cycle with a new expiry.
+    expect(commit("completed", "2027-04-06T12:00:00Z")).toMatchObject({ ok: true, lessonCompleted: true, courseCompleted: true });
+    expect(completionStatus(db, ids.gus, scormCourse.id, at("2027-04-06T13:00:00Z"))).toMatchObject({
+      cycle: 2,
+      expiresOn: "2028-04-06",
+      expired: false,
+    });
   });
 });
