@@ -20,6 +20,7 @@ import {
 } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
 import type { Resource, WriteResult } from "./resource";
+import { cycleStart } from "./completion-cycle.server";
 import { courseQuizScore } from "./quiz.server";
 import { completionOf, isExpired } from "./completion-cycle.server";
 import { addDays, dayIn, DEFAULT_TIME_ZONE, localMidnight } from "../utils/calendar";
@@ -55,10 +56,11 @@ export const RENDER_JOB = "certificate.render";
 
 /**
  * The learner's quiz score for a course (out of 100), or null when the course has none: the best score of
- * each quiz lesson, averaged (docs/decisions/013-quizzes.md).
+ * each quiz lesson, averaged (docs/decisions/013-quizzes.md), in the current completion cycle only (a
+ * renewal's certificate shows the renewal's score: docs/decisions/035-recertification.md).
  */
 export function certificateScore(db: TenantConn, userId: number, courseId: number): number | null {
-  return courseQuizScore(db, userId, courseId);
+  return courseQuizScore(db, userId, courseId, cycleStart(db, userId, courseId));
 }
 
 // ------------------------------------------------------------------------------------------------

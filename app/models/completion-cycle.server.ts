@@ -86,6 +86,17 @@ export function recordCourseCompletion(tx: TenantConn, { userId, courseId, now }
 }
 
 /**
+ * When the person's current cycle of a course began: their previous completion (the latest in the history),
+ * or null in the first cycle. What a cycle's certificate counts from (its quiz score).
+ */
+export function cycleStart(db: TenantConn, userId: number, courseId: number): Date | null {
+  const row = db.get<{ at: number | null }>(
+    sql`select max(completed_at) as at from ${courseCompletionHistory} where user_id = ${userId} and course_id = ${courseId}`,
+  );
+  return row?.at ? new Date(row.at * 1000) : null;
+}
+
+/**
  * Opens a renewal of the person's completion (the course is taken again): from `now` on, the course's
  * lessons count again, so their completed marks are cleared (positions and watch time stay; SCORM attempts
  * start afresh: `restartCourseWork`). Does nothing

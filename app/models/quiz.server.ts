@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, max, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, max, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import {
@@ -421,7 +421,7 @@ export function endedAttempts(db: TenantConn, quizId: number, userId: number) {
         eq(quizAttempts.quizId, quizId),
         eq(quizAttempts.userId, userId),
         isNotNull(quizAttempts.endedAt),
-        since ? gte(quizAttempts.startedAt, since) : undefined,
+        since ? gt(quizAttempts.endedAt, since) : undefined,
       ),
     )
     .orderBy(asc(quizAttempts.attemptNumber))
@@ -793,8 +793,10 @@ export function quizResults(db: TenantConn, quizId: number) {
 /**
  * The learner's quiz score for a course (for certificates' {score}): the best score of each quiz lesson of
  * the course, averaged; null when the course has no quiz lessons. A quiz lesson never attempted counts 0.
+ * With `since`, only attempts ended after it count (a renewal's certificate: its own cycle's scores; the
+ * attempt that completed the earlier cycle ended at that completion).
  */
-export function courseQuizScore(db: TenantConn, userId: number, courseId: number): number | null {
+export function courseQuizScore(db: TenantConn, userId: number, courseId: number, since: Date | null = null): number | null {
   const quizLessonsOfCourse = db
     .select({ lessonId: lessons.id, quizId: quizLessons.quizId })
     .from(lessons)
@@ -810,6 +812,7 @@ export function courseQuizScore(db: TenantConn, userId: number, courseId: number
         eq(quizAttempts.userId, userId),
         eq(quizAttempts.courseId, courseId),
         isNotNull(quizAttempts.endedAt),
+        since ? gt(quizAttempts.endedAt, since) : undefined,
         inArray(
           quizAttempts.lessonId,
           quizLessonsOfCourse.map((l) => l.lessonId),

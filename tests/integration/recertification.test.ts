@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { viewerOfMember, type Viewer } from "../../app/access/viewer";
 import { createAssignment, dueSoon, type AssignmentWrite } from "../../app/models/assignment.server";
-import { listOwnCertificates } from "../../app/models/certificate.server";
+import { certificateScore, listOwnCertificates } from "../../app/models/certificate.server";
 import { createCourse } from "../../app/models/course.server";
 import { addMembers, createGroup, membershipsOf, removeMember } from "../../app/models/group.server";
 import { completeLesson, courseProgress } from "../../app/models/learning.server";
@@ -203,6 +203,13 @@ describe("recertification", () => {
       [1, "2027-02-28"],
     ]);
     expect(certificates[0].publicId).not.toBe(certificates[1].publicId);
+    // The new certificate's score is the renewal's own: an attempt of the first cycle does not count in it.
+    expect(certificates.map((c) => c.score)).toEqual([100, 100]);
+    db.$client
+      .prepare("update quiz_attempts set score = 40 where user_id = ? and started_at >= ?")
+      .run(ids.ann, at("2027-02-01T00:00:00Z").getTime() / 1000);
+    expect(certificateScore(db, ids.ann, course.id)).toBe(40);
+    db.$client.prepare("update quiz_attempts set score = 100 where user_id = ?").run(ids.ann);
     // After 28 Feb the first is expired, the second valid.
     const later = at("2027-03-05T12:00:00Z");
     expect(certificates.map((c) => certificateValidity(db, c, later).expired)).toEqual([false, true]);
