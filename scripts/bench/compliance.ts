@@ -48,6 +48,12 @@ export async function benchCompliance({
     ["GET /api/compliance?group_id= (a department)", `/api/compliance?group_id=${seeded.departmentIds[0]}`, admin, null],
     ["dashboard overview page (with analytics, 30 days)", "/dashboard", page, null],
     ["for comparison: a dashboard page of a form (/dashboard/users/settings)", "/dashboard/users/settings", page, null],
+    [
+      "a course's assignments screen (all staff, 10,000 people, and a department)",
+      `/dashboard/organizations/${folder.slice(4)}/courses/${course}/assignments`,
+      page,
+      null,
+    ],
     ["people page, one course, overdue", `/dashboard/compliance/people?course_id=${course}&state=overdue`, page, null],
     ["GET /api/compliance/people?state=overdue (every course)", "/api/compliance/people?state=overdue", admin, null],
     ["GET /api/compliance/people?q= (a name)", "/api/compliance/people?q=learner123", admin, null],
