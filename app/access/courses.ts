@@ -174,6 +174,26 @@ export function isCourseCompleted(db: TenantConn, userId: number, courseId: numb
 }
 
 /**
+ * The people `courseAccess` might refuse the course, as SQL over `users`: a superset, leaving out only those
+ * it certainly lets in — an enabled person with a role here (app/access/viewer.ts `viewerOfMember`), when the
+ * course is published, open to them (open to everyone, or given to one of their groups) and its prerequisite
+ * done. For a caller asking about thousands of people at once (an assignment's): `courseAccess` then decides
+ * for those left. Keep it in step with `courseAccess` below; tests/integration/assignments.test.ts compares them.
+ */
+export function mayBeRefused(course: Course): SQL {
+  if (!isPublished(course)) return sql`1`;
+  const parts: SQL[] = [sql`users.disabled_at is not null`, sql`users.role is null`];
+  if (!isOpen(course))
+    parts.push(sql`not exists (select 1 from group_members gm join group_courses gc on gc.group_id = gm.group_id
+      where gm.user_id = users.id and gc.course_id = ${course.id})`);
+  if (course.prerequisiteCourseId)
+    parts.push(
+      sql`not exists (select 1 from course_completions cc where cc.user_id = users.id and cc.course_id = ${course.prerequisiteCourseId})`,
+    );
+  return sql`(${sql.join(parts, sql` or `)})`;
+}
+
+/**
  * May the viewer open the course (its lessons, materials, quizzes, SCORM content)? Drafts are for those
  * who may preview: anyone else finds no such course (app/models/learning.server.ts `findCourse`), and is
  * refused here should a caller ask about one. Then sign-in, groups, and the prerequisite.

@@ -12,7 +12,15 @@ import {
   type Assignment,
   type Course,
 } from "../../db/tenant";
-import { courseAccess, isVisible, prerequisiteDone, visibleCoursesPrepared, type Access, type AccessDenied } from "../access/courses";
+import {
+  courseAccess,
+  isVisible,
+  mayBeRefused,
+  prerequisiteDone,
+  visibleCoursesPrepared,
+  type Access,
+  type AccessDenied,
+} from "../access/courses";
 import { isSignedIn, mayAssign, mayPreview } from "../access/rules";
 import { viewerOfMember, type Viewer } from "../access/viewer";
 import { addDays, dayIn, isDate } from "../utils/calendar";
@@ -155,43 +163,53 @@ export function createAssignment(
     ok: true,
     assignment,
     assigned: assigned.length,
-    cannotOpen: whoCannotOpen(
-      db,
-      viewer,
-      course,
-      assigned.map((p) => p.userId),
-    ),
+    cannotOpen: whoCannotOpen(db, viewer, course, sql`(select user_id from assignment_people where assignment_id = ${assignment.id})`),
   };
 }
 
 /**
  * Of these people, those the access policy does not let open the course, each asked as the viewer they are
- * (app/access/viewer.ts `viewerOfMember`, their role and groups as they are now).
+ * (app/access/viewer.ts `viewerOfMember`, their role and groups as they are now), by name. `people` is a list
+ * of ids or SQL choosing `user_id`s (an assignment's open rows: read through their index, not a 10,000-id list).
  */
-export function whoCannotOpen(db: TenantConn, base: Pick<Viewer, "organization" | "db" | "language">, course: Course, userIds: number[]) {
+export function whoCannotOpen(
+  db: TenantConn,
+  base: Pick<Viewer, "organization" | "db" | "language">,
+  course: Course,
+  people: number[] | SQL,
+) {
   const out: CannotOpen[] = [];
-  if (userIds.length === 0) return out;
-  const ids = JSON.stringify(userIds);
-  const people = db
-    .select()
-    .from(users)
-    .where(sql`${users.id} in (select value from json_each(${ids}))`)
-    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
-    .all();
+  if (Array.isArray(people) && people.length === 0) return out;
+  const listed = Array.isArray(people) ? sql`(select value from json_each(${JSON.stringify(people)}))` : people;
+  // Only those the access policy might refuse are read and asked (`mayBeRefused`), not 10,000 people;
+  // `courseAccess` decides for them.
+  const chosen = sql`(select id from users where users.id in ${listed} and ${mayBeRefused(course)})`;
   const memberships = new Map<number, { groupId: number; isAdmin: boolean }[]>();
   for (const m of db
     .select({ userId: groupMembers.userId, groupId: groupMembers.groupId, isAdmin: groupMembers.isAdmin })
     .from(groupMembers)
-    .where(sql`${groupMembers.userId} in (select value from json_each(${ids}))`)
+    .where(sql`${groupMembers.userId} in ${chosen}`)
     .all()) {
-    memberships.set(m.userId, [...(memberships.get(m.userId) ?? []), { groupId: m.groupId, isAdmin: m.isAdmin }]);
+    const list = memberships.get(m.userId);
+    if (list) list.push({ groupId: m.groupId, isAdmin: m.isAdmin });
+    else memberships.set(m.userId, [{ groupId: m.groupId, isAdmin: m.isAdmin }]);
   }
-  for (const person of people) {
+  for (const person of db
+    .select()
+    .from(users)
+    .where(sql`${users.id} in ${chosen}`)
+    .all()) {
     const access = courseAccess(db, viewerOfMember(base, person, memberships.get(person.id) ?? []), course);
     if (!access.allowed)
       out.push({ userId: person.id, email: person.email, firstName: person.firstName, lastName: person.lastName, reason: access.reason });
   }
-  return out;
+  // By name, as the screen lists them (only those refused are sorted).
+  const key = (p: CannotOpen) => [p.lastName ?? "", p.firstName ?? ""] as const;
+  return out.sort((a, b) => {
+    const [al, af] = key(a);
+    const [bl, bf] = key(b);
+    return al < bl ? -1 : al > bl ? 1 : af < bf ? -1 : af > bf ? 1 : a.userId - b.userId;
+  });
 }
 
 /** Takes an assignment back with its people's rows; the same rule as assigning decides who may. */
@@ -616,18 +634,11 @@ export function cannotOpenOf(db: TenantConn, viewer: Viewer, id: number): Cannot
   if (!row || !mayAssign(viewer, targetOf(row))) return [];
   const course = db.select().from(courses).where(eq(courses.id, row.courseId)).get();
   if (!course) return [];
-  const open = db
-    .select({ userId: assignmentPeople.userId })
-    .from(assignmentPeople)
-    .where(
-      and(eq(assignmentPeople.assignmentId, id), sql`${assignmentPeople.leftAt} is null`, sql`${assignmentPeople.completedAt} is null`),
-    )
-    .all();
   return whoCannotOpen(
     db,
     viewer,
     course,
-    open.map((p) => p.userId),
+    sql`(select user_id from assignment_people where assignment_id = ${id} and left_at is null and completed_at is null)`,
   );
 }
 

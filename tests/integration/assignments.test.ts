@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { courseAccess } from "../../app/access/courses";
 import { viewerOfMember, type Viewer } from "../../app/access/viewer";
 import {
   assignmentPeopleOf,
@@ -9,6 +10,7 @@ import {
   deleteAssignment,
   dueSoon,
   listAssignments,
+  whoCannotOpen,
   type AssignmentWrite,
 } from "../../app/models/assignment.server";
 import { createCourse } from "../../app/models/course.server";
@@ -293,5 +295,50 @@ describe("who may assign", () => {
     ]);
     expect(stateOf("ann@x.test", secret, at("2026-09-02T10:00:00Z"))).toMatchObject({ state: "not_started", access: { allowed: true } });
     expect(stateOf("cy@x.test", secret, at("2026-09-02T10:00:00Z"))).toBeUndefined();
+  });
+});
+
+describe("who cannot open a course, asked of thousands at once", () => {
+  it("names the same people, for the same reasons, as asking courseAccess of each (mayBeRefused leaves out only those it lets in)", async () => {
+    const people: number[] = [];
+    for (const [email, role] of [
+      ["mx-admin@x.test", "admin"],
+      ["mx-in@x.test", "learner"],
+      ["mx-out@x.test", "learner"],
+      ["mx-done@x.test", "learner"],
+      ["mx-off@x.test", "learner"],
+      ["mx-none@x.test", "learner"],
+    ] as const)
+      people.push((await createUser(db, { email, firstName: email.slice(3, -7), lastName: "Mx", role })).id);
+    const [, inGroup, , done, off, none] = people;
+    db.$client.prepare("update users set disabled_at = unixepoch() where id = ?").run(off);
+    db.$client.prepare("update users set role = null where id = ?").run(none);
+    const group = createGroup(db, { name: "Matrix" }).id;
+    addMembers(db, group, [inGroup, done]);
+    const course = (title: string, extra: Record<string, unknown> = {}) =>
+      createCourse(db, { title, description: "", type: "series", published: true, position: 0, ...extra });
+    const before = course("Matrix basics");
+    db.$client.prepare("insert into course_completions (user_id, course_id, completed_at) values (?, ?, unixepoch())").run(done, before.id);
+    const courses = [
+      course("Matrix draft", { published: false }),
+      course("Matrix open"),
+      course("Matrix forced", { forceGroups: true }),
+      course("Matrix blocked", { blockDefaultAccess: true }),
+      course("Matrix after", { prerequisiteCourseId: before.id }),
+      course("Matrix forced after", { forceGroups: true, prerequisiteCourseId: before.id }),
+    ];
+    for (const c of courses) if (c.forceGroups || c.blockDefaultAccess) attachCourses(db, group, [c.id]);
+    const base = { organization: null, db, language: "en" as const };
+    for (const c of courses) {
+      const oneByOne = people
+        .map((id) => ({ id, access: courseAccess(db, viewerOfMember(base, getUser(db, id)!, membershipsOf(db, id)), c) }))
+        .filter((p) => !p.access.allowed)
+        .map((p) => [p.id, (p.access as { reason: string }).reason]);
+      const atOnce = whoCannotOpen(db, base, c, people).map((p) => [p.userId, p.reason]);
+      expect(new Set(atOnce), c.title).toEqual(new Set(oneByOne));
+    }
+    // The matrix is not empty: each kind of refusal is among them.
+    const reasons = new Set(courses.flatMap((c) => whoCannotOpen(db, base, c, people).map((p) => p.reason)));
+    expect(reasons).toEqual(new Set(["limited", "login", "prerequisite"]));
   });
 });
