@@ -179,6 +179,7 @@ export function isCourseCompleted(db: TenantConn, userId: number, courseId: numb
  * course is published, open to them (open to everyone, or given to one of their groups) and its prerequisite
  * done. For a caller asking about thousands of people at once (an assignment's): `courseAccess` then decides
  * for those left. Keep it in step with `courseAccess` below; tests/integration/assignments.test.ts compares them.
+ * It names the table `users` (a query giving it another name cannot use it).
  */
 export function mayBeRefused(course: Course): SQL {
   if (!isPublished(course)) return sql`1`;

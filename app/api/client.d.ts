@@ -15057,6 +15057,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description `stale`: the launch belongs to an attempt that has ended since (a renewal of the course started it again): reload */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form; `unknown_sco`: the package has no such SCO */
             422: {
                 headers: {

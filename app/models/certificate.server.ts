@@ -20,9 +20,8 @@ import {
 } from "../../db/tenant";
 import { contains, type Page } from "../utils/pagination";
 import type { Resource, WriteResult } from "./resource";
-import { cycleStart } from "./completion-cycle.server";
 import { courseQuizScore } from "./quiz.server";
-import { completionOf, isExpired } from "./completion-cycle.server";
+import { completionOf, cycleStart, isExpired } from "./completion-cycle.server";
 import { addDays, dayIn, DEFAULT_TIME_ZONE, localMidnight } from "../utils/calendar";
 import { blockSchema, layoutSchema } from "./forms/certificates";
 

@@ -127,15 +127,18 @@ function restartCourseWork(tx: TenantConn, userId: number, courseId: number) {
  * `today`: a renewal opens for each, so they take the course again as the assignment asks. `assigned` is
  * SQL over `assignment_people ap` choosing the rows just written; only their open rows count.
  */
-export function renewExpiredAssignees(tx: TenantConn, assigned: SQL, { today, now }: { today: string; now: Date }) {
-  const renewed = tx.all<{ userId: number; courseId: number }>(sql`update ${courseCompletions} set renewal_started_at = ${toSeconds(now)}
+export function renewExpiredAssignees(db: TenantConn, assigned: SQL, { today, now }: { today: string; now: Date }) {
+  // One transaction (a savepoint inside the caller's): some callers (joining a group) write without one.
+  return db.transaction((tx) => {
+    const renewed = tx.all<{ userId: number; courseId: number }>(sql`update ${courseCompletions} set renewal_started_at = ${toSeconds(now)}
     where renewal_started_at is null and expires_on is not null and expires_on < ${today}
     and exists (select 1 from assignment_people ap join assignments a on a.id = ap.assignment_id
       where a.course_id = course_completions.course_id and ap.user_id = course_completions.user_id
       and ap.completed_at is null and ap.left_at is null and ${assigned})
     returning user_id as userId, course_id as courseId`);
-  for (const r of renewed) restartCourseWork(tx, r.userId, r.courseId);
-  return renewed.length;
+    for (const r of renewed) restartCourseWork(tx, r.userId, r.courseId);
+    return renewed.length;
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, max, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, max, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import {
@@ -421,7 +421,7 @@ export function endedAttempts(db: TenantConn, quizId: number, userId: number) {
         eq(quizAttempts.quizId, quizId),
         eq(quizAttempts.userId, userId),
         isNotNull(quizAttempts.endedAt),
-        since ? gt(quizAttempts.endedAt, since) : undefined,
+        since ? gte(quizAttempts.startedAt, since) : undefined,
       ),
     )
     .orderBy(asc(quizAttempts.attemptNumber))

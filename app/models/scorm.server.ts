@@ -259,6 +259,7 @@ export function launchState(db: TenantConn, { userId, pkg, item }: { userId: num
 export type CommitResult =
   | { ok: true; attempt: ScormAttempt; lessonCompleted: boolean; courseCompleted: boolean }
   | { ok: false; problem: "unknown_sco" }
+  | { ok: false; problem: "stale" }
   | { ok: false; problem: "invalid"; problems: CmiProblem[] };
 
 const num = (v: string | undefined) => (v === undefined || v === "" || !Number.isFinite(Number(v)) ? null : Number(v));
@@ -289,6 +290,12 @@ export function commitAttempt(
   const values = checked.values;
   return db.transaction((tx) => {
     const existing = attemptFor(tx, userId, lesson.id, scoId);
+    // A launch whose attempt has since ended (a renewal: app/models/completion-cycle.server.ts
+    // `restartCourseWork`) still holds that attempt's data, statuses included, and scorm-again sends it back
+    // whole: its commits are refused, so a package left open in a tab cannot complete the renewal. Only a new
+    // attempt's launch is seeded `ab-initio` (`launchState`).
+    const entry = cmi[family === "1.2" ? "cmi.core.entry" : "cmi.entry"];
+    if (!existing && typeof entry === "string" && entry !== "ab-initio") return { ok: false as const, problem: "stale" as const };
     const merged: Record<string, string> = { ...(existing?.cmi ?? {}), ...values };
     const sessionKey = family === "1.2" ? "cmi.core.session_time" : "cmi.session_time";
     const exitKey = family === "1.2" ? "cmi.core.exit" : "cmi.exit";

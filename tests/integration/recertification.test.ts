@@ -313,7 +313,15 @@ describe("recertification", () => {
 
     const after = at("2027-04-05T12:00:00Z");
     expect(completionStatus(db, ids.gus, scormCourse.id, after)).toMatchObject({ expired: true, canRetake: true });
+    // A tab opened before the renewal still holds the old attempt (seeded "" or "resume", sent back whole).
+    const staleLaunch = launchState(db, { userId: ids.gus, pkg, item });
+    expect(staleLaunch["cmi.core.lesson_status"]).toBe("completed");
     expect(retakeCourse(db, viewer("gus"), scormCourse, after)).toEqual({ ok: true });
+    expect(commitAttempt(db, { userId: ids.gus, lesson, pkg, scoId: "sco1", cmi: staleLaunch, terminate: true, now: after })).toEqual({
+      ok: false,
+      problem: "stale",
+    });
+    expect(courseProgress(db, ids.gus, scormCourse.id).completed_lessons).toBe(0);
     // The renewal's launch is a new attempt: nothing of the earlier one is handed to the package.
     const seed = launchState(db, { userId: ids.gus, pkg, item });
     expect(seed["cmi.core.entry"]).toBe("ab-initio");

@@ -412,6 +412,11 @@ export const learningCalls: ApiCall[] = [
       E.invalid,
       E.invalidBody,
       { status: 422, code: "unknown_sco", when: "the package has no such SCO" },
+      {
+        status: 409,
+        code: "stale",
+        when: "the launch belongs to an attempt that has ended since (a renewal of the course started it again): reload",
+      },
       { status: 403, code: "limited", when: "the caller may no longer open the lesson (also `prerequisite`, `previous_lessons`, `login`)" },
     ),
     example: {
@@ -444,6 +449,7 @@ export const learningCalls: ApiCall[] = [
         terminate: body.terminate,
       });
       if (!result.ok) {
+        if (result.problem === "stale") return apiError(409, { message: t("scorm.api.stale"), code: "stale" });
         if (result.problem === "unknown_sco")
           return apiError(422, {
             message: t("scorm.api.unknownSco"),
