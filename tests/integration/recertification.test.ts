@@ -327,8 +327,15 @@ describe("recertification", () => {
     expect(seed["cmi.core.entry"]).toBe("ab-initio");
     expect(seed["cmi.core.lesson_status"]).toBeUndefined();
     expect(seed["cmi.core.score.raw"]).toBeUndefined();
-    // Opening the package and leaving it unfinished does not renew the completion...
+    // Opening the package and leaving it unfinished does not renew the completion, but counts as started
+    // in the renewal (its progress row is touched once)...
+    const progressAt = () =>
+      row("select updated_at as at from lesson_progress where user_id = ? and lesson_id = ?", ids.gus, lesson.id)?.at;
+    expect(progressAt()).toBe(at("2026-04-01T12:00:00Z").getTime() / 1000);
     expect(commit("incomplete", "2027-04-05T12:05:00Z")).toMatchObject({ ok: true, lessonCompleted: false, courseCompleted: false });
+    expect(progressAt()).toBe(at("2027-04-05T12:05:00Z").getTime() / 1000);
+    commit("incomplete", "2027-04-05T12:10:00Z");
+    expect(progressAt()).toBe(at("2027-04-05T12:05:00Z").getTime() / 1000);
     expect(courseProgress(db, ids.gus, scormCourse.id).completed_lessons).toBe(0);
     expect(completionStatus(db, ids.gus, scormCourse.id, after)).toMatchObject({ cycle: 1, expired: true });
     // ...completing it again does, as a second cycle with a new expiry.
