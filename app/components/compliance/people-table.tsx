@@ -1,19 +1,9 @@
 import { useTranslation } from "~/utils/translate";
 import { formatDate } from "~/utils/dates";
-import type { ComplianceState } from "~/utils/compliance-query";
+import type { CompliancePerson } from "~/models/compliance.server";
 
-export interface PersonRow {
-  user_id: number;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  course_id: number;
-  course_title: string;
-  state: ComplianceState;
-  due_on: string;
-  completed_at: string | Date | null;
-  expires_on: string | null;
-}
+/** A person of the report as the page has it: the model's, its completion time as sent to the browser. */
+export type PersonRow = Omit<CompliancePerson, "started" | "completed_at"> & { completed_at: string | Date | null };
 
 /** A local day (YYYY-MM-DD) as a date in the reader's language. */
 export const formatDay = (day: string, locale: string) => formatDate(`${day}T00:00:00Z`, { locale, timeZone: "UTC", dateStyle: "medium" });
