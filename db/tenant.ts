@@ -1217,6 +1217,20 @@ export const contentVersion = sqliteTable("content_version", {
 });
 
 /*
+ * ——— Signed-in learners' kept pages (docs/decisions/039-learner-page-cache.md) ———
+ * A number per person, moved by triggers (migration 0031) on every change to a row of theirs that a
+ * learner's home or course page reads (progress, completions, certificates, bookmarks, assignments to them,
+ * group memberships, their own row). With `content_version` (whose triggers that migration extends to the
+ * shared tables those pages read: assignments, links, materials, ratings, leaderboard settings) it says
+ * whether a kept page still shows what it would now. tests/integration/learner-page-cache.test.ts lists the
+ * tables those pages read and fails when one is covered by neither.
+ */
+export const userVersions = sqliteTable("user_versions", {
+  userId: integer("user_id").primaryKey(),
+  version: integer("version").notNull().default(0),
+});
+
+/*
  * ——— What the platform database keeps of this organization (issue 31; db/platform.ts) ———
  * Triggers (migration 0020) add a row for every person added, removed or changed in what /admin/users
  * shows (e-mail, name, role, disabled), and a row with no user for every course added or removed. The

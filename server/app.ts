@@ -19,6 +19,7 @@ import { serveFiles } from "./files";
 import { healthChecks } from "./health";
 import { logger, requestLog } from "./logger";
 import { VisitorPageCache } from "./page-cache";
+import { LearnerPageCache } from "./learner-page-cache";
 import { serveImages } from "./images";
 import { serveFavicon } from "./favicon";
 import { serveScormContent } from "./scorm/content";
@@ -103,7 +104,9 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   app.use(serveApi(build, getLoadContext, compress));
   // Visitors' browsing pages, kept while nothing they show has changed.
   app.use(pageCache.middleware());
-  app.all("*", documents(build, config.NODE_ENV === "development" ? "development" : "production", getLoadContext));
+  // Signed-in learners' home and course pages, kept while nothing they show has changed (decision 039).
+  const learnerPages = new LearnerPageCache(config.LEARNER_PAGE_CACHE_MB * 1024 * 1024);
+  app.all("*", documents(build, config.NODE_ENV === "development" ? "development" : "production", getLoadContext, learnerPages));
 
   // Anything that escapes (a platform database error, a file-system failure while opening a tenant):
   // the generic page, never Express's default handler with its stack trace.

@@ -83,6 +83,11 @@ const schema = z.object({
    */
   PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(16),
   /**
+   * Memory for signed-in learners' kept home and course pages, in MiB; 0 keeps none
+   * (docs/decisions/039-learner-page-cache.md).
+   */
+  LEARNER_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(8),
+  /**
    * Course cards' kept markup, in thousands of characters of keys and HTML; 0 keeps none
    * (docs/decisions/030-kept-markup.md). Read by app/utils/kept-markup.server.tsx; checked here at start.
    */

@@ -1,0 +1,215 @@
+import crypto from "node:crypto";
+import type { AppLoadContext } from "@remix-run/node";
+import type { Request, Response } from "express";
+import type { TenantDb } from "../db/open";
+import type { Organization } from "../db/platform";
+import { preparedOnce } from "../db/prepared";
+
+/**
+ * Signed-in learners' home and course pages kept, rendered, while nothing they show has changed
+ * (docs/decisions/039-learner-page-cache.md). The visitors' cache (server/page-cache.ts) answers before
+ * anyone is identified; this one answers after: the session has been checked (server/viewer.ts) as for any
+ * page, so a signed-out, expired or revoked session never reaches a kept page.
+ *
+ * A kept page stands for one session's cookies, URL and language and is served only while all of these are
+ * unchanged:
+ * 1. the organization's record (the directory hands out a new object after any change);
+ * 2. the tenant's `content_version`, moved by triggers on every shared table those pages read (migrations
+ *    0018, 0021, 0031), whichever process writes;
+ * 3. the person's `user_versions` row, moved by triggers on every row of theirs those pages read
+ *    (migration 0031): progress, completions, certificates, bookmarks, assignments, memberships, their own
+ *    row; tests/integration/learner-page-cache.test.ts fails when those pages read a table neither covers;
+ * 4. a minute of age, for what a page works out from the clock (due days, the time a course opens).
+ * Both versions are read before the page is rendered, so a change during the render can only make a kept
+ * page look older than it is. Only a 200 HTML page that sets no cookie is kept, with the headers Remix
+ * gave it; each reply carries its own CSP nonce (written where the nonce the page was rendered with stood).
+ *
+ * A page is kept the second time its key is asked for (a doorkeeper set of hashed keys, as for course
+ * cards in docs/decisions/030-kept-markup.md): a page asked for once, such as one of a thousand courses
+ * opened by one of many learners, is neither copied nor pushes out pages people come back to.
+ */
+
+/** `/` and `/courses/{id}`: the pages a learner opens most. Remix's data requests (`?_data`) are not kept. */
+const PAGES = /^\/(?:courses\/\d+\/?)?$/;
+/** The session and the two preferences; any other cookie (a flash message, an SSO state) means no kept page. */
+const KEPT_WITH_COOKIES = new Set(["lectern_session", "lng", "theme"]);
+/** Learners and group admins (learners who administer a group); management roles are rendered every time. */
+const ROLES = new Set(["learner", "group_admin"]);
+const TTL_MS = 60_000;
+const MAX_PAGE_BYTES = 512 * 1024;
+/** Hashed keys seen once; emptied when full. */
+const DOORKEEPER_SIZE = 4096;
+/** Headers that belong to one response. */
+const NOT_KEPT = new Set(["content-length", "content-encoding", "transfer-encoding", "set-cookie", "date", "etag", "x-request-id"]);
+
+interface Versions {
+  content: number;
+  user: number;
+}
+
+interface Kept extends Versions {
+  organization: Organization;
+  storedAt: number;
+  headers: Array<[string, string]>;
+  /** The page's bytes as rendered (outside V8's heap), and where the nonce it was rendered with stands in them. */
+  body: Buffer;
+  nonceAt: number[];
+  nonceLength: number;
+}
+
+/** What a miss hands to `keep` once the page is rendered. */
+export interface PendingPage extends Versions {
+  key: string;
+  organization: Organization;
+  nonce: string;
+}
+
+function versionsOf(db: TenantDb, userId: number): Versions | null {
+  const row = preparedOnce(db, "learnerPages.versions", () =>
+    db.$client.prepare(
+      "select (select version from content_version where id = 1) as content, coalesce((select version from user_versions where user_id = ?), 0) as user",
+    ),
+  ).get(userId) as { content: number | null; user: number } | undefined;
+  return row && typeof row.content === "number" ? { content: row.content, user: row.user } : null;
+}
+
+function onlyKeptCookies(cookieHeader: string) {
+  for (const pair of cookieHeader.split(";")) {
+    const name = pair.split("=", 1)[0].trim();
+    if (name && !KEPT_WITH_COOKIES.has(name)) return false;
+  }
+  return true;
+}
+
+export class LearnerPageCache {
+  readonly #pages = new Map<string, Kept>();
+  readonly #seen = new Set<string>();
+  #bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  get size() {
+    return this.#pages.size;
+  }
+
+  get bytes() {
+    return this.#bytes;
+  }
+
+  clear() {
+    this.#pages.clear();
+    this.#bytes = 0;
+  }
+
+  /**
+   * After the viewer is known, before Remix: answers with a kept page (returns "sent"), or returns what
+   * `keep` needs to keep this request's page, or null when this request's page is not one to keep.
+   */
+  lookup(req: Request, res: Response, context: AppLoadContext): "sent" | PendingPage | null {
+    if (this.maxBytes <= 0 || req.method !== "GET" || !PAGES.test(req.path) || req.url.includes("_data=")) return null;
+    const { organization, db, viewer, cspNonce } = context;
+    if (!organization || !db || !cspNonce || req.headers.authorization) return null;
+    const { session, person, role } = viewer;
+    if (viewer.via !== "cookie" || !session || session.twoFactorPending || !person || !role || !ROLES.has(role)) return null;
+    const cookie = req.headers.cookie ?? "";
+    if (!onlyKeptCookies(cookie)) return null;
+    const versions = versionsOf(db, person.id);
+    if (!versions) return null;
+    const key = [
+      organization.id,
+      session.id,
+      person.id,
+      viewer.language,
+      req.hostname,
+      req.protocol,
+      req.originalUrl,
+      cookie,
+      req.headers["accept-language"] ?? "",
+    ].join("\n");
+    const kept = this.#pages.get(key);
+    if (
+      kept &&
+      kept.organization === organization &&
+      kept.content === versions.content &&
+      kept.user === versions.user &&
+      Date.now() - kept.storedAt < TTL_MS
+    ) {
+      this.hits++;
+      this.#pages.delete(key);
+      this.#pages.set(key, kept); // most recently used last
+      for (const [name, value] of kept.headers) res.setHeader(name, value);
+      res.setHeader("X-Page-Cache", "hit");
+      sendWithNonce(res, kept, cspNonce);
+      return "sent";
+    }
+    this.misses++;
+    res.setHeader("X-Page-Cache", "miss");
+    if (kept) this.#forget(key);
+    else {
+      // Only a page asked for before is worth keeping.
+      const hash = crypto.createHash("sha1").update(key).digest("base64");
+      if (!this.#seen.has(hash)) {
+        if (this.#seen.size >= DOORKEEPER_SIZE) this.#seen.clear();
+        this.#seen.add(hash);
+        return null;
+      }
+      this.#seen.delete(hash);
+    }
+    return { key, organization, nonce: cspNonce, ...versions };
+  }
+
+  /** Keeps a page Remix rendered for a request `lookup` returned `pending` for, if it is one to keep. */
+  keep(pending: PendingPage, status: number, headers: Headers, body: Buffer) {
+    if (status !== 200 || headers.has("set-cookie") || !(headers.get("content-type") ?? "").startsWith("text/html")) return;
+    if (body.length > MAX_PAGE_BYTES || body.length > this.maxBytes / 4) return;
+    const kept: Array<[string, string]> = [];
+    for (const [name, value] of headers.entries()) if (!NOT_KEPT.has(name)) kept.push([name, value]);
+    const { key, organization, content, user, nonce } = pending;
+    const nonceBytes = Buffer.from(nonce);
+    const nonceAt: number[] = [];
+    for (let at = body.indexOf(nonceBytes); at !== -1; at = body.indexOf(nonceBytes, at + nonceBytes.length)) nonceAt.push(at);
+    this.#forget(key);
+    this.#pages.set(key, {
+      organization,
+      content,
+      user,
+      storedAt: Date.now(),
+      headers: kept,
+      body,
+      nonceAt,
+      nonceLength: nonceBytes.length,
+    });
+    this.#bytes += body.length;
+    for (const [oldest] of this.#pages) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#forget(oldest);
+    }
+  }
+
+  #forget(key: string) {
+    const page = this.#pages.get(key);
+    if (!page) return;
+    this.#pages.delete(key);
+    this.#bytes -= page.body.length;
+  }
+}
+
+/**
+ * A kept page's bytes with this reply's nonce where the one it was rendered with stood, written as slices
+ * of the kept bytes (one write to the socket; no copy of the page per reply).
+ */
+function sendWithNonce(res: Response, kept: Kept, nonce: string) {
+  const nonceBytes = Buffer.from(nonce);
+  res.status(200);
+  res.setHeader("Content-Length", String(kept.body.length + kept.nonceAt.length * (nonceBytes.length - kept.nonceLength)));
+  res.cork();
+  let from = 0;
+  for (const at of kept.nonceAt) {
+    res.write(kept.body.subarray(from, at));
+    res.write(nonceBytes);
+    from = at + kept.nonceLength;
+  }
+  res.end(kept.body.subarray(from));
+}

@@ -1,0 +1,249 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../helpers/auth";
+import { request, type HttpResponse } from "../helpers/http";
+import { startServer, type RunningServer } from "../helpers/server";
+import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
+
+/**
+ * Signed-in learners' home and course pages are kept rendered (server/learner-page-cache.ts,
+ * docs/decisions/039-learner-page-cache.md) and are never stale. Two servers share one data directory: one
+ * keeps pages, the other renders every page afresh (`LEARNER_PAGE_CACHE_MB=0`). After each change — made
+ * through the other server's /api or by another process writing the file — the kept server's next page
+ * must be the fresh server's page, byte for byte but for the nonce, and must differ from the page before.
+ */
+let kept: RunningServer;
+let fresh: RunningServer;
+let learnerCookie: string;
+let learnerToken: string;
+const ORG = "acme.localhost";
+const LEARNER_ID = 2;
+
+beforeAll(async () => {
+  kept = await startServer();
+  fresh = await startServer({ dataDir: kept.dataDir, env: { LEARNER_PAGE_CACHE_MB: "0" } });
+  learnerCookie = await cookieFor(insertSession(kept, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
+  learnerToken = insertSession(kept, { organizationId: 1 }, { email: "learner@acme.test", kind: "api" });
+}, 90_000);
+afterAll(async () => {
+  await fresh?.stop();
+  await kept?.stop();
+});
+
+const visit = (server: RunningServer, p: string, cookie = learnerCookie, headers: Record<string, string> = {}) =>
+  request(server.port, ORG, p, { headers: { Cookie: cookie, ...headers } });
+const nonceOf = (res: HttpResponse) => /'nonce-([^']+)'/.exec(String(res.headers["content-security-policy"]))![1];
+/** The page with its nonce taken out: two replies of the same page differ in nothing else. */
+const withoutNonce = (res: HttpResponse) => res.body.split(nonceOf(res)).join("NONCE");
+const query = <T>(sql: string, ...params: unknown[]) => {
+  const db = new Database(path.join(kept.dataDir, "org-1", "db.sqlite"), { readonly: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+};
+
+/** Asks the keeping server until it answers from a kept page (a page is kept on its second showing). */
+async function warm(p: string, cookie = learnerCookie) {
+  for (let i = 0; i < 3; i++) {
+    const res = await visit(kept, p, cookie);
+    expect(res.status).toBe(200);
+    if (res.headers["x-page-cache"] === "hit") return res;
+  }
+  throw new Error(`${p} was not kept`);
+}
+
+/** The keeping server's page now, which must be what the fresh server renders now, and not what it was before. */
+async function expectChanged(p: string, before: HttpResponse) {
+  const after = await visit(kept, p);
+  expect(after.headers["x-page-cache"]).toBe("miss");
+  const now = await visit(fresh, p);
+  expect(withoutNonce(after)).toBe(withoutNonce(now));
+  expect(withoutNonce(after)).not.toBe(withoutNonce(before));
+  return after;
+}
+
+describe("a signed-in learner's home and course pages", () => {
+  it("are kept from their second showing: the kept page is the page, with this reply's own nonce", async () => {
+    for (const p of ["/", "/courses/2"]) {
+      const first = await visit(kept, p);
+      expect(first.headers["x-page-cache"]).toBe("miss");
+      expect(first.body).toContain("Leo Learner");
+      const hit = await warm(p);
+      expect(nonceOf(hit)).not.toBe(nonceOf(first));
+      expect(hit.body).toContain(`nonce="${nonceOf(hit)}"`);
+      expect(hit.body).toContain(`"cspNonce":"${nonceOf(hit)}"`);
+      expect(hit.body).not.toContain(nonceOf(first));
+      expect(Number(hit.headers["content-length"])).toBe(Buffer.byteLength(hit.body));
+      expect(hit.headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(hit.headers["cache-control"]).toBe(first.headers["cache-control"]);
+      expect(withoutNonce(hit)).toBe(withoutNonce(first));
+      expect(withoutNonce(hit)).toBe(withoutNonce(await visit(fresh, p)));
+    }
+  });
+
+  it("show progress sent to the other server's /api at once (continue watching, the course's progress)", async () => {
+    const [lesson] = query<{ id: number; courseId: number }>(
+      "select id, course_id as courseId from lessons where course_id = 3 and kind <> 'quiz' order by position limit 1",
+    );
+    expect(query("select 1 from lesson_progress where user_id = ? and course_id = 3", LEARNER_ID)).toEqual([]);
+    const home = await warm("/");
+    const course = await warm("/courses/3");
+    const sent = await api(fresh, ORG, "POST", "lesson-progresses", {
+      token: learnerToken,
+      body: { lesson_id: lesson.id, position_seconds: 30, watched_seconds: 0 },
+    });
+    expect(sent.status).toBeLessThan(300);
+    const after = await expectChanged("/", home);
+    expect(after.body).toMatch(/data-testid="continue-watching"[\s\S]*Data Protection Basics/);
+    await expectChanged("/courses/3", course);
+  });
+
+  it("show a bookmark made through /api, and another learner's rating written by another process", async () => {
+    const course = await warm("/courses/4");
+    const marked = await api(fresh, ORG, "POST", "bookmarks", { token: learnerToken, body: { course_id: 4 } });
+    expect(marked.status).toBeLessThan(300);
+    const bookmarked = await expectChanged("/courses/4", course);
+
+    await warm("/courses/4");
+    execTenant(kept, 1, "insert or replace into ratings (user_id, course_id, stars, updated_at) values (4, 4, 1, unixepoch())");
+    await expectChanged("/courses/4", bookmarked);
+  });
+
+  it("show a course assigned to the learner (due soon), and the learner's name changed, at once", async () => {
+    const home = await warm("/");
+    const due = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    execTenant(
+      kept,
+      1,
+      "insert into assignments (course_id, target, user_id, due_kind, due_date) values (5, 'person', ?, 'date', ?)",
+      LEARNER_ID,
+      due,
+    );
+    execTenant(
+      kept,
+      1,
+      "insert into assignment_people (assignment_id, user_id, assigned_at, due_on) values ((select max(id) from assignments), ?, unixepoch(), ?)",
+      LEARNER_ID,
+      due,
+    );
+    const assigned = await expectChanged("/", home);
+    expect(assigned.body).toMatch(/Project Management Fundamentals/);
+
+    await warm("/");
+    execTenant(kept, 1, "update users set first_name = 'Leonora' where id = ?", LEARNER_ID);
+    const renamed = await expectChanged("/", assigned);
+    expect(renamed.body).toContain("Leonora Learner");
+  });
+
+  it("show a course renamed and a material added by another process at once", async () => {
+    const home = await warm("/");
+    execTenant(kept, 1, "update courses set title = 'Negotiation, revised' where id = 2");
+    expect((await expectChanged("/", home)).body).toContain("Negotiation, revised");
+
+    const course = await warm("/courses/2");
+    execTenant(
+      kept,
+      1,
+      "insert into links (course_id, title, url, position) values (2, 'Further reading on safety', 'https://example.com/safety', 99)",
+    );
+    expect((await expectChanged("/courses/2", course)).body).toContain("Further reading on safety");
+  });
+});
+
+describe("a kept page is never", () => {
+  it("served to another session, of the same learner or of another", async () => {
+    await warm("/");
+    const otherDevice = await cookieFor(insertSession(kept, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
+    expect((await visit(kept, "/", otherDevice)).headers["x-page-cache"]).toBe("miss");
+    const other = await cookieFor(insertSession(kept, { organizationId: 1 }, { email: "priya.garcia.1@acme.test", kind: "web" }));
+    const page = await visit(kept, "/", other);
+    expect(page.headers["x-page-cache"]).toBe("miss");
+    expect(page.body).toContain("Priya");
+    expect(page.body).not.toContain("Leonora");
+  });
+
+  it("served once the session is signed out or waits for its second factor", async () => {
+    const cookie = await cookieFor(insertSession(kept, { organizationId: 1 }, { email: "sofia.wright.2@acme.test", kind: "web" }));
+    await warm("/", cookie);
+    execTenant(kept, 1, "update sessions set two_factor_pending = 1 where id = (select max(id) from sessions where kind = 'web')");
+    const pending = await visit(kept, "/", cookie);
+    expect(pending.headers["x-page-cache"]).toBeUndefined();
+    expect(pending.body).not.toContain("Sofia");
+    execTenant(kept, 1, "delete from sessions where id = (select max(id) from sessions where kind = 'web')");
+    const out = await visit(kept, "/", cookie);
+    expect(out.headers["x-page-cache"]).not.toBe("hit");
+    expect(out.body).not.toContain("Sofia");
+  });
+
+  it("used with a flash message or another cookie, for Remix's data requests, or for an admin", async () => {
+    await warm("/");
+    for (const [p, cookie] of [
+      ["/", `${learnerCookie}; lectern_flash=abc`],
+      ["/", `${learnerCookie}; other=1`],
+      ["/?_data=pages/index", learnerCookie],
+    ] as const) {
+      await visit(kept, p, cookie);
+      expect((await visit(kept, p, cookie)).headers["x-page-cache"]).toBeUndefined();
+    }
+    const admin = await cookieFor(insertSession(kept, { organizationId: 1 }, { email: "admin@acme.test", kind: "web" }));
+    for (let i = 0; i < 3; i++) expect((await visit(kept, "/", admin)).headers["x-page-cache"]).toBeUndefined();
+  });
+});
+
+describe("what the kept pages read", () => {
+  it("is only tables whose every change moves a version the kept page is checked against, and only the learner's own rows of theirs", () => {
+    const reads = JSON.parse(
+      execFileSync(process.execPath, ["--import", "tsx", "scripts/learner-page-reads.ts"], {
+        cwd: path.resolve(import.meta.dirname, "../.."),
+        env: { ...process.env, DATA_DIR: kept.dataDir, HOST: ORG, EMAILS: "learner@acme.test,priya.garcia.1@acme.test" },
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      }),
+    ) as Array<{
+      path: string;
+      status: number;
+      reads: Array<{ sql: string; tables: string[]; plan: Array<{ detail: string; table: string | null }> }>;
+    }>;
+    // Every page of the organization was read (the unpublished course is a 404 for learners).
+    expect(reads.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(2 * 8);
+
+    const triggers = query<{ name: string }>("select name from sqlite_schema where type = 'trigger'").map((t) => t.name);
+    const coveredBy = (prefix: string) => {
+      const tables = new Set<string>();
+      for (const name of triggers) {
+        const table = new RegExp(`^${prefix}_(.+)_ai$`).exec(name)?.[1];
+        if (table && triggers.includes(`${prefix}_${table}_au`) && triggers.includes(`${prefix}_${table}_ad`)) tables.add(table);
+      }
+      return tables;
+    };
+    const shared = coveredBy("content_version");
+    const personal = coveredBy("user_version");
+    // The session is checked on every request before a kept page is looked up; the versions are what is compared.
+    const checkedEachRequest = new Set(["sessions", "content_version", "user_versions"]);
+
+    const uncovered = new Set<string>();
+    const othersRows = new Set<string>();
+    const seen = new Set<string>();
+    for (const page of reads)
+      for (const read of page.reads) {
+        for (const table of read.tables) {
+          seen.add(table);
+          if (!shared.has(table) && !personal.has(table) && !checkedEachRequest.has(table))
+            uncovered.add(`${table} (${page.path}: ${read.sql})`);
+        }
+        // A person's own rows only: an index search on their id (users by its key).
+        for (const step of read.plan)
+          if (step.table && personal.has(step.table) && !/\((?:user_id|rowid)=\?/.test(step.detail))
+            othersRows.add(`${step.table}: ${step.detail} (${read.sql})`);
+      }
+    expect([...uncovered]).toEqual([]);
+    expect([...othersRows]).toEqual([]);
+    // The check saw the tables it is about.
+    for (const table of ["lesson_progress", "course_completions", "bookmarks", "courses", "lessons", "ratings", "sessions"])
+      expect(seen).toContain(table);
+  }, 60_000);
+});
