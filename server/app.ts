@@ -105,7 +105,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   // Visitors' browsing pages, kept while nothing they show has changed.
   app.use(pageCache.middleware());
   // Signed-in learners' home and course pages, kept while nothing they show has changed (decision 039).
-  const learnerPages = new LearnerPageCache(config.LEARNER_PAGE_CACHE_MB * 1024 * 1024);
+  const learnerPages = new LearnerPageCache(config.LEARNER_PAGE_CACHE_MB * 1024 * 1024, config.DOWNLOAD_TTL_SECONDS);
   app.all("*", documents(build, config.NODE_ENV === "development" ? "development" : "production", getLoadContext, learnerPages));
 
   // Anything that escapes (a platform database error, a file-system failure while opening a tenant):

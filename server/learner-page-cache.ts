@@ -19,7 +19,9 @@ import { preparedOnce } from "../db/prepared";
  * 3. the person's `user_versions` row, moved by triggers on every row of theirs those pages read
  *    (migration 0031): progress, completions, certificates, bookmarks, assignments, memberships, their own
  *    row; tests/integration/learner-page-cache.test.ts fails when those pages read a table neither covers;
- * 4. a minute of age, for what a page works out from the clock (due days, the time a course opens).
+ * 4. a minute of age, for what a page works out from the clock (due days, the time a course opens), and
+ *    at most a quarter of a signed download address's life (`ttlMs`), so a kept course page's downloads
+ *    work for three quarters of it or more.
  * Both versions are read before the page is rendered, so a change during the render can only make a kept
  * page look older than it is. Only a 200 HTML page that sets no cookie is kept, with the headers Remix
  * gave it; each reply carries its own CSP nonce (written where the nonce the page was rendered with stood).
@@ -35,7 +37,6 @@ const PAGES = /^\/(?:courses\/\d+\/?)?$/;
 const KEPT_WITH_COOKIES = new Set(["lectern_session", "lng", "theme"]);
 /** Learners and group admins (learners who administer a group); management roles are rendered every time. */
 const ROLES = new Set(["learner", "group_admin"]);
-const TTL_MS = 60_000;
 const MAX_PAGE_BYTES = 512 * 1024;
 /** Hashed keys seen once; emptied when full. */
 const DOORKEEPER_SIZE = 4096;
@@ -88,7 +89,15 @@ export class LearnerPageCache {
   hits = 0;
   misses = 0;
 
-  constructor(readonly maxBytes: number) {}
+  /** `downloadTtlSeconds`: how long the signed download addresses a course page carries work (config). */
+  constructor(
+    readonly maxBytes: number,
+    downloadTtlSeconds = 900,
+  ) {
+    this.ttlMs = Math.min(60_000, downloadTtlSeconds * 250);
+  }
+
+  readonly ttlMs: number;
 
   get size() {
     return this.#pages.size;
@@ -134,7 +143,7 @@ export class LearnerPageCache {
       kept.organization === organization &&
       kept.content === versions.content &&
       kept.user === versions.user &&
-      Date.now() - kept.storedAt < TTL_MS
+      Date.now() - kept.storedAt < this.ttlMs
     ) {
       this.hits++;
       this.#pages.delete(key);

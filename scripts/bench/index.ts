@@ -411,6 +411,19 @@ async function main() {
           cpuRatio: ratio(p.cpuPerRequest, r.cpuPerRequest),
           ...atLeast(ratio(r.rps, p.rps), 0.8),
         });
+        if (what === "learner home (signed in)") {
+          // The row above mostly answers from kept pages (server/learner-page-cache.ts): each of its learners
+          // asks for an unchanged home many times. The same load with every page rendered, as for a learner's
+          // first visit or one after a change: a query string no page was kept for.
+          const rendered = await run({
+            ...load,
+            vary: () => ({ ...load.vary!(), path: `/?visit=${Math.random().toString(36).slice(2)}` }),
+          });
+          console.log(
+            `  the ${what} row with every page rendered (nothing kept for it): ${rendered.rps} req/s, ${rendered.cpuPerRequest} CPU ms per request, p95 ${rendered.p95} ms; ${ratio(rendered.rps, p.rps)} of bare Remix serving the same page`,
+          );
+          json.learner_home_rendered = { ...rendered, ofBareRemix: ratio(rendered.rps, p.rps) };
+        }
         // And what its data costs alone (scripts/bench/loader-floor.ts): both loaders called in a hot loop.
         const data = await loaderFloor({ dataDir: big.dataDir, host: big.host, vary: load.vary! });
         const both = ratio(baselineResolve.cpuPerRequest, p.cpuPerRequest + data.ms);

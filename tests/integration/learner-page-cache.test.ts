@@ -35,8 +35,15 @@ afterAll(async () => {
 const visit = (server: RunningServer, p: string, cookie = learnerCookie, headers: Record<string, string> = {}) =>
   request(server.port, ORG, p, { headers: { Cookie: cookie, ...headers } });
 const nonceOf = (res: HttpResponse) => /'nonce-([^']+)'/.exec(String(res.headers["content-security-policy"]))![1];
-/** The page with its nonce taken out: two replies of the same page differ in nothing else. */
-const withoutNonce = (res: HttpResponse) => res.body.split(nonceOf(res)).join("NONCE");
+/**
+ * The page with its nonce taken out, and the expiry and signature of its download addresses (signed for
+ * the second they are rendered in): two replies of the same page differ in nothing else.
+ */
+const withoutNonce = (res: HttpResponse) =>
+  res.body
+    .split(nonceOf(res))
+    .join("NONCE")
+    .replace(/\/files\/(\d+)\/\d+\/[^/"]+\//g, "/files/$1/EXPIRES/SIGNATURE/");
 const query = <T>(sql: string, ...params: unknown[]) => {
   const db = new Database(path.join(kept.dataDir, "org-1", "db.sqlite"), { readonly: true });
   try {
