@@ -4,6 +4,7 @@ import type { Request, Response } from "express";
 import type { TenantDb } from "../db/open";
 import type { Organization } from "../db/platform";
 import { preparedOnce } from "../db/prepared";
+import { keptBody, sendKeptBody, type KeptBody } from "./kept-body";
 
 /**
  * Signed-in learners' home and course pages kept, rendered, while nothing they show has changed
@@ -52,10 +53,7 @@ interface Kept extends Versions {
   organization: Organization;
   storedAt: number;
   headers: Array<[string, string]>;
-  /** The page's bytes as rendered (outside V8's heap), and where the nonce it was rendered with stands in them. */
-  body: Buffer;
-  nonceAt: number[];
-  nonceLength: number;
+  page: KeptBody;
 }
 
 /** What a miss hands to `keep` once the page is rendered. */
@@ -150,7 +148,8 @@ export class LearnerPageCache {
       this.#pages.set(key, kept); // most recently used last
       for (const [name, value] of kept.headers) res.setHeader(name, value);
       res.setHeader("X-Page-Cache", "hit");
-      sendWithNonce(res, kept, cspNonce);
+      res.status(200);
+      sendKeptBody(res, kept.page, cspNonce);
       return "sent";
     }
     this.misses++;
@@ -176,20 +175,8 @@ export class LearnerPageCache {
     const kept: Array<[string, string]> = [];
     for (const [name, value] of headers.entries()) if (!NOT_KEPT.has(name)) kept.push([name, value]);
     const { key, organization, content, user, nonce } = pending;
-    const nonceBytes = Buffer.from(nonce);
-    const nonceAt: number[] = [];
-    for (let at = body.indexOf(nonceBytes); at !== -1; at = body.indexOf(nonceBytes, at + nonceBytes.length)) nonceAt.push(at);
     this.#forget(key);
-    this.#pages.set(key, {
-      organization,
-      content,
-      user,
-      storedAt: Date.now(),
-      headers: kept,
-      body,
-      nonceAt,
-      nonceLength: nonceBytes.length,
-    });
+    this.#pages.set(key, { organization, content, user, storedAt: Date.now(), headers: kept, page: keptBody(body, nonce) });
     this.#bytes += body.length;
     for (const [oldest] of this.#pages) {
       if (this.#bytes <= this.maxBytes) break;
@@ -201,24 +188,6 @@ export class LearnerPageCache {
     const page = this.#pages.get(key);
     if (!page) return;
     this.#pages.delete(key);
-    this.#bytes -= page.body.length;
+    this.#bytes -= page.page.body.length;
   }
-}
-
-/**
- * A kept page's bytes with this reply's nonce where the one it was rendered with stood, written as slices
- * of the kept bytes (one write to the socket; no copy of the page per reply).
- */
-function sendWithNonce(res: Response, kept: Kept, nonce: string) {
-  const nonceBytes = Buffer.from(nonce);
-  res.status(200);
-  res.setHeader("Content-Length", String(kept.body.length + kept.nonceAt.length * (nonceBytes.length - kept.nonceLength)));
-  res.cork();
-  let from = 0;
-  for (const at of kept.nonceAt) {
-    res.write(kept.body.subarray(from, at));
-    res.write(nonceBytes);
-    from = at + kept.nonceLength;
-  }
-  res.end(kept.body.subarray(from));
 }

@@ -3,6 +3,7 @@ import type { Organization } from "../db/platform";
 import type { TenantDb } from "../db/open";
 import { databaseFileState } from "../db/file-state";
 import { preparedOnce } from "../db/prepared";
+import { keptBody, sendKeptBody, type KeptBody } from "./kept-body";
 
 /**
  * Visitors' browsing pages kept, rendered (docs/decisions/026-visitor-page-cache.md).
@@ -48,9 +49,8 @@ interface Kept {
   fileState: string | null;
   storedAt: number;
   headers: Array<[string, number | string | string[]]>;
-  /** The HTML cut at the nonce of the response it was rendered for. */
-  parts: string[];
-  bytes: number;
+  /** The page's bytes, and where the nonce of the response it was rendered for stands in them. */
+  page: KeptBody;
 }
 
 function contentVersion(db: TenantDb): number | null {
@@ -102,7 +102,8 @@ export class VisitorPageCache {
     this.#pages.set(key, kept); // most recently used last
     for (const [name, value] of kept.headers) res.setHeader(name, value);
     res.setHeader("X-Page-Cache", "hit");
-    res.status(200).end(kept.parts.join(nonce));
+    res.status(200);
+    sendKeptBody(res, kept.page, nonce);
   }
 
   /**
@@ -156,15 +157,14 @@ export class VisitorPageCache {
       this.misses++;
       // Headers set before this point (security headers with their nonce, the request id) are the request's own.
       const before = new Set(Object.keys(res.getHeaders()));
-      this.#capture(res, (status, html) => {
+      this.#capture(res, (status, body) => {
         if (status !== 200 || res.getHeader("set-cookie") !== undefined) return;
         if (!String(res.getHeader("content-type") ?? "").startsWith("text/html")) return;
-        const bytes = Buffer.byteLength(html);
-        if (bytes > MAX_PAGE_BYTES || bytes > this.maxBytes / 4) return;
+        if (body.length > MAX_PAGE_BYTES || body.length > this.maxBytes / 4) return;
         const headers = Object.entries(res.getHeaders())
           .filter(([name, value]) => value !== undefined && !NOT_KEPT.has(name) && !before.has(name))
           .map(([name, value]) => [name, value] as [string, number | string | string[]]);
-        this.#store(key, { organization, version, fileState, storedAt: Date.now(), headers, parts: html.split(nonce), bytes });
+        this.#store(key, { organization, version, fileState, storedAt: Date.now(), headers, page: keptBody(body, nonce) });
       });
       res.setHeader("X-Page-Cache", "miss");
       next();
@@ -174,7 +174,7 @@ export class VisitorPageCache {
   #store(key: string, page: Kept) {
     this.#forget(key);
     this.#pages.set(key, page);
-    this.#bytes += page.bytes;
+    this.#bytes += page.page.body.length;
     for (const [oldest] of this.#pages) {
       if (this.#bytes <= this.maxBytes) break;
       this.#forget(oldest);
@@ -185,11 +185,11 @@ export class VisitorPageCache {
     const page = this.#pages.get(key);
     if (!page) return;
     this.#pages.delete(key);
-    this.#bytes -= page.bytes;
+    this.#bytes -= page.page.body.length;
   }
 
   /** Collects what is written to the response (under any compression) and hands it over when it ends. */
-  #capture(res: Response, done: (status: number, body: string) => void) {
+  #capture(res: Response, done: (status: number, body: Buffer) => void) {
     const chunks: Buffer[] = [];
     let size = 0;
     let overflow = false;
@@ -214,7 +214,7 @@ export class VisitorPageCache {
       collect(chunk, rest[0]);
       if (!overflow) {
         try {
-          done(res.statusCode, Buffer.concat(chunks).toString("utf8"));
+          done(res.statusCode, Buffer.concat(chunks));
         } catch {
           // a page that cannot be kept is still sent
         }
