@@ -6,6 +6,7 @@ import { createOrganization } from "../../app/models/organization.server";
 import { ensureLeaderboard } from "../../app/models/points.server";
 import { dayIn, monthKey, weekKey } from "../../app/utils/calendar";
 import { readConfig } from "../../server/config";
+import { getPage } from "./render-floor";
 import { Platform } from "../../server/platform";
 
 /**
@@ -115,7 +116,7 @@ export async function benchLeaderboard(
   sizes = [1_000, Number(process.env.BENCH_BOARD_LEARNERS ?? 100_000)],
 ) {
   const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
-  const results: Array<{ learners: number; page: Result; rank: Result }> = [];
+  const results: Array<{ learners: number; page: Result; rank: Result; floor: Result }> = [];
   for (const learners of sizes) {
     const board = seedBoard(learners);
     const server = await start("server/index.ts", { DATA_DIR: board.dataDir });
@@ -134,9 +135,20 @@ export async function benchLeaderboard(
         headers: { authorization: `Bearer ${pick(board.tokens)}` },
       }),
     });
+    // The floor of the page row (scripts/bench/baseline-page.ts): bare Express and Remix serving this page,
+    // its data kept and its markup as plain elements, under the same load.
+    const pageFile = path.join(board.dataDir, "leaderboard-page.html");
+    fs.writeFileSync(pageFile, await getPage(server.port, "/leaderboard", { host: board.host, cookie: board.cookies[0] }));
     await stop(server);
+    const bare = await start("scripts/bench/baseline-page.ts", { PAGE_FILE: pageFile });
+    let floor: Result;
+    try {
+      floor = await run({ port: bare.port, path: "/leaderboard", hosts: [board.host] });
+    } finally {
+      await stop(bare);
+    }
     fs.rmSync(board.dataDir, { recursive: true, force: true });
-    results.push({ learners, page, rank });
+    results.push({ learners, page, rank, floor });
   }
   console.log("\nleaderboard");
   console.log("requests/s   p50 ms   p95 ms   what");
@@ -146,6 +158,9 @@ export async function benchLeaderboard(
     );
     console.log(
       `${String(r.rank.rps).padStart(10)} ${String(r.rank.p50).padStart(8)} ${String(r.rank.p95).padStart(8)}   GET /api/leaderboard/rank/{id}, ${r.learners} learners`,
+    );
+    console.log(
+      `${String(r.floor.rps).padStart(10)} ${String(r.floor.p50).padStart(8)} ${String(r.floor.p95).padStart(8)}   floor: bare Express + Remix serving the same /leaderboard page (kept data, plain elements); the page at ${Math.round((r.page.rps / r.floor.rps) * 1000) / 1000} of it`,
     );
   }
   const [small, large] = results;
