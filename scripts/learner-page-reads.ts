@@ -8,11 +8,11 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { AppLoadContext, LoaderFunction, LoaderFunctionArgs, ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "@remix-run/node";
 import Database from "better-sqlite3";
-import { identify } from "../app/kernel/viewer.server";
 import { readConfig } from "../server/config";
 import { Platform } from "../server/platform";
+import { callPageLoaders } from "./bench/loader-floor";
 
 interface Read {
   sql: string;
@@ -58,7 +58,6 @@ const platform = new Platform({ ...readConfig({} as NodeJS.ProcessEnv), DATA_DIR
 const { organization } = platform.organizations.resolve(host);
 if (!organization) throw new Error(`no organization at ${host}`);
 const build = (await import(pathToFileURL(path.resolve(import.meta.dirname, "../build/index.js")).href)) as ServerBuild;
-const loaderOf = (id: string) => build.routes[id].module.loader as LoaderFunction;
 
 const results: Array<{ email: string; path: string; status: number; reads: Read[] }> = [];
 try {
@@ -91,30 +90,12 @@ try {
         .run(crypto.createHash("sha256").update(token).digest("hex"), now, now, now + 3600, userId);
       const cookie = `lectern_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`;
       for (const pagePath of ["/", ...courseIds.map((id) => `/courses/${id}`)]) {
-        const course = /^\/courses\/(\d+)$/.exec(pagePath);
         const request = new Request(`http://${host}${pagePath}`, { headers: { cookie } });
         ran.clear();
         recording = true;
         let status = 200;
         try {
-          const viewer = await identify(request, {
-            organization,
-            db,
-            platformDb: platform.db,
-            superAdminTwoFactor: platform.config.SUPER_ADMIN_2FA,
-          });
-          const context = {
-            organization,
-            db,
-            platform,
-            cspNonce: "reads",
-            requestId: "reads",
-            clientIp: "127.0.0.1",
-            viewer,
-          } as AppLoadContext;
-          const args = { request, context, params: course ? { id: course[1] } : {} } as LoaderFunctionArgs;
-          await loaderOf("root")(args);
-          await loaderOf(course ? "pages/courses/$id/index" : "pages/index")(args);
+          await callPageLoaders(build, platform, organization, db, request);
         } catch (thrown) {
           if (!(thrown instanceof Response)) throw thrown;
           status = thrown.status;

@@ -36,3 +36,59 @@ export function sendKeptBody(res: Response, kept: KeptBody, nonce: string) {
   }
   res.end(kept.body.subarray(from));
 }
+
+/**
+ * Kept pages by key, least recently used first out, within `maxBytes` of page bytes (a page larger than a
+ * quarter of that is not kept).
+ */
+export class KeptPages<T extends { page: KeptBody }> {
+  readonly #pages = new Map<string, T>();
+  #bytes = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  get size() {
+    return this.#pages.size;
+  }
+
+  get bytes() {
+    return this.#bytes;
+  }
+
+  /** The entry kept under `key`; `use` marks it the most recently used. */
+  get(key: string, { use = false } = {}): T | undefined {
+    const entry = this.#pages.get(key);
+    if (entry && use) {
+      this.#pages.delete(key);
+      this.#pages.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** Whether a page of this many bytes may be kept. */
+  fits(bytes: number) {
+    return bytes <= this.maxBytes / 4;
+  }
+
+  set(key: string, entry: T) {
+    this.forget(key);
+    this.#pages.set(key, entry);
+    this.#bytes += entry.page.body.length;
+    for (const [oldest] of this.#pages) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.forget(oldest);
+    }
+  }
+
+  forget(key: string) {
+    const entry = this.#pages.get(key);
+    if (!entry) return;
+    this.#pages.delete(key);
+    this.#bytes -= entry.page.body.length;
+  }
+
+  clear() {
+    this.#pages.clear();
+    this.#bytes = 0;
+  }
+}

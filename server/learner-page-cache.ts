@@ -4,7 +4,7 @@ import type { Request, Response } from "express";
 import type { TenantDb } from "../db/open";
 import type { Organization } from "../db/platform";
 import { preparedOnce } from "../db/prepared";
-import { keptBody, sendKeptBody, type KeptBody } from "./kept-body";
+import { keptBody, KeptPages, sendKeptBody, type KeptBody } from "./kept-body";
 
 /**
  * Signed-in learners' home and course pages kept, rendered, while nothing they show has changed
@@ -81,9 +81,8 @@ function onlyKeptCookies(cookieHeader: string) {
 }
 
 export class LearnerPageCache {
-  readonly #pages = new Map<string, Kept>();
+  readonly #pages: KeptPages<Kept>;
   readonly #seen = new Set<string>();
-  #bytes = 0;
   hits = 0;
   misses = 0;
 
@@ -93,6 +92,7 @@ export class LearnerPageCache {
     downloadTtlSeconds = 900,
   ) {
     this.ttlMs = Math.min(60_000, downloadTtlSeconds * 250);
+    this.#pages = new KeptPages(maxBytes);
   }
 
   readonly ttlMs: number;
@@ -102,12 +102,11 @@ export class LearnerPageCache {
   }
 
   get bytes() {
-    return this.#bytes;
+    return this.#pages.bytes;
   }
 
   clear() {
     this.#pages.clear();
-    this.#bytes = 0;
   }
 
   /**
@@ -144,8 +143,7 @@ export class LearnerPageCache {
       Date.now() - kept.storedAt < this.ttlMs
     ) {
       this.hits++;
-      this.#pages.delete(key);
-      this.#pages.set(key, kept); // most recently used last
+      this.#pages.get(key, { use: true });
       for (const [name, value] of kept.headers) res.setHeader(name, value);
       res.setHeader("X-Page-Cache", "hit");
       res.status(200);
@@ -154,7 +152,7 @@ export class LearnerPageCache {
     }
     this.misses++;
     res.setHeader("X-Page-Cache", "miss");
-    if (kept) this.#forget(key);
+    if (kept) this.#pages.forget(key);
     else {
       // Only a page asked for before is worth keeping.
       const hash = crypto.createHash("sha1").update(key).digest("base64");
@@ -171,23 +169,10 @@ export class LearnerPageCache {
   /** Keeps a page Remix rendered for a request `lookup` returned `pending` for, if it is one to keep. */
   keep(pending: PendingPage, status: number, headers: Headers, body: Buffer) {
     if (status !== 200 || headers.has("set-cookie") || !(headers.get("content-type") ?? "").startsWith("text/html")) return;
-    if (body.length > MAX_PAGE_BYTES || body.length > this.maxBytes / 4) return;
+    if (body.length > MAX_PAGE_BYTES || !this.#pages.fits(body.length)) return;
     const kept: Array<[string, string]> = [];
     for (const [name, value] of headers.entries()) if (!NOT_KEPT.has(name)) kept.push([name, value]);
     const { key, organization, content, user, nonce } = pending;
-    this.#forget(key);
     this.#pages.set(key, { organization, content, user, storedAt: Date.now(), headers: kept, page: keptBody(body, nonce) });
-    this.#bytes += body.length;
-    for (const [oldest] of this.#pages) {
-      if (this.#bytes <= this.maxBytes) break;
-      this.#forget(oldest);
-    }
-  }
-
-  #forget(key: string) {
-    const page = this.#pages.get(key);
-    if (!page) return;
-    this.#pages.delete(key);
-    this.#bytes -= page.page.body.length;
   }
 }

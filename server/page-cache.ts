@@ -3,7 +3,7 @@ import type { Organization } from "../db/platform";
 import type { TenantDb } from "../db/open";
 import { databaseFileState } from "../db/file-state";
 import { preparedOnce } from "../db/prepared";
-import { keptBody, sendKeptBody, type KeptBody } from "./kept-body";
+import { keptBody, KeptPages, sendKeptBody, type KeptBody } from "./kept-body";
 
 /**
  * Visitors' browsing pages kept, rendered (docs/decisions/026-visitor-page-cache.md).
@@ -70,8 +70,7 @@ function onlyPreferences(cookieHeader: string) {
 }
 
 export class VisitorPageCache {
-  readonly #pages = new Map<string, Kept>();
-  #bytes = 0;
+  readonly #pages: KeptPages<Kept>;
   hits = 0;
   misses = 0;
 
@@ -79,7 +78,9 @@ export class VisitorPageCache {
   constructor(
     readonly maxBytes: number,
     readonly databaseFile: (organizationId: number) => string,
-  ) {}
+  ) {
+    this.#pages = new KeptPages(maxBytes);
+  }
 
   /** A kept page still stands for this organization's record and is within its minute. */
   #current(kept: Kept | undefined, organization: Organization): kept is Kept {
@@ -98,8 +99,7 @@ export class VisitorPageCache {
 
   #send(res: Response, key: string, kept: Kept, nonce: string) {
     this.hits++;
-    this.#pages.delete(key);
-    this.#pages.set(key, kept); // most recently used last
+    this.#pages.get(key, { use: true });
     for (const [name, value] of kept.headers) res.setHeader(name, value);
     res.setHeader("X-Page-Cache", "hit");
     res.status(200);
@@ -126,12 +126,11 @@ export class VisitorPageCache {
   }
 
   get bytes() {
-    return this.#bytes;
+    return this.#pages.bytes;
   }
 
   clear() {
     this.#pages.clear();
-    this.#bytes = 0;
   }
 
   middleware() {
@@ -153,39 +152,22 @@ export class VisitorPageCache {
         this.#send(res, key, kept, nonce);
         return;
       }
-      if (kept) this.#forget(key);
+      if (kept) this.#pages.forget(key);
       this.misses++;
       // Headers set before this point (security headers with their nonce, the request id) are the request's own.
       const before = new Set(Object.keys(res.getHeaders()));
       this.#capture(res, (status, body) => {
         if (status !== 200 || res.getHeader("set-cookie") !== undefined) return;
         if (!String(res.getHeader("content-type") ?? "").startsWith("text/html")) return;
-        if (body.length > MAX_PAGE_BYTES || body.length > this.maxBytes / 4) return;
+        if (body.length > MAX_PAGE_BYTES || !this.#pages.fits(body.length)) return;
         const headers = Object.entries(res.getHeaders())
           .filter(([name, value]) => value !== undefined && !NOT_KEPT.has(name) && !before.has(name))
           .map(([name, value]) => [name, value] as [string, number | string | string[]]);
-        this.#store(key, { organization, version, fileState, storedAt: Date.now(), headers, page: keptBody(body, nonce) });
+        this.#pages.set(key, { organization, version, fileState, storedAt: Date.now(), headers, page: keptBody(body, nonce) });
       });
       res.setHeader("X-Page-Cache", "miss");
       next();
     };
-  }
-
-  #store(key: string, page: Kept) {
-    this.#forget(key);
-    this.#pages.set(key, page);
-    this.#bytes += page.page.body.length;
-    for (const [oldest] of this.#pages) {
-      if (this.#bytes <= this.maxBytes) break;
-      this.#forget(oldest);
-    }
-  }
-
-  #forget(key: string) {
-    const page = this.#pages.get(key);
-    if (!page) return;
-    this.#pages.delete(key);
-    this.#bytes -= page.page.body.length;
   }
 
   /** Collects what is written to the response (under any compression) and hands it over when it ends. */

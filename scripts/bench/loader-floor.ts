@@ -4,6 +4,8 @@ import type { AppLoadContext, LoaderFunction, LoaderFunctionArgs, ServerBuild } 
 import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
 import { identify } from "../../app/kernel/viewer.server";
+import type { TenantDb } from "../../db/open";
+import type { Organization } from "../../db/platform";
 
 /**
  * The data half of a signed-in page's floor (docs/decisions/014-speed.md, "How it is measured"): the page's two
@@ -24,34 +26,13 @@ export async function loaderFloor({
   const { organization } = platform.organizations.resolve(host);
   if (!organization) throw new Error(`no organization at ${host}`);
   const build = (await import(path.resolve(import.meta.dirname, "../../build/index.js"))) as ServerBuild;
-  const loaderOf = (id: string) => build.routes[id].module.loader as LoaderFunction;
   try {
     // One database for every run, as a request holds it (the pool's `withTenant`, for the length of the runs).
     return await platform.tenants.withTenant(organization.id, async (db) => {
       const once = async () => {
         const sample = vary();
         const path = sample.path ?? "/";
-        const request = new Request(`http://${host}${path}`, { headers: sample.headers });
-        // Who is asking, as the server works it out once per request before the loaders (server/viewer.ts).
-        const viewer = await identify(request, {
-          organization,
-          db,
-          platformDb: platform.db,
-          superAdminTwoFactor: platform.config.SUPER_ADMIN_2FA,
-        });
-        const context = {
-          organization,
-          db,
-          platform,
-          cspNonce: "floor",
-          requestId: "floor",
-          clientIp: "127.0.0.1",
-          viewer,
-        } as AppLoadContext;
-        const course = path.match(/^\/courses\/(\d+)$/);
-        const args = { request, context, params: course ? { id: course[1] } : {} } as LoaderFunctionArgs;
-        await loaderOf("root")(args);
-        await loaderOf(course ? "pages/courses/$id/index" : "pages/index")(args);
+        await callPageLoaders(build, platform, organization, db, new Request(`http://${host}${path}`, { headers: sample.headers }));
       };
       for (let i = 0; i < 300; i++) await once();
       // The main thread's CPU time (the bench process's other threads, such as a checkpoint, are not the
@@ -69,4 +50,23 @@ export async function loaderFloor({
 /** CPU time the process's main thread has used so far, in ns (`/proc/<pid>/task/<pid>/schedstat`). */
 function mainThreadCpuNs() {
   return Number(fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, "utf8").split(" ")[0]);
+}
+
+/**
+ * The root and page loaders of `/` or `/courses/{id}` from the server build, for one request, as the server
+ * calls them: the viewer worked out first, once (server/viewer.ts), then the loaders with the load context
+ * (server/app.ts `getLoadContext`). Also used by scripts/learner-page-reads.ts.
+ */
+export async function callPageLoaders(build: ServerBuild, platform: Platform, organization: Organization, db: TenantDb, request: Request) {
+  const viewer = await identify(request, {
+    organization,
+    db,
+    platformDb: platform.db,
+    superAdminTwoFactor: platform.config.SUPER_ADMIN_2FA,
+  });
+  const context = { organization, db, platform, cspNonce: "floor", requestId: "floor", clientIp: "127.0.0.1", viewer } as AppLoadContext;
+  const course = /^\/courses\/(\d+)$/.exec(new URL(request.url).pathname);
+  const args = { request, context, params: course ? { id: course[1] } : {} } as LoaderFunctionArgs;
+  await (build.routes.root.module.loader as LoaderFunction)(args);
+  await (build.routes[course ? "pages/courses/$id/index" : "pages/index"].module.loader as LoaderFunction)(args);
 }
