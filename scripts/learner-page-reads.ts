@@ -16,6 +16,8 @@ import { callPageLoaders } from "./bench/loader-floor";
 
 interface Read {
   sql: string;
+  /** The values bound to each run of it. */
+  params: unknown[][];
   tables: string[];
   /** `EXPLAIN QUERY PLAN` lines, each with the table it reads when SQLite names one. */
   plan: Array<{ detail: string; table: string | null }>;
@@ -29,14 +31,17 @@ if (!dataDir || !host || emails.length === 0) {
   process.exit(2);
 }
 
-// Every statement run, by its SQL: better-sqlite3's statements share one prototype.
-const ran = new Set<string>();
+// Every statement run, by its SQL, with the values bound each time: better-sqlite3's statements share one prototype.
+const ran = new Map<string, unknown[][]>();
 let recording = false;
 const statementPrototype = Object.getPrototypeOf(new Database(":memory:").prepare("select 1")) as Record<string, unknown>;
 for (const method of ["all", "get", "iterate", "run"]) {
   const original = statementPrototype[method] as (...args: unknown[]) => unknown;
   statementPrototype[method] = function (this: { source: string }, ...args: unknown[]) {
-    if (recording) ran.add(this.source);
+    if (recording) {
+      const values = args.flatMap((a) => (a !== null && typeof a === "object" && !Array.isArray(a) ? Object.values(a) : a));
+      ran.set(this.source, [...(ran.get(this.source) ?? []), values]);
+    }
     return original.apply(this, args);
   };
 }
@@ -59,7 +64,7 @@ const { organization } = platform.organizations.resolve(host);
 if (!organization) throw new Error(`no organization at ${host}`);
 const build = (await import(pathToFileURL(path.resolve(import.meta.dirname, "../build/index.js")).href)) as ServerBuild;
 
-const results: Array<{ email: string; path: string; status: number; reads: Read[] }> = [];
+const results: Array<{ email: string; userId: number; path: string; status: number; reads: Read[] }> = [];
 try {
   await platform.tenants.withTenant(organization.id, async (db) => {
     const raw = db.$client;
@@ -103,7 +108,7 @@ try {
           recording = false;
         }
         const reads: Read[] = [];
-        for (const sql of ran) {
+        for (const [sql, params] of ran) {
           if (!/^\s*(select|with)\b/i.test(sql)) continue;
           const tables = new Set<string>();
           for (const op of explain(raw, "explain", sql))
@@ -122,9 +127,9 @@ try {
               (named ? (tableNames.has(named) ? named : (aliases.get(named.toLowerCase()) ?? null)) : null);
             return { detail, table };
           });
-          reads.push({ sql, tables: [...tables].sort(), plan });
+          reads.push({ sql, params, tables: [...tables].sort(), plan });
         }
-        results.push({ email, path: pagePath, status, reads });
+        results.push({ email, userId, path: pagePath, status, reads });
       }
     }
   });

@@ -25,8 +25,9 @@ export function documents(
   const handleRequest = createRequestHandler(build, mode);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
+      const mark = learnerPages ? learnerPages.mark(req, res) : null;
       const context = await getLoadContext(req, res);
-      const pending = learnerPages ? learnerPages.lookup(req, res, context) : null;
+      const pending = learnerPages ? learnerPages.lookup(req, res, context, mark) : null;
       if (pending === "sent") return;
       const lean = req.method === "GET" || req.method === "HEAD" ? await laneRequest(req, res, remixUrl(req).href) : null;
       const response = await handleRequest(lean ?? streamingRequest(req, res), context);

@@ -24,8 +24,10 @@ import { keptBody, KeptPages, sendKeptBody, type KeptBody } from "./kept-body";
  *    at most a quarter of a signed download address's life (`ttlMs`), so a kept course page's downloads
  *    work for three quarters of it or more.
  * Both versions are read before the page is rendered, so a change during the render can only make a kept
- * page look older than it is. Only a 200 HTML page that sets no cookie is kept, with the headers Remix
- * gave it; each reply carries its own CSP nonce (written where the nonce the page was rendered with stood).
+ * page look older than it is; a page whose viewer was read while another process committed is not kept
+ * (`mark`), and a page's age counts from when its versions were read. Only a 200 HTML page that sets no
+ * cookie is kept, with the headers Remix gave it; each reply carries its own CSP nonce (written where the
+ * nonce the page was rendered with stood).
  *
  * A page is kept the second time its key is asked for (a doorkeeper set of hashed keys, as for course
  * cards in docs/decisions/030-kept-markup.md): a page asked for once, such as one of a thousand courses
@@ -49,6 +51,11 @@ interface Versions {
   user: number;
 }
 
+/** The versions, and SQLite's count of commits by other connections (`PRAGMA data_version`) as they were read. */
+interface VersionsRead extends Versions {
+  dataVersion: number;
+}
+
 interface Kept extends Versions {
   organization: Organization;
   storedAt: number;
@@ -61,15 +68,23 @@ export interface PendingPage extends Versions {
   key: string;
   organization: Organization;
   nonce: string;
+  /** When the versions were read: a kept page's age counts from then, not from when its render ended. */
+  readAt: number;
 }
 
-function versionsOf(db: TenantDb, userId: number): Versions | null {
+function versionsOf(db: TenantDb, userId: number): VersionsRead | null {
   const row = preparedOnce(db, "learnerPages.versions", () =>
     db.$client.prepare(
-      "select (select version from content_version where id = 1) as content, coalesce((select version from user_versions where user_id = ?), 0) as user",
+      "select (select version from content_version where id = 1) as content, coalesce((select version from user_versions where user_id = ?), 0) as user, (select data_version from pragma_data_version()) as dataVersion",
     ),
-  ).get(userId) as { content: number | null; user: number } | undefined;
-  return row && typeof row.content === "number" ? { content: row.content, user: row.user } : null;
+  ).get(userId) as { content: number | null; user: number; dataVersion: number } | undefined;
+  return row && typeof row.content === "number" ? { content: row.content, user: row.user, dataVersion: row.dataVersion } : null;
+}
+
+function dataVersionOf(db: TenantDb): number {
+  return preparedOnce(db, "learnerPages.dataVersion", () =>
+    db.$client.prepare("select data_version from pragma_data_version()").pluck(),
+  ).get() as number;
 }
 
 function onlyKeptCookies(cookieHeader: string) {
@@ -110,10 +125,22 @@ export class LearnerPageCache {
   }
 
   /**
+   * Before the viewer is worked out (server/documents.ts): the count of commits other connections have made
+   * to the organization's database. The viewer (memberships, role) is read in statements of its own before
+   * `lookup` reads the versions; if another process committed in between, the viewer may be older than the
+   * versions, and the page rendered with it is not kept. Null when this request's page is not one to keep.
+   */
+  mark(req: Request, res: Response): number | null {
+    if (this.maxBytes <= 0 || req.method !== "GET" || !PAGES.test(req.path) || res.locals.viewer) return null;
+    const db = (res.locals.tenant as { db: TenantDb | null } | undefined)?.db;
+    return db ? dataVersionOf(db) : null;
+  }
+
+  /**
    * After the viewer is known, before Remix: answers with a kept page (returns "sent"), or returns what
    * `keep` needs to keep this request's page, or null when this request's page is not one to keep.
    */
-  lookup(req: Request, res: Response, context: AppLoadContext): "sent" | PendingPage | null {
+  lookup(req: Request, res: Response, context: AppLoadContext, mark: number | null): "sent" | PendingPage | null {
     if (this.maxBytes <= 0 || req.method !== "GET" || !PAGES.test(req.path) || req.url.includes("_data=")) return null;
     const { organization, db, viewer, cspNonce } = context;
     if (!organization || !db || !cspNonce || req.headers.authorization) return null;
@@ -153,6 +180,8 @@ export class LearnerPageCache {
     this.misses++;
     res.setHeader("X-Page-Cache", "miss");
     if (kept) this.#pages.forget(key);
+    // Another process committed while the viewer was read: render, but keep nothing.
+    if (mark === null || mark !== versions.dataVersion) return null;
     else {
       // Only a page asked for before is worth keeping.
       const hash = crypto.createHash("sha1").update(key).digest("base64");
@@ -163,7 +192,7 @@ export class LearnerPageCache {
       }
       this.#seen.delete(hash);
     }
-    return { key, organization, nonce: cspNonce, ...versions };
+    return { key, organization, nonce: cspNonce, content: versions.content, user: versions.user, readAt: Date.now() };
   }
 
   /** Keeps a page Remix rendered for a request `lookup` returned `pending` for, if it is one to keep. */
@@ -172,7 +201,7 @@ export class LearnerPageCache {
     if (body.length > MAX_PAGE_BYTES || !this.#pages.fits(body.length)) return;
     const kept: Array<[string, string]> = [];
     for (const [name, value] of headers.entries()) if (!NOT_KEPT.has(name)) kept.push([name, value]);
-    const { key, organization, content, user, nonce } = pending;
-    this.#pages.set(key, { organization, content, user, storedAt: Date.now(), headers: kept, page: keptBody(body, nonce) });
+    const { key, organization, content, user, nonce, readAt } = pending;
+    this.#pages.set(key, { organization, content, user, storedAt: readAt, headers: kept, page: keptBody(body, nonce) });
   }
 }

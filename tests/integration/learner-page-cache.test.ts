@@ -92,21 +92,33 @@ describe("a signed-in learner's home and course pages", () => {
     }
   });
 
-  it("show progress sent to the other server's /api at once (continue watching, the course's progress)", async () => {
-    const [lesson] = query<{ id: number; courseId: number }>(
-      "select id, course_id as courseId from lessons where course_id = 3 and kind <> 'quiz' order by position limit 1",
-    );
+  it("show a lesson's progress written by another process at once (continue watching, the course's progress)", async () => {
+    const [lesson] = query<{ id: number }>("select id from lessons where course_id = 3 and kind <> 'quiz' order by position limit 1");
     expect(query("select 1 from lesson_progress where user_id = ? and course_id = 3", LEARNER_ID)).toEqual([]);
     const home = await warm("/");
     const course = await warm("/courses/3");
-    const sent = await api(fresh, ORG, "POST", "lesson-progresses", {
-      token: learnerToken,
-      body: { lesson_id: lesson.id, position_seconds: 30, watched_seconds: 0 },
-    });
-    expect(sent.status).toBeLessThan(300);
+    // lesson_progress alone (a heartbeat through the app also moves the learner's watch-credit clock).
+    execTenant(
+      kept,
+      1,
+      "insert into lesson_progress (user_id, lesson_id, course_id, position_seconds, watched_seconds, created_at, updated_at) values (?, ?, 3, 30, 0, unixepoch(), unixepoch())",
+      LEARNER_ID,
+      lesson.id,
+    );
     const after = await expectChanged("/", home);
     expect(after.body).toMatch(/data-testid="continue-watching"[\s\S]*Data Protection Basics/);
     await expectChanged("/courses/3", course);
+  });
+
+  it("show progress sent to the other server's /api at once", async () => {
+    const [lesson] = query<{ id: number }>("select id from lessons where course_id = 2 and kind <> 'quiz' order by position desc limit 1");
+    const course = await warm("/courses/2");
+    const sent = await api(fresh, ORG, "POST", "lesson-progresses", {
+      token: learnerToken,
+      body: { lesson_id: lesson.id, position_seconds: 30, watched_seconds: 0, completed: true },
+    });
+    expect(sent.status).toBeLessThan(300);
+    await expectChanged("/courses/2", course);
   });
 
   it("show a bookmark made through /api, and another learner's rating written by another process", async () => {
@@ -121,7 +133,6 @@ describe("a signed-in learner's home and course pages", () => {
   });
 
   it("show a course assigned to the learner (due soon), and the learner's name changed, at once", async () => {
-    const home = await warm("/");
     const due = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     execTenant(
       kept,
@@ -130,6 +141,8 @@ describe("a signed-in learner's home and course pages", () => {
       LEARNER_ID,
       due,
     );
+    // The learner's own row of the assignment alone.
+    const home = await warm("/");
     execTenant(
       kept,
       1,
@@ -144,6 +157,22 @@ describe("a signed-in learner's home and course pages", () => {
     execTenant(kept, 1, "update users set first_name = 'Leonora' where id = ?", LEARNER_ID);
     const renamed = await expectChanged("/", assigned);
     expect(renamed.body).toContain("Leonora Learner");
+  });
+
+  it("show a course closed to the learner once they leave the only group it is open to", async () => {
+    execTenant(kept, 1, "update courses set force_groups = 1 where id = 8");
+    execTenant(kept, 1, "insert into groups (name) values ('Security team')");
+    execTenant(kept, 1, "insert into group_courses (group_id, course_id) values ((select max(id) from groups), 8)");
+    execTenant(kept, 1, "insert into group_members (group_id, user_id) values ((select max(id) from groups), ?)", LEARNER_ID);
+    const open = await warm("/courses/8");
+    const home = await warm("/");
+    expect(home.body).toContain("Security Awareness Check");
+    execTenant(kept, 1, "delete from group_members where group_id = (select max(id) from groups) and user_id = ?", LEARNER_ID);
+    const after = await visit(kept, "/courses/8");
+    expect(after.headers["x-page-cache"]).not.toBe("hit");
+    expect(withoutNonce(after)).not.toBe(withoutNonce(open));
+    expect(after.status).toBe((await visit(fresh, "/courses/8")).status);
+    expect((await expectChanged("/", home)).body).not.toContain("Security Awareness Check");
   });
 
   it("show a course renamed and a material added by another process at once", async () => {
@@ -203,6 +232,11 @@ describe("a kept page is never", () => {
 
 describe("what the kept pages read", () => {
   it("is only tables whose every change moves a version the kept page is checked against, and only the learner's own rows of theirs", () => {
+    // The states that take the access rules' other paths: a prerequisite, lessons in order, a course open
+    // to one group only (the test above), a group admin.
+    execTenant(kept, 1, "update courses set prerequisite_course_id = 4 where id = 5");
+    execTenant(kept, 1, "update courses set sequential_lessons = 1 where id = 2");
+    execTenant(kept, 1, "insert into group_members (group_id, user_id, is_admin) values ((select max(id) from groups), 3, 1)");
     const reads = JSON.parse(
       execFileSync(process.execPath, ["--import", "tsx", "scripts/learner-page-reads.ts"], {
         cwd: path.resolve(import.meta.dirname, "../.."),
@@ -211,12 +245,13 @@ describe("what the kept pages read", () => {
         maxBuffer: 64 * 1024 * 1024,
       }),
     ) as Array<{
+      userId: number;
       path: string;
       status: number;
-      reads: Array<{ sql: string; tables: string[]; plan: Array<{ detail: string; table: string | null }> }>;
+      reads: Array<{ sql: string; params: unknown[][]; tables: string[]; plan: Array<{ detail: string; table: string | null }> }>;
     }>;
     // Every page of the organization was read (the unpublished course is a 404 for learners).
-    expect(reads.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(2 * 8);
+    expect(reads.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(2 * 7);
 
     const triggers = query<{ name: string }>("select name from sqlite_schema where type = 'trigger'").map((t) => t.name);
     const coveredBy = (prefix: string) => {
@@ -242,15 +277,53 @@ describe("what the kept pages read", () => {
           if (!shared.has(table) && !personal.has(table) && !checkedEachRequest.has(table))
             uncovered.add(`${table} (${page.path}: ${read.sql})`);
         }
-        // A person's own rows only: an index search on their id (users by its key).
+        // A person's own rows only: an index search on a person's id, and the viewer's id bound to every run.
         for (const step of read.plan)
-          if (step.table && personal.has(step.table) && !/\((?:user_id|rowid)=\?/.test(step.detail))
-            othersRows.add(`${step.table}: ${step.detail} (${read.sql})`);
+          if (step.table && personal.has(step.table) && step.table !== "users") {
+            if (!/\((?:user_id|rowid)=\?/.test(step.detail)) othersRows.add(`${step.table}: ${step.detail} (${read.sql})`);
+            if (!read.params.every((values) => values.includes(page.userId)))
+              othersRows.add(`${step.table}: not bound to the viewer (${read.sql})`);
+          }
       }
     expect([...uncovered]).toEqual([]);
     expect([...othersRows]).toEqual([]);
     // The check saw the tables it is about.
-    for (const table of ["lesson_progress", "course_completions", "bookmarks", "courses", "lessons", "ratings", "sessions"])
+    for (const table of [
+      "lesson_progress",
+      "course_completions",
+      "bookmarks",
+      "group_members",
+      "courses",
+      "lessons",
+      "ratings",
+      "sessions",
+    ])
       expect(seen).toContain(table);
+
+    // And each of those triggers moves its version: a row of each table read is touched by another process.
+    const version = (table: string) =>
+      query<{ v: number }>(
+        table === "content_version"
+          ? "select version as v from content_version"
+          : "select version as v from user_versions where user_id = ?",
+        ...(table === "content_version" ? [] : [LEARNER_ID]),
+      )[0]?.v ?? 0;
+    const touched: string[] = [];
+    for (const table of [...seen].filter((t) => shared.has(t) || personal.has(t))) {
+      const own = personal.has(table);
+      const row = query<{ id: number }>(
+        `select rowid as id from ${table} ${own ? `where ${table === "users" ? "id" : "user_id"} = ?` : ""} limit 1`,
+        ...(own ? [LEARNER_ID] : []),
+      )[0];
+      if (!row) continue;
+      const which = own ? "user_versions" : "content_version";
+      const before = version(which);
+      execTenant(kept, 1, `update ${table} set rowid = rowid where rowid = ?`, row.id);
+      expect(version(which), `${table}'s update moves ${which}`).toBeGreaterThan(before);
+      touched.push(table);
+    }
+    expect(touched).toEqual(
+      expect.arrayContaining(["lesson_progress", "course_completions", "bookmarks", "group_members", "users", "courses", "ratings"]),
+    );
   }, 60_000);
 });
