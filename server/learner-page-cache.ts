@@ -15,8 +15,9 @@ import { keptBody, KeptPages, sendKeptBody, type KeptBody } from "./kept-body";
  * A kept page stands for one session's cookies, URL and language and is served only while all of these are
  * unchanged:
  * 1. the organization's record (the directory hands out a new object after any change);
- * 2. the tenant's `content_version`, moved by triggers on every shared table those pages read (migrations
- *    0018, 0021, 0031), whichever process writes;
+ * 2. the tenant's `content_version` rows, moved by triggers on every shared table those pages read
+ *    (row 1: what visitors' pages read too, migrations 0018 and 0021; row 2: assignments, links,
+ *    materials, ratings, leaderboard settings, migration 0031), whichever process writes;
  * 3. the person's `user_versions` row, moved by triggers on every row of theirs those pages read
  *    (migration 0031): progress, completions, certificates, bookmarks, assignments, memberships, their own
  *    row; tests/integration/learner-page-cache.test.ts fails when those pages read a table neither covers;
@@ -75,7 +76,7 @@ export interface PendingPage extends Versions {
 function versionsOf(db: TenantDb, userId: number): VersionsRead | null {
   const row = preparedOnce(db, "learnerPages.versions", () =>
     db.$client.prepare(
-      "select (select version from content_version where id = 1) as content, coalesce((select version from user_versions where user_id = ?), 0) as user, (select data_version from pragma_data_version()) as dataVersion",
+      "select (select sum(version) from content_version) as content, coalesce((select version from user_versions where user_id = ?), 0) as user, (select data_version from pragma_data_version()) as dataVersion",
     ),
   ).get(userId) as { content: number | null; user: number; dataVersion: number } | undefined;
   return row && typeof row.content === "number" ? { content: row.content, user: row.user, dataVersion: row.dataVersion } : null;

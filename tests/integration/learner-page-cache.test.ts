@@ -304,7 +304,7 @@ describe("what the kept pages read", () => {
     const version = (table: string) =>
       query<{ v: number }>(
         table === "content_version"
-          ? "select version as v from content_version"
+          ? "select sum(version) as v from content_version"
           : "select version as v from user_versions where user_id = ?",
         ...(table === "content_version" ? [] : [LEARNER_ID]),
       )[0]?.v ?? 0;

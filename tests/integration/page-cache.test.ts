@@ -108,6 +108,14 @@ describe("a visitor's home page", () => {
   });
 });
 
+describe("learners' activity", () => {
+  it("leaves a visitor's kept home in place: a rating moves only what signed-in pages read (decision 039)", async () => {
+    await warm("/");
+    execTenant(server, 1, "insert or replace into ratings (user_id, course_id, stars, updated_at) values (3, 2, 5, unixepoch())");
+    expect((await visit("/")).headers["x-page-cache"]).toBe("hit");
+  });
+});
+
 describe("never kept", () => {
   it("for a signed-in learner, who sees their own name", async () => {
     await warm("/");
