@@ -113,18 +113,6 @@ export class LearnerPageCache {
 
   readonly ttlMs: number;
 
-  get size() {
-    return this.#pages.size;
-  }
-
-  get bytes() {
-    return this.#pages.bytes;
-  }
-
-  clear() {
-    this.#pages.clear();
-  }
-
   /**
    * Before the viewer is worked out (server/documents.ts): the count of commits other connections have made
    * to the organization's database. The viewer (memberships, role) is read in statements of its own before
