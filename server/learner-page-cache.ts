@@ -99,8 +99,6 @@ function onlyKeptCookies(cookieHeader: string) {
 export class LearnerPageCache {
   readonly #pages: KeptPages<Kept>;
   readonly #seen = new Set<string>();
-  hits = 0;
-  misses = 0;
 
   /** `downloadTtlSeconds`: how long the signed download addresses a course page carries work (config). */
   constructor(
@@ -158,7 +156,6 @@ export class LearnerPageCache {
       kept.user === versions.user &&
       Date.now() - kept.storedAt < this.ttlMs
     ) {
-      this.hits++;
       this.#pages.get(key, { use: true });
       for (const [name, value] of kept.headers) res.setHeader(name, value);
       res.setHeader("X-Page-Cache", "hit");
@@ -166,13 +163,12 @@ export class LearnerPageCache {
       sendKeptBody(res, kept.page, cspNonce);
       return "sent";
     }
-    this.misses++;
     res.setHeader("X-Page-Cache", "miss");
     if (kept) this.#pages.forget(key);
     // Another process committed while the viewer was read: render, but keep nothing.
     if (mark === null || mark !== versions.dataVersion) return null;
-    else {
-      // Only a page asked for before is worth keeping.
+    // Only a page asked for before is worth keeping (a page kept before, now changed, was).
+    if (!kept) {
       const hash = crypto.createHash("sha1").update(key).digest("base64");
       if (!this.#seen.has(hash)) {
         if (this.#seen.size >= DOORKEEPER_SIZE) this.#seen.clear();
