@@ -1,5 +1,5 @@
 // `DATA_DIR=<dir> HOST=<host> EMAILS=a@x,b@x node --import tsx scripts/learner-page-reads.ts`: every SQL
-// statement a signed-in learner's home and course pages run (the viewer, the root loader and the page's
+// statement a signed-in learner's home, course and leaderboard pages run (the viewer, the root loader and the page's
 // loader from the server build, called in this process as the server calls them), with the tables each
 // reads and SQLite's plan for it, as JSON on stdout. The pages kept by server/learner-page-cache.ts are kept
 // only while the triggers of migration 0031 say nothing they read has changed; the test
@@ -14,11 +14,16 @@ import { readConfig } from "../server/config";
 import { Platform } from "../server/platform";
 import { callPageLoaders } from "./bench/loader-floor";
 
+/** The board's periods and a course's board (app/models/leaderboard.server.ts PERIODS). */
+const LEADERBOARD = ["/leaderboard", "/leaderboard?period=week", "/leaderboard?period=month", "/leaderboard?period=life"];
+
 interface Read {
   sql: string;
   /** The values bound to each run of it. */
   params: unknown[][];
   tables: string[];
+  /** The columns it reads of each table (from `EXPLAIN`: a `Column` of a table's or an index's cursor). */
+  columns: Record<string, string[]>;
   /** `EXPLAIN QUERY PLAN` lines, each with the table it reads when SQLite names one. */
   plan: Array<{ detail: string; table: string | null }>;
 }
@@ -46,9 +51,11 @@ for (const method of ["all", "get", "iterate", "run"]) {
   };
 }
 
-/** Runs a statement's EXPLAIN with as many NULL parameters as it takes. */
+/** Runs a statement's EXPLAIN with NULL for each named parameter, or as many NULL parameters as it takes. */
 function explain(db: Database.Database, prefix: string, sql: string) {
   const statement = db.prepare(`${prefix} ${sql}`);
+  const named = [...sql.matchAll(/[:@$](\w+)/g)].map((m) => m[1]);
+  if (named.length) return statement.all(Object.fromEntries(named.map((name) => [name, null]))) as Array<Record<string, unknown>>;
   for (let count = 0; count <= 200; count++) {
     try {
       return statement.all(...Array(count).fill(null)) as Array<Record<string, unknown>>;
@@ -82,6 +89,14 @@ try {
       ),
     );
     const tableNames = new Set(raw.prepare("select name from sqlite_schema where type = 'table'").pluck().all() as string[]);
+    // What a column number of each b-tree is: a table's columns in order, or an index's (then the row id).
+    const columnsOfRoot = new Map<number, string[]>();
+    for (const { rootpage, type, name } of raw
+      .prepare("select rootpage, type, name from sqlite_schema where rootpage > 0 and type in ('table', 'index')")
+      .all() as Array<{ rootpage: number; type: string; name: string }>) {
+      const info = raw.pragma(`${type === "table" ? "table_info" : "index_info"}(${JSON.stringify(name)})`) as Array<{ name: string | null }>;
+      columnsOfRoot.set(rootpage, [...info.map((c) => c.name ?? "rowid"), ...(type === "index" ? ["rowid"] : [])]);
+    }
     const courseIds = raw.prepare("select id from courses order by id").pluck().all() as number[];
     const now = Math.floor(Date.now() / 1000);
     for (const email of emails) {
@@ -94,7 +109,7 @@ try {
         )
         .run(crypto.createHash("sha256").update(token).digest("hex"), now, now, now + 3600, userId);
       const cookie = `lectern_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`;
-      for (const pagePath of ["/", ...courseIds.map((id) => `/courses/${id}`)]) {
+      for (const pagePath of ["/", ...courseIds.map((id) => `/courses/${id}`), ...LEADERBOARD]) {
         const request = new Request(`http://${host}${pagePath}`, { headers: { cookie } });
         ran.clear();
         recording = true;
@@ -111,8 +126,19 @@ try {
         for (const [sql, params] of ran) {
           if (!/^\s*(select|with)\b/i.test(sql)) continue;
           const tables = new Set<string>();
-          for (const op of explain(raw, "explain", sql))
-            if (op.opcode === "OpenRead") tables.add(tableOfRoot.get(op.p2 as number) ?? "sqlite_schema");
+          const cursors = new Map<number, number>();
+          const columns: Record<string, string[]> = {};
+          for (const op of explain(raw, "explain", sql)) {
+            if (op.opcode === "OpenRead") {
+              tables.add(tableOfRoot.get(op.p2 as number) ?? "sqlite_schema");
+              cursors.set(op.p1 as number, op.p2 as number);
+            }
+            const root = cursors.get(op.p1 as number);
+            if (root === undefined || (op.opcode !== "Column" && op.opcode !== "Rowid")) continue;
+            const table = tableOfRoot.get(root) ?? "sqlite_schema";
+            const column = op.opcode === "Rowid" ? "rowid" : (columnsOfRoot.get(root)?.[op.p2 as number] ?? `#${String(op.p2)}`);
+            if (!(columns[table] ??= []).includes(column)) columns[table].push(column);
+          }
           // An alias in a plan line (`SEARCH lp USING …`) is the table the SQL names before it.
           const aliases = new Map<string, string>();
           for (const m of sql.matchAll(/(?:from|join)\s+["`]?(\w+)["`]?(?:\s+(?:as\s+)?["`]?(\w+)["`]?)?/gi))
@@ -127,7 +153,7 @@ try {
               (named ? (tableNames.has(named) ? named : (aliases.get(named.toLowerCase()) ?? null)) : null);
             return { detail, table };
           });
-          reads.push({ sql, params, tables: [...tables].sort(), plan });
+          reads.push({ sql, params, tables: [...tables].sort(), columns, plan });
         }
         results.push({ email, userId, path: pagePath, status, reads });
       }

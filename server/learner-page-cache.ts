@@ -7,7 +7,7 @@ import { preparedOnce } from "../db/prepared";
 import { keptBody, KeptPages, sendKeptBody, type KeptBody } from "./kept-body";
 
 /**
- * Signed-in learners' home and course pages kept, rendered, while nothing they show has changed
+ * Signed-in learners' home, course and leaderboard pages kept, rendered, while nothing they show has changed
  * (docs/decisions/039-learner-page-cache.md). The visitors' cache (server/page-cache.ts) answers before
  * anyone is identified; this one answers after: the session has been checked (server/viewer.ts) as for any
  * page, so a signed-out, expired or revoked session never reaches a kept page.
@@ -17,10 +17,14 @@ import { keptBody, KeptPages, sendKeptBody, type KeptBody } from "./kept-body";
  * 1. the organization's record (the directory hands out a new object after any change);
  * 2. the tenant's `content_version` rows, moved by triggers on every shared table those pages read
  *    (row 1: what visitors' pages read too, migrations 0018 and 0021; row 2: assignments, links,
- *    materials, ratings, leaderboard settings, migration 0031), whichever process writes;
+ *    materials, ratings, leaderboard settings, migration 0031; row 3, the board alone: points, streaks,
+ *    levels, badges and people's names, migration 0032), whichever process writes;
  * 3. the person's `user_versions` row, moved by triggers on every row of theirs those pages read
- *    (migration 0031): progress, completions, certificates, bookmarks, assignments, memberships, their own
- *    row; tests/integration/learner-page-cache.test.ts fails when those pages read a table neither covers;
+ *    (migrations 0031 and 0032): progress, completions, certificates, bookmarks, assignments, memberships,
+ *    badges, watch time, their own row; tests/integration/learner-page-cache.test.ts fails when those pages
+ *    read a table none covers. The board's two window widgets (others' bookmarks and watch time) are the
+ *    one exception: they are counted at most once a minute whether or not the page is kept
+ *    (app/models/leaderboard.server.ts `WIDGET_RECOUNT_MS`);
  * 4. a minute of age, for what a page works out from the clock (due days, the time a course opens), and
  *    at most a quarter of a signed download address's life (`ttlMs`), so a kept course page's downloads
  *    work for three quarters of it or more.
@@ -35,8 +39,10 @@ import { keptBody, KeptPages, sendKeptBody, type KeptBody } from "./kept-body";
  * opened by one of many learners, is neither copied nor pushes out pages people come back to.
  */
 
-/** `/` and `/courses/{id}`: the pages a learner opens most. Remix's data requests (`?_data`) are not kept. */
-const PAGES = /^\/(?:courses\/\d+\/?)?$/;
+/** `/`, `/courses/{id}` and `/leaderboard`: the pages a learner opens most. Remix's data requests (`?_data`) are not kept. */
+const PAGES = /^\/(?:courses\/\d+\/?|leaderboard\/?)?$/;
+/** The board, which is also checked against `content_version` row 3 (what it shows of everyone: migration 0032). */
+const BOARD = /^\/leaderboard\/?$/;
 /** The session and the two preferences; any other cookie (a flash message, an SSO state) means no kept page. */
 const KEPT_WITH_COOKIES = new Set(["lectern_session", "lng", "theme"]);
 /** Learners and group admins (learners who administer a group); management roles are rendered every time. */
@@ -48,7 +54,10 @@ const DOORKEEPER_SIZE = 4096;
 const NOT_KEPT = new Set(["content-length", "content-encoding", "transfer-encoding", "set-cookie", "date", "etag", "x-request-id"]);
 
 interface Versions {
+  /** `content_version` rows 1 and 2. */
   content: number;
+  /** Row 3, for the board; 0 for the other pages, which show none of it. */
+  board: number;
   user: number;
 }
 
@@ -73,13 +82,15 @@ export interface PendingPage extends Versions {
   readAt: number;
 }
 
-function versionsOf(db: TenantDb, userId: number): VersionsRead | null {
+function versionsOf(db: TenantDb, userId: number, board: boolean): VersionsRead | null {
   const row = preparedOnce(db, "learnerPages.versions", () =>
     db.$client.prepare(
-      "select (select sum(version) from content_version) as content, coalesce((select version from user_versions where user_id = ?), 0) as user, (select data_version from pragma_data_version()) as dataVersion",
+      "select (select sum(version) from content_version where id <= 2) as content, (select version from content_version where id = 3) as board, coalesce((select version from user_versions where user_id = ?), 0) as user, (select data_version from pragma_data_version()) as dataVersion",
     ),
-  ).get(userId) as { content: number | null; user: number; dataVersion: number } | undefined;
-  return row && typeof row.content === "number" ? { content: row.content, user: row.user, dataVersion: row.dataVersion } : null;
+  ).get(userId) as { content: number | null; board: number | null; user: number; dataVersion: number } | undefined;
+  return row && typeof row.content === "number" && typeof row.board === "number"
+    ? { content: row.content, board: board ? row.board : 0, user: row.user, dataVersion: row.dataVersion }
+    : null;
 }
 
 function dataVersionOf(db: TenantDb): number {
@@ -135,7 +146,7 @@ export class LearnerPageCache {
     if (viewer.via !== "cookie" || !session || session.twoFactorPending || !person || !role || !ROLES.has(role)) return null;
     const cookie = req.headers.cookie ?? "";
     if (!onlyKeptCookies(cookie)) return null;
-    const versions = versionsOf(db, person.id);
+    const versions = versionsOf(db, person.id, BOARD.test(req.path));
     if (!versions) return null;
     const key = [
       organization.id,
@@ -153,6 +164,7 @@ export class LearnerPageCache {
       kept &&
       kept.organization === organization &&
       kept.content === versions.content &&
+      kept.board === versions.board &&
       kept.user === versions.user &&
       Date.now() - kept.storedAt < this.ttlMs
     ) {
@@ -177,7 +189,8 @@ export class LearnerPageCache {
       }
       this.#seen.delete(hash);
     }
-    return { key, organization, nonce: cspNonce, content: versions.content, user: versions.user, readAt: Date.now() };
+    const { content, board, user } = versions;
+    return { key, organization, nonce: cspNonce, content, board, user, readAt: Date.now() };
   }
 
   /** Keeps a page Remix rendered for a request `lookup` returned `pending` for, if it is one to keep. */
@@ -186,7 +199,7 @@ export class LearnerPageCache {
     if (body.length > MAX_PAGE_BYTES || !this.#pages.fits(body.length)) return;
     const kept: Array<[string, string]> = [];
     for (const [name, value] of headers.entries()) if (!NOT_KEPT.has(name)) kept.push([name, value]);
-    const { key, organization, content, user, nonce, readAt } = pending;
-    this.#pages.set(key, { organization, content, user, storedAt: readAt, headers: kept, page: keptBody(body, nonce) });
+    const { key, organization, content, board, user, nonce, readAt } = pending;
+    this.#pages.set(key, { organization, content, board, user, storedAt: readAt, headers: kept, page: keptBody(body, nonce) });
   }
 }

@@ -116,7 +116,7 @@ export async function benchLeaderboard(
   sizes = [1_000, Number(process.env.BENCH_BOARD_LEARNERS ?? 100_000)],
 ) {
   const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
-  const results: Array<{ learners: number; page: Result; rank: Result; floor: Result }> = [];
+  const results: Array<{ learners: number; page: Result; rendered: Result; rank: Result; floor: Result }> = [];
   for (const learners of sizes) {
     const board = seedBoard(learners);
     const server = await start("server/index.ts", { DATA_DIR: board.dataDir });
@@ -125,6 +125,15 @@ export async function benchLeaderboard(
       path: "/leaderboard",
       hosts: [board.host],
       vary: () => ({ headers: { cookie: pick(board.cookies) } }),
+    });
+    // The page row mostly answers from kept pages (server/learner-page-cache.ts): nothing on this board
+    // changes while it runs. The same load with every page rendered, as after any learner's points or streak
+    // moved: a query string no page was kept for.
+    const rendered = await run({
+      port: server.port,
+      path: "/leaderboard",
+      hosts: [board.host],
+      vary: () => ({ path: `/leaderboard?visit=${Math.random().toString(36).slice(2)}`, headers: { cookie: pick(board.cookies) } }),
     });
     const rank = await run({
       port: server.port,
@@ -148,13 +157,16 @@ export async function benchLeaderboard(
       await stop(bare);
     }
     fs.rmSync(board.dataDir, { recursive: true, force: true });
-    results.push({ learners, page, rank, floor });
+    results.push({ learners, page, rendered, rank, floor });
   }
   console.log("\nleaderboard");
   console.log("requests/s   p50 ms   p95 ms   what");
   for (const r of results) {
     console.log(
       `${String(r.page.rps).padStart(10)} ${String(r.page.p50).padStart(8)} ${String(r.page.p95).padStart(8)}   GET /leaderboard, ${r.learners} learners`,
+    );
+    console.log(
+      `${String(r.rendered.rps).padStart(10)} ${String(r.rendered.p50).padStart(8)} ${String(r.rendered.p95).padStart(8)}   GET /leaderboard, ${r.learners} learners, every page rendered (nothing kept for it): ${Math.round((r.rendered.rps / r.floor.rps) * 1000) / 1000} of the floor`,
     );
     console.log(
       `${String(r.rank.rps).padStart(10)} ${String(r.rank.p50).padStart(8)} ${String(r.rank.p95).padStart(8)}   GET /api/leaderboard/rank/{id}, ${r.learners} learners`,

@@ -68,5 +68,6 @@ export async function callPageLoaders(build: ServerBuild, platform: Platform, or
   const course = /^\/courses\/(\d+)$/.exec(new URL(request.url).pathname);
   const args = { request, context, params: course ? { id: course[1] } : {} } as LoaderFunctionArgs;
   await (build.routes.root.module.loader as LoaderFunction)(args);
-  await (build.routes[course ? "pages/courses/$id/index" : "pages/index"].module.loader as LoaderFunction)(args);
+  const page = course ? "pages/courses/$id/index" : new URL(request.url).pathname === "/leaderboard" ? "pages/leaderboard" : "pages/index";
+  await (build.routes[page].module.loader as LoaderFunction)(args);
 }

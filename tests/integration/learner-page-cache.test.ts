@@ -96,7 +96,7 @@ async function expectChanged(p: string, before: HttpResponse) {
 
 describe("a signed-in learner's home and course pages", () => {
   it("are kept from their second showing: the kept page is the page, with this reply's own nonce", async () => {
-    for (const p of ["/", "/courses/2"]) {
+    for (const p of ["/", "/courses/2", "/leaderboard"]) {
       const first = await visit(kept, p);
       const seen = `${first.status} ${first.body.slice(0, 400)}\n${kept.output().slice(-2000)}`;
       expect(first.status, seen).toBe(200);
@@ -213,6 +213,36 @@ describe("a signed-in learner's home and course pages", () => {
   });
 });
 
+describe("a signed-in learner's leaderboard", () => {
+  it("is kept, and shows at once another learner's points and new name, but stays kept through their heartbeats", async () => {
+    const board = await warm("/leaderboard");
+    // Another learner's heartbeat: the watch-credit clock and a day's watch time (a day no widget counts).
+    execTenant(kept, 1, "update users set watch_credited_until = 1, updated_at = unixepoch() where id = 3");
+    execTenant(
+      kept,
+      1,
+      "insert into watch_time_daily (user_id, day, seconds) values (3, '2026-01-01', 60) on conflict do update set seconds = seconds + 60",
+    );
+    const still = await visit(kept, "/leaderboard");
+    expect(still.headers["x-page-cache"]).toBe("hit");
+    expect(withoutNonce(still)).toBe(withoutNonce(board));
+
+    // Priya Garcia earns points (their total on the board: what app/models/points.server.ts keeps per award).
+    execTenant(
+      kept,
+      1,
+      "insert into points_totals (user_id, period, key, points, hidden) values (3, 'all', '', 100000, 0) on conflict (user_id, period, key) do update set points = 100000",
+    );
+    const top = await expectChanged("/leaderboard", board);
+    expect(top.body).toMatch(/Priya Garcia[\s\S]*100[,.\u00a0\u202f]?000/);
+
+    await warm("/leaderboard");
+    execTenant(kept, 1, "update users set first_name = 'Zebedee' where id = 3");
+    expect((await expectChanged("/leaderboard", top)).body).toContain("Zebedee Garcia");
+    execTenant(kept, 1, "update users set first_name = 'Priya' where id = 3");
+  });
+});
+
 describe("a kept page is never", () => {
   it("served to another session, of the same learner or of another", async () => {
     await warm("/");
@@ -271,42 +301,71 @@ describe("what the kept pages read", () => {
       userId: number;
       path: string;
       status: number;
-      reads: Array<{ sql: string; params: unknown[][]; tables: string[]; plan: Array<{ detail: string; table: string | null }> }>;
+      reads: Array<{
+        sql: string;
+        params: unknown[][];
+        tables: string[];
+        columns: Record<string, string[]>;
+        plan: Array<{ detail: string; table: string | null }>;
+      }>;
     }>;
-    // Every page of the organization was read (the unpublished course is a 404 for learners).
-    expect(reads.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(2 * 7);
+    // Every page of the organization was read (the unpublished course is a 404 for learners), and the board.
+    expect(reads.filter((r) => r.status === 200 && !r.path.startsWith("/leaderboard")).length).toBeGreaterThanOrEqual(2 * 7);
+    expect(reads.filter((r) => r.status === 200 && r.path.startsWith("/leaderboard")).length).toBe(2 * 4);
 
-    const triggers = query<{ name: string }>("select name from sqlite_schema where type = 'trigger'").map((t) => t.name);
-    const coveredBy = (prefix: string) => {
-      const tables = new Set<string>();
-      for (const name of triggers) {
+    // Each table's triggers: the content_version row they move, and the columns an update must touch to move it.
+    const triggers = query<{ name: string; sql: string }>("select name, sql from sqlite_schema where type = 'trigger'");
+    const sharedRows = new Map<string, { row: number; columns: string[] | null }>();
+    const personal = new Set<string>();
+    for (const prefix of ["content_version", "user_version"])
+      for (const { name } of triggers) {
         const table = new RegExp(`^${prefix}_(.+)_ai$`).exec(name)?.[1];
-        if (table && triggers.includes(`${prefix}_${table}_au`) && triggers.includes(`${prefix}_${table}_ad`)) tables.add(table);
+        const all = ["ai", "au", "ad"].map((s) => triggers.find((t) => t.name === `${prefix}_${table}_${s}`));
+        if (!table || all.some((t) => !t)) continue;
+        if (prefix === "user_version") personal.add(table);
+        else {
+          const rows = new Set(all.map((t) => Number(/`id` = (\d+)/.exec(t!.sql)?.[1])));
+          expect(rows.size, `${table}'s triggers move one row`).toBe(1);
+          const of = /AFTER UPDATE OF (.+?) ON/.exec(all[1]!.sql)?.[1];
+          sharedRows.set(table, { row: [...rows][0], columns: of ? of.split(",").map((c) => c.trim().replace(/`/g, "")) : null });
+        }
       }
-      return tables;
-    };
-    const shared = coveredBy("content_version");
-    const personal = coveredBy("user_version");
+    // The board alone is checked against row 3 (server/learner-page-cache.ts).
+    const rowsOf = (page: string) => (page.startsWith("/leaderboard") ? 3 : 2);
     // The session is checked on every request before a kept page is looked up; the versions are what is compared.
     const checkedEachRequest = new Set(["sessions", "content_version", "user_versions"]);
+    // The board's window widgets count everyone's bookmarks and watch time at most once a minute, kept or
+    // not (app/models/leaderboard.server.ts `windowTop`, WIDGET_RECOUNT_MS).
+    const windowCount = (sql: string) => /^select w\.user_id as userId, w\.value as value from \(/.test(sql.trim());
+    const windows = new Set(["bookmarks", "watch_time_daily"]);
 
     const uncovered = new Set<string>();
     const othersRows = new Set<string>();
     const seen = new Set<string>();
     for (const page of reads)
       for (const read of page.reads) {
+        const ownRows = read.params.every((values) => values.includes(page.userId));
         for (const table of read.tables) {
           seen.add(table);
-          if (!shared.has(table) && !personal.has(table) && !checkedEachRequest.has(table))
+          if (checkedEachRequest.has(table) || (windowCount(read.sql) && windows.has(table))) continue;
+          const shared = sharedRows.get(table);
+          const sharedCovers =
+            shared !== undefined &&
+            shared.row <= rowsOf(page.path) &&
+            (shared.columns === null || (read.columns[table] ?? []).every((c) => ["rowid", "id", ...shared.columns!].includes(c)));
+          // A person's own row of users: the session's, or one searched by the viewer's id.
+          const ownUser =
+            table === "users" &&
+            (read.tables.includes("sessions") || (ownRows && read.plan.some((s) => s.table === "users" && /\(rowid=\?\)/.test(s.detail))));
+          if (!sharedCovers && !(personal.has(table) && (table !== "users" || ownUser)))
             uncovered.add(`${table} (${page.path}: ${read.sql})`);
+          // A person's own rows only: an index search on a person's id, and the viewer's id bound to every run.
+          if (!sharedCovers && personal.has(table) && table !== "users")
+            for (const step of read.plan.filter((s) => s.table === table)) {
+              if (!/\((?:user_id|rowid)=\?/.test(step.detail)) othersRows.add(`${table}: ${step.detail} (${read.sql})`);
+              if (!ownRows) othersRows.add(`${table}: not bound to the viewer (${read.sql})`);
+            }
         }
-        // A person's own rows only: an index search on a person's id, and the viewer's id bound to every run.
-        for (const step of read.plan)
-          if (step.table && personal.has(step.table) && step.table !== "users") {
-            if (!/\((?:user_id|rowid)=\?/.test(step.detail)) othersRows.add(`${step.table}: ${step.detail} (${read.sql})`);
-            if (!read.params.every((values) => values.includes(page.userId)))
-              othersRows.add(`${step.table}: not bound to the viewer (${read.sql})`);
-          }
       }
     expect([...uncovered]).toEqual([]);
     expect([...othersRows]).toEqual([]);
@@ -320,33 +379,64 @@ describe("what the kept pages read", () => {
       "lessons",
       "ratings",
       "sessions",
+      "points_totals",
+      "points_histogram",
+      "learner_stats",
+      "user_badges",
+      "watch_time_daily",
     ])
       expect(seen).toContain(table);
 
     // And each of those triggers moves its version: a row of each table read is touched by another process.
-    const version = (table: string) =>
-      query<{ v: number }>(
-        table === "content_version"
-          ? "select sum(version) as v from content_version"
-          : "select version as v from user_versions where user_id = ?",
-        ...(table === "content_version" ? [] : [LEARNER_ID]),
-      )[0]?.v ?? 0;
+    const contentVersion = (row: number) => query<{ v: number }>("select version as v from content_version where id = ?", row)[0].v;
+    const userVersion = (id: number) => query<{ v: number }>("select version as v from user_versions where user_id = ?", id)[0]?.v ?? 0;
     const touched: string[] = [];
-    for (const table of [...seen].filter((t) => shared.has(t) || personal.has(t))) {
-      const own = personal.has(table);
-      const row = query<{ id: number }>(
-        `select rowid as id from ${table} ${own ? `where ${table === "users" ? "id" : "user_id"} = ?` : ""} limit 1`,
-        ...(own ? [LEARNER_ID] : []),
-      )[0];
-      if (!row) continue;
-      const which = own ? "user_versions" : "content_version";
-      const before = version(which);
-      execTenant(kept, 1, `update ${table} set rowid = rowid where rowid = ?`, row.id);
-      expect(version(which), `${table}'s update moves ${which}`).toBeGreaterThan(before);
-      touched.push(table);
+    for (const table of [...seen].filter((t) => sharedRows.has(t) || personal.has(t))) {
+      const shared = sharedRows.get(table);
+      if (shared) {
+        const row = query<{ id: number }>(`select rowid as id from ${table} limit 1`)[0];
+        if (!row) continue;
+        const before = contentVersion(shared.row);
+        const set = (shared.columns ?? ["rowid"]).map((c) => `${c} = ${c}`).join(", ");
+        execTenant(kept, 1, `update ${table} set ${set} where rowid = ?`, row.id);
+        expect(contentVersion(shared.row), `${table}'s update moves content_version row ${shared.row}`).toBeGreaterThan(before);
+        touched.push(table);
+      }
+      if (personal.has(table)) {
+        const row = query<{ id: number }>(
+          `select rowid as id from ${table} where ${table === "users" ? "id" : "user_id"} = ? limit 1`,
+          LEARNER_ID,
+        )[0];
+        if (!row) continue;
+        const before = userVersion(LEARNER_ID);
+        execTenant(kept, 1, `update ${table} set rowid = rowid where rowid = ?`, row.id);
+        expect(userVersion(LEARNER_ID), `${table}'s update moves the learner's user_versions`).toBeGreaterThan(before);
+        touched.push(table);
+      }
     }
     expect(touched).toEqual(
-      expect.arrayContaining(["lesson_progress", "course_completions", "bookmarks", "group_members", "users", "courses", "ratings"]),
+      expect.arrayContaining([
+        "lesson_progress",
+        "course_completions",
+        "bookmarks",
+        "group_members",
+        "users",
+        "courses",
+        "ratings",
+        "points_totals",
+        "learner_stats",
+        "levels",
+        "user_badges",
+      ]),
     );
+    // What a heartbeat writes of everyone's rows moves no board: the watch-credit clock and the day's watch time.
+    const board = contentVersion(3);
+    execTenant(kept, 1, "update users set watch_credited_until = 1, updated_at = unixepoch() where id = 3");
+    execTenant(
+      kept,
+      1,
+      "insert into watch_time_daily (user_id, day, seconds) values (3, '2026-01-01', 60) on conflict do update set seconds = seconds + 60",
+    );
+    expect(contentVersion(3)).toBe(board);
   }, 60_000);
 });
