@@ -94,7 +94,9 @@ try {
     for (const { rootpage, type, name } of raw
       .prepare("select rootpage, type, name from sqlite_schema where rootpage > 0 and type in ('table', 'index')")
       .all() as Array<{ rootpage: number; type: string; name: string }>) {
-      const info = raw.pragma(`${type === "table" ? "table_info" : "index_info"}(${JSON.stringify(name)})`) as Array<{ name: string | null }>;
+      const info = raw.pragma(`${type === "table" ? "table_info" : "index_info"}(${JSON.stringify(name)})`) as Array<{
+        name: string | null;
+      }>;
       columnsOfRoot.set(rootpage, [...info.map((c) => c.name ?? "rowid"), ...(type === "index" ? ["rowid"] : [])]);
     }
     const courseIds = raw.prepare("select id from courses order by id").pluck().all() as number[];
