@@ -44,7 +44,9 @@ describe("npm run db:migrate", () => {
     const result = migrate(dataDir);
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/\[1\/2\] ok\s+1 Acme Academy \(\d+ ms\)/);
-    expect(result.stderr).toMatch(/\[2\/2\] FAILED\s+2 Nordlys Akademi: cannot open database: (duplicate column name|.*already exists|UNIQUE constraint failed)/);
+    expect(result.stderr).toMatch(
+      /\[2\/2\] FAILED\s+2 Nordlys Akademi: cannot open database: (duplicate column name|.*already exists|UNIQUE constraint failed)/,
+    );
     expect(result.stdout).toMatch(/1 of 2 organizations up to date in [\d.]+ s; 1 failed and stay closed until fixed/);
     // Rolled back: not one migration of the failed run was recorded.
     const after = new Database(file, { readonly: true });
