@@ -1218,13 +1218,14 @@ export const contentVersion = sqliteTable("content_version", {
 
 /*
  * ——— Signed-in learners' kept pages (docs/decisions/039-learner-page-cache.md) ———
- * A number per person, moved by triggers (migration 0031) on every change to a row of theirs that a
- * learner's home or course page reads (progress, completions, certificates, bookmarks, assignments to them,
- * group memberships, their own row). With `content_version` (row 1, and a row 2 that the same migration
- * moves with the shared tables those pages read and visitors' pages do not: assignments, links, materials,
- * ratings, leaderboard settings) it says whether a kept page still shows what it would now.
- * tests/integration/learner-page-cache.test.ts lists the tables those pages read and fails when one is
- * covered by neither.
+ * A number per person, moved by triggers (migrations 0031, 0032) on every change to a row of theirs that a
+ * learner's home, course or leaderboard page reads (progress, completions, certificates, bookmarks,
+ * assignments to them, group memberships, badges, watch time, their own row). With `content_version` (row
+ * 1; a row 2 that migration 0031 moves with the shared tables those pages read and visitors' pages do not:
+ * assignments, links, materials, ratings, leaderboard settings; and a row 3, compared by the leaderboard
+ * alone, that migration 0032 moves with points, streaks, levels, badges and names) it says whether a kept
+ * page still shows what it would now. tests/integration/learner-page-cache.test.ts lists the tables those
+ * pages read and fails when one is covered by none.
  */
 export const userVersions = sqliteTable("user_versions", {
   userId: integer("user_id").primaryKey(),

@@ -2,7 +2,7 @@
 // statement a signed-in learner's home, course and leaderboard pages run (the viewer, the root loader and the page's
 // loader from the server build, called in this process as the server calls them), with the tables each
 // reads and SQLite's plan for it, as JSON on stdout. The pages kept by server/learner-page-cache.ts are kept
-// only while the triggers of migration 0031 say nothing they read has changed; the test
+// only while the triggers of migrations 0031 and 0032 say nothing they read has changed; the test
 // tests/integration/learner-page-cache.test.ts checks every table listed here against those triggers.
 // `npm run build` first.
 import crypto from "node:crypto";
@@ -14,8 +14,8 @@ import { readConfig } from "../server/config";
 import { Platform } from "../server/platform";
 import { callPageLoaders } from "./bench/loader-floor";
 
-/** The board's periods and a course's board (app/models/leaderboard.server.ts PERIODS). */
-const LEADERBOARD = ["/leaderboard", "/leaderboard?period=week", "/leaderboard?period=month", "/leaderboard?period=life"];
+/** The board in each period (app/models/leaderboard.server.ts PERIODS), and each course's board. */
+const LEADERBOARD = ["/leaderboard", "/leaderboard?period=week", "/leaderboard?period=month"];
 
 interface Read {
   sql: string;
@@ -91,6 +91,7 @@ try {
     const tableNames = new Set(raw.prepare("select name from sqlite_schema where type = 'table'").pluck().all() as string[]);
     // What a column number of each b-tree is: a table's columns in order, or an index's (then the row id).
     const columnsOfRoot = new Map<number, string[]>();
+    const indexRoots = new Set<number>();
     for (const { rootpage, type, name } of raw
       .prepare("select rootpage, type, name from sqlite_schema where rootpage > 0 and type in ('table', 'index')")
       .all() as Array<{ rootpage: number; type: string; name: string }>) {
@@ -98,6 +99,7 @@ try {
         name: string | null;
       }>;
       columnsOfRoot.set(rootpage, [...info.map((c) => c.name ?? "rowid"), ...(type === "index" ? ["rowid"] : [])]);
+      if (type === "index") indexRoots.add(rootpage);
     }
     const courseIds = raw.prepare("select id from courses order by id").pluck().all() as number[];
     const now = Math.floor(Date.now() / 1000);
@@ -111,7 +113,12 @@ try {
         )
         .run(crypto.createHash("sha256").update(token).digest("hex"), now, now, now + 3600, userId);
       const cookie = `lectern_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`;
-      for (const pagePath of ["/", ...courseIds.map((id) => `/courses/${id}`), ...LEADERBOARD]) {
+      for (const pagePath of [
+        "/",
+        ...courseIds.map((id) => `/courses/${id}`),
+        ...LEADERBOARD,
+        ...courseIds.map((id) => `/leaderboard?course=${id}`),
+      ]) {
         const request = new Request(`http://${host}${pagePath}`, { headers: { cookie } });
         ran.clear();
         recording = true;
@@ -132,8 +139,13 @@ try {
           const columns: Record<string, string[]> = {};
           for (const op of explain(raw, "explain", sql)) {
             if (op.opcode === "OpenRead") {
-              tables.add(tableOfRoot.get(op.p2 as number) ?? "sqlite_schema");
+              const table = tableOfRoot.get(op.p2 as number) ?? "sqlite_schema";
+              tables.add(table);
               cursors.set(op.p1 as number, op.p2 as number);
+              // An index may be searched or ordered by without a column of it being read out: all of its count.
+              if (indexRoots.has(op.p2 as number))
+                for (const column of columnsOfRoot.get(op.p2 as number) ?? [])
+                  if (!(columns[table] ??= []).includes(column)) columns[table].push(column);
             }
             const root = cursors.get(op.p1 as number);
             if (root === undefined || (op.opcode !== "Column" && op.opcode !== "Rowid")) continue;

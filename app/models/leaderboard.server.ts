@@ -268,24 +268,12 @@ export function widget(db: TenantConn, name: Widget, { limit = 10, now = new Dat
   if (name === "bookmarks") {
     // The window starts on a whole minute, so that views within the minute share one count.
     const since = Math.floor(now.getTime() / 60_000) * 60 - 30 * 86_400;
-    return windowTop(
-      db,
-      name,
-      "select user_id, count(*) as value from bookmarks where created_at >= :since group by user_id",
-      since,
-      limit,
-    );
+    return windowTop(db, name, since, limit);
   }
   if (name === "watch-time") {
     // watch_time_daily counts UTC days (app/models/learning.server.ts); seven of them, today included.
     const since = addDays(now.toISOString().slice(0, 10), -6);
-    return windowTop(
-      db,
-      name,
-      "select user_id, sum(seconds) as value from watch_time_daily where day >= :since group by user_id",
-      since,
-      limit,
-    );
+    return windowTop(db, name, since, limit);
   }
   // Longest streaks first (index on hidden, current_streak); a streak counts while its last day is today or yesterday.
   const yesterday = previousDay(dayIn(settings.timeZone, now));
@@ -309,6 +297,26 @@ export const WIDGET_RECOUNT_MS = 60_000;
 const WIDGET_SPARE = 20;
 const keptWindows = new WeakMap<object, Map<string, { until: number; rows: Array<{ userId: number; value: number }> }>>();
 
+/** The windows the bookmark and watch-time widgets rank: each learner's count since `:since`. */
+const WINDOWS = {
+  bookmarks: "select user_id, count(*) as value from bookmarks where created_at >= :since group by user_id",
+  "watch-time": "select user_id, sum(seconds) as value from watch_time_daily where day >= :since group by user_id",
+} as const;
+
+/** A window's ranking: the statement counted at most once a minute (`WIDGET_RECOUNT_MS`). */
+function windowRanking(window: string) {
+  return `select w.user_id as userId, w.value as value from (${window}) w
+         where not exists (select 1 from learner_stats s where s.user_id = w.user_id and s.hidden = 1)
+         order by w.value desc, w.user_id asc limit :limit`;
+}
+
+/**
+ * The statements that count every learner's bookmarks and watch time for the widgets, at most once a
+ * minute: the one read of others' rows of those tables that a signed-in learner's kept leaderboard does not
+ * follow (tests/integration/learner-page-cache.test.ts).
+ */
+export const WINDOW_RANKINGS = Object.values(WINDOWS).map(windowRanking);
+
 /**
  * The top of a window widget (bookmarks in 30 days, watch time in 7). Counting the window adds up every
  * learner's rows in it — tens of thousands in a large organization, far more than a page view may cost —
@@ -317,7 +325,7 @@ const keptWindows = new WeakMap<object, Map<string, { until: number; rows: Array
  * a renamed one shows the new name at once; only the figures may be up to a minute old. The learner's own
  * figure (`widgetValue`) is always counted live.
  */
-function windowTop(db: TenantConn, name: string, window: string, since: number | string, limit: number): WidgetEntry[] {
+function windowTop(db: TenantConn, name: keyof typeof WINDOWS, since: number | string, limit: number): WidgetEntry[] {
   const sqlite = connectionOf(db) as Database.Database;
   let kept = keptWindows.get(sqlite);
   if (!kept) keptWindows.set(sqlite, (kept = new Map()));
@@ -325,11 +333,7 @@ function windowTop(db: TenantConn, name: string, window: string, since: number |
   let entry = kept.get(key);
   if (!entry || entry.until <= Date.now()) {
     const rows = preparedOnce(db, `leaderboard.window.${name}`, () =>
-      sqlite.prepare<{ since: number | string; limit: number }, { userId: number; value: number }>(
-        `select w.user_id as userId, w.value as value from (${window}) w
-         where not exists (select 1 from learner_stats s where s.user_id = w.user_id and s.hidden = 1)
-         order by w.value desc, w.user_id asc limit :limit`,
-      ),
+      sqlite.prepare<{ since: number | string; limit: number }, { userId: number; value: number }>(windowRanking(WINDOWS[name])),
     ).all({ since, limit: limit + WIDGET_SPARE });
     if (kept.size > 32) kept.clear();
     kept.set(key, (entry = { until: Date.now() + WIDGET_RECOUNT_MS, rows }));

@@ -1,7 +1,8 @@
 -- The signed-in /leaderboard kept as the home and course pages are (docs/decisions/039-learner-page-cache.md):
 -- a third `content_version` row (id 3) moves with what a board shows of everyone (points, streaks, levels,
--- badges, people's names); `user_versions` also moves with a person's own badges and watch time. Names only:
--- a heartbeat moves the person's watch-credit clock in `users`, which no board shows.
+-- badges, people's names); `user_versions` also moves with a person's own badges and watch time. Names only,
+-- and only when they change: a heartbeat moves the person's watch-credit clock in `users`, and saving a
+-- profile sets the names as they were, neither of which any board shows.
 INSERT INTO `content_version` (`id`, `version`) VALUES (3, 0);
 --> statement-breakpoint
 CREATE TRIGGER `content_version_points_totals_ai` AFTER INSERT ON `points_totals` BEGIN UPDATE `content_version` SET `version` = `version` + 1 WHERE `id` = 3; END;
@@ -36,7 +37,7 @@ CREATE TRIGGER `content_version_badges_ad` AFTER DELETE ON `badges` BEGIN UPDATE
 --> statement-breakpoint
 CREATE TRIGGER `content_version_users_ai` AFTER INSERT ON `users` BEGIN UPDATE `content_version` SET `version` = `version` + 1 WHERE `id` = 3; END;
 --> statement-breakpoint
-CREATE TRIGGER `content_version_users_au` AFTER UPDATE OF `first_name`, `last_name` ON `users` BEGIN UPDATE `content_version` SET `version` = `version` + 1 WHERE `id` = 3; END;
+CREATE TRIGGER `content_version_users_au` AFTER UPDATE OF `first_name`, `last_name` ON `users` WHEN old.`first_name` IS NOT new.`first_name` OR old.`last_name` IS NOT new.`last_name` BEGIN UPDATE `content_version` SET `version` = `version` + 1 WHERE `id` = 3; END;
 --> statement-breakpoint
 CREATE TRIGGER `content_version_users_ad` AFTER DELETE ON `users` BEGIN UPDATE `content_version` SET `version` = `version` + 1 WHERE `id` = 3; END;
 --> statement-breakpoint
