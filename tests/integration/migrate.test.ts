@@ -65,7 +65,9 @@ describe("npm run db:migrate", () => {
         .map((line) => JSON.parse(line) as { msg?: string; org?: number; reason?: string })
         .find((line) => line.msg === "tenant unavailable");
       expect(logged?.org).toBe(2);
-      expect(logged?.reason).toMatch(/^cannot open database: (duplicate column name|.*already exists|UNIQUE constraint failed: content_version.id)/);
+      expect(logged?.reason).toMatch(
+        /^cannot open database: (duplicate column name|.*already exists|UNIQUE constraint failed: content_version.id)/,
+      );
     } finally {
       await server.stop();
     }
