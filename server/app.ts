@@ -28,7 +28,7 @@ import { bodyLimits } from "./body-limits";
 import { sendStatusPage } from "./status-page";
 import { inSequence } from "./in-sequence";
 import { isBusyError } from "../db/write-lock";
-import { sendTenantBusy, waitForTenantWrites } from "./tenant-lock";
+import { openWasBusy, openWhenFree, sendTenantBusy, waitForTenantWrites } from "./tenant-lock";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -271,7 +271,8 @@ function helmetMiddleware(config: Platform["config"]) {
 
 /**
  * Host → organization → that organization's database, or a 404 (unknown host) / 503 (its database
- * cannot be read) before anything else runs. The platform host goes on with no organization.
+ * cannot be read, or is held whole by another process for longer than a write waits) before anything else
+ * runs. The platform host goes on with no organization.
  */
 function tenancy(platform: Platform, pageCache: VisitorPageCache) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -290,15 +291,24 @@ function tenancy(platform: Platform, pageCache: VisitorPageCache) {
     res.locals.tenant = { organization, db: null } satisfies TenantLocals;
     if (!platform.tenants.isSuspect(organization.id) && pageCache.serveUnchanged(req, res, organization)) return;
     // The request holds the database until its response finishes or its connection closes (db/tenant-pool.ts `holdFor`).
-    let db: TenantDb;
-    try {
-      db = platform.tenants.holdFor(organization.id, res);
-    } catch (error) {
+    const open = () => platform.tenants.holdFor(organization.id, res);
+    const opened = (db: TenantDb) => {
+      res.locals.tenant = { organization, db } satisfies TenantLocals;
+      next();
+    };
+    const failed = (error: unknown) => {
+      if (openWasBusy(error)) return sendTenantBusy(req, res);
       if (!(error instanceof DatabaseUnavailableError)) return next(error);
       logger.error({ org: organization.id, reason: error.message }, "tenant unavailable");
-      return sendStatusPage(req, res, 503, { language: organization.language });
+      sendStatusPage(req, res, 503, { language: organization.language });
+    };
+    let db: TenantDb;
+    try {
+      db = open();
+    } catch (error) {
+      // Held whole for a moment by another process: waited for on timers (server/tenant-lock.ts).
+      return openWasBusy(error) ? openWhenFree(res, open, opened, failed) : failed(error);
     }
-    res.locals.tenant = { organization, db } satisfies TenantLocals;
-    next();
+    opened(db);
   };
 }

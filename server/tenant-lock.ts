@@ -1,8 +1,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { NextFunction, Request, Response } from "express";
-import type { TenantDb } from "../db/open";
+import { DatabaseUnavailableError, type TenantDb } from "../db/open";
 import type { Organization } from "../db/platform";
-import { tryWriteLock, waitForWriteLock } from "../db/write-lock";
+import { isBusyError, tryWriteLock, waitForWriteLock, WriteLockWait } from "../db/write-lock";
 import { logger } from "./logger";
 import { sendStatusPage } from "./status-page";
 
@@ -57,4 +57,35 @@ export function sendTenantBusy(req: Request, res: Response, waitedMs?: number) {
   );
   if (res.headersSent) return void res.end();
   sendStatusPage(req, res, 503, { language: organization?.language, busy: true });
+}
+
+/** Whether opening an organization's file failed only because another process held it whole for a moment. */
+export function openWasBusy(error: unknown) {
+  return error instanceof DatabaseUnavailableError && isBusyError(error.cause);
+}
+
+/**
+ * Opening the organization's file met another process holding it whole for a moment: a connection that
+ * closes last checkpoints and removes the WAL under an exclusive lock, and SQLite recovers a file after a
+ * crash the same way; another server opening and closing every file as it starts (server/jobs.ts
+ * `resumeAll`) does both. The request waits on timers, as a write waits for the lock (db/write-lock.ts),
+ * and goes on (`opened`) as soon as the file opens; after as long as a write would wait, or on any other
+ * failure, `failed` has the last error. Nothing happens once the client has gone.
+ */
+export function openWhenFree(res: Response, open: () => TenantDb, opened: (db: TenantDb) => void, failed: (error: unknown) => void) {
+  const wait = new WriteLockWait();
+  let gone = false;
+  res.once("close", () => (gone = true));
+  const attempt = () => {
+    if (gone) return;
+    let db: TenantDb;
+    try {
+      db = open();
+    } catch (error) {
+      if (openWasBusy(error) && wait.keepWaiting()) return void setTimeout(attempt, wait.nextDelay());
+      return failed(error);
+    }
+    opened(db);
+  };
+  setTimeout(attempt, wait.nextDelay());
 }

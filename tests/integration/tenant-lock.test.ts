@@ -31,12 +31,18 @@ const HOLD_MS = WAIT_MS + 2_000;
 /** Generous for a busy machine; on a server that waits inside SQLite these took seconds. */
 const FAST_MS = 500;
 
-/** Another process takes `BEGIN IMMEDIATE` on the file and keeps it `ms` without committing. */
-async function holdWriteLock(file: string, ms: number) {
+/**
+ * Another process takes `BEGIN IMMEDIATE` on the file and keeps it `ms` without committing; with `whole`,
+ * in exclusive locking mode after a write, so that no other connection may even read the file (as while the
+ * last connection to close removes the WAL, or SQLite recovers the file after a crash).
+ */
+async function holdWriteLock(file: string, ms: number, { whole = false } = {}) {
   const script = `
     const Database = require("better-sqlite3");
     const db = new Database(${JSON.stringify(file)});
+    ${whole ? `db.pragma("locking_mode = EXCLUSIVE");` : ""}
     db.exec("BEGIN IMMEDIATE");
+    ${whole ? `db.prepare("update content_version set version = version where id = 1").run();` : ""}
     console.log("locked");
     setTimeout(() => { db.exec("ROLLBACK"); db.close(); console.log("released"); }, ${ms});`;
   const child = spawn(process.execPath, ["-e", script], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
@@ -264,4 +270,56 @@ describe("a write lock held on one organization's file by another process", () =
       db.close();
     }
   });
+});
+
+describe("a file another process holds whole when the server first opens it", () => {
+  it("holds up that organization's pages and /api on timers until it is free, then answers; past a write's wait, the busy 503", async () => {
+    server = await startServer();
+    const s = server;
+    const learner = await cookieFor(insertSession(s, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
+    const admin = insertSession(s, { organizationId: 1 }, { email: "admin@acme.test", kind: "api" });
+    // The server's look at every file as it starts (server/jobs.ts `resumeAll`) is over.
+    await sleep(500);
+    const lock = await holdWriteLock(path.join(s.dataDir, "org-1", "db.sqlite"), 800, { whole: true });
+    const page = timed(() => request(s.port, ACME, "/", { headers: { Cookie: learner } })).then((r) => ({
+      ...r,
+      released: lock.released(),
+    }));
+    const call = timed(() => api(s, ACME, "GET", "courses/categories", { token: admin })).then((r) => ({
+      ...r,
+      released: lock.released(),
+    }));
+    // Meanwhile another organization answers at once.
+    const other = await timed(() => request(s.port, NORDLYS, "/"));
+    expect(other.res.status).toBe(200);
+    expect(lock.released()).toBe(false);
+    const [pageReply, apiReply] = await Promise.all([page, call]);
+    // Answered once the other process let go: not a 503 (or a 500) for a moment's lock.
+    expect(pageReply.res.status).toBe(200);
+    expect(pageReply.res.body).toContain("Leo");
+    expect(pageReply.released).toBe(true);
+    expect(apiReply.res.status).toBe(200);
+    expect(apiReply.released).toBe(true);
+    expect(await lock.exited).toBe(0);
+
+    // Held for longer than a write waits: the same 503 as a write's, with Retry-After, never a 500.
+    await s.stop();
+    server = await startServer({ dataDir: s.dataDir });
+    const again = server;
+    await sleep(500);
+    const long = await holdWriteLock(path.join(again.dataDir, "org-2", "db.sqlite"), HOLD_MS, { whole: true });
+    const [busyPage, busyApi] = await Promise.all([
+      timed(() => request(again.port, NORDLYS, "/")),
+      timed(() => api(again, NORDLYS, "GET", "courses/categories")),
+    ]);
+    expect(long.released()).toBe(false);
+    expect(busyPage.res.status).toBe(503);
+    expect(busyPage.res.headers["content-type"]).toContain("text/html");
+    expect(Number(busyPage.res.headers["retry-after"])).toBeGreaterThan(0);
+    expect(busyPage.ms).toBeGreaterThan(WAIT_MS - 500);
+    expect(busyApi.res.status).toBe(503);
+    expect(busyApi.res.json()).toMatchObject({ error: true, status: 503, payload: { code: "unavailable" } });
+    expect(await long.exited).toBe(0);
+    expect((await request(again.port, NORDLYS, "/")).status).toBe(200);
+  }, 45_000);
 });
