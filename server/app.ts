@@ -274,6 +274,30 @@ function helmetMiddleware(config: Platform["config"]) {
  * cannot be read, or is held whole by another process for longer than a write waits) before anything else
  * runs. The platform host goes on with no organization.
  */
+/**
+ * The organization's file did not open: held whole for a moment by another process, it is waited for on
+ * timers (server/tenant-lock.ts `openWhenFree`), then the request goes on, or gets the busy 503; damaged or
+ * missing, that organization answers 503.
+ */
+function notOpened(platform: Platform, organization: Organization, req: Request, res: Response, next: NextFunction, error: unknown) {
+  const failed = (failure: unknown) => {
+    if (openWasBusy(failure)) return sendTenantBusy(req, res);
+    if (!(failure instanceof DatabaseUnavailableError)) return next(failure);
+    logger.error({ org: organization.id, reason: failure.message }, "tenant unavailable");
+    sendStatusPage(req, res, 503, { language: organization.language });
+  };
+  if (!openWasBusy(error)) return failed(error);
+  openWhenFree(
+    res,
+    () => platform.tenants.holdFor(organization.id, res),
+    (db) => {
+      res.locals.tenant = { organization, db } satisfies TenantLocals;
+      next();
+    },
+    failed,
+  );
+}
+
 function tenancy(platform: Platform, pageCache: VisitorPageCache) {
   return (req: Request, res: Response, next: NextFunction) => {
     const rawHost = platform.config.TRUST_PROXY ? (req.get("x-forwarded-host")?.split(",")[0]?.trim() ?? req.get("host")) : req.get("host");
@@ -291,24 +315,13 @@ function tenancy(platform: Platform, pageCache: VisitorPageCache) {
     res.locals.tenant = { organization, db: null } satisfies TenantLocals;
     if (!platform.tenants.isSuspect(organization.id) && pageCache.serveUnchanged(req, res, organization)) return;
     // The request holds the database until its response finishes or its connection closes (db/tenant-pool.ts `holdFor`).
-    const open = () => platform.tenants.holdFor(organization.id, res);
-    const opened = (db: TenantDb) => {
-      res.locals.tenant = { organization, db } satisfies TenantLocals;
-      next();
-    };
-    const failed = (error: unknown) => {
-      if (openWasBusy(error)) return sendTenantBusy(req, res);
-      if (!(error instanceof DatabaseUnavailableError)) return next(error);
-      logger.error({ org: organization.id, reason: error.message }, "tenant unavailable");
-      sendStatusPage(req, res, 503, { language: organization.language });
-    };
     let db: TenantDb;
     try {
-      db = open();
+      db = platform.tenants.holdFor(organization.id, res);
     } catch (error) {
-      // Held whole for a moment by another process: waited for on timers (server/tenant-lock.ts).
-      return openWasBusy(error) ? openWhenFree(res, open, opened, failed) : failed(error);
+      return notOpened(platform, organization, req, res, next, error);
     }
-    opened(db);
+    res.locals.tenant = { organization, db } satisfies TenantLocals;
+    next();
   };
 }
