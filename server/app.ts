@@ -289,6 +289,8 @@ function notOpened(platform: Platform, organization: Organization, req: Request,
   if (!openWasBusy(error)) return failed(error);
   openWhenFree(
     res,
+    organization.id,
+    () => platform.tenants.withTenant(organization.id, () => undefined),
     () => platform.tenants.holdFor(organization.id, res),
     (db) => {
       res.locals.tenant = { organization, db } satisfies TenantLocals;

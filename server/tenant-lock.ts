@@ -64,28 +64,65 @@ export function openWasBusy(error: unknown) {
   return error instanceof DatabaseUnavailableError && isBusyError(error.cause);
 }
 
+/** The next try at opening each organization's file, shared by every request waiting for it: null once it opened. */
+const nextOpenTries = new Map<number, Promise<unknown>>();
+
+function sharedOpenTry(organizationId: number, delay: number, probe: () => void): Promise<unknown> {
+  let next = nextOpenTries.get(organizationId);
+  if (!next) {
+    next = new Promise<unknown>((resolve) => {
+      setTimeout(() => {
+        nextOpenTries.delete(organizationId);
+        try {
+          probe();
+          resolve(null);
+        } catch (error) {
+          resolve(error);
+        }
+      }, delay);
+    });
+    nextOpenTries.set(organizationId, next);
+  }
+  return next;
+}
+
 /**
  * Opening the organization's file met another process holding it whole for a moment: a connection that
  * closes last checkpoints and removes the WAL under an exclusive lock, and SQLite recovers a file after a
  * crash the same way; another server opening and closing every file as it starts (server/jobs.ts
- * `resumeAll`) does both. The request waits on timers, as a write waits for the lock (db/write-lock.ts),
- * and goes on (`opened`) as soon as the file opens; after as long as a write would wait, or on any other
- * failure, `failed` has the last error. Nothing happens once the client has gone.
+ * `resumeAll`) does both. The request waits on timers, as a write waits for the lock (db/write-lock.ts):
+ * one try at a time per organization (`probe`, which opens the file into the pool) however many requests
+ * wait, so a crowd of them costs one failed open per turn. Once it opened, the request takes the file
+ * (`open`) and goes on (`opened`); after as long as a write would wait, or on any other failure, `failed`
+ * has the last error. Nothing happens once the client has gone.
  */
-export function openWhenFree(res: Response, open: () => TenantDb, opened: (db: TenantDb) => void, failed: (error: unknown) => void) {
+export function openWhenFree(
+  res: Response,
+  organizationId: number,
+  probe: () => void,
+  open: () => TenantDb,
+  opened: (db: TenantDb) => void,
+  failed: (error: unknown) => void,
+) {
   const wait = new WriteLockWait();
   let gone = false;
   res.once("close", () => (gone = true));
-  const attempt = () => {
-    if (gone) return;
-    let db: TenantDb;
-    try {
-      db = open();
-    } catch (error) {
-      if (openWasBusy(error) && wait.keepWaiting()) return void setTimeout(attempt, wait.nextDelay());
-      return failed(error);
+  const step = async () => {
+    for (;;) {
+      const error = await sharedOpenTry(organizationId, wait.nextDelay(), probe);
+      if (gone) return;
+      if (error === null) {
+        let db: TenantDb;
+        try {
+          db = open();
+        } catch (failure) {
+          if (openWasBusy(failure) && wait.keepWaiting()) continue;
+          return failed(failure);
+        }
+        return opened(db);
+      }
+      if (!openWasBusy(error) || !wait.keepWaiting()) return failed(error);
     }
-    opened(db);
   };
-  setTimeout(attempt, wait.nextDelay());
+  void step();
 }

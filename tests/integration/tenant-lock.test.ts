@@ -308,10 +308,22 @@ describe("a file another process holds whole when the server first opens it", ()
     const again = server;
     await sleep(500);
     const long = await holdWriteLock(path.join(again.dataDir, "org-2", "db.sqlite"), HOLD_MS, { whole: true });
-    const [busyPage, busyApi] = await Promise.all([
+    const waiting = Promise.all([
       timed(() => request(again.port, NORDLYS, "/")),
       timed(() => api(again, NORDLYS, "GET", "courses/categories")),
+      // A crowd waiting for the same file makes one try at a time: the server stays as fast for others.
+      ...Array.from({ length: 100 }, () => request(again.port, NORDLYS, "/").then((res) => ({ res, ms: 0 }))),
     ]);
+    const slow: string[] = [];
+    const until = performance.now() + 1_500;
+    for (let i = 0; performance.now() < until; i++) {
+      const { res, ms } = await timed(() => request(again.port, ACME, "/"));
+      expect(res.status).toBe(200);
+      if (ms >= FAST_MS) slow.push(`Acme call ${i}: ${Math.round(ms)} ms`);
+    }
+    expect(slow).toEqual([]);
+    const [busyPage, busyApi, ...crowd] = await waiting;
+    expect(crowd.every((r) => r.res.status === 503)).toBe(true);
     expect(long.released()).toBe(false);
     expect(busyPage.res.status).toBe(503);
     expect(busyPage.res.headers["content-type"]).toContain("text/html");
