@@ -77,29 +77,35 @@ export class WriteLockWait {
 }
 
 /**
- * The next try of a connection's lock, made after `delay` and shared by everyone waiting for that
- * connection: a thousand heartbeats waiting for one locked file make one try per turn, not a thousand
- * (a failed try costs ~13 µs).
+ * The next `attempt` for `key`, made after `delay` and shared by everyone waiting on that key: a thousand
+ * requests waiting for one locked file make one try per turn, not a thousand. It rejects with what the
+ * attempt threw.
  */
-const nextTries = new WeakMap<Database.Database, Promise<boolean>>();
-
-function sharedTry(sqlite: Database.Database, delay: number): Promise<boolean> {
-  let next = nextTries.get(sqlite);
+export function sharedAttempt<K extends object | number, T>(
+  pending: { get(key: K): Promise<T> | undefined; set(key: K, value: Promise<T>): unknown; delete(key: K): unknown },
+  key: K,
+  delay: number,
+  attempt: () => T,
+): Promise<T> {
+  let next = pending.get(key);
   if (!next) {
-    next = new Promise<boolean>((resolve, reject) => {
+    next = new Promise<T>((resolve, reject) => {
       setTimeout(() => {
-        nextTries.delete(sqlite);
+        pending.delete(key);
         try {
-          resolve(sqlite.open && tryWriteLock(sqlite));
+          resolve(attempt());
         } catch (error) {
           reject(error);
         }
       }, delay);
     });
-    nextTries.set(sqlite, next);
+    pending.set(key, next);
   }
   return next;
 }
+
+/** The next try of each connection's lock (a failed try costs ~13 µs). */
+const nextTries = new WeakMap<Database.Database, Promise<boolean>>();
 
 /**
  * Resolves true as soon as the connection's write lock could be taken (not kept: the caller's own
@@ -113,7 +119,7 @@ export async function waitForWriteLock(
   if (tryWriteLock(sqlite)) return true;
   const wait = new WriteLockWait(limits);
   for (;;) {
-    const free = await sharedTry(sqlite, wait.nextDelay());
+    const free = await sharedAttempt(nextTries, sqlite, wait.nextDelay(), () => sqlite.open && tryWriteLock(sqlite));
     if (abandoned() || !sqlite.open) return false;
     if (free) return true;
     if (!wait.keepWaiting()) return false;

@@ -270,11 +270,6 @@ function helmetMiddleware(config: Platform["config"]) {
 }
 
 /**
- * Host → organization → that organization's database, or a 404 (unknown host) / 503 (its database
- * cannot be read, or is held whole by another process for longer than a write waits) before anything else
- * runs. The platform host goes on with no organization.
- */
-/**
  * The organization's file did not open: held whole for a moment by another process, it is waited for on
  * timers (server/tenant-lock.ts `openWhenFree`), then the request goes on, or gets the busy 503; damaged or
  * missing, that organization answers 503.
@@ -289,9 +284,8 @@ function notOpened(platform: Platform, organization: Organization, req: Request,
   if (!openWasBusy(error)) return failed(error);
   openWhenFree(
     res,
+    platform.tenants,
     organization.id,
-    () => platform.tenants.withTenant(organization.id, () => undefined),
-    () => platform.tenants.holdFor(organization.id, res),
     (db) => {
       res.locals.tenant = { organization, db } satisfies TenantLocals;
       next();
@@ -300,6 +294,11 @@ function notOpened(platform: Platform, organization: Organization, req: Request,
   );
 }
 
+/**
+ * Host → organization → that organization's database, or a 404 (unknown host) / 503 (its database
+ * cannot be read, or is held whole by another process for longer than a write waits) before anything else
+ * runs. The platform host goes on with no organization.
+ */
 function tenancy(platform: Platform, pageCache: VisitorPageCache) {
   return (req: Request, res: Response, next: NextFunction) => {
     const rawHost = platform.config.TRUST_PROXY ? (req.get("x-forwarded-host")?.split(",")[0]?.trim() ?? req.get("host")) : req.get("host");

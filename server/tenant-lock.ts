@@ -2,7 +2,8 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { NextFunction, Request, Response } from "express";
 import { DatabaseUnavailableError, type TenantDb } from "../db/open";
 import type { Organization } from "../db/platform";
-import { isBusyError, tryWriteLock, waitForWriteLock, WriteLockWait } from "../db/write-lock";
+import type { TenantPool } from "../db/tenant-pool";
+import { isBusyError, sharedAttempt, tryWriteLock, waitForWriteLock, WriteLockWait } from "../db/write-lock";
 import { logger } from "./logger";
 import { sendStatusPage } from "./status-page";
 
@@ -64,43 +65,22 @@ export function openWasBusy(error: unknown) {
   return error instanceof DatabaseUnavailableError && isBusyError(error.cause);
 }
 
-/** The next try at opening each organization's file, shared by every request waiting for it: null once it opened. */
-const nextOpenTries = new Map<number, Promise<unknown>>();
-
-function sharedOpenTry(organizationId: number, delay: number, probe: () => void): Promise<unknown> {
-  let next = nextOpenTries.get(organizationId);
-  if (!next) {
-    next = new Promise<unknown>((resolve) => {
-      setTimeout(() => {
-        nextOpenTries.delete(organizationId);
-        try {
-          probe();
-          resolve(null);
-        } catch (error) {
-          resolve(error);
-        }
-      }, delay);
-    });
-    nextOpenTries.set(organizationId, next);
-  }
-  return next;
-}
+/** The next try at opening each organization's file into the pool, shared by every request waiting for it. */
+const nextOpenTries = new Map<number, Promise<void>>();
 
 /**
  * Opening the organization's file met another process holding it whole for a moment: a connection that
  * closes last checkpoints and removes the WAL under an exclusive lock, and SQLite recovers a file after a
  * crash the same way; another server opening and closing every file as it starts (server/jobs.ts
  * `resumeAll`) does both. The request waits on timers, as a write waits for the lock (db/write-lock.ts):
- * one try at a time per organization (`probe`, which opens the file into the pool) however many requests
- * wait, so a crowd of them costs one failed open per turn. Once it opened, the request takes the file
- * (`open`) and goes on (`opened`); after as long as a write would wait, or on any other failure, `failed`
- * has the last error. Nothing happens once the client has gone.
+ * one try at a time per organization, opening the file into the pool, however many requests wait. Once it
+ * opened, the request holds the file for its life and goes on (`opened`); after as long as a write would
+ * wait, or on any other failure, `failed` has the last error. Nothing happens once the client has gone.
  */
 export function openWhenFree(
   res: Response,
+  tenants: TenantPool,
   organizationId: number,
-  probe: () => void,
-  open: () => TenantDb,
   opened: (db: TenantDb) => void,
   failed: (error: unknown) => void,
 ) {
@@ -109,19 +89,17 @@ export function openWhenFree(
   res.once("close", () => (gone = true));
   const step = async () => {
     for (;;) {
-      const error = await sharedOpenTry(organizationId, wait.nextDelay(), probe);
-      if (gone) return;
-      if (error === null) {
-        let db: TenantDb;
-        try {
-          db = open();
-        } catch (failure) {
-          if (openWasBusy(failure) && wait.keepWaiting()) continue;
-          return failed(failure);
-        }
-        return opened(db);
+      let db: TenantDb | null = null;
+      try {
+        await sharedAttempt(nextOpenTries, organizationId, wait.nextDelay(), () => tenants.withTenant(organizationId, () => undefined));
+        if (gone) return;
+        db = tenants.holdFor(organizationId, res);
+      } catch (error) {
+        if (gone) return;
+        if (openWasBusy(error) && wait.keepWaiting()) continue;
+        return failed(error);
       }
-      if (!openWasBusy(error) || !wait.keepWaiting()) return failed(error);
+      return opened(db);
     }
   };
   void step();
