@@ -70,11 +70,28 @@ function applyPragmas(sqlite: Database.Database, busyTimeoutMs: number) {
 /** How many prepared statements each handle keeps (an LRU keyed by SQL text). */
 export const STATEMENT_CACHE_SIZE = 100;
 
+/** `LIMIT ?` (or a named parameter) where it ends a select: what `planOnce` rewrites. */
+const BOUND_LIMIT = /\blimit\s+(\?\d*|[:@$][a-z_]\w*)(?=\s*(?:$|[);]|offset\b))/gi;
+
+/**
+ * A statement's SQL with each LIMIT given as a bound parameter written `? + 0`. SQLite reads a bound LIMIT
+ * when it plans a statement (sqlite3ExprIsInteger, since 3.47) and so marks the statement to be planned
+ * again whenever that parameter is bound, which better-sqlite3 does on every call: drizzle writes every
+ * `.limit(n)` as `limit ?`, and a one-row read by index cost 25–60 µs instead of 3–5, the time to parse
+ * and plan it again (docs/decisions/040-bound-limits.md). `? + 0` is an expression, not a parameter: the
+ * statement is planned once, as SQLite plans it before any value is bound, and the limit is read when it
+ * runs. The parameters and their order are unchanged, and so is every result.
+ */
+export function planOnce(source: string) {
+  return source.replace(BOUND_LIMIT, "limit $1 + 0");
+}
+
 /**
  * Statements are prepared once per database handle and reused: drizzle (and better-sqlite3) would
  * otherwise parse and plan the same SQL again on every call, which was a large part of a small query's
- * cost. A statement handed out again is put back in its default mode (drizzle switches reads to raw
- * rows); one still being iterated is never shared — the caller then gets a fresh one.
+ * cost (and SQLite itself would plan one with a bound LIMIT again on every call: `planOnce`). A statement
+ * handed out again is put back in its default mode (drizzle switches reads to raw rows); one still being
+ * iterated is never shared — the caller then gets a fresh one.
  */
 function cacheStatements(sqlite: Database.Database, size = STATEMENT_CACHE_SIZE) {
   const prepare = sqlite.prepare.bind(sqlite) as (source: string) => Database.Statement;
@@ -91,7 +108,7 @@ function cacheStatements(sqlite: Database.Database, size = STATEMENT_CACHE_SIZE)
       }
       return hit;
     }
-    const statement = prepare(source);
+    const statement = prepare(planOnce(source));
     if (!hit) {
       if (cache.size >= size) cache.delete(cache.keys().next().value!);
       cache.set(source, statement);

@@ -17,7 +17,7 @@ function NavItem({
   here,
   end,
   children,
-  ...props
+  "data-testid": testId,
 }: {
   to: AppPath;
   here: string;
@@ -27,7 +27,7 @@ function NavItem({
 }) {
   const current = here === to || (!end && here.startsWith(to) && here.charAt(to.length) === "/");
   return (
-    <ListLink to={to} aria-current={current ? "page" : undefined} {...props}>
+    <ListLink to={to} aria-current={current ? "page" : undefined} data-testid={testId}>
       {children}
     </ListLink>
   );

@@ -3,7 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { checkDatabaseFile, createTenantDatabase, DatabaseUnavailableError, openTenantDatabase } from "../../db/open";
+import { asc } from "drizzle-orm";
+import { checkDatabaseFile, createTenantDatabase, DatabaseUnavailableError, openTenantDatabase, planOnce } from "../../db/open";
+import { categories } from "../../db/tenant";
 import { TenantPool, tenantDatabaseFile } from "../../db/tenant-pool";
 
 let dir: string;
@@ -61,6 +63,52 @@ describe("tenant databases", () => {
 
 /** A response's stand-in: a lease held by `holdFor` ends with its "finish" or "close". */
 const response = () => new EventEmitter();
+
+describe("statements with a bound LIMIT", () => {
+  // SQLite plans such a statement again each time its LIMIT is bound (db/open.ts `planOnce`); `? + 0` is read when it runs.
+  it.each([
+    ['select "id" from "courses" order by "id" limit ?', 'select "id" from "courses" order by "id" limit ? + 0'],
+    ["select id from t order by id limit ? offset ?", "select id from t order by id limit ? + 0 offset ?"],
+    ["select id from t order by id LIMIT :limit OFFSET :offset", "select id from t order by id limit :limit + 0 OFFSET :offset"],
+    ["select count(*) from (select id from t limit ?) k", "select count(*) from (select id from t limit ? + 0) k"],
+    ["select id from t order by rank limit ?;", "select id from t order by rank limit ? + 0;"],
+  ])("are written to be planned once: %s", (source, planned) => {
+    expect(planOnce(source)).toBe(planned);
+  });
+
+  it.each([
+    "select id from t limit 10",
+    "select id from t limit ? * 2",
+    "select id from t limit ?, ?",
+    "select limited from t where x = ?",
+  ])("are left as written otherwise: %s", (source) => expect(planOnce(source)).toBe(source));
+
+  it("answer the same rows through drizzle, from a statement planned once", () => {
+    makeTenants([1]);
+    const db = openTenantDatabase(tenantDatabaseFile(dir, 1));
+    try {
+      const insert = db.$client.prepare("insert into categories (name, position) values (?, ?)");
+      for (let i = 1; i <= 6; i++) insert.run(`Category ${i}`, i);
+      const page = (limit: number, offset: number) =>
+        db
+          .select({ name: categories.name })
+          .from(categories)
+          .orderBy(asc(categories.position))
+          .limit(limit)
+          .offset(offset)
+          .all()
+          .map((r) => r.name);
+      expect(page(2, 1)).toEqual(["Category 2", "Category 3"]);
+      expect(page(3, 4)).toEqual(["Category 5", "Category 6"]);
+      expect(page(0, 0)).toEqual([]);
+      const query = db.select({ name: categories.name }).from(categories).limit(1).toSQL().sql;
+      expect(query).toMatch(/limit \?$/);
+      expect(db.$client.prepare(query).source).toMatch(/limit \? \+ 0$/);
+    } finally {
+      db.$client.close();
+    }
+  });
+});
 
 describe("TenantPool", () => {
   it("keeps at most `size` idle handles open and closes the least recently used", () => {
