@@ -80,7 +80,7 @@ const BOUND_LIMIT = /\blimit\s+(\?\d*|[:@$][a-z_]\w*)(?=\s*(?:$|[);]|offset\b))/
  * `.limit(n)` as `limit ?`, and a one-row read by index cost 25–60 µs instead of 3–5, the time to parse
  * and plan it again (docs/decisions/040-bound-limits.md). `? + 0` is an expression, not a parameter: the
  * statement is planned once, as SQLite plans it before any value is bound, and the limit is read when it
- * runs. The parameters and their order are unchanged, and so is every result.
+ * runs. The parameters and their order are unchanged, and so is every result for the numbers we bind.
  */
 export function planOnce(source: string) {
   return source.replace(BOUND_LIMIT, "limit $1 + 0");

@@ -72,6 +72,8 @@ describe("statements with a bound LIMIT", () => {
     ["select id from t order by id LIMIT :limit OFFSET :offset", "select id from t order by id limit :limit + 0 OFFSET :offset"],
     ["select count(*) from (select id from t limit ?) k", "select count(*) from (select id from t limit ? + 0) k"],
     ["select id from t order by rank limit ?;", "select id from t order by rank limit ? + 0;"],
+    ["select id from t limit @n offset $o", "select id from t limit @n + 0 offset $o"],
+    ["select id from a union all select id from b limit $n", "select id from a union all select id from b limit $n + 0"],
   ])("are written to be planned once: %s", (source, planned) => {
     expect(planOnce(source)).toBe(planned);
   });
