@@ -7,7 +7,7 @@ const alias = { "~": path.resolve(__dirname, "app") };
  * Three projects, all run by `npm test`: unit (pure functions and components), integration (a real server
  * on a random port over HTTP, real SQLite files) and e2e (Debian's Chromium through puppeteer).
  *
- * Three test files run at a time, from all three projects together (e2e first, longest first): vitest's own
+ * Four test files run at a time, from all three projects together (e2e first, longest first): vitest's own
  * default on a two-core machine is one (cores - 1), and a file spends much of its time waiting on its server
  * or browser. Every file has its own ports, data directories and browser profile, so files do not see each
  * other (docs/decisions/006-testing.md, with the figures).
@@ -17,7 +17,7 @@ export default defineConfig({
   test: {
     reporters: ["default", "./tests/helpers/summary-reporter.ts"],
     globalSetup: ["./tests/setup/global.ts"],
-    maxWorkers: 3,
+    maxWorkers: 4,
     projects: [
       {
         resolve: { alias },
