@@ -41,7 +41,7 @@ export default defineConfig({
           include: ["tests/e2e/**/*.test.ts"],
           environment: "node",
           setupFiles: ["./tests/setup/cleanup.ts"],
-          testTimeout: 60_000,
+          testTimeout: 90_000,
           hookTimeout: 60_000,
         },
       },
