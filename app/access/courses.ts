@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, isNotNull, min, notExists, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { TenantConn } from "../../db/open";
 import { preparedOnce } from "../../db/prepared";
@@ -230,30 +230,54 @@ export function isLessonHidden(viewer: Viewer, course: Pick<Course, "allowQuizze
 }
 
 /** The course's rules, then its lesson order: lessons can require all earlier lessons to be completed. */
-export function lessonAccess(db: TenantConn, viewer: Viewer, course: Course, lesson: Lesson): Access {
+export function lessonAccess(db: TenantConn, viewer: Viewer, course: Course, lesson: Pick<Lesson, "id" | "position">): Access {
+  return lessonsAccess(db, viewer, course, [lesson]).get(lesson.id)!;
+}
+
+const PREVIOUS_LESSONS: Access = { allowed: false, reason: "previous_lessons" };
+
+/**
+ * `lessonAccess` for several lessons of one course at once (a course's episode list), by lesson id: the
+ * course's rules are checked once, and the lesson order in one read however many lessons are asked about.
+ * Where lessons must be taken in order, a lesson is open once every counted lesson before it (a lower
+ * position) is completed: that is, unless the first counted lesson not completed comes before it.
+ */
+export function lessonsAccess(
+  db: TenantConn,
+  viewer: Viewer,
+  course: Course,
+  list: readonly Pick<Lesson, "id" | "position">[],
+): Map<number, Access> {
   const access = courseAccess(db, viewer, course);
-  if (!access.allowed || mayPreview(viewer) || !course.sequentialLessons || !viewer.person) return access;
-  const earlier = db
-    .select({ id: lessons.id })
-    .from(lessons)
-    .where(and(countedLessons(course.id), lt(lessons.position, lesson.position)))
-    .orderBy(asc(lessons.position))
-    .all();
-  if (earlier.length === 0) return access;
-  const done =
+  const inOrder = access.allowed && !mayPreview(viewer) && course.sequentialLessons ? viewer.person : null;
+  const firstOpen = inOrder ? firstUnfinishedPosition(db, inOrder.id, course.id) : null;
+  return new Map(list.map((lesson) => [lesson.id, firstOpen !== null && firstOpen < lesson.position ? PREVIOUS_LESSONS : access]));
+}
+
+/** The lowest position among the course's counted lessons the person has not completed; null when none is left. */
+function firstUnfinishedPosition(db: TenantConn, userId: number, courseId: number): number | null {
+  const row = preparedOnce(db, "access.firstUnfinishedLesson", () =>
     db
-      .select({ n: count() })
-      .from(lessonProgress)
+      .select({ position: min(lessons.position) })
+      .from(lessons)
       .where(
         and(
-          eq(lessonProgress.userId, viewer.person.id),
-          inArray(
-            lessonProgress.lessonId,
-            earlier.map((l) => l.id),
+          countedLessons(sql.placeholder("courseId")),
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(lessonProgress)
+              .where(
+                and(
+                  eq(lessonProgress.userId, sql.placeholder("userId")),
+                  eq(lessonProgress.lessonId, lessons.id),
+                  isNotNull(lessonProgress.completedAt),
+                ),
+              ),
           ),
-          isNotNull(lessonProgress.completedAt),
         ),
       )
-      .get()?.n ?? 0;
-  return done < earlier.length ? { allowed: false, reason: "previous_lessons" } : access;
+      .prepare(),
+  ).get({ courseId, userId });
+  return row?.position ?? null;
 }

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { preparedOnce } from "../../db/prepared";
 import type { TenantConn } from "../../db/open";
 import { files, lessonProgress, type Course, type Lesson } from "../../db/tenant";
-import { lessonAccess } from "../access/courses";
+import { lessonsAccess } from "../access/courses";
 import type { Viewer } from "../access/viewer";
 
 /**
@@ -77,8 +77,9 @@ export function episodeItems(
           .map((f) => f.id)
       : [],
   );
+  const access = lessonsAccess(db, viewer, course, lessons);
   return lessons.map((l) => {
-    const locked = !lessonAccess(db, viewer, course, l).allowed;
+    const locked = !access.get(l.id)!.allowed;
     const p = progress.get(l.id)!;
     return {
       id: l.id,

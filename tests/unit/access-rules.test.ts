@@ -1,15 +1,23 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { and, asc } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { courseAccess, isVisible, openableCourses, visibleCourses, visibleCoursesPrepared } from "../../app/access/courses";
+import {
+  courseAccess,
+  isVisible,
+  lessonAccess,
+  lessonsAccess,
+  openableCourses,
+  visibleCourses,
+  visibleCoursesPrepared,
+} from "../../app/access/courses";
 import { anonymousViewer, type Viewer } from "../../app/access/viewer";
 import { createCourse } from "../../app/models/course.server";
 import { capabilitiesOf } from "../../app/utils/capabilities";
 import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../db/open";
 import { preparedOnce } from "../../db/prepared";
-import { courses, type User } from "../../db/tenant";
+import { courses, lessons, type User } from "../../db/tenant";
 import { tenantDatabaseFile } from "../../db/tenant-pool";
 
 /**
@@ -125,5 +133,75 @@ describe("the course rules, in SQL and in JS", () => {
     expect(opened).toContain("afterFirst");
     expect(opened).not.toContain("afterSecond");
     expect(names(db.select({ id: courses.id }).from(courses).where(openableCourses(db, viewers.visitor)).all())).toEqual([]);
+  });
+});
+
+describe("lessons in order", () => {
+  /**
+   * A course whose lessons must be taken in order, with a quiz lesson its settings hide (so it counts for
+   * nothing) and two lessons sharing a position. Each lesson is asked about alone (`lessonAccess`, the
+   * lesson page and /api) and all together (`lessonsAccess`, the course page's episodes), as the learner
+   * completes them; both must give the rule's answer: open once every counted lesson before it is completed.
+   */
+  it("open a lesson once every counted lesson before it is completed, asked alone or all at once", () => {
+    const sqlite = db.$client;
+    const course = createCourse(db, {
+      title: "In order",
+      description: "",
+      type: "series",
+      published: true,
+      position: 100,
+      sequentialLessons: true,
+      allowQuizzes: false,
+    });
+    const lesson = sqlite.prepare("insert into lessons (course_id, title, kind, position) values (?, ?, ?, ?) returning id");
+    const made: Record<string, number> = {};
+    for (const [title, kind, position] of [
+      ["a", "text", 0],
+      ["quiz", "quiz", 1],
+      ["b", "text", 2],
+      ["c", "text", 2],
+      ["d", "text", 3],
+    ] as const)
+      made[title] = (lesson.get(course.id, title, kind, position) as { id: number }).id;
+    const rows = db.select().from(lessons).where(eq(lessons.courseId, course.id)).orderBy(asc(lessons.position), asc(lessons.id)).all();
+    const learner = viewers.loner;
+    const complete = sqlite.prepare(
+      "insert into lesson_progress (user_id, lesson_id, course_id, completed_at) values (?, ?, ?, unixepoch())",
+    );
+    const open = () => {
+      const together = lessonsAccess(db, learner, course, rows);
+      return Object.fromEntries(
+        rows.map((r) => {
+          const alone = lessonAccess(db, learner, course, r);
+          expect(together.get(r.id), r.title).toEqual(alone);
+          return [r.title, alone.allowed ? "open" : alone.reason];
+        }),
+      );
+    };
+    const locked = "previous_lessons";
+    expect(open()).toEqual({ a: "open", quiz: locked, b: locked, c: locked, d: locked });
+    complete.run(learner.person!.id, made.a, course.id);
+    // The hidden quiz holds nothing back; b and c share a place, so neither waits for the other.
+    expect(open()).toEqual({ a: "open", quiz: "open", b: "open", c: "open", d: locked });
+    complete.run(learner.person!.id, made.b, course.id);
+    expect(open().d).toBe(locked);
+    complete.run(learner.person!.id, made.c, course.id);
+    expect(open()).toEqual({ a: "open", quiz: "open", b: "open", c: "open", d: "open" });
+
+    // Someone who may preview opens every lesson; a visitor is asked to sign in, for every lesson alike.
+    expect([...lessonsAccess(db, viewers.admin, { ...course }, rows).values()].every((a) => a.allowed)).toBe(true);
+    expect(new Set([...lessonsAccess(db, viewers.visitor, course, rows).values()].map((a) => (a.allowed ? "open" : a.reason)))).toEqual(
+      new Set(["login"]),
+    );
+    // Another learner's completions open nothing for this one.
+    expect(
+      lessonAccess(
+        db,
+        viewers.member,
+        course,
+        rows.find((r) => r.title === "d")!,
+      ),
+    ).toEqual({ allowed: false, reason: locked });
   });
 });
