@@ -139,9 +139,10 @@ describe("the course rules, in SQL and in JS", () => {
 describe("lessons in order", () => {
   /**
    * A course whose lessons must be taken in order, with a quiz lesson its settings hide (so it counts for
-   * nothing) and two lessons sharing a position. Each lesson is asked about alone (`lessonAccess`, the
-   * lesson page and /api) and all together (`lessonsAccess`, the course page's episodes), as the learner
-   * completes them; both must give the rule's answer: open once every counted lesson before it is completed.
+   * nothing) and two lessons sharing a position, as the learner starts and completes them. The expected
+   * tables are the rule: a lesson opens once every counted lesson before it is completed. Each lesson is
+   * asked about alone (`lessonAccess`: the lesson page, /api) and all together (`lessonsAccess`: the course
+   * page's episodes), and the two answers must be the same.
    */
   it("open a lesson once every counted lesson before it is completed, asked alone or all at once", () => {
     const sqlite = db.$client;
@@ -166,9 +167,14 @@ describe("lessons in order", () => {
       made[title] = (lesson.get(course.id, title, kind, position) as { id: number }).id;
     const rows = db.select().from(lessons).where(eq(lessons.courseId, course.id)).orderBy(asc(lessons.position), asc(lessons.id)).all();
     const learner = viewers.loner;
-    const complete = sqlite.prepare(
-      "insert into lesson_progress (user_id, lesson_id, course_id, completed_at) values (?, ?, ?, unixepoch())",
+    const progress = sqlite.prepare(
+      `insert into lesson_progress (user_id, lesson_id, course_id, position_seconds, completed_at) values (?, ?, ?, 30, null)
+       on conflict (user_id, lesson_id) do nothing`,
     );
+    const finish = sqlite.prepare("update lesson_progress set completed_at = unixepoch() where user_id = ? and lesson_id = ?");
+    const complete = {
+      run: (userId: number, lessonId: number) => (progress.run(userId, lessonId, course.id), finish.run(userId, lessonId)),
+    };
     const open = () => {
       const together = lessonsAccess(db, learner, course, rows);
       return Object.fromEntries(
@@ -181,16 +187,31 @@ describe("lessons in order", () => {
     };
     const locked = "previous_lessons";
     expect(open()).toEqual({ a: "open", quiz: locked, b: locked, c: locked, d: locked });
-    complete.run(learner.person!.id, made.a, course.id);
+    // Started is not completed.
+    progress.run(learner.person!.id, made.a, course.id);
+    expect(open()).toEqual({ a: "open", quiz: locked, b: locked, c: locked, d: locked });
+    complete.run(learner.person!.id, made.a);
     // The hidden quiz holds nothing back; b and c share a place, so neither waits for the other.
     expect(open()).toEqual({ a: "open", quiz: "open", b: "open", c: "open", d: locked });
-    complete.run(learner.person!.id, made.b, course.id);
+    complete.run(learner.person!.id, made.b);
     expect(open().d).toBe(locked);
-    complete.run(learner.person!.id, made.c, course.id);
+    complete.run(learner.person!.id, made.c);
     expect(open()).toEqual({ a: "open", quiz: "open", b: "open", c: "open", d: "open" });
+    // Where the course shows its quizzes, the quiz counts: b, c and d wait for it.
+    const withQuizzes = { ...course, allowQuizzes: true };
+    sqlite.prepare("update courses set allow_quizzes = 1 where id = ?").run(course.id);
+    expect(Object.fromEntries(rows.map((r) => [r.title, lessonsAccess(db, learner, withQuizzes, rows).get(r.id)!.allowed]))).toEqual({
+      a: true,
+      quiz: true,
+      b: false,
+      c: false,
+      d: false,
+    });
+    complete.run(learner.person!.id, made.quiz);
+    expect([...lessonsAccess(db, learner, withQuizzes, rows).values()].every((a) => a.allowed)).toBe(true);
 
     // Someone who may preview opens every lesson; a visitor is asked to sign in, for every lesson alike.
-    expect([...lessonsAccess(db, viewers.admin, { ...course }, rows).values()].every((a) => a.allowed)).toBe(true);
+    expect([...lessonsAccess(db, viewers.admin, course, rows).values()].every((a) => a.allowed)).toBe(true);
     expect(new Set([...lessonsAccess(db, viewers.visitor, course, rows).values()].map((a) => (a.allowed ? "open" : a.reason)))).toEqual(
       new Set(["login"]),
     );
