@@ -5,7 +5,9 @@ import { attachQuiz, createQuiz, questionSchema } from "../../app/models/quiz.se
 
 /**
  * Demo quizzes (issue 10): each demo organization gets a published course that allows quizzes, with a
- * short text lesson and a quiz lesson whose quiz has all four question types.
+ * short text lesson and a quiz lesson whose quiz has all four question types. Nordlys's takes its lessons
+ * in order: its learners read the lesson before the quiz opens ("complete previous lessons" until then).
+ * Acme's stays open, so the quiz is one click from the course page (and `npm run lighthouse` measures it).
  */
 const CONTENT = {
   en: {
@@ -14,6 +16,7 @@ const CONTENT = {
     lesson: "Phishing and passwords",
     body: "<p>Phishing mails imitate people and services you trust. Check the sender, hover over links before clicking, and never type your password on a page you reached from a mail.</p><p>A long passphrase beats a short, complex password. Use a password manager and turn on two-factor sign-in.</p>",
     quiz: "Security awareness quiz",
+    inOrder: false,
     quizDescription: "Four questions on phishing and passwords.",
     questions: [
       {
@@ -56,6 +59,7 @@ const CONTENT = {
     lesson: "Phishing og adgangskoder",
     body: "<p>Phishingmails efterligner personer og tjenester, du stoler på. Tjek afsenderen, hold musen over links, før du klikker, og skriv aldrig din adgangskode på en side, du kom til fra en mail.</p><p>En lang adgangssætning slår en kort, kompliceret adgangskode. Brug en adgangskodeadministrator, og slå totrinsbekræftelse til.</p>",
     quiz: "Quiz om IT-sikkerhed",
+    inOrder: true,
     quizDescription: "Fire spørgsmål om phishing og adgangskoder.",
     questions: [
       {
@@ -103,6 +107,7 @@ export function seedDemoQuizzes(db: TenantConn, language: string) {
       type: "series",
       published: true,
       allowQuizzes: true,
+      sequentialLessons: c.inOrder,
       position: 100,
     });
     const lesson = createLesson(tx, {
