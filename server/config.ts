@@ -94,9 +94,10 @@ const schema = z.object({
   KEPT_MARKUP_KB: z.coerce.number().int().min(0).max(1_048_576).default(1024),
   /** Whether super-admins must enter an e-mailed code after their password. */
   SUPER_ADMIN_2FA: flag,
-  /** Certificates: the Chromium that renders PDFs, how many may run at once, and a render's time limit. */
+  /** Certificates: the Chromium that renders PDFs, how many may run at once, how many may wait, and a render's time limit. */
   CHROME_PATH: z.string().default("/usr/bin/chromium"),
   CERTIFICATE_RENDERERS: z.coerce.number().int().min(1).max(16).default(2),
+  CERTIFICATE_RENDER_QUEUE: z.coerce.number().int().min(0).max(256).default(32),
   CERTIFICATE_RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
 });
 

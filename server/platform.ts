@@ -70,6 +70,7 @@ export class Platform implements MailServices, UserImportServices, ProvisionServ
     this.renderer = new PdfRenderer({
       executablePath: config.CHROME_PATH,
       concurrency: config.CERTIFICATE_RENDERERS,
+      maxQueue: config.CERTIFICATE_RENDER_QUEUE,
       timeoutMs: config.CERTIFICATE_RENDER_TIMEOUT_MS,
       // Beside the data: a Chromium still writing its profile as the server stops leaves nothing elsewhere.
       profileRoot: path.join(config.DATA_DIR, "tmp", "render"),

@@ -125,14 +125,14 @@ export function magicLinkParameter(req: Request, res: Response, next: NextFuncti
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 const KNOWN_METHODS = new Set(METHODS);
-/** Remix's data requests name a route; /api has none (server/api.ts answers it). */
-const REMIX_DATA_PARAMETER = /(?:^|&)_data(?:=|&|$)/;
+/** Remix's data requests name a route (`_data`, and `_routes` for the routes of a single fetch); /api has none (server/api.ts answers it). */
+const REMIX_DATA_PARAMETER = /(?:^|&)_(?:data|routes)(?:=|&|$)/;
 
 /**
  * Requests no route can answer, refused before anything else sees them (docs/security.md "Input and content"):
  *  - a method outside HTTP's ordinary six (TRACE, PROPFIND, CONNECT, …): 405 with `Allow`;
  *  - a path whose percent-encoding does not decode (`/courses/%ZZ`): 400, where Remix would fail with a 500;
- *  - Remix's data parameter on an /api path (`?_data=root`): 400, so no page loader's data is ever taken
+ *  - Remix's data parameters on an /api path (`?_data=root`, `?_routes=root`): 400, so no page loader's data is ever taken
  *    for an /api reply (Remix never answers /api: server/api.ts).
  * On /api the reply is in the envelope, on pages the status page.
  */

@@ -1,4 +1,5 @@
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { type AppLoadContext } from "@remix-run/node";
+import { redirect } from "../utils/redirect";
 import type { User } from "../../db/tenant";
 import { isSignedIn, isSuperAdmin, may } from "../access/rules";
 import type { SignedInViewer, Viewer } from "../access/viewer";

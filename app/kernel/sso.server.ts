@@ -1,4 +1,4 @@
-import { createCookie, redirect, type AppLoadContext } from "@remix-run/node";
+import { createCookie, type AppLoadContext } from "@remix-run/node";
 import type { User } from "../../db/tenant";
 import { revokeSession } from "../models/auth/session.server";
 import { personForIdentity } from "../models/sso/accounts.server";
@@ -6,7 +6,7 @@ import { getDriverBySlug } from "../models/sso/drivers.server";
 import { SsoFailure, type SsoErrorCode, type SsoKind, type SsoTenant } from "../models/sso/flow.server";
 import { authenticateSso } from "../models/sso/strategy.server";
 import { realmFor, sessionCookie, startSession } from "./auth.server";
-import { safeRedirectPath } from "../utils/redirect";
+import { redirect, redirectOffSite, safeRedirectPath } from "../utils/redirect";
 import { requireOrganization } from "../utils/tenant.server";
 
 /**
@@ -78,7 +78,7 @@ export async function startWebSignIn(request: Request, context: AppLoadContext, 
         binding: null,
         redirectTo,
         onBegin: async (started) => {
-          throw redirect(started.url, { headers: { "Set-Cookie": await ssoCookie.serialize(started.binding) } });
+          throw redirectOffSite(new URL(started.url), { headers: { "Set-Cookie": await ssoCookie.serialize(started.binding) } });
         },
       },
       async () => {

@@ -119,11 +119,19 @@ export async function previewPage(
   return page(db, env, layout, values, sample.language, { expiryLine: false });
 }
 
-/** Why a preview was not drawn: the words the admin reads (a translation key) and the /api's error code. */
+/**
+ * Why a preview was not drawn: the words the admin reads (a translation key), the /api's error code, and, when
+ * load stopped it (every renderer busy and the queue full, or a render slowed by the others), the seconds after
+ * which to try again (`Retry-After` on the 503).
+ */
 export interface PreviewFailure {
   message: "certificates.errors.renderer" | "certificates.errors.busy" | "certificates.errors.backgroundTooHeavy";
   code: "renderer_unavailable" | "render_timeout";
+  retryAfterSeconds: number | null;
 }
+
+/** How long a preview refused under load asks the admin's browser (or an /api client) to wait. */
+export const PREVIEW_RETRY_AFTER_SECONDS = 5;
 
 /**
  * The failure a renderer's error means for a preview, or null when it is not one a preview expects (a bug:
@@ -135,11 +143,13 @@ export interface PreviewFailure {
  */
 export function previewFailure(error: unknown, page: { backgroundUri: string | null }): PreviewFailure | null {
   const e = error as { name?: string; stage?: string; busy?: boolean } | null;
-  if (e?.name === "RendererUnavailableError") return { message: "certificates.errors.renderer", code: "renderer_unavailable" };
-  if (e?.name === "RendererBusyError") return { message: "certificates.errors.busy", code: "render_timeout" };
+  if (e?.name === "RendererUnavailableError")
+    return { message: "certificates.errors.renderer", code: "renderer_unavailable", retryAfterSeconds: null };
+  const busy = { message: "certificates.errors.busy", code: "render_timeout", retryAfterSeconds: PREVIEW_RETRY_AFTER_SECONDS } as const;
+  if (e?.name === "RendererBusyError") return busy;
   if (e?.name !== "RenderTimeoutError") return null;
   const backgroundToBlame = page.backgroundUri !== null && e.stage === "drawing" && e.busy === false;
-  return { message: backgroundToBlame ? "certificates.errors.backgroundTooHeavy" : "certificates.errors.busy", code: "render_timeout" };
+  return backgroundToBlame ? { message: "certificates.errors.backgroundTooHeavy", code: "render_timeout", retryAfterSeconds: null } : busy;
 }
 
 /** The live preview as a PNG, or why it could not be drawn. */

@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { redirect, safeRedirectPath } from "../utils/redirect";
 import { count, eq } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { quizAnswers, type Lesson, type Quiz } from "../../db/tenant";
@@ -9,10 +9,7 @@ import { endAttempt, expireIfDue, getAttempt, openAttempt, QuizError, saveAnswer
  * answered with a redirect back to the page that shows the player (post/redirect/get), carrying at most a
  * refusal code or the "confirm submitting with unanswered questions" flag in its query.
  */
-function safeReturn(value: FormDataEntryValue | null, fallback: string) {
-  return typeof value === "string" && /^\/(?!\/)[^\s\\]*$/.test(value) ? value : fallback;
-}
-
+/** Back to the page the step came from: `to` is already a path on this site (`safeRedirectPath`). */
 function back(to: string, extra: Record<string, string> = {}) {
   const url = new URL(to, "http://local");
   url.searchParams.delete("quiz_confirm");
@@ -25,7 +22,7 @@ export function runQuizStep(
   db: TenantConn,
   { quiz, userId, lesson, form }: { quiz: Quiz; userId: number; lesson: Lesson | null; form: FormData },
 ) {
-  const to = safeReturn(form.get("returnTo"), `/quizzes/${quiz.id}`);
+  const to = safeRedirectPath(form.get("returnTo"), `/quizzes/${quiz.id}`);
   const intent = form.get("intent");
   try {
     if (intent === "start") {

@@ -1,8 +1,8 @@
-import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { LANGUAGES } from "~/utils/i18n";
 import { languageCookie } from "~/utils/i18n.server";
-import { safeRedirectPath } from "~/utils/redirect";
+import { redirect, safeRedirectPath } from "~/utils/redirect";
 
 const schema = z.object({ language: z.enum(LANGUAGES), redirectTo: z.string().optional() });
 

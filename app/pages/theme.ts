@@ -1,7 +1,7 @@
-import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { themeCookie } from "~/utils/preferences.server";
-import { safeRedirectPath } from "~/utils/redirect";
+import { redirect, safeRedirectPath } from "~/utils/redirect";
 import { THEMES } from "~/utils/theme";
 
 const schema = z.object({ theme: z.enum(THEMES), redirectTo: z.string().optional() });

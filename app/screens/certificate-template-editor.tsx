@@ -1,5 +1,6 @@
 import { getFormProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "~/utils/redirect";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "~/utils/translate";
@@ -56,8 +57,8 @@ async function preview(request: Request, context: ActionFunctionArgs["context"],
     layout,
     { learnerName: t("certificates.sample.learner"), courseTitle: t("certificates.sample.course"), language },
   );
-  if ("failure" in drawn) return { preview: null, previewError: drawn.failure.message };
-  return { preview: `data:image/png;base64,${drawn.png.toString("base64")}`, previewError: null };
+  if ("failure" in drawn) return { preview: null, previewError: drawn.failure.message, retryAfterSeconds: drawn.failure.retryAfterSeconds };
+  return { preview: `data:image/png;base64,${drawn.png.toString("base64")}`, previewError: null, retryAfterSeconds: null };
 }
 
 async function uploadBackground(request: Request, context: ActionFunctionArgs["context"], m: Managed, templateId: number, here: string) {
@@ -88,8 +89,11 @@ export function templateAction(area: Area) {
       if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
       const { intent, name, is_default, layout, course_ids } = submission.value;
       if (intent === "preview") {
-        // The page comes back with the preview and the form as it was posted (nothing is saved).
-        return json({ ...(await preview(request, context, m, layout)), draft: layout, draftName: name, draftCourseIds: course_ids });
+        // The page comes back with the preview and the form as it was posted (nothing is saved); a preview
+        // refused under load is a 503 with Retry-After, the page and its message all the same.
+        const { retryAfterSeconds, ...drawn } = await preview(request, context, m, layout);
+        const busy = retryAfterSeconds ? { status: 503, headers: { "Retry-After": String(retryAfterSeconds) } } : undefined;
+        return json({ ...drawn, draft: layout, draftName: name, draftCourseIds: course_ids }, busy);
       }
       const result = updateTemplate(m.db, template.id, { name, is_default: is_default || undefined, layout, course_ids });
       if (result && !result.ok)

@@ -1,4 +1,5 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
+import { redirect } from "~/utils/redirect";
 import { z } from "zod";
 import { courseAssignment } from "~/models/assignment.server";
 import { courseCertificateSummary } from "~/models/certificate.server";

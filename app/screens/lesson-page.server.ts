@@ -1,4 +1,5 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
+import { redirect } from "~/utils/redirect";
 import { mayPreview } from "~/access/rules";
 import { getFile } from "~/models/file.server";
 import { completeLesson, courseLessons, courseProgress, findCourse, isLessonHidden, lessonAccess } from "~/models/learning.server";

@@ -1,5 +1,6 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "~/utils/redirect";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { ConfirmDelete } from "~/components/confirm-delete";

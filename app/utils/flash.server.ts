@@ -1,4 +1,5 @@
-import { createCookie, redirect } from "@remix-run/node";
+import { createCookie } from "@remix-run/node";
+import { redirect } from "./redirect";
 
 /**
  * One-time messages after a redirect ("Your password has been changed."), kept in their own short-lived

@@ -3,7 +3,7 @@ import { previewFailure, renderPreviewPng, type Renderer } from "~/models/certif
 import { DEFAULT_LAYOUT } from "~/models/certificate.server";
 import { resources } from "~/utils/i18n.server";
 import { LANGUAGES } from "~/utils/i18n";
-import { RendererUnavailableError, RenderTimeoutError } from "../../server/pdf-renderer";
+import { RendererBusyError, RendererUnavailableError, RenderTimeoutError } from "../../server/pdf-renderer";
 
 /**
  * Which words a certificate preview that was not drawn gets (issue 30, defect 12c): a busy or slow renderer
@@ -37,7 +37,9 @@ describe("the message of a certificate preview that was not drawn", () => {
       { stage: "drawing", busy: false },
     ] as const) {
       const drawn = await renderPreviewPng(null as never, env, failing(new RenderTimeoutError(100, circumstances)), noBackground, sample);
-      expect(drawn, JSON.stringify(circumstances)).toEqual({ failure: { message: "certificates.errors.busy", code: "render_timeout" } });
+      expect(drawn, JSON.stringify(circumstances)).toEqual({
+        failure: { message: "certificates.errors.busy", code: "render_timeout", retryAfterSeconds: 5 },
+      });
     }
   });
 
@@ -52,7 +54,11 @@ describe("the message of a certificate preview that was not drawn", () => {
 
   it("says the renderer is missing when it is, and lets any other error through", async () => {
     const missing = await renderPreviewPng(null as never, env, failing(new RendererUnavailableError("no Chromium")), noBackground, sample);
-    expect(missing).toEqual({ failure: { message: "certificates.errors.renderer", code: "renderer_unavailable" } });
+    expect(missing).toEqual({
+      failure: { message: "certificates.errors.renderer", code: "renderer_unavailable", retryAfterSeconds: null },
+    });
+    const full = await renderPreviewPng(null as never, env, failing(new RendererBusyError(32)), noBackground, sample);
+    expect(full).toEqual({ failure: { message: "certificates.errors.busy", code: "render_timeout", retryAfterSeconds: 5 } });
     await expect(renderPreviewPng(null as never, env, failing(new TypeError("a bug")), noBackground, sample)).rejects.toThrow("a bug");
   });
 

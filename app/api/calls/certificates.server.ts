@@ -258,7 +258,10 @@ export const certificateCalls: ApiCall[] = [
         template.layout,
         { learnerName: t("certificates.sample.learner"), courseTitle: t("certificates.sample.course"), language },
       );
-      if ("failure" in drawn) return apiError(503, { message: t(drawn.failure.message), code: drawn.failure.code });
+      if ("failure" in drawn) {
+        const { message, code, retryAfterSeconds } = drawn.failure;
+        return apiError(503, { message: t(message), code }, retryAfterSeconds ? { "Retry-After": String(retryAfterSeconds) } : undefined);
+      }
       const box = pageBox(template.layout);
       return {
         template_id: template.id,

@@ -1,4 +1,3 @@
-import { redirect } from "@remix-run/node";
 import { z } from "zod";
 import { may } from "~/access/rules";
 import { courseView as courseReply } from "~/models/course.server";
@@ -23,7 +22,7 @@ import { attemptView as scormReply, commitAttempt, getAttempts, getPackage, less
 import { markPlayerInstructionsShown } from "~/models/user.server";
 import { apiError, apiNotFound, apiT } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
-import { safeRedirectPath } from "~/utils/redirect";
+import { redirect, safeRedirectPath } from "~/utils/redirect";
 import { call, E, guarded, id, isoDate, page, signedUrl, type ApiCall } from "../contract.server";
 import { courseView } from "./courses.server";
 

@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { redirect } from "../../utils/redirect";
 
 /** /auth itself has nothing to show: it is the way in. */
 export function loader() {

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { parseForm } from "~/utils/form";
@@ -12,7 +12,7 @@ import { authenticate } from "~/models/auth/login.server";
 import { revokeSession } from "~/models/auth/session.server";
 import { loginSchema } from "~/utils/auth-schemas";
 import { homeFor, realmFor, sessionCookie, startSession } from "~/kernel/auth.server";
-import { safeRedirectPath } from "~/utils/redirect";
+import { redirect, safeRedirectPath } from "~/utils/redirect";
 import { pageMeta } from "~/utils/meta";
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Sign in" });

@@ -1,4 +1,5 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "~/utils/redirect";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { revokeSession } from "~/models/auth/session.server";

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "~/utils/translate";
@@ -13,7 +13,7 @@ import { getUser } from "~/models/user.server";
 import { emailSchema } from "~/utils/auth-schemas";
 import { realmFor, sessionCookie, startSession } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { safeRedirectPath } from "~/utils/redirect";
+import { redirect, safeRedirectPath } from "~/utils/redirect";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /**

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
+import { redirect } from "~/utils/redirect";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 

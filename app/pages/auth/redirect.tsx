@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "~/utils/redirect";
 import { hasStartedLearning } from "~/models/learning.server";
 import { homeFor, requireUser } from "~/kernel/auth.server";
 

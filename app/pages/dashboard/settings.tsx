@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "~/utils/redirect";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /** docs/product.md §2 "organization settings": the settings tab of this organization. */

@@ -1,4 +1,5 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "~/utils/redirect";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { deviceView, listDevices, revokeDevice } from "~/models/auth/session.server";

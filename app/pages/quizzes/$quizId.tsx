@@ -1,4 +1,5 @@
-import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect } from "~/utils/redirect";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { QuizPlayer } from "~/components/quiz/quiz-player";

@@ -1,4 +1,5 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "~/utils/redirect";
 import { z } from "zod";
 import { setRemindersOff } from "~/models/reminders.server";
 import { requireUser } from "~/kernel/auth.server";

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { parseForm } from "~/utils/form";
@@ -9,7 +9,7 @@ import { confirmCode, issueCode } from "~/models/auth/two-factor.server";
 import { twoFactorSchema } from "~/utils/auth-schemas";
 import { homeFor, requireUser, sessionCookie, realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { safeRedirectPath } from "~/utils/redirect";
+import { redirect, safeRedirectPath } from "~/utils/redirect";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireUser(request, context, { allowPendingTwoFactor: true });

@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "~/utils/redirect";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /** The lookup form's target: /certificates/verify?id=… goes to that certificate's page. */

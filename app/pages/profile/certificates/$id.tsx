@@ -1,4 +1,5 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect } from "~/utils/redirect";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { getOwnCertificate } from "~/models/certificate.server";

@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "~/utils/redirect";
 import { completedLessonIds, courseLessons, findCourse } from "~/models/learning.server";
 import { nextLesson } from "~/models/player.server";
 import { learnerContext } from "~/kernel/learner.server";
