@@ -143,6 +143,8 @@ export function pages(defineRoutes) {
       organization("dashboard");
       users(shared("dashboard"));
       page("users/settings", "dashboard/users/settings.tsx");
+      // The audit of what admins did (issue 44).
+      page("users/audit", "dashboard/users/audit.tsx");
       page("users/import", "dashboard/users/import/index.tsx");
       page("users/import/:importId", "dashboard/users/import/$importId.tsx");
       // Compliance report (issue 34).

@@ -35,9 +35,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
+  // Without the root loader's data (an action's refusal is shown without it), the page's texts' own language.
+  const { i18n } = useTranslation();
   const nonce = data?.cspNonce;
   return (
-    <html lang={data?.language ?? "en"} data-theme={data?.theme ?? "dark"} className={`theme-${data?.theme ?? "dark"}`}>
+    <html lang={data?.language ?? i18n.language} data-theme={data?.theme ?? "dark"} className={`theme-${data?.theme ?? "dark"}`}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

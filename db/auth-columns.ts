@@ -2,7 +2,7 @@ import { integer, text } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
 
 /**
- * The columns of people, sessions, reset tokens and login failures. Organization users (tenant database)
+ * The columns of people, sessions, reset tokens and failed sign-ins. Organization users (tenant database)
  * and super-admins (platform database) share them, so one auth model serves both (db/auth-realm.ts).
  */
 export const personColumns = () => ({
@@ -51,9 +51,21 @@ export const resetTokenColumns = () => ({
   usedAt: integer("used_at", { mode: "timestamp" }),
 });
 
-export const loginFailureColumns = () => ({
-  id: id(),
-  email: text("email").notNull(),
-  ip: text("ip").notNull().default(""),
-  createdAt: integer("created_at", { mode: "timestamp" }).notNull(),
+/**
+ * Failed sign-ins, counted (app/models/auth/throttle.server.ts, docs/decisions/007-authentication.md "Guessing
+ * passwords"): one row per account and client (an address, or a known device) that failed lately, and one
+ * per account as a whole (client ''). Each attempt reads the two rows by their primary key. The person's
+ * id column, with its foreign key, is added by each table.
+ */
+export const loginThrottleColumns = () => ({
+  /** '' for the account as a whole; `ip:<address or IPv6 /56>` or `device:<known device>` for one client. */
+  client: text("client").notNull(),
+  /** Failures in the row's run: the account's hour window, or the client's run since its last quiet day. */
+  failures: integer("failures").notNull(),
+  windowStart: integer("window_start", { mode: "timestamp" }).notNull(),
+  lastFailureAt: integer("last_failure_at", { mode: "timestamp" }).notNull(),
+  /** A client's next guess is not checked before this time (the growing delay). */
+  waitUntil: integer("wait_until", { mode: "timestamp" }),
+  /** The account's: when its owner was told by mail that the ceiling was reached (once per window). */
+  alertedAt: integer("alerted_at", { mode: "timestamp" }),
 });

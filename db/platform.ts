@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { loginFailureColumns, personColumns, resetTokenColumns, sessionColumns } from "./auth-columns";
+import { loginThrottleColumns, personColumns, resetTokenColumns, sessionColumns } from "./auth-columns";
 import { id, timestamps } from "./columns";
 
 /**
@@ -72,9 +72,17 @@ export const platformPasswordResets = sqliteTable(
   ],
 );
 
-export const platformLoginFailures = sqliteTable("platform_login_failures", loginFailureColumns(), (t) => [
-  index("platform_login_failures_email_created_idx").on(t.email, t.createdAt),
-]);
+/** Failed sign-ins of super-admins, per account and client (db/auth-columns.ts). */
+export const platformLoginThrottle = sqliteTable(
+  "platform_login_throttle",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => superAdmins.id, { onDelete: "cascade" }),
+    ...loginThrottleColumns(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.client] }), index("platform_login_throttle_last_failure_idx").on(t.lastFailureAt)],
+);
 
 export type SuperAdmin = typeof superAdmins.$inferSelect;
 

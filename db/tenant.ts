@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { loginFailureColumns, personColumns, resetTokenColumns, sessionColumns, SESSION_KINDS } from "./auth-columns";
+import { loginThrottleColumns, personColumns, resetTokenColumns, sessionColumns, SESSION_KINDS } from "./auth-columns";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
 import {
@@ -144,9 +144,17 @@ export const magicLinks = sqliteTable(
   (t) => [uniqueIndex("magic_links_token_hash_unique").on(t.tokenHash), index("magic_links_user_created_idx").on(t.userId, t.createdAt)],
 );
 
-export const loginFailures = sqliteTable("login_failures", loginFailureColumns(), (t) => [
-  index("login_failures_email_created_idx").on(t.email, t.createdAt),
-]);
+/** Failed sign-ins per account and client (db/auth-columns.ts); rows a day old are swept away. */
+export const loginThrottle = sqliteTable(
+  "login_throttle",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    ...loginThrottleColumns(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.client] }), index("login_throttle_last_failure_idx").on(t.lastFailureAt)],
+);
 
 export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
@@ -692,6 +700,21 @@ export interface ScormItem {
   masteryScore: number | null;
   launchData: string | null;
   depth: number;
+  /**
+   * The chapter headings (items without a resource of their own) that open just before this item in the
+   * contents list, outermost first (a hidden chapter's only closes those before it). Absent in packages
+   * installed before issue 45.
+   */
+  headings?: Array<{ title: string; depth: number; hidden?: boolean }>;
+  /** `isvisible="false"`: not shown in the contents list. */
+  hidden?: boolean;
+  /**
+   * SCORM 2004 `imsss:deliveryControls` (both default to false): whether the content alone decides the
+   * completion and the satisfaction of the activity; when false, the LMS sets them when the attempt ends
+   * (docs/decisions/020-scorm.md "Status at exit").
+   */
+  completionSetByContent?: boolean;
+  objectiveSetByContent?: boolean;
 }
 
 /** The SCORM package of a lesson (one a lesson; replacing it swaps the folder and keeps the learners' data). */
@@ -1601,3 +1624,37 @@ export const reminderOptOuts = sqliteTable("reminder_opt_outs", {
 
 export type ReminderSettings = typeof reminderSettings.$inferSelect;
 export type Reminder = typeof reminders.$inferSelect;
+
+/*
+ * ——— The audit of what admins did (issue 44; app/models/admin-audit.server.ts,
+ * docs/decisions/017-groups-and-import.md "Who a group admin may add") ———
+ * One row per change an admin made: who, what, to whom, in which group, when and how (a page or /api).
+ * The names are kept as they were, and the ids carry no foreign key: an entry outlives the person, the
+ * group and the admin it names (ids are never reused), and deleting a person scans no audit for them.
+ */
+export const ADMIN_AUDIT_ACTIONS = ["member_added", "member_removed", "admin_granted", "admin_revoked"] as const;
+export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
+/** Who acted: an organization admin, a group admin, or a super-admin managing the organization. */
+export const ADMIN_AUDIT_ROLES = ["admin", "group_admin", "super_admin"] as const;
+export const ADMIN_AUDIT_VIA = ["page", "api"] as const;
+
+export const adminAudit = sqliteTable("admin_audit", {
+  id: id(),
+  at: integer("at", { mode: "timestamp" }).notNull(),
+  action: text("action", { enum: ADMIN_AUDIT_ACTIONS }).notNull(),
+  /** The person who acted (a user of this organization); null for a super-admin or an organization's own API token. */
+  actorId: integer("actor_id"),
+  /** Their e-mail address as it was (a super-admin's too); null when an API token of the organization's own acted. */
+  actorEmail: text("actor_email"),
+  actorRole: text("actor_role", { enum: ADMIN_AUDIT_ROLES }).notNull(),
+  via: text("via", { enum: ADMIN_AUDIT_VIA }).notNull(),
+  /** The API token's name, when the change came through one. */
+  actorToken: text("actor_token"),
+  /** The person the change was about, and their e-mail address as it was. */
+  subjectId: integer("subject_id").notNull(),
+  subjectEmail: text("subject_email").notNull(),
+  groupId: integer("group_id").notNull(),
+  groupName: text("group_name").notNull(),
+});
+
+export type AdminAuditEntry = typeof adminAudit.$inferSelect;

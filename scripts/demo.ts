@@ -25,6 +25,7 @@ import { reassignExpiring } from "../app/models/recertification.server";
 import { seedCaptionsDemo } from "./demo/captions";
 import { seedComplianceDemo } from "./demo/compliance";
 import { seedRemindersDemo } from "./demo/reminders";
+import { seedAuditDemo } from "./demo/audit";
 
 interface DemoCourse {
   title: string;
@@ -241,6 +242,8 @@ export async function seedDemo(
       if (demo.urlPrefix === "acme") seedAssignmentsDemo(db, { adminEmail: "admin@acme.test", learnerEmail: "learner@acme.test", now });
       // Issue 34's compliance report: assignments with due days behind and ahead (none when some exist already).
       if (history) seedComplianceDemo(db, { language: demo.language, now });
+      // The audit of what admins did (issue 44): the hand-picked groups' members, added over four months.
+      seedAuditDemo(db, { language: demo.language, now });
       await seedBrowseDemo(target);
       // Recertification (issue 34): last, so that every assignment the demo made is covered: whoever is due is
       // re-assigned as of `now`, and a server started on the demo finds nothing to do.

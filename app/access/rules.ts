@@ -1,3 +1,4 @@
+import type { UserRole } from "../../db/vocabulary";
 import type { Capability } from "../utils/capabilities";
 import type { Viewer } from "./viewer";
 
@@ -37,6 +38,42 @@ export function manageableGroupIds(viewer: Viewer): readonly number[] | null {
   return isOrganizationAdmin(viewer) ? null : viewer.administeredGroupIds;
 }
 
+/** A person as the rules about adding people to groups need them: their stored role and the groups they are in. */
+export interface GroupCandidate {
+  role: UserRole | null;
+  groupIds: readonly number[];
+}
+
+/**
+ * Whether a viewer who manages a group may add a person to it (issue 44; docs/decisions/017-groups-and-import.md
+ * "Who a group admin may add"): no action of a group admin ever widens whom they manage. An organization
+ * admin adds anyone ("allowed"; nobody by that id or address: "unknown"). A group admin adds only someone
+ * already in a group they administer, never an organization admin; anyone else, and nobody at all, is
+ * "not_managed" alike, so the answer tells a group admin nothing about who has an account here.
+ */
+export function mayAddToGroup(viewer: Viewer, person: GroupCandidate | undefined): "allowed" | "unknown" | "not_managed" {
+  if (!mayAct(viewer, "write:group")) return "not_managed";
+  const reach = manageableGroupIds(viewer);
+  if (reach === null) return person ? "allowed" : "unknown";
+  if (!person || person.role === "admin") return "not_managed";
+  return person.groupIds.some((id) => reach.includes(id)) ? "allowed" : "not_managed";
+}
+
+/** Who makes and unmakes a group's admins: the organization's admins only. */
+export function mayChangeGroupAdmins(viewer: Viewer): boolean {
+  return mayAct(viewer, "write:group") && isOrganizationAdmin(viewer);
+}
+
+/** Whether a viewer who manages a group may take a member out of it: a group admin never removes one of its admins. */
+export function mayRemoveFromGroup(viewer: Viewer, membership: { isAdmin: boolean }): boolean {
+  return mayAct(viewer, "write:group") && (isOrganizationAdmin(viewer) || !membership.isAdmin);
+}
+
+/** The audit of what admins did (issue 44): the organization's admins read it, nobody else. */
+export function mayReadAdminAudit(viewer: Viewer): boolean {
+  return mayAct(viewer, "read:organization") && isOrganizationAdmin(viewer);
+}
+
 /**
  * Who may assign a course (issue 34; app/models/assignment.server.ts), and take an assignment back: the
  * organization's admins to anyone; a group admin only to a group they administer (never to one person,
@@ -55,11 +92,22 @@ export function mayAssign(viewer: Viewer, target: { kind: "person" } | { kind: "
  * over the people they may see — the organization's admins everyone (null), a group admin the current
  * members of the groups they administer. Null-or-list like `manageableGroupIds`; false when refused. A
  * learner, and an API token without `read:analytics`, is refused. The dashboard's page is the organization
- * admins' (its layout asks `read:organization`); group admins reach the /api calls and the CSV download.
+ * admins' (`mayOpenDashboard`); group admins reach the /api calls and the CSV download.
  */
 export function complianceReach(viewer: Viewer): readonly number[] | null | false {
   if (!mayAct(viewer, "read:analytics")) return false;
   return manageableGroupIds(viewer);
+}
+
+/**
+ * Who opens the dashboard's pages (/dashboard and every screen under it; docs/product.md §2): the
+ * organization's admins, who hold `read:organization`. A group admin's `read:analytics` and `read:user`
+ * reach their groups through /api and the CSV downloads, never the dashboard's pages. Every dashboard
+ * loader and action asks this itself (app/kernel/auth.server.ts `requireDashboard`), not only the layout:
+ * a data request (`?_data=<route id>`) runs one route's loader without its layout's (issue 44).
+ */
+export function mayOpenDashboard(viewer: Viewer): boolean {
+  return mayAct(viewer, "read:organization");
 }
 
 export function isSuperAdmin(viewer: Viewer): boolean {

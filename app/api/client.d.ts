@@ -811,7 +811,7 @@ export interface paths {
         put?: never;
         /**
          * Create a lesson
-         * @description Unknown fields are ignored.
+         * @description Unknown fields are ignored. A `scorm` lesson is made from its package: `file_id` is a zip uploaded with `POST /api/files`, checked and unpacked as the lesson editor does; the reply comes once it is installed (`GET /api/lessons/{id}/scorm-package` shows it), and a refused package is a 422 with the reason, nothing changed. On a SCORM lesson, a new `file_id` replaces the package (learners' progress is kept).
          *
          *     **Who:** Capability `write:course`.
          */
@@ -858,7 +858,7 @@ export interface paths {
         get: operations["getLessonsById"];
         /**
          * Change a lesson
-         * @description Only the fields sent change.
+         * @description Only the fields sent change. A `scorm` lesson is made from its package: `file_id` is a zip uploaded with `POST /api/files`, checked and unpacked as the lesson editor does; the reply comes once it is installed (`GET /api/lessons/{id}/scorm-package` shows it), and a refused package is a 422 with the reason, nothing changed. On a SCORM lesson, a new `file_id` replaces the package (learners' progress is kept).
          *
          *     **Who:** Capability `write:course`.
          */
@@ -869,6 +869,28 @@ export interface paths {
          * @description **Who:** Capability `write:course`.
          */
         delete: operations["deleteLessonsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lessons/{id}/scorm-package": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A SCORM lesson's installed package
+         * @description Its version, title and items as the manifest gives them. 404 while the lesson has no package.
+         *
+         *     **Who:** Capability `write:course`.
+         */
+        get: operations["getLessonsByIdScormPackage"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -993,7 +1015,7 @@ export interface paths {
         put?: never;
         /**
          * Add a caption track
-         * @description A multipart form: `file` (WebVTT or SRT; SRT is converted to WebVTT), `language` and `label`. A track in a language the lesson has replaces it. A file that cannot be read is refused with the line that is wrong, and nothing is stored.
+         * @description A multipart form: `file` (WebVTT or SRT; SRT is converted to WebVTT), `language` and `label`. A track in a language the lesson has replaces it. WebVTT is read as browsers read it: a cue that cannot be read or shown is left out and listed in `warnings` with its line. A file that is not UTF-8 text, a WebVTT file without the `WEBVTT` signature or without a cue to keep, and an SRT file that cannot be read are refused with the line that is wrong, and nothing is stored.
          *
          *     **Who:** Capability `write:course`.
          */
@@ -1901,7 +1923,7 @@ export interface paths {
         };
         /**
          * My lesson progress
-         * @description Newest first; SCORM lessons carry their tracking in `scorm`.
+         * @description Newest first, each with its lesson `state`; SCORM lessons carry their tracking in `scorm`.
          *
          *     **Who:** Capability `learn:course`.
          */
@@ -2239,11 +2261,33 @@ export interface paths {
         put?: never;
         /**
          * Add members, group admins or courses
-         * @description Group admins may add members to their own groups; admins and courses are the organization admins'.
+         * @description Group admins may add to their own groups only people who are already members of a group they administer (never an organization admin); anyone else is refused whole, whether or not the id exists. Admins and courses are the organization admins'. Each change is in the audit (`GET /api/audit`).
          *
          *     **Who:** Capability `write:group`.
          */
         post: operations["postGroupsByIdAttach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What admins did
+         * @description Changes of groups' members and admins made by organization admins, group admins and super-admins, newest first: who (`actor`, with the API token's name when one was used), what (`action`), to whom (`person`), in which group, when and how (`via`: a page or /api). Names are as they were then. Organization admins only.
+         *
+         *     **Who:** Capability `read:organization`.
+         */
+        get: operations["getAudit"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2803,7 +2847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `throttled`: too many failed attempts for this account; `too_many_requests`: too many requests from this address; see `Retry-After` */
+            /** @description `wait`: too many wrong passwords from this client: try again after `Retry-After` seconds; `throttled`: too many failed attempts for this account from anywhere; see `Retry-After`; `too_many_requests`: too many requests from this address; see `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7310,7 +7354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form; `package_required`: `kind: scorm` without the `file_id` of an uploaded zip, for a lesson that has no package yet; `no_manifest`: a SCORM package the lesson editor refuses (an AICC zip, a manifest in a folder); the message is its reason, the code one of `not_zip`, `no_manifest`, `manifest_not_at_root`, `manifest_parse`, `launch_missing`, `unsupported_version`, `no_items`, `aicc`, `unsafe_path`, `symlink`, `too_many_entries`, `too_large`, `ratio` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7702,7 +7746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form; `package_required`: `kind: scorm` without the `file_id` of an uploaded zip, for a lesson that has no package yet; `no_manifest`: a SCORM package the lesson editor refuses (an AICC zip, a manifest in a folder); the message is its reason, the code one of `not_zip`, `no_manifest`, `manifest_not_at_root`, `manifest_parse`, `launch_missing`, `unsupported_version`, `no_items`, `aicc`, `unsafe_path`, `symlink`, `too_many_entries`, `too_large`, `ratio` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7744,6 +7788,96 @@ export interface operations {
                             id: number;
                             /** @enum {boolean} */
                             deleted: true;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getLessonsByIdScormPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 3,
+                     *         "lesson_id": 33,
+                     *         "version": "2004-3",
+                     *         "title": "Golf Explained",
+                     *         "items": [
+                     *           {
+                     *             "identifier": "item_1",
+                     *             "title": "Playing the game",
+                     *             "depth": 0,
+                     *             "type": "sco"
+                     *           }
+                     *         ],
+                     *         "file_count": 73,
+                     *         "unpacked_bytes": 1048576,
+                     *         "updated_at": "2026-05-04T09:30:00.000Z"
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            lesson_id: number;
+                            version: string;
+                            title: string;
+                            items: {
+                                identifier: string;
+                                title: string;
+                                depth: number;
+                                /** @enum {string} */
+                                type: "sco" | "asset";
+                            }[];
+                            file_count: number;
+                            unpacked_bytes: number;
+                            /** Format: date-time */
+                            updated_at: string;
                         };
                         status: number;
                     };
@@ -8525,7 +8659,9 @@ export interface operations {
                      *         "created_at": "2026-05-04T09:30:00.000Z",
                      *         "updated_at": "2026-05-04T09:30:00.000Z",
                      *         "url": "http://acme.localhost:3000/files/88/1767225600/Q2F…/lesson-31.en.vtt",
-                     *         "expires_at": "2026-05-04T09:30:00.000Z"
+                     *         "expires_at": "2026-05-04T09:30:00.000Z",
+                     *         "warnings": [],
+                     *         "warning_count": 0
                      *       },
                      *       "status": 201
                      *     }
@@ -8545,6 +8681,17 @@ export interface operations {
                             url: string;
                             /** Format: date-time */
                             expires_at: string;
+                            /** @description the first 50 parts of the file left out, in the file's order */
+                            warnings: {
+                                /** @description the file's line (1-based) */
+                                line: number;
+                                /** @enum {string} */
+                                problem: "timing" | "not_cue" | "late_block" | "order" | "zero_length" | "no_text" | "too_long" | "range";
+                                /** @description translated, quoting the line */
+                                message: string;
+                            }[];
+                            /** @description how many parts of the file were left out in all */
+                            warning_count: number;
                         };
                         status: number;
                     };
@@ -8586,7 +8733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `caption_file`: the file is not WebVTT or SRT; the message names the line that is wrong; `missing`: no `file` field; `not_video`: the lesson is not a video lesson; `invalid`: a field is missing or wrong; `fields` names each one */
+            /** @description `caption_file`: the file is not UTF-8 text, a WebVTT file lacks the `WEBVTT` signature or has no cue to keep, or an SRT file cannot be read; the message names the line that is wrong; `missing`: no `file` field; `not_video`: the lesson is not a video lesson; `invalid`: a field is missing or wrong; `fields` names each one */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8642,7 +8789,9 @@ export interface operations {
                      *         "created_at": "2026-05-04T09:30:00.000Z",
                      *         "updated_at": "2026-05-04T09:30:00.000Z",
                      *         "url": "http://acme.localhost:3000/files/88/1767225600/Q2F…/lesson-31.en.vtt",
-                     *         "expires_at": "2026-05-04T09:30:00.000Z"
+                     *         "expires_at": "2026-05-04T09:30:00.000Z",
+                     *         "warnings": [],
+                     *         "warning_count": 0
                      *       },
                      *       "status": 200
                      *     }
@@ -8662,6 +8811,17 @@ export interface operations {
                             url: string;
                             /** Format: date-time */
                             expires_at: string;
+                            /** @description the first 50 parts of the file left out, in the file's order */
+                            warnings: {
+                                /** @description the file's line (1-based) */
+                                line: number;
+                                /** @enum {string} */
+                                problem: "timing" | "not_cue" | "late_block" | "order" | "zero_length" | "no_text" | "too_long" | "range";
+                                /** @description translated, quoting the line */
+                                message: string;
+                            }[];
+                            /** @description how many parts of the file were left out in all */
+                            warning_count: number;
                         };
                         status: number;
                     };
@@ -8703,7 +8863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `caption_file`: the file is not WebVTT or SRT; the message names the line that is wrong; `missing`: no `file` field; `not_video`: the lesson is not a video lesson; `invalid`: a field is missing or wrong; `fields` names each one */
+            /** @description `caption_file`: the file is not UTF-8 text, a WebVTT file lacks the `WEBVTT` signature or has no cue to keep, or an SRT file cannot be read; the message names the line that is wrong; `missing`: no `file` field; `not_video`: the lesson is not a video lesson; `invalid`: a field is missing or wrong; `fields` names each one */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14238,6 +14398,7 @@ export interface operations {
                      *             "completed": false,
                      *             "completed_at": null,
                      *             "updated_at": "2026-05-04T09:30:00.000Z",
+                     *             "state": "in_progress",
                      *             "scorm": null
                      *           }
                      *         ],
@@ -14264,6 +14425,11 @@ export interface operations {
                                 completed_at: string | null;
                                 /** Format: date-time */
                                 updated_at: string;
+                                /**
+                                 * @description `in_progress` once the lesson is begun in the course's current cycle (a video played, a SCORM package's first commit, a quiz attempt started), `completed` once completed.
+                                 * @enum {string}
+                                 */
+                                state: "not_started" | "in_progress" | "completed";
                                 scorm?: unknown;
                             }[];
                             meta: {
@@ -14359,6 +14525,7 @@ export interface operations {
                      *         "completed": false,
                      *         "completed_at": null,
                      *         "updated_at": "2026-05-04T09:30:00.000Z",
+                     *         "state": "in_progress",
                      *         "credited_seconds": 15,
                      *         "course_completed": false
                      *       },
@@ -14377,6 +14544,11 @@ export interface operations {
                             completed_at: string | null;
                             /** Format: date-time */
                             updated_at: string;
+                            /**
+                             * @description `in_progress` once the lesson is begun in the course's current cycle (a video played, a SCORM package's first commit, a quiz attempt started), `completed` once completed.
+                             * @enum {string}
+                             */
+                            state: "not_started" | "in_progress" | "completed";
                             credited_seconds: number;
                             course_completed: boolean;
                         };
@@ -14443,11 +14615,26 @@ export interface operations {
                      *         "data": [
                      *           {
                      *             "course_id": 7,
-                     *             "lessons": 5,
-                     *             "completed_lessons": 2,
-                     *             "percent": 40,
+                     *             "lessons": 3,
+                     *             "completed_lessons": 1,
+                     *             "in_progress_lessons": 1,
+                     *             "percent": 33,
                      *             "completed": false,
                      *             "watched_seconds": 640,
+                     *             "lesson_states": [
+                     *               {
+                     *                 "lesson_id": 30,
+                     *                 "state": "completed"
+                     *               },
+                     *               {
+                     *                 "lesson_id": 31,
+                     *                 "state": "in_progress"
+                     *               },
+                     *               {
+                     *                 "lesson_id": 32,
+                     *                 "state": "not_started"
+                     *               }
+                     *             ],
                      *             "title": "Safety basics"
                      *           }
                      *         ],
@@ -14467,9 +14654,18 @@ export interface operations {
                                 course_id: number;
                                 lessons: number;
                                 completed_lessons: number;
+                                in_progress_lessons: number;
                                 percent: number;
                                 completed: boolean;
                                 watched_seconds: number;
+                                lesson_states: {
+                                    lesson_id: number;
+                                    /**
+                                     * @description `in_progress` once the lesson is begun in the course's current cycle (a video played, a SCORM package's first commit, a quiz attempt started), `completed` once completed.
+                                     * @enum {string}
+                                     */
+                                    state: "not_started" | "in_progress" | "completed";
+                                }[];
                                 title: string;
                             }[];
                             meta: {
@@ -14533,11 +14729,26 @@ export interface operations {
                      * @example {
                      *       "payload": {
                      *         "course_id": 7,
-                     *         "lessons": 5,
-                     *         "completed_lessons": 2,
-                     *         "percent": 40,
+                     *         "lessons": 3,
+                     *         "completed_lessons": 1,
+                     *         "in_progress_lessons": 1,
+                     *         "percent": 33,
                      *         "completed": false,
                      *         "watched_seconds": 640,
+                     *         "lesson_states": [
+                     *           {
+                     *             "lesson_id": 30,
+                     *             "state": "completed"
+                     *           },
+                     *           {
+                     *             "lesson_id": 31,
+                     *             "state": "in_progress"
+                     *           },
+                     *           {
+                     *             "lesson_id": 32,
+                     *             "state": "not_started"
+                     *           }
+                     *         ],
                      *         "lesson_progress": [
                      *           {
                      *             "id": 40,
@@ -14547,7 +14758,8 @@ export interface operations {
                      *             "watched_seconds": 118,
                      *             "completed": false,
                      *             "completed_at": null,
-                     *             "updated_at": "2026-05-04T09:30:00.000Z"
+                     *             "updated_at": "2026-05-04T09:30:00.000Z",
+                     *             "state": "in_progress"
                      *           }
                      *         ]
                      *       },
@@ -14559,9 +14771,18 @@ export interface operations {
                             course_id: number;
                             lessons: number;
                             completed_lessons: number;
+                            in_progress_lessons: number;
                             percent: number;
                             completed: boolean;
                             watched_seconds: number;
+                            lesson_states: {
+                                lesson_id: number;
+                                /**
+                                 * @description `in_progress` once the lesson is begun in the course's current cycle (a video played, a SCORM package's first commit, a quiz attempt started), `completed` once completed.
+                                 * @enum {string}
+                                 */
+                                state: "not_started" | "in_progress" | "completed";
+                            }[];
                             lesson_progress: {
                                 id: number;
                                 lesson_id: number;
@@ -14573,6 +14794,11 @@ export interface operations {
                                 completed_at: string | null;
                                 /** Format: date-time */
                                 updated_at: string;
+                                /**
+                                 * @description `in_progress` once the lesson is begun in the course's current cycle (a video played, a SCORM package's first commit, a quiz attempt started), `completed` once completed.
+                                 * @enum {string}
+                                 */
+                                state: "not_started" | "in_progress" | "completed";
                             }[];
                         };
                         status: number;
@@ -14770,6 +14996,15 @@ export interface operations {
             };
             /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16301,7 +16536,7 @@ export interface operations {
                      *           "created_at": "2026-05-04T09:30:00.000Z"
                      *         },
                      *         "attached": {
-                     *           "members": 2,
+                     *           "users": 2,
                      *           "admins": 0,
                      *           "courses": 0
                      *         }
@@ -16345,7 +16580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability; `not_managed`: a group admin named someone who is not already in a group they administer, an organization admin, or an id nobody has: nothing was added; an organization admin can add them */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16364,6 +16599,125 @@ export interface operations {
                 };
             };
             /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getAudit: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "data": [
+                     *           {
+                     *             "id": 41,
+                     *             "at": "2026-05-04T09:30:00.000Z",
+                     *             "action": "member_added",
+                     *             "via": "page",
+                     *             "actor": {
+                     *               "id": 3,
+                     *               "email": "lea@example.com",
+                     *               "role": "group_admin",
+                     *               "token": null
+                     *             },
+                     *             "person": {
+                     *               "id": 12,
+                     *               "email": "sam@example.com"
+                     *             },
+                     *             "group": {
+                     *               "id": 2,
+                     *               "name": "Warehouse"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "meta": {
+                     *           "current_page": 1,
+                     *           "per_page": 20,
+                     *           "total": 1,
+                     *           "last_page": 1
+                     *         }
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            data: {
+                                id: number;
+                                /** Format: date-time */
+                                at: string;
+                                /** @enum {string} */
+                                action: "member_added" | "member_removed" | "admin_granted" | "admin_revoked";
+                                /** @enum {string} */
+                                via: "page" | "api";
+                                actor: {
+                                    id: number | null;
+                                    email: string | null;
+                                    /** @enum {string} */
+                                    role: "admin" | "group_admin" | "super_admin";
+                                    token: string | null;
+                                };
+                                person: {
+                                    id: number;
+                                    email: string;
+                                };
+                                group: {
+                                    id: number;
+                                    name: string;
+                                };
+                            }[];
+                            meta: {
+                                current_page: number;
+                                per_page: number;
+                                total: number;
+                                last_page: number;
+                            };
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,13 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 
-/** The 404 page (docs/product.md §2, §8) and the generic failure page, in the visitor's language. */
+/**
+ * The 404 page (docs/product.md §2, §8) and the generic failure page, in the visitor's language. A request the
+ * page could not take says why: a body that is not a form (415) or that could not be read (400), as
+ * app/utils/form-data.server.ts `readForm` answers them.
+ */
+const REFUSALS: Record<number, string> = { 400: "errors.badRequest", 415: "errors.notAForm" };
+
 export function ErrorPage({ status }: { status: number }) {
   const { t } = useTranslation();
   if (status === 404) {
@@ -25,7 +31,7 @@ export function ErrorPage({ status }: { status: number }) {
   return (
     <section className="error-page" data-status={status}>
       <h1>{t("errors.generic")}</h1>
-      <p>{t("errors.genericBody")}</p>
+      <p>{t(REFUSALS[status] ?? "errors.genericBody")}</p>
       <p>
         <Link to="/">{t("errors.backHome")}</Link>
       </p>

@@ -1,7 +1,7 @@
 import { type AppLoadContext } from "@remix-run/node";
 import { redirect } from "../utils/redirect";
 import type { User } from "../../db/tenant";
-import { isSignedIn, isSuperAdmin, may } from "../access/rules";
+import { isSignedIn, isSuperAdmin, may, mayOpenDashboard } from "../access/rules";
 import type { SignedInViewer, Viewer } from "../access/viewer";
 import type { AuthRealm } from "../models/auth/realm.server";
 import { createSession, type SessionKind } from "../models/auth/session.server";
@@ -9,6 +9,7 @@ import { issueCode } from "../models/auth/two-factor.server";
 import { sendTwoFactorCode } from "../models/auth/mail.server";
 import { apiError, apiT } from "../utils/api.server";
 import type { Capability } from "../utils/capabilities";
+import { requireOrganization } from "../utils/tenant.server";
 import { realmOf, viewerOfSession, type Tenancy } from "./viewer.server";
 
 export { sessionCookie, bearerToken } from "./viewer.server";
@@ -62,6 +63,19 @@ export function requireUser(
 export function requireCapability(request: Request, context: AppLoadContext, capability: Capability) {
   const viewer = requireUser(request, context);
   if (!may(viewer, capability)) throw new Response("Forbidden", { status: 403 });
+  return viewer;
+}
+
+/**
+ * The dashboard's pages (app/access/rules.ts `mayOpenDashboard`): an organization's, so on another host they
+ * do not exist (404); signed in (as requireUser); then 403 for anyone but the organization's admins. Every
+ * dashboard loader and action asks this itself, not only the layout: a data request (`?_data=<route id>`)
+ * runs that one route's loader alone (tests/integration/data-requests.test.ts).
+ */
+export function requireDashboard(request: Request, context: AppLoadContext): SignedInViewer {
+  requireOrganization(context);
+  const viewer = requireUser(request, context);
+  if (!mayOpenDashboard(viewer)) throw new Response("Forbidden", { status: 403 });
   return viewer;
 }
 

@@ -13,27 +13,43 @@ import {
   trackView,
   type TrackInput,
 } from "../models/captions.server";
-import { CaptionError } from "../utils/captions";
+import { CaptionError, type CaptionWarning } from "../utils/captions";
 import { handleUpload } from "./upload.server";
 
 /**
  * Taking a caption file, for the lesson's captions screen and /api alike (docs/decisions/036-captions.md):
  * the one upload helper (app/kernel/upload.server.ts) streams it, cut off at the caption limit; it is read
- * whole (WebVTT or SRT); a file that cannot be read is refused with a translated message naming its line and
- * nothing is stored; else its WebVTT, track and cues are saved together (app/models/captions.server.ts).
+ * whole (WebVTT as browsers read it, or SRT); a file that is refused gets a translated message naming its
+ * line and nothing is stored; else its WebVTT, track and cues are saved together
+ * (app/models/captions.server.ts), and what was left out of it comes back as translated warnings.
  */
 
 /** How long a track's address works, and the step it is rounded to, so a page's tracks keep one address an hour. */
 const TRACK_TTL_SECONDS = 6 * 3600;
 const TRACK_ADDRESS_STEP = 3600;
 
-export type TrackRefusal = { status: number; code: string; field: string; message: string };
-export type TrackResult = { ok: true; track: CaptionTrack } | ({ ok: false } & TrackRefusal);
+/** The most warnings a reply lists (the count says how many there were). */
+export const WARNINGS_SHOWN = 50;
 
-/** A caption file's problem as a translated message (naming the line where there is one). */
+/** Something left out of a saved file: its line, why (`CaptionWarning`'s problem) and the translated message. */
+export type TrackWarning = { line: number; problem: CaptionWarning["problem"]; message: string };
+export type TrackRefusal = { status: number; code: string; field: string; message: string };
+export type TrackResult =
+  { ok: true; track: CaptionTrack; warnings: TrackWarning[]; warningCount: number } | ({ ok: false } & TrackRefusal);
+
+/** What was left out of a file, translated: the line, quoted, and why. */
+export function captionWarning(warning: CaptionWarning, t: TFunction) {
+  return t(`captions.warnings.${warning.problem}`, { line: warning.line, text: warning.text });
+}
+
+/** A caption file's problem as a translated message (naming the line where there is one, and for a file with no cue to keep, why). */
 export function captionProblem(error: CaptionError, t: TFunction) {
   const key = error.line > 0 ? `captions.errors.${error.problem}Line` : `captions.errors.${error.problem}`;
-  return t(key, { line: error.line, text: error.text });
+  const message = t(key, { line: error.line, text: error.text });
+  const [first] = error.warnings;
+  if (!first) return message;
+  const more = error.warningCount - 1;
+  return `${message} ${captionWarning(first, t)}${more ? ` ${t("captions.warnings.more", { count: more })}` : ""}`;
 }
 
 /**
@@ -77,9 +93,9 @@ export async function receiveTrack(
         if (existing) return relabel(db, existing, input.value, t);
         return refuse(422, pending ? "empty" : "missing", "file", t(pending ? "files.empty" : "files.missing"));
       }
-      let cues;
+      let read;
       try {
-        cues = readCaptionFile(fs.readFileSync(pending.tempPath), pending.name);
+        read = readCaptionFile(fs.readFileSync(pending.tempPath), pending.name);
       } catch (error) {
         if (!(error instanceof CaptionError)) throw error;
         return refuse(422, "caption_file", "file", captionProblem(error, t));
@@ -90,12 +106,16 @@ export async function receiveTrack(
         {
           lesson,
           input: input.value,
-          cues,
+          cues: read.cues,
           uploadedBy,
           trackId: existing?.id,
         },
       );
-      return saved.ok ? { ok: true, track: saved.value } : refuse(422, "invalid", saved.field, t(saved.message));
+      if (!saved.ok) return refuse(422, "invalid", saved.field, t(saved.message));
+      const warnings = read.warnings
+        .slice(0, WARNINGS_SHOWN)
+        .map((w) => ({ line: w.line, problem: w.problem, message: captionWarning(w, t) }));
+      return { ok: true, track: saved.value, warnings, warningCount: read.warningCount };
     },
     ({ status, message, code }) => refuse(status, code, "file", message),
   );
@@ -104,7 +124,7 @@ export async function receiveTrack(
 export function relabel(db: TenantConn, track: CaptionTrack, input: TrackInput, t: TFunction): TrackResult {
   const result = relabelTrack(db, track, input);
   return result.ok
-    ? { ok: true, track: result.value }
+    ? { ok: true, track: result.value, warnings: [], warningCount: 0 }
     : { ok: false, status: 422, code: "invalid", field: result.field, message: t(result.message) };
 }
 

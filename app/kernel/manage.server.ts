@@ -5,7 +5,7 @@ import type { TenantDb } from "../../db/open";
 import { DatabaseUnavailableError } from "../../db/open";
 import type { Organization } from "../../db/platform";
 import { getOrganization } from "../models/organization.server";
-import { requireCapability, requireSuperAdmin } from "./auth.server";
+import { requireCapability, requireDashboard, requireSuperAdmin } from "./auth.server";
 import type { Capability } from "../utils/capabilities";
 
 /**
@@ -57,8 +57,8 @@ export async function withManagedOrganization<T>(
   if (area === "dashboard") {
     // The dashboard is the organization admin's: a group admin's read:user (its groups' members only)
     // must not open the organization-wide screens, even through a data request for one route.
-    await requireCapability(request, context, "read:organization");
-    const auth = await requireCapability(request, context, capability);
+    requireDashboard(request, context);
+    const auth = requireCapability(request, context, capability);
     const { organization, db } = context;
     if (!organization || !db) notFound();
     if (params.id !== undefined && params.id !== String(organization.id)) notFound();

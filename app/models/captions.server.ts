@@ -4,7 +4,7 @@ import { preparedOnce } from "../../db/prepared";
 import { captionCues, captionTracks, files, lessons, playerPreferences, type CaptionTrack, type Lesson } from "../../db/tenant";
 import type { Viewer } from "../access/viewer";
 import { lessonAccess } from "../access/courses";
-import { CaptionError, cueText, decodeCaptionBytes, parseCaptions, toWebVtt, type Cue } from "../utils/captions";
+import { CaptionError, cueText, decodeCaptionBytes, parseCaptions, toWebVtt, type Cue, type LeftOut } from "../utils/captions";
 import { CAPTION_FILE_MAX_BYTES, deleteFile, storeGeneratedFile } from "./file.server";
 import { findLesson } from "./learning.server";
 import type { WriteResult } from "./resource";
@@ -101,10 +101,14 @@ export function transcriptOf(db: TenantConn, trackId: number) {
   ).all({ trackId });
 }
 
-/** Reads an uploaded caption file (bytes, any of the two formats): its cues, or a `CaptionError` naming the line. */
-export function readCaptionFile(bytes: Uint8Array, name: string) {
+/**
+ * Reads an uploaded caption file (bytes, either format): the cues to keep and what was left out (WebVTT's cues
+ * that cannot be read or shown), or a `CaptionError` naming the line when the file is refused.
+ */
+export function readCaptionFile(bytes: Uint8Array, name: string): { cues: Cue[] } & LeftOut {
   if (bytes.length > CAPTION_MAX_BYTES) throw new CaptionError("too_long", 0);
-  return parseCaptions(decodeCaptionBytes(bytes), name).cues;
+  const { cues, warnings, warningCount } = parseCaptions(decodeCaptionBytes(bytes), name);
+  return { cues, warnings, warningCount };
 }
 
 /** Checks a track's language and label; the label defaults to the language's own name. */

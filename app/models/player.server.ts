@@ -1,45 +1,42 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { preparedOnce } from "../../db/prepared";
+import { and, eq, inArray } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
-import { files, lessonProgress, type Course, type Lesson } from "../../db/tenant";
+import { files, type Course, type Lesson } from "../../db/tenant";
 import { lessonsAccess } from "../access/courses";
 import type { Viewer } from "../access/viewer";
+import { lessonStates, type LessonState } from "./lesson-state.server";
 
 /**
- * The course page's and the player's view of a learner's episodes (issue 18): which are done, which are
- * under way (with the place reached), and which one to watch next.
+ * The course page's and the player's view of a learner's episodes (issue 18): which are completed, which
+ * are under way (with the place reached), and which one to watch next. The state is the one lesson state
+ * of every kind of lesson (app/models/lesson-state.server.ts, issue 45).
  */
-export type EpisodeState = "done" | "started" | "new";
+export type EpisodeState = LessonState;
 
 export interface EpisodeProgress {
   state: EpisodeState;
   /** Where the learner stopped, in seconds (0 when not started). */
   positionSeconds: number;
-  /** The share of the episode seen (0–100), from the place reached and the episode's length when known. */
-  percent: number;
+  /**
+   * The share of the episode done (0–100): 100 once completed; for one under way, the place reached against
+   * the video's length when both are known, else null (a SCORM package, a quiz, a text: under way, no share).
+   */
+  percent: number | null;
 }
 
-/** Each lesson's state for this learner (everything "new" for a visitor). */
+/** Each lesson's state for this learner (everything "not_started" for a visitor). */
 export function episodeProgress(db: TenantConn, userId: number | null, courseId: number, lessons: Lesson[]): Map<number, EpisodeProgress> {
-  const rows = userId
-    ? preparedOnce(db, "player.episodeProgress", () =>
-        db
-          .select({ lessonId: lessonProgress.lessonId, position: lessonProgress.positionSeconds, completedAt: lessonProgress.completedAt })
-          .from(lessonProgress)
-          .where(and(eq(lessonProgress.userId, sql.placeholder("userId")), eq(lessonProgress.courseId, sql.placeholder("courseId"))))
-          .prepare(),
-      ).all({ userId, courseId })
-    : [];
-  const byLesson = new Map(rows.map((r) => [r.lessonId, r]));
+  const states = lessonStates(db, userId, courseId, lessons);
   return new Map<number, EpisodeProgress>(
     lessons.map((lesson): [number, EpisodeProgress] => {
-      const row = byLesson.get(lesson.id);
-      if (row?.completedAt) return [lesson.id, { state: "done", positionSeconds: row.position, percent: 100 }];
-      if (row && row.position > 0) {
-        const percent = lesson.durationSeconds ? Math.min(99, Math.max(1, Math.round((100 * row.position) / lesson.durationSeconds))) : 50;
-        return [lesson.id, { state: "started", positionSeconds: row.position, percent }];
+      const { state, row } = states.get(lesson.id)!;
+      if (state === "completed") return [lesson.id, { state, positionSeconds: row!.positionSeconds, percent: 100 }];
+      if (state === "in_progress") {
+        const position = row!.positionSeconds;
+        const measured = lesson.kind === "video" && lesson.durationSeconds && position > 0;
+        const percent = measured ? Math.min(99, Math.max(1, Math.round((100 * position) / lesson.durationSeconds!))) : null;
+        return [lesson.id, { state, positionSeconds: position, percent }];
       }
-      return [lesson.id, { state: "new", positionSeconds: 0, percent: 0 }];
+      return [lesson.id, { state, positionSeconds: 0, percent: 0 }];
     }),
   );
 }

@@ -25,6 +25,7 @@ import { mayPreview } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import { completeLesson } from "./learning.server";
 import { quizRenewalSince } from "./completion-cycle.server";
+import { markLessonStarted } from "./lesson-state.server";
 import { createLesson } from "./lesson.server";
 import { moveRow, nextPosition, type Move } from "./ordering.server";
 import { questionSchema, type QuestionInput } from "./forms/quizzes";
@@ -478,6 +479,8 @@ export function openOrStartAttempt(
       })
       .returning()
       .get();
+    // The quiz lesson is under way from its first attempt (the one lesson state, app/models/lesson-state.server.ts).
+    if (lesson) markLessonStarted(tx, { userId, lesson, now });
     return { attempt, created: true };
   });
 }

@@ -23,7 +23,7 @@ import { withManagedOrganization, type Area, type Managed } from "~/kernel/manag
 import { formatDate } from "~/utils/dates";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { requireOrganization } from "~/utils/tenant.server";
-import { text } from "~/utils/form-data.server";
+import { readForm, text } from "~/utils/form-data.server";
 import { parseForm } from "~/utils/form";
 
 /**
@@ -168,7 +168,7 @@ export function courseAssignmentsAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:group" }, async (m) => {
       const course = courseFrom(m, params.courseId);
-      return assignmentsAction(m.db, m.viewer, await request.formData(), {
+      return assignmentsAction(m.db, m.viewer, await readForm(request, context), {
         here: `${m.base}/courses/${course.id}/assignments`,
         scope: { kind: "course", course },
       });
@@ -214,7 +214,7 @@ export function groupAssignmentsAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:group" }, async (m) => {
       const group = groupFrom(m, params.groupId);
-      return assignmentsAction(m.db, m.viewer, await request.formData(), {
+      return assignmentsAction(m.db, m.viewer, await readForm(request, context), {
         here: `${m.base}/groups/${group.id}/assignments`,
         scope: { kind: "group", group },
       });
@@ -238,7 +238,7 @@ export function myGroupAssignmentsLoader({ request, context, params }: LoaderFun
 
 export async function myGroupAssignmentsAction({ request, context, params }: ActionFunctionArgs) {
   const { db, viewer, group } = myGroup(request, context, params.groupId);
-  return assignmentsAction(db, viewer, await request.formData(), {
+  return assignmentsAction(db, viewer, await readForm(request, context), {
     here: `/groups/${group.id}/assignments`,
     scope: { kind: "group", group },
   });

@@ -23,6 +23,7 @@ import { withManagedOrganization, type Area, type Managed } from "~/kernel/manag
 import { languageFor } from "~/utils/preferences.server";
 import { handleUpload } from "~/kernel/upload.server";
 import { templateFrom, templatesBase } from "./certificate-templates";
+import { readForm } from "~/utils/form-data.server";
 
 /**
  * One certificate template's editor: page, background (from the file library, or uploaded here), logo,
@@ -84,7 +85,7 @@ export function templateAction(area: Area) {
       if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
         return uploadBackground(request, context, m, template.id, here);
       }
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       const submission = parseForm(formData, templateFormSchema);
       if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
       const { intent, name, is_default, layout, course_ids } = submission.value;

@@ -20,7 +20,7 @@ import {
 } from "~/models/certificate.server";
 import { verificationPath } from "~/models/certificate-render.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { text } from "~/utils/form-data.server";
+import { readForm, text } from "~/utils/form-data.server";
 import { parseForm } from "~/utils/form";
 import { formatDate } from "~/utils/dates";
 import { getFixedT } from "~/utils/i18n.server";
@@ -71,7 +71,7 @@ export function templatesLoader(area: Area) {
 export function templatesAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: CAPABILITY }, async (m) => {
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       const intent = text(formData, "intent");
       if (intent === "revoke" || intent === "restore") {
         const id = Number(text(formData, "certificate_id"));
@@ -282,8 +282,10 @@ export function deleteTemplateLoader(area: Area) {
 
 export function deleteTemplateAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
-    withManagedOrganization(request, context, params, { area, capability: CAPABILITY }, (m) => {
-      deleteTemplate(m.db, templateFrom(m, params.certificateTemplateId).id);
+    withManagedOrganization(request, context, params, { area, capability: CAPABILITY }, async (m) => {
+      const template = templateFrom(m, params.certificateTemplateId);
+      await readForm(request, context);
+      deleteTemplate(m.db, template.id);
       return redirectWithFlash(templatesBase(m), "certificates.flash.deleted");
     });
 }

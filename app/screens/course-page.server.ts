@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { redirect } from "~/utils/redirect";
 import { z } from "zod";
 import { courseAssignment } from "~/models/assignment.server";
@@ -22,6 +22,7 @@ import { retakeCourse } from "~/models/recertification.server";
 import { courseCompletionNote } from "~/screens/recertification.server";
 import { richTextToPlain, sanitizeRichText } from "~/utils/sanitize.server";
 import { formatDate } from "~/utils/dates";
+import { formRefusal, readForm } from "~/utils/form-data.server";
 
 /*
  * The course page's loader and action (app/pages/courses/$id/index.tsx re-exports them): kept apart from
@@ -60,7 +61,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     const file = getFile(db, fileId);
     return file ? context.platform.signFileUrl(organization.id, file, context.platform.config.DOWNLOAD_TTL_SECONDS).url : null;
   };
-  const next = nextLesson(episodes, (e) => e.state === "done");
+  const next = nextLesson(episodes, (e) => e.state === "completed");
+  // Lessons under way (the one lesson state: a SCORM package committed to, a quiz begun, a video played).
+  const inProgress = episodes.filter((e) => e.state === "in_progress").length;
   const progress = learner ? courseProgress(db, learner.id, course.id) : null;
   // "Assigned to you — due …" (issue 34): one indexed read of the learner's assignment of this course.
   const assigned = learner ? courseAssignment(db, viewer, course.id) : null;
@@ -92,6 +95,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
         ? {
             percent: progress.percent,
             done: progress.completed_lessons,
+            inProgress,
             total: progress.lessons,
             completed: progress.completed && !completion?.renewing,
           }
@@ -130,8 +134,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const course = findCourse(db, viewer, courseId(params));
   if (!course) throw new Response("Not Found", { status: 404 });
   if (!learner) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: `/courses/${course.id}` })}`);
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return json({ error: "validation.invalid" }, { status: 400 });
+  const parsed = actionSchema.safeParse(Object.fromEntries(await readForm(request, context)));
+  if (!parsed.success) throw await formRefusal(context, 400);
   if (parsed.data.intent === "retake") {
     const result = retakeCourse(db, viewer, course);
     if (!result.ok) throw new Response(result.status === 403 ? "Forbidden" : "Conflict", { status: result.status });

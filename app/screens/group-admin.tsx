@@ -10,6 +10,7 @@ import { requireCapability } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { requireOrganization } from "~/utils/tenant.server";
 import { memberIntent, membersPage } from "./group-detail";
+import { readForm } from "~/utils/form-data.server";
 
 /**
  * The group admin's screen (docs/product.md §6 "Groups have admins who manage the group"): the groups they
@@ -110,7 +111,7 @@ export async function myGroupLoader({ request, context, params }: LoaderFunction
 export async function myGroupAction({ request, context, params }: ActionFunctionArgs) {
   const { db, viewer } = await guard(request, context);
   const group = managedGroup(db, viewer, params.groupId);
-  const result = memberIntent(db, group.id, await request.formData(), { canSetAdmin: false });
+  const result = memberIntent(db, viewer, group.id, await readForm(request, context), { canSetAdmin: false });
   if (!result.done) return json({ error: result.error! }, { status: 400 });
   return redirectWithFlash(`/groups/${group.id}`, "groups.flash.membersChanged");
 }

@@ -6,28 +6,25 @@ import { useTranslation } from "~/utils/translate";
 import { ErrorList, useZodForm } from "~/components/form";
 import { GroupMembers } from "~/components/group-members";
 import {
-  addMembers,
   addRule,
   attachCourses,
   coursesNotInGroup,
   describeRules,
   detachCourse,
   groupCourseList,
-  getMembership,
   listGroups,
   listMembers,
   recomputeGroup,
-  removeMember,
   removeRule,
   saveGroup,
-  setMemberAdmin,
 } from "~/models/group.server";
-import { findUserByEmail } from "~/models/user.server";
+import { addToGroupByEmail, changeGroupAdmin, removeFromGroup } from "~/models/group-membership.server";
+import type { Viewer } from "~/access/viewer";
 import type { TenantConn } from "~/models/database.server";
 import { GROUP_RULE_FIELDS } from "~/models/vocabulary";
 import { groupFormSchema, ruleFormSchema } from "~/models/forms/groups";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { text } from "~/utils/form-data.server";
+import { readForm, text } from "~/utils/form-data.server";
 import { parseForm } from "~/utils/form";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { withManagedOrganization, type Area } from "~/kernel/manage.server";
@@ -45,38 +42,36 @@ export function membersPage(db: TenantConn, groupId: number, request: Request) {
 
 /**
  * The member intents, shared with the group admin's screen: add by e-mail, remove; and (organization
- * admins only) make or unmake a group admin. Returns an error key for the form, or null when done.
+ * admins only) make or unmake a group admin. Whom the viewer may add or remove is app/access/rules.ts's
+ * answer (issue 44: a group admin adds only people they already manage), and each change is audited
+ * (app/models/group-membership.server.ts). Returns an error key for the form when nothing was done.
  */
 export function memberIntent(
   db: TenantConn,
+  viewer: Viewer,
   groupId: number,
   formData: FormData,
   { canSetAdmin }: { canSetAdmin: boolean },
 ): { done: boolean; error?: string } {
   const intent = text(formData, "intent");
   if (intent === "add-member") {
-    const email = text(formData, "email")?.trim() ?? "";
-    const person = email ? findUserByEmail(db, email) : undefined;
-    if (!person) return { done: false, error: "groups.errors.noSuchUser" };
-    addMembers(db, groupId, [person.id]);
-    return { done: true };
+    const error = addToGroupByEmail(db, viewer, groupId, text(formData, "email") ?? "", "page");
+    return error ? { done: false, error } : { done: true };
   }
   const userId = Number(text(formData, "userId"));
-  const membership = Number.isSafeInteger(userId) && userId > 0 ? getMembership(db, groupId, userId) : undefined;
-  if (!membership) return { done: false, error: "groups.errors.notMember" };
+  const valid = Number.isSafeInteger(userId) && userId > 0;
+  let changed: boolean | null = null;
   if (intent === "remove-member") {
     // A group admin does not remove another admin of the group (nor themselves): that is the organization's call.
-    if (!canSetAdmin && membership.isAdmin) {
-      throw new Response("Forbidden", { status: 403 });
-    }
-    removeMember(db, groupId, userId);
-    return { done: true };
+    changed = valid ? removeFromGroup(db, viewer, groupId, userId, "page") : null;
+  } else if ((intent === "make-admin" || intent === "unmake-admin") && canSetAdmin) {
+    changed = valid ? changeGroupAdmin(db, viewer, groupId, userId, intent === "make-admin", "page") : null;
+  } else {
+    throw new Response("Bad Request", { status: 400 });
   }
-  if ((intent === "make-admin" || intent === "unmake-admin") && canSetAdmin) {
-    setMemberAdmin(db, groupId, userId, intent === "make-admin");
-    return { done: true };
-  }
-  throw new Response("Bad Request", { status: 400 });
+  if (changed === null) return { done: false, error: "groups.errors.notMember" };
+  if (!changed) throw new Response("Forbidden", { status: 403 });
+  return { done: true };
 }
 
 export function groupLoader(area: Area) {
@@ -112,7 +107,7 @@ export function groupAction(area: Area) {
     withManagedOrganization(request, context, params, { area, capability: "write:group" }, async (m) => {
       const group = groupFrom(m, params.groupId);
       const here = `${groupsBase(m)}/${group.id}`;
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       const intent = text(formData, "intent");
       const fail = (form: string, errors: ActionData["errors"]) => json<ActionData>({ form, errors }, { status: 400 });
       const invalid = (form: string, result: SubmissionResult<string[]>) => json<ActionData>({ form, result }, { status: 400 });
@@ -149,7 +144,7 @@ export function groupAction(area: Area) {
           detachCourse(m.db, group.id, Number(text(formData, "courseId")));
           return redirect(here);
         default: {
-          const result = memberIntent(m.db, group.id, formData, { canSetAdmin: true });
+          const result = memberIntent(m.db, m.viewer, group.id, formData, { canSetAdmin: true });
           if (!result.done) return fail("members", { email: [result.error!] });
           return redirectWithFlash(here, "groups.flash.membersChanged");
         }

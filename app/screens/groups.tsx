@@ -10,6 +10,7 @@ import { groupFormSchema, type GroupForm } from "~/models/forms/groups";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
+import { readForm } from "~/utils/form-data.server";
 
 /**
  * Groups (docs/product.md §2 dashboard "groups" tab, groups/create, groups/{groupId}; docs/product.md §3 Group), for organization
@@ -95,7 +96,7 @@ export function createGroupLoader(area: Area) {
 export function createGroupAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:group" }, async (m) => {
-      const submission = parseForm(await request.formData(), groupFormSchema);
+      const submission = parseForm(await readForm(request, context), groupFormSchema);
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       const saved = saveGroup(m.db, null, submission.value);
       if (!saved?.ok) return json(submission.reply({ fieldErrors: saved ? { [saved.field]: [saved.message] } : {} }), { status: 400 });
@@ -189,8 +190,10 @@ export function deleteGroupLoader(area: Area) {
 
 export function deleteGroupAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
-    withManagedOrganization(request, context, params, { area, capability: "write:group" }, (m) => {
-      deleteGroup(m.db, groupFrom(m, params.groupId).id);
+    withManagedOrganization(request, context, params, { area, capability: "write:group" }, async (m) => {
+      const group = groupFrom(m, params.groupId);
+      await readForm(request, context);
+      deleteGroup(m.db, group.id);
       return redirectWithFlash(groupsBase(m), "groups.flash.deleted");
     });
 }

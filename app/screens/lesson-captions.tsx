@@ -7,13 +7,16 @@ import { getLesson } from "~/models/lesson.server";
 import { deleteTrack, getTrack, listTracks } from "~/models/captions.server";
 import { getFixedT } from "~/utils/i18n.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
-import { receiveTrack, trackUrl } from "~/kernel/captions.server";
+import { receiveTrack, trackUrl, type TrackWarning } from "~/kernel/captions.server";
 import { languageFor } from "~/utils/preferences.server";
+import { readForm } from "~/utils/form-data.server";
 
 /**
  * A video lesson's caption tracks (issue 35, docs/decisions/036-captions.md), for /admin and /dashboard: add a
- * WebVTT or SRT file per language with a label, replace or delete one. Every form posts and redirects, so it
- * works without JavaScript; a file that cannot be read shows which line is wrong and nothing is stored.
+ * WebVTT or SRT file per language with a label, replace or delete one. Every form posts, so it works without
+ * JavaScript; a refused file shows which line is wrong and nothing is stored. A saved file redirects, unless
+ * parts of it were left out: then the page answers the post itself, the success beside the list of what was
+ * left out (line, quote, why).
  */
 function lessonFrom(managed: Managed, params: LoaderFunctionArgs["params"]) {
   const course = /^\d{1,15}$/.test(params.courseId ?? "") ? getCourse(managed.db, Number(params.courseId)) : undefined;
@@ -56,7 +59,7 @@ export function lessonCaptionsAction(area: Area) {
       const here = new URL(request.url).pathname;
       const store = { dataDir: context.platform.dataDir, organizationId: managed.organization.id };
       if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
-        const form = await request.formData();
+        const form = await readForm(request, context);
         const track = getTrack(managed.db, Number(form.get("track_id")) || -1);
         if (form.get("intent") !== "delete" || !track || track.lessonId !== lesson.id) throw new Response("Bad Request", { status: 400 });
         deleteTrack(managed.db, store, track);
@@ -75,6 +78,7 @@ export function lessonCaptionsAction(area: Area) {
         existing,
       });
       if (!result.ok) return json({ error: result.message, track: trackId }, { status: result.status });
+      if (result.warningCount) return json({ saved: true, warnings: result.warnings, warningCount: result.warningCount });
       return redirect(`${here}?saved=1`);
     });
 }
@@ -82,7 +86,13 @@ export function lessonCaptionsAction(area: Area) {
 export function LessonCaptionsPage() {
   const { t } = useTranslation();
   const data = useLoaderData<ReturnType<ReturnType<typeof lessonCaptionsLoader>>>();
-  const action = useActionData<{ error?: string; track?: number | null }>();
+  const action = useActionData<{
+    error?: string;
+    track?: number | null;
+    saved?: boolean;
+    warnings?: TrackWarning[];
+    warningCount?: number;
+  }>();
   const busy = useNavigation().state === "submitting";
   const error = (track: number | null) =>
     action?.error && (action.track ?? null) === track ? (
@@ -97,11 +107,12 @@ export function LessonCaptionsPage() {
       </p>
       <h2>{t("captions.admin.title", { lesson: data.lesson.title })}</h2>
       <p className="hint">{t("captions.admin.intro")}</p>
-      {data.done && !action?.error ? (
+      {data.done && !action?.error && !action?.saved ? (
         <p className="flash" role="status" data-testid="captions-done">
           {t(`captions.admin.${data.done}`)}
         </p>
       ) : null}
+      {action?.saved ? <LeftOut warnings={action.warnings ?? []} count={action.warningCount ?? 0} /> : null}
       {data.lesson.kind !== "video" ? <p className="panel">{t("captions.errors.notVideo")}</p> : null}
       {data.tracks.length ? (
         <ul className="panel plain-list" data-testid="captions-tracks">
@@ -183,5 +194,22 @@ export function LessonCaptionsPage() {
         <Link to={data.preview}>{t("captions.admin.open")}</Link>
       </p>
     </section>
+  );
+}
+
+/** A saved file's success, with what was left out of it (the first 50, and how many more). */
+function LeftOut({ warnings, count }: { warnings: TrackWarning[]; count: number }) {
+  const { t } = useTranslation();
+  return (
+    <div className="flash" role="status" data-testid="captions-done">
+      <p>{t("captions.admin.saved")}</p>
+      <p>{t("captions.admin.leftOut", { count })}</p>
+      <ul data-testid="captions-warnings">
+        {warnings.map((w) => (
+          <li key={`${w.line}-${w.problem}`}>{w.message}</li>
+        ))}
+      </ul>
+      {count > warnings.length ? <p>{t("captions.warnings.more", { count: count - warnings.length })}</p> : null}
+    </div>
   );
 }

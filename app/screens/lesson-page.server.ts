@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { redirect } from "~/utils/redirect";
 import { mayPreview } from "~/access/rules";
 import { getFile } from "~/models/file.server";
@@ -12,6 +12,7 @@ import { chooseTracks, listTracks, playerPreferencesOf, transcriptOf } from "~/m
 import { learnerContext } from "~/kernel/learner.server";
 import { trackUrl } from "~/kernel/captions.server";
 import { sanitizeRichText } from "~/utils/sanitize.server";
+import { formRefusal, readForm } from "~/utils/form-data.server";
 
 /*
  * The lesson page's loader and action (app/pages/courses/$id/lessons/$lessonId.tsx re-exports them): kept
@@ -89,9 +90,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       kind: lesson.kind,
       body: access.allowed ? sanitizeRichText(lesson.body) : "",
       videoUrl: access.allowed ? lesson.videoUrl : null,
-      completed: mine?.state === "done",
+      completed: mine?.state === "completed",
       durationSeconds: lesson.durationSeconds,
-      positionSeconds: t ?? (mine && mine.state === "started" ? mine.positionSeconds : 0),
+      positionSeconds: t ?? (mine && mine.state === "in_progress" ? mine.positionSeconds : 0),
       // A video shows the course's cover until it plays: the page's largest picture is then drawn at once,
       // not when the video's first frame arrives, after the place is resumed (docs/decisions/034-lighthouse.md).
       poster: lesson.kind === "video" && course.coverFileId ? `${image(course.coverFileId)}?w=640` : null,
@@ -153,10 +154,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { db, course, lesson, access, learner } = await load(request, context, params);
   if (!learner) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: `/courses/${course.id}/lessons/${lesson.id}` })}`);
   if (!access.allowed) throw new Response("Forbidden", { status: 403 });
-  const form = await request.formData();
+  const form = await readForm(request, context);
   // SCORM lessons are completed by their package, quiz lessons only by passing (docs/decisions/020, 013).
-  if (form.get("intent") !== "complete" || lesson.kind === "scorm" || lesson.kind === "quiz")
-    return json({ error: "validation.invalid" }, { status: 400 });
+  if (form.get("intent") !== "complete" || lesson.kind === "scorm" || lesson.kind === "quiz") throw await formRefusal(context, 400);
   completeLesson(db, { userId: learner.id, lesson });
   const next = courseLessons(db, course.id).find((l) => l.position > lesson.position);
   return redirect(next ? `/courses/${course.id}/lessons/${next.id}` : `/courses/${course.id}`);

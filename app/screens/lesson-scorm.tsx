@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "~/utils/redirect";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -32,7 +33,14 @@ export function scormPackageLoader(area: Area) {
         back: `${managed.base}/courses/${course.id}/lessons/${lesson.id}`,
         course: { id: course.id, title: course.title },
         lesson: { id: lesson.id, title: lesson.title, kind: lesson.kind },
-        pkg: pkg ? { ...packageView(pkg), size: formatBytes(pkg.unpackedBytes) } : null,
+        pkg: pkg
+          ? {
+              ...packageView(pkg),
+              size: formatBytes(pkg.unpackedBytes),
+              // The chapters above each item, and whether learners see it (app/models/scorm/contents.ts).
+              outline: pkg.items.map((i) => ({ headings: (i.headings ?? []).filter((h) => !h.hidden), hidden: Boolean(i.hidden) })),
+            }
+          : null,
         installed: new URL(request.url).searchParams.get("installed") === "1",
         preview: `/courses/${course.id}/lessons/${lesson.id}`,
       };
@@ -100,10 +108,18 @@ export function ScormPackagePage() {
           </dl>
           <h4>{t("scorm.admin.items")}</h4>
           <ol data-testid="scorm-items">
-            {pkg.items.map((item) => (
-              <li key={item.identifier} style={{ marginInlineStart: `${item.depth}rem` }}>
-                {item.title} {item.type === "asset" ? <span className="badge">{t("scorm.admin.asset")}</span> : null}
-              </li>
+            {pkg.items.map((item, index) => (
+              <Fragment key={item.identifier}>
+                {pkg.outline[index]!.headings.map((heading) => (
+                  <li key={`${item.identifier}-${heading.depth}`} style={{ marginInlineStart: `${heading.depth}rem` }}>
+                    <strong>{heading.title}</strong>
+                  </li>
+                ))}
+                <li style={{ marginInlineStart: `${item.depth}rem` }}>
+                  {item.title} {item.type === "asset" ? <span className="badge">{t("scorm.admin.asset")}</span> : null}
+                  {pkg.outline[index]!.hidden ? <span className="badge">{t("scorm.admin.hidden")}</span> : null}
+                </li>
+              </Fragment>
             ))}
           </ol>
           <p>

@@ -21,7 +21,7 @@ import { coverChoices, setCover } from "~/models/browse.server";
 import { carouselFormSchema } from "~/models/forms/browse";
 import { courseResource } from "~/models/course.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { moveIntent, text } from "~/utils/form-data.server";
+import { moveIntent, readForm, text } from "~/utils/form-data.server";
 import { parseForm } from "~/utils/form";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
@@ -46,7 +46,7 @@ const newCarouselSchema = carouselFormSchema.pick({ title: true, published: true
 export function carouselsAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, async (m) => {
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       const move = moveIntent(formData);
       if (move) {
         moveCarousel(m.db, move.id, { direction: move.direction });
@@ -159,7 +159,7 @@ export function carouselAction(area: Area) {
     withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, async (m) => {
       const carousel = carouselFrom(m, params.carouselId);
       const here = `${base(m)}/${carousel.id}`;
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       const move = moveIntent(formData);
       if (move) {
         moveCourseInCarousel(m.db, m.viewer, carousel.id, move.id, { direction: move.direction });
@@ -302,8 +302,10 @@ export function deleteCarouselLoader(area: Area) {
 
 export function deleteCarouselAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
-    withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, (m) => {
-      deleteCarousel(m.db, carouselFrom(m, params.carouselId).id);
+    withManagedOrganization(request, context, params, { area, capability: "write:carousel" }, async (m) => {
+      const carousel = carouselFrom(m, params.carouselId);
+      await readForm(request, context);
+      deleteCarousel(m.db, carousel.id);
       return redirectWithFlash(base(m), "flash.carouselDeleted");
     });
 }

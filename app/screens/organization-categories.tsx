@@ -11,7 +11,7 @@ import { coverChoices, setCover } from "~/models/browse.server";
 import { categoryFormSchema } from "~/models/forms/browse";
 import { createCategory, deleteCategory, getCategory, listCategories, moveCategory, renameCategory } from "~/models/category.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { moveIntent } from "~/utils/form-data.server";
+import { moveIntent, readForm } from "~/utils/form-data.server";
 import { parseForm } from "~/utils/form";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 
@@ -29,7 +29,7 @@ export function categoriesLoader(area: Area) {
 export function categoriesAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:category" }, async (m) => {
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       const move = moveIntent(formData);
       if (move) {
         moveCategory(m.db, move.id, { direction: move.direction });
@@ -108,7 +108,7 @@ export function categoryAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:category" }, async (m) => {
       const category = categoryFrom(m, params.categoryId);
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       const submission = parseForm(formData, categoryFormSchema);
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       // The cover (issue 18): checked before anything is written, so a bad choice changes nothing. A form
@@ -183,8 +183,10 @@ export function deleteCategoryLoader(area: Area) {
 
 export function deleteCategoryAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
-    withManagedOrganization(request, context, params, { area, capability: "write:category" }, (m) => {
-      deleteCategory(m.db, categoryFrom(m, params.categoryId).id);
+    withManagedOrganization(request, context, params, { area, capability: "write:category" }, async (m) => {
+      const category = categoryFrom(m, params.categoryId);
+      await readForm(request, context);
+      deleteCategory(m.db, category.id);
       return redirectWithFlash(base(m), "flash.categoryDeleted");
     });
 }

@@ -9,7 +9,7 @@ import { getFile, listFiles } from "~/models/file.server";
 import { getJob } from "~/models/job.server";
 import { getQuiz, linkQuizLesson, listQuizzes, quizIdOfLesson, unlinkQuizLesson } from "~/models/quiz.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { moveIntent, text } from "~/utils/form-data.server";
+import { moveIntent, readForm, text } from "~/utils/form-data.server";
 import { parseForm } from "~/utils/form";
 import { courseLinkFormSchema, lessonFormSchema } from "~/models/forms/courses";
 import { getFixedT } from "~/utils/i18n.server";
@@ -90,7 +90,7 @@ export function coursesLoader(area: Area) {
 export function coursesAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, async (managed) => {
-      const move = moveIntent(await request.formData());
+      const move = moveIntent(await readForm(request, context));
       if (move) moveCourse(managed.db, move.id, { direction: move.direction });
       return redirect(coursesBase(managed));
     });
@@ -108,7 +108,7 @@ export function createCourseLoader(area: Area) {
 export function createCourseAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, async (managed) => {
-      const submission = parseForm(await request.formData(), courseResource.createSchema);
+      const submission = parseForm(await readForm(request, context), courseResource.createSchema);
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       const result = courseResource.create!(managed.db, managed.viewer, submission.value);
       if (!result.ok) return json(submission.reply({ fieldErrors: failed(result) }), { status: 400 });
@@ -170,7 +170,7 @@ export function editCourseAction(area: Area) {
       if ((request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
         return addMaterialFromUpload(request, context, managed, course.id, here);
       }
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       const intent = text(formData, "intent") ?? "save";
       const refuse = (reply: CoursePageReply) => json(reply, { status: 400 });
       const lessonMove = moveIntent(formData, "move-lesson");
@@ -314,7 +314,7 @@ export function editLessonAction(area: Area) {
       const lesson = getLesson(managed.db, Number(params.lessonId));
       if (!lesson || lesson.courseId !== course.id) throw new Response("Not Found", { status: 404 });
       // Only what the form shows changes (a duration set through /api, say, is kept).
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       const read = lessonSubmission(managed.db, formData);
       if (!read.ok) return json(read.reply, { status: 400 });
       const result = managed.db.transaction((tx) => {
@@ -342,8 +342,9 @@ export function deleteCourseLoader(area: Area) {
 
 export function deleteCourseAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
-    withManagedOrganization(request, context, params, { area, capability: "write:course" }, (managed) => {
+    withManagedOrganization(request, context, params, { area, capability: "write:course" }, async (managed) => {
       const course = courseFrom(managed, params.courseId);
+      await readForm(request, context);
       courseResource.remove!(managed.db, managed.viewer, course.id);
       return redirectWithFlash(coursesBase(managed), "flash.courseDeleted");
     });

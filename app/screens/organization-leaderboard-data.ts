@@ -18,7 +18,7 @@ import { ensureLeaderboard } from "~/models/points.server";
 import { alignTimeZoneOnce, setOrganizationTimeZone } from "~/models/time-zone.server";
 import { ACTIVITY_KINDS, BADGE_RULES } from "~/models/vocabulary";
 import { apiT } from "~/utils/api.server";
-import { text } from "~/utils/form-data.server";
+import { readForm, text } from "~/utils/form-data.server";
 import { withManagedOrganization, type Area } from "~/kernel/manage.server";
 
 /**
@@ -68,7 +68,7 @@ const idOf = (formData: FormData) => {
 export function leaderboardTabAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability }, async (m) => {
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       const intent = text(formData, "intent") ?? "";
       const t = await apiT(request, context);
       const done = () => redirect(`${m.base}/leaderboard?saved=${intent}`);

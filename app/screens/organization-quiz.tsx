@@ -25,7 +25,7 @@ import {
   updateQuiz,
 } from "~/models/quiz.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { moveIntent, text } from "~/utils/form-data.server";
+import { moveIntent, readForm, text } from "~/utils/form-data.server";
 import { withManagedOrganization, type Area } from "~/kernel/manage.server";
 import { quizFrom, quizSettingsDefaults, quizSettingsFrom, quizzesBase, QuizSettingsFields } from "./organization-quizzes";
 
@@ -73,7 +73,7 @@ export function quizAction(area: Area) {
     withManagedOrganization(request, context, params, { area, capability: "write:quiz" }, async (m) => {
       const quiz = quizFrom(m, params.quizId);
       const here = `${quizzesBase(m)}/${quiz.id}`;
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       const move = moveIntent(formData);
       if (move) {
         moveQuestion(m.db, quiz.id, move.id, { direction: move.direction });

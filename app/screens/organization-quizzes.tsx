@@ -10,6 +10,7 @@ import { createQuiz, deleteQuiz, getQuiz, listQuizzes } from "~/models/quiz.serv
 import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
+import { readForm } from "~/utils/form-data.server";
 
 /**
  * Quizzes of one organization (issue 10): a searchable list, the create page and the delete confirmation,
@@ -117,7 +118,7 @@ export function createQuizLoader(area: Area) {
 export function createQuizAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:quiz" }, async (m) => {
-      const submission = quizSettingsFrom(await request.formData());
+      const submission = quizSettingsFrom(await readForm(request, context));
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       const created = createQuiz(m.db, { ...submission.value, questions: [] });
       if (!created.ok) return json(submission.reply({ fieldErrors: { [created.field]: [created.message] } }), { status: 400 });
@@ -228,8 +229,10 @@ export function deleteQuizLoader(area: Area) {
 
 export function deleteQuizAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
-    withManagedOrganization(request, context, params, { area, capability: "write:quiz" }, (m) => {
-      deleteQuiz(m.db, quizFrom(m, params.quizId).id);
+    withManagedOrganization(request, context, params, { area, capability: "write:quiz" }, async (m) => {
+      const quiz = quizFrom(m, params.quizId);
+      await readForm(request, context);
+      deleteQuiz(m.db, quiz.id);
       return redirectWithFlash(quizzesBase(m), "quiz.flash.deleted");
     });
 }

@@ -12,6 +12,7 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { handleUpload } from "~/kernel/upload.server";
+import { readForm } from "~/utils/form-data.server";
 
 /**
  * Organization settings and branding (docs/product.md §3 Organization). Host names (prefix, domain, custom domain)
@@ -72,7 +73,7 @@ export function settingsAction(area: Area) {
       if ((request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
         return brandingAction(request, context, managed);
       }
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       if (formData.get("intent") === "reminders") return remindersAction(formData, managed);
       if (area === "dashboard") {
         // Host names are the platform's to assign: whatever the form says, they stay as they are.

@@ -21,6 +21,7 @@ import { parseForm } from "~/utils/form";
 import { redirectUriFor } from "~/models/sso/flow.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
+import { readForm } from "~/utils/form-data.server";
 
 /**
  * docs/product.md §3 Organization "SSO methods (including e-mail/password)": which sign-in methods are on, and the
@@ -69,7 +70,7 @@ export function ssoLoader(area: Area) {
 export function ssoAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: CAPABILITY }, async (m) => {
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       if (formData.get("intent") === "methods") {
         const problem = setPasswordLogin(m.db, formData.get("passwordLogin") === "on");
         if (problem) return json({ methodsError: "sso.errors.needsDriver" }, { status: 400 });
@@ -185,7 +186,7 @@ export function ssoDriverAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: CAPABILITY }, async (m) => {
       const driver = driverFrom(m, params.driverId);
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       if (formData.get("intent") === "delete") {
         const outcome = deleteDriver(m.db, driver.id);
         if (outcome === "last_driver") return json({ deleteErrors: ["sso.errors.lastDriver"] }, { status: 400 });

@@ -11,6 +11,7 @@ import { tokenFormSchema } from "~/models/forms/tokens";
 import { parseForm } from "~/utils/form";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { withManagedOrganization, type Area } from "~/kernel/manage.server";
+import { readForm } from "~/utils/form-data.server";
 
 /**
  * An organization's API tokens (docs/product.md §2 admin tab "api"; permissions issue item 3): list with last use,
@@ -30,7 +31,7 @@ export function tokensLoader(area: Area) {
 export function tokensAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "manage:api-token" }, async ({ db, viewer: auth, base }) => {
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       if (formData.get("intent") === "revoke") {
         revokeApiToken(db, Number(formData.get("id")));
         return redirectWithFlash(`${base}/api`, "flash.tokenRevoked");

@@ -16,6 +16,7 @@ import { parseForm } from "~/utils/form";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { Heading } from "~/components/heading";
+import { readForm } from "~/utils/form-data.server";
 
 /**
  * The users of one organization (docs/product.md §2: a table of name, e-mail and type; add, settings, delete),
@@ -80,6 +81,9 @@ export function UsersList() {
             </Link>
             <Link to="/dashboard/users/settings" className="button" data-testid="user-settings-link">
               {t("import.settings.open")}
+            </Link>
+            <Link to="/dashboard/users/audit" className="button" data-testid="audit-link">
+              {t("audit.open")}
             </Link>
           </>
         ) : null}
@@ -177,7 +181,7 @@ export function createUserLoader(mount: UsersMount) {
 export function createUserAction(mount: UsersMount) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, async (managed) => {
-      const submission = parseForm(await request.formData(), userFormSchema);
+      const submission = parseForm(await readForm(request, context), userFormSchema);
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       const added = await inviteUser(context.platform, managed.db, managed.organization, submission.value);
       if (!added.ok) return json(submission.reply({ fieldErrors: added.fields }), { status: 400 });
@@ -238,7 +242,7 @@ export function editUserAction(mount: UsersMount) {
     withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, async (managed) => {
       const user = userFrom(managed, params.userId);
       const isSelf = managed.area === "dashboard" && managed.viewer.person.id === user.id;
-      const formData = await request.formData();
+      const formData = await readForm(request, context);
       const intent = formData.get("intent");
       const realm = organizationRealm(managed.db, managed.organization);
       const back = `${mount.usersBase(managed)}/${user.id}`;
@@ -311,9 +315,10 @@ export function deleteUserLoader(mount: UsersMount) {
 
 export function deleteUserAction(mount: UsersMount) {
   return ({ request, context, params }: ActionFunctionArgs) =>
-    withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, (managed) => {
+    withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, async (managed) => {
       const user = userFrom(managed, params.userId);
       if (managed.area === "dashboard" && managed.viewer.person.id === user.id) throw new Response("Forbidden", { status: 403 });
+      await readForm(request, context);
       deleteUser(managed.db, user.id);
       return redirectWithFlash(mount.usersBase(managed), "flash.userDeleted");
     });

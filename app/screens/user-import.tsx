@@ -22,6 +22,7 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
 import { withManagedOrganization } from "~/kernel/manage.server";
 import { Heading } from "~/components/heading";
+import { readForm } from "~/utils/form-data.server";
 
 /**
  * CSV import (docs/product.md §2 users "CSV import"; §5 the file's columns): upload → every problem by line, or a
@@ -191,7 +192,7 @@ export function importStatusLoader({ request, context, params }: LoaderFunctionA
 export function importStatusAction({ request, context, params }: ActionFunctionArgs) {
   return withManagedOrganization(request, context, params, area, async (m) => {
     const found = importFrom(m.db, params.importId);
-    const intent = (await request.formData()).get("intent");
+    const intent = (await readForm(request, context)).get("intent");
     if (intent !== "confirm") throw new Response("Bad Request", { status: 400 });
     if (found.status === "preview") {
       const job = context.platform.jobs.enqueue(m.organization.id, m.db, "users.import", { import_id: found.id });

@@ -12,6 +12,7 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { withManagedOrganization } from "~/kernel/manage.server";
 import { Heading } from "~/components/heading";
+import { readForm } from "~/utils/form-data.server";
 
 /** The users screen's "settings" (docs/product.md §2): what new people of this organization start with. */
 const area = { area: "dashboard" as const, capability: "write:user" as const };
@@ -26,7 +27,7 @@ export function userSettingsLoader({ request, context, params }: LoaderFunctionA
 
 export function userSettingsAction({ request, context, params }: ActionFunctionArgs) {
   return withManagedOrganization(request, context, params, area, async (m) => {
-    const formData = await request.formData();
+    const formData = await readForm(request, context);
     // Only the form's own submission saves (checkboxes post nothing when off, so an empty body is refused).
     const submission = parseForm(formData, userSettingsSchema);
     if (formData.get("intent") !== "save") return json(submission.reply({ formErrors: ["validation.invalid"] }), { status: 400 });

@@ -1,9 +1,14 @@
 /**
- * Caption files (docs/decisions/036-captions.md): a small, strict reader of WebVTT and SRT, and the writer of
- * the WebVTT that is stored. What is kept is made here from the parsed cues (as an uploaded image is
- * re-encoded): only known cue settings and markup tags survive, so the file the browser loads is one we
- * wrote. A file that cannot be read throws a `CaptionError` naming the problem and the line (1-based).
+ * Caption files (docs/decisions/036-captions.md): WebVTT read as browsers read it (the W3C parser,
+ * app/utils/webvtt.ts), SRT by a small strict reader, and the writer of the WebVTT that is stored. What is
+ * kept is made here from the parsed cues (as an uploaded image is re-encoded): only the cue settings we
+ * support and known markup tags survive, so the file the browser loads is one we wrote.
+ *
+ * A WebVTT file is refused only when it is not UTF-8 text, lacks the `WEBVTT` signature, or has no cue that
+ * can be shown; a cue that cannot be read or shown is left out and named in a `CaptionWarning` (its line, and
+ * why). An SRT file that cannot be read throws a `CaptionError` naming the problem and the line (1-based).
  */
+import { parseWebVttFile, SKIPS_KEPT, type VttCue } from "./webvtt";
 
 export type CaptionProblem =
   /** Not UTF-8 text (or binary). */
@@ -12,16 +17,44 @@ export type CaptionProblem =
   | "empty"
   /** A WebVTT file whose first line is not `WEBVTT`. */
   | "header"
-  /** A block without a `start --> end` line where one belongs. */
+  /** SRT: a block without a `start --> end` line where one belongs. */
   | "timing"
-  /** A time that is not `hh:mm:ss.ttt` (or `mm:ss.ttt`; SRT: `hh:mm:ss,ttt`). */
+  /** SRT: a time that is not `hh:mm:ss,ttt`. */
   | "timestamp"
-  /** A cue that ends before it starts. */
+  /** SRT: a cue that ends before it starts. */
   | "order"
-  /** Too many cues, or a cue far too long. */
+  /** SRT: a cue that ends when it starts (it would never be shown). */
+  | "zero_length"
+  /** Too many cues, or (SRT) a cue far too long. */
   | "too_long"
-  /** A file with no cue at all. */
+  /** A file with no cue that can be shown. */
   | "no_cues";
+
+/**
+ * Why a WebVTT cue or block was left out: `timing`, a timing line that cannot be read; `not_cue`, text without
+ * a timing line; `late_block`, a STYLE or REGION block after the first cue; `order`, a cue that ends before it
+ * starts; `zero_length`, one that ends when it starts; `no_text`, one without text; `too_long`, one with more
+ * than 2,000 characters; `range`, a time too far out to keep.
+ */
+export const CAPTION_WARNING_PROBLEMS = [
+  "timing",
+  "not_cue",
+  "late_block",
+  "order",
+  "zero_length",
+  "no_text",
+  "too_long",
+  "range",
+] as const;
+export type CaptionWarningProblem = (typeof CAPTION_WARNING_PROBLEMS)[number];
+
+export interface CaptionWarning {
+  problem: CaptionWarningProblem;
+  /** The file's line (1-based): the timing line of a cue, the first line of a block. */
+  line: number;
+  /** That line as it was (cut to 60 characters), to quote in the message. */
+  text: string;
+}
 
 export class CaptionError extends Error {
   constructor(
@@ -30,6 +63,9 @@ export class CaptionError extends Error {
     readonly line: number,
     /** That line as it was (cut to 60 characters), to quote in the message. */
     readonly text = "",
+    /** For `no_cues`: what was left out, and why (the first `WARNINGS_KEPT`), and how much in all. */
+    readonly warnings: readonly CaptionWarning[] = [],
+    readonly warningCount = warnings.length,
   ) {
     super(`${problem} at line ${line}`);
     this.name = "CaptionError";
@@ -42,7 +78,7 @@ export interface Cue {
   end: number;
   /** The cue's text with its markup (WebVTT's tags), lines joined by "\n". */
   payload: string;
-  /** Cue settings (`align:start line:0`), only the known ones. */
+  /** Cue settings as written (`line:0 align:start`): the ones we keep, from the parsed values. */
   settings: string;
 }
 
@@ -53,38 +89,52 @@ export const MAX_CUES = 20_000;
 /** The longest text one cue may have, in characters. */
 const MAX_PAYLOAD = 2_000;
 
-/** Bytes to text: UTF-8 only (with or without a BOM), never binary; a wrong byte names its line. */
+/**
+ * Bytes to text: UTF-8 only (one BOM taken off, as the spec's UTF-8 decode does); a byte that is not UTF-8
+ * names its line. NUL is text to WebVTT (read as U+FFFD) and to SRT alike.
+ */
 export function decodeCaptionBytes(bytes: Uint8Array): string {
-  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   try {
-    const text = decoder.decode(bytes);
-    const nul = text.indexOf("\u0000");
-    if (nul >= 0) throw new CaptionError("encoding", lineAt(text, nul));
-    return text;
-  } catch (error) {
-    if (error instanceof CaptionError) throw error;
-    // The first line that is not UTF-8.
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    const bad = firstInvalidUtf8(bytes);
     let line = 1;
-    let from = 0;
-    for (let i = 0; i <= bytes.length; i++) {
-      if (i === bytes.length || bytes[i] === 0x0a) {
-        try {
-          new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(from, i));
-        } catch {
-          throw new CaptionError("encoding", line);
-        }
-        line++;
-        from = i + 1;
-      }
-    }
-    throw new CaptionError("encoding", 0);
+    for (let i = 0; i < bad; i++) if (bytes[i] === 0x0a) line++;
+    throw new CaptionError("encoding", bad < bytes.length ? line : 0);
   }
 }
 
-function lineAt(text: string, index: number) {
-  let line = 1;
-  for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+/** The offset of the first byte that does not belong to a well-formed UTF-8 sequence (its length when none). */
+export function firstInvalidUtf8(bytes: Uint8Array) {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    // Sequence length and the range of the second byte (no overlongs, no surrogates, nothing past U+10FFFF).
+    const [length, low, high] =
+      b >= 0xc2 && b <= 0xdf
+        ? [2, 0x80, 0xbf]
+        : b === 0xe0
+          ? [3, 0xa0, 0xbf]
+          : b === 0xed
+            ? [3, 0x80, 0x9f]
+            : b >= 0xe1 && b <= 0xef
+              ? [3, 0x80, 0xbf]
+              : b === 0xf0
+                ? [4, 0x90, 0xbf]
+                : b >= 0xf1 && b <= 0xf3
+                  ? [4, 0x80, 0xbf]
+                  : b === 0xf4
+                    ? [4, 0x80, 0x8f]
+                    : [0, 0, 0];
+    if (!length || i + length > bytes.length || bytes[i + 1] < low || bytes[i + 1] > high) return i;
+    for (let k = 2; k < length; k++) if (bytes[i + k] < 0x80 || bytes[i + k] > 0xbf) return i;
+    i += length;
+  }
+  return i;
 }
 
 /** The file's lines, without a BOM, CRLF and CR taken as line ends. */
@@ -92,31 +142,49 @@ function linesOf(text: string) {
   return text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
 }
 
-const quote = (line: string) => line.trim().slice(0, 60);
+/** A line as a message quotes it: control characters as spaces, trimmed, at most 60 characters. */
+const quote = (line: string) =>
+  line
+    .slice(0, 200)
+    .replace(/\p{Cc}/gu, " ")
+    .trim()
+    .slice(0, 60);
 
-/** WebVTT's format, or SRT's: decided by the first line (`WEBVTT`), else by the file's name. */
+/** WebVTT's format, or SRT's: decided by the signature (`WEBVTT` at the start), else by the file's name. */
 export function captionFormat(text: string, name = ""): CaptionFormat {
-  const first = linesOf(text.slice(0, 200))[0] ?? "";
-  if (/^WEBVTT(?:[ \t]|$)/.test(first)) return "vtt";
+  if (/^WEBVTT(?:[ \t\r\n]|$)/.test(text.slice(0, 7))) return "vtt";
   if (/\.vtt$/i.test(name)) return "vtt";
   return "srt";
 }
 
-/** Reads either format into cues, in order of their start. */
-export function parseCaptions(text: string, name = ""): { format: CaptionFormat; cues: Cue[] } {
+/** The most warnings a reading keeps (a hostile file can have hundreds of thousands; the count has them all). */
+export const WARNINGS_KEPT = SKIPS_KEPT;
+
+export interface LeftOut {
+  /** The first `WARNINGS_KEPT` things left out (WebVTT only: SRT refuses instead), in the file's order. */
+  warnings: CaptionWarning[];
+  /** How many in all. */
+  warningCount: number;
+}
+
+export interface ReadCaptions extends LeftOut {
+  format: CaptionFormat;
+  /** In order of their start. */
+  cues: Cue[];
+}
+
+/** Reads either format. */
+export function parseCaptions(text: string, name = ""): ReadCaptions {
   const format = captionFormat(text, name);
-  return { format, cues: format === "vtt" ? parseWebVtt(text) : parseSrt(text) };
+  if (format === "vtt") return { format, ...parseWebVtt(text) };
+  return { format, cues: parseSrt(text), warnings: [], warningCount: 0 };
 }
 
 // ——— times ———
 
-/** `hh:mm:ss.ttt` or `mm:ss.ttt` (WebVTT); `separator` is `,` for SRT (where the hours are required). */
-function parseTime(value: string, format: CaptionFormat): number | null {
-  const match =
-    format === "vtt"
-      ? /^(?:(\d{2,}):)?([0-5]\d):([0-5]\d)\.(\d{3})$/.exec(value)
-      : // SRT writes a comma; a full stop is common enough in the wild to take.
-        /^(\d{1,3}):([0-5]?\d):([0-5]?\d)[,.](\d{1,3})$/.exec(value);
+/** SRT's `hh:mm:ss,ttt` (a full stop for the comma is common enough in the wild to take). */
+function parseSrtTime(value: string): number | null {
+  const match = /^(\d{1,3}):([0-5]?\d):([0-5]?\d)[,.](\d{1,3})$/.exec(value);
   if (!match) return null;
   const [, h = "0", m, s, ms] = match;
   return ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000 + Number(ms.padEnd(3, "0"));
@@ -132,74 +200,75 @@ export function formatVttTime(ms: number) {
   return `${pad(h)}:${pad(m)}:${pad(s)}.${pad(total % 1000, 3)}`;
 }
 
-const KNOWN_SETTING =
-  /^(?:vertical:(?:rl|lr)|line:-?\d+(?:\.\d+)?%?(?:,(?:start|center|end))?|position:\d+(?:\.\d+)?%(?:,(?:line-left|center|line-right))?|size:\d+(?:\.\d+)?%|align:(?:start|center|end|left|right))$/;
+/** A setting's number as written back: plain digits, at most three decimals; null when too large to write so. */
+function settingNumber(n: number) {
+  const text = n.toFixed(3).replace(/\.?0+$/, "");
+  return /^-?\d+(?:\.\d+)?$/.test(text) ? (text === "-0" ? "0" : text) : null;
+}
 
 /**
- * A timing line: `start --> end` and, in WebVTT, cue settings after it. Unknown settings are dropped (as a
- * browser would); a time that is not one is an error on this line.
+ * The settings we keep of a parsed cue, written from its values (defaults left out): vertical, line (and its
+ * alignment), position (and its alignment), size and align. Regions are not kept (no REGION blocks are written).
  */
-function parseTiming(line: string, lineNumber: number, format: CaptionFormat) {
-  const match = /^\s*(\S+)[ \t]+-->[ \t]+(\S+)(.*)$/.exec(line);
-  if (!match) throw new CaptionError(line.includes("-->") ? "timestamp" : "timing", lineNumber, quote(line));
-  const start = parseTime(match[1], format);
-  const end = parseTime(match[2], format);
-  if (start === null || end === null) throw new CaptionError("timestamp", lineNumber, quote(line));
-  if (end <= start) throw new CaptionError("order", lineNumber, quote(line));
-  const settings =
-    format === "vtt"
-      ? match[3]
-          .trim()
-          .split(/[ \t]+/)
-          .filter((s) => KNOWN_SETTING.test(s))
-          .join(" ")
-      : "";
-  return { start, end, settings };
+export function cueSettings(cue: VttCue) {
+  const out: string[] = [];
+  if (cue.vertical) out.push(`vertical:${cue.vertical}`);
+  const line = cue.line === "auto" ? null : settingNumber(cue.line);
+  if (line !== null) out.push(`line:${line}${cue.snapToLines ? "" : "%"}${cue.lineAlign === "start" ? "" : `,${cue.lineAlign}`}`);
+  const position = cue.position === "auto" ? null : settingNumber(cue.position);
+  if (position !== null) out.push(`position:${position}%${cue.positionAlign === "auto" ? "" : `,${cue.positionAlign}`}`);
+  const size = settingNumber(cue.size);
+  if (cue.size !== 100 && size !== null) out.push(`size:${size}%`);
+  if (cue.align !== "center") out.push(`align:${cue.align}`);
+  return out.join(" ");
 }
 
 // ——— WebVTT ———
 
 /**
- * WebVTT (https://www.w3.org/TR/webvtt1/, what browsers accept): the `WEBVTT` line, a header, then blocks
- * apart by blank lines: NOTE, STYLE and REGION blocks (skipped), and cues: an optional identifier, the
- * timing line, the text. Overlapping cues are kept; cues are put in order of their start.
+ * WebVTT as a browser reads it (app/utils/webvtt.ts), then what we keep: cues that can be shown (a time we can
+ * store, an end after the start, some text, at most 2,000 characters), in order of their start. The rest is
+ * left out with a warning naming its line. Refused: no signature, nothing but blank lines, no cue to keep, or
+ * more than 20,000 cues.
  */
-export function parseWebVtt(text: string): Cue[] {
-  const lines = linesOf(text);
-  if (lines.every((l) => !l.trim())) throw new CaptionError("empty", 0);
-  if (!/^WEBVTT(?:[ \t]|$)/.test(lines[0])) throw new CaptionError("header", 1, quote(lines[0]));
-  let i = 1;
-  // The header runs to the first blank line.
-  while (i < lines.length && lines[i].trim() !== "") {
-    if (lines[i].includes("-->")) throw new CaptionError("header", i + 1, quote(lines[i]));
-    i++;
-  }
+export function parseWebVtt(text: string): { cues: Cue[] } & LeftOut {
+  if (!text.trim()) throw new CaptionError("empty", 0);
+  const file = parseWebVttFile(text);
+  if (!file) throw new CaptionError("header", 1, quote(text.slice(0, text.search(/[\r\n]|$/))));
+  const { skipped } = file;
+  const warnings: CaptionWarning[] = [];
+  let warningCount = file.skippedCount;
+  // The blocks passed over and the cues left out, merged in the file's order (both lists are in it). The first
+  // WARNINGS_KEPT of the merge are exact: the parser kept as many skips, so none before them is missing.
+  const warn = (w: CaptionWarning) => {
+    if (warnings.length < WARNINGS_KEPT) warnings.push(w);
+  };
+  const skip = (k: number) => warn({ problem: skipped[k].reason, line: skipped[k].line, text: quote(skipped[k].text) });
   const cues: Cue[] = [];
-  while (i < lines.length) {
-    if (lines[i].trim() === "") {
-      i++;
-      continue;
-    }
-    const blockStart = i;
-    const block: string[] = [];
-    while (i < lines.length && lines[i].trim() !== "") block.push(lines[i++]);
-    const first = block[0];
-    if (/^(?:NOTE|STYLE|REGION)(?:[ \t]|$)/.test(first) && !first.includes("-->")) continue;
-    // An identifier line, then the timing; or the timing first.
-    const timingAt = first.includes("-->") ? 0 : 1;
-    // A first line that starts like a time but has no proper arrow is a broken timing line, not an identifier.
-    if (timingAt === 1 && /^\s*\d[\d:.,]*\s*[-–—=]*>/.test(first)) throw new CaptionError("timing", blockStart + 1, quote(first));
-    if (timingAt === 1 && (block.length < 2 || !block[1].includes("-->"))) {
-      throw new CaptionError("timing", blockStart + (block.length < 2 ? 1 : 2), quote(block[1] ?? first));
-    }
-    const timing = parseTiming(block[timingAt], blockStart + timingAt + 1, "vtt");
-    const body = block.slice(timingAt + 1);
-    const arrow = body.findIndex((l) => l.includes("-->"));
-    // A cue's text never holds "-->": a second timing line means a blank line is missing.
-    if (arrow >= 0) throw new CaptionError("timing", blockStart + timingAt + 2 + arrow, quote(body[arrow]));
-    addCue(cues, timing, body.join("\n"), blockStart + 1);
+  let k = 0;
+  for (const cue of file.cues) {
+    for (; k < skipped.length && skipped[k].line < cue.at; k++) skip(k);
+    const kept = keptCue(cue);
+    if ("problem" in kept) {
+      warningCount++;
+      warn({ problem: kept.problem, line: cue.at, text: quote(cue.timing) });
+    } else if (cues.length >= MAX_CUES) throw new CaptionError("too_long", cue.at);
+    else cues.push(kept);
   }
-  return finish(cues);
+  for (; k < skipped.length; k++) skip(k);
+  if (!cues.length) throw new CaptionError("no_cues", 0, "", warnings, warningCount);
+  return { cues: inOrder(cues), warnings, warningCount };
+}
+
+/** A parsed cue as it is kept, or why it is not. */
+function keptCue(cue: VttCue): Cue | { problem: CaptionWarningProblem } {
+  if (!(cue.endMs <= Number.MAX_SAFE_INTEGER)) return { problem: "range" };
+  if (cue.endMs < cue.startMs) return { problem: "order" };
+  if (cue.endMs === cue.startMs) return { problem: "zero_length" };
+  if (cue.text.length > MAX_PAYLOAD) return { problem: "too_long" };
+  const payload = cleanPayload(cue.text);
+  if (!cueText(payload)) return { problem: "no_text" };
+  return { start: cue.startMs, end: cue.endMs, payload, settings: cueSettings(cue) };
 }
 
 // ——— SRT ———
@@ -228,11 +297,29 @@ export function parseSrt(text: string): Cue[] {
       throw new CaptionError("timing", blockStart + timingAt + 1, quote(timingLine ?? block[0]));
     }
     // Coordinates (`X1:40 X2:600 Y1:20 Y2:50`) after the times are not WebVTT's: dropped.
-    const timing = parseTiming(timingLine.replace(/\s+X1:.*$/i, ""), blockStart + timingAt + 1, "srt");
+    const timing = parseSrtTiming(timingLine.replace(/\s+X1:.*$/i, ""), blockStart + timingAt + 1);
     const body = block.slice(timingAt + 1);
-    addCue(cues, timing, srtPayload(body.join("\n")), blockStart + 1);
+    if (cues.length >= MAX_CUES) throw new CaptionError("too_long", blockStart + 1);
+    const raw = body.join("\n");
+    if (raw.length > MAX_PAYLOAD) throw new CaptionError("too_long", blockStart + 1);
+    const payload = cleanPayload(srtPayload(raw));
+    // A cue with no text shows nothing: left out.
+    if (cueText(payload)) cues.push({ ...timing, payload, settings: "" });
   }
-  return finish(cues);
+  if (!cues.length) throw new CaptionError("no_cues", 0);
+  return inOrder(cues);
+}
+
+/** An SRT timing line: `start --> end`; a time that is not one, or an end not after the start, is an error on this line. */
+function parseSrtTiming(line: string, lineNumber: number) {
+  const match = /^\s*(\S+)[ \t]+-->[ \t]+(\S+)/.exec(line);
+  if (!match) throw new CaptionError(line.includes("-->") ? "timestamp" : "timing", lineNumber, quote(line));
+  const start = parseSrtTime(match[1]);
+  const end = parseSrtTime(match[2]);
+  if (start === null || end === null) throw new CaptionError("timestamp", lineNumber, quote(line));
+  if (end < start) throw new CaptionError("order", lineNumber, quote(line));
+  if (end === start) throw new CaptionError("zero_length", lineNumber, quote(line));
+  return { start, end };
 }
 
 /** SRT's markup as WebVTT's: `<b>`, `<i>`, `<u>` kept, `<font …>` and `{\…}` codes dropped. */
@@ -245,18 +332,8 @@ function srtPayload(text: string) {
 
 // ——— both ———
 
-function addCue(cues: Cue[], timing: { start: number; end: number; settings: string }, raw: string, line: number) {
-  if (cues.length >= MAX_CUES) throw new CaptionError("too_long", line);
-  if (raw.length > MAX_PAYLOAD) throw new CaptionError("too_long", line);
-  const payload = cleanPayload(raw);
-  // A cue with no text shows nothing: left out.
-  if (!cueText(payload)) return;
-  cues.push({ ...timing, payload });
-}
-
-function finish(cues: Cue[]) {
-  if (!cues.length) throw new CaptionError("no_cues", 0);
-  // In order of their start (a stable sort keeps the file's order for cues that start together).
+/** In order of their start (a stable sort keeps the file's order for cues that start together). */
+function inOrder(cues: Cue[]) {
   return cues
     .map((c, i) => ({ c, i }))
     .sort((a, b) => a.c.start - b.c.start || a.i - b.i)
@@ -269,21 +346,22 @@ const KEPT_TAG =
 
 /**
  * The cue's text as it will be written: known tags kept, anything else that looks like a tag and any stray
- * `<`, `>` or `&` escaped; lines trimmed of trailing space; never "-->".
+ * `<`, `>` or `&` escaped; lines trimmed of trailing space, blank ones dropped (a blank line would end the cue
+ * in the file we write); never "-->".
  */
 export function cleanPayload(raw: string) {
-  const out: string[] = [];
-  const pattern = /<[^<>\n]*>|&(?:amp|lt|gt|nbsp|lrm|rlm|quot|apos|#\d{1,7}|#x[\da-fA-F]{1,6});|[<>&]|[^<>&]+/g;
-  for (const [token] of raw.matchAll(pattern)) {
-    if (token.startsWith("<") && token.length > 1) out.push(KEPT_TAG.test(token) ? token : escapeText(token));
-    else if (token === "<" || token === ">" || token === "&") out.push(escapeText(token));
-    else out.push(token);
-  }
-  return out
-    .join("")
+  // A tag, an entity, or a lone `<`, `>`, `&`; the text between is kept as it is.
+  const pattern = /<[^<>\n]*>|&(?:amp|lt|gt|nbsp|lrm|rlm|quot|apos|#\d{1,7}|#x[\da-fA-F]{1,6});|[<>&]/g;
+  return raw
+    .replace(pattern, (token) => {
+      if (token.length === 1) return escapeText(token);
+      if (token[0] === "<") return KEPT_TAG.test(token) ? token : escapeText(token);
+      return token;
+    })
     .replace(/-->/g, "--&gt;")
     .split("\n")
     .map((l) => l.replace(/[ \t]+$/, ""))
+    .filter((l) => l.trim() !== "")
     .join("\n")
     .trim();
 }

@@ -12,6 +12,7 @@ import { Platform } from "../../server/platform";
 import { NODE_FLAGS } from "../../server/node-flags";
 import { tenantDatabaseFile } from "../../db/tenant-pool";
 import { seedDemo } from "../demo";
+import { benchCaptions } from "./captions";
 import { benchClone } from "./clone";
 import { reportCertificates } from "./certificates";
 import { benchScorm } from "./scorm";
@@ -37,7 +38,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ORGANIZATIONS = Number(process.env.BENCH_ORGANIZATIONS ?? 1000);
 const POOL_SIZE = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : null;
-/** `BENCH_ONLY=home,learner`: run only these parts (resolve, home, spread, learner, load, clone; compliance within learner); the baseline always runs. */
+/** `BENCH_ONLY=home,learner`: run only these parts (resolve, home, spread, learner, load, clone, certificates, scorm, captions; compliance within learner); the baseline always runs. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((s) => s.trim())) : null;
 const only = (part: string) => !ONLY || ONLY.has(part);
 /** `BENCH_PROFILE=<dir>`: the Lectern servers write V8 CPU profiles there (node --cpu-prof) when they stop. */
@@ -558,6 +559,14 @@ async function main() {
       `  SCORM package of ${scorm.files} files, ${scorm.unpackedMiB} MiB: checked, unpacked and recorded in ${scorm.installSeconds} s; ${scorm.commitsPerSecond} runtime commits/s (model)`,
     );
     json.scorm = scorm;
+  }
+  if (only("captions")) {
+    const c = benchCaptions();
+    const { slowest } = c;
+    console.log(
+      `  caption upload, worst 1 MiB WebVTT (${slowest.what}): read in ${slowest.readMs} ms (lines alone ${slowest.floorMs} ms); target <= ${c.targetMs} ms:${c.ok ? " ok" : " MISS"}`,
+    );
+    json.captions = c;
   }
   const g = benchGroups();
   console.log(

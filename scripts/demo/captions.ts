@@ -199,7 +199,7 @@ export function seedCaptionsDemo(
     const languages = captions.da ? (["da", "en"] as const) : (["en"] as const);
     for (const language of languages) {
       const lines = captions[language]!;
-      const cues = readCaptionFile(Buffer.from(vtt(lines)), `${language}.vtt`);
+      const { cues } = readCaptionFile(Buffer.from(vtt(lines)), `${language}.vtt`);
       const label = language === "da" ? "Dansk" : "English";
       const saved = saveTrack(db, { dataDir, organizationId }, { lesson, input: { language, label }, cues, uploadedBy: null });
       if (!saved.ok) throw new Error(`demo captions refused: ${lesson.title} (${saved.message})`);

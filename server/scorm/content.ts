@@ -1,16 +1,19 @@
+import crypto from "node:crypto";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { NextFunction, Request, Response } from "express";
 import { DatabaseUnavailableError, type TenantDb } from "../../db/open";
 import { getOrganization } from "../../app/models/organization.server";
-import { findLesson, lessonAccess } from "../../app/models/learning.server";
-import { viewerOfPerson } from "../../app/kernel/viewer.server";
-import { isLanguage } from "../../app/utils/i18n";
-import { getPackage, launchState, packageFile } from "../../app/models/scorm.server";
+import { isLanguage, type Language } from "../../app/utils/i18n";
+import { resources } from "../../app/utils/i18n.server";
+import { launchState, packageFile } from "../../app/models/scorm.server";
 import { verifyScormToken } from "../../app/models/scorm-token.server";
 import type { Platform } from "../platform";
+import { rateLimits } from "../protection";
 import { sendStatusPage } from "../status-page";
+import { openedBy } from "./access";
+import { receiveCommit } from "./commit";
 
 /**
  * SCORM content (docs/decisions/020-scorm.md): served only on `<organization id>.<SCORM_DOMAIN>`, an
@@ -20,7 +23,11 @@ import { sendStatusPage } from "../status-page";
  *
  *   /_runtime/<file>                        scorm-again and the launcher script (public library code)
  *   /p/<token>/__lectern/launch/<n>        the launcher page of the package's n-th item
+ *   POST /p/<token>/__lectern/commit/<n>   the launcher's commits of that item's runtime data (./commit.ts)
  *   /p/<token>/<path>                       a file of the package
+ *
+ * An address that leads nowhere on a known organization's content host is a small "not found" page that
+ * the player may frame like content (a missing file shows inside the lesson, not as a refused frame).
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -119,8 +126,39 @@ function escapeHtml(value: string) {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/**
+ * "Not found" on a content host. On a known organization's host it is a small page in its language that
+ * the app's player may frame (a SCO's link to a file missing from its package shows it inside the lesson);
+ * elsewhere plain text that nobody may frame.
+ */
+function sendNotFound(res: Response, appOrigin: string | null, language: string) {
+  if (!appOrigin) {
+    res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+    return res.status(404).type("text/plain").send("Not Found");
+  }
+  const lng = (isLanguage(language) ? language : "en") as Language;
+  const texts = (resources[lng].common.scorm as { content: { notFoundTitle: string; notFoundBody: string } }).content;
+  res.setHeader("Content-Security-Policy", `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self' ${appOrigin}`);
+  res.setHeader("Cache-Control", "no-store");
+  res
+    .status(404)
+    .type("text/html; charset=utf-8")
+    .send(
+      `<!doctype html><html lang="${lng}"><head><meta charset="utf-8"><title>${escapeHtml(texts.notFoundTitle)}</title>` +
+        `<style>body{font:16px/1.5 system-ui,sans-serif;margin:2rem;color:#222;background:#fff}</style></head>` +
+        `<body><h1>${escapeHtml(texts.notFoundTitle)}</h1><p>${escapeHtml(texts.notFoundBody)}</p></body></html>`,
+    );
+}
+
+/** A launch's id: the time it was handed out (base 36 ms, which orders launches) and a random part. */
+function newLaunchId() {
+  return `${Date.now().toString(36)}.${crypto.randomBytes(8).toString("hex")}`;
+}
+
 /** Express middleware; runs before tenancy, and answers every request on a content host itself. */
 export function serveScormContent(platform: Platform) {
+  // Commits count against the same per-address budget of writes as the app's (a window of their own).
+  const limitWrites = rateLimits(platform.config);
   return (req: Request, res: Response, next: NextFunction) => {
     const host = (req.get("host") ?? "").toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
     const suffix = `.${platform.scormDomain}`;
@@ -128,16 +166,24 @@ export function serveScormContent(platform: Platform) {
     // Helmet's app CSP and frame options do not apply here: each reply sets its own.
     res.removeHeader("Content-Security-Policy");
     common(res);
-    const notFound = () => {
-      res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
-      res.status(404).type("text/plain").send("Not Found");
-    };
-    if (req.method !== "GET" && req.method !== "HEAD")
-      return res.status(405).set("Allow", "GET, HEAD").type("text/plain").send("Method Not Allowed");
     const label = host.slice(0, -suffix.length);
-    if (!/^[1-9]\d{0,9}$/.test(label)) return notFound();
-    const organization = getOrganization(platform.db, Number(label));
+    const organization = /^[1-9]\d{0,9}$/.test(label) ? getOrganization(platform.db, Number(label)) : undefined;
+    const appOrigin = organization ? platform.originFor(organization) : null;
+    let language = organization?.language ?? "en";
+    const notFound = () => sendNotFound(res, appOrigin, language);
+    const commit = /^\/p\/([^/]+)\/__lectern\/commit\/(\d{1,5})$/.exec(req.path);
+    if (commit && organization && req.method === "POST")
+      return limitWrites(req, res, () =>
+        receiveCommit(platform, organization, { token: commit[1]!, item: Number(commit[2]) }, req, res).catch(next),
+      );
+    if (req.method !== "GET" && req.method !== "HEAD")
+      return res
+        .status(405)
+        .set("Allow", commit ? "POST" : "GET, HEAD")
+        .type("text/plain")
+        .send("Method Not Allowed");
     if (!organization) return notFound();
+    const playerOrigin = platform.originFor(organization);
 
     const runtime = /^\/_runtime\/([a-z0-9.]+)$/.exec(req.path);
     if (runtime) {
@@ -159,17 +205,10 @@ export function serveScormContent(platform: Platform) {
     if (!token) return notFound();
     // The database answers whether the address still holds; the file itself is sent after it is given back.
     const serve = (db: TenantDb) => {
-      const pkg = getPackage(db, token.lessonId);
-      if (!pkg || pkg.id !== token.packageId) return notFound();
-      // Access is checked again for every address, the package's files as much as its launcher, so an
-      // address handed out before the course was unpublished or closed to the learner stops working.
-      // The address's person as they are now (app/kernel/viewer.server.ts): a preview address holds only while
-      // its holder may still preview drafts.
-      const tenancy = { organization, db, platformDb: platform.db, superAdminTwoFactor: platform.config.SUPER_ADMIN_2FA };
-      const viewer = viewerOfPerson(tenancy, token.userId, isLanguage(organization.language) ? organization.language : "en");
-      const found = findLesson(db, viewer, token.lessonId);
-      if (!found || !lessonAccess(db, viewer, found.course, found.lesson).allowed) return notFound();
-      const appOrigin = platform.originFor(organization);
+      const opened = openedBy(platform, organization, db, token);
+      if (!opened) return notFound();
+      const { pkg } = opened;
+      language = opened.language;
       const rest = m[2];
       const launch = /^__lectern\/launch\/(\d{1,5})$/.exec(rest);
       if (launch) {
@@ -180,13 +219,15 @@ export function serveScormContent(platform: Platform) {
           version: pkg.version,
           sco: item.identifier,
           launch: `/p/${m[1]}/${item.launch.replace(/^\.\//, "")}`,
+          commit: `/p/${m[1]}/__lectern/commit/${launch[1]}`,
+          launchId: newLaunchId(),
           cmi,
-          playerOrigin: appOrigin,
+          playerOrigin,
         };
         const script = pkg.version === "1.2" ? "scorm12.min.js" : "scorm2004.min.js";
         res.setHeader(
           "Content-Security-Policy",
-          `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors ${appOrigin}`,
+          `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; frame-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors ${playerOrigin}`,
         );
         res.setHeader("Cache-Control", "no-store");
         res
@@ -202,7 +243,7 @@ export function serveScormContent(platform: Platform) {
       }
       const file = packageFile(platform.dataDir, organization.id, pkg, rest);
       if (!file) return notFound();
-      res.setHeader("Content-Security-Policy", contentCsp(appOrigin));
+      res.setHeader("Content-Security-Policy", contentCsp(playerOrigin));
       res.sendFile(
         file,
         { headers: { "Content-Type": contentType(file), "Cache-Control": "private, max-age=3600" }, acceptRanges: true, dotfiles: "allow" },

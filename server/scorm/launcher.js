@@ -2,33 +2,94 @@
  * The SCORM launcher (docs/decisions/020-scorm.md), served from the organization's content origin. It
  * hosts scorm-again's API (window.API for 1.2, window.API_1484_11 for 2004) where the SCO's standard API
  * discovery finds it (its parent frame), seeded with the learner's stored data so that GetValue answers
- * at once and a resumed SCO finds its suspend data and location. Commits never leave through the
- * network from here: this origin has no session. They are posted to the player (the app's page that
- * frames this one), which sends them to the server with the learner's session.
+ * at once and a resumed SCO finds its suspend data and location.
+ *
+ * Commits leave from here, to this launch's own commit address on this origin (server/scorm/commit.ts),
+ * numbered in the order they were made, as `keepalive` requests: a SCO that commits as its frame goes away
+ * (the learner picked another item, closed the tab or reloaded) still has its commit stored, which a message
+ * to the player page could not ensure (that page may be going away too, and a message from a frame already
+ * removed names no source). Changes the content never committed are sent two seconds after the last one and
+ * when the frame goes away. The player hears how each commit went, by messages naming the launch it gave in
+ * this page's fragment; if this launch's address has expired (a tab left open for hours), the commit is
+ * handed to the player, which sends it with the learner's session.
  */
 (function () {
   "use strict";
   var cfg = JSON.parse(document.getElementById("lectern-scorm").textContent);
   var player = window.parent;
+  var frameName = (/[#&]lectern=([A-Za-z0-9_-]{1,64})/.exec(location.hash) || [])[1] || "";
   var seq = 0;
-  var timer = null;
   var terminated = false;
-  function post(kind, cmi, terminate) {
+  // Once this frame is going away its requests still go (keepalive), but their replies may never come.
+  var leaving = false;
+  var dirtySince = 0;
+  var soon = null;
+  var KEEPALIVE_BYTES = 60000;
+
+  function tell(kind, extra) {
+    var message = { lectern: "scorm", kind: kind, launch: frameName };
+    for (var key in extra || {}) message[key] = extra[key];
     try {
-      player.postMessage({ lectern: "scorm", kind: kind, sco: cfg.sco, cmi: cmi, terminate: !!terminate, seq: ++seq }, cfg.playerOrigin);
+      player.postMessage(message, cfg.playerOrigin);
     } catch (e) {
-      /* the player is gone (tab closing): nothing to do */
+      /* the player is gone: nothing to tell */
     }
   }
+
+  function post(body) {
+    var bytes = new TextEncoder().encode(body).length;
+    var init = { method: "POST", headers: { "Content-Type": "application/json" }, credentials: "omit", body: body };
+    // keepalive lets the request outlive this frame; browsers allow 64 KiB of such requests at a time.
+    if (bytes < KEEPALIVE_BYTES) init.keepalive = true;
+    return fetch(cfg.commit, init).catch(function (error) {
+      if (!init.keepalive) throw error;
+      init.keepalive = false;
+      return fetch(cfg.commit, init);
+    });
+  }
+
+  /** Sends one commit; a terminating one that fails is sent again under its own number (stored once). */
+  function send(cmi, terminate, tries) {
+    var number = ++seq;
+    var body = JSON.stringify({ launch: cfg.launchId, seq: number, terminate: terminate, cmi: cmi });
+    var attempt = function (left) {
+      tell("saving");
+      post(body)
+        .then(function (response) {
+          return response.json().then(function (reply) {
+            if (response.status === 200) return tell("saved", { attempt: reply.payload });
+            if (response.status === 409 && reply.payload && reply.payload.code === "superseded") return tell("saved", {});
+            if (response.status === 404) return tell("commit", { cmi: cmi, terminate: terminate });
+            if (response.status >= 500 || response.status === 429) throw new Error(String(response.status));
+            tell("failed", { message: reply.payload && reply.payload.message });
+          });
+        })
+        .catch(function () {
+          if (leaving) return;
+          tell("failed", {});
+          if (terminate && left > 0)
+            setTimeout(function () {
+              attempt(left - 1);
+            }, 5000);
+          else if (!terminate) changed();
+        });
+    };
+    attempt(tries);
+  }
+
   var httpService = {
     processHttpRequest: function (url, params, immediate, log, listeners, metadata) {
       var terminate = !!(metadata && metadata.isTerminateCommit);
       if (terminate) terminated = true;
-      post("commit", params, terminate);
+      clearTimeout(soon);
+      soon = null;
+      dirtySince = 0;
+      send(params, terminate, terminate ? 5 : 0);
       return { result: true, errorCode: 0 };
     },
     updateSettings: function () {},
   };
+  var is12 = cfg.version === "1.2";
   var settings = {
     autocommit: true,
     autocommitSeconds: 30,
@@ -38,27 +99,33 @@
     httpService: httpService,
     logLevel: 4,
   };
-  var is12 = cfg.version === "1.2";
+  // SCORM 1.2: a status the content never set becomes "completed" at LMSFinish (then passed or failed
+  // against the mastery score), as the LMS must (docs/decisions/020-scorm.md "Status at exit").
+  if (is12) settings.autoCompleteLessonStatus = true;
   var api = is12 ? new window.Scorm12API(settings) : new window.Scorm2004API(settings);
   api.loadFromFlattenedJSON(cfg.cmi, "");
   if (is12) window.API = api;
   else window.API_1484_11 = api;
 
-  // Every change is mirrored to the player at once (batched per tick), so that closing the tab loses
-  // nothing the content had set, even when it never gets to commit.
-  function mirror() {
-    if (timer || terminated) return;
-    timer = setTimeout(function () {
-      timer = null;
-      post("state", api.getFlattenedCMI(), false);
-    }, 0);
+  function saveChanges() {
+    clearTimeout(soon);
+    soon = null;
+    if (!dirtySince || terminated) return;
+    dirtySince = 0;
+    send(api.getFlattenedCMI(), false, 0);
   }
-  api.on(is12 ? "LMSSetValue.cmi.*" : "SetValue.cmi.*", mirror);
-  api.on(is12 ? "LMSInitialize" : "Initialize", function () {
-    post("initialized", null, false);
-  });
+  // Changes not committed by the content are saved two seconds after the last one (at most 20 s after the first).
+  function changed() {
+    if (terminated) return;
+    var now = Date.now();
+    if (!dirtySince) dirtySince = now;
+    clearTimeout(soon);
+    soon = setTimeout(saveChanges, Math.max(0, Math.min(2000, dirtySince + 20000 - now)));
+  }
+  api.on(is12 ? "LMSSetValue.cmi.*" : "SetValue.cmi.*", changed);
   window.addEventListener("pagehide", function () {
-    if (!terminated) post("state", api.getFlattenedCMI(), false);
+    leaving = true;
+    saveChanges();
   });
 
   // The API exists before the content starts: only then is the content frame pointed at the SCO.

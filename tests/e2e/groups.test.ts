@@ -11,7 +11,8 @@ import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 /**
  * Issue 14 end to end, with JavaScript on and off: an Acme admin creates a group with a rule, imports a
  * CSV whose rows fall in and out of it, sees the members appear, attaches a force_groups course; a member
- * opens it, a non-member gets the spec's message; a group admin manages members and reaches nothing else.
+ * opens it, a non-member gets the spec's message; a group admin manages members and reaches nothing else
+ * (adding someone outside their groups is refused; the organization admin adds them, and the audit says so).
  */
 let server: RunningServer;
 let browser: Browser;
@@ -130,7 +131,9 @@ describe.each([
     await outsider.goto(url(`/courses/${courseId(course)}`), { waitUntil: "load" });
     expect(await text(outsider, '[data-reason="limited"]')).toBe("Limited access to the course (contact your advisor)");
 
-    // Siri becomes the group's admin: she manages its members and reaches nothing else.
+    // Siri becomes the group's admin: she manages its members and reaches nothing else. Ole is in none of
+    // her groups, so she cannot add him (issue 44: no action of a group admin widens whom they manage); an
+    // organization admin can, and the audit of what admins did shows both changes, newest first.
     await go(admin, groupPath);
     await clickAndWait(admin, `tr[data-member="siri@sales-${tag}.example.com"] button[value=make-admin]`);
     await present(admin, `tr[data-member="siri@sales-${tag}.example.com"] button[value=unmake-admin]`);
@@ -138,10 +141,31 @@ describe.each([
     await go(lead, "/groups");
     await clickAndWait(lead, `[data-group="Sales ${tag}"] a`);
     await present(lead, "#member-email");
+    const leadGroup = pathOf(lead);
     await lead.type("#member-email", `ole-${tag}@example.com`);
     await clickAndWait(lead, '[data-testid="add-member"]');
-    await shows(lead, '[data-testid="group-members"]', `ole-${tag}@example.com`);
+    await shows(lead, '[data-testid="group-members"]', "You can add only people who are already in one of the groups you manage.");
+    expect(await text(lead, '[data-testid="group-members"]')).not.toContain(`ole-${tag}@example.com`);
+    await go(admin, groupPath);
+    await present(admin, "#member-email");
+    await admin.type("#member-email", `ole-${tag}@example.com`);
+    await clickAndWait(admin, '[data-testid="add-member"]');
+    await shows(admin, '[data-testid="group-members"]', `ole-${tag}@example.com`);
+    await go(lead, leadGroup);
     expect(await text(lead, '[data-testid="group-members"]')).toContain(`ole-${tag}@example.com`);
+    await go(admin, "/dashboard/users");
+    await clickAndWait(admin, '[data-testid="audit-link"]');
+    await present(admin, '[data-testid="audit"]');
+    const audit = await admin.$$eval('[data-testid="audit"] tbody tr', (rows) =>
+      rows
+        .slice(0, 2)
+        .map((tr) => [(tr as HTMLElement).dataset.action, (tr as HTMLElement).dataset.person, (tr as HTMLElement).dataset.actor]),
+    );
+    expect(audit).toEqual([
+      ["member_added", `ole-${tag}@example.com`, "admin@acme.test"],
+      ["admin_granted", `siri@sales-${tag}.example.com`, "admin@acme.test"],
+    ]);
+    expect(await text(admin, '[data-testid="audit"] tbody tr')).toContain("Added to the group");
     const dashboard = await go(lead, "/dashboard");
     expect(dashboard?.status()).toBe(403);
     const other = await go(lead, "/dashboard/organizations/1/groups");

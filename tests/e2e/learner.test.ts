@@ -90,7 +90,7 @@ for (const javascript of [true, false]) {
       );
 
       await page.goto(url(courseUrl), { waitUntil: "load" });
-      expect(await page.$eval('[data-lesson$="Intro"]', (el) => el.className)).toBe("done");
+      expect(await page.$eval('[data-lesson$="Intro"]', (el) => el.className)).toBe("completed");
       await clickUntil(
         page,
         '[data-testid="bookmark"]',

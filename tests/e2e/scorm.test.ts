@@ -1,10 +1,12 @@
 import path from "node:path";
 import type { Browser, Frame, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../helpers/auth";
+import { api, tenantDb } from "../helpers/auth";
 import { clickAndWait, launchBrowser, newPage } from "../helpers/browser";
+import { multipart, request } from "../helpers/http";
 import { startServer, type RunningServer } from "../helpers/server";
-import { insertSession } from "../helpers/sessions";
+import { cookieFor, insertSession } from "../helpers/sessions";
+import { scormZip } from "../helpers/zip";
 
 /**
  * SCORM in real Chromium (issue 16): an admin uploads the real Golf Examples packages (SCORM 1.2 and
@@ -286,5 +288,182 @@ describe("a learner takes SCORM lessons", () => {
     expect(await page.$eval('[data-testid="scorm-needs-js"]', (el) => el.textContent)).toContain("kræver JavaScript");
     expect(await page.$('[data-testid="scorm-frame"]')).toBeNull();
     expect(await page.$$eval(".episodes li", (els) => els.length)).toBe(2);
+  });
+});
+
+/**
+ * Issue 45: tracking that never drops a commit. Packages made here (tests/helpers/zip.ts `scormZip`) whose
+ * SCOs call only Initialize and Finish (some also set their location and suspend data), played through the
+ * player's contents list: a SCO left for another one, and the last one when the page reloads, keep their
+ * commit; what the LMS sets at exit completes them; /api shows it.
+ */
+describe("a multi-SCO package played through its contents list (issue 45)", () => {
+  const lessons = { l12: 0, l2004: 0 };
+  beforeAll(async () => {
+    const admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
+    const cookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
+    const lesson = async (title: string, zip: Buffer) => {
+      const id = (await api(server, ORG, "POST", "lessons", { token: admin, body: { course_id: ids.course, title, kind: "text" } })).json()
+        .payload.id as number;
+      const { body, contentType } = multipart({}, { package: { name: "package.zip", type: "application/zip", data: zip } });
+      const res = await request(server.port, ORG, `/dashboard/organizations/2/courses/${ids.course}/lessons/${id}/scorm`, {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": contentType, "Sec-Fetch-Site": "same-origin" },
+        body,
+      });
+      expect(res.status, res.body).toBe(302);
+      return id;
+    };
+    lessons.l12 = await lesson(
+      "Kapitler",
+      scormZip("1.2", "Kapitler", [
+        {
+          title: "Kapitel 1",
+          items: [
+            { id: "s1", title: "Et", note: "n1" },
+            { id: "s2", title: "To", note: "n2" },
+            { id: "hid", title: "Skjult", hidden: true },
+          ],
+        },
+        {
+          title: "Kapitel 2",
+          items: [
+            { id: "pdf", title: "Ark", asset: true },
+            { id: "s3", title: "Tre", note: "n3" },
+            { id: "s4", title: "Fire" },
+          ],
+        },
+        { title: "Kapitel 3", items: [{ id: "s5", title: "Fem" }] },
+      ]),
+    );
+    lessons.l2004 = await lesson(
+      "Standarder",
+      scormZip("2004", "Standarder", [
+        { id: "plain", title: "Uden status" },
+        { id: "own", title: "Selvbestemt", setByContent: true },
+      ]),
+    );
+  });
+
+  async function attemptsOf(lessonId: number) {
+    const token = insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "api" });
+    return (await api(server, ORG, "GET", `scorm-attempts?lesson_id=${lessonId}`, { token })).json().payload as Array<{
+      sco_id: string;
+      completion_status: string;
+      success_status: string;
+      completed: boolean;
+    }>;
+  }
+
+  /** The SCO page of one item, loaded (its script, which calls Initialize, has run). */
+  function scoPage(page: Page, id: string) {
+    return until(`the SCO ${id}`, async () => {
+      const frame = page.frames().find((f) => f.url().includes(`/${id}.html`) && f.url().includes(".scorm.localhost"));
+      return frame && (await frame.evaluate(() => document.readyState === "complete")) ? frame : null;
+    });
+  }
+
+  async function pick(page: Page, title: string) {
+    const buttons = await page.$$('[data-testid="scorm-item"]');
+    for (const button of buttons) if ((await button.evaluate((b) => b.textContent ?? "")).includes(title)) return button.click();
+    throw new Error(`no item ${title}`);
+  }
+
+  it("five SCOs visited in a row keep five records with their data, completed at LMSFinish, and the lesson completes", async () => {
+    const page = await newPage(browser, { javascript: true });
+    await signIn(page, origin(), "learner@nordlys.test");
+    await page.goto(url(`/courses/${ids.course}/lessons/${lessons.l12}`), { waitUntil: "load" });
+    await page.waitForSelector('[data-testid="scorm-frame"]');
+    // The contents list as the package describes it: chapters, without the hidden item and the asset.
+    expect(
+      await page.$$eval('[data-testid="scorm-contents"] > li', (els) => els.map((e) => e.textContent?.replace(/Ikke startet$/, ""))),
+    ).toEqual(["Kapitel 1", "Et", "To", "Kapitel 2", "Tre", "Fire", "Kapitel 3", "Fem"]);
+    await scoPage(page, "s1");
+    for (const [id, title] of [
+      ["s2", "To"],
+      ["s3", "Tre"],
+      ["s4", "Fire"],
+      ["s5", "Fem"],
+    ]) {
+      await pick(page, title!);
+      await scoPage(page, id!);
+    }
+    // The SCOs left behind stored their commits as they went: no failure is shown for them.
+    expect(await page.$eval('[data-testid="scorm-save"]', (el) => el.textContent)).not.toContain("kunne ikke gemmes");
+    // The fifth is still open: a reload ends it.
+    await page.reload({ waitUntil: "load" });
+    await page.waitForSelector('[data-testid="scorm-frame"]');
+    const all = await until("five completed records", async () => {
+      const list = await attemptsOf(lessons.l12);
+      return list.length === 5 && list.every((a) => a.completed) ? list : null;
+    });
+    expect(all.map((a) => [a.sco_id, a.completion_status]).sort()).toEqual([
+      ["s1", "completed"],
+      ["s2", "completed"],
+      ["s3", "completed"],
+      ["s4", "completed"],
+      ["s5", "completed"],
+    ]);
+    const db = tenantDb(server, 2);
+    try {
+      const rows = db
+        .prepare("select sco_id as sco, cmi from scorm_attempts where lesson_id = ? order by sco_id")
+        .all(lessons.l12) as Array<{
+        sco: string;
+        cmi: string;
+      }>;
+      expect(
+        rows.map((r) => [r.sco, JSON.parse(r.cmi)["cmi.core.lesson_location"] ?? "", JSON.parse(r.cmi)["cmi.suspend_data"] ?? ""]),
+      ).toEqual([
+        ["s1", "n1", "n1"],
+        ["s2", "n2", "n2"],
+        ["s3", "n3", "n3"],
+        ["s4", "", ""],
+        ["s5", "", ""],
+      ]);
+    } finally {
+      db.close();
+    }
+    const token = insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "api" });
+    const progress = (await api(server, ORG, "GET", "lesson-progresses", { token })).json().payload.data;
+    expect(progress.find((p: { lesson_id: number }) => p.lesson_id === lessons.l12)).toMatchObject({
+      completed: true,
+      scorm: { status: "completed" },
+    });
+
+    // A file the package lacks shows a "not found" page inside the lesson's frame.
+    const sco = await until("the SCO opened after the reload", async () =>
+      page.frames().find((f) => /\/s\d\.html$/.test(f.url()) && f.url().includes(".scorm.localhost")),
+    );
+    await sco.evaluate(() => (location.href = "missing.html"));
+    const missing = await until("the missing page", async () => {
+      const frame = page.frames().find((f) => f.url().endsWith("/missing.html"));
+      return frame && (await frame.evaluate(() => document.readyState === "complete")) ? frame : null;
+    });
+    expect(await missing.$eval("h1", (h) => h.textContent)).toBe("Ikke fundet");
+    expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+  });
+
+  it("SCORM 2004: a SCO that reports nothing is completed and passed when it ends (a switch, a closed tab), unless its manifest leaves that to the content", async () => {
+    const page = await newPage(browser, { javascript: true });
+    await signIn(page, origin(), "learner@nordlys.test");
+    await page.goto(url(`/courses/${ids.course}/lessons/${lessons.l2004}`), { waitUntil: "load" });
+    await scoPage(page, "plain");
+    await pick(page, "Selvbestemt");
+    await scoPage(page, "own");
+    // The player reads back the state of the SCO it left.
+    await until("the first item shown completed", async () =>
+      (await page.$$eval('[data-testid="scorm-item"]', (els) => els[0]!.textContent))?.includes("Gennemført"),
+    );
+    // Closing the tab ends the second one: its Terminate still reaches the LMS.
+    await page.close({ runBeforeUnload: false });
+    const list = await until("two records", async () => {
+      const rows = await attemptsOf(lessons.l2004);
+      return rows.length === 2 ? rows : null;
+    });
+    expect(list.map((a) => [a.sco_id, a.completion_status, a.success_status, a.completed]).sort()).toEqual([
+      ["own", "unknown", "unknown", false],
+      ["plain", "completed", "passed", true],
+    ]);
   });
 });

@@ -101,3 +101,18 @@ export function listFiles(dir: string): string[] {
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
     .sort();
 }
+
+/** The server's output lines that are not an ordinary log line below error level (a stack on stderr is one). */
+export function errorLines(output: string) {
+  return output
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .filter((line) => {
+      try {
+        const level = (JSON.parse(line) as { level?: unknown }).level;
+        return level === "error" || level === "fatal" || (typeof level === "number" && level >= 50);
+      } catch {
+        return true;
+      }
+    });
+}

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -106,16 +107,39 @@ describe("caption tracks through /api", () => {
     expect(listed.json().payload.map((t: { id: number }) => t.id)).toEqual([track.id]);
   });
 
-  it("refuses a bad file naming its line, and stores nothing", async () => {
+  it("refuses a file that is not WebVTT or SRT, naming its line, and stores nothing", async () => {
     const before = counts();
-    const bad = "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nfine\n\n00:00:03.000 --> 00:00:0x.000\nbroken\n";
+    // No signature: a file named .vtt must start with WEBVTT.
+    const bad = "WEBVT\n\n00:00:01.000 --> 00:00:02.000\nfine\n";
     const res = await send("POST", `lessons/${lesson.id}/tracks`, { language: "da" }, { name: "bad.vtt", data: Buffer.from(bad) });
     expect(res.status).toBe(422);
     const { code, message, fields } = res.json().payload;
     expect(code).toBe("caption_file");
-    expect(message).toContain("Linje 6"); // the admin's language is the organization's: Danish
-    expect(message).toContain("00:00:03.000 --> 00:00:0x.000");
+    expect(message).toContain("Linje 1"); // the admin's language is the organization's: Danish
+    expect(message).toContain("(“WEBVT”)");
     expect(fields.file).toEqual([message]);
+    // A WebVTT file with no cue to keep says why.
+    const nothing = await send(
+      "POST",
+      `lessons/${lesson.id}/tracks`,
+      { language: "da" },
+      { name: "zero.vtt", data: Buffer.from("WEBVTT\n\n00:00:05.000 --> 00:00:05.000\nnever shown\n") },
+    );
+    expect([nothing.status, nothing.json().payload.message]).toEqual([
+      422,
+      "Filen indeholder ingen tekster, der kan vises. Linje 3 (“00:00:05.000 --> 00:00:05.000”): teksten begynder og slutter i samme øjeblik, så den ville aldrig blive vist og blev udeladt.",
+    ]);
+    // SRT keeps its strict reader; a cue that ends as it starts is named as such (not "ends before it starts").
+    const zero = await send(
+      "POST",
+      `lessons/${lesson.id}/tracks`,
+      { language: "da" },
+      { name: "zero.srt", data: Buffer.from("1\n00:00:01,000 --> 00:00:02,000\nok\n\n2\n00:00:05,000 --> 00:00:05,000\nnever shown\n") },
+    );
+    expect([zero.status, zero.json().payload.message]).toEqual([
+      422,
+      "Linje 6 (“00:00:05,000 --> 00:00:05,000”): teksten begynder og slutter i samme øjeblik, så den ville aldrig blive vist. Giv den en slutning efter begyndelsen.",
+    ]);
     const latin1 = Buffer.concat([Buffer.from("1\n00:00:01,000 --> 00:00:02,000\nK"), Buffer.from([0xf8]), Buffer.from("benhavn\n")]);
     const encoded = await send("POST", `lessons/${lesson.id}/tracks`, { language: "da" }, { name: "old.srt", data: latin1 });
     expect([encoded.status, encoded.json().payload.message]).toEqual([422, expect.stringContaining("Linje 3")]);
@@ -133,6 +157,51 @@ describe("caption tracks through /api", () => {
       { name: "big.vtt", data: Buffer.alloc(1024 * 1024 + 10, "a") },
     );
     expect(tooLarge.status).toBe(413);
+    expect(counts()).toEqual(before);
+  });
+
+  // Issue 44, item 6 (the probe's reproductions): web-platform-tests' arrows.vtt, newlines.vtt and
+  // whitespace-chars.vtt, which browsers play, were refused with 422 "has a time that is not valid"; a stray bad
+  // cue refused the whole file. Now the cues a browser shows are kept and what it passes over is listed.
+  it("takes the WebVTT files browsers play, leaving out what they leave out, with the lines in warnings", async () => {
+    const before = counts();
+    const fixture = (name: string) => fs.readFileSync(path.resolve(__dirname, "../fixtures/webvtt-wpt", name));
+    const replies = [];
+    for (const name of ["arrows.vtt", "newlines.vtt", "whitespace-chars.vtt"]) {
+      const res = await send("POST", `lessons/${lesson.id}/tracks`, { language: "fi" }, { name, data: fixture(name) });
+      expect(res.status, name).toBe(201);
+      replies.push(res.json().payload);
+    }
+    const [arrows, newlines, whitespace] = replies;
+    expect([arrows.cue_count, arrows.warning_count, newlines.cue_count, newlines.warning_count]).toEqual([6, 9, 4, 0]);
+    expect(arrows.warnings[0]).toEqual({
+      line: 3,
+      problem: "timing",
+      message: "Linje 3 (“-->”) er ikke en tidslinje, der kan læses (som 00:00:01.000 --> 00:00:04.000), så teksten blev udeladt.",
+    });
+    expect(whitespace).toMatchObject({ cue_count: 3, warning_count: 1, warnings: [{ line: 16, problem: "timing" }] });
+    // The file kept is the one we wrote from the cues (the last upload replaced the track of that language).
+    expect((await get(whitespace.url)).body).toBe(
+      "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\ntext0\n\n00:00:00.000 --> 00:00:01.000\ntext1\n\n00:00:00.000 --> 00:00:01.000\ntext2\n",
+    );
+
+    // A stray bad cue: the rest is kept, the bad one named by its line.
+    const stray =
+      "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nfine\n\n00:00:03.000 --> 00:00:0x.000\nbroken\n\n00:00:04.000 --> 00:00:04.000\nzero\n\n00:00:05.000 --> 00:00:06.000\nalso fine\n";
+    const res = await send("POST", `lessons/${lesson.id}/tracks`, { language: "fi" }, { name: "stray.vtt", data: Buffer.from(stray) });
+    expect(res.status).toBe(201);
+    expect(res.json().payload).toMatchObject({
+      cue_count: 2,
+      warning_count: 2,
+      warnings: [
+        { line: 6, problem: "timing", message: expect.stringContaining("Linje 6 (“00:00:03.000 --> 00:00:0x.000”)") },
+        { line: 9, problem: "zero_length", message: expect.stringContaining("begynder og slutter i samme øjeblik") },
+      ],
+    });
+    expect((await get(res.json().payload.url)).body).toBe(
+      "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nfine\n\n00:00:05.000 --> 00:00:06.000\nalso fine\n",
+    );
+    expect((await call("DELETE", `lessons/${lesson.id}/tracks/${res.json().payload.id}`)).status).toBe(200);
     expect(counts()).toEqual(before);
   });
 
@@ -300,6 +369,18 @@ describe("the lesson's captions screen without JavaScript", () => {
     );
     expect(refused.status).toBe(422);
     expect(refused.body).toContain("Linje 6");
+    // A file with a part left out: saved, and the page says so beside the success, naming the line.
+    const partly = await post(
+      { language: "sv", label: "" },
+      { name: "sv.vtt", data: Buffer.from("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHej\n\n00:00:03.000 --> 00:00:02.000\nbakåt\n") },
+    );
+    expect(partly.status).toBe(200);
+    expect(partly.body).toContain("Underteksterne er gemt.");
+    expect(partly.body).toContain("1 del af filen blev udeladt:");
+    expect(partly.body).toMatch(
+      /<ul data-testid="captions-warnings"><li>Linje 6 \(“00:00:03\.000 --&gt; 00:00:02\.000”\): teksten slutter, før den begynder, så den ville aldrig blive vist og blev udeladt\.<\/li><\/ul>/,
+    );
+    expect(partly.body).toContain("Svenska");
     const added = await post(
       { language: "sv", label: "" },
       { name: "sv.srt", data: Buffer.from("1\n00:00:01,000 --> 00:00:02,000\nHej då\n") },

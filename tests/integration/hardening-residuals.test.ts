@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm, tenantDb } from "../helpers/auth";
 import { request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { errorLines, startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
@@ -79,5 +79,25 @@ describe("item 7: a full certificate render queue", () => {
         payload: { code: "render_timeout", message: "The certificate could not be made right now. Try again in a moment." },
       });
     }
+  });
+});
+
+describe("a form post to /api/player-window that cannot be read", () => {
+  // Found by item 4's walk: a broken multipart body was a 500, logged as an error.
+  it("is a 422 in the envelope, marks nothing, and logs no error; a readable one goes back to its page", async () => {
+    const learner = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
+    const headers = { Cookie: learner, Origin: `http://${ACME}` };
+    const before = server.output().length;
+    const broken = await request(server.port, ACME, "/api/player-window", {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "multipart/form-data; boundary=xyz" },
+      body: '--abc\r\nContent-Disposition: form-data; name="redirectTo"\r\n\r\n/courses\r\n',
+    });
+    expect(broken.status).toBe(422);
+    expect(broken.json()).toMatchObject({ error: true, status: 422, payload: { code: "invalid_body" } });
+    expect(errorLines(server.output().slice(before))).toEqual([]);
+    const readable = await postForm(server, ACME, "/api/player-window", { redirectTo: "/.//evil.example" }, learner);
+    expect(readable.status).toBe(302);
+    expect(readable.headers.location).toBe("/");
   });
 });

@@ -146,6 +146,31 @@ describe("a signed-in learner's home and course pages", () => {
     await expectChanged("/courses/2", course);
   });
 
+  it("show a SCORM lesson's state committed through the other server's /api at once: in progress, then completed (issue 45)", async () => {
+    const [lesson] = query<{ id: number; course_id: number; items: string }>(
+      "select l.id, l.course_id, p.items from lessons l join scorm_packages p on p.lesson_id = l.id order by l.id limit 1",
+    );
+    const scos = (JSON.parse(lesson.items) as Array<{ identifier: string; scormType: string }>).filter((i) => i.scormType === "sco");
+    const coursePath = `/courses/${lesson.course_id}`;
+    const stateIn = (res: HttpResponse) => new RegExp(`data-state="([a-z_]+)"[^>]*data-lesson="Golf explained"`).exec(res.body)?.[1];
+    const commit = async (sco: string, status: string) => {
+      const sent = await api(fresh, ORG, "POST", "scorm-attempts", {
+        token: learnerToken,
+        body: { lesson_id: lesson.id, sco_id: sco, cmi: { "cmi.completion_status": status, "cmi.location": "2" } },
+      });
+      expect(sent.status, sent.body).toBe(200);
+    };
+    const before = await warm(coursePath);
+    expect(stateIn(before)).toBe("not_started");
+    await commit(scos[0].identifier, "incomplete");
+    const started = await expectChanged(coursePath, before);
+    expect(stateIn(started)).toBe("in_progress");
+
+    await warm(coursePath);
+    for (const sco of scos) await commit(sco.identifier, "completed");
+    expect(stateIn(await expectChanged(coursePath, started))).toBe("completed");
+  });
+
   it("show a bookmark made through /api, and another learner's rating written by another process", async () => {
     const course = await warm("/courses/4");
     const marked = await api(fresh, ORG, "POST", "bookmarks", { token: learnerToken, body: { course_id: 4 } });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtRoutes } from "../helpers/routes";
 import { request } from "../helpers/http";
 import { ROOT, startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
@@ -44,20 +44,10 @@ function readMatrix(): Row[] {
 
 /** The app's routes as full path patterns, with the methods their modules answer. */
 async function appRoutes() {
-  const build = await import(pathToFileURL(path.join(ROOT, "build", "index.js")).href);
-  const routes = build.routes as Record<
-    string,
-    { id: string; parentId?: string; path?: string; index?: boolean; module: Record<string, unknown> }
-  >;
-  const fullPath = (id: string): string => {
-    const route = routes[id];
-    const parent = route.parentId ? fullPath(route.parentId) : "";
-    return route.path ? `${parent.replace(/\/$/, "")}/${route.path}` : parent || "/";
-  };
-  return Object.values(routes)
+  return (await builtRoutes())
     .filter((r) => r.id !== "root")
     .map((r) => ({
-      route: fullPath(r.id).replace(/\/\*$/, "/*"),
+      route: r.pattern.replace(/\/\*$/, "/*"),
       get: Boolean(r.module.loader || r.module.default),
       write: Boolean(r.module.action),
     }));

@@ -41,6 +41,16 @@ describe("ErrorPage", () => {
     renderInRemix(<ErrorPage status={503} />, "da");
     expect(await screen.findByRole("heading", { name: "Organisationen er midlertidigt utilgængelig" })).toBeTruthy();
   });
+
+  it("says why a post was refused: not a form (415), or not readable (400)", async () => {
+    renderInRemix(<ErrorPage status={415} />, "da");
+    expect(
+      await screen.findByText("Denne side tager imod en formular, og det, der blev sendt, er ikke en formular, så intet er ændret."),
+    ).toBeTruthy();
+    cleanup();
+    renderInRemix(<ErrorPage status={400} />);
+    expect(await screen.findByText("What was sent could not be read, so nothing was changed. Go back and try again.")).toBeTruthy();
+  });
 });
 
 describe("ThemeSwitch", () => {

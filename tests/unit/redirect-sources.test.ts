@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "../helpers/sources";
 import { redirect, redirectOffSite, safeRedirectPath } from "~/utils/redirect";
 
 /**
@@ -23,14 +24,6 @@ const EXPRESS_REDIRECTS: Record<string, string> = {
 /** Callers of redirectOffSite: an SSO provider's sign-in address, made from the organization's configuration. */
 const OFF_SITE_CALLERS = ["app/kernel/sso.server.ts"];
 
-function sources(dir: string): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const rel = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return sources(rel);
-    return /\.(ts|tsx|js|mjs)$/.test(entry.name) ? [rel] : [];
-  });
-}
-
 /** What in one module's text could build a redirect other than through the sanitiser. */
 export function redirectFindings(file: string, text: string): string[] {
   const found: string[] = [];
@@ -51,7 +44,7 @@ export function redirectFindings(file: string, text: string): string[] {
 
 describe("every redirect goes through app/utils/redirect.ts", () => {
   it("no module of app/ or server/ builds a Location but the sanitiser (and the listed, reasoned exceptions)", () => {
-    const files = [...sources("app"), ...sources("server")].filter((file) => file !== THE_SANITISER);
+    const files = [...sourceFiles("app"), ...sourceFiles("server")].filter((file) => file !== THE_SANITISER);
     expect(files.length).toBeGreaterThan(100);
     const findings = files.flatMap((file) =>
       redirectFindings(file, fs.readFileSync(path.join(ROOT, file), "utf8")).map((what) => `${file}: ${what}`),

@@ -9,7 +9,6 @@ import {
   MAX_TOKEN_DAYS,
   revokeApiToken,
 } from "~/models/auth/api-token.server";
-import { authenticate } from "~/models/auth/login.server";
 import { sendPasswordReset, sendTwoFactorCode } from "~/models/auth/mail.server";
 import {
   deviceView as deviceReply,
@@ -27,6 +26,7 @@ import { beginSignIn, redirectUriFor, SsoFailure } from "~/models/sso/flow.serve
 import { authenticateSso } from "~/models/sso/strategy.server";
 import { getUser, personView as personReply, type User } from "~/models/user.server";
 import { realmFor, startSession } from "~/kernel/auth.server";
+import { checkPassword, loginRefusal } from "~/kernel/sign-in.server";
 import { logSsoFailure, ssoTenant } from "~/kernel/sso.server";
 import { apiError, apiInvalid, apiNotFound, apiOk, apiT } from "~/utils/api.server";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/utils/auth-schemas";
@@ -77,7 +77,6 @@ export const tokenBody = z.object({
 
 const devicePath = z.object({ id: z.coerce.number().int().positive() });
 
-const LOGIN_STATUS = { user_not_found: 401, invalid_password: 401, organization: 403, disabled: 403, throttled: 429 } as const;
 const SSO_STATUS: Partial<Record<SsoFailure["code"], number>> = {
   unknown_driver: 404,
   unreachable: 502,
@@ -264,7 +263,8 @@ export const authCalls: ApiCall[] = [
       { status: 401, code: "invalid_password", when: "wrong e-mail or password (also `user_not_found`)" },
       { status: 403, code: "disabled", when: "the account is disabled (or `organization`: no role here)" },
       { status: 403, code: "password_login_off", when: "the organization signs in through SSO only" },
-      { status: 429, code: "throttled", when: "too many failed attempts for this account" },
+      { status: 429, code: "wait", when: "too many wrong passwords from this client: try again after `Retry-After` seconds" },
+      { status: 429, code: "throttled", when: "too many failed attempts for this account from anywhere; see `Retry-After`" },
       E.rateLimited,
     ],
     example: {
@@ -278,10 +278,12 @@ export const authCalls: ApiCall[] = [
         return apiError(403, { message: t("sso.errors.passwordOff"), code: "password_login_off" });
       }
       const realm = realmFor(context);
-      const result = await authenticate(realm, { ...body, ip: context.clientIp });
+      const result = await checkPassword(request, context, realm, body);
       if (!result.ok) {
         const t = await apiT(request, context);
-        return apiError(LOGIN_STATUS[result.error], { message: t(`auth.errors.${result.error}`), code: result.error });
+        const refusal = loginRefusal(result);
+        const message = refusal.count === undefined ? t(refusal.key) : t(refusal.key, { count: refusal.count });
+        return apiError(refusal.apiStatus, { message, code: result.error }, refusal.headers);
       }
       const { token, twoFactorPending } = await startSession(request, context, realm, result.person, { kind: "api" });
       return {

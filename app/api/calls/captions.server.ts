@@ -15,6 +15,7 @@ import {
   LANGUAGE_TAG,
 } from "~/models/captions.server";
 import { receiveTrack, relabel, trackReplies, type TrackResult } from "~/kernel/captions.server";
+import { CAPTION_WARNING_PROBLEMS } from "~/utils/captions";
 import { apiError, apiNotFound, apiOk, apiT, parseApiBody } from "~/utils/api.server";
 import { call, deleted, E, guarded, id, isoDate, type ApiCall } from "../contract.server";
 
@@ -44,6 +45,21 @@ export const trackExample = {
   expires_at: stamp,
 };
 
+/** A saved track, with what was left out of its file (WebVTT's cues that cannot be read or shown). */
+const trackSaved = trackView.extend({
+  warnings: z
+    .array(
+      z.object({
+        line: z.number().int().describe("the file's line (1-based)"),
+        problem: z.enum(CAPTION_WARNING_PROBLEMS),
+        message: z.string().describe("translated, quoting the line"),
+      }),
+    )
+    .describe("the first 50 parts of the file left out, in the file's order"),
+  warning_count: z.number().int().describe("how many parts of the file were left out in all"),
+});
+const savedExample = { ...trackExample, warnings: [], warning_count: 0 };
+
 const trackForm = z.object({
   file: z.string().describe("the WebVTT or SRT file (binary, UTF-8, at most 1 MiB)"),
   language: z.string().describe("a BCP 47 language tag: `en`, `da`, `pt-BR`"),
@@ -67,7 +83,11 @@ const preferencesBody = z.object({
 });
 
 const fileErrors = [
-  { status: 422, code: "caption_file", when: "the file is not WebVTT or SRT; the message names the line that is wrong" },
+  {
+    status: 422,
+    code: "caption_file",
+    when: "the file is not UTF-8 text, a WebVTT file lacks the `WEBVTT` signature or has no cue to keep, or an SRT file cannot be read; the message names the line that is wrong",
+  },
   { status: 422, code: "missing", when: "no `file` field" },
   { status: 422, code: "not_video", when: "the lesson is not a video lesson" },
   { status: 413, code: "too_large", when: "over 1 MiB" },
@@ -90,7 +110,8 @@ function trackOf(context: AppLoadContext, lessonId: number, value: string) {
 async function reply(request: Request, context: AppLoadContext, result: TrackResult, status: number) {
   if (!result.ok)
     return apiError(result.status, { message: result.message, code: result.code, fields: { [result.field]: [result.message] } });
-  return apiOk(trackReplies(context, context.organization!, context.db!, [result.track])[0], status);
+  const [track] = trackReplies(context, context.organization!, context.db!, [result.track]);
+  return apiOk({ ...track, warnings: result.warnings, warning_count: result.warningCount }, status);
 }
 
 export const captionCalls: ApiCall[] = [
@@ -117,15 +138,15 @@ export const captionCalls: ApiCall[] = [
     tag: "Captions",
     summary: "Add a caption track",
     description:
-      "A multipart form: `file` (WebVTT or SRT; SRT is converted to WebVTT), `language` and `label`. A track in a language the lesson has replaces it. A file that cannot be read is refused with the line that is wrong, and nothing is stored.",
+      "A multipart form: `file` (WebVTT or SRT; SRT is converted to WebVTT), `language` and `label`. A track in a language the lesson has replaces it. WebVTT is read as browsers read it: a cue that cannot be read or shown is left out and listed in `warnings` with its line. A file that is not UTF-8 text, a WebVTT file without the `WEBVTT` signature or without a cue to keep, and an SRT file that cannot be read are refused with the line that is wrong, and nothing is stored.",
     access: "write:course",
     bodyType: "multipart/form-data",
     body: trackForm,
     ownInput: true,
-    reply: trackView,
+    reply: trackSaved,
     status: 201,
     errors: guarded(...fileErrors),
-    example: { body: { file: "(binary)", language: "da", label: "Dansk" }, reply: { ...trackExample, language: "da", label: "Dansk" } },
+    example: { body: { file: "(binary)", language: "da", label: "Dansk" }, reply: { ...savedExample, language: "da", label: "Dansk" } },
     handler: async ({ request, context, params, viewer }) => {
       const lesson = lessonOf(context, viewer, params.id, { write: true });
       if (!lesson) return apiNotFound(request, context);
@@ -152,9 +173,9 @@ export const captionCalls: ApiCall[] = [
     body: trackForm.partial(),
     validates: [relabelBody],
     ownInput: true,
-    reply: trackView,
+    reply: trackSaved,
     errors: guarded(...fileErrors),
-    example: { body: { file: "(binary)" }, reply: trackExample },
+    example: { body: { file: "(binary)" }, reply: savedExample },
     handler: async ({ request, context, params, viewer }) => {
       const lesson = lessonOf(context, viewer, params.id, { write: true });
       const track = lesson ? trackOf(context, lesson.id, params.trackId) : undefined;

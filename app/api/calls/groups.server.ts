@@ -4,7 +4,6 @@ import { isOrganizationAdmin } from "~/access/rules";
 import type { Viewer } from "~/access/viewer";
 import type { TenantDb } from "~/models/database.server";
 import {
-  addMembers,
   addRule,
   attachCourses,
   attachSchema,
@@ -15,9 +14,9 @@ import {
   listGroups,
   ruleSchema,
   saveGroup,
-  setMemberAdmin,
   type RuleInput,
 } from "~/models/group.server";
+import { addToGroup } from "~/models/group-membership.server";
 import { apiError, apiNotFound, apiT } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
 import { call, deleted, E, guarded, id, isoDate, page, type ApiCall } from "../contract.server";
@@ -30,6 +29,11 @@ import { call, deleted, E, guarded, id, isoDate, page, type ApiCall } from "../c
 const stamp = "2026-05-04T09:30:00.000Z";
 const meta1 = { current_page: 1, per_page: 20, total: 1, last_page: 1 };
 const admin = guarded(E.invalid, E.invalidBody);
+const NOT_MANAGED = {
+  status: 403,
+  code: "not_managed",
+  when: "a group admin named someone who is not already in a group they administer, an organization admin, or an id nobody has: nothing was added; an organization admin can add them",
+};
 
 export const groupSearchQuery = pageSchema.extend({ q: z.string().trim().min(1).max(200) });
 
@@ -247,28 +251,33 @@ export const groupCalls: ApiCall[] = [
     path: "/api/groups/{id}/attach",
     tag: "Groups",
     summary: "Add members, group admins or courses",
-    description: "Group admins may add members to their own groups; admins and courses are the organization admins'.",
+    description:
+      "Group admins may add to their own groups only people who are already members of a group they administer (never an organization admin); anyone else is refused whole, whether or not the id exists. Admins and courses are the organization admins'. Each change is in the audit (`GET /api/audit`).",
     access: "write:group",
     body: attachSchema,
     reply: z.object({ group: groupView, attached: z.object({}).passthrough() }),
-    errors: admin,
+    errors: [...admin, NOT_MANAGED],
     example: {
       body: { user_ids: [12, 13] },
-      reply: { group: { ...groupExample, member_count: 16 }, attached: { members: 2, admins: 0, courses: 0 } },
+      reply: { group: { ...groupExample, member_count: 16 }, attached: { users: 2, admins: 0, courses: 0 } },
     },
-    // Unknown ids are ignored and counted.
+    // An organization admin's unknown ids are ignored (and not counted).
     before: ({ request, context, params, viewer }) => (manageable(context.db!, viewer, params) ? undefined : apiNotFound(request, context)),
-    handler: ({ request, context, params, viewer, body }) => {
+    handler: async ({ request, context, params, viewer, body }) => {
       const db = context.db!;
       const group = manageable(db, viewer, params)!;
       if (!isOrganizationAdmin(viewer) && (body.admin_ids.length || body.course_ids.length)) return forbidden(request, context);
       const result = db.transaction((tx) => {
-        const users = addMembers(tx, group.id, body.user_ids);
-        const admins = addMembers(tx, group.id, body.admin_ids, { admin: true });
-        for (const userId of body.admin_ids) setMemberAdmin(tx, group.id, userId, true);
-        const courses = attachCourses(tx, group.id, body.course_ids);
-        return { users, admins, courses };
+        const added = addToGroup(tx, viewer, group.id, { userIds: body.user_ids, adminIds: body.admin_ids }, "api");
+        if (!added.ok) return added;
+        return { users: added.added, admins: added.admins, courses: attachCourses(tx, group.id, body.course_ids) };
       });
+      if ("ok" in result) {
+        if (result.refused === "no_group") return apiNotFound(request, context);
+        const t = await apiT(request, context);
+        const message = t("groups.errors.notManaged");
+        return apiError(403, { message, code: NOT_MANAGED.code, fields: { user_ids: [message] } });
+      }
       return { group: groupReply(db, group), attached: result };
     },
   }),

@@ -16,6 +16,7 @@ import { referenceCalls } from "./reference.server";
 import { userCalls } from "./users.server";
 import { captionCalls } from "./captions.server";
 import { reminderCalls } from "./reminders.server"; // reminders by e-mail (issue 34)
+import { auditCalls } from "./audit.server"; // the audit of what admins did (issue 44)
 
 /** Every /api call (docs/decisions/023-openapi-and-logs.md), in the order the reference lists them. */
 export const API_CALLS: readonly ApiCall[] = [
@@ -30,6 +31,7 @@ export const API_CALLS: readonly ApiCall[] = [
   ...learningCalls,
   ...fileCalls,
   ...groupCalls,
+  ...auditCalls,
   // Compliance assignments (issue 34).
   ...assignmentCalls,
   ...analyticsCalls,

@@ -5,13 +5,11 @@ import { getFile } from "~/models/file.server";
 import {
   canWatchFile,
   completeLesson,
-  courseProgress,
   findCourse,
   isBookmarked,
   lessonAccess,
   listBookmarks,
   listOwnProgress,
-  progressView as progressReply,
   recentCourses,
   recordHeartbeatInBatch,
   search,
@@ -20,16 +18,26 @@ import {
 import { getLesson } from "~/models/lesson.server";
 import { attemptView as scormReply, commitAttempt, getAttempts, getPackage, lessonTracking } from "~/models/scorm.server";
 import { markPlayerInstructionsShown } from "~/models/user.server";
-import { apiError, apiNotFound, apiT } from "~/utils/api.server";
+import { apiError, apiNotFound, apiT, parseApiBody } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
-import { redirect, safeRedirectPath } from "~/utils/redirect";
+import { redirect } from "~/utils/redirect";
 import { call, E, guarded, id, isoDate, page, signedUrl, type ApiCall } from "../contract.server";
 import { courseView } from "./courses.server";
+import {
+  courseProgressExample,
+  courseProgressReply,
+  courseProgressView,
+  progressExample,
+  progressReplies,
+  progressView,
+} from "./progress-views.server";
 
 /** The learner's own calls: bookmarks, progress (the player's heartbeat), search, videos and SCORM tracking. */
 const stamp = "2026-05-04T09:30:00.000Z";
 const meta1 = { current_page: 1, per_page: 20, total: 1, last_page: 1 };
 
+/** The player page's form post without JavaScript: the page to go back to (a path on this site: app/utils/redirect.ts). */
+const playerWindowForm = z.object({ redirectTo: z.string().optional() });
 export const bookmarkBody = z.object({ course_id: z.number().int().positive() });
 export const heartbeatBody = z.object({
   lesson_id: z.number().int().positive(),
@@ -50,37 +58,6 @@ export const scormBody = z.object({
 
 /** How long a video address works: long enough for a feature-length lesson with pauses. */
 const VIDEO_TTL_SECONDS = 6 * 3600;
-
-const progressView = z.object({
-  id,
-  lesson_id: id,
-  course_id: id,
-  position_seconds: z.number(),
-  watched_seconds: z.number(),
-  completed: z.boolean(),
-  completed_at: isoDate.nullable(),
-  updated_at: isoDate,
-});
-const progressExample = {
-  id: 40,
-  lesson_id: 31,
-  course_id: 7,
-  position_seconds: 120,
-  watched_seconds: 118,
-  completed: false,
-  completed_at: null,
-  updated_at: stamp,
-};
-
-const courseProgressView = z.object({
-  course_id: id,
-  lessons: z.number().int(),
-  completed_lessons: z.number().int(),
-  percent: z.number().int().min(0).max(100),
-  completed: z.boolean(),
-  watched_seconds: z.number(),
-});
-const courseProgressExample = { course_id: 7, lessons: 5, completed_lessons: 2, percent: 40, completed: false, watched_seconds: 640 };
 
 const scormAttempt = z.object({
   id,
@@ -173,7 +150,7 @@ export const learningCalls: ApiCall[] = [
     path: "/api/lesson-progresses",
     tag: "Learning",
     summary: "My lesson progress",
-    description: "Newest first; SCORM lessons carry their tracking in `scorm`.",
+    description: "Newest first, each with its lesson `state`; SCORM lessons carry their tracking in `scorm`.",
     access: learner,
     query: pageSchema,
     reply: page(progressView.extend({ scorm: z.unknown() })),
@@ -186,7 +163,10 @@ export const learningCalls: ApiCall[] = [
       const p = { page: query.page, perPage: query.per_page };
       const { items, total } = listOwnProgress(db, viewer.person.id, p);
       return paginated(
-        items.map((row) => ({ ...progressReply(row), scorm: lessonTracking(db, row.userId, row.lessonId) })),
+        progressReplies(db, viewer.person.id, items).map((row) => ({
+          ...row,
+          scorm: lessonTracking(db, viewer.person!.id, row.lesson_id),
+        })),
         total,
         p,
       );
@@ -240,10 +220,11 @@ export const learningCalls: ApiCall[] = [
         watchedSeconds: body.watched_seconds,
       });
       const completion = body.completed ? completeLesson(db, { userId: viewer.person.id, lesson }) : { courseCompleted: false };
-      const view = progressReply(progress);
+      const view = progressReplies(db, viewer.person.id, [progress])[0];
       return {
         ...view,
         completed: body.completed ? true : view.completed,
+        state: body.completed ? ("completed" as const) : view.state,
         credited_seconds: credited,
         course_completed: completion.courseCompleted,
       };
@@ -263,7 +244,7 @@ export const learningCalls: ApiCall[] = [
       if (!viewer.person) return apiNotFound(request, context);
       const personId = viewer.person.id;
       const items = recentCourses(db, viewer, 100).map(({ course }) => {
-        const { lesson_progress: _lp, ...summary } = courseProgress(db, personId, course.id);
+        const { lesson_progress: _lp, ...summary } = courseProgressReply(db, personId, course.id);
         return { ...summary, title: course.title };
       });
       return paginated(items, items.length, { page: 1, perPage: Math.max(items.length, 1) });
@@ -283,7 +264,7 @@ export const learningCalls: ApiCall[] = [
       if (!viewer.person) return apiNotFound(request, context);
       const course = findCourse(db, viewer, Number(params.id) || -1);
       if (!course) return apiNotFound(request, context);
-      return courseProgress(db, viewer.person.id, course.id);
+      return courseProgressReply(db, viewer.person.id, course.id);
     },
   }),
   call({
@@ -330,17 +311,17 @@ export const learningCalls: ApiCall[] = [
     description: "A form post with `redirectTo` goes back to that page instead.",
     access: learner,
     reply: z.object({ shown: z.literal(true) }),
-    errors: guarded(),
+    errors: guarded(E.invalid, E.invalidBody),
     example: { reply: { shown: true } },
-    // A form post from the page (with `redirectTo`, without JavaScript) goes back to the page.
+    // A form post from the page (with `redirectTo`, without JavaScript) goes back to the page; a body that
+    // cannot be read is refused (422 in the envelope) before anything is marked.
     handler: async ({ request, context, viewer }) => {
       const db = context.db!;
       if (!viewer.person) return apiNotFound(request, context);
+      const isForm = (request.headers.get("Content-Type") ?? "").includes("form");
+      const back = isForm ? (await parseApiBody(request, context, playerWindowForm)).redirectTo : undefined;
       markPlayerInstructionsShown(db, viewer.person.id);
-      if ((request.headers.get("Content-Type") ?? "").includes("form")) {
-        const back = (await request.formData()).get("redirectTo");
-        if (typeof back === "string" && back) return redirect(safeRedirectPath(back));
-      }
+      if (back) return redirect(back);
       return { shown: true };
     },
   }),

@@ -7,6 +7,7 @@ import { apiOk } from "~/utils/api.server";
 import { id, isoDate, type ApiCall } from "../contract.server";
 import { moveCall, resourceCalls } from "../resource.server";
 import { trackExample, trackView } from "./captions.server";
+import { scormPackageCalls, withScormPackages } from "./lesson-packages.server";
 
 /** A course's lessons and materials (docs/product.md §7 "lessons", "materials"). */
 const nullableId = id.nullable();
@@ -86,7 +87,10 @@ export const lessonCalls: ApiCall[] = [
     createExample: { course_id: 7, title: "Welcome", kind: "text", body: "<p>Hello!</p>" },
     updateExample: { title: "Welcome aboard" },
     replyExample: lessonExample,
-  }).map(withTracks),
+  })
+    .map(withScormPackages)
+    .map(withTracks),
+  ...scormPackageCalls,
   moveCall("/api/lessons", "Lessons", "lesson", "write:course", " within its course", (db, _viewer, id, to) => moveLesson(db, id, to)),
   ...resourceCalls({
     base: "/api/materials",

@@ -11,6 +11,8 @@ import { Icon } from "./icons";
 export function CourseHero({ data }: { data: CoursePageData }) {
   const { t } = useTranslation();
   const { course, progress, next } = data;
+  // Begun: a lesson completed or under way, whatever its kind (app/models/lesson-state.server.ts).
+  const begun = Boolean(progress && (progress.done > 0 || progress.inProgress > 0));
   const facts = [
     data.episodes.length && (course.type === "series" || course.type === "movie")
       ? t(data.episodes.length === 1 ? "player.episodesOne" : "player.episodesMany", { count: data.episodes.length })
@@ -46,7 +48,7 @@ export function CourseHero({ data }: { data: CoursePageData }) {
             <StateBadge state={data.assignment.state} />
           </p>
         ) : null}
-        {progress && progress.done > 0 ? (
+        {progress && begun ? (
           <div className="course-hero-progress" data-testid="course-progress">
             <span className="progress-text">
               <span>
@@ -82,9 +84,7 @@ export function CourseHero({ data }: { data: CoursePageData }) {
             <Link to={`/courses/${course.id}/lessons/${next.id}`} className="button primary hero-play" data-testid="start">
               <Icon name="play" />
               <span className="hero-play-text">
-                <span>
-                  {progress?.completed ? t("player.playAgain") : progress && progress.done > 0 ? t("learn.continue") : t("learn.start")}
-                </span>
+                <span>{progress?.completed ? t("player.playAgain") : begun ? t("learn.continue") : t("learn.start")}</span>
                 <small>{`${t("player.episodeNumber", { number: next.number })} · ${next.title}`}</small>
               </span>
             </Link>

@@ -13,13 +13,15 @@ export interface EpisodeItem {
   /** The image provider's address of a picture of the episode (cover bucket), when it has one. */
   thumbnail: string | null;
   state: EpisodeState;
-  percent: number;
+  /** 0–100; null for a lesson under way whose share cannot be measured (SCORM, a quiz, a text). */
+  percent: number | null;
   locked: boolean;
 }
 
 /**
  * The episodes of a course as a streaming site lists them: number, picture, title, kind, length and the
- * learner's state (done, under way with a bar, or not started). Used on the course page and beside the
+ * learner's state (completed, in progress — with a bar when its share is known —, or not started: the one
+ * lesson state of app/models/lesson-state.server.ts). Used on the course page and beside the
  * player (`compact`, with the current episode marked).
  */
 export function EpisodeList({
@@ -58,7 +60,7 @@ export function EpisodeList({
                 </span>
               )}
               <span className="episode-number">{index + 1}</span>
-              {e.state === "started" ? (
+              {e.state === "in_progress" && e.percent !== null ? (
                 <span className="episode-bar">
                   <span style={{ width: `${e.percent}%` }} />
                 </span>
@@ -78,13 +80,15 @@ export function EpisodeList({
                   <Icon name="lock" />
                   <span className="episode-state-text">{t("learn.locked")}</span>
                 </>
-              ) : e.state === "done" ? (
+              ) : e.state === "completed" ? (
                 <>
                   <Icon name="check" />
                   <span className="episode-state-text">{t("player.state.done")}</span>
                 </>
-              ) : e.state === "started" ? (
-                <span className="episode-state-text">{t("player.watchedPercent", { percent: e.percent })}</span>
+              ) : e.state === "in_progress" ? (
+                <span className="episode-state-text">
+                  {e.percent !== null ? t("player.watchedPercent", { percent: e.percent }) : t("player.state.started")}
+                </span>
               ) : (
                 <span className="episode-state-text visually-hidden">{t("player.state.new")}</span>
               )}

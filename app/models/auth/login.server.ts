@@ -1,16 +1,21 @@
-import { and, count, eq, gt, lt } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { User } from "../../../db/tenant";
+import { knownDeviceOf, type DeviceSigner } from "./known-device.server";
 import { roleIn, type AuthRealm } from "./realm.server";
 import { normalizeEmail, verifyPassword } from "./secrets.server";
+import { chargeAttempt, claimAlert, clientOfAddress, MAX_FAILURES_PER_HOUR, succeeded } from "./throttle.server";
 
-/** docs/security.md: at most 100 failed sign-ins an hour per account, counted in a sliding window. */
-export const MAX_FAILURES_PER_HOUR = 100;
-const HOUR_MS = 60 * 60 * 1000;
+/**
+ * docs/product.md §8's login errors, plus the guards against guessing (throttle.server.ts): `wait` (this
+ * client must wait before its next guess) and `throttled` (the account's ceiling, for a device it does
+ * not know), and disabled accounts.
+ */
+export type LoginError = "user_not_found" | "invalid_password" | "organization" | "throttled" | "wait" | "disabled";
 
-/** docs/product.md §8's login errors, plus throttling and disabled accounts. */
-export type LoginError = "user_not_found" | "invalid_password" | "organization" | "throttled" | "disabled";
-
-export type LoginResult = { ok: true; person: User } | { ok: false; error: LoginError };
+export type LoginResult =
+  | { ok: true; person: User }
+  /** `retryAfter`: seconds until the next guess is checked; `alert`: the owner to tell about the guessing, once. */
+  | { ok: false; error: LoginError; retryAfter?: number; alert?: User };
 
 export function findPersonByEmail(realm: AuthRealm, email: string): User | undefined {
   return realm.db
@@ -22,42 +27,35 @@ export function findPersonByEmail(realm: AuthRealm, email: string): User | undef
 
 /**
  * Checks an e-mail and password. The spec asks for distinct messages for an unknown user and a wrong
- * password, so the errors tell them apart; throttling is per account, from any address, and never
- * locks the owner out for more than the window.
+ * password, so the errors tell them apart. Guesses are counted per account and client (its address, or
+ * the known device the browser holds a token of) and per account; a known device is never held back by
+ * the account's ceiling, so nobody can lock the owner out by guessing from elsewhere.
  */
 export async function authenticate(
   realm: AuthRealm,
-  { email, password, ip = "" }: { email: string; password: string; ip?: string },
+  {
+    email,
+    password,
+    ip = "",
+    device = null,
+  }: { email: string; password: string; ip?: string; device?: { token: string | null; signer: DeviceSigner } | null },
   now = new Date(),
 ): Promise<LoginResult> {
-  const address = normalizeEmail(email);
-  const person = findPersonByEmail(realm, address);
+  const person = findPersonByEmail(realm, email);
   if (!person) return { ok: false, error: "user_not_found" };
-  if (recentFailures(realm, address, now) >= MAX_FAILURES_PER_HOUR) return { ok: false, error: "throttled" };
-  // Count the attempt as a failure before the slow password check (no await between the count and the
-  // insert), so a burst of concurrent guesses cannot all slip under the limit; a success takes it back.
-  const attempt = realm.db
-    .insert(realm.failures)
-    .values({ email: address, ip: ip.slice(0, 64), createdAt: now })
-    .returning({ id: realm.failures.id })
-    .get();
-  if (!(await verifyPassword(person.passwordHash, password))) return { ok: false, error: "invalid_password" };
-  realm.db.delete(realm.failures).where(eq(realm.failures.id, attempt.id)).run();
+  const known = device ? knownDeviceOf(device.signer, realm, person, device.token, now) : null;
+  const client = known ?? clientOfAddress(ip);
+  // Counted as a failure before the slow password check; the right password takes it back.
+  const attempt = chargeAttempt(realm, person.id, client, { knownDevice: known !== null }, now);
+  if ("error" in attempt) {
+    return { ok: false, error: attempt.error, retryAfter: attempt.retryAfter, ...(attempt.alert ? { alert: person } : {}) };
+  }
+  if (!(await verifyPassword(person.passwordHash, password))) {
+    const alert = attempt.accountFailures >= MAX_FAILURES_PER_HOUR && claimAlert(realm.db, realm, person.id, now);
+    return { ok: false, error: "invalid_password", ...(alert ? { alert: person } : {}) };
+  }
+  succeeded(realm, person.id, client);
   if (person.disabledAt) return { ok: false, error: "disabled" };
   if (!roleIn(realm, person)) return { ok: false, error: "organization" };
-  // Old failures are of no use once the window has passed.
-  realm.db
-    .delete(realm.failures)
-    .where(and(eq(realm.failures.email, address), lt(realm.failures.createdAt, new Date(now.getTime() - HOUR_MS))))
-    .run();
   return { ok: true, person };
-}
-
-function recentFailures(realm: AuthRealm, email: string, now: Date) {
-  const row = realm.db
-    .select({ n: count() })
-    .from(realm.failures)
-    .where(and(eq(realm.failures.email, email), gt(realm.failures.createdAt, new Date(now.getTime() - HOUR_MS))))
-    .get();
-  return row?.n ?? 0;
 }

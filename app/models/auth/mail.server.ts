@@ -70,3 +70,18 @@ export async function sendInvitation(platform: MailServices, realm: AuthRealm, p
     t("mail.signature", { organization }),
   ]);
 }
+
+/**
+ * Someone reached the account's ceiling of failed sign-ins (throttle.server.ts): told once per window, with
+ * the ways in that still work (a known device, a sign-in link, a new password).
+ */
+export async function sendGuessingAlert(platform: MailServices, realm: AuthRealm, person: User) {
+  const { t, organization, name, origin } = await compose(platform, realm, person);
+  await send(platform, realm, person.email, t("signInGuard.mail.subject", { organization }), [
+    t("mail.greeting", { name }),
+    t("signInGuard.mail.body", { organization }),
+    realm.kind === "organization" ? `${t("signInGuard.mail.link")}\n${origin}/auth/magic` : t("signInGuard.mail.device"),
+    `${t("signInGuard.mail.reset")}\n${origin}/auth/reset`,
+    t("mail.signature", { organization }),
+  ]);
+}

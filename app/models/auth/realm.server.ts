@@ -1,8 +1,8 @@
 import type Database from "better-sqlite3";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import { platformLoginFailures, platformPasswordResets, platformSessions, superAdmins, type Organization } from "../../../db/platform";
+import { platformLoginThrottle, platformPasswordResets, platformSessions, superAdmins, type Organization } from "../../../db/platform";
 import type { PlatformDb, TenantDb } from "../../../db/open";
-import { loginFailures, passwordResets, sessions, users, type UserRole } from "../../../db/tenant";
+import { loginThrottle, passwordResets, sessions, users, type UserRole } from "../../../db/tenant";
 
 /**
  * Where people sign in: an organization (its users, in its own database) or the platform (super-admins,
@@ -16,7 +16,7 @@ export interface AuthRealm {
   people: typeof users;
   sessions: typeof sessions;
   resets: typeof passwordResets;
-  failures: typeof loginFailures;
+  throttle: typeof loginThrottle;
   twoFactorRequired: boolean;
 }
 
@@ -30,7 +30,7 @@ export function organizationRealm(db: TenantDb, organization: Organization): Aut
     people: users,
     sessions,
     resets: passwordResets,
-    failures: loginFailures,
+    throttle: loginThrottle,
     twoFactorRequired: organization.twoFactorRequired,
   };
 }
@@ -47,7 +47,7 @@ export function platformRealm(db: PlatformDb, { twoFactorRequired }: { twoFactor
     people: superAdmins as unknown as typeof users,
     sessions: platformSessions as unknown as typeof sessions,
     resets: platformPasswordResets as unknown as typeof passwordResets,
-    failures: platformLoginFailures as unknown as typeof loginFailures,
+    throttle: platformLoginThrottle as unknown as typeof loginThrottle,
     twoFactorRequired,
   };
 }

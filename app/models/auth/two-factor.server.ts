@@ -2,6 +2,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import { HOTP, Secret } from "otpauth";
 import type { Session } from "../../../db/tenant";
 import type { AuthRealm } from "./realm.server";
+import { chargeFailure, clientOfAddress } from "./throttle.server";
 
 /**
  * docs/security.md: 6 digits, valid at most 10 minutes, single use, voided by a resend, at most 5 tries per
@@ -47,7 +48,7 @@ export type CodeCheck = "ok" | "invalid" | "expired" | "too_many_attempts" | "no
 /**
  * Checks a code, counting the try; on success the session is confirmed and the code is spent. The fifth
  * wrong code of a sign-in ends it: the pending session is deleted (its token or cookie stops working) and
- * the account gets one failed sign-in (login.server.ts), so someone who holds the password cannot keep
+ * the account gets one failed sign-in (throttle.server.ts), so someone who holds the password cannot keep
  * starting fresh sign-ins to guess on without limit.
  */
 export function confirmCode(realm: AuthRealm, sessionId: number, code: string, now = new Date()): CodeCheck {
@@ -84,6 +85,5 @@ export function confirmCode(realm: AuthRealm, sessionId: number, code: string, n
 /** Ends a sign-in whose codes ran out: the session goes, and the account is charged one failed sign-in. */
 function endSignIn(db: AuthRealm["db"], realm: AuthRealm, session: Session, now: Date) {
   db.delete(realm.sessions).where(eq(realm.sessions.id, session.id)).run();
-  const person = db.select({ email: realm.people.email }).from(realm.people).where(eq(realm.people.id, session.userId)).get();
-  if (person) db.insert(realm.failures).values({ email: person.email, ip: session.ip, createdAt: now }).run();
+  chargeFailure(db, realm, session.userId, clientOfAddress(session.ip), now);
 }

@@ -4,7 +4,8 @@ import type { ScormItem, ScormVersion } from "../../../db/tenant";
 /**
  * Reads `imsmanifest.xml` (IMS Content Packaging as SCORM 1.2 and 2004 use it): the version, the
  * default organization's items in order (a table of contents; 2004 sequencing is not run) and, for each
- * item that points at a resource, the launch path (xml:base applied, item parameters appended).
+ * item that points at a resource, the launch path (xml:base applied, item parameters appended), the
+ * chapter headings before it, whether it is hidden (`isvisible="false"`) and, in 2004, its delivery controls.
  */
 export type ManifestProblem = "manifest_parse" | "unsupported_version" | "no_items";
 
@@ -95,6 +96,35 @@ function withParameters(href: string, parameters: string) {
   return hash !== undefined ? `${joined}#${hash}` : joined;
 }
 
+/** 1.2 `adlcp:masteryscore`, else 2004's primary objective's `minNormalizedMeasure`. */
+function masteryOf(item: Node): number | null {
+  const mastery = text(item.masteryscore);
+  const measure = text(
+    ((((item.sequencing ?? {}) as Node).objectives ?? {}) as Node & { primaryObjective?: Node }).primaryObjective?.minNormalizedMeasure,
+  );
+  if (mastery !== "" && Number.isFinite(Number(mastery))) return Number(mastery);
+  if (measure !== "" && Number.isFinite(Number(measure))) return Number(measure);
+  return null;
+}
+
+/**
+ * SCORM 2004 `imsss:deliveryControls` of an item: its own, else those of the `sequencingCollection` entry it
+ * names by `IDRef`. Both flags default to false (IMS SS), which is what lets the LMS set completion and
+ * satisfaction when the content says nothing.
+ */
+function deliveryControls(manifest: Node) {
+  const shared = new Map<string, Node>();
+  for (const s of list(((manifest.sequencingCollection ?? {}) as Node).sequencing)) shared.set(attr(s, "ID"), s);
+  return (item: Node) => {
+    const own = list(item.sequencing)[0];
+    const sources = [own, own ? shared.get(attr(own, "IDRef")) : undefined]
+      .map((s) => (s ? list(s.deliveryControls)[0] : undefined))
+      .filter((c): c is Node => Boolean(c));
+    const flag = (name: string) => (sources.map((c) => attr(c, name)).find(Boolean) ?? "").toLowerCase() === "true";
+    return { completionSetByContent: flag("completionSetByContent"), objectiveSetByContent: flag("objectiveSetByContent") };
+  };
+}
+
 export function parseManifest(xml: string): ParsedManifest {
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw new ManifestError("manifest_parse", valid.err.msg);
@@ -124,43 +154,45 @@ export function parseManifest(xml: string): ParsedManifest {
   const organizations = list(orgsNode.organization);
   const defaultId = attr(orgsNode, "default");
   const organization = organizations.find((o) => attr(o, "identifier") === defaultId) ?? organizations[0];
+  const delivery = deliveryControls(manifest);
 
   const items: ScormItem[] = [];
+  // Chapter headings met since the last launchable item: they open just before the next one.
+  let headings: NonNullable<ScormItem["headings"]> = [];
   const walk = (nodes: Node[], depth: number) => {
     for (const item of nodes) {
-      if (attr(item, "isvisible").toLowerCase() === "false" && !attr(item, "identifierref")) continue;
+      const hidden = attr(item, "isvisible").toLowerCase() === "false";
       const ref = attr(item, "identifierref");
       const resource = ref ? resources.get(ref) : undefined;
-      const title = text(item.title) || attr(item, "identifier");
+      const title = (text(item.title) || attr(item, "identifier")).slice(0, 300);
+      const children = list(item.item);
       if (resource?.href) {
-        const mastery = text(item.masteryscore);
-        const measure = text(
-          ((((item.sequencing ?? {}) as Node).objectives ?? {}) as Node & { primaryObjective?: Node }).primaryObjective
-            ?.minNormalizedMeasure,
-        );
-        const masteryScore =
-          mastery !== "" && Number.isFinite(Number(mastery))
-            ? Number(mastery)
-            : measure !== "" && Number.isFinite(Number(measure))
-              ? Number(measure)
-              : null;
         items.push({
           identifier: attr(item, "identifier") || ref,
-          title: title.slice(0, 300),
+          title,
           launch: withParameters(resource.href, attr(item, "parameters")),
           scormType: resource.scormType,
-          masteryScore,
+          masteryScore: masteryOf(item),
           launchData: text(item.datafromlms) || null,
           depth,
+          ...(headings.length ? { headings } : {}),
+          ...(hidden ? { hidden: true } : {}),
+          ...(version === "1.2" ? {} : delivery(item)),
         });
+        headings = [];
+      } else if (children.length) {
+        // A chapter: a heading (not shown when hidden), which closes any heading at its depth or deeper.
+        headings = [...headings.filter((h) => h.depth < depth), { title, depth, ...(hidden ? { hidden: true } : {}) }];
       }
-      walk(list(item.item), depth + 1);
+      walk(children, depth + 1);
     }
   };
   if (organization) walk(list(organization.item), 0);
-  // A package with no organization may still have one launchable resource (allowed by the CP spec).
+  // A package with no organization may still have one launchable resource (allowed by the CP spec): its
+  // first SCO, else its first resource with a launch file.
   if (items.length === 0 && !organization) {
-    const first = [...resources.entries()].find(([, r]) => r.href);
+    const launchable = [...resources.entries()].filter(([, r]) => r.href);
+    const first = launchable.find(([, r]) => r.scormType === "sco") ?? launchable[0];
     if (first)
       items.push({
         identifier: first[0],

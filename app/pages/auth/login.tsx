@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { parseForm } from "~/utils/form";
@@ -8,15 +8,21 @@ import { SsoButtons } from "~/components/sso-buttons";
 import ssoStyles from "~/styles/sso.css";
 import { passwordLoginEnabled, signInOptions } from "~/models/sso/drivers.server";
 import { SSO_ERROR_CODES } from "~/kernel/sso.server";
-import { authenticate } from "~/models/auth/login.server";
 import { revokeSession } from "~/models/auth/session.server";
 import { loginSchema } from "~/utils/auth-schemas";
 import { homeFor, realmFor, sessionCookie, startSession } from "~/kernel/auth.server";
+import { checkPassword, loginRefusal, rememberDevice } from "~/kernel/sign-in.server";
 import { redirect, safeRedirectPath } from "~/utils/redirect";
 import { pageMeta } from "~/utils/meta";
+import { readForm } from "~/utils/form-data.server";
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, { title: "Sign in" });
 export const links = () => [{ rel: "stylesheet", href: ssoStyles }];
+/** A guess held back says when to come back: the action's `Retry-After`, on the page as on /api. */
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = context.viewer;
@@ -38,7 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 /** docs/product.md §2 and §4: the password step; where the organization asks for it, the code step follows. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseForm(await request.formData(), loginSchema);
+  const submission = parseForm(await readForm(request, context), loginSchema);
   if (submission.status !== "success") {
     return json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
@@ -47,21 +53,25 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const realm = realmFor(context);
   const { email, password, redirectTo } = submission.value;
-  const result = await authenticate(realm, { email, password, ip: context.clientIp });
+  const result = await checkPassword(request, context, realm, { email, password });
   if (!result.ok) {
-    return json(submission.reply({ formErrors: [`auth.errors.${result.error}`], hideFields: ["password"] }), {
-      status: result.error === "throttled" ? 429 : 400,
+    const refusal = loginRefusal(result);
+    return json(submission.reply({ formErrors: [refusal.formError], hideFields: ["password"] }), {
+      status: refusal.pageStatus,
+      headers: refusal.headers,
     });
   }
   // A new sign-in on this browser replaces the one it had.
   const previous = context.viewer;
   if (previous?.session) revokeSession(realm, previous.session.id);
   const { token, twoFactorPending } = await startSession(request, context, realm, result.person, { kind: "web" });
-  const headers = { "Set-Cookie": await sessionCookie.serialize(token) };
+  const headers = new Headers({ "Set-Cookie": await sessionCookie.serialize(token) });
   const target = safeRedirectPath(redirectTo, "/auth/redirect");
   if (twoFactorPending) {
     return redirect(`/auth/2fa/confirm?${new URLSearchParams({ redirectTo: target })}`, { headers });
   }
+  // The sign-in is complete: this browser is now a known device of the person (the code step does the same).
+  headers.append("Set-Cookie", await rememberDevice(context, realm, result.person));
   return redirect(target, { headers });
 }
 

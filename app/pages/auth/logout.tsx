@@ -5,6 +5,7 @@ import { useTranslation } from "~/utils/translate";
 import { revokeSession } from "~/models/auth/session.server";
 import { sessionCookie, realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { readForm } from "~/utils/form-data.server";
 
 /** A GET only asks: signing out changes state, so it takes a post (a link prefetch must not sign anyone out). */
 export async function loader({ context }: LoaderFunctionArgs) {
@@ -12,7 +13,8 @@ export async function loader({ context }: LoaderFunctionArgs) {
   return null;
 }
 
-export async function action({ context }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
+  await readForm(request, context);
   const auth = context.viewer;
   if (auth?.session) revokeSession(realmFor(context), auth.session.id);
   return redirectWithFlash("/auth/login", "auth.logout.done", {

@@ -12,9 +12,11 @@ import { passwordLoginEnabled } from "~/models/sso/drivers.server";
 import { getUser } from "~/models/user.server";
 import { emailSchema } from "~/utils/auth-schemas";
 import { realmFor, sessionCookie, startSession } from "~/kernel/auth.server";
+import { rememberDevice } from "~/kernel/sign-in.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { redirect, safeRedirectPath } from "~/utils/redirect";
 import { requireOrganization } from "~/utils/tenant.server";
+import { readForm } from "~/utils/form-data.server";
 
 /**
  * Sign-in links (docs/product.md §7 "magic link"). A page opened with `?auth=<code>` lands here (server/protection.ts).
@@ -43,7 +45,7 @@ const exchangeSchema = z.object({ intent: z.literal("exchange"), code: z.string(
 export async function action({ request, context }: ActionFunctionArgs) {
   const { db } = requireOrganization(context);
   if (!passwordLoginEnabled(db)) throw redirect("/auth/login");
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   const realm = realmFor(context);
   if (formData.get("intent") === "exchange") {
     const parsed = parseForm(formData, exchangeSchema);
@@ -53,10 +55,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return json({ exchangeError: "auth.magic.invalid" as string | null, result: null }, { status: 400 });
     }
     // The link proves the same thing the e-mailed code does: access to the mailbox.
+    // It is a complete sign-in, so the browser becomes a known device of the person (login.tsx).
     const { token } = await startSession(request, context, realm, person, { kind: "web", skipTwoFactor: true });
-    return redirect(safeRedirectPath(parsed.value.redirectTo), {
-      headers: { "Set-Cookie": await sessionCookie.serialize(token) },
-    });
+    const headers = new Headers({ "Set-Cookie": await sessionCookie.serialize(token) });
+    headers.append("Set-Cookie", await rememberDevice(context, realm, person));
+    return redirect(safeRedirectPath(parsed.value.redirectTo), { headers });
   }
   const submission = parseForm(formData, emailSchema);
   if (submission.status !== "success") {

@@ -8,17 +8,20 @@ import { verifyPassword } from "~/models/auth/secrets.server";
 import { changePassword } from "~/models/auth/tokens.server";
 import { changePasswordSchema } from "~/utils/auth-schemas";
 import { requireUser, realmFor } from "~/kernel/auth.server";
+import { rememberDevice } from "~/kernel/sign-in.server";
+import { findPersonByEmail } from "~/models/auth/login.server";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { readForm } from "~/utils/form-data.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireUser(request, context);
   return { managedExternally: auth.person.managedExternally };
 }
 
-/** Changing the password signs out every other device of the person. */
+/** Changing the password signs out every other device of the person, and voids their known devices but this one. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireUser(request, context);
-  const submission = parseForm(await request.formData(), changePasswordSchema);
+  const submission = parseForm(await readForm(request, context), changePasswordSchema);
   const hide = ["currentPassword", "password", "passwordConfirmation"];
   if (auth.person.managedExternally) {
     return json(submission.reply({ formErrors: ["auth.password.managedExternally"], hideFields: hide }), { status: 403 });
@@ -29,12 +32,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       status: 400,
     });
   }
-  await changePassword(realmFor(context), {
-    personId: auth.person.id,
-    password: submission.value.password,
-    keepSessionId: auth.session.id,
+  const realm = realmFor(context);
+  await changePassword(realm, { personId: auth.person.id, password: submission.value.password, keepSessionId: auth.session.id });
+  const person = findPersonByEmail(realm, auth.person.email);
+  return redirectWithFlash("/auth/password", "auth.password.changed", {
+    headers: person ? { "Set-Cookie": await rememberDevice(context, realm, person) } : {},
   });
-  return redirectWithFlash("/auth/password", "auth.password.changed");
 }
 
 export default function ChangePassword() {

@@ -2,13 +2,16 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { AreaNav } from "~/components/area-nav";
-import { requireCapability } from "~/kernel/auth.server";
+import { requireDashboard } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
-/** The organization admin's area (docs/product.md §2 "Dashboard"), on the organization's own host. */
+/**
+ * The organization admin's area (docs/product.md §2 "Dashboard"), on the organization's own host. Each page
+ * under it asks `requireDashboard` itself too: its data request (`?_data=<route id>`) skips this loader.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  requireDashboard(request, context);
   const { organization } = requireOrganization(context);
-  await requireCapability(request, context, "read:organization");
   return { id: organization.id };
 }
 

@@ -5,6 +5,7 @@ import { CoursesTable } from "~/components/analytics/courses-table";
 import { KpiCard, PeriodForm } from "~/components/analytics/kpis";
 import { AnalyticsErrors } from "~/components/analytics/overview";
 import { KPIS } from "~/utils/analytics-periods";
+import { requireDashboard } from "~/kernel/auth.server";
 import { loadAnalytics } from "~/screens/analytics.server";
 import styles from "~/styles/analytics.css";
 
@@ -12,6 +13,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 /** /dashboard/analytics (docs/product.md §2): the KPIs by day, week or month, compared, and per course. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // The organization admins' page: asked here, not left to the layout, which a `?_data` request skips.
+  requireDashboard(request, context);
   return loadAnalytics(request, context, { courses: true, paged: true });
 }
 

@@ -9,13 +9,13 @@ import { complianceOverview } from "~/screens/compliance.server";
 import complianceStyles from "~/styles/compliance.css";
 import { countCourses } from "~/models/course.server";
 import { countUsers } from "~/models/user.server";
-import { requireCapability } from "~/kernel/auth.server";
+import { requireDashboard } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /** Dashboard overview with the analytics KPIs (docs/product.md §2, §3). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { organization, db } = requireOrganization(context);
-  const auth = requireCapability(request, context, "read:organization");
+  const auth = requireDashboard(request, context);
   return {
     name: organization.name,
     users: countUsers(db),

@@ -14,6 +14,7 @@ import { parseForm } from "~/utils/form";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { languageCookie } from "~/utils/i18n.server";
 import { requireOrganization } from "~/utils/tenant.server";
+import { readForm } from "~/utils/form-data.server";
 
 export const links = leaderboardLinks;
 
@@ -43,7 +44,7 @@ const schema = z.object({
 export async function action({ request, context }: ActionFunctionArgs) {
   const { db } = requireOrganization(context);
   const { person } = await requireUser(request, context);
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   const submission = parseForm(formData, schema);
   // Empty name fields clear the name (the form always sends both); a post without them changes nothing.
   if (!formData.has("firstName") || !formData.has("lastName"))

@@ -7,6 +7,7 @@ import { requireUser, realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { formatDate } from "~/utils/dates";
 import { requireOrganization } from "~/utils/tenant.server";
+import { readForm } from "~/utils/form-data.server";
 
 /** Password and signed-in devices, each of which can be signed out. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -18,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   requireOrganization(context);
   const auth = await requireUser(request, context);
-  const id = Number((await request.formData()).get("id"));
+  const id = Number((await readForm(request, context)).get("id"));
   if (!Number.isSafeInteger(id) || id === auth.session.id) return redirect("/profile/security");
   revokeDevice(realmFor(context), auth.person.id, id);
   return redirectWithFlash("/profile/security", "flash.deviceRevoked");

@@ -7,6 +7,7 @@ import { getQuiz, lessonForTaking, quizPlayerState } from "~/models/quiz.server"
 import { runQuizStep } from "~/models/quiz-steps.server";
 import quizStyles from "~/styles/quiz.css";
 import { learnerContext } from "~/kernel/learner.server";
+import { readForm } from "~/utils/form-data.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: quizStyles }];
 
@@ -50,7 +51,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 /** Every step of taking a quiz (start, answer and move, submit, retake) posts here, from this page and the lesson player. */
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request, context);
   const { db, learner, quiz, place } = await load(request, context, params, (form.get("lesson_id") as string | null) ?? null);
   return runQuizStep(db, { quiz, userId: learner.id, lesson: place?.lesson ?? null, form });
 }

@@ -4,6 +4,7 @@ import { FormMessage } from "~/components/form";
 import { unsubscribeByToken, unsubscribeTarget } from "~/models/reminders.server";
 import { useTranslation } from "~/utils/translate";
 import { requireOrganization } from "~/utils/tenant.server";
+import { readForm } from "~/utils/form-data.server";
 
 /**
  * One-click unsubscribe from reminders (issue 34; RFC 8058). Every reminder and digest carries
@@ -30,7 +31,7 @@ export function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { organization, db } = requireOrganization(context);
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const form = await request.formData();
+  const form = await readForm(request, context);
   if (form.get("List-Unsubscribe") !== "One-Click") return json({ done: false }, { status: 400, headers: noStore });
   const done = unsubscribeByToken(db, context.platform, organization.id, token);
   return json({ done }, { status: done ? 200 : 404, headers: noStore });

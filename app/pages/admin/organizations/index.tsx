@@ -10,6 +10,7 @@ import { provisionOrganization } from "~/models/provision.server";
 import { requireSuperAdmin } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
+import { readForm } from "~/utils/form-data.server";
 
 /** docs/product.md §2: organizations, listed with name and URL; created with name and language. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -22,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireSuperAdmin(request, context);
-  const submission = parseForm(await request.formData(), createOrganizationSchema);
+  const submission = parseForm(await readForm(request, context), createOrganizationSchema);
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const result = await provisionOrganization(context.platform, submission.value);
   if (!result.ok) return json(submission.reply({ fieldErrors: result.fields }), { status: 400 });

@@ -8,8 +8,10 @@ import { sendTwoFactorCode } from "~/models/auth/mail.server";
 import { confirmCode, issueCode } from "~/models/auth/two-factor.server";
 import { twoFactorSchema } from "~/utils/auth-schemas";
 import { homeFor, requireUser, sessionCookie, realmFor } from "~/kernel/auth.server";
+import { rememberDevice } from "~/kernel/sign-in.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { redirect, safeRedirectPath } from "~/utils/redirect";
+import { readForm } from "~/utils/form-data.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireUser(request, context, { allowPendingTwoFactor: true });
@@ -21,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** The code step: confirm the e-mailed code, or have a new one sent (which voids the old one). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireUser(request, context, { allowPendingTwoFactor: true });
-  const submission = parseForm(await request.formData(), twoFactorSchema);
+  const submission = parseForm(await readForm(request, context), twoFactorSchema);
   if (submission.status !== "success") return json({ result: submission.reply(), resent: false }, { status: 400 });
   const redirectTo = new URL(request.url).searchParams.get("redirectTo") ?? "";
   if (!auth.session.twoFactorPending) return redirect(safeRedirectPath(redirectTo, homeFor(auth)));
@@ -50,7 +52,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (check !== "ok") {
     return json({ result: submission.reply({ formErrors: [`auth.twoFactor.${check}`] }), resent: false }, { status: 400 });
   }
-  return redirect(safeRedirectPath(redirectTo, homeFor(auth)));
+  // The sign-in is complete: this browser is now a known device of the person (login.tsx).
+  return redirect(safeRedirectPath(redirectTo, homeFor(auth)), {
+    headers: { "Set-Cookie": await rememberDevice(context, realmFor(context), auth.person) },
+  });
 }
 
 export default function ConfirmTwoFactor() {

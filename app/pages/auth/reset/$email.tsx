@@ -5,10 +5,13 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { parseForm } from "~/utils/form";
 import { Field, FormErrors, FormMessage } from "~/components/form";
+import { findPersonByEmail } from "~/models/auth/login.server";
 import { isResetTokenLive, resetPassword } from "~/models/auth/tokens.server";
 import { newPasswordSchema } from "~/utils/auth-schemas";
 import { realmFor } from "~/kernel/auth.server";
+import { rememberDevice } from "~/kernel/sign-in.server";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { readForm } from "~/utils/form-data.server";
 
 /** docs/product.md §2: /auth/reset/{email}/{token}. Without a token there is nothing to reset: ask for a link. */
 export async function loader({ params, context }: LoaderFunctionArgs) {
@@ -19,16 +22,19 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
 
 /** A good token sets the password, spends the token and signs the person out everywhere. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const submission = parseForm(await request.formData(), newPasswordSchema);
+  const submission = parseForm(await readForm(request, context), newPasswordSchema);
   const hide = ["password", "passwordConfirmation"];
   if (submission.status !== "success") return json(submission.reply({ hideFields: hide }), { status: 400 });
-  const ok = await resetPassword(realmFor(context), {
-    email: params.email ?? "",
-    token: params.token ?? "",
-    password: submission.value.password,
-  });
+  const realm = realmFor(context);
+  const email = params.email ?? "";
+  const ok = await resetPassword(realm, { email, token: params.token ?? "", password: submission.value.password });
   if (!ok) return json(submission.reply({ formErrors: ["auth.reset.invalidLink"], hideFields: hide }), { status: 400 });
-  return redirectWithFlash("/auth/login", "auth.password.changed");
+  // The link proved access to the mailbox: this browser becomes a known device under the new password, so
+  // someone still guessing cannot hold its owner back from signing in (kernel/sign-in.server.ts).
+  const person = findPersonByEmail(realm, email);
+  return redirectWithFlash("/auth/login", "auth.password.changed", {
+    headers: person ? { "Set-Cookie": await rememberDevice(context, realm, person) } : {},
+  });
 }
 
 export default function ResetPassword() {

@@ -9,13 +9,14 @@ import { requestPasswordReset } from "~/models/auth/tokens.server";
 import { emailSchema } from "~/utils/auth-schemas";
 import { realmFor } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { readForm } from "~/utils/form-data.server";
 
 /**
  * The answer is the same whether or not the address is known (docs/product.md §8), and the mail is sent after the
  * reply so that the time taken does not tell either.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseForm(await request.formData(), emailSchema);
+  const submission = parseForm(await readForm(request, context), emailSchema);
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   const realm = realmFor(context);
   const issued = requestPasswordReset(realm, submission.value.email);

@@ -7,6 +7,7 @@ import { ComplianceChart } from "~/components/compliance/chart";
 import { ComplianceFilters } from "~/components/compliance/filters";
 import { formatDay } from "~/components/compliance/people-table";
 import { CountsTable } from "~/components/compliance/tables";
+import { requireDashboard } from "~/kernel/auth.server";
 import { loadComplianceReport } from "~/screens/compliance.server";
 import styles from "~/styles/compliance.css";
 
@@ -18,6 +19,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
  * narrow it (a GET form). The numbers are app/models/compliance.server.ts's.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // The organization admins' page: asked here, not left to the layout, which a `?_data` request skips.
+  requireDashboard(request, context);
   return loadComplianceReport(request, context);
 }
 

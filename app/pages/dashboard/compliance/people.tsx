@@ -7,6 +7,7 @@ import { ErrorList } from "~/components/form";
 import { ComplianceFilters } from "~/components/compliance/filters";
 import { formatDay, PeopleTable } from "~/components/compliance/people-table";
 import { complianceSearch } from "~/utils/compliance-query";
+import { requireDashboard } from "~/kernel/auth.server";
 import { loadCompliancePeople } from "~/screens/compliance.server";
 import styles from "~/styles/compliance.css";
 
@@ -17,6 +18,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
  * group, state, due days, name or e-mail) as a GET form, a page at a time, and as CSV.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // The organization admins' page: asked here, not left to the layout, which a `?_data` request skips.
+  requireDashboard(request, context);
   return loadCompliancePeople(request, context);
 }
 

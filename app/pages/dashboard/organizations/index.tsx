@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { OrganizationsTable } from "~/components/organizations-table";
 import { useTranslation } from "~/utils/translate";
-import { requireCapability } from "~/kernel/auth.server";
+import { requireDashboard } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
 /**
@@ -11,7 +11,7 @@ import { requireOrganization } from "~/utils/tenant.server";
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { organization } = requireOrganization(context);
-  await requireCapability(request, context, "read:organization");
+  requireDashboard(request, context);
   return { organizations: [{ id: organization.id, name: organization.name, url: context.platform.originFor(organization) }] };
 }
 

@@ -8,6 +8,7 @@ import { requireUser } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 import certificateStyles from "~/styles/certificates.css";
 import { pageMeta } from "~/utils/meta";
+import { readForm } from "~/utils/form-data.server";
 
 /**
  * One of the learner's certificates as a PDF: a redirect to the signed download once rendered; until
@@ -31,6 +32,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { organization, certificate } = await own(request, context, params.id);
+  await readForm(request, context);
   certificatePdf(context, organization, certificate, { retry: true });
   return redirect(`/profile/certificates/${certificate.id}`);
 }

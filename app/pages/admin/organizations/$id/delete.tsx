@@ -4,6 +4,7 @@ import { ConfirmDelete } from "~/components/confirm-delete";
 import { deleteOrganization, getOrganization } from "~/models/organization.server";
 import { requireSuperAdmin } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
+import { readForm } from "~/utils/form-data.server";
 
 function organizationFrom(context: LoaderFunctionArgs["context"], id: string | undefined) {
   const organization = getOrganization(context.platform.db, Number(id));
@@ -21,6 +22,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireSuperAdmin(request, context);
   const organization = organizationFrom(context, params.id);
+  await readForm(request, context);
   context.platform.tenants.discard(organization.id);
   deleteOrganization(context.platform.db, { dataDir: context.platform.dataDir }, organization.id);
   context.platform.organizations.invalidate();

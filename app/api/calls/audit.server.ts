@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { mayReadAdminAudit } from "~/access/rules";
+import { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_VIA, auditView, listAudit } from "~/models/admin-audit.server";
+import { apiError, apiT } from "~/utils/api.server";
+import { pageSchema, paginated } from "~/utils/pagination";
+import { call, E, id, isoDate, page, type ApiCall } from "../contract.server";
+
+/**
+ * The audit of what admins did (issue 44; app/models/admin-audit.server.ts): who added or removed whom in
+ * which group, and who made or unmade a group's admins, newest first. The organization's admins only, as on
+ * /dashboard/users/audit.
+ */
+const entry = z.object({
+  id,
+  at: isoDate,
+  action: z.enum(ADMIN_AUDIT_ACTIONS),
+  via: z.enum(ADMIN_AUDIT_VIA),
+  actor: z.object({
+    id: id.nullable(),
+    email: z.string().nullable(),
+    role: z.enum(ADMIN_AUDIT_ROLES),
+    token: z.string().nullable(),
+  }),
+  person: z.object({ id, email: z.string() }),
+  group: z.object({ id, name: z.string() }),
+});
+
+const example = {
+  id: 41,
+  at: "2026-05-04T09:30:00.000Z",
+  action: "member_added",
+  via: "page",
+  actor: { id: 3, email: "lea@example.com", role: "group_admin", token: null },
+  person: { id: 12, email: "sam@example.com" },
+  group: { id: 2, name: "Warehouse" },
+};
+
+export const auditCalls: ApiCall[] = [
+  call({
+    method: "GET",
+    path: "/api/audit",
+    tag: "Audit",
+    summary: "What admins did",
+    description:
+      "Changes of groups' members and admins made by organization admins, group admins and super-admins, newest first: who (`actor`, with the API token's name when one was used), what (`action`), to whom (`person`), in which group, when and how (`via`: a page or /api). Names are as they were then. Organization admins only.",
+    access: "read:organization",
+    query: pageSchema,
+    reply: page(entry),
+    errors: [E.unauthenticated, E.twoFactorPending, E.organization, E.forbidden, E.invalid],
+    example: { reply: { data: [example], meta: { current_page: 1, per_page: 20, total: 1, last_page: 1 } } },
+    handler: async ({ request, context, viewer, query }) => {
+      if (!mayReadAdminAudit(viewer)) {
+        const t = await apiT(request, context);
+        return apiError(403, { message: t("api.forbidden"), code: "forbidden" });
+      }
+      const p = { page: query.page, perPage: query.per_page };
+      const { items, total } = listAudit(context.db!, p);
+      return paginated(items.map(auditView), total, p);
+    },
+  }),
+];
