@@ -94,8 +94,8 @@ export function statesOfRows(
 /**
  * Marks a lesson started for the learner (a quiz attempt begun in it, …): its progress row is made, or — in
  * a renewal, when the row is from before it — touched once, so it counts as started in the new cycle; a
- * row of this cycle is left alone. The same write a SCORM package's commit makes
- * (app/models/scorm/runtime.server.ts `commitAttempt`).
+ * row of this cycle is left alone. A SCORM package's commit makes it too (app/models/scorm/runtime.server.ts
+ * `commitAttempt`).
  */
 export function markLessonStarted(tx: TenantConn, { userId, lesson, now = new Date() }: { userId: number; lesson: Lesson; now?: Date }) {
   tx.insert(lessonProgress)

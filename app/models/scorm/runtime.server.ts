@@ -1,14 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
-import {
-  lessonProgress,
-  scormAttempts,
-  users,
-  type Lesson,
-  type ScormAttempt,
-  type ScormItem,
-  type ScormPackage,
-} from "../../../db/tenant";
+import { scormAttempts, users, type Lesson, type ScormAttempt, type ScormItem, type ScormPackage } from "../../../db/tenant";
 import { completeLesson } from "../learning.server";
 import {
   familyOf,
@@ -19,6 +11,7 @@ import {
   validateCmi,
   type CmiProblem,
 } from "./datamodel";
+import { markLessonStarted } from "../lesson-state.server";
 import { requiredItems } from "./contents";
 import { applyExitDefaults, scoComplete, statusesOf } from "./status";
 
@@ -208,18 +201,8 @@ export function commitAttempt(
       // Once done, a SCO stays done for the LMS even if the content later says otherwise.
       completedAt: existing?.completedAt ?? (done ? now : null),
     };
-    // The lesson shows as started (history, /api lesson-progresses) from the first commit on, and again in a
-    // renewal: a row from before the renewal is touched once, so the work counts as started in the new cycle
-    // (app/models/completion-cycle.server.ts `progressInCycle`); later commits leave it alone.
-    tx.insert(lessonProgress)
-      .values({ userId, lessonId: lesson.id, courseId: lesson.courseId, updatedAt: now })
-      .onConflictDoUpdate({
-        target: [lessonProgress.userId, lessonProgress.lessonId],
-        set: { updatedAt: now },
-        setWhere: sql`${lessonProgress.updatedAt} < coalesce((select cc.renewal_started_at from course_completions cc
-          where cc.user_id = ${userId} and cc.course_id = ${lesson.courseId}), 0)`,
-      })
-      .run();
+    // The lesson shows as started (the one lesson state) from the first commit on, and again in a renewal.
+    markLessonStarted(tx, { userId, lesson, now });
     const attempt = existing
       ? tx.update(scormAttempts).set(fields).where(eq(scormAttempts.id, existing.id)).returning().get()!
       : tx
