@@ -1625,36 +1625,5 @@ export const reminderOptOuts = sqliteTable("reminder_opt_outs", {
 export type ReminderSettings = typeof reminderSettings.$inferSelect;
 export type Reminder = typeof reminders.$inferSelect;
 
-/*
- * ——— The audit of what admins did (issue 44; app/models/admin-audit.server.ts,
- * docs/decisions/017-groups-and-import.md "Who a group admin may add") ———
- * One row per change an admin made: who, what, to whom, in which group, when and how (a page or /api).
- * The names are kept as they were, and the ids carry no foreign key: an entry outlives the person, the
- * group and the admin it names (ids are never reused), and deleting a person scans no audit for them.
- */
-export const ADMIN_AUDIT_ACTIONS = ["member_added", "member_removed", "admin_granted", "admin_revoked"] as const;
-export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
-/** Who acted: an organization admin, a group admin, or a super-admin managing the organization. */
-export const ADMIN_AUDIT_ROLES = ["admin", "group_admin", "super_admin"] as const;
-export const ADMIN_AUDIT_VIA = ["page", "api"] as const;
-
-export const adminAudit = sqliteTable("admin_audit", {
-  id: id(),
-  at: integer("at", { mode: "timestamp" }).notNull(),
-  action: text("action", { enum: ADMIN_AUDIT_ACTIONS }).notNull(),
-  /** The person who acted (a user of this organization); null for a super-admin or an organization's own API token. */
-  actorId: integer("actor_id"),
-  /** Their e-mail address as it was (a super-admin's too); null when an API token of the organization's own acted. */
-  actorEmail: text("actor_email"),
-  actorRole: text("actor_role", { enum: ADMIN_AUDIT_ROLES }).notNull(),
-  via: text("via", { enum: ADMIN_AUDIT_VIA }).notNull(),
-  /** The API token's name, when the change came through one. */
-  actorToken: text("actor_token"),
-  /** The person the change was about, and their e-mail address as it was. */
-  subjectId: integer("subject_id").notNull(),
-  subjectEmail: text("subject_email").notNull(),
-  groupId: integer("group_id").notNull(),
-  groupName: text("group_name").notNull(),
-});
-
-export type AdminAuditEntry = typeof adminAudit.$inferSelect;
+// The audit of what admins did lives in its own module; it is part of the tenant schema all the same.
+export * from "./tenant-audit";
