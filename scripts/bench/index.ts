@@ -12,11 +12,7 @@ import { Platform } from "../../server/platform";
 import { NODE_FLAGS } from "../../server/node-flags";
 import { tenantDatabaseFile } from "../../db/tenant-pool";
 import { seedDemo } from "../demo";
-import { benchCaptions } from "./captions";
-import { benchClone } from "./clone";
-import { reportCertificates } from "./certificates";
-import { benchScorm } from "./scorm";
-import { benchGroups } from "./groups";
+import { reportBackground } from "./background";
 import { SEARCH_WORDS, seedLearnerBench } from "./learner";
 import { benchConcurrentProgress } from "./load";
 import { benchAnalytics } from "./analytics";
@@ -540,38 +536,8 @@ async function main() {
   console.log("  (value: requests/s ratios against the baseline of this run; cpu ratio: the same from server CPU time per request)");
   json.rows = table;
 
-  // 5. Copying a large course in the background (docs/product.md §4: "up to about 10 minutes").
-  if (only("clone")) {
-    const clone = await benchClone({
-      lessonCount: Number(process.env.BENCH_CLONE_LESSONS ?? 500),
-      totalBytes: Number(process.env.BENCH_CLONE_BYTES ?? 1024 ** 3),
-    });
-    console.log(`  clone of ${clone.lessonCount} lessons and ${clone.totalMiB} MiB in ${clone.fileCount} files: ${clone.seconds} s`);
-    json.clone = clone;
-  }
-  if (only("certificates")) await reportCertificates();
-  if (only("scorm")) {
-    const scorm = await benchScorm({
-      files: Number(process.env.BENCH_SCORM_FILES ?? 5000),
-      totalBytes: Number(process.env.BENCH_SCORM_BYTES ?? 200 * 1024 ** 2),
-    });
-    console.log(
-      `  SCORM package of ${scorm.files} files, ${scorm.unpackedMiB} MiB: checked, unpacked and recorded in ${scorm.installSeconds} s; ${scorm.commitsPerSecond} runtime commits/s (model)`,
-    );
-    json.scorm = scorm;
-  }
-  if (only("captions")) {
-    const c = benchCaptions();
-    const { slowest } = c;
-    console.log(
-      `  caption upload, worst 1 MiB WebVTT (${slowest.what}): read in ${slowest.readMs} ms (lines alone ${slowest.floorMs} ms); target <= ${c.targetMs} ms:${c.ok ? " ok" : " MISS"}`,
-    );
-    json.captions = c;
-  }
-  const g = benchGroups();
-  console.log(
-    `  CSV import: ${g.importRowsPerSecond} rows/s (${g.importRows} rows); rule group recompute over ${g.recomputeUsers} users: ${g.recomputeMs} ms (${g.members} members)`,
-  ); // groups and import (issue 14)
+  // 5. Work in the background and off the request path: copying a course, certificates, SCORM, captions, groups.
+  await reportBackground(json, only);
   console.log(`\n${JSON.stringify(json)}`);
 }
 
