@@ -13,7 +13,6 @@ RUN apt-get update \
 ENV npm_config_nodedir=/usr/local \
     PUPPETEER_SKIP_DOWNLOAD=true
 COPY package.json package-lock.json .npmrc .puppeteerrc.cjs ./
-COPY patches/ patches/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund

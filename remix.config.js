@@ -9,150 +9,202 @@
  * an id naming where it is (`pages/admin/organizations/$id/courses/index`); the module asks
  * app/kernel/manage.server.ts `areaOf(request)` which area it answers for.
  *
- * @param {import('@remix-run/dev').DefineRoutesFunction} defineRoutes
+ * The tables below hold one row a page: `[path, file under app/pages/, child rows]` (an `index.tsx` is an
+ * index route, a path left undefined a layout's index), or `shared(prefix, rows)` for modules of
+ * app/pages/organization/ mounted at `prefix`.
  */
-export function pages(defineRoutes) {
-  return defineRoutes((route) => {
-    /** route(path, file, options, children) for a file under app/pages/; an `index.tsx` is an index route. */
-    const page = (path, file, options = {}, children) =>
-      route(path, `pages/${file}`, { ...options, index: /(^|\/)index\.tsx?$/.test(file) }, children);
-    /** A module of app/pages/organization/ mounted at `prefix`, with an id saying where. */
-    const shared = (prefix) => (path, file, children) =>
-      page(path, `organization/${file}`, { id: `pages/${prefix}/${file.replace(/\.tsx?$/, "")}` }, children);
 
-    const organization = (area) => {
-      const screen = shared(`${area}/organizations/$id`);
-      screen("organizations/:id", "_layout.tsx", () => {
-        screen(undefined, "index.tsx");
-        screen(":tab", "$tab.tsx");
-        screen("carousels", "carousels/index.tsx");
-        screen("carousels/:carouselId", "carousels/$carouselId/index.tsx");
-        screen("carousels/:carouselId/delete", "carousels/$carouselId/delete.tsx");
-        screen("categories", "categories/index.tsx");
-        screen("categories/:categoryId", "categories/$categoryId/index.tsx");
-        screen("categories/:categoryId/delete", "categories/$categoryId/delete.tsx");
-        screen("certificate-templates", "certificate-templates/index.tsx");
-        screen("certificate-templates/:certificateTemplateId", "certificate-templates/$certificateTemplateId/index.tsx");
-        screen("certificate-templates/:certificateTemplateId/delete", "certificate-templates/$certificateTemplateId/delete.tsx");
-        screen("courses", "courses/index.tsx");
-        screen("courses/create", "courses/create.tsx");
-        screen("courses/:courseId", "courses/$courseId/index.tsx");
-        screen("courses/:courseId/delete", "courses/$courseId/delete.tsx");
-        screen("courses/:courseId/assignments", "courses/$courseId/assignments.tsx");
-        screen("courses/:courseId/lessons/:lessonId", "courses/$courseId/lessons/$lessonId.tsx");
-        screen("courses/:courseId/lessons/:lessonId/scorm", "courses/$courseId/lessons/$lessonId/scorm.tsx");
-        // Issue 35: a video lesson's caption tracks.
-        screen("courses/:courseId/lessons/:lessonId/captions", "courses/$courseId/lessons/$lessonId/captions.tsx");
-        screen("groups", "groups/index.tsx");
-        screen("groups/create", "groups/create.tsx");
-        screen("groups/:groupId", "groups/$groupId/index.tsx");
-        screen("groups/:groupId/delete", "groups/$groupId/delete.tsx");
-        screen("groups/:groupId/assignments", "groups/$groupId/assignments.tsx");
-        screen("jobs/:jobId", "jobs/$jobId.tsx");
-        screen("leaderboard", "leaderboard.tsx");
-        screen("quizzes", "quizzes/index.tsx");
-        screen("quizzes/create", "quizzes/create.tsx");
-        screen("quizzes/:quizId", "quizzes/$quizId/index.tsx");
-        screen("quizzes/:quizId/delete", "quizzes/$quizId/delete.tsx");
-        screen("quizzes/:quizId/export", "quizzes/$quizId/export.ts");
-        screen("sso", "sso/index.tsx");
-        screen("sso/:driverId", "sso/$driverId.tsx");
-        users(screen);
-        if (area === "admin") {
-          page("api", "admin/organizations/$id/api.tsx");
-          page("delete", "admin/organizations/$id/delete.tsx");
-        }
-      });
-    };
-    /** The users screens, at `users` below where `screen` mounts. */
-    const users = (screen) => {
-      screen("users", "users/index.tsx");
-      screen("users/create", "users/create.tsx");
-      screen("users/:userId", "users/$userId/index.tsx");
-      screen("users/:userId/delete", "users/$userId/delete.tsx");
-    };
+/** @typedef {[string | undefined, string, Row[]?]} Page */
+/** @typedef {{ mount: string, rows: Row[] }} Shared */
+/** @typedef {Page | Shared} Row */
 
-    // The learner's side and the pages anyone may open.
-    page(undefined, "index.tsx");
-    page("*", "$.tsx");
-    page("welcome", "welcome.tsx");
-    page("search", "search.tsx");
-    page("history", "history.tsx");
-    page("language", "language.ts");
-    page("theme", "theme.ts");
-    page("leaderboard", "leaderboard.tsx");
-    page("leaderboard/visibility", "leaderboard/visibility.tsx");
-    // Reminders by e-mail (issue 34): one-click unsubscribe (RFC 8058) and the profile's switch.
-    page("reminders/unsubscribe", "reminders/unsubscribe.tsx");
-    page("reminders/subscription", "reminders/subscription.tsx");
-    page("carousels/:id?", "carousels/$id.tsx");
-    page("categories", "categories/index.tsx");
-    page("categories/:id", "categories/$id.tsx");
-    page("courses/:id", "courses/$id/index.tsx");
-    page("courses/:id/lessons", "courses/$id/lessons/index.tsx");
-    page("courses/:id/lessons/:lessonId", "courses/$id/lessons/$lessonId.tsx");
-    page("groups", "groups/index.tsx");
-    page("groups/:groupId", "groups/$groupId.tsx");
-    page("groups/:groupId/assignments", "groups/$groupId/assignments.tsx");
-    page("quizzes/:quizId", "quizzes/$quizId.tsx");
-    page("certificates/verify", "certificates/verify/index.tsx");
-    page("certificates/verify/:id", "certificates/verify/$id.tsx");
-    page("badges/assertions/:uid", "badges/assertions/$uid.ts");
-    page("badges/classes/:id", "badges/classes/$id.ts");
-    page("badges/images/:id", "badges/images/$id.ts");
-    page("badges/issuer", "badges/issuer.ts");
-    page("profile", "profile/_layout.tsx", {}, () => {
-      page(undefined, "profile/index.tsx");
-      page("bookmarks", "profile/bookmarks.tsx");
-      page("certificates", "profile/certificates/index.tsx");
-      page("certificates/:id", "profile/certificates/$id.tsx");
-      page("security", "profile/security.tsx");
-      page("settings", "profile/settings.tsx");
-    });
+/**
+ * Modules of app/pages/organization/ (files relative to it) mounted at `prefix`, each with an id saying where.
+ * @param {string} prefix
+ * @param {Row[]} rows
+ * @returns {Shared}
+ */
+const shared = (prefix, rows) => ({ mount: prefix, rows });
 
-    // Signing in.
-    page("auth", "auth/index.tsx");
-    page("auth/login", "auth/login.tsx");
-    page("auth/logout", "auth/logout.tsx");
-    page("auth/magic", "auth/magic.tsx");
-    page("auth/password", "auth/password.tsx");
-    page("auth/redirect", "auth/redirect.tsx");
-    page("auth/no-access", "auth/no-access.tsx");
-    page("auth/2fa/confirm", "auth/2fa/confirm.tsx");
-    page("auth/reset", "auth/reset/index.tsx");
-    page("auth/reset/:email/:token?", "auth/reset/$email.tsx");
-    page("auth/sso/:driver/redirect", "auth/sso/$driver/redirect.tsx");
-    page("auth/sso/:driver?/callback", "auth/sso/$driver/callback.tsx");
+/** The users screens, at `users` below where they are mounted. @type {Page[]} */
+const USERS = [
+  ["users", "users/index.tsx"],
+  ["users/create", "users/create.tsx"],
+  ["users/:userId", "users/$userId/index.tsx"],
+  ["users/:userId/delete", "users/$userId/delete.tsx"],
+];
 
-    // Super-admins, on the platform host.
-    page("admin", "admin/_layout.tsx", {}, () => {
-      page(undefined, "admin/index.tsx");
-      page("organizations", "admin/organizations/index.tsx");
-      organization("admin");
-      page("users", "admin/users/index.tsx");
-      page("users/:id", "admin/users/$id.tsx");
-    });
+/** An organization's screens, below its layout (app/pages/organization/). @type {Page[]} */
+const ORGANIZATION = [
+  [undefined, "index.tsx"],
+  [":tab", "$tab.tsx"],
+  ["carousels", "carousels/index.tsx"],
+  ["carousels/:carouselId", "carousels/$carouselId/index.tsx"],
+  ["carousels/:carouselId/delete", "carousels/$carouselId/delete.tsx"],
+  ["categories", "categories/index.tsx"],
+  ["categories/:categoryId", "categories/$categoryId/index.tsx"],
+  ["categories/:categoryId/delete", "categories/$categoryId/delete.tsx"],
+  ["certificate-templates", "certificate-templates/index.tsx"],
+  ["certificate-templates/:certificateTemplateId", "certificate-templates/$certificateTemplateId/index.tsx"],
+  ["certificate-templates/:certificateTemplateId/delete", "certificate-templates/$certificateTemplateId/delete.tsx"],
+  ["courses", "courses/index.tsx"],
+  ["courses/create", "courses/create.tsx"],
+  ["courses/:courseId", "courses/$courseId/index.tsx"],
+  ["courses/:courseId/delete", "courses/$courseId/delete.tsx"],
+  ["courses/:courseId/assignments", "courses/$courseId/assignments.tsx"],
+  ["courses/:courseId/lessons/:lessonId", "courses/$courseId/lessons/$lessonId.tsx"],
+  ["courses/:courseId/lessons/:lessonId/scorm", "courses/$courseId/lessons/$lessonId/scorm.tsx"],
+  // Issue 35: a video lesson's caption tracks.
+  ["courses/:courseId/lessons/:lessonId/captions", "courses/$courseId/lessons/$lessonId/captions.tsx"],
+  ["groups", "groups/index.tsx"],
+  ["groups/create", "groups/create.tsx"],
+  ["groups/:groupId", "groups/$groupId/index.tsx"],
+  ["groups/:groupId/delete", "groups/$groupId/delete.tsx"],
+  ["groups/:groupId/assignments", "groups/$groupId/assignments.tsx"],
+  ["jobs/:jobId", "jobs/$jobId.tsx"],
+  ["leaderboard", "leaderboard.tsx"],
+  ["quizzes", "quizzes/index.tsx"],
+  ["quizzes/create", "quizzes/create.tsx"],
+  ["quizzes/:quizId", "quizzes/$quizId/index.tsx"],
+  ["quizzes/:quizId/delete", "quizzes/$quizId/delete.tsx"],
+  ["quizzes/:quizId/export", "quizzes/$quizId/export.ts"],
+  ["sso", "sso/index.tsx"],
+  ["sso/:driverId", "sso/$driverId.tsx"],
+  ...USERS,
+];
 
-    // An organization's admins, on its host.
-    page("dashboard", "dashboard/_layout.tsx", {}, () => {
-      page(undefined, "dashboard/index.tsx");
-      page("analytics", "dashboard/analytics.tsx");
-      page("analytics/export", "dashboard/analytics/export.ts");
-      page("settings", "dashboard/settings.tsx");
-      page("organizations", "dashboard/organizations/index.tsx");
-      organization("dashboard");
-      users(shared("dashboard"));
-      page("users/settings", "dashboard/users/settings.tsx");
+/**
+ * An organization's layout and screens in `area` (admin or dashboard), then the area's own pages beside them.
+ * @param {string} area
+ * @param {Page[]} own
+ * @returns {Shared}
+ */
+const organization = (area, own = []) => {
+  const prefix = `${area}/organizations/$id`;
+  return shared(prefix, [["organizations/:id", "_layout.tsx", [shared(prefix, ORGANIZATION), ...own]]]);
+};
+
+/** Every page. @type {Row[]} */
+const PAGES = [
+  // The learner's side and the pages anyone may open.
+  [undefined, "index.tsx"],
+  ["*", "$.tsx"],
+  ["welcome", "welcome.tsx"],
+  ["search", "search.tsx"],
+  ["history", "history.tsx"],
+  ["language", "language.ts"],
+  ["theme", "theme.ts"],
+  ["leaderboard", "leaderboard.tsx"],
+  ["leaderboard/visibility", "leaderboard/visibility.tsx"],
+  // Reminders by e-mail (issue 34): one-click unsubscribe (RFC 8058) and the profile's switch.
+  ["reminders/unsubscribe", "reminders/unsubscribe.tsx"],
+  ["reminders/subscription", "reminders/subscription.tsx"],
+  ["carousels/:id?", "carousels/$id.tsx"],
+  ["categories", "categories/index.tsx"],
+  ["categories/:id", "categories/$id.tsx"],
+  ["courses/:id", "courses/$id/index.tsx"],
+  ["courses/:id/lessons", "courses/$id/lessons/index.tsx"],
+  ["courses/:id/lessons/:lessonId", "courses/$id/lessons/$lessonId.tsx"],
+  ["groups", "groups/index.tsx"],
+  ["groups/:groupId", "groups/$groupId.tsx"],
+  ["groups/:groupId/assignments", "groups/$groupId/assignments.tsx"],
+  ["quizzes/:quizId", "quizzes/$quizId.tsx"],
+  ["certificates/verify", "certificates/verify/index.tsx"],
+  ["certificates/verify/:id", "certificates/verify/$id.tsx"],
+  ["badges/assertions/:uid", "badges/assertions/$uid.ts"],
+  ["badges/classes/:id", "badges/classes/$id.ts"],
+  ["badges/images/:id", "badges/images/$id.ts"],
+  ["badges/issuer", "badges/issuer.ts"],
+  [
+    "profile",
+    "profile/_layout.tsx",
+    [
+      [undefined, "profile/index.tsx"],
+      ["bookmarks", "profile/bookmarks.tsx"],
+      ["certificates", "profile/certificates/index.tsx"],
+      ["certificates/:id", "profile/certificates/$id.tsx"],
+      ["security", "profile/security.tsx"],
+      ["settings", "profile/settings.tsx"],
+    ],
+  ],
+
+  // Signing in.
+  ["auth", "auth/index.tsx"],
+  ["auth/login", "auth/login.tsx"],
+  ["auth/logout", "auth/logout.tsx"],
+  ["auth/magic", "auth/magic.tsx"],
+  ["auth/password", "auth/password.tsx"],
+  ["auth/redirect", "auth/redirect.tsx"],
+  ["auth/no-access", "auth/no-access.tsx"],
+  ["auth/2fa/confirm", "auth/2fa/confirm.tsx"],
+  ["auth/reset", "auth/reset/index.tsx"],
+  ["auth/reset/:email/:token?", "auth/reset/$email.tsx"],
+  ["auth/sso/:driver/redirect", "auth/sso/$driver/redirect.tsx"],
+  ["auth/sso/:driver?/callback", "auth/sso/$driver/callback.tsx"],
+
+  // Super-admins, on the platform host.
+  [
+    "admin",
+    "admin/_layout.tsx",
+    [
+      [undefined, "admin/index.tsx"],
+      ["organizations", "admin/organizations/index.tsx"],
+      organization("admin", [
+        ["api", "admin/organizations/$id/api.tsx"],
+        ["delete", "admin/organizations/$id/delete.tsx"],
+      ]),
+      ["users", "admin/users/index.tsx"],
+      ["users/:id", "admin/users/$id.tsx"],
+    ],
+  ],
+
+  // An organization's admins, on its host.
+  [
+    "dashboard",
+    "dashboard/_layout.tsx",
+    [
+      [undefined, "dashboard/index.tsx"],
+      ["analytics", "dashboard/analytics.tsx"],
+      ["analytics/export", "dashboard/analytics/export.ts"],
+      ["settings", "dashboard/settings.tsx"],
+      ["organizations", "dashboard/organizations/index.tsx"],
+      organization("dashboard"),
+      shared("dashboard", USERS),
+      ["users/settings", "dashboard/users/settings.tsx"],
       // The audit of what admins did (issue 44).
-      page("users/audit", "dashboard/users/audit.tsx");
-      page("users/import", "dashboard/users/import/index.tsx");
-      page("users/import/:importId", "dashboard/users/import/$importId.tsx");
+      ["users/audit", "dashboard/users/audit.tsx"],
+      ["users/import", "dashboard/users/import/index.tsx"],
+      ["users/import/:importId", "dashboard/users/import/$importId.tsx"],
       // Compliance report (issue 34).
-      page("compliance", "dashboard/compliance/index.tsx");
-      page("compliance/people", "dashboard/compliance/people.tsx");
-      page("compliance/export", "dashboard/compliance/export.ts");
-    });
-  });
+      ["compliance", "dashboard/compliance/index.tsx"],
+      ["compliance/people", "dashboard/compliance/people.tsx"],
+      ["compliance/export", "dashboard/compliance/export.ts"],
+    ],
+  ],
+];
+
+/**
+ * Declares `rows` with Remix's `route` (`mount`: the prefix of the shared modules' ids, when they are some).
+ * @param {(path: string | undefined, file: string, options: { id?: string, index: boolean }, children?: () => void) => void} route Remix's `route` (of `defineRoutes`)
+ * @param {Row[]} rows
+ * @param {string} [mount]
+ */
+function declare(route, rows, mount) {
+  for (const row of rows) {
+    if (!Array.isArray(row)) {
+      declare(route, row.rows, row.mount);
+      continue;
+    }
+    const [path, file, children] = row;
+    const module = mount ? `organization/${file}` : file;
+    const options = mount ? { id: `pages/${mount}/${file.replace(/\.tsx?$/, "")}` } : {};
+    route(path, `pages/${module}`, { ...options, index: /(^|\/)index\.tsx?$/.test(module) }, children && (() => declare(route, children)));
+  }
+}
+
+/** @param {import('@remix-run/dev').UNSAFE_DefineRoutesFunction} defineRoutes */
+export function pages(defineRoutes) {
+  return defineRoutes((route) => declare(route, PAGES));
 }
 
 /** @type {import('@remix-run/dev').AppConfig} */

@@ -16,12 +16,19 @@ export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ["default", "./tests/helpers/summary-reporter.ts"],
-    globalSetup: ["./tests/setup/global.ts"],
     maxWorkers: 4,
+    // `npm run test:changed` (vitest's --changed) runs every file when one of these changed.
+    forceRerunTriggers: ["**/package.json/**", "**/vitest.config.*/**", "**/tests/setup/**"],
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"], environment: "node", setupFiles: ["./tests/setup/cleanup.ts"] },
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.{ts,tsx}"],
+          environment: "node",
+          globalSetup: ["./tests/setup/global.ts"],
+          setupFiles: ["./tests/setup/cleanup.ts"],
+        },
       },
       {
         resolve: { alias },
@@ -29,6 +36,7 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
+          globalSetup: ["./tests/setup/global.ts", "./tests/setup/demo-template.ts"],
           setupFiles: ["./tests/setup/cleanup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -40,6 +48,7 @@ export default defineConfig({
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
           environment: "node",
+          globalSetup: ["./tests/setup/global.ts", "./tests/setup/demo-template.ts", "./tests/setup/chromium.ts"],
           setupFiles: ["./tests/setup/cleanup.ts"],
           testTimeout: 90_000,
           hookTimeout: 60_000,

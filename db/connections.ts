@@ -1,7 +1,8 @@
 /**
- * The better-sqlite3 connection under a drizzle database or transaction, as db/open.ts made them: it
- * records each handle it builds and each transaction it begins, so that what is kept per connection
- * (db/prepared.ts, db/content-cache.ts) is found from any of them without reading drizzle's internals.
+ * The better-sqlite3 connection under a drizzle database or transaction. A handle carries it as `$client`
+ * (drizzle's own); a transaction does not, so db/open.ts records each transaction it begins here, so that
+ * what is kept per connection (db/prepared.ts, db/content-cache.ts) is found from any of them without
+ * reading drizzle's internals.
  */
 // One registry per process: the server (build/server.js) opens the handles and begins the transactions,
 // the app (build/index.js) asks for their connections, and each bundle has its own copy of this module.
@@ -11,11 +12,11 @@ const connections: WeakMap<object, object> = ((globalThis as Record<symbol, unkn
   object
 >()) as WeakMap<object, object>;
 
-export function rememberConnection(handle: object, connection: object) {
-  connections.set(handle, connection);
+export function rememberConnection(transaction: object, connection: object) {
+  connections.set(transaction, connection);
 }
 
-/** The connection under `db` (a handle or transaction db/open.ts made), or `db` itself for anything else. */
+/** The connection under `db` (a handle, or a transaction db/open.ts began), or `db` itself for anything else. */
 export function connectionOf(db: object): object {
-  return connections.get(db) ?? (db as { $client?: object }).$client ?? db;
+  return connections.get(db) ?? ("$client" in db && typeof db.$client === "object" && db.$client !== null ? db.$client : db);
 }

@@ -2,22 +2,19 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { BetterSQLite3Database, BetterSQLiteSession } from "drizzle-orm/better-sqlite3";
-import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import type { BaseSQLiteDatabase, SQLiteTransactionConfig } from "drizzle-orm/sqlite-core";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { rememberConnection } from "./connections";
 
-/** drizzle 0.45's type has no `$client`; we add it (docs/decisions/001-stack-and-layout.md, trap 7). */
-export type DrizzleDb<S extends Record<string, unknown>> = BetterSQLite3Database<S> & {
-  $client: Database.Database;
-};
 /**
- * The handles carry no relational schema (`db.query.*`): nothing uses drizzle's relational queries, and
- * each transaction would otherwise build one query builder per table (docs/decisions/014-speed.md).
+ * A database handle: what drizzle's own `drizzle(client)` returns. It carries no relational schema
+ * (`db.query.*`): nothing uses drizzle's relational queries, and with one every open worked out drizzle's
+ * view of the schema and every transaction built a query builder per table (docs/decisions/014-speed.md).
  */
-export type PlatformDb = DrizzleDb<Record<string, never>>;
-export type TenantDb = DrizzleDb<Record<string, never>>;
+export type DrizzleDb = BetterSQLite3Database & { $client: Database.Database };
+export type PlatformDb = DrizzleDb;
+export type TenantDb = DrizzleDb;
 /** What model functions take: an open tenant database or a transaction on one. */
 export type TenantConn = BaseSQLiteDatabase<"sync", Database.RunResult, Record<string, never>>;
 export type PlatformConn = BaseSQLiteDatabase<"sync", Database.RunResult, Record<string, never>>;
@@ -67,56 +64,6 @@ function applyPragmas(sqlite: Database.Database, busyTimeoutMs: number) {
   sqlite.pragma(`cache_size = -${HANDLE_CACHE_KIB}`);
 }
 
-/** How many prepared statements each handle keeps (an LRU keyed by SQL text). */
-export const STATEMENT_CACHE_SIZE = 100;
-
-/** `LIMIT ?` (or a named parameter) where it ends a select: what `planOnce` rewrites. */
-const BOUND_LIMIT = /\blimit\s+(\?\d*|[:@$][a-z_]\w*)(?=\s*(?:$|[);]|offset\b))/gi;
-
-/**
- * A statement's SQL with each LIMIT given as a bound parameter written `? + 0`. SQLite reads a bound LIMIT
- * when it plans a statement (sqlite3ExprIsInteger, since 3.47) and so marks the statement to be planned
- * again whenever that parameter is bound, which better-sqlite3 does on every call: drizzle writes every
- * `.limit(n)` as `limit ?`, and a one-row read by index cost 25–60 µs instead of 3–5, the time to parse
- * and plan it again (docs/decisions/040-bound-limits.md). `? + 0` is an expression, not a parameter: the
- * statement is planned once, as SQLite plans it before any value is bound, and the limit is read when it
- * runs. The parameters and their order are unchanged, and so is every result for the numbers we bind.
- */
-export function planOnce(source: string) {
-  return source.replace(BOUND_LIMIT, "limit $1 + 0");
-}
-
-/**
- * Statements are prepared once per database handle and reused: drizzle (and better-sqlite3) would
- * otherwise parse and plan the same SQL again on every call, which was a large part of a small query's
- * cost (and SQLite itself would plan one with a bound LIMIT again on every call: `planOnce`). A statement
- * handed out again is put back in its default mode (drizzle switches reads to raw rows); one still being
- * iterated is never shared — the caller then gets a fresh one.
- */
-function cacheStatements(sqlite: Database.Database, size = STATEMENT_CACHE_SIZE) {
-  const prepare = sqlite.prepare.bind(sqlite) as (source: string) => Database.Statement;
-  const cache = new Map<string, Database.Statement>();
-  sqlite.prepare = ((source: string) => {
-    const hit = cache.get(source);
-    if (hit && !hit.busy) {
-      cache.delete(source); // most recently used goes last
-      cache.set(source, hit);
-      if (hit.reader) {
-        hit.raw(false);
-        hit.pluck(false);
-        hit.expand(false);
-      }
-      return hit;
-    }
-    const statement = prepare(planOnce(source));
-    if (!hit) {
-      if (cache.size >= size) cache.delete(cache.keys().next().value!);
-      cache.set(source, statement);
-    }
-    return statement;
-  }) as typeof sqlite.prepare;
-}
-
 const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
 
 /**
@@ -154,53 +101,44 @@ export function checkDatabaseFile(file: string) {
   }
 }
 
+/** A transaction as drizzle hands it to `db.transaction`'s callback (a savepoint's is the same type). */
+type Transaction = Parameters<Parameters<DrizzleDb["transaction"]>[0]>[0];
+
 /**
- * Transactions take the write lock when they begin (`BEGIN IMMEDIATE`), not at their first write: with
- * a deferred BEGIN, a transaction that reads and then writes while another process (a CLI script, a
- * backup) holds the lock fails with SQLITE_BUSY at once, without waiting for busy_timeout (or, in the
- * server, for the wait on timers that comes before a request's writes: db/write-lock.ts).
+ * drizzle over an open connection, through drizzle's own `drizzle(client)`: no logger, no relational schema.
+ * Its transactions, and each transaction begun inside one, are recorded with their connection
+ * (db/connections.ts), so that what is kept per connection (db/prepared.ts, db/content-cache.ts) is found
+ * from a transaction at any depth rather than built again: drizzle has no public way back from a
+ * transaction to its client.
+ *
+ * They also take the write lock when they begin (`BEGIN IMMEDIATE`, drizzle's `behavior: "immediate"`)
+ * unless a caller asks otherwise: with a deferred BEGIN, a transaction that reads and then writes while
+ * another process (a CLI script, a backup) holds the lock fails with SQLITE_BUSY at once, without waiting
+ * for busy_timeout (or, in the server, for the wait on timers that comes before a request's writes:
+ * db/write-lock.ts). A savepoint inside a transaction has no behavior of its own.
  */
-function writeTransactionsImmediately(db: DrizzleDb<Record<string, never>>) {
+function drizzleOver(sqlite: Database.Database): DrizzleDb {
+  const db = drizzle(sqlite);
   const begin = db.transaction.bind(db);
-  db.transaction = ((work: Parameters<typeof begin>[0], config?: Parameters<typeof begin>[1]) =>
+  db.transaction = <T>(work: (tx: Transaction) => T, config?: SQLiteTransactionConfig): T =>
     begin(
       (tx) => {
-        rememberTransaction(tx, db.$client);
+        rememberTransaction(tx, sqlite);
         return work(tx);
       },
       { behavior: "immediate", ...config },
-    )) as typeof db.transaction;
+    );
+  return db;
 }
-
-/**
- * Records a transaction's connection (db/connections.ts), and that of every transaction begun inside it (a
- * savepoint: a model's `db.transaction` when its caller already holds one, as group commit's works do), so
- * that what is kept per connection (db/prepared.ts) is found from any depth rather than built again.
- */
-type Transaction = Parameters<Parameters<DrizzleDb<Record<string, never>>["transaction"]>[0]>[0];
 
 function rememberTransaction(tx: Transaction, client: Database.Database) {
   rememberConnection(tx, client);
   const nested = tx.transaction.bind(tx);
-  tx.transaction = ((work: (inner: Transaction) => unknown, config?: Parameters<typeof nested>[1]) =>
+  tx.transaction = <T>(work: (inner: Transaction) => T, config?: SQLiteTransactionConfig): T =>
     nested((inner) => {
       rememberTransaction(inner, client);
       return work(inner);
-    }, config)) as typeof tx.transaction;
-}
-
-/**
- * What `drizzle(sqlite)` builds (drizzle-orm/better-sqlite3/driver.js): no logger, no relational schema
- * (nothing here uses `db.query.*`). With the schema, every open worked out drizzle's relational view of
- * it (a sixth of opening a tenant database) and every transaction built a query builder per table.
- */
-function drizzleOver(sqlite: Database.Database): DrizzleDb<Record<string, never>> {
-  const dialect = new SQLiteSyncDialect();
-  const session = new BetterSQLiteSession(sqlite, dialect, undefined, {});
-  const db = new BetterSQLite3Database("sync", dialect, session as never, undefined) as DrizzleDb<Record<string, never>>;
-  db.$client = sqlite;
-  rememberConnection(db, sqlite);
-  return db;
+    }, config);
 }
 
 type MigrationFolder = keyof typeof MIGRATIONS;
@@ -231,7 +169,7 @@ function lastAppliedMillis(sqlite: Database.Database) {
 }
 
 /** Applies pending migrations; a database that holds the newest one costs one query. */
-function migrateIfNeeded(db: DrizzleDb<Record<string, never>>, folder: MigrationFolder) {
+function migrateIfNeeded(db: DrizzleDb, folder: MigrationFolder) {
   const sqlite = db.$client;
   if (hasMigrationsTable(sqlite) && lastAppliedMillis(sqlite) >= newestMigrationMillis(folder)) return;
   applyMigrations(sqlite, folder);
@@ -268,15 +206,13 @@ function openWith(
   file: string,
   folder: MigrationFolder,
   { create, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS }: { create: boolean } & OpenOptions,
-): DrizzleDb<Record<string, never>> {
+): DrizzleDb {
   if (!create) checkDatabaseFile(file);
   let sqlite: Database.Database | undefined;
   try {
     sqlite = new Database(file, { fileMustExist: !create, timeout: busyTimeoutMs });
-    cacheStatements(sqlite);
     applyPragmas(sqlite, busyTimeoutMs);
     const db = drizzleOver(sqlite);
-    writeTransactionsImmediately(db);
     if (!create && !hasMigrationsTable(sqlite)) {
       // Every database we create is migrated at once; one without the table was never ours or lost it.
       throw new DatabaseUnavailableError("database has no migration history", file);

@@ -1,19 +1,21 @@
-import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
+import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import type { NextFunction, Request, Response } from "express";
 import { pageBody } from "../app/utils/page-body";
 import { sendReply } from "./api";
 import { laneRequest, remixUrl, streamingRequest } from "./lane-request";
 import type { LearnerPageCache } from "./learner-page-cache";
+import { partitionedRequestHandler } from "./route-partitions";
 import { sendTenantBusy, tenantWasBusy } from "./tenant-lock";
 
 /**
  * Remix's Express adapter (`createRequestHandler` of @remix-run/express), except that a page asked for with
  * GET or HEAD gets a Request whose abort signal is made only when something asks for it
  * (server/lane-request.ts): undici's Request with a signal following Remix's AbortController cost about a
- * tenth of a small page's CPU (docs/decisions/014-speed.md, "Route matching"). The signal is aborted, as Remix's
+ * tenth of a small page's CPU (docs/decisions/014-speed.md, "The /api lane"). The signal is aborted, as Remix's
  * is, when the connection closes before the reply is finished. Requests with a body (forms sent without
  * JavaScript) are streamed and counted against the request's limit (server/body-limits.ts). A rendered page's
- * bytes are written out directly. With `learnerPages`, a signed-in learner's home or course page may be
+ * bytes are written out directly. Remix is handed only the routes the path can match
+ * (server/route-partitions.ts). With `learnerPages`, a signed-in learner's home or course page may be
  * answered from the pages kept for them (server/learner-page-cache.ts), once the viewer is known.
  */
 export function documents(
@@ -22,7 +24,7 @@ export function documents(
   getLoadContext: (req: Request, res: Response) => Promise<AppLoadContext>,
   learnerPages?: LearnerPageCache,
 ) {
-  const handleRequest = createRequestHandler(build, mode);
+  const handleRequest = partitionedRequestHandler(build, mode);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const mark = learnerPages ? learnerPages.mark(req, res) : null;

@@ -141,6 +141,38 @@ export function courseRulesSql(db: TenantConn, viewer: Viewer) {
   };
 }
 
+/**
+ * Everything the visibility and opening rules read of the database besides the viewer's own values (their
+ * groups and completed prerequisites, bound as parameters): these columns of `courses` and `group_courses`.
+ * tests/unit/course-rules.test.ts fails when the rules' SQL reads a column not listed here.
+ */
+const RULE_INPUTS = [
+  {
+    table: courses,
+    columns: [courses.id, courses.published, courses.blockDefaultAccess, courses.forceGroups, courses.prerequisiteCourseId],
+  },
+  { table: groupCourses, columns: [groupCourses.groupId, groupCourses.courseId] },
+] as const;
+
+/**
+ * The rules' inputs as one SQL expression (text, no parameters): every row of `RULE_INPUTS`, each table's
+ * rows in one string. It differs after any change to which courses any viewer sees or may open, whatever
+ * their groups and completed prerequisites, so what is worked out from the rules and the viewer's values
+ * alone may be kept while it is unchanged (the search's results: app/models/search.server.ts).
+ */
+export const courseRulesState: string = dialect.sqlToQuery(
+  sql.join(
+    RULE_INPUTS.map(({ table, columns }) => {
+      const row = sql.join(
+        columns.map((column) => sql`coalesce(${column}, '')`),
+        sql` || ':' || `,
+      );
+      return sql`coalesce((select group_concat(r, ',') from (select ${row} as r from ${table} order by 1)), '')`;
+    }),
+    sql` || '|' || `,
+  ),
+).sql;
+
 /** Whether a course, already read, is one the viewer sees listed (the same rule as `visibleCourses`). */
 export function isVisible(db: TenantConn, viewer: Viewer, course: Course): boolean {
   if (mayPreview(viewer)) return true;
@@ -196,7 +228,7 @@ export function mayBeRefused(course: Course): SQL {
 
 /**
  * May the viewer open the course (its lessons, materials, quizzes, SCORM content)? Drafts are for those
- * who may preview: anyone else finds no such course (app/models/learning.server.ts `findCourse`), and is
+ * who may preview: anyone else finds no such course (app/models/course-lookup.server.ts `findCourse`), and is
  * refused here should a caller ask about one. Then sign-in, groups, and the prerequisite.
  */
 export function courseAccess(db: TenantConn, viewer: Viewer, course: Course): Access {

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import type { AccessDenied } from "~/models/learning.server";
+import type { AccessDenied } from "~/access/courses";
 
 /** docs/product.md §8's access messages, where the rule applies. */
 export function AccessMessage({ reason, loginUrl }: { reason: AccessDenied; loginUrl: string }) {

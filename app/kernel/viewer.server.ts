@@ -6,7 +6,7 @@ import { anonymousViewer, roleOfMember, type Viewer } from "../access/viewer";
 import { findApiToken, tokenCapabilities } from "../models/auth/api-token.server";
 import { organizationRealm, platformRealm, roleIn, type AuthRealm } from "../models/auth/realm.server";
 import { findSession, SESSION_LIFETIME_SECONDS } from "../models/auth/session.server";
-import { membershipsOf } from "../models/group.server";
+import { membershipsOf } from "../models/group-members.server";
 import { getUser } from "../models/user.server";
 import { capabilitiesOf, type Role } from "../utils/capabilities";
 import type { Language } from "../utils/i18n";

@@ -4,6 +4,7 @@ import type { Viewer } from "../access/viewer";
 import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import { cachedByVersion } from "../../db/content-cache";
+import { plannedLimit } from "../../db/planned-limit";
 import { preparedOnce } from "../../db/prepared";
 import { contentVersionOf } from "./content-version.server";
 import { lastSeenCourses } from "./learning.server";
@@ -165,7 +166,7 @@ export function recentCourseCards(db: TenantConn, viewer: Viewer, limit: number)
       .innerJoin(courses, eq(courses.id, seen.courseId))
       .where(visible.where)
       .orderBy(desc(seen.lastSeen), desc(courses.id))
-      .limit(sql.placeholder("limit"))
+      .limit(plannedLimit(sql.placeholder("limit")))
       .prepare();
   })
     .all({ userId: viewer.person.id, limit, ...visible.params })

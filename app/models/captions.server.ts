@@ -6,7 +6,7 @@ import type { Viewer } from "../access/viewer";
 import { lessonAccess } from "../access/courses";
 import { CaptionError, cueText, decodeCaptionBytes, parseCaptions, toWebVtt, type Cue, type LeftOut } from "../utils/captions";
 import { CAPTION_FILE_MAX_BYTES, deleteFile, storeGeneratedFile } from "./file.server";
-import { findLesson } from "./learning.server";
+import { findLesson } from "./course-lookup.server";
 import type { WriteResult } from "./resource";
 
 /**

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import QRCode from "qrcode";
 import type { CertificateLayout } from "../../db/tenant";
 import { formatDate } from "../utils/dates";
-import type { Placeholder } from "./certificate.server";
+import type { Placeholder } from "./certificate-templates.server";
 
 /**
  * A certificate as one self-contained HTML page for the renderer: every text is escaped, placeholders are
@@ -44,7 +44,7 @@ export function certificateDay(day: string, language: string) {
 
 /**
  * Where a certificate that expires says so when its template has no block with {expiry_date}: under the
- * starter layout's date line, centred (app/models/certificate.server.ts `starterBlocks`). An admin who wants
+ * starter layout's date line, centred (app/models/certificate-templates.server.ts `starterBlocks`). An admin who wants
  * it elsewhere adds a block with the placeholder.
  */
 const EXPIRY_BLOCK = { x: 10, y: 78, width: 80, size: 12, align: "center", bold: false, color: "#1f2937" } as const;

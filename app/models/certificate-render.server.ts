@@ -17,7 +17,9 @@ import {
 import { addMonths } from "../utils/calendar";
 import { FALLBACK_LANGUAGE, isLanguage } from "../utils/i18n";
 import { getFixedT } from "../utils/i18n.server";
-import { getCertificate, pdfName, setCertificatePdf, type Placeholder } from "./certificate.server";
+import { getCertificate } from "./certificate.server";
+import { pdfName, setCertificatePdf } from "./certificate-pdf.server";
+import type { Placeholder } from "./certificate-templates.server";
 import { fileOnDisk, getFile } from "./file.server";
 
 /** What building a certificate page needs beyond the tenant database. */

@@ -20,7 +20,7 @@ import { localToday } from "./assignment.server";
  *
  * **Who counts.** A person is assigned a course while at least one of their assignment rows of it is current
  * (no `left_at`): their own assignment, one through a group they are still a member of, or one through a
- * group since deleted. Someone who leaves a group keeps their rows as history (app/models/assignment.server.ts
+ * group since deleted. Someone who leaves a group keeps their rows as history (app/models/assignment-membership.server.ts
  * `markLeft`) but is no longer counted through it; if they are still assigned the course another way, they
  * count once, through that. A person assigned one course twice counts once: done when every current row is
  * done, otherwise due on the earliest open row's day. Per course the numbers are people; per group they are

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, or, sql, type SQL } from "drizzle-orm";
 import { published, visibleCourses, visibleCoursesPrepared } from "../access/courses";
 import { cachedByVersion } from "../../db/content-cache";
+import { plannedLimit } from "../../db/planned-limit";
 import { preparedOnce } from "../../db/prepared";
 import { contentVersionOf } from "./content-version.server";
 import { z } from "zod";
@@ -57,7 +58,7 @@ function visiblePage(db: TenantConn, visible: ReturnType<typeof visibleCoursesPr
       .from(courses)
       .where(visible.where)
       .orderBy(asc(courses.position), asc(courses.id))
-      .limit(sql.placeholder("limit"))
+      .limit(plannedLimit(sql.placeholder("limit")))
       .offset(sql.placeholder("offset"))
       .prepare(),
   ).all({ limit: page.perPage, offset: (page.page - 1) * page.perPage, ...visible.params });

@@ -5,7 +5,8 @@ import { groupMembers, users } from "../../db/tenant";
 import { mayAddToGroup, mayChangeGroupAdmins, mayRemoveFromGroup, type GroupCandidate } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import { recordAudit, type AuditChange, type AuditVia } from "./admin-audit.server";
-import { addMembers, canManageGroup, getGroup, getMembership, removeMember, setMemberAdmin } from "./group.server";
+import { addMembers, getMembership, removeMember, setMemberAdmin } from "./group-members.server";
+import { canManageGroup, getGroup } from "./group.server";
 import { findUserByEmail } from "./user.server";
 
 /**
@@ -13,7 +14,7 @@ import { findUserByEmail } from "./user.server";
  * "Who a group admin may add"): the group screens' buttons and `POST /api/groups/{id}/attach`. Whom a
  * viewer may add, remove or make an admin is app/access/rules.ts's answer; every change lands in the
  * audit (app/models/admin-audit.server.ts) in the same transaction. The plain writes these wrap
- * (app/models/group.server.ts `addMembers`, `removeMember`, `setMemberAdmin`) are for the demo and for what
+ * (app/models/group-members.server.ts `addMembers`, `removeMember`, `setMemberAdmin`) are for the demo and for what
  * the organization's settings do by themselves.
  */
 export type MembershipRefusal = "not_managed" | "unknown";

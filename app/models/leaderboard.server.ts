@@ -4,6 +4,7 @@ import type { Viewer } from "../access/viewer";
 import type Database from "better-sqlite3";
 import { connectionOf } from "../../db/connections";
 import type { TenantConn } from "../../db/open";
+import { plannedLimit } from "../../db/planned-limit";
 import { preparedOnce } from "../../db/prepared";
 import {
   badges,
@@ -61,13 +62,26 @@ export function displayName(u: { firstName: string; lastName: string; id: number
 export function boardCourseChoices(db: TenantConn, viewer: Viewer) {
   const visible = visibleCoursesPrepared(viewer);
   return preparedOnce(db, `leaderboard.courseChoices.${visible.key}`, () =>
-    db.select({ id: courses.id, title: courses.title }).from(courses).where(visible.where).orderBy(asc(courses.title)).limit(200).prepare(),
+    db
+      .select({ id: courses.id, title: courses.title })
+      .from(courses)
+      .where(visible.where)
+      .orderBy(asc(courses.title))
+      .limit(plannedLimit(200))
+      .prepare(),
   ).all(visible.params);
 }
 
 /** A person of this organization as the leaderboard names them, or undefined; who may see them is the caller's check. */
 export function boardPerson(db: TenantConn, id: number) {
-  return db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, id)).get();
+  // Prepared once per connection: GET /api/leaderboard/rank/{id} asks for one on every call.
+  return preparedOnce(db, "leaderboard.person", () =>
+    db
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(eq(users.id, p("id")))
+      .prepare(),
+  ).get({ id });
 }
 
 /** A course as a course board names it, if the viewer sees it, or undefined. */
@@ -118,7 +132,7 @@ export function boardPage(db: TenantConn, board: Board, { limit = 10, offset = 0
       .innerJoin(users, eq(users.id, pointsTotals.userId))
       .where(and(eq(pointsTotals.period, p("period")), eq(pointsTotals.key, p("key")), eq(pointsTotals.hidden, false)))
       .orderBy(desc(pointsTotals.points), desc(pointsTotals.userId))
-      .limit(p("limit"))
+      .limit(plannedLimit(p("limit")))
       .offset(p("offset"))
       .prepare(),
   ).all({ period: board.period, key: board.key, limit, offset });
@@ -285,7 +299,7 @@ export function widget(db: TenantConn, name: Widget, { limit = 10, now = new Dat
         .innerJoin(users, eq(users.id, learnerStats.userId))
         .where(and(eq(learnerStats.hidden, false), gte(learnerStats.lastActiveDay, p("yesterday")), gt(learnerStats.currentStreak, 0)))
         .orderBy(desc(learnerStats.currentStreak), desc(learnerStats.lastActiveDay), desc(learnerStats.userId))
-        .limit(p("limit"))
+        .limit(plannedLimit(p("limit")))
         .prepare(),
     ).all({ yesterday, limit }),
   );
@@ -303,11 +317,14 @@ const WINDOWS = {
   "watch-time": "select user_id, sum(seconds) as value from watch_time_daily where day >= :since group by user_id",
 } as const;
 
-/** A window's ranking: the statement counted at most once a minute (`WIDGET_RECOUNT_MS`). */
+/**
+ * A window's ranking: the statement counted at most once a minute (`WIDGET_RECOUNT_MS`). Its LIMIT is
+ * `:limit + 0` so that SQLite plans it once (db/planned-limit.ts).
+ */
 function windowRanking(window: string) {
   return `select w.user_id as userId, w.value as value from (${window}) w
          where not exists (select 1 from learner_stats s where s.user_id = w.user_id and s.hidden = 1)
-         order by w.value desc, w.user_id asc limit :limit`;
+         order by w.value desc, w.user_id asc limit :limit + 0`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Quiz } from "../../db/tenant";
 import { csvResponse, toCsv } from "../utils/csv.server";
-import type { quizResults } from "./quiz.server";
+import type { quizResults } from "./quiz-results.server";
 
 /** A quiz's ended attempts as CSV, one row per attempt (cells neutralised as the users export does). */
 export function quizResultsCsv(quiz: Quiz, results: ReturnType<typeof quizResults>) {

@@ -2,18 +2,9 @@ import type { Resource } from "./resource";
 import type { Viewer } from "../access/viewer";
 import type { TenantDb } from "../../db/open";
 import { may } from "../access/rules";
-import {
-  createQuiz,
-  createQuizSchema,
-  deleteQuiz,
-  getQuiz,
-  listQuizzes,
-  quizEditorView,
-  quizSummary,
-  takeableQuizIds,
-  updateQuiz,
-  updateQuizSchema,
-} from "./quiz.server";
+import { createQuiz, createQuizSchema, deleteQuiz, quizEditorView, updateQuiz, updateQuizSchema } from "./quiz-authoring.server";
+import { getQuiz, listQuizzes, quizSummary } from "./quiz.server";
+import { takeableQuizIds } from "./quiz-lessons.server";
 
 /**
  * docs/product.md §7 "quizzes": the generic calls. Writing needs write:quiz. Reading: those with read:quiz see every

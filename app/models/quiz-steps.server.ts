@@ -2,7 +2,9 @@ import { redirect, safeRedirectPath } from "../utils/redirect";
 import { count, eq } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { quizAnswers, type Lesson, type Quiz } from "../../db/tenant";
-import { endAttempt, expireIfDue, getAttempt, openAttempt, QuizError, saveAnswers, startAttempt } from "./quiz.server";
+import { endAttempt, expireIfDue } from "./quiz-grading.server";
+import { getAttempt, openAttempt, saveAnswers, startAttempt } from "./quiz-attempts.server";
+import { QuizError } from "./quiz-refusal.server";
 
 /**
  * The page side of taking a quiz: one form post per step (start, answer and move, submit, retake), each

@@ -1,8 +1,8 @@
 import { setSubscribers } from "./events.server";
-import { assignmentsForCourseCompleted } from "./assignment.server";
+import { assignmentsForCourseCompleted } from "./assignment-membership.server";
 import { recordCourseCompleted, recordQuizAttempt, recordWatchTime } from "./analytics.server";
-import { issueCertificate } from "./certificate.server";
-import { recomputeUserMemberships } from "./group.server";
+import { issueCertificate } from "./certificate-issuing.server";
+import { recomputeUserMemberships } from "./group-rule-members.server";
 import {
   pointsForBookmark,
   pointsForCourseCompleted,

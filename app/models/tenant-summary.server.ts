@@ -46,7 +46,8 @@ const PERSON = "id as userId, email, first_name as firstName, last_name as lastN
 function tenantStatements(tenant: TenantDb) {
   const sqlite = tenant.$client;
   return preparedOnce(tenant, "summary.carry", () => ({
-    notes: sqlite.prepare("select id, user_id as userId from summary_changes order by id limit ?"),
+    // `? + 0`: a LIMIT SQLite plans once (db/planned-limit.ts).
+    notes: sqlite.prepare("select id, user_id as userId from summary_changes order by id limit ? + 0"),
     clearUpTo: sqlite.prepare("delete from summary_changes where id <= ?"),
     clear: sqlite.prepare("delete from summary_changes"),
     more: sqlite.prepare("select exists (select 1 from summary_changes)").pluck(),

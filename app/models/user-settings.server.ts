@@ -2,7 +2,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { groupMembers, groups, userSettings } from "../../db/tenant";
 import type { LANGUAGES } from "../utils/i18n";
-import { assignJoined } from "./assignment.server";
+import { assignJoined } from "./assignment-membership.server";
 import type { UserSettingsForm } from "./forms/user-settings";
 
 /**

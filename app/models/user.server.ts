@@ -6,7 +6,7 @@ import { magicLinks, passwordResets, sessions, users, type User, type UserRole }
 import { roleIn, type AuthRealm } from "./auth/realm.server";
 import { hashPassword, normalizeEmail } from "./auth/secrets.server";
 import { contains } from "../utils/pagination";
-import { recomputeUserMemberships } from "./group.server";
+import { recomputeUserMemberships } from "./group-rule-members.server";
 import { getUserSettings, joinDefaultGroups } from "./user-settings.server";
 
 export type { User };

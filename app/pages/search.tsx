@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { EmptyState } from "~/components/empty-state";
-import { search } from "~/models/learning.server";
+import { search } from "~/models/search.server";
 import { learnerContext } from "~/kernel/learner.server";
 import { clock } from "~/utils/duration";
 

@@ -5,15 +5,12 @@ import {
   assignmentPeoplePage,
   assignmentSummaries,
   cannotOpenOf,
-  createAssignment,
-  deleteAssignment,
-  findPeople,
   PERSON_STATES,
   type AssignmentSummary,
-  type AssignmentTarget,
-  type CannotOpen,
   type PersonState,
-} from "~/models/assignment.server";
+} from "~/models/assignment-reports.server";
+import { createAssignment, deleteAssignment, findPeople, type AssignmentTarget } from "~/models/assignment.server";
+import type { CannotOpen } from "~/models/assignment-access.server";
 import { getCourse, listVisibleCourses } from "~/models/course.server";
 import type { TenantConn } from "~/models/database.server";
 import { assignCourseFormSchema, assignFormSchema, dueRuleOf } from "~/models/forms/assignments";

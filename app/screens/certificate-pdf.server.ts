@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { pdfState, RENDER_JOB, type Certificate, type PdfState } from "~/models/certificate.server";
+import { pdfState, RENDER_JOB, type PdfState } from "~/models/certificate-pdf.server";
+import type { Certificate } from "~/models/certificate.server";
 import { getFile } from "~/models/file.server";
 import type { Organization } from "~/models/organization.server";
 

@@ -1,20 +1,18 @@
-import { getFormProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "~/utils/redirect";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
-import { useEffect, useRef } from "react";
 import { useTranslation } from "~/utils/translate";
-import { controlProps, ErrorList, FormErrors, FormMessage, useZodForm } from "~/components/form";
-import { MAX_BLOCKS, templateFormSchema } from "~/models/forms/certificates";
+import { ErrorList, FormMessage } from "~/components/form";
+import { templateFormSchema } from "~/models/forms/certificates";
 import { parseForm } from "~/utils/form";
 import {
   courseChoices,
   PLACEHOLDERS,
   templateCourseIds,
   updateTemplate,
-  type CertificateBlock,
   type CertificateLayout,
-} from "~/models/certificate.server";
+} from "~/models/certificate-templates.server";
 import { renderPreviewPng } from "~/models/certificate-render.server";
 import { listFiles } from "~/models/file.server";
 import { redirectWithFlash } from "~/utils/flash.server";
@@ -24,6 +22,8 @@ import { languageFor } from "~/utils/preferences.server";
 import { handleUpload } from "~/kernel/upload.server";
 import { templateFrom, templatesBase } from "./certificate-templates";
 import { readForm } from "~/utils/form-data.server";
+import { templateDefaults } from "./certificate-template-defaults";
+import { TemplateForm } from "./certificate-template-form";
 
 /**
  * One certificate template's editor: page, background (from the file library, or uploaded here), logo,
@@ -114,42 +114,6 @@ interface PreviewReply {
   uploadErrors?: string[];
 }
 
-/** The form's values of a layout: the blocks in slots (and an empty one for a new block), ticks as "on". */
-function templateDefaults(name: string, layout: CertificateLayout, ticked: number[], isDefault: boolean) {
-  const blocks: Array<CertificateBlock | null> = [...layout.blocks, ...(layout.blocks.length < MAX_BLOCKS ? [null] : [])];
-  const on = (b: boolean) => (b ? "on" : undefined);
-  const slots = blocks.map((block, i) => {
-    const b = block ?? NEW_BLOCK;
-    const n = (part: string) => `block_${i}_${part}`;
-    return {
-      [n("text")]: b.text,
-      [n("x")]: String(b.x),
-      [n("y")]: String(b.y),
-      [n("width")]: String(b.width),
-      [n("size")]: String(b.size),
-      [n("align")]: b.align,
-      [n("color")]: b.color,
-      [n("bold")]: on(b.bold),
-    };
-  });
-  return Object.assign(
-    {
-      name,
-      page_size: layout.pageSize,
-      orientation: layout.orientation,
-      background_file_id: layout.backgroundFileId ? String(layout.backgroundFileId) : "",
-      show_logo: on(layout.showLogo),
-      show_qr: on(layout.showQr),
-      is_default: on(isDefault),
-      course_id: ticked.map(String),
-      block_count: String(blocks.length),
-    },
-    ...slots,
-  );
-}
-
-const NEW_BLOCK: CertificateBlock = { text: "", x: 10, y: 80, width: 80, size: 14, align: "center", bold: false, color: "#1f2937" };
-
 export function EditTemplate() {
   const { t } = useTranslation();
   const data = useLoaderData<EditorData>();
@@ -200,216 +164,5 @@ export function EditTemplate() {
         </Link>
       </div>
     </section>
-  );
-}
-
-function TemplateForm({
-  data,
-  layout,
-  defaultValue,
-  lastResult,
-  onPreview,
-}: {
-  data: EditorData;
-  layout: CertificateLayout;
-  defaultValue: Record<string, unknown>;
-  lastResult?: SubmissionResult<string[]>;
-  onPreview: (body: FormData) => void;
-}) {
-  const { t } = useTranslation();
-  const [form, fields] = useZodForm({ id: "template", schema: templateFormSchema, lastResult, defaultValue });
-  const field = (name: string) => fields[name as keyof typeof fields];
-  const formRef = useRef<HTMLFormElement>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  const checked = (name: string) => field(name).initialValue === "on";
-  const courseIds = [field("course_id").initialValue ?? []].flat().map(String);
-  const slots = Math.min(MAX_BLOCKS + 1, Math.max(0, Number(fields.block_count.initialValue) || 0));
-
-  // With JavaScript: a preview on open and after each change (debounced), without leaving the page.
-  const refresh = () => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      if (!formRef.current) return;
-      const body = new FormData(formRef.current);
-      body.set("intent", "preview");
-      onPreview(body);
-    }, 700);
-  };
-  useEffect(() => {
-    refresh();
-    return () => clearTimeout(timer.current);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-
-  return (
-    <Form method="post" className="panel editor-form" ref={formRef} onChange={refresh} {...getFormProps(form)}>
-      <FormErrors errors={form.errors} />
-      <input type="hidden" name="block_count" value={slots} />
-      <ErrorList errors={fields.block_count.errors} />
-      <div className="field">
-        <label htmlFor="template-name">{t("certificates.templates.name")}</label>
-        <input {...controlProps(fields.name, "template-name")} key={fields.name.key} maxLength={200} required />
-        <ErrorList id="template-name-error" errors={fields.name.errors} />
-      </div>
-      <div className="field-row">
-        <div className="field">
-          <label htmlFor="page-size">{t("certificates.editor.pageSize")}</label>
-          <select {...controlProps(fields.page_size, "page-size")} key={fields.page_size.key}>
-            <option value="a4">{t("certificates.pageSize.a4")}</option>
-            <option value="letter">{t("certificates.pageSize.letter")}</option>
-          </select>
-          <ErrorList id="page-size-error" errors={fields.page_size.errors} />
-        </div>
-        <div className="field">
-          <label htmlFor="orientation">{t("certificates.editor.orientation")}</label>
-          <select {...controlProps(fields.orientation, "orientation")} key={fields.orientation.key}>
-            <option value="landscape">{t("certificates.orientation.landscape")}</option>
-            <option value="portrait">{t("certificates.orientation.portrait")}</option>
-          </select>
-          <ErrorList id="orientation-error" errors={fields.orientation.errors} />
-        </div>
-      </div>
-      <div className="field">
-        <label htmlFor="background">{t("certificates.editor.background")}</label>
-        <select {...controlProps(fields.background_file_id, "background")} key={fields.background_file_id.key}>
-          <option value="">{t("certificates.editor.noBackground")}</option>
-          {data.images.map((f) => (
-            <option key={f.id} value={f.id}>
-              {f.name}
-            </option>
-          ))}
-        </select>
-        <ErrorList id="background-error" errors={fields.background_file_id.errors} />
-      </div>
-      <div className="field field-check">
-        <label>
-          <input type="checkbox" name="show_logo" defaultChecked={checked("show_logo")} key={fields.show_logo.key} />{" "}
-          {t("certificates.editor.showLogo")}
-        </label>
-      </div>
-      <div className="field field-check">
-        <label>
-          <input type="checkbox" name="show_qr" defaultChecked={checked("show_qr")} key={fields.show_qr.key} />{" "}
-          {t("certificates.editor.showQr")}
-        </label>
-      </div>
-      <div className="field field-check">
-        <label>
-          <input
-            type="checkbox"
-            name="is_default"
-            defaultChecked={data.template.isDefault || checked("is_default")}
-            disabled={data.template.isDefault}
-            key={fields.is_default.key}
-          />{" "}
-          {t("certificates.editor.isDefault")}
-        </label>
-      </div>
-
-      <h3 id="blocks">{t("certificates.editor.blocks")}</h3>
-      <p className="muted">
-        {t("certificates.editor.placeholders")}{" "}
-        {data.placeholders.map((p) => (
-          <code key={p} className="placeholder">{`{${p}}`}</code>
-        ))}
-      </p>
-      <p className="muted">{t("recertification.editor.expiryHint")}</p>
-      <ol className="block-list">
-        {Array.from({ length: slots }, (_, i) => (
-          <BlockFields key={i} index={i} isNew={i >= layout.blocks.length} field={field} />
-        ))}
-      </ol>
-
-      <fieldset className="field">
-        <legend>{t("certificates.editor.courses")}</legend>
-        <p className="muted">{t("certificates.editor.coursesHelp")}</p>
-        {data.courses.length === 0 ? <p className="empty-state">{t("certificates.editor.noCourses")}</p> : null}
-        <ul className="check-list">
-          {data.courses.map((c) => (
-            <li key={c.id}>
-              <label>
-                <input
-                  type="checkbox"
-                  name="course_id"
-                  value={c.id}
-                  defaultChecked={courseIds.includes(String(c.id))}
-                  key={`${fields.course_id.key}-${c.id}`}
-                />{" "}
-                {c.title}
-                {c.allowCertificates ? null : <span className="muted"> · {t("certificates.editor.certificatesOff")}</span>}
-              </label>
-            </li>
-          ))}
-        </ul>
-        <ErrorList errors={field("course_ids").errors ?? fields.course_id.errors} />
-      </fieldset>
-
-      <div className="form-actions">
-        <button type="submit" name="intent" value="save" className="primary" data-testid="save-template">
-          {t("certificates.editor.save")}
-        </button>
-        <button type="submit" name="intent" value="preview" data-testid="preview-template">
-          {t("certificates.editor.preview")}
-        </button>
-      </div>
-    </Form>
-  );
-}
-
-type SlotField = (name: string) => FieldMetadata<unknown>;
-
-function BlockFields({ index, isNew, field }: { index: number; isNew: boolean; field: SlotField }) {
-  const { t } = useTranslation();
-  const n = (name: string) => `block_${index}_${name}`;
-  const value = (name: string) => String(field(n(name)).initialValue ?? "");
-  const props = (name: string) => ({ name: n(name), defaultValue: value(name), key: field(n(name)).key });
-  const { key: textKey, ...text } = props("text");
-  return (
-    <li className={isNew ? "block-fields new-block" : "block-fields"}>
-      <div className="field">
-        <label htmlFor={n("text")}>
-          {isNew ? t("certificates.editor.newBlock") : t("certificates.editor.blockText", { n: index + 1 })}
-        </label>
-        <textarea id={n("text")} {...text} key={textKey} rows={1} maxLength={500} />
-      </div>
-      <div className="field-row compact">
-        {(["x", "y", "width"] as const).map((k) => {
-          const { key, ...rest } = props(k);
-          return (
-            <label key={k}>
-              {t(`certificates.editor.${k}`)}
-              <input type="number" {...rest} key={key} min={k === "width" ? 5 : 0} max={100} step="0.5" />
-            </label>
-          );
-        })}
-        <label>
-          {t("certificates.editor.size")}
-          <input type="number" name={n("size")} defaultValue={value("size")} key={field(n("size")).key} min={6} max={96} />
-        </label>
-        <label>
-          {t("certificates.editor.align")}
-          <select name={n("align")} defaultValue={value("align") || "center"} key={field(n("align")).key}>
-            <option value="left">{t("certificates.align.left")}</option>
-            <option value="center">{t("certificates.align.center")}</option>
-            <option value="right">{t("certificates.align.right")}</option>
-          </select>
-        </label>
-        <label>
-          {t("certificates.editor.color")}
-          <input type="color" name={n("color")} defaultValue={value("color") || "#1f2937"} key={field(n("color")).key} />
-        </label>
-        <label className="inline-check">
-          <input type="checkbox" name={n("bold")} defaultChecked={value("bold") === "on"} key={field(n("bold")).key} />{" "}
-          {t("certificates.editor.bold")}
-        </label>
-        {isNew ? null : (
-          <label className="inline-check">
-            <input type="checkbox" name={n("remove")} defaultChecked={value("remove") === "on"} key={field(n("remove")).key} />{" "}
-            {t("certificates.editor.remove")}
-          </label>
-        )}
-      </div>
-      <ErrorList errors={field(`block_${index}`).errors} />
-    </li>
   );
 }

@@ -8,28 +8,26 @@ import { newTemplateSchema, revokeSchema } from "~/models/forms/certificates";
 import {
   createTemplate,
   deleteTemplate,
-  getCertificate,
   getTemplate,
-  listCertificates,
   listTemplates,
-  restoreCertificate,
-  revokeCertificate,
   starterBlocks,
   templateCourseIds,
   DEFAULT_LAYOUT,
-} from "~/models/certificate.server";
+} from "~/models/certificate-templates.server";
+import { getCertificate, listCertificates, restoreCertificate, revokeCertificate } from "~/models/certificate.server";
 import { verificationPath } from "~/models/certificate-render.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { readForm, text } from "~/utils/form-data.server";
 import { parseForm } from "~/utils/form";
-import { formatDate } from "~/utils/dates";
 import { getFixedT } from "~/utils/i18n.server";
 import { languageFor } from "~/utils/preferences.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
+import { IssuedCertificates } from "./issued-certificates";
 
 /**
  * Certificate templates (docs/product.md §2 certificate-templates in both areas): the list, a create form, and the
- * organization's issued certificates with revoking. The editor is in certificate-template-editor.tsx.
+ * organization's issued certificates with revoking (drawn by issued-certificates.tsx). The editor is in
+ * certificate-template-editor.tsx.
  */
 export const templatesBase = (m: Managed) => `${m.base}/certificate-templates`;
 const CAPABILITY = "write:certificate-template" as const;
@@ -111,39 +109,10 @@ export function templatesAction(area: Area) {
 /** Which form of the page answered (the new template's, or one certificate's revoking) and conform's reply. */
 type TemplatesReply = { form: string; result: SubmissionResult<string[]> };
 
-/** Revoking one certificate: a reason is required; its message shows beside this certificate only. */
-function RevokeForm({ id, publicId, reply }: { id: number; publicId: string; reply?: TemplatesReply }) {
-  const { t } = useTranslation();
-  const [form, fields] = useZodForm({
-    id: `revoke-${id}`,
-    schema: revokeSchema,
-    lastResult: reply?.form === `revoke-${id}` ? reply.result : undefined,
-  });
-  return (
-    <Form method="post" className="inline-form revoke-form" {...getFormProps(form)}>
-      <input type="hidden" name="certificate_id" value={id} />
-      <label>
-        <span className="visually-hidden">{t("certificates.issued.reason")}</span>
-        <input
-          {...controlProps(fields.reason, `reason-${id}`)}
-          key={fields.reason.key}
-          maxLength={500}
-          placeholder={t("certificates.issued.reason")}
-          required
-        />
-      </label>
-      <button type="submit" name="intent" value="revoke" className="danger" data-testid={`revoke-${publicId}`}>
-        {t("certificates.issued.revoke")}
-      </button>
-      <ErrorList id={`reason-${id}-error`} errors={fields.reason.errors} />
-    </Form>
-  );
-}
-
 type ListData = Awaited<ReturnType<ReturnType<typeof templatesLoader>>>;
 
 export function CertificateTemplates() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const data = useLoaderData<ListData>();
   const reply = useActionData<TemplatesReply>();
   const [form, fields] = useZodForm({
@@ -158,32 +127,7 @@ export function CertificateTemplates() {
       {data.templates.length === 0 ? (
         <p className="empty-state">{t("certificates.templates.empty")}</p>
       ) : (
-        <table className="table" data-testid="certificate-templates">
-          <thead>
-            <tr>
-              <th>{t("certificates.templates.name")}</th>
-              <th>{t("certificates.templates.page")}</th>
-              <th>{t("certificates.templates.courses")}</th>
-              <th>
-                <span className="visually-hidden">{t("certificates.templates.default")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.templates.map((tpl) => (
-              <tr key={tpl.id} data-template={tpl.name}>
-                <td>
-                  <Link to={`${data.base}/${tpl.id}`}>{tpl.name}</Link>
-                </td>
-                <td>
-                  {t(`certificates.pageSize.${tpl.pageSize}`)} · {t(`certificates.orientation.${tpl.orientation}`)}
-                </td>
-                <td>{tpl.courses}</td>
-                <td>{tpl.isDefault ? <span className="badge published">{t("certificates.templates.default")}</span> : null}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TemplatesTable base={data.base} templates={data.templates} />
       )}
       <Form method="post" className="panel" {...getFormProps(form)}>
         <h3>{t("certificates.templates.create")}</h3>
@@ -197,72 +141,41 @@ export function CertificateTemplates() {
         </button>
       </Form>
 
-      <h2 id="issued">{t("certificates.issued.title")}</h2>
-      <Form method="get" className="subform" action="#issued">
-        <label>
-          <span className="visually-hidden">{t("certificates.issued.search")}</span>
-          <input type="search" name="q" defaultValue={data.q} placeholder={t("certificates.issued.search")} maxLength={200} />
-        </label>{" "}
-        <button type="submit">{t("certificates.issued.searchButton")}</button>
-      </Form>
-      {data.certificates.length === 0 ? (
-        <p className="empty-state">{t("certificates.issued.empty")}</p>
-      ) : (
-        <table className="table" data-testid="issued-certificates">
-          <thead>
-            <tr>
-              <th>{t("certificates.issued.learner")}</th>
-              <th>{t("certificates.issued.course")}</th>
-              <th>{t("certificates.issued.date")}</th>
-              <th>{t("certificates.issued.status")}</th>
-              <th>
-                <span className="visually-hidden">{t("certificates.issued.actions")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.certificates.map((c) => (
-              <tr key={c.id} data-certificate={c.publicId}>
-                <td>{c.learnerName}</td>
-                <td>{c.courseTitle}</td>
-                <td>{formatDate(c.issuedAt, { locale: i18n.language === "en" ? "en-GB" : undefined })}</td>
-                <td>
-                  {c.revoked ? (
-                    <span className="badge danger" title={c.revokedReason ?? ""}>
-                      {t("certificates.status.revoked")}
-                    </span>
-                  ) : (
-                    <span className="badge published">{t("certificates.status.valid")}</span>
-                  )}{" "}
-                  <a href={c.verify}>{c.publicId}</a>
-                </td>
-                <td className="actions">
-                  {c.revoked ? (
-                    <Form method="post" className="inline-form">
-                      <input type="hidden" name="certificate_id" value={c.id} />
-                      <button type="submit" name="intent" value="restore">
-                        {t("certificates.issued.restore")}
-                      </button>
-                    </Form>
-                  ) : (
-                    <RevokeForm id={c.id} publicId={c.publicId} reply={reply} />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {data.pages > 1 ? (
-        <nav className="pagination" aria-label={t("certificates.issued.title")}>
-          {data.page > 1 ? <Link to={`?${new URLSearchParams({ q: data.q, page: String(data.page - 1) })}#issued`}>←</Link> : null}
-          <span>
-            {data.page} / {data.pages}
-          </span>
-          {data.page < data.pages ? <Link to={`?${new URLSearchParams({ q: data.q, page: String(data.page + 1) })}#issued`}>→</Link> : null}
-        </nav>
-      ) : null}
+      <IssuedCertificates q={data.q} page={data.page} pages={data.pages} certificates={data.certificates} reply={reply} />
     </section>
+  );
+}
+
+/** The organization's templates: each with its page, the number of courses using it, and which is the default. */
+function TemplatesTable({ base, templates }: { base: string; templates: ListData["templates"] }) {
+  const { t } = useTranslation();
+  return (
+    <table className="table" data-testid="certificate-templates">
+      <thead>
+        <tr>
+          <th>{t("certificates.templates.name")}</th>
+          <th>{t("certificates.templates.page")}</th>
+          <th>{t("certificates.templates.courses")}</th>
+          <th>
+            <span className="visually-hidden">{t("certificates.templates.default")}</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {templates.map((tpl) => (
+          <tr key={tpl.id} data-template={tpl.name}>
+            <td>
+              <Link to={`${base}/${tpl.id}`}>{tpl.name}</Link>
+            </td>
+            <td>
+              {t(`certificates.pageSize.${tpl.pageSize}`)} · {t(`certificates.orientation.${tpl.orientation}`)}
+            </td>
+            <td>{tpl.courses}</td>
+            <td>{tpl.isDefault ? <span className="badge published">{t("certificates.templates.default")}</span> : null}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

@@ -1,20 +1,15 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { redirect } from "~/utils/redirect";
 import { z } from "zod";
-import { courseAssignment } from "~/models/assignment.server";
+import { courseAssignment } from "~/models/assignment-learner.server";
 import { courseCertificateSummary } from "~/models/certificate.server";
 import { courseLinks } from "~/models/course.server";
 import { getFile } from "~/models/file.server";
-import {
-  courseAccess,
-  courseLessons,
-  courseProgress,
-  courseRating,
-  isBookmarked,
-  findCourse,
-  rateCourse,
-  setBookmark,
-} from "~/models/learning.server";
+import { courseAccess } from "~/access/courses";
+import { isBookmarked, setBookmark } from "~/models/bookmarks.server";
+import { courseLessons, findCourse } from "~/models/course-lookup.server";
+import { courseProgress } from "~/models/learning.server";
+import { courseRating, rateCourse } from "~/models/ratings.server";
 import { listMaterials } from "~/models/material.server";
 import { episodeItems, nextLesson, totalDuration } from "~/models/player.server";
 import { learnerContext } from "~/kernel/learner.server";

@@ -5,19 +5,11 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { ErrorList, useZodForm } from "~/components/form";
 import { GroupMembers } from "~/components/group-members";
-import {
-  addRule,
-  attachCourses,
-  coursesNotInGroup,
-  describeRules,
-  detachCourse,
-  groupCourseList,
-  listGroups,
-  listMembers,
-  recomputeGroup,
-  removeRule,
-  saveGroup,
-} from "~/models/group.server";
+import { addRule, describeRules, removeRule } from "~/models/group-rules.server";
+import { attachCourses, coursesNotInGroup, detachCourse, groupCourseList } from "~/models/group-courses.server";
+import { listGroups, saveGroup } from "~/models/group.server";
+import { listMembers } from "~/models/group-members.server";
+import { recomputeGroup } from "~/models/group-rule-members.server";
 import { addToGroupByEmail, changeGroupAdmin, removeFromGroup } from "~/models/group-membership.server";
 import type { Viewer } from "~/access/viewer";
 import type { TenantConn } from "~/models/database.server";

@@ -2,10 +2,10 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { mayPreview } from "~/access/rules";
 import { signedInViewer } from "~/kernel/auth.server";
 import { categoryTiles, courseCards, courseStats, recentCourseCards } from "~/models/browse.server";
-import { dueSoon } from "~/models/assignment.server";
+import { dueSoon } from "~/models/assignment-learner.server";
 import { carouselCourseRows, listCarousels } from "~/models/carousel.server";
 import { listVisibleCourses } from "~/models/course.server";
-import { findVisibleCourse } from "~/models/learning.server";
+import { findVisibleCourse } from "~/models/course-lookup.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
 import { formatDate } from "~/utils/dates";
 

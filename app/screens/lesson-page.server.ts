@@ -2,9 +2,11 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } 
 import { redirect } from "~/utils/redirect";
 import { mayPreview } from "~/access/rules";
 import { getFile } from "~/models/file.server";
-import { completeLesson, courseLessons, courseProgress, findCourse, isLessonHidden, lessonAccess } from "~/models/learning.server";
+import { isLessonHidden, lessonAccess } from "~/access/courses";
+import { courseLessons, findCourse } from "~/models/course-lookup.server";
+import { completeLesson, courseProgress } from "~/models/learning.server";
 import { getLesson } from "~/models/lesson.server";
-import { quizForLesson } from "~/models/quiz.server";
+import { quizForLesson } from "~/models/quiz-player.server";
 import { scormPlayerData } from "~/models/scorm.server";
 import { getUser } from "~/models/user.server";
 import { episodeItems } from "~/models/player.server";
@@ -105,7 +107,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     episodes: episodes.map(({ positionSeconds: _position, ...e }) => e),
     previousId: index > 0 ? lessons[index - 1].id : null,
     nextId: index >= 0 && index < lessons.length - 1 ? lessons[index + 1].id : null,
-    // Quiz lessons: the player state (never a correct answer before submission; see quiz.server.ts).
+    // Quiz lessons: the player state (never a correct answer before submission; see quiz-player.server.ts).
     quiz: lesson.kind === "quiz" && access.allowed && learner ? quizForLesson(db, { lesson, userId: learner.id }) : null,
     quizConfirm: url.searchParams.get("quiz_confirm") === "1",
     quizError: url.searchParams.get("quiz_error"),

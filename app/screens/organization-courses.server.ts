@@ -7,7 +7,8 @@ import { addMaterial, deleteMaterial, listMaterials } from "~/models/material.se
 import { createLesson, deleteLesson, getLesson, listLessons, moveLesson, updateLesson } from "~/models/lesson.server";
 import { getFile, listFiles } from "~/models/file.server";
 import { getJob } from "~/models/job.server";
-import { getQuiz, linkQuizLesson, listQuizzes, quizIdOfLesson, unlinkQuizLesson } from "~/models/quiz.server";
+import { getQuiz, listQuizzes } from "~/models/quiz.server";
+import { linkQuizLesson, quizIdOfLesson, unlinkQuizLesson } from "~/models/quiz-lessons.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { moveIntent, readForm, text } from "~/utils/form-data.server";
 import { parseForm } from "~/utils/form";

@@ -2,12 +2,14 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { COURSE_TYPES, LESSON_KINDS } from "~/models/vocabulary";
 import { ConfirmDelete } from "~/components/confirm-delete";
-import { controlProps, ErrorList, FormErrors, FormMessage, useZodForm } from "~/components/form";
-import { courseLinkFormSchema, courseSchema, lessonFormSchema } from "~/models/forms/courses";
+import { FormErrors, FormMessage, useZodForm } from "~/components/form";
+import { lessonFormSchema } from "~/models/forms/courses";
 import { MoveButtons } from "~/components/move-buttons";
-import type { CoursePageReply, FormChoices } from "./organization-courses.server";
+import type { CoursePageReply } from "./organization-courses.server";
+import { CourseFields, useCourseForm, type CourseFormData } from "./organization-course-fields";
+import { LessonsPanel, LinksPanel, MaterialsPanel } from "./organization-course-contents";
+import { LessonFields, type QuizChoice } from "./organization-lesson-fields";
 
 /**
  * Course authoring screens (docs/product.md §2 courses tabs, create and detail pages), built once for /admin and
@@ -61,144 +63,6 @@ export function CoursesList() {
 
 // ——— create and edit ———
 
-type CourseFormData = FormChoices & {
-  base: string;
-  values: Record<string, string | boolean | null>;
-};
-
-const CHECKS = ["published", "sequential_lessons", "block_default_access", "force_groups", "allow_certificates", "allow_quizzes"] as const;
-
-/** The course form's values as its fields show them: numbers as text, a ticked box as "on". */
-function courseDefaults(values: CourseFormData["values"]) {
-  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === "boolean" ? (v ? "on" : undefined) : (v ?? "")]));
-}
-
-function useCourseForm(data: CourseFormData, lastResult: SubmissionResult<string[]> | undefined) {
-  return useZodForm({ id: "course", schema: courseSchema, lastResult, defaultValue: courseDefaults(data.values) });
-}
-
-type CourseMeta = ReturnType<typeof useCourseForm>[1];
-
-function CourseFields({ data, fields }: { data: CourseFormData; fields: CourseMeta }) {
-  const { t } = useTranslation();
-  const field = (name: keyof CourseMeta & string, label: string, input: (props: ReturnType<typeof controlProps>) => React.ReactNode) => {
-    const id = `course-${name}`;
-    return (
-      <div className="field" key={fields[name].key}>
-        <label htmlFor={id}>{label}</label>
-        {input(controlProps(fields[name], id))}
-        <ErrorList id={`${id}-error`} errors={fields[name].errors} />
-      </div>
-    );
-  };
-  const check = (name: (typeof CHECKS)[number]) => (
-    <div className="field field-check" key={name}>
-      <label>
-        <input type="checkbox" name={fields[name].name} defaultChecked={fields[name].initialValue === "on"} key={fields[name].key} />{" "}
-        {t(`courses.fields.${camel(name)}`)}
-      </label>
-      <ErrorList errors={fields[name].errors} />
-    </div>
-  );
-  return (
-    <>
-      {field("title", t("courses.fields.title"), (props) => (
-        <input {...props} maxLength={200} required />
-      ))}
-      {field("type", t("courses.fields.type"), (props) => (
-        <select {...props}>
-          {COURSE_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {t(`courseType.${type}`)}
-            </option>
-          ))}
-        </select>
-      ))}
-      {field("description", t("courses.fields.description"), (props) => (
-        <textarea {...props} rows={5} />
-      ))}
-      <p className="hint">{t("courses.fields.descriptionHint")}</p>
-      {field("category_id", t("courses.fields.category"), (props) => (
-        <select {...props}>
-          <option value="">{t("courses.fields.noCategory")}</option>
-          {data.categories.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-      ))}
-      {field("external_url", t("courses.fields.externalUrl"), (props) => (
-        <input {...props} type="url" />
-      ))}
-      {field("file_id", t("courses.fields.file"), (props) => (
-        <select {...props}>
-          <option value="">—</option>
-          {data.documents.map((f) => (
-            <option key={f.id} value={f.id}>
-              {f.name}
-            </option>
-          ))}
-        </select>
-      ))}
-      {field("cover_file_id", t("courses.fields.cover"), (props) => (
-        <select {...props}>
-          <option value="">—</option>
-          {data.documents
-            .filter((f) => f.kind === "image")
-            .map((f) => (
-              <option key={f.id} value={f.id}>
-                {f.name}
-              </option>
-            ))}
-        </select>
-      ))}
-      {field("prerequisite_course_id", t("courses.fields.prerequisite"), (props) => (
-        <select {...props}>
-          <option value="">{t("courses.fields.noPrerequisite")}</option>
-          {data.courses.items
-            .filter((c) => String(c.id) !== String(data.values.id ?? ""))
-            .map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.title}
-              </option>
-            ))}
-        </select>
-      ))}
-      {CHECKS.map(check)}
-      <RecertificationFields field={field} />
-    </>
-  );
-}
-
-/** Recertification (issue 34): how long a completion is valid, and how early its holders are assigned the course again. */
-function RecertificationFields({
-  field,
-}: {
-  field: (
-    name: "validity_months" | "reassign_days_before",
-    label: string,
-    input: (props: ReturnType<typeof controlProps>) => React.ReactNode,
-  ) => React.ReactNode;
-}) {
-  const { t } = useTranslation();
-  return (
-    <fieldset className="recertification-fieldset" data-testid="recertification-fields">
-      <legend>{t("recertification.fields.legend")}</legend>
-      {field("validity_months", t("recertification.fields.validityMonths"), (props) => (
-        <input {...props} type="number" inputMode="numeric" min={1} max={120} step={1} placeholder={t("recertification.fields.forever")} />
-      ))}
-      <p className="hint">{t("recertification.fields.validityHint")}</p>
-      {field("reassign_days_before", t("recertification.fields.reassignDays"), (props) => (
-        <input {...props} type="number" inputMode="numeric" min={1} max={365} step={1} />
-      ))}
-      <p className="hint">{t("recertification.fields.reassignHint")}</p>
-    </fieldset>
-  );
-}
-
-const camel = (s: string) => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-
 export function CreateCourse() {
   const { t } = useTranslation();
   const data = useLoaderData<CourseFormData>();
@@ -233,13 +97,6 @@ export function EditCourse() {
   const resultOf = (form: "course" | "lesson" | "link") => (reply?.form === form && "result" in reply ? reply.result : undefined);
   const errorsOf = (form: "publish" | "material") => (reply?.form === form && "errors" in reply ? reply.errors : undefined);
   const [courseForm, courseFields] = useCourseForm(data, resultOf("course"));
-  const [lessonForm, lessonFields] = useZodForm({
-    id: "add-lesson",
-    schema: lessonFormSchema,
-    lastResult: resultOf("lesson"),
-    defaultValue: { lesson_kind: "text" },
-  });
-  const [linkForm, linkFields] = useZodForm({ id: "add-link", schema: courseLinkFormSchema, lastResult: resultOf("link") });
   const { course } = data;
   return (
     <section>
@@ -270,110 +127,16 @@ export function EditCourse() {
         </button>
       </Form>
 
-      <div className="panel">
-        <h3>{t("courses.lessons")}</h3>
-        {data.lessons.length === 0 ? (
-          <p className="empty-state">{t("courses.noLessons")}</p>
-        ) : (
-          <ol className="lesson-list" data-testid="lessons">
-            {data.lessons.map((l, i) => (
-              <li key={l.id} data-lesson={l.title}>
-                <Link to={`${data.base}/${course.id}/lessons/${l.id}`}>{l.title}</Link>{" "}
-                <span className="badge">{t(`courses.kinds.${l.kind}`)}</span>
-                <MoveButtons intent="move-lesson" id={l.id} first={i === 0} last={i === data.lessons.length - 1} />
-                <Form method="post" className="inline-form">
-                  <input type="hidden" name="id" value={l.id} />
-                  <button type="submit" name="intent" value="delete-lesson" className="danger">
-                    {t("courses.deleteLesson")}
-                  </button>
-                </Form>
-              </li>
-            ))}
-          </ol>
-        )}
-        <Form method="post" className="subform" data-testid="add-lesson-form" {...getFormProps(lessonForm)}>
-          <h4>{t("courses.addLesson")}</h4>
-          <FormErrors errors={lessonForm.errors} />
-          <LessonFields
-            fields={lessonFields}
-            media={data.documents.filter((f) => f.kind === "image" || f.kind === "video")}
-            quizzes={data.quizzes}
-          />
-          <button type="submit" name="intent" value="add-lesson" data-testid="add-lesson">
-            {t("courses.addLesson")}
-          </button>
-        </Form>
-      </div>
-
-      <div className="panel">
-        <h3>{t("courses.materials")}</h3>
-        {data.materials.length === 0 ? <p className="empty-state">{t("courses.noMaterials")}</p> : null}
-        <ul className="plain-list">
-          {data.materials.map((m) => (
-            <li key={m.id}>
-              {m.title} <span className="hint-inline">{m.file}</span>
-              <Form method="post" className="inline-form">
-                <input type="hidden" name="id" value={m.id} />
-                <button type="submit" name="intent" value="remove-material" className="danger">
-                  {t("courses.remove")}
-                </button>
-              </Form>
-            </li>
-          ))}
-        </ul>
-        <Form method="post" encType="multipart/form-data" className="subform">
-          <FormErrors errors={errorsOf("material")} />
-          <label>
-            {t("courses.materialTitle")} <input name="title" maxLength={200} />
-          </label>{" "}
-          <label>
-            {t("courses.materialFile")} <input type="file" name="file" required data-testid="upload-file" />
-          </label>{" "}
-          <label>
-            <input type="checkbox" name="as_material" defaultChecked /> {t("courses.asMaterial")}
-          </label>{" "}
-          <button type="submit" data-testid="upload-submit">
-            {t("courses.upload")}
-          </button>
-          <p className="hint">{t("courses.uploadHint")}</p>
-        </Form>
-      </div>
-
-      <div className="panel">
-        <h3>{t("courses.links")}</h3>
-        {data.links.length === 0 ? <p className="empty-state">{t("courses.noLinks")}</p> : null}
-        <ul className="plain-list">
-          {data.links.map((l) => (
-            <li key={l.id}>
-              <a href={l.url} rel="noopener noreferrer nofollow" target="_blank">
-                {l.title}
-              </a>
-              <Form method="post" className="inline-form">
-                <input type="hidden" name="id" value={l.id} />
-                <button type="submit" name="intent" value="remove-link" className="danger">
-                  {t("courses.remove")}
-                </button>
-              </Form>
-            </li>
-          ))}
-        </ul>
-        <Form method="post" className="subform" {...getFormProps(linkForm)}>
-          <FormErrors errors={linkForm.errors} />
-          <label>
-            {t("courses.linkTitle")}{" "}
-            <input {...controlProps(linkFields.link_title, "link_title")} key={linkFields.link_title.key} maxLength={200} required />
-          </label>{" "}
-          <label>
-            {t("courses.linkUrl")}{" "}
-            <input {...controlProps(linkFields.link_url, "link_url")} key={linkFields.link_url.key} type="url" required />
-          </label>{" "}
-          <button type="submit" name="intent" value="add-link">
-            {t("courses.addLink")}
-          </button>
-          <ErrorList id="link_title-error" errors={linkFields.link_title.errors} />
-          <ErrorList id="link_url-error" errors={linkFields.link_url.errors} />
-        </Form>
-      </div>
+      <LessonsPanel
+        base={data.base}
+        courseId={course.id}
+        lessons={data.lessons}
+        media={data.documents.filter((f) => f.kind === "image" || f.kind === "video")}
+        quizzes={data.quizzes}
+        lastResult={resultOf("lesson")}
+      />
+      <MaterialsPanel materials={data.materials} errors={errorsOf("material")} />
+      <LinksPanel links={data.links} lastResult={resultOf("link")} />
 
       <div className="panel">
         <h3>{t("courses.clone")}</h3>
@@ -390,81 +153,6 @@ export function EditCourse() {
         </Link>
       </div>
     </section>
-  );
-}
-
-// ——— lesson fields (add on the course page, edit on the lesson page) ———
-
-type QuizChoice = { id: number; title: string };
-
-type LessonMeta = ReturnType<typeof useZodForm<typeof lessonFormSchema>>[1];
-
-function LessonFields({
-  fields,
-  media,
-  quizzes,
-}: {
-  fields: LessonMeta;
-  media: Array<{ id: number; name: string }>;
-  quizzes: QuizChoice[];
-}) {
-  const { t } = useTranslation();
-  const props = (name: keyof LessonMeta & string) => controlProps(fields[name], name);
-  const errors = (name: keyof LessonMeta & string) => <ErrorList id={`${name}-error`} errors={fields[name].errors} />;
-  return (
-    <div className="lesson-fields">
-      <div className="field" key={fields.lesson_title.key}>
-        <label htmlFor="lesson_title">{t("courses.lessonTitle")}</label>
-        <input {...props("lesson_title")} maxLength={200} />
-        {errors("lesson_title")}
-      </div>
-      <div className="field" key={fields.lesson_kind.key}>
-        <label htmlFor="lesson_kind">{t("courses.lessonKind")}</label>
-        <select {...props("lesson_kind")}>
-          {LESSON_KINDS.map((kind) => (
-            <option key={kind} value={kind}>
-              {t(`courses.kinds.${kind}`)}
-            </option>
-          ))}
-        </select>
-        {errors("lesson_kind")}
-      </div>
-      <div className="field" key={fields.lesson_body.key}>
-        <label htmlFor="lesson_body">{t("courses.lessonBody")}</label>
-        <textarea {...props("lesson_body")} rows={4} />
-        {errors("lesson_body")}
-      </div>
-      <div className="field" key={fields.lesson_video_url.key}>
-        <label htmlFor="lesson_video_url">{t("courses.videoUrl")}</label>
-        <input {...props("lesson_video_url")} type="url" />
-        {errors("lesson_video_url")}
-      </div>
-      <div className="field" key={fields.lesson_file_id.key}>
-        <label htmlFor="lesson_file_id">{t("courses.lessonFile")}</label>
-        <select {...props("lesson_file_id")}>
-          <option value="">—</option>
-          {media.map((f) => (
-            <option key={f.id} value={f.id}>
-              {f.name}
-            </option>
-          ))}
-        </select>
-        {errors("lesson_file_id")}
-      </div>
-      <div className="field lesson-quiz-field" key={fields.lesson_quiz_id.key}>
-        <label htmlFor="lesson_quiz_id">{t("fixes.lessonQuiz.label")}</label>
-        <select {...props("lesson_quiz_id")} data-testid="lesson-quiz">
-          <option value="">{t("fixes.lessonQuiz.none")}</option>
-          {quizzes.map((q) => (
-            <option key={q.id} value={q.id}>
-              {q.title}
-            </option>
-          ))}
-        </select>
-        <p className="hint">{quizzes.length ? t("fixes.lessonQuiz.hint") : t("fixes.lessonQuiz.noQuizzes")}</p>
-        {errors("lesson_quiz_id")}
-      </div>
-    </div>
   );
 }
 

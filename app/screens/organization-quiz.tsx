@@ -3,27 +3,19 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { redirect } from "~/utils/redirect";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import { ErrorList, FormMessage, useZodForm } from "~/components/form";
+import { useZodForm } from "~/components/form";
 import { questionFormSchema, quizSettingsFormSchema } from "~/models/forms/quizzes";
 import { parseForm } from "~/utils/form";
-import { MoveButtons } from "~/components/move-buttons";
-import { QuestionForm, type QuestionValues } from "~/components/quiz/question-form";
+import { QuestionForm } from "~/components/quiz/question-form";
+import { QuestionList } from "~/components/quiz/question-list";
+import { QuizLearnerResults } from "~/components/quiz/quiz-learner-results";
+import { QuizUsage } from "~/components/quiz/quiz-usage";
 import { courseResource } from "~/models/course.server";
 import { quizResultsCsv } from "~/models/quiz-csv.server";
-import {
-  addQuestion,
-  attachQuiz,
-  deleteQuestion,
-  linkQuizLesson,
-  listQuestions,
-  moveQuestion,
-  questionEditorView,
-  quizResults,
-  quizUsage,
-  unlinkedQuizLessons,
-  updateQuestion,
-  updateQuiz,
-} from "~/models/quiz.server";
+import { addQuestion, deleteQuestion, moveQuestion, questionEditorView, updateQuestion, updateQuiz } from "~/models/quiz-authoring.server";
+import { attachQuiz, linkQuizLesson, quizUsage, unlinkedQuizLessons } from "~/models/quiz-lessons.server";
+import { listQuestions } from "~/models/quiz.server";
+import { quizResults } from "~/models/quiz-results.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { moveIntent, readForm, text } from "~/utils/form-data.server";
 import { withManagedOrganization, type Area } from "~/kernel/manage.server";
@@ -124,7 +116,7 @@ export function exportQuizLoader(area: Area) {
 }
 
 export function EditQuiz() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const data = useLoaderData<Awaited<ReturnType<ReturnType<typeof quizLoader>>>>();
   const action = useActionData<{ intent: string; errors: Record<string, string[]>; result?: SubmissionResult<string[]> }>();
   const errorsFor = (intent: string) => (action?.intent === intent ? action.errors : {});
@@ -132,16 +124,9 @@ export function EditQuiz() {
   const [settingsForm, settings] = useZodForm({
     id: "quiz-settings",
     schema: quizSettingsFormSchema,
-    lastResult: action?.intent === "settings" ? action.result : undefined,
+    lastResult: resultFor("settings"),
     defaultValue: quizSettingsDefaults(data.quiz),
   });
-  const date = (iso: string) =>
-    new Intl.DateTimeFormat(i18n.language === "en" ? "da" : i18n.language, {
-      dateStyle: "medium",
-      timeStyle: "short",
-      timeZone: "UTC",
-    }).format(new Date(iso));
-  const attached = new Set(data.usage.map((u) => u.courseId));
   return (
     <section className="quiz-admin">
       <p>
@@ -156,147 +141,24 @@ export function EditQuiz() {
         </button>
       </Form>
 
-      <div className="panel" data-testid="questions">
-        <h3>{t("quiz.admin.questionsTitle", { count: data.questions.length })}</h3>
-        <FormMessage>
-          {errorsFor("delete-question")
-            .questions?.map((e) => t(e))
-            .join(" ")}
-        </FormMessage>
-        {data.questions.length === 0 ? <p className="empty-state">{t("quiz.admin.noQuestions")}</p> : null}
-        {data.questions.map((q, i) =>
-          data.editing === q.id ? (
-            <QuestionForm key={q.id} values={q as QuestionValues} lastResult={resultFor("save-question")} cancelTo={data.base} />
-          ) : (
-            <article key={q.id} className="quiz-editor-question" data-question={q.prompt}>
-              <header>
-                <strong>
-                  {i + 1}. {q.prompt}
-                </strong>
-                <span>
-                  <span className="badge">{t(`quiz.types.${q.type}`)}</span>{" "}
-                  <MoveButtons id={q.id} first={i === 0} last={i === data.questions.length - 1} />{" "}
-                  <Link to={`?question=${q.id}`} className="button">
-                    {t("quiz.admin.edit")}
-                  </Link>{" "}
-                  <Form method="post" className="inline-form">
-                    <input type="hidden" name="question_id" value={q.id} />
-                    <button type="submit" name="intent" value="delete-question" className="danger">
-                      {t("quiz.admin.deleteQuestion")}
-                    </button>
-                  </Form>
-                </span>
-              </header>
-              <p className="answers">
-                {q.type === "text"
-                  ? `${t("quiz.player.acceptedAnswers")}: ${q.accepted.join(", ")}`
-                  : q.type === "true_false"
-                    ? `${t("quiz.player.correctChoice")}: ${t(q.correct_answer ? "quiz.player.true" : "quiz.player.false")}`
-                    : q.options.map((o) => `${o.correct ? "✓" : "·"} ${o.text}`).join("   ")}
-              </p>
-            </article>
-          ),
-        )}
-      </div>
+      <QuestionList
+        base={data.base}
+        questions={data.questions}
+        editing={data.editing}
+        deleteErrors={errorsFor("delete-question").questions}
+        lastResult={resultFor("save-question")}
+      />
       {/* A new key after each added question gives an empty form (client navigations keep components). */}
       {data.editing ? null : <QuestionForm key={`add-${data.questions.length}`} lastResult={resultFor("add-question")} />}
 
-      <div className="panel" data-testid="quiz-usage">
-        <h3>{t("quiz.admin.coursesTitle")}</h3>
-        {data.usage.length === 0 ? <p className="empty-state">{t("quiz.admin.notAttached")}</p> : null}
-        <ul>
-          {data.usage.map((u) => (
-            <li key={u.lessonId}>
-              <Link to={`${data.coursesBase}/${u.courseId}`}>{u.courseTitle}</Link> — {u.lessonTitle}
-              {u.allowQuizzes ? null : <span className="badge">{t("quiz.admin.quizzesOff")}</span>}
-            </li>
-          ))}
-        </ul>
-        {data.courses.some((c) => !attached.has(c.id)) ? (
-          <Form method="post" className="subform">
-            <label>
-              <span className="visually-hidden">{t("quiz.admin.chooseCourse")}</span>
-              <select name="course_id" data-testid="attach-course">
-                {data.courses
-                  .filter((c) => !attached.has(c.id))
-                  .map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.title}
-                    </option>
-                  ))}
-              </select>
-            </label>{" "}
-            <button type="submit" name="intent" value="attach" data-testid="attach">
-              {t("quiz.admin.attach")}
-            </button>
-            <ErrorList errors={errorsFor("attach").course_id} />
-          </Form>
-        ) : null}
-        {data.unlinked.length ? (
-          <Form method="post" className="subform">
-            <label>
-              <span className="visually-hidden">{t("quiz.admin.chooseLesson")}</span>
-              <select name="lesson_id" data-testid="link-lesson">
-                {data.unlinked.map((l) => (
-                  <option key={l.lessonId} value={l.lessonId}>
-                    {l.courseTitle} — {l.lessonTitle}
-                  </option>
-                ))}
-              </select>
-            </label>{" "}
-            <button type="submit" name="intent" value="link" data-testid="link">
-              {t("quiz.admin.link")}
-            </button>
-          </Form>
-        ) : null}
-      </div>
-
-      <div className="panel" data-testid="quiz-results">
-        <div className="toolbar">
-          <h3>{t("quiz.admin.resultsTitle")}</h3>
-          {data.attemptCount ? (
-            <a href={`${data.base}/export`} className="button" download data-testid="export">
-              {t("quiz.admin.export")}
-            </a>
-          ) : null}
-        </div>
-        {data.learners.length === 0 ? (
-          <p className="empty-state">{t("quiz.admin.noResults")}</p>
-        ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th>{t("quiz.admin.learner")}</th>
-                <th>{t("quiz.admin.attempts")}</th>
-                <th>{t("quiz.admin.bestScore")}</th>
-                <th>{t("quiz.admin.result")}</th>
-                <th>{t("quiz.admin.lastAttempt")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.learners.map((l) => (
-                <tr key={l.userId} data-learner={l.email}>
-                  <td>
-                    {l.name || l.email}
-                    <br />
-                    <span className="hint">{l.email}</span>
-                  </td>
-                  <td>{l.attempts}</td>
-                  <td>{t("quiz.player.score", { score: l.best })}</td>
-                  <td>
-                    {l.passed ? (
-                      <span className="badge published">{t("quiz.player.passed")}</span>
-                    ) : (
-                      <span className="badge">{t("quiz.player.failed")}</span>
-                    )}
-                  </td>
-                  <td>{date(l.lastAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </div>
+      <QuizUsage
+        coursesBase={data.coursesBase}
+        usage={data.usage}
+        courses={data.courses}
+        unlinked={data.unlinked}
+        attachErrors={errorsFor("attach").course_id}
+      />
+      <QuizLearnerResults base={data.base} learners={data.learners} attemptCount={data.attemptCount} />
       <div className="panel danger-zone">
         <Link to={`${data.base}/delete`} className="button danger" data-testid="delete-quiz">
           {t("quiz.admin.delete")}

@@ -7,7 +7,7 @@ import { organizationSettingsSchema } from "~/models/forms/organizations";
 import { isPublishedCourse, publishedCourseChoices } from "~/models/course.server";
 import { currentSettings, hostConflicts, updateOrganization } from "~/models/organization.server";
 import { reminderSettingsSchema } from "~/models/forms/reminders";
-import { getReminderSettings, saveReminderSettings, type ReminderSettingsValues } from "~/models/reminders.server";
+import { getReminderSettings, saveReminderSettings, type ReminderSettingsValues } from "~/models/reminder-settings.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";

@@ -3,7 +3,8 @@ import { may } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import { apiError, apiNotFound, apiT } from "../utils/api.server";
 import { requireApiAuth } from "../kernel/auth.server";
-import { getAttempt, QuizError } from "../models/quiz.server";
+import { getAttempt } from "../models/quiz-attempts.server";
+import { QuizError } from "../models/quiz-refusal.server";
 
 /**
  * Shared steps of the /api quiz submission calls (docs/product.md §7): who is asking, finding an attempt the caller

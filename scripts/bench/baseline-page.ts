@@ -12,15 +12,15 @@ import { pageElements } from "./render-floor";
 /**
  * A floor for a signed-in page's row of `npm run bench` (docs/decisions/014-speed.md, "How it is measured"): the
  * least a Remix v2 app can do to serve that page on this stack. Express and Lectern's own lane into Remix
- * (server/documents.ts, cheaper than Remix's Express adapter) serve Lectern's built app, with its route
- * table, assets manifest and patched router (the patch-package diffs in patches/), but the page's two routes (root
- * and the page's own) are swapped for stand-ins: their loaders answer the data the real page's loaders
- * answered for one learner (kept, no database, no session), and their components are the real page's
- * markup as plain React elements (no components, hooks or translations; Remix's `<Scripts>` hands the data
- * to the browser as the real page does). Every request gets that one page. The document is rendered as
- * Lectern renders it (app/utils/render-page.server.tsx: `renderToString`, the bytes written as they are),
- * without a nonce, translator or card store. There are no
- * security headers, tenancy, compression, rate limits or request ids.
+ * (server/documents.ts, cheaper than Remix's Express adapter, handing Remix only the routes the path can
+ * match: server/route-partitions.ts) serve Lectern's built app, with its route table and assets manifest,
+ * but the page's two routes (root and the page's own) are swapped for stand-ins: their loaders answer the
+ * data the real page's loaders answered for one learner (kept, no database, no session), and their
+ * components are the real page's markup as plain React elements (no components, hooks or translations;
+ * Remix's `<Scripts>` hands the data to the browser as the real page does). Every request gets that one
+ * page. The document is rendered as Lectern renders it (app/utils/render-page.server.tsx: `renderToString`,
+ * the bytes written as they are), without a nonce, translator or card store. There are no security
+ * headers, tenancy, compression, rate limits or request ids.
  *
  * `PAGE_FILE` holds the real page's HTML; its route is the one beside the root whose data it carries.
  */

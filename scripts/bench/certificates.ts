@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { issueCertificate } from "../../app/models/certificate.server";
+import { issueCertificate } from "../../app/models/certificate-issuing.server";
 import { renderCertificatePdf } from "../../app/models/certificate-render.server";
 import { createCourse } from "../../app/models/course.server";
 import { createOrganization } from "../../app/models/organization.server";

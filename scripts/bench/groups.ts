@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { addRule, createGroup, recomputeGroup } from "../../app/models/group.server";
+import { addRule } from "../../app/models/group-rules.server";
+import { createGroup } from "../../app/models/group.server";
+import { recomputeGroup } from "../../app/models/group-rule-members.server";
 import { createOrganization } from "../../app/models/organization.server";
 import { checkCsv, existingEmails, writeRows } from "../../app/models/user-import.server";
 import { readConfig } from "../../server/config";

@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { viewerOfMember } from "../../app/access/viewer";
 import { createAssignment, type AssignmentTarget, type DueRule } from "../../app/models/assignment.server";
-import { membershipsOf } from "../../app/models/group.server";
+import { membershipsOf } from "../../app/models/group-members.server";
 import { completeLesson } from "../../app/models/learning.server";
 import { localToday } from "../../app/models/assignment.server";
 import { addDays } from "../../app/utils/calendar";

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { viewerOfMember } from "../../app/access/viewer";
 import { recordAudit, type AuditChange } from "../../app/models/admin-audit.server";
-import { membershipsOf } from "../../app/models/group.server";
+import { membershipsOf } from "../../app/models/group-members.server";
 import type { TenantDb } from "../../db/open";
 import { groupMembers, groups, users } from "../../db/tenant";
 

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { courses, users } from "../../db/tenant";
-import { createTemplate, DEFAULT_LAYOUT, issueCertificate, starterBlocks } from "../../app/models/certificate.server";
+import { createTemplate, DEFAULT_LAYOUT, starterBlocks } from "../../app/models/certificate-templates.server";
+import { issueCertificate } from "../../app/models/certificate-issuing.server";
 
 const WORDS = {
   en: {

@@ -1,7 +1,8 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import { viewerOfMember } from "../../app/access/viewer";
 import { createAssignment, localToday, type DueRule } from "../../app/models/assignment.server";
-import { addMembers, createGroup, membershipsOf } from "../../app/models/group.server";
+import { addMembers, membershipsOf } from "../../app/models/group-members.server";
+import { createGroup } from "../../app/models/group.server";
 import { addDays } from "../../app/utils/calendar";
 import type { TenantDb } from "../../db/open";
 import { assignments, courses, groups, users } from "../../db/tenant";

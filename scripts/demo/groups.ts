@@ -1,5 +1,8 @@
 import { asc, eq } from "drizzle-orm";
-import { addMembers, addRule, attachCourses, createGroup } from "../../app/models/group.server";
+import { addMembers } from "../../app/models/group-members.server";
+import { addRule } from "../../app/models/group-rules.server";
+import { attachCourses } from "../../app/models/group-courses.server";
+import { createGroup } from "../../app/models/group.server";
 import type { TenantConn } from "../../db/open";
 import { courses, users } from "../../db/tenant";
 

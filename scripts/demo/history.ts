@@ -1,5 +1,8 @@
 import { asc, eq } from "drizzle-orm";
-import { completeLesson, rateCourse, recordHeartbeat, setBookmark } from "../../app/models/learning.server";
+import { setBookmark } from "../../app/models/bookmarks.server";
+import { recordHeartbeat } from "../../app/models/heartbeat.server";
+import { completeLesson } from "../../app/models/learning.server";
+import { rateCourse } from "../../app/models/ratings.server";
 import type { TenantConn } from "../../db/open";
 import { courses, lessons, users, type Lesson } from "../../db/tenant";
 import { seededRandom } from "./media";

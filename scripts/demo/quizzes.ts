@@ -1,7 +1,9 @@
 import type { TenantConn } from "../../db/open";
 import { createCourse } from "../../app/models/course.server";
 import { createLesson } from "../../app/models/lesson.server";
-import { attachQuiz, createQuiz, questionSchema } from "../../app/models/quiz.server";
+import { attachQuiz } from "../../app/models/quiz-lessons.server";
+import { createQuiz } from "../../app/models/quiz-authoring.server";
+import { questionSchema } from "../../app/models/forms/quizzes";
 
 /**
  * Demo quizzes (issue 10): each demo organization gets a published course that allows quizzes, with a

@@ -1,8 +1,9 @@
 import { and, asc, eq, like, sql } from "drizzle-orm";
 import { viewerOfMember } from "../../app/access/viewer";
 import { createAssignment } from "../../app/models/assignment.server";
-import { membershipsOf } from "../../app/models/group.server";
-import { completeLesson, courseLessons } from "../../app/models/learning.server";
+import { membershipsOf } from "../../app/models/group-members.server";
+import { courseLessons } from "../../app/models/course-lookup.server";
+import { completeLesson } from "../../app/models/learning.server";
 import { reassignExpiring } from "../../app/models/recertification.server";
 import type { TenantDb } from "../../db/open";
 import { courseCompletions, courses, users } from "../../db/tenant";

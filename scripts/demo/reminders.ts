@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { createAssignment } from "../../app/models/assignment.server";
 import { viewerOfMember } from "../../app/access/viewer";
-import { membershipsOf } from "../../app/models/group.server";
+import { membershipsOf } from "../../app/models/group-members.server";
 import { addDays, dayIn, DEFAULT_TIME_ZONE } from "../../app/utils/calendar";
 import type { Organization } from "../../db/platform";
 import type { TenantDb } from "../../db/open";

@@ -1,6 +1,7 @@
 import type { TenantDb } from "../../db/open";
 import type { Organization } from "../../db/platform";
-import { findLesson, lessonAccess } from "../../app/models/learning.server";
+import { lessonAccess } from "../../app/access/courses";
+import { findLesson } from "../../app/models/course-lookup.server";
 import { viewerOfPerson } from "../../app/kernel/viewer.server";
 import { isLanguage, type Language } from "../../app/utils/i18n";
 import { getPackage } from "../../app/models/scorm.server";

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, describeViolations } from "../helpers/axe";
-import { launchBrowser, settled } from "../helpers/browser";
+import { connectBrowser, settled } from "../helpers/browser";
 import { learnerPage, prepareTour, type Tour } from "../helpers/learner-tour";
 import { startServer, type RunningServer } from "../helpers/server";
 import { execTenant } from "../helpers/sessions";
@@ -23,7 +23,7 @@ const tours = new Map<number, Tour>();
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   for (const org of ORGS) {
     tours.set(org.id, prepareTour(server, org.id, org.host, org.email));
     execTenant(server, org.id, "update users set player_instructions_shown_at = unixepoch() where email = ?", org.email);

@@ -3,7 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickAndWait, launchBrowser, newPage, pathOf, signIn as signInAt } from "../helpers/browser";
+import { clickAndWait, connectBrowser, newPage, pathOf, signIn as signInAt } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { tempDir } from "../helpers/temp";
 
@@ -14,7 +14,7 @@ let logoFile: string;
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   logoFile = path.join(tempDir("lectern-logo-"), "logo.png");
   fs.writeFileSync(
     logoFile,

@@ -3,7 +3,7 @@ import path from "node:path";
 import { createCookie } from "@remix-run/node";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickAndWait, launchBrowser, newPage, pathOf, signIn as signInAt, until } from "../helpers/browser";
+import { clickAndWait, connectBrowser, newPage, pathOf, signIn as signInAt, until } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 
 /**
@@ -19,7 +19,7 @@ const shots = process.env.ANALYTICS_SHOTS;
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
 });
 afterAll(async () => {
   await closeBrowser?.();

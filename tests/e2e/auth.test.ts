@@ -1,6 +1,6 @@
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newPage } from "../helpers/browser";
+import { connectBrowser, newPage } from "../helpers/browser";
 import { codeFrom, linkFrom, startMailbox, type Mailbox } from "../helpers/mail";
 import { startServer, type RunningServer } from "../helpers/server";
 
@@ -12,7 +12,7 @@ let closeBrowser: () => Promise<void>;
 beforeAll(async () => {
   mailbox = await startMailbox();
   server = await startServer({ env: { SMTP_URL: mailbox.url } });
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
 });
 afterAll(async () => {
   await closeBrowser?.();

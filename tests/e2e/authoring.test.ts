@@ -1,7 +1,7 @@
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import da from "../../locales/da/fixes.json";
-import { clickAndWait, launchBrowser, newPage, pathOf, signIn as signInAt } from "../helpers/browser";
+import { clickAndWait, connectBrowser, newPage, pathOf, signIn as signInAt } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 
 let server: RunningServer;
@@ -10,7 +10,7 @@ let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
 });
 afterAll(async () => {
   await closeBrowser?.();

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newPage, settled } from "../helpers/browser";
+import { connectBrowser, newPage, settled } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
@@ -21,7 +21,7 @@ const BEGIN = `insert into lesson_progress (user_id, lesson_id, course_id, posit
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   learnerCookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "web" }));
   execTenant(server, 2, BEGIN, 7, 7, "Førstehjælp på arbejdspladsen");
   execTenant(server, 2, BEGIN, 4, 4, "Bæredygtighed i hverdagen");

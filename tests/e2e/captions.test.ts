@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, describeViolations } from "../helpers/axe";
-import { launchBrowser, readyForScreenshot, settled, until } from "../helpers/browser";
+import { connectBrowser, readyForScreenshot, settled, until } from "../helpers/browser";
 import { learnerPage, prepareTour, type Tour } from "../helpers/learner-tour";
 import { ROOT, startServer, type RunningServer } from "../helpers/server";
 import { execTenant } from "../helpers/sessions";
@@ -28,7 +28,7 @@ const tours = new Map<number, Tour>();
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   fs.mkdirSync(OUT, { recursive: true });
   for (const org of ORGS) {
     tours.set(org.id, prepareTour(server, org.id, org.host, org.email));

@@ -5,7 +5,7 @@ import type { Browser, Page } from "puppeteer";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import da from "../../locales/da/certificates.json";
-import { clickAndWait, clickUntil, launchBrowser, newPage, pathOf, signIn as signInAt, until } from "../helpers/browser";
+import { clickAndWait, clickUntil, connectBrowser, newPage, pathOf, signIn as signInAt, until } from "../helpers/browser";
 import { request } from "../helpers/http";
 import { pdfText } from "../helpers/pdf";
 import { startServer, type RunningServer } from "../helpers/server";
@@ -25,7 +25,7 @@ const HOST = "nordlys.localhost";
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   background = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lectern-bg-")), "background.png");
   await sharp({ create: { width: 600, height: 420, channels: 3, background: { r: 250, g: 236, b: 200 } } })
     .png()

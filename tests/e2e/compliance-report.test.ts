@@ -3,7 +3,7 @@ import path from "node:path";
 import { createCookie } from "@remix-run/node";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, readyForScreenshot } from "../helpers/browser";
+import { connectBrowser, readyForScreenshot } from "../helpers/browser";
 import { ROOT, startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
@@ -27,7 +27,7 @@ let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   fs.mkdirSync(OUT, { recursive: true });
 });
 afterAll(async () => {

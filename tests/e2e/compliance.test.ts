@@ -1,7 +1,7 @@
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
-import { clickAndWait, clickUntil, launchBrowser, newPage, settled, until } from "../helpers/browser";
+import { clickAndWait, clickUntil, connectBrowser, newPage, settled, until } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 import { addDays } from "~/utils/calendar";
@@ -22,7 +22,7 @@ const courses: Record<"on" | "off", number> = { on: 0, off: 0 };
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   const token = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   for (const run of ["on", "off"] as const) {
     const made = await api(server, HOST, "POST", "courses", {

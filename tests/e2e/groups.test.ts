@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tenantDb } from "../helpers/auth";
-import { clickAndWait, launchBrowser, newPage, pathOf, settled, until } from "../helpers/browser";
+import { clickAndWait, connectBrowser, newPage, pathOf, settled, until } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
@@ -21,7 +21,7 @@ let dir: string;
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-csv-"));
 });
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { openTenantDatabase } from "../../db/open";
 import { publish } from "../../app/models/events.server";
 import { subscribeLearningEvents } from "../../app/models/subscribers.server";
 import { api } from "../helpers/auth";
-import { launchBrowser, newPage, settled, until } from "../helpers/browser";
+import { connectBrowser, newPage, settled, until } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
@@ -26,7 +26,7 @@ const courses: Record<string, { id: number; lessons: number[] }> = {};
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   const admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   for (const title of ["Nordlysets fysik", "Stjernekort"]) {
     const course = (await api(server, ORG, "POST", "courses", { token: admin, body: { title, type: "series", published: true } })).json()

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
-import { clickUntil, launchBrowser, newPage, pathOf } from "../helpers/browser";
+import { clickUntil, connectBrowser, newPage, pathOf } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { insertSession } from "../helpers/sessions";
 
@@ -14,7 +14,7 @@ const rules = { limited: 0, second: 0, ordered: 0, orderedSecondLesson: 0 };
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   const admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   const make = async (body: Record<string, unknown>) =>
     (await api(server, ORG, "POST", "courses", { token: admin, body: { type: "series", published: true, ...body } })).json().payload

@@ -4,7 +4,7 @@ import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
 import { checkReply } from "../helpers/contract";
-import { launchBrowser, newPage } from "../helpers/browser";
+import { connectBrowser, newPage } from "../helpers/browser";
 import { multipart, request } from "../helpers/http";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, insertSession } from "../helpers/sessions";
@@ -27,7 +27,7 @@ const url = (p = "/") => `http://${ORG}:${server.port}${p}`;
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   const admin = insertSession(server, { organizationId: 1 }, { email: "admin@acme.test", kind: "api" });
   ids.course = (
     await api(server, ORG, "POST", "courses", { token: admin, body: { title: "Three packages", type: "series", published: true } })

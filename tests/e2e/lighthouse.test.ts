@@ -1,7 +1,7 @@
 import type { Browser } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, describeViolations } from "../helpers/axe";
-import { launchBrowser, settled } from "../helpers/browser";
+import { connectBrowser, settled } from "../helpers/browser";
 import { auditedPages, cookieHeader, failedAudits, HOST, loadLighthouse, THEMES, type AuditedPage } from "../helpers/lighthouse";
 import { startServer, type RunningServer } from "../helpers/server";
 
@@ -32,7 +32,7 @@ let lighthouse: Awaited<ReturnType<typeof loadLighthouse>>;
 beforeAll(async () => {
   server = await startServer();
   ({ pages, session } = auditedPages(server));
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   lighthouse = await loadLighthouse();
 });
 afterAll(async () => {

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, COLOUR_RULES, describeViolations } from "../helpers/axe";
-import { clickAndWait, launchBrowser, settled } from "../helpers/browser";
+import { clickAndWait, connectBrowser, settled } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 import { tempDir } from "../helpers/temp";
@@ -232,7 +232,7 @@ async function open(page: Page, origin: string, address: string) {
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   const found = readDemo();
   const job = (status: "done" | "failed", result: object | null, error: string | null) =>
     Number(

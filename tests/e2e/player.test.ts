@@ -1,6 +1,6 @@
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, settled } from "../helpers/browser";
+import { connectBrowser, settled } from "../helpers/browser";
 import { learnerPage, prepareTour, type Tour } from "../helpers/learner-tour";
 import { startServer, type RunningServer } from "../helpers/server";
 import { execTenant } from "../helpers/sessions";
@@ -14,7 +14,7 @@ let tour: Tour;
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   tour = prepareTour(server, ORG.id, ORG.host, ORG.email);
 });
 afterAll(async () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
-import { clickUntil, launchBrowser, newPage, pathOf } from "../helpers/browser";
+import { clickUntil, connectBrowser, newPage, pathOf } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { insertSession } from "../helpers/sessions";
 
@@ -21,7 +21,7 @@ const SHOTS = process.env.QUIZ_SCREENSHOTS;
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
 });
 afterAll(async () => {

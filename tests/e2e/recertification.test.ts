@@ -6,7 +6,7 @@ import { createCookie } from "@remix-run/node";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { certificateDay } from "../../app/models/certificate-html.server";
-import { launchBrowser, newPage, readyForScreenshot } from "../helpers/browser";
+import { connectBrowser, newPage, readyForScreenshot } from "../helpers/browser";
 import { request } from "../helpers/http";
 import { pdfText } from "../helpers/pdf";
 import { ROOT, startServer, type RunningServer } from "../helpers/server";
@@ -33,7 +33,7 @@ let expired: Held;
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   fs.mkdirSync(OUT, { recursive: true });
   const db = new Database(path.join(server.dataDir, "org-1", "db.sqlite"), { readonly: true });
   try {

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Browser, Frame, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, tenantDb } from "../helpers/auth";
-import { clickAndWait, launchBrowser, newPage } from "../helpers/browser";
+import { clickAndWait, connectBrowser, newPage } from "../helpers/browser";
 import { multipart, request } from "../helpers/http";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, insertSession } from "../helpers/sessions";
@@ -22,7 +22,7 @@ const ids = { course: 0, l12: 0, l2004: 0, after: 0 };
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   const admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   ids.course = (
     await api(server, ORG, "POST", "courses", { token: admin, body: { title: "Golf", type: "series", published: true } })

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, readyForScreenshot } from "../helpers/browser";
+import { connectBrowser, readyForScreenshot } from "../helpers/browser";
 import { learnerPage, prepareTour, type Tour } from "../helpers/learner-tour";
 import { ROOT, startServer, type RunningServer } from "../helpers/server";
 import { execTenant } from "../helpers/sessions";
@@ -32,7 +32,7 @@ const started = Date.now();
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
   fs.mkdirSync(OUT, { recursive: true });
   for (const org of ORGS) {
     tours.set(org.id, prepareTour(server, org.id, org.host, org.email));
@@ -154,7 +154,8 @@ describe("the reminder e-mails", () => {
       dashboardUrl: `${origin}/dashboard`,
       unsubscribeUrl,
     });
-    const page = await browser.newPage();
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
     await page.setJavaScriptEnabled(false);
     await page.setViewport({ width, height: width > 600 ? 860 : 844, deviceScaleFactor: 1 });
     for (const [name, mail] of [
@@ -165,6 +166,6 @@ describe("the reminder e-mails", () => {
       expect(await overflow(page), `${name} at ${width}`).toBeLessThanOrEqual(0);
       await page.screenshot({ path: path.join(OUT, `${name}-${width}.png`), fullPage: true });
     }
-    await page.close();
+    await context.close();
   });
 });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newPage, settled } from "../helpers/browser";
+import { connectBrowser, newPage, settled } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 
 let server: RunningServer;
@@ -11,7 +11,7 @@ let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
   server = await startServer();
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
 });
 afterAll(async () => {
   await closeBrowser?.();
@@ -91,8 +91,9 @@ for (const javascript of [true, false]) {
     });
 
     it("draws the home page in each of the five languages, the browser's texts matching the server's", async () => {
+      // One visitor choosing each language in turn (a context each would only add a browser's start-up).
+      const page = await newPage(browser, { javascript });
       for (const lng of ["en", "pl", "da", "no", "sv"]) {
-        const page = await newPage(browser, { javascript });
         // The language switch's cookie (an unsigned Remix cookie: base64 of the JSON value).
         const value = encodeURIComponent(Buffer.from(JSON.stringify(lng)).toString("base64"));
         await page.setCookie({ name: "lng", value, domain: "acme.localhost", path: "/" });
@@ -111,8 +112,8 @@ for (const javascript of [true, false]) {
           expect(text).toBe(texts[`courseCount_${form}`].replace("{{count}}", String(count)));
         }
         expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
-        await page.browserContext().close();
       }
+      await page.browserContext().close();
     });
 
     it("shows the 404 page with a link home, on a known and an unknown host", async () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickAndWait, launchBrowser, newPage, pathOf, settled, signIn as signInAt } from "../helpers/browser";
+import { clickAndWait, connectBrowser, newPage, pathOf, settled, signIn as signInAt } from "../helpers/browser";
 import { startIdp, TEST_SECRET_KEY, type RunningIdp } from "../helpers/idp";
 import { startServer, type RunningServer } from "../helpers/server";
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   nordlysId = (platform.prepare("select id from organizations where url_prefix = 'nordlys'").get() as { id: number }).id;
   platform.close();
   idp = await startIdp({ clients: [{ ...CLIENT, redirect_uris: [`http://${HOST}:${server.port}/auth/sso/company/callback`] }] });
-  ({ browser, close: closeBrowser } = await launchBrowser());
+  ({ browser, close: closeBrowser } = await connectBrowser());
 });
 afterAll(async () => {
   await closeBrowser?.();

@@ -34,6 +34,36 @@ export async function launchBrowser(): Promise<{ browser: Browser; close: () => 
   };
 }
 
+/**
+ * The run's Chromium (tests/setup/chromium.ts), for one test file; a Chromium of its own when there is none
+ * (a run without the e2e project's setup, a script). Every context the file opens is its own (cookies,
+ * storage, cache); `close` closes them and lets go of the browser, which goes on serving the other files.
+ * The connection attaches only to the targets of its own contexts, not to every page of the other files.
+ */
+export async function connectBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+  const endpoint = process.env.LECTERN_TEST_CHROMIUM;
+  if (!endpoint) return launchBrowser();
+  const ours = new Set<string>();
+  const browser = await puppeteer.connect({
+    browserWSEndpoint: endpoint,
+    defaultViewport: { width: 800, height: 600 },
+    targetFilter: (target) => target.type() === "browser" || ours.has(target.browserContext().id ?? ""),
+  });
+  const createContext = browser.createBrowserContext.bind(browser);
+  browser.createBrowserContext = async (options) => {
+    const context = await createContext(options);
+    ours.add(context.id!);
+    return context;
+  };
+  return {
+    browser,
+    close: async () => {
+      for (const context of browser.browserContexts()) if (context.id && ours.has(context.id)) await context.close();
+      await browser.disconnect();
+    },
+  };
+}
+
 /** A page in its own browser context (its own cookies), with JavaScript on or off. */
 export async function newPage(browser: Browser, { javascript }: { javascript: boolean }): Promise<Page> {
   const context = await browser.createBrowserContext();

@@ -1,6 +1,10 @@
+import fs from "node:fs";
 import type { Reporter, TestModule } from "vitest/node";
 
-/** Ends every run with one plain line, `Tests: N passed, N failed, N skipped`, that CI can read. */
+/**
+ * Ends every run with one plain line, `Tests: N passed, N failed, N skipped`, that CI can read; also written
+ * to the file LECTERN_TEST_SUMMARY names, if any, for scripts/test.mjs to print last.
+ */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
     let passed = 0;
@@ -15,6 +19,8 @@ export default class SummaryReporter implements Reporter {
       }
       if (module.state() === "failed" && ![...module.children.allTests()].length) failed++;
     }
-    process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    const line = `Tests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`;
+    process.stdout.write(`\n${line}`);
+    if (process.env.LECTERN_TEST_SUMMARY) fs.writeFileSync(process.env.LECTERN_TEST_SUMMARY, line);
   }
 }

@@ -14,7 +14,8 @@ import {
 } from "../../app/models/analytics.server";
 import { publish } from "../../app/models/events.server";
 import { subscribeLearningEvents } from "../../app/models/subscribers.server";
-import { completeLesson, recordHeartbeat } from "../../app/models/learning.server";
+import { recordHeartbeat } from "../../app/models/heartbeat.server";
+import { completeLesson } from "../../app/models/learning.server";
 import type { Grouping } from "../../app/utils/analytics-periods";
 
 // The models publish learning events; what reacts to them subscribes at start-up, as the server does.

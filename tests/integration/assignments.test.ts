@@ -4,25 +4,15 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { courseAccess } from "../../app/access/courses";
 import { viewerOfMember, type Viewer } from "../../app/access/viewer";
-import {
-  assignmentPeopleOf,
-  createAssignment,
-  deleteAssignment,
-  dueSoon,
-  listAssignments,
-  whoCannotOpen,
-  type AssignmentWrite,
-} from "../../app/models/assignment.server";
+import { assignmentPeopleOf, listAssignments } from "../../app/models/assignment-reports.server";
+import { createAssignment, deleteAssignment, type AssignmentWrite } from "../../app/models/assignment.server";
+import { dueSoon } from "../../app/models/assignment-learner.server";
+import { whoCannotOpen } from "../../app/models/assignment-access.server";
 import { createCourse } from "../../app/models/course.server";
-import {
-  addMembers,
-  addRule,
-  attachCourses,
-  createGroup,
-  membershipsOf,
-  removeMember,
-  setMemberAdmin,
-} from "../../app/models/group.server";
+import { addMembers, membershipsOf, removeMember, setMemberAdmin } from "../../app/models/group-members.server";
+import { addRule } from "../../app/models/group-rules.server";
+import { attachCourses } from "../../app/models/group-courses.server";
+import { createGroup } from "../../app/models/group.server";
 import { completeLesson } from "../../app/models/learning.server";
 import { subscribeLearningEvents } from "../../app/models/subscribers.server";
 import { createUser, getUser } from "../../app/models/user.server";

@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getCertificate, issueCertificate, RENDER_JOB } from "../../app/models/certificate.server";
+import { getCertificate } from "../../app/models/certificate.server";
+import { issueCertificate } from "../../app/models/certificate-issuing.server";
+import { RENDER_JOB } from "../../app/models/certificate-pdf.server";
 import type { JobContext } from "../../app/models/clone.server";
 import { createCourse } from "../../app/models/course.server";
 import { fileOnDisk, getFile } from "../../app/models/file.server";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/temp";
 import { certificateHtml } from "../../app/models/certificate-html.server";
-import { DEFAULT_LAYOUT } from "../../app/models/certificate.server";
+import { DEFAULT_LAYOUT } from "../../app/models/certificate-templates.server";
 import fs from "node:fs";
 import { PdfRenderer, RendererBusyError, RendererUnavailableError, RenderTimeoutError } from "../../server/pdf-renderer";
 import { pdfText } from "../helpers/pdf";

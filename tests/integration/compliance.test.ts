@@ -16,7 +16,8 @@ import {
   type ComplianceScope,
 } from "../../app/models/compliance.server";
 import { createCourse } from "../../app/models/course.server";
-import { addMembers, createGroup, deleteGroup, membershipsOf, removeMember, setMemberAdmin } from "../../app/models/group.server";
+import { addMembers, membershipsOf, removeMember, setMemberAdmin } from "../../app/models/group-members.server";
+import { createGroup, deleteGroup } from "../../app/models/group.server";
 import { completeLesson } from "../../app/models/learning.server";
 import { subscribeLearningEvents } from "../../app/models/subscribers.server";
 import { createUser, getUser } from "../../app/models/user.server";

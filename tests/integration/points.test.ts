@@ -6,7 +6,9 @@ import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../d
 import { courses, lessons, pointsHistogram, pointsLedger, pointsTotals, users, type Lesson } from "../../db/tenant";
 import { publish } from "../../app/models/events.server";
 import { subscribeLearningEvents } from "../../app/models/subscribers.server";
-import { completeLesson, recordHeartbeat, setBookmark } from "../../app/models/learning.server";
+import { setBookmark } from "../../app/models/bookmarks.server";
+import { recordHeartbeat } from "../../app/models/heartbeat.server";
+import { completeLesson } from "../../app/models/learning.server";
 import { boardPage, currentBoard, learnerSummary, standing, widget, WIDGET_RECOUNT_MS } from "../../app/models/leaderboard.server";
 import { resetBoard, saveBadge, saveLevel, setHidden, totalsFromLedger, updateActivity } from "../../app/models/leaderboard-admin.server";
 import { ensureLeaderboard } from "../../app/models/points.server";

@@ -7,7 +7,7 @@ import { viewerOfMember } from "../../app/access/viewer";
 import { createAssignment } from "../../app/models/assignment.server";
 import { certificateDay } from "../../app/models/certificate-html.server";
 import { createCourse } from "../../app/models/course.server";
-import { membershipsOf } from "../../app/models/group.server";
+import { membershipsOf } from "../../app/models/group-members.server";
 import { completeLesson } from "../../app/models/learning.server";
 import { subscribeLearningEvents } from "../../app/models/subscribers.server";
 import { createUser, getUser } from "../../app/models/user.server";

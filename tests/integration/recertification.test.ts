@@ -4,13 +4,20 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { viewerOfMember, type Viewer } from "../../app/access/viewer";
-import { createAssignment, dueSoon, type AssignmentWrite } from "../../app/models/assignment.server";
-import { certificateScore, listOwnCertificates } from "../../app/models/certificate.server";
+import { createAssignment, type AssignmentWrite } from "../../app/models/assignment.server";
+import { dueSoon } from "../../app/models/assignment-learner.server";
+import { certificateScore } from "../../app/models/certificate-issuing.server";
+import { listOwnCertificates } from "../../app/models/certificate.server";
 import { createCourse } from "../../app/models/course.server";
-import { addMembers, createGroup, membershipsOf, removeMember } from "../../app/models/group.server";
+import { addMembers, membershipsOf, removeMember } from "../../app/models/group-members.server";
+import { createGroup } from "../../app/models/group.server";
 import { completeLesson, courseProgress } from "../../app/models/learning.server";
 import { ensureLeaderboard } from "../../app/models/points.server";
-import { attachQuiz, createQuiz, endAttempt, openOrStartAttempt, questionSchema, saveAnswers } from "../../app/models/quiz.server";
+import { attachQuiz } from "../../app/models/quiz-lessons.server";
+import { createQuiz } from "../../app/models/quiz-authoring.server";
+import { endAttempt } from "../../app/models/quiz-grading.server";
+import { openOrStartAttempt, saveAnswers } from "../../app/models/quiz-attempts.server";
+import { questionSchema } from "../../app/models/forms/quizzes";
 import {
   certificateValidity,
   completionHistory,

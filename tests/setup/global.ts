@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,30 +6,35 @@ import path from "node:path";
  * One temporary directory per `vitest` run (TMPDIR, inherited by test workers, servers and Chromium), so
  * runs side by side do not see each other's files. At the end, any `lectern-*` entry still in it is a test
  * that did not clean up: the run fails and names it. The directory itself is removed either way.
+ *
+ * Every project lists this file first among its global setups (vitest.config.ts), and vitest runs only the
+ * setups of the projects that have files in the run: the first to run makes the directory, the last to be
+ * torn down removes it. Each project loads its own copy of this module, so the count lives on globalThis.
  */
+const RUN = Symbol.for("lectern.test-run");
+interface Run {
+  root: string;
+  previous: string | undefined;
+  users: number;
+}
+const shared = globalThis as typeof globalThis & { [RUN]?: Run };
+
 export default function setup() {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-run-"));
-  const previous = process.env.TMPDIR;
-  process.env.TMPDIR = root;
-  // The demo is seeded once per run; each server's data directory starts as a copy (tests/helpers/server.ts).
-  // Its moment is passed on, so tests/integration/demo.test.ts can seed again as of it and compare.
-  const template = path.join(root, "demo-template");
-  const templateNow = new Date().toISOString();
-  const seeded = spawnSync(process.execPath, ["--import", "tsx", "scripts/seed.ts"], {
-    cwd: path.resolve(__dirname, "..", ".."),
-    env: { ...process.env, DATA_DIR: template, DEMO_NOW: templateNow },
-    encoding: "utf8",
-  });
-  if (seeded.status !== 0) throw new Error(`seeding the demo template failed:\n${seeded.stdout}${seeded.stderr}`);
-  process.env.LECTERN_TEST_TEMPLATE = template;
-  process.env.LECTERN_TEST_TEMPLATE_NOW = templateNow;
+  if (!shared[RUN]) {
+    const previous = process.env.TMPDIR;
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-run-"));
+    process.env.TMPDIR = root;
+    shared[RUN] = { root, previous, users: 0 };
+  }
+  const run = shared[RUN];
+  run.users++;
   return () => {
-    const left = fs.readdirSync(root).filter((name) => name.startsWith("lectern-"));
-    delete process.env.LECTERN_TEST_TEMPLATE;
-    delete process.env.LECTERN_TEST_TEMPLATE_NOW;
-    if (previous === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = previous;
-    fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+    if (--run.users > 0) return;
+    delete shared[RUN];
+    const left = fs.readdirSync(run.root).filter((name) => name.startsWith("lectern-"));
+    if (run.previous === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = run.previous;
+    fs.rmSync(run.root, { recursive: true, force: true, maxRetries: 3 });
     if (left.length) {
       // An error thrown here is printed but does not change vitest's exit code; this does.
       console.error(`\nFAIL tests left temporary folders behind: ${left.join(", ")}\n`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { previewFailure, renderPreviewPng, type Renderer } from "~/models/certificate-render.server";
-import { DEFAULT_LAYOUT } from "~/models/certificate.server";
+import { DEFAULT_LAYOUT } from "~/models/certificate-templates.server";
 import { resources } from "~/utils/i18n.server";
 import { LANGUAGES } from "~/utils/i18n";
 import { RendererBusyError, RendererUnavailableError, RenderTimeoutError } from "../../server/pdf-renderer";

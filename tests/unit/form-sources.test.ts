@@ -17,7 +17,7 @@ const THE_READER = "app/utils/form-data.server.ts";
 const OTHER_READERS: Record<string, string> = {
   // /api calls answer in the envelope: an unreadable body is their 422 `invalid_body` (decision 004).
   "app/utils/api.server.ts": "/api: parseApiBody",
-  "app/api/calls/auth.server.ts": "/api: the SSO callback's answer, unreadable is an invalid answer",
+  "app/api/calls/sso.server.ts": "/api: the SSO callback's answer, unreadable is an invalid answer",
   // Request and Response stand-ins, answering formData() as the real one does.
   "app/utils/kept-body.ts": "a kept body's stand-in",
   "server/lane-request.ts": "the /api lane's Request",

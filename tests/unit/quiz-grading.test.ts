@@ -5,18 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTenantDatabase, openTenantDatabase } from "../../db/open";
 import { courses, lessons, users } from "../../db/tenant";
 import { tenantDatabaseFile } from "../../db/tenant-pool";
-import {
-  attachQuiz,
-  courseQuizScore,
-  createQuiz,
-  endAttempt,
-  isCorrect,
-  normalizeText,
-  questionSchema,
-  saveAnswers,
-  scoreOf,
-  startAttempt,
-} from "../../app/models/quiz.server";
+import { attachQuiz } from "../../app/models/quiz-lessons.server";
+import { courseQuizScore } from "../../app/models/quiz-results.server";
+import { createQuiz } from "../../app/models/quiz-authoring.server";
+import { endAttempt, isCorrect, normalizeText, scoreOf } from "../../app/models/quiz-grading.server";
+import { questionSchema } from "../../app/models/forms/quizzes";
+import { saveAnswers, startAttempt } from "../../app/models/quiz-attempts.server";
 import { subscribeLearningEvents } from "../../app/models/subscribers.server";
 
 // The models publish learning events; what reacts to them subscribes at start-up, as the server does.

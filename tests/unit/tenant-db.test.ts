@@ -2,9 +2,12 @@ import { EventEmitter } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { asc } from "drizzle-orm";
-import { checkDatabaseFile, createTenantDatabase, DatabaseUnavailableError, openTenantDatabase, planOnce } from "../../db/open";
+import { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { connectionOf } from "../../db/connections";
+import { checkDatabaseFile, createTenantDatabase, DatabaseUnavailableError, openTenantDatabase } from "../../db/open";
 import { categories } from "../../db/tenant";
 import { TenantPool, tenantDatabaseFile } from "../../db/tenant-pool";
 
@@ -51,9 +54,8 @@ describe("tenant databases", () => {
     expect(() => openTenantDatabase(file)).toThrow(DatabaseUnavailableError);
   });
 
-  it("are refused when they are SQLite files we never migrated", async () => {
+  it("are refused when they are SQLite files we never migrated", () => {
     const file = path.join(dir, "foreign.sqlite");
-    const { default: Database } = await import("better-sqlite3");
     const other = new Database(file);
     other.exec("create table t(x); insert into t values (1);");
     other.close();
@@ -64,49 +66,56 @@ describe("tenant databases", () => {
 /** A response's stand-in: a lease held by `holdFor` ends with its "finish" or "close". */
 const response = () => new EventEmitter();
 
-describe("statements with a bound LIMIT", () => {
-  // SQLite plans such a statement again each time its LIMIT is bound (db/open.ts `planOnce`); `? + 0` is read when it runs.
-  it.each([
-    ['select "id" from "courses" order by "id" limit ?', 'select "id" from "courses" order by "id" limit ? + 0'],
-    ["select id from t order by id limit ? offset ?", "select id from t order by id limit ? + 0 offset ?"],
-    ["select id from t order by id LIMIT :limit OFFSET :offset", "select id from t order by id limit :limit + 0 OFFSET :offset"],
-    ["select count(*) from (select id from t limit ?) k", "select count(*) from (select id from t limit ? + 0) k"],
-    ["select id from t order by rank limit ?;", "select id from t order by rank limit ? + 0;"],
-    ["select id from t limit @n offset $o", "select id from t limit @n + 0 offset $o"],
-    ["select id from a union all select id from b limit $n", "select id from a union all select id from b limit $n + 0"],
-  ])("are written to be planned once: %s", (source, planned) => {
-    expect(planOnce(source)).toBe(planned);
-  });
-
-  it.each([
-    "select id from t limit 10",
-    "select id from t limit ? * 2",
-    "select id from t limit ?, ?",
-    "select limited from t where x = ?",
-  ])("are left as written otherwise: %s", (source) => expect(planOnce(source)).toBe(source));
-
-  it("answer the same rows through drizzle, from a statement planned once", () => {
+describe("database handles (db/open.ts)", () => {
+  it("are drizzle's own, and drizzle's SQL reaches better-sqlite3's own prepare as drizzle wrote it", () => {
     makeTenants([1]);
     const db = openTenantDatabase(tenantDatabaseFile(dir, 1));
     try {
-      const insert = db.$client.prepare("insert into categories (name, position) values (?, ?)");
-      for (let i = 1; i <= 6; i++) insert.run(`Category ${i}`, i);
-      const page = (limit: number, offset: number) =>
-        db
-          .select({ name: categories.name })
-          .from(categories)
-          .orderBy(asc(categories.position))
-          .limit(limit)
-          .offset(offset)
-          .all()
-          .map((r) => r.name);
-      expect(page(2, 1)).toEqual(["Category 2", "Category 3"]);
-      expect(page(3, 4)).toEqual(["Category 5", "Category 6"]);
-      expect(page(0, 0)).toEqual([]);
-      const query = db.select({ name: categories.name }).from(categories).limit(1).toSQL().sql;
-      expect(query).toMatch(/limit \?$/);
-      expect(db.$client.prepare(query).source).toMatch(/limit \? \+ 0$/);
+      expect(db).toBeInstanceOf(BetterSQLite3Database);
+      // No statement cache or SQL rewriting in between (decision 042): the handle's prepare is better-sqlite3's.
+      expect(Object.hasOwn(db.$client, "prepare")).toBe(false);
+      const prepared: string[] = [];
+      const prepare = vi.spyOn(db.$client, "prepare");
+      prepare.mockImplementation(function (this: Database.Database, source: string) {
+        prepared.push(source);
+        return Database.prototype.prepare.call(this, source);
+      });
+      const query = db.select({ name: categories.name }).from(categories).orderBy(asc(categories.position)).limit(1);
+      query.all();
+      query.all();
+      expect(prepared).toEqual([query.toSQL().sql, query.toSQL().sql]);
+      expect(prepared[0]).toMatch(/limit \?$/);
+      prepare.mockRestore();
     } finally {
+      db.$client.close();
+    }
+  });
+
+  it("begin transactions with BEGIN IMMEDIATE unless told otherwise, and know their connection at any depth", () => {
+    makeTenants([1]);
+    const db = openTenantDatabase(tenantDatabaseFile(dir, 1));
+    const other = new Database(tenantDatabaseFile(dir, 1), { timeout: 0 });
+    const otherMayWrite = () => {
+      try {
+        other.exec("begin immediate; rollback");
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      // Nothing written yet: only a BEGIN IMMEDIATE holds the write lock already.
+      expect(db.transaction(() => otherMayWrite())).toBe(false);
+      expect(db.transaction(() => otherMayWrite(), { behavior: "deferred" })).toBe(true);
+      expect(otherMayWrite()).toBe(true);
+      const depths = db.transaction((tx) => [
+        connectionOf(tx),
+        tx.transaction((inner) => [connectionOf(inner), inner.transaction((deepest) => connectionOf(deepest))]),
+      ]);
+      expect(depths.flat(2)).toEqual([db.$client, db.$client, db.$client]);
+      expect(connectionOf(db)).toBe(db.$client);
+    } finally {
+      other.close();
       db.$client.close();
     }
   });

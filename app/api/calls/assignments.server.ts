@@ -5,14 +5,12 @@ import {
   assignmentPeoplePage,
   assignmentSummaries,
   assignmentSummary,
-  createAssignment,
-  deleteAssignment,
-  MAX_DUE_DAYS,
   PERSON_STATES,
-  whoCannotOpen,
   type AssignmentSummary,
-  type AssignmentTarget,
-} from "~/models/assignment.server";
+} from "~/models/assignment-reports.server";
+import { createAssignment, deleteAssignment, type AssignmentTarget } from "~/models/assignment.server";
+import { MAX_DUE_DAYS } from "~/models/forms/assignments";
+import { whoCannotOpen } from "~/models/assignment-access.server";
 import { getCourse } from "~/models/course.server";
 import type { TenantDb } from "~/models/database.server";
 import { apiError, apiNotFound, apiT } from "~/utils/api.server";

@@ -2,14 +2,9 @@ import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { pageBox } from "~/models/certificate-html.server";
 import { renderPreviewPng } from "~/models/certificate-render.server";
-import {
-  getCertificate,
-  getTemplate,
-  previewQuerySchema,
-  restoreCertificate,
-  revokeCertificate,
-  templateResource,
-} from "~/models/certificate.server";
+import { getCertificate, restoreCertificate, revokeCertificate } from "~/models/certificate.server";
+import { getTemplate } from "~/models/certificate-templates.server";
+import { previewQuerySchema, templateResource } from "~/models/certificate-template-resource.server";
 import { certificateCaller, certificatesFor, listQuery, viewFor, visibleCertificate } from "~/screens/certificate-api.server";
 import { certificatePdf } from "~/screens/certificate-pdf.server";
 import { apiError, apiNotFound, apiOk, apiT } from "~/utils/api.server";

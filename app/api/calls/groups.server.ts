@@ -3,19 +3,11 @@ import { z } from "zod";
 import { isOrganizationAdmin } from "~/access/rules";
 import type { Viewer } from "~/access/viewer";
 import type { TenantDb } from "~/models/database.server";
-import {
-  addRule,
-  attachCourses,
-  attachSchema,
-  canManageGroup,
-  deleteGroup,
-  getGroup,
-  groupView as groupReply,
-  listGroups,
-  ruleSchema,
-  saveGroup,
-  type RuleInput,
-} from "~/models/group.server";
+import { addRule } from "~/models/group-rules.server";
+import { attachCourses } from "~/models/group-courses.server";
+import { attachSchema } from "~/models/group-members.server";
+import { canManageGroup, deleteGroup, getGroup, groupView as groupReply, listGroups, saveGroup } from "~/models/group.server";
+import { ruleSchema, type RuleInput } from "~/models/forms/groups";
 import { addToGroup } from "~/models/group-membership.server";
 import { apiError, apiNotFound, apiT } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";

@@ -1,7 +1,13 @@
 import type { ApiCall } from "../contract.server";
 import { analyticsCalls } from "./analytics.server";
 import { assignmentCalls } from "./assignments.server";
-import { authCalls } from "./auth.server";
+import { signInCalls } from "./sign-in.server";
+import { sessionCalls } from "./session.server";
+import { mailLinkCalls } from "./mail-links.server";
+import { ssoCalls } from "./sso.server";
+import { deviceCalls } from "./devices.server";
+import { apiTokenCalls } from "./api-tokens.server";
+import { capabilityCalls } from "./capabilities.server";
 import { certificateCalls } from "./certificates.server";
 import { complianceCalls } from "./compliance.server";
 import { courseCalls } from "./courses.server";
@@ -20,7 +26,14 @@ import { auditCalls } from "./audit.server"; // the audit of what admins did (is
 
 /** Every /api call (docs/decisions/023-openapi-and-logs.md), in the order the reference lists them. */
 export const API_CALLS: readonly ApiCall[] = [
-  ...authCalls,
+  // Signing in, the caller's sessions and the organization's API tokens (docs/product.md §7 "Auth", "API").
+  ...signInCalls,
+  ...sessionCalls,
+  ...mailLinkCalls,
+  ...ssoCalls,
+  ...deviceCalls,
+  ...apiTokenCalls,
+  ...capabilityCalls,
   ...courseCalls,
   ...lessonCalls,
   ...captionCalls,

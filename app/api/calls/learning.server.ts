@@ -2,19 +2,12 @@ import { z } from "zod";
 import { may } from "~/access/rules";
 import { courseView as courseReply } from "~/models/course.server";
 import { getFile } from "~/models/file.server";
-import {
-  canWatchFile,
-  completeLesson,
-  findCourse,
-  isBookmarked,
-  lessonAccess,
-  listBookmarks,
-  listOwnProgress,
-  recentCourses,
-  recordHeartbeatInBatch,
-  search,
-  setBookmark,
-} from "~/models/learning.server";
+import { lessonAccess } from "~/access/courses";
+import { isBookmarked, listBookmarks, setBookmark } from "~/models/bookmarks.server";
+import { canWatchFile, findCourse } from "~/models/course-lookup.server";
+import { recordHeartbeatInBatch } from "~/models/heartbeat.server";
+import { completeLesson, listOwnProgress, recentCourses } from "~/models/learning.server";
+import { search } from "~/models/search.server";
 import { getLesson } from "~/models/lesson.server";
 import { attemptView as scormReply, commitAttempt, getAttempts, getPackage, lessonTracking } from "~/models/scorm.server";
 import { markPlayerInstructionsShown } from "~/models/user.server";

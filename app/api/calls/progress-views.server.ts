@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { courseLessons, courseProgress, progressView as progressReply } from "~/models/learning.server";
+import { courseLessons } from "~/models/course-lookup.server";
+import { courseProgress, progressView as progressReply } from "~/models/learning.server";
 import { LESSON_STATES, lessonStateRows, stateOf, statesOfRows } from "~/models/lesson-state.server";
 import { id, isoDate } from "../contract.server";
 

@@ -3,22 +3,13 @@ import { may } from "~/access/rules";
 import { lessonView as lessonReply } from "~/models/lesson.server";
 import { quizResultsCsv } from "~/models/quiz-csv.server";
 import { quizResource } from "~/models/quiz-resource.server";
-import {
-  answerSchema,
-  attachQuiz,
-  attemptView as attemptReply,
-  endAttempt,
-  expireIfDue,
-  getAttempt,
-  getQuiz,
-  lessonForTaking,
-  linkQuizLesson,
-  listAttempts,
-  openOrStartAttempt,
-  QuizError,
-  quizResults,
-  saveAnswers,
-} from "~/models/quiz.server";
+import { answerSchema, getAttempt, listAttempts, openOrStartAttempt, saveAnswers } from "~/models/quiz-attempts.server";
+import { attachQuiz, lessonForTaking, linkQuizLesson } from "~/models/quiz-lessons.server";
+import { attemptView as attemptReply } from "~/models/quiz-player.server";
+import { endAttempt, expireIfDue } from "~/models/quiz-grading.server";
+import { getQuiz } from "~/models/quiz.server";
+import { QuizError } from "~/models/quiz-refusal.server";
+import { quizResults } from "~/models/quiz-results.server";
 import { findAttempt, quizErrorReply, requireQuizTaker } from "~/screens/quiz-api.server";
 import { apiError, apiNotFound, apiOk, apiT } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";

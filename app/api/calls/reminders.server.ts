@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getReminderSettings, saveReminderSettings, type ReminderSettingsValues } from "~/models/reminders.server";
+import { getReminderSettings, saveReminderSettings, type ReminderSettingsValues } from "~/models/reminder-settings.server";
 import { call, E, type ApiCall } from "../contract.server";
 
 /**

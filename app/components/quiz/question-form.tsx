@@ -16,11 +16,6 @@ export interface QuestionValues {
   accepted: string[];
 }
 
-/**
- * Adding or editing one question. Without JavaScript every type's fields are on the form (each group says
- * which type it is for) and the server uses those of the chosen type; with JavaScript only the chosen
- * type's fields show.
- */
 /** The form's values of a question: its options in slots, true or false and the accepted answers as text. */
 function questionDefaults(values?: QuestionValues): Record<string, string | undefined> {
   const slots = Object.fromEntries(
@@ -39,6 +34,15 @@ function questionDefaults(values?: QuestionValues): Record<string, string | unde
   };
 }
 
+type QuestionFields = ReturnType<typeof useZodForm<typeof questionFormSchema>>[1];
+/** A field of the question form by its name (the options' slots are named `option_text_<n>` and `option_correct_<n>`). */
+type SlotField = (name: string) => QuestionFields[keyof QuestionFields];
+
+/**
+ * Adding or editing one question. Without JavaScript every type's fields are on the form (each group says
+ * which type it is for) and the server uses those of the chosen type; with JavaScript only the chosen
+ * type's fields show.
+ */
 export function QuestionForm({
   values,
   lastResult,
@@ -56,7 +60,7 @@ export function QuestionForm({
     lastResult,
     defaultValue: questionDefaults(values),
   });
-  const slot = (name: string) => fields[name as keyof typeof fields];
+  const slot: SlotField = (name) => fields[name as keyof typeof fields];
   const [type, setType] = useState<string>(String(fields.type.initialValue ?? "single"));
   const [enhanced, setEnhanced] = useState(false);
   useEffect(() => setEnhanced(true), []);
@@ -87,59 +91,8 @@ export function QuestionForm({
         <textarea {...controlProps(fields.prompt, `${prefix}-prompt`)} rows={2} maxLength={2000} required />
         <ErrorList id={`${prefix}-prompt-error`} errors={fields.prompt.errors} />
       </div>
-      {show("single", "multiple") ? (
-        <fieldset className="field">
-          <legend>{t("quiz.admin.optionsLegend")}</legend>
-          {Array.from({ length: OPTION_SLOTS }, (_, i) => (
-            <div className="quiz-option-row" key={i}>
-              <input
-                type="checkbox"
-                name={`option_correct_${i}`}
-                defaultChecked={slot(`option_correct_${i}`).initialValue === "on"}
-                key={slot(`option_correct_${i}`).key}
-                aria-label={t("quiz.admin.optionCorrect", { n: i + 1 })}
-              />
-              <input
-                type="text"
-                name={`option_text_${i}`}
-                defaultValue={String(slot(`option_text_${i}`).initialValue ?? "")}
-                key={slot(`option_text_${i}`).key}
-                maxLength={500}
-                aria-label={t("quiz.admin.optionText", { n: i + 1 })}
-                placeholder={t("quiz.admin.optionText", { n: i + 1 })}
-              />
-            </div>
-          ))}
-          <p className="hint">{t("quiz.admin.optionsHelp")}</p>
-          <ErrorList errors={slot("options").errors} />
-        </fieldset>
-      ) : null}
-      {show("true_false") ? (
-        <fieldset className="field">
-          <legend>{t("quiz.admin.trueFalseLegend")}</legend>
-          <label>
-            <input
-              type="radio"
-              name="correct_answer"
-              value="true"
-              defaultChecked={fields.correct_answer.initialValue === "true"}
-              key={`${fields.correct_answer.key}-true`}
-            />{" "}
-            {t("quiz.player.true")}
-          </label>{" "}
-          <label>
-            <input
-              type="radio"
-              name="correct_answer"
-              value="false"
-              defaultChecked={fields.correct_answer.initialValue === "false"}
-              key={`${fields.correct_answer.key}-false`}
-            />{" "}
-            {t("quiz.player.false")}
-          </label>
-          <ErrorList errors={fields.correct_answer.errors} />
-        </fieldset>
-      ) : null}
+      {show("single", "multiple") ? <OptionsFieldset slot={slot} /> : null}
+      {show("true_false") ? <TrueFalseFieldset fields={fields} /> : null}
       {show("text") ? (
         <div className="field" key={fields.accepted.key}>
           <label htmlFor={`${prefix}-accepted`}>{t("quiz.admin.acceptedLegend")}</label>
@@ -164,5 +117,68 @@ export function QuestionForm({
       </button>{" "}
       {cancelTo ? <Link to={cancelTo}>{t("confirm.cancel")}</Link> : null}
     </Form>
+  );
+}
+
+/** The options of a single or multiple choice question, each a text and whether it is correct. */
+function OptionsFieldset({ slot }: { slot: SlotField }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="field">
+      <legend>{t("quiz.admin.optionsLegend")}</legend>
+      {Array.from({ length: OPTION_SLOTS }, (_, i) => (
+        <div className="quiz-option-row" key={i}>
+          <input
+            type="checkbox"
+            name={`option_correct_${i}`}
+            defaultChecked={slot(`option_correct_${i}`).initialValue === "on"}
+            key={slot(`option_correct_${i}`).key}
+            aria-label={t("quiz.admin.optionCorrect", { n: i + 1 })}
+          />
+          <input
+            type="text"
+            name={`option_text_${i}`}
+            defaultValue={String(slot(`option_text_${i}`).initialValue ?? "")}
+            key={slot(`option_text_${i}`).key}
+            maxLength={500}
+            aria-label={t("quiz.admin.optionText", { n: i + 1 })}
+            placeholder={t("quiz.admin.optionText", { n: i + 1 })}
+          />
+        </div>
+      ))}
+      <p className="hint">{t("quiz.admin.optionsHelp")}</p>
+      <ErrorList errors={slot("options").errors} />
+    </fieldset>
+  );
+}
+
+/** The right answer of a true-or-false question. */
+function TrueFalseFieldset({ fields }: { fields: QuestionFields }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="field">
+      <legend>{t("quiz.admin.trueFalseLegend")}</legend>
+      <label>
+        <input
+          type="radio"
+          name="correct_answer"
+          value="true"
+          defaultChecked={fields.correct_answer.initialValue === "true"}
+          key={`${fields.correct_answer.key}-true`}
+        />{" "}
+        {t("quiz.player.true")}
+      </label>{" "}
+      <label>
+        <input
+          type="radio"
+          name="correct_answer"
+          value="false"
+          defaultChecked={fields.correct_answer.initialValue === "false"}
+          key={`${fields.correct_answer.key}-false`}
+        />{" "}
+        {t("quiz.player.false")}
+      </label>
+      <ErrorList errors={fields.correct_answer.errors} />
+    </fieldset>
   );
 }

@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
-import type { AttemptView, QuizPlayerState } from "~/models/quiz.server";
+import type { AttemptView, QuizPlayerState } from "~/models/quiz-player.server";
 import { QuizResult } from "./quiz-result";
 
 /**

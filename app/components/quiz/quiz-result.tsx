@@ -1,5 +1,5 @@
 import { useTranslation } from "~/utils/translate";
-import type { AttemptView } from "~/models/quiz.server";
+import type { AttemptView } from "~/models/quiz-player.server";
 
 type Revealed = AttemptView["questions"][number] & {
   correct?: boolean;

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
 import { groupMembers, ssoIdentities, users, type User } from "../../../db/tenant";
-import { assignJoined } from "../assignment.server";
+import { assignJoined } from "../assignment-membership.server";
 import { normalizeEmail } from "../auth/secrets.server";
 import { parseGroupIds } from "./drivers.server";
 import { SsoFailure, type ProviderIdentity } from "./flow.server";

@@ -4,7 +4,7 @@ import { useTranslation } from "~/utils/translate";
 import { CourseCards } from "~/components/course-cards";
 import { EmptyState } from "~/components/empty-state";
 import { courseCards } from "~/models/browse.server";
-import { listBookmarks } from "~/models/learning.server";
+import { listBookmarks } from "~/models/bookmarks.server";
 import { requireUser } from "~/kernel/auth.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
 import { requireOrganization } from "~/utils/tenant.server";

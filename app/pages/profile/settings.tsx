@@ -5,7 +5,7 @@ import { LanguageSwitch } from "~/components/language-switch";
 import { LeaderboardVisibility } from "~/components/leaderboard-visibility";
 import { learnerHidden } from "~/models/leaderboard.server";
 import { ReminderSubscription } from "~/components/reminder-subscription";
-import { remindersOff } from "~/models/reminders.server";
+import { remindersOff } from "~/models/reminder-opt-outs.server";
 import { ThemeSwitch } from "~/components/theme-switch";
 import type { RootData } from "~/root.server";
 import { requireUser } from "~/kernel/auth.server";

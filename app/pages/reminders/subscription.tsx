@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "~/utils/redirect";
 import { z } from "zod";
-import { setRemindersOff } from "~/models/reminders.server";
+import { setRemindersOff } from "~/models/reminder-opt-outs.server";
 import { requireUser } from "~/kernel/auth.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { requireOrganization } from "~/utils/tenant.server";

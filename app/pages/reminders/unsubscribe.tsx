@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormMessage } from "~/components/form";
-import { unsubscribeByToken, unsubscribeTarget } from "~/models/reminders.server";
+import { unsubscribeByToken, unsubscribeTarget } from "~/models/reminder-opt-outs.server";
 import { useTranslation } from "~/utils/translate";
 import { requireOrganization } from "~/utils/tenant.server";
 import { readForm } from "~/utils/form-data.server";
@@ -10,7 +10,7 @@ import { readForm } from "~/utils/form-data.server";
  * One-click unsubscribe from reminders (issue 34; RFC 8058). Every reminder and digest carries
  * `List-Unsubscribe: <…/reminders/unsubscribe?token=…>` and `List-Unsubscribe-Post: List-Unsubscribe=One-Click`:
  *  - a POST with `List-Unsubscribe=One-Click` to that address turns the person's reminders off, with no
- *    sign-in, session or same-origin check: the signed token (app/models/reminders.server.ts
+ *    sign-in, session or same-origin check: the signed token (app/models/reminder-opt-outs.server.ts
  *    `unsubscribeToken`, bound to the person and this organization) is its only credential, and
  *    server/protection.ts lets exactly this path through from other sites, with its cookies dropped;
  *  - a GET only shows what the button would do (mail scanners open links): it never unsubscribes.

@@ -1,6 +1,7 @@
 import { type LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "~/utils/redirect";
-import { completedLessonIds, courseLessons, findCourse } from "~/models/learning.server";
+import { courseLessons, findCourse } from "~/models/course-lookup.server";
+import { completedLessonIds } from "~/models/learning.server";
 import { nextLesson } from "~/models/player.server";
 import { learnerContext } from "~/kernel/learner.server";
 

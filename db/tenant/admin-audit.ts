@@ -1,5 +1,5 @@
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { id } from "./columns";
+import { id } from "../columns";
 
 /*
  * ——— The audit of what admins did (issue 44; app/models/admin-audit.server.ts,

@@ -1,0 +1,239 @@
+import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
+import type { TenantConn } from "../../db/open";
+import { assignmentPeople, assignments, courses, groupRules, groups, users } from "../../db/tenant";
+import { isVisible } from "../access/courses";
+import { mayAssign } from "../access/rules";
+import type { Viewer } from "../access/viewer";
+import { whoCannotOpen, type CannotOpen } from "./assignment-access.server";
+import { assignmentState, getAssignment, localToday, targetOf, type AssignmentState } from "./assignment.server";
+import { progressInCycle } from "./completion-cycle.server";
+
+/**
+ * What the management screens and /api read of assignments (issue 34): the assignments a viewer may manage
+ * (app/access/rules.ts `mayAssign`), their people and their states on the organization's clock.
+ */
+
+export interface PersonAssignment {
+  assignmentId: number;
+  userId: number;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  assignedAt: Date;
+  dueOn: string;
+  completedAt: Date | null;
+  leftAt: Date | null;
+  state: AssignmentState;
+}
+
+/**
+ * An assignment's people with their states on the clock `now` (those who left included, marked), for whoever
+ * may manage it; null when there is no such assignment or the viewer may not see it.
+ */
+export function assignmentPeopleOf(db: TenantConn, viewer: Viewer, id: number, now = new Date()): PersonAssignment[] | null {
+  const row = getAssignment(db, id);
+  if (!row || !mayAssign(viewer, targetOf(row))) return null;
+  const today = localToday(db, now);
+  return db
+    .select({
+      assignmentId: assignmentPeople.assignmentId,
+      userId: assignmentPeople.userId,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      assignedAt: assignmentPeople.assignedAt,
+      dueOn: assignmentPeople.dueOn,
+      completedAt: assignmentPeople.completedAt,
+      leftAt: assignmentPeople.leftAt,
+      started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${row.courseId} and ${progressInCycle})`,
+    })
+    .from(assignmentPeople)
+    .innerJoin(users, eq(users.id, assignmentPeople.userId))
+    .where(eq(assignmentPeople.assignmentId, id))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
+    .all()
+    .map(({ started, ...p }) => ({ ...p, state: assignmentState(p, Boolean(started), today) }));
+}
+
+/** The assignments a viewer may manage (all for the organization's admins, their groups' for a group admin). */
+export function listAssignments(db: TenantConn, viewer: Viewer, { courseId }: { courseId?: number } = {}) {
+  const rows = db
+    .select({ assignment: assignments, courseTitle: courses.title, groupName: groups.name, userEmail: users.email })
+    .from(assignments)
+    .innerJoin(courses, eq(courses.id, assignments.courseId))
+    .leftJoin(groups, eq(groups.id, assignments.groupId))
+    .leftJoin(users, eq(users.id, assignments.userId))
+    .where(courseId === undefined ? undefined : eq(assignments.courseId, courseId))
+    .orderBy(asc(courses.title), asc(assignments.id))
+    .all();
+  return rows.filter((r) => mayAssign(viewer, targetOf(r.assignment)));
+}
+
+export interface AssignmentSummary {
+  id: number;
+  courseId: number;
+  courseTitle: string;
+  target: "person" | "group";
+  userId: number | null;
+  groupId: number | null;
+  /** The assigned person, for `target = person`. */
+  person: { email: string; firstName: string | null; lastName: string | null } | null;
+  /** The group's name; null for a person, or for a group deleted since (its people keep their rows). */
+  groupName: string | null;
+  /** The group's members come from its rules (app/models/group-rule-members.server.ts). */
+  ruleGroup: boolean;
+  dueKind: "date" | "days";
+  dueDate: string | null;
+  dueDays: number | null;
+  createdAt: Date;
+  /** People assigned now (those who left the group are history, not counted). */
+  assigned: number;
+  done: number;
+  overdue: number;
+}
+
+/**
+ * The assignments a viewer may manage (app/access/rules.ts `mayAssign`) of the courses they see listed, with their target's name and
+ * their people counted on the organization's clock: assigned (still in the group), done, and overdue.
+ * Optionally of one course, one group or one assigned person.
+ */
+export function assignmentSummaries(
+  db: TenantConn,
+  viewer: Viewer,
+  { courseId, groupId, userId }: { courseId?: number; groupId?: number; userId?: number } = {},
+  now = new Date(),
+): AssignmentSummary[] {
+  const today = localToday(db, now);
+  const people = (condition: SQL) =>
+    sql<number>`(select count(*) from ${assignmentPeople} ap where ap.assignment_id = ${assignments.id} and ap.left_at is null and ${condition})`;
+  const rows = db
+    .select({
+      assignment: assignments,
+      course: courses,
+      groupName: groups.name,
+      ruleGroup: sql<number>`exists (select 1 from ${groupRules} r where r.group_id = ${assignments.groupId})`,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      assigned: people(sql`1`),
+      done: people(sql`ap.completed_at is not null`),
+      overdue: people(sql`ap.completed_at is null and ap.due_on < ${today}`),
+    })
+    .from(assignments)
+    .innerJoin(courses, eq(courses.id, assignments.courseId))
+    .leftJoin(groups, eq(groups.id, assignments.groupId))
+    .leftJoin(users, eq(users.id, assignments.userId))
+    .where(
+      and(
+        courseId === undefined ? undefined : eq(assignments.courseId, courseId),
+        groupId === undefined ? undefined : eq(assignments.groupId, groupId),
+        userId === undefined ? undefined : eq(assignments.userId, userId),
+      ),
+    )
+    .orderBy(asc(courses.title), asc(assignments.id))
+    .all();
+  return (
+    rows
+      // As in assigning: only a course the viewer sees listed (a group admin learns nothing of drafts or other groups' courses).
+      .filter((r) => mayAssign(viewer, targetOf(r.assignment)) && isVisible(db, viewer, r.course))
+      .map((r) => ({
+        id: r.assignment.id,
+        courseId: r.assignment.courseId,
+        courseTitle: r.course.title,
+        target: r.assignment.target,
+        userId: r.assignment.userId,
+        groupId: r.assignment.groupId,
+        person: r.email ? { email: r.email, firstName: r.firstName, lastName: r.lastName } : null,
+        groupName: r.groupName,
+        ruleGroup: Boolean(r.ruleGroup),
+        dueKind: r.assignment.dueKind,
+        dueDate: r.assignment.dueDate,
+        dueDays: r.assignment.dueDays,
+        createdAt: r.assignment.createdAt,
+        assigned: r.assigned,
+        done: r.done,
+        overdue: r.overdue,
+      }))
+  );
+}
+
+/** One assignment as `assignmentSummaries` gives it, or null when there is none the viewer may manage. */
+export function assignmentSummary(db: TenantConn, viewer: Viewer, id: number, now = new Date()) {
+  const row = getAssignment(db, id);
+  if (!row || !mayAssign(viewer, targetOf(row))) return null;
+  return assignmentSummaries(db, viewer, { courseId: row.courseId }, now).find((a) => a.id === id) ?? null;
+}
+
+/** Where a person stands with an assignment, and "left" for someone no longer in its group. */
+export const PERSON_STATES = ["not_started", "in_progress", "overdue", "done", "left"] as const;
+export type PersonState = (typeof PERSON_STATES)[number];
+
+/**
+ * A page of an assignment's people with their states on the organization's clock (those who left the group
+ * last, as `left`), optionally of one state; null when there is no such assignment the viewer may manage.
+ */
+export function assignmentPeoplePage(
+  db: TenantConn,
+  viewer: Viewer,
+  id: number,
+  { page = 1, perPage = 50, state }: { page?: number; perPage?: number; state?: PersonState } = {},
+  now = new Date(),
+) {
+  const row = getAssignment(db, id);
+  if (!row || !mayAssign(viewer, targetOf(row))) return null;
+  const today = localToday(db, now);
+  const stateSql = sql<PersonState>`case
+    when ${assignmentPeople.leftAt} is not null then 'left'
+    when ${assignmentPeople.completedAt} is not null then 'done'
+    when ${assignmentPeople.dueOn} < ${today} then 'overdue'
+    when exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${row.courseId} and ${progressInCycle}) then 'in_progress'
+    else 'not_started' end`;
+  const where = and(eq(assignmentPeople.assignmentId, id), state ? sql`${stateSql} = ${state}` : undefined);
+  // How many people are in each state (the screen's filter says so), and of them those asked for.
+  const counts = Object.fromEntries(PERSON_STATES.map((s) => [s, 0])) as Record<PersonState, number>;
+  for (const r of db
+    .select({ state: stateSql, n: count() })
+    .from(assignmentPeople)
+    .where(eq(assignmentPeople.assignmentId, id))
+    .groupBy(stateSql)
+    .all())
+    counts[r.state] = r.n;
+  const total = state ? counts[state] : PERSON_STATES.reduce((sum, s) => sum + counts[s], 0);
+  const items = db
+    .select({
+      userId: assignmentPeople.userId,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      assignedAt: assignmentPeople.assignedAt,
+      dueOn: assignmentPeople.dueOn,
+      completedAt: assignmentPeople.completedAt,
+      leftAt: assignmentPeople.leftAt,
+      state: stateSql,
+    })
+    .from(assignmentPeople)
+    .innerJoin(users, eq(users.id, assignmentPeople.userId))
+    .where(where)
+    .orderBy(sql`${assignmentPeople.leftAt} is not null`, asc(users.lastName), asc(users.firstName), asc(users.id))
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .all();
+  return { assignment: row, items, total, counts };
+}
+
+/**
+ * Of an assignment's open people (still in its group, not done), those the access policy does not let open
+ * its course, and why: what the management screen names under the assignment.
+ */
+export function cannotOpenOf(db: TenantConn, viewer: Viewer, id: number): CannotOpen[] {
+  const row = getAssignment(db, id);
+  if (!row || !mayAssign(viewer, targetOf(row))) return [];
+  const course = db.select().from(courses).where(eq(courses.id, row.courseId)).get();
+  if (!course) return [];
+  return whoCannotOpen(
+    db,
+    viewer,
+    course,
+    sql`(select user_id from assignment_people where assignment_id = ${id} and left_at is null and completed_at is null)`,
+  );
+}

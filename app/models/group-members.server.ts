@@ -1,0 +1,153 @@
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { TenantConn } from "../../db/open";
+import { preparedOnce } from "../../db/prepared";
+import { courseCompletions, groupCourses, groupMembers, lessonProgress, lessons, users } from "../../db/tenant";
+import { assignJoined, markLeft } from "./assignment-membership.server";
+import { recomputeUserMemberships } from "./group-rule-members.server";
+
+/**
+ * A group's members (docs/product.md §6): the plain writes (by hand: `source = manual`; each joins or leaves
+ * the group's assignments and has their rule memberships recomputed), the groups a person belongs to, and
+ * the members' progress in the group's courses. Changes made by someone who manages the group, checked and
+ * audited, are app/models/group-membership.server.ts.
+ */
+
+export function addGroupMember(
+  db: TenantConn,
+  { groupId, userId, isAdmin = false }: { groupId: number; userId: number; isAdmin?: boolean },
+) {
+  db.insert(groupMembers)
+    .values({ groupId, userId, isAdmin, source: "manual" })
+    .onConflictDoUpdate({ target: [groupMembers.groupId, groupMembers.userId], set: { isAdmin, source: "manual" } })
+    .run();
+  assignJoined(db, groupId, [userId]);
+}
+
+/** The groups a person belongs to, and whether they administer each (the viewer's groups, app/kernel/viewer.server.ts). */
+export function membershipsOf(db: TenantConn, userId: number): { groupId: number; isAdmin: boolean }[] {
+  return preparedOnce(db, "group.membershipsOf", () =>
+    db
+      .select({ groupId: groupMembers.groupId, isAdmin: groupMembers.isAdmin })
+      .from(groupMembers)
+      .where(eq(groupMembers.userId, sql.placeholder("userId")))
+      .orderBy(asc(groupMembers.groupId))
+      .prepare(),
+  ).all({ userId });
+}
+
+/** The groups a person administers (docs/product.md §6: groups have admins who manage the group). */
+export function administeredGroupIds(db: TenantConn, userId: number): number[] {
+  return preparedOnce(db, "administeredGroupIds", () =>
+    db
+      .select({ id: groupMembers.groupId })
+      .from(groupMembers)
+      .where(and(eq(groupMembers.userId, sql.placeholder("userId")), eq(groupMembers.isAdmin, true)))
+      .prepare(),
+  )
+    .all({ userId })
+    .map((r) => r.id);
+}
+
+/** Adds people by hand (they stay whatever the rules say); group admins are members who administer. */
+export function addMembers(db: TenantConn, groupId: number, userIds: number[], { admin = false }: { admin?: boolean } = {}) {
+  if (userIds.length === 0) return 0;
+  return db.transaction((tx) => {
+    const existing = tx
+      .select({ id: users.id })
+      .from(users)
+      .where(inArray(users.id, userIds))
+      .all()
+      .map((u) => u.id);
+    for (const userId of existing) {
+      tx.insert(groupMembers)
+        .values({ groupId, userId, isAdmin: admin, source: "manual" })
+        .onConflictDoUpdate({
+          target: [groupMembers.groupId, groupMembers.userId],
+          set: admin ? { isAdmin: true, source: "manual" } : { source: "manual" },
+        })
+        .run();
+      assignJoined(tx, groupId, [userId]);
+      recomputeUserMemberships(tx, userId);
+    }
+    return existing.length;
+  });
+}
+
+/** Removes a person from the group; a rule member who still matches comes back at the next recompute. */
+export function removeMember(db: TenantConn, groupId: number, userId: number) {
+  return db.transaction((tx) => {
+    const gone =
+      tx
+        .delete(groupMembers)
+        .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)))
+        .run().changes > 0;
+    if (gone) {
+      markLeft(tx, groupId, [userId]);
+      recomputeUserMemberships(tx, userId);
+    }
+    return gone;
+  });
+}
+
+export function setMemberAdmin(db: TenantConn, groupId: number, userId: number, isAdmin: boolean) {
+  // An admin is kept by hand: a rule change must not drop the person who manages the group.
+  return (
+    db
+      .update(groupMembers)
+      .set(isAdmin ? { isAdmin, source: "manual" } : { isAdmin })
+      .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)))
+      .run().changes > 0
+  );
+}
+
+/**
+ * The group's members with their progress in the group's courses (what a group admin sees, docs/product.md §6):
+ * how many of the group's courses each person has completed.
+ */
+export function listMembers(db: TenantConn, groupId: number, { page, perPage }: { page: number; perPage: number }) {
+  const groupCourseIds = db.select({ id: groupCourses.courseId }).from(groupCourses).where(eq(groupCourses.groupId, groupId));
+  const completed = sql<number>`(select count(*) from ${courseCompletions} where ${courseCompletions.userId} = ${users.id} and ${courseCompletions.courseId} in ${groupCourseIds})`;
+  const groupLessonIds = db.select({ id: lessons.id }).from(lessons).where(inArray(lessons.courseId, groupCourseIds));
+  const lessonsDone = sql<number>`(select count(*) from ${lessonProgress} where ${lessonProgress.userId} = ${users.id} and ${lessonProgress.completedAt} is not null and ${lessonProgress.lessonId} in ${groupLessonIds})`;
+  const items = db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      isAdmin: groupMembers.isAdmin,
+      source: groupMembers.source,
+      completed,
+      lessonsDone,
+    })
+    .from(groupMembers)
+    .innerJoin(users, eq(users.id, groupMembers.userId))
+    .where(eq(groupMembers.groupId, groupId))
+    .orderBy(sql`${groupMembers.isAdmin} desc`, asc(users.lastName), asc(users.firstName), asc(users.id))
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .all();
+  const total = db.select({ n: count() }).from(groupMembers).where(eq(groupMembers.groupId, groupId)).get()?.n ?? 0;
+  const courseTotal = db.select({ n: count() }).from(groupCourses).where(eq(groupCourses.groupId, groupId)).get()?.n ?? 0;
+  const lessonTotal = db.select({ n: count() }).from(lessons).where(inArray(lessons.courseId, groupCourseIds)).get()?.n ?? 0;
+  return { items, total, courseTotal, lessonTotal };
+}
+
+export function getMembership(db: TenantConn, groupId: number, userId: number) {
+  return db
+    .select()
+    .from(groupMembers)
+    .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)))
+    .get();
+}
+
+/** `POST groups/{id}/attach` (docs/product.md §7): what to attach, documented by this schema. */
+export const attachSchema = z
+  .object({
+    user_ids: z.array(z.number().int().positive()).max(10_000).default([]),
+    admin_ids: z.array(z.number().int().positive()).max(1_000).default([]),
+    course_ids: z.array(z.number().int().positive()).max(1_000).default([]),
+  })
+  .refine((v) => v.user_ids.length + v.admin_ids.length + v.course_ids.length > 0, { message: "validation.required", path: ["user_ids"] });
+export type AttachInput = z.infer<typeof attachSchema>;
