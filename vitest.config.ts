@@ -2,6 +2,11 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const alias = { "~": path.resolve(__dirname, "app") };
+/**
+ * The built app (build/index.js) is loaded by Node as the server loads it (tests/helpers/built-app.ts), not
+ * compiled again by vitest.
+ */
+const server = { deps: { external: [/[\\/]build[\\/]index\.js$/] } };
 
 /**
  * Three projects, all run by `npm test`: unit (pure functions and components), integration (a real server
@@ -26,6 +31,9 @@ export default defineConfig({
           name: "unit",
           include: ["tests/unit/**/*.test.{ts,tsx}"],
           environment: "node",
+          // Each file in a worker thread of its own rather than a process: 58 against 69 CPU-s for the
+          // project (cgroup, docs/decisions/006-testing.md). The server's tests keep processes (their env).
+          pool: "threads",
           globalSetup: ["./tests/setup/global.ts"],
           setupFiles: ["./tests/setup/cleanup.ts"],
         },
@@ -34,8 +42,12 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "integration",
+          server,
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
+          // The app runs in these files' own processes too (tests/helpers/in-process.ts), as the server runs
+          // it: React, React Router and Express choose their production code from NODE_ENV when first loaded.
+          env: { NODE_ENV: "production" },
           globalSetup: ["./tests/setup/global.ts", "./tests/setup/demo-template.ts"],
           setupFiles: ["./tests/setup/cleanup.ts"],
           testTimeout: 30_000,
@@ -46,6 +58,8 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "e2e",
+          server,
+          env: { NODE_ENV: "production" },
           include: ["tests/e2e/**/*.test.ts"],
           environment: "node",
           globalSetup: ["./tests/setup/global.ts", "./tests/setup/demo-template.ts", "./tests/setup/chromium.ts"],

@@ -8,12 +8,14 @@
 // - when something the built server runs changed (app/, server/, db/, migrations/, locales/, public/, the
 //   Remix config, the demo, the packages): every integration and e2e file, after `npm run build`. They reach
 //   the app through a server process, so no import says which of them a change touches.
-// No type check and no lint: `npm test` does those.
+// No type check and no lint: `npm test` does those. `--list` prints the files it would run, and stops.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-const ref = process.argv[2] ?? "HEAD";
+const listOnly = process.argv.includes("--list");
+const ref = process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? "HEAD";
+const count = (n, what) => `${n} ${what}${n === 1 ? "" : "s"}`;
 const git = (...args) => execFileSync("git", args, { encoding: "utf8" }).split("\n").filter(Boolean);
 const changed = [...new Set([...git("diff", "--name-only", ref), ...git("ls-files", "--others", "--exclude-standard")])];
 if (changed.length === 0) {
@@ -48,11 +50,17 @@ if (outsideTests)
 if (serverSide) for (const file of [...testFiles("tests/integration"), ...testFiles("tests/e2e")]) files.add(file);
 
 if (files.size === 0) {
-  console.log(`Changed against ${ref}: ${changed.length} files, none that a test reaches.`);
+  console.log(`Changed against ${ref}: ${count(changed.length, "file")}, none that a test reaches.`);
   process.exit(0);
 }
 const needsBuild = [...files].some((file) => !file.startsWith("tests/unit/"));
-console.log(`Changed against ${ref}: ${changed.length} files; running ${files.size} test files${needsBuild ? " after the build" : ""}.`);
+console.log(
+  `Changed against ${ref}: ${count(changed.length, "file")}; ${count(files.size, "test file")}${needsBuild ? ", after the build" : ""}.`,
+);
+if (listOnly) {
+  for (const file of [...files].sort()) console.log(`  ${file}`);
+  process.exit(0);
+}
 if (needsBuild) {
   const build = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
   if (build.status !== 0) process.exit(build.status ?? 1);

@@ -67,7 +67,7 @@ export function roleOfMember(stored: UserRole | "super_admin" | null, administer
 /**
  * The viewer a person of this organization is, from their row and memberships, with no request of theirs:
  * for asking the access policy about someone else (whether the people an admin assigns a course to may open
- * it, app/models/assignment.server.ts). Someone disabled is nobody.
+ * it, app/models/assignment-access.server.ts). Someone disabled is nobody.
  */
 export function viewerOfMember(
   base: Pick<Viewer, "organization" | "db" | "language">,

@@ -285,7 +285,7 @@ export function widget(db: TenantConn, name: Widget, { limit = 10, now = new Dat
     return windowTop(db, name, since, limit);
   }
   if (name === "watch-time") {
-    // watch_time_daily counts UTC days (app/models/learning.server.ts); seven of them, today included.
+    // watch_time_daily counts UTC days (app/models/heartbeat.server.ts); seven of them, today included.
     const since = addDays(now.toISOString().slice(0, 10), -6);
     return windowTop(db, name, since, limit);
   }

@@ -31,7 +31,9 @@ function learnerHomeJs() {
 /** The learner home's JavaScript row, and the size of the texts script printed beside it. */
 export function reportJs({ table, json }: Report) {
   const js = learnerHomeJs();
-  table.push({ what: `learner home JavaScript, KiB gzipped (${js.files} files, ${js.rawKiB} KiB raw)`, ...atMost(js.gzipKiB, 90) });
+  // 90 KiB until decision 041: Remix as published ships single fetch (and turbo-stream) to the browser
+  // whether or not `v3_singleFetch` is on, 2.5 KiB gzipped that the dropped patch had left out.
+  table.push({ what: `learner home JavaScript, KiB gzipped (${js.files} files, ${js.rawKiB} KiB raw)`, ...atMost(js.gzipKiB, 92.5) });
   // Not in that row: the language's texts, a script of their own loaded once per language and deploy
   // (app/utils/i18n.server.ts); they were inside every page before (docs/decisions/014-speed.md, "Client JavaScript").
   const texts = zlib.gzipSync(Buffer.from(textsScript("en").body), { level: 9 }).length;

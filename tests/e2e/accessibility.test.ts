@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, describeViolations } from "../helpers/axe";
 import { connectBrowser, settled } from "../helpers/browser";
 import { learnerPage, prepareTour, type Tour } from "../helpers/learner-tour";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { execTenant } from "../helpers/sessions";
 
 /**
@@ -16,13 +16,13 @@ const ORGS = [
 ] as const;
 const PAGES = ["home", "course", "player", "categories", "search", "profile"] as const;
 
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const tours = new Map<number, Tour>();
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
   for (const org of ORGS) {
     tours.set(org.id, prepareTour(server, org.id, org.host, org.email));

@@ -3,22 +3,22 @@ import path from "node:path";
 import { createCookie } from "@remix-run/node";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickAndWait, connectBrowser, newPage, pathOf, signIn as signInAt, until } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
+import { clickAndWait, connectBrowser, newPage, pathOf, savePng, signIn as signInAt, until } from "../helpers/browser";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 
 /**
  * Issue 15 in a real browser: the dashboard overview's KPIs and charts, and the analytics page's
  * grouping, comparison and per-course table, with JavaScript on and off. The demo seed gives a year of
  * history. Set ANALYTICS_SHOTS=<folder> to keep screenshots of both themes at 1280 and 390 px.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const ORG = "nordlys.localhost";
 const shots = process.env.ANALYTICS_SHOTS;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
 });
 afterAll(async () => {
@@ -39,7 +39,7 @@ async function shoot(page: Page, name: string) {
     for (const width of [1280, 390]) {
       await page.setViewport({ width, height: 900 });
       await page.reload({ waitUntil: "load" });
-      await page.screenshot({ path: path.join(shots, `${name}-${theme}-${width}.png`), fullPage: true });
+      await savePng(page, path.join(shots, `${name}-${theme}-${width}.png`));
     }
   }
 }

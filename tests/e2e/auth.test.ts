@@ -2,16 +2,16 @@ import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBrowser, newPage } from "../helpers/browser";
 import { codeFrom, linkFrom, startMailbox, type Mailbox } from "../helpers/mail";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 
-let server: RunningServer;
+let server: InProcessServer;
 let mailbox: Mailbox;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
   mailbox = await startMailbox();
-  server = await startServer({ env: { SMTP_URL: mailbox.url } });
+  server = await startInProcess({ env: { SMTP_URL: mailbox.url } });
   ({ browser, close: closeBrowser } = await connectBrowser());
 });
 afterAll(async () => {

@@ -2,14 +2,14 @@ import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import da from "../../locales/da/fixes.json";
 import { clickAndWait, connectBrowser, newPage, pathOf, signIn as signInAt } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
 });
 afterAll(async () => {
@@ -88,6 +88,7 @@ describe.each([false, true])("with JavaScript %s, an admin adds a quiz lesson", 
     await page.click("input[name=allow_quizzes]");
     await page.click("input[name=published]");
     await clickAndWait(page, '[data-testid="save-course"]');
+    await page.waitForSelector("#lesson_title"); // the course's page is drawn (a busy machine draws late)
     const courseId = Number(pathOf(page).split("/").pop());
 
     // No quiz chosen: the form says so and no lesson is added.

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBrowser, newPage, settled } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
@@ -9,7 +9,7 @@ import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
  * rows that scroll with the keyboard, covers that load, and no sideways overflow from 360 px. The
  * screenshots of these pages are taken by tests/e2e/screenshots.test.ts.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 let learnerCookie: string;
@@ -20,7 +20,7 @@ const BEGIN = `insert into lesson_progress (user_id, lesson_id, course_id, posit
   where u.email = 'learner@nordlys.test' and c.title = ? and l.kind = 'video' order by l.position limit 1`;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
   learnerCookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "web" }));
   execTenant(server, 2, BEGIN, 7, 7, "Førstehjælp på arbejdspladsen");

@@ -3,9 +3,10 @@ import path from "node:path";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, describeViolations } from "../helpers/axe";
-import { connectBrowser, readyForScreenshot, settled, until } from "../helpers/browser";
+import { connectBrowser, readyForScreenshot, savePng, settled, until } from "../helpers/browser";
 import { learnerPage, prepareTour, type Tour } from "../helpers/learner-tour";
-import { ROOT, startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
+import { ROOT } from "../helpers/server";
 import { execTenant } from "../helpers/sessions";
 import Database from "better-sqlite3";
 
@@ -21,13 +22,13 @@ const ORGS = [
   { id: 1, host: "acme.localhost", email: "learner@acme.test", theme: "light" },
 ] as const;
 
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const tours = new Map<number, Tour>();
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
   fs.mkdirSync(OUT, { recursive: true });
   for (const org of ORGS) {
@@ -181,7 +182,7 @@ describe("captions, the transcript and the speed", () => {
       await barFits(width);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
       await readyForScreenshot(page);
-      await page.screenshot({ path: path.join(OUT, `player-captions-${org.theme}-${width}.png`), fullPage: true });
+      await savePng(page, path.join(OUT, `player-captions-${org.theme}-${width}.png`));
     }
     // The narrowest phones keep the bar's two rows too.
     await page.setViewport({ width: 360, height: 780, deviceScaleFactor: 1 });

@@ -8,7 +8,7 @@ import da from "../../locales/da/certificates.json";
 import { clickAndWait, clickUntil, connectBrowser, newPage, pathOf, signIn as signInAt, until } from "../helpers/browser";
 import { request } from "../helpers/http";
 import { pdfText } from "../helpers/pdf";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 
 /**
  * Issue 12's "done when", with JavaScript off and on: an admin designs a template with a background and
@@ -16,7 +16,7 @@ import { startServer, type RunningServer } from "../helpers/server";
  * and gets a PDF whose text holds their name, the course and the verification address; the public page
  * confirms it; the admin revokes it and the page says so.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 let background: string;
@@ -24,7 +24,7 @@ const T = da.certificates; // Nordlys speaks Danish
 const HOST = "nordlys.localhost";
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
   background = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lectern-bg-")), "background.png");
   await sharp({ create: { width: 600, height: 420, channels: 3, background: { r: 250, g: 236, b: 200 } } })
@@ -41,7 +41,9 @@ const url = (p = "/") => `http://${HOST}:${server.port}${p}`;
 const signIn = (page: Page, email: string) => signInAt(page, url("").replace(/\/$/, ""), email);
 const cookieHeader = async (page: Page) => (await page.browserContext().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
 
-describe.each([false, true])("certificates with JavaScript %s", (javascript) => {
+// The two runs side by side (each with its own course, template and certificate): the file takes as long as
+// the longer, not the sum.
+describe.concurrent.each([false, true])("certificates with JavaScript %s", (javascript) => {
   it("are designed, issued on completion, downloaded as a PDF, verified and revoked", async () => {
     const title = `Bevis-kursus ${javascript ? "JS" : "HTML"}`;
     const admin = await newPage(browser, { javascript });

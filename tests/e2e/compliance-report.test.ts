@@ -3,8 +3,9 @@ import path from "node:path";
 import { createCookie } from "@remix-run/node";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectBrowser, readyForScreenshot } from "../helpers/browser";
-import { ROOT, startServer, type RunningServer } from "../helpers/server";
+import { connectBrowser, readyForScreenshot, savePng } from "../helpers/browser";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
+import { ROOT } from "../helpers/server";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
@@ -21,12 +22,12 @@ const ORGS = [
 ] as const;
 const WIDTHS = [1280, 390];
 
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
   fs.mkdirSync(OUT, { recursive: true });
 });
@@ -58,7 +59,7 @@ describe.each(ORGS)("the compliance screens of $host ($theme)", (org) => {
       await page.setViewport({ width, height: width > 600 ? 860 : 844, deviceScaleFactor: 1 });
       const shoot = async (name: string, selector: string) => {
         await readyForScreenshot(page);
-        await page.screenshot({ path: path.join(OUT, `compliance-${name}-${org.theme}-${width}.png`), fullPage: true });
+        await savePng(page, path.join(OUT, `compliance-${name}-${org.theme}-${width}.png`));
         expect(await page.$eval("html", (el) => el.getAttribute("data-theme"))).toBe(org.theme);
         expect(await overflow(page), `${name} at ${width}`).toBeLessThanOrEqual(0);
         expect(await page.$(selector), `${name}: ${selector}`).not.toBeNull();

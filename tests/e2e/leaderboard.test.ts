@@ -6,7 +6,7 @@ import { publish } from "../../app/models/events.server";
 import { subscribeLearningEvents } from "../../app/models/subscribers.server";
 import { api } from "../helpers/auth";
 import { connectBrowser, newPage, settled, until } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 // The models publish learning events; what reacts to them subscribes at start-up, as the server does.
@@ -18,14 +18,14 @@ subscribeLearningEvents();
  * (Quizzes are built on another branch: the quiz event is recorded through the learning event itself, on
  * the server's own database file, as the quiz code will call it.)
  */
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const ORG = "nordlys.localhost";
 const courses: Record<string, { id: number; lessons: number[] }> = {};
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
   const admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   for (const title of ["Nordlysets fysik", "Stjernekort"]) {

@@ -2,10 +2,10 @@ import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
 import { clickUntil, connectBrowser, newPage, pathOf } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { insertSession } from "../helpers/sessions";
 
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const ORG = "nordlys.localhost";
@@ -13,7 +13,7 @@ const ORG = "nordlys.localhost";
 const rules = { limited: 0, second: 0, ordered: 0, orderedSecondLesson: 0 };
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
   const admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   const make = async (body: Record<string, unknown>) =>

@@ -6,7 +6,7 @@ import { api } from "../helpers/auth";
 import { checkReply } from "../helpers/contract";
 import { connectBrowser, newPage } from "../helpers/browser";
 import { multipart, request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
@@ -15,7 +15,7 @@ import { cookieFor, insertSession } from "../helpers/sessions";
  * player and in /api, after the learner's records are made through the runtime endpoint the player itself
  * posts to (`POST /api/scorm-attempts`, with the page's session). Playing the content is tests/e2e/scorm.test.ts's.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const ORG = "acme.localhost";
@@ -26,7 +26,7 @@ const TITLES = ["Package one", "Package two", "Package three"];
 const url = (p = "/") => `http://${ORG}:${server.port}${p}`;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
   const admin = insertSession(server, { organizationId: 1 }, { email: "admin@acme.test", kind: "api" });
   ids.course = (

@@ -2,18 +2,18 @@ import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBrowser, settled } from "../helpers/browser";
 import { learnerPage, prepareTour, type Tour } from "../helpers/learner-tour";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { execTenant } from "../helpers/sessions";
 
 /** Issue 18: the course page's play button, the player's controls and shortcuts, and the same without JavaScript. */
 const ORG = { id: 2, host: "nordlys.localhost", email: "learner@nordlys.test" };
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 let tour: Tour;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
   tour = prepareTour(server, ORG.id, ORG.host, ORG.email);
 });

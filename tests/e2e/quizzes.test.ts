@@ -3,8 +3,8 @@ import path from "node:path";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
-import { clickUntil, connectBrowser, newPage, pathOf } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
+import { clickUntil, connectBrowser, newPage, pathOf, savePng } from "../helpers/browser";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { insertSession } from "../helpers/sessions";
 
 /**
@@ -12,7 +12,7 @@ import { insertSession } from "../helpers/sessions";
  * types and attaches it to a course; a learner fails it, retakes it, passes, and sees the course progress
  * move. Screenshots go to $QUIZ_SCREENSHOTS when set.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 let admin: string;
@@ -20,7 +20,7 @@ const ORG = "nordlys.localhost";
 const SHOTS = process.env.QUIZ_SCREENSHOTS;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
 });
@@ -33,7 +33,7 @@ const url = (p = "/") => `http://${ORG}:${server.port}${p}`;
 async function shot(page: Page, name: string) {
   if (!SHOTS) return;
   fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  await savePng(page, path.join(SHOTS, `${name}.png`));
 }
 
 async function signIn(page: Page, email: string) {
@@ -61,9 +61,11 @@ async function addQuestion(page: Page, fill: (form: string) => Promise<void>) {
   );
 }
 
+// The two runs side by side (each with its own course, quiz and browser contexts): the file takes as long as
+// the longer, not the sum, so it is not the last of a run to finish.
 for (const javascript of [true, false]) {
   const mode = javascript ? "js" : "nojs";
-  describe(`quizzes with JavaScript ${javascript ? "on" : "off"}`, () => {
+  describe.concurrent(`quizzes with JavaScript ${javascript ? "on" : "off"}`, () => {
     it("an admin authors and attaches a quiz; a learner fails, retakes, passes, and the course progresses", async () => {
       const courseTitle = `Kemi ${mode}`;
       const course = (

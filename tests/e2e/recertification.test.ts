@@ -6,10 +6,11 @@ import { createCookie } from "@remix-run/node";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { certificateDay } from "../../app/models/certificate-html.server";
-import { connectBrowser, newPage, readyForScreenshot } from "../helpers/browser";
+import { connectBrowser, newPage, readyForScreenshot, savePng } from "../helpers/browser";
 import { request } from "../helpers/http";
 import { pdfText } from "../helpers/pdf";
-import { ROOT, startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
+import { ROOT } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
@@ -24,7 +25,7 @@ const ACME = "acme.localhost";
 const WIDTHS = [1280, 390];
 const THEMES = ["light", "dark"] as const;
 
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 type Held = { id: number; publicId: string; expiresOn: string; email: string; courseId: number };
@@ -32,7 +33,7 @@ let valid: Held;
 let expired: Held;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
   fs.mkdirSync(OUT, { recursive: true });
   const db = new Database(path.join(server.dataDir, "org-1", "db.sqlite"), { readonly: true });
@@ -99,7 +100,7 @@ async function shoot(page: Page, theme: string, width: number, shots: Shot[]) {
     await check(page);
     expect(await overflow(page), `${name} at ${width}`).toBeLessThanOrEqual(0);
     await readyForScreenshot(page);
-    await page.screenshot({ path: path.join(OUT, `recert-${name}-${theme}-${width}.png`), fullPage: true });
+    await savePng(page, path.join(OUT, `recert-${name}-${theme}-${width}.png`));
   }
 }
 

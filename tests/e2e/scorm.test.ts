@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, tenantDb } from "../helpers/auth";
 import { clickAndWait, connectBrowser, newPage } from "../helpers/browser";
 import { multipart, request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, insertSession } from "../helpers/sessions";
 import { scormZip } from "../helpers/zip";
 
@@ -13,7 +13,7 @@ import { scormZip } from "../helpers/zip";
  * 2004) and sees bad ones refused; a learner runs them in the sandboxed frame, the content reports to
  * the LMS, a reload resumes where it was, and reaching the end completes the lesson. Nordlys speaks Danish.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const ORG = "nordlys.localhost";
@@ -21,7 +21,7 @@ const FIXTURES = path.resolve(__dirname, "../fixtures/scorm");
 const ids = { course: 0, l12: 0, l2004: 0, after: 0 };
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
   const admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   ids.course = (

@@ -2,9 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectBrowser, readyForScreenshot } from "../helpers/browser";
+import { connectBrowser, readyForScreenshot, savePng } from "../helpers/browser";
 import { learnerPage, prepareTour, type Tour } from "../helpers/learner-tour";
-import { ROOT, startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
+import { ROOT } from "../helpers/server";
 import { execTenant } from "../helpers/sessions";
 import { composeDigest, composeReminder } from "../../app/models/reminder-mail.server";
 import { getFixedT } from "../../app/utils/i18n.server";
@@ -24,14 +25,14 @@ const ORGS = [
 const WIDTHS = [1280, 390];
 const PAGES = ["home", "course", "player", "categories", "category", "search", "profile"] as const;
 
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 const tours = new Map<number, Tour>();
 const started = Date.now();
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
   fs.mkdirSync(OUT, { recursive: true });
   for (const org of ORGS) {
@@ -49,10 +50,11 @@ const overflow = (page: Page) => page.evaluate(() => document.documentElement.sc
 
 async function shoot(page: Page, name: string, { fullPage = true } = {}) {
   await readyForScreenshot(page);
-  await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage });
+  await savePng(page, path.join(OUT, `${name}.png`), { fullPage });
 }
 
-describe.each(ORGS)("screenshots of $host ($theme)", (org) => {
+// The four runs (two organizations, two widths) side by side, each in a browser context of its own.
+describe.concurrent.each(ORGS)("screenshots of $host ($theme)", (org) => {
   it.each(WIDTHS)("at %i px", async (width) => {
     const tour = tours.get(org.id)!;
     const at = (p: string) => `http://${org.host}:${server.port}${p}`;
@@ -164,7 +166,7 @@ describe("the reminder e-mails", () => {
     ] as const) {
       await page.setContent(mail.html, { waitUntil: "load" });
       expect(await overflow(page), `${name} at ${width}`).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: path.join(OUT, `${name}-${width}.png`), fullPage: true });
+      await savePng(page, path.join(OUT, `${name}-${width}.png`));
     }
     await context.close();
   });

@@ -3,14 +3,14 @@ import path from "node:path";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBrowser, newPage, settled } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 
-let server: RunningServer;
+let server: InProcessServer;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   ({ browser, close: closeBrowser } = await connectBrowser());
 });
 afterAll(async () => {

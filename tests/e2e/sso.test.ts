@@ -3,11 +3,11 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickAndWait, connectBrowser, newPage, pathOf, settled, signIn as signInAt } from "../helpers/browser";
+import { clickAndWait, connectBrowser, newPage, pathOf, savePng, settled, signIn as signInAt } from "../helpers/browser";
 import { startIdp, TEST_SECRET_KEY, type RunningIdp } from "../helpers/idp";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 
-let server: RunningServer;
+let server: InProcessServer;
 let idp: RunningIdp;
 let browser: Browser;
 let closeBrowser: () => Promise<void>;
@@ -18,7 +18,7 @@ const CLIENT = { client_id: "lectern-e2e", client_secret: "e2e-client-secret-do-
 const SHOTS = process.env.SSO_SCREENSHOTS;
 
 beforeAll(async () => {
-  server = await startServer({ env: { SECRET_KEY: TEST_SECRET_KEY } });
+  server = await startInProcess({ env: { SECRET_KEY: TEST_SECRET_KEY } });
   const platform = new Database(path.join(server.dataDir, "platform.sqlite"), { readonly: true });
   nordlysId = (platform.prepare("select id from organizations where url_prefix = 'nordlys'").get() as { id: number }).id;
   platform.close();
@@ -51,7 +51,7 @@ async function shoot(page: Page, name: string) {
     await page.evaluate((t) => document.documentElement.setAttribute("class", `theme-${t}`), theme);
     for (const width of [1280, 390]) {
       await page.setViewport({ width, height: 900 });
-      await page.screenshot({ path: path.join(SHOTS, `${name}-${theme}-${width}.png`), fullPage: true });
+      await savePng(page, path.join(SHOTS, `${name}-${theme}-${width}.png`));
     }
   }
   await page.setViewport({ width: 1280, height: 900 });

@@ -3,7 +3,7 @@ import Database from "better-sqlite3";
 import { expect } from "vitest";
 import { checkReply } from "./contract";
 import { form, request, type HttpResponse } from "./http";
-import type { RunningServer } from "./server";
+import type { ServerAddress } from "./server";
 
 export const DEMO_PASSWORD = "demo1234";
 
@@ -14,7 +14,7 @@ export function cookieFrom(res: HttpResponse, name: string) {
 }
 
 /** Posts the sign-in form the way a browser without JavaScript does (same-origin). */
-export function postForm(server: RunningServer, host: string, path: string, fields: Record<string, string>, cookie?: string) {
+export function postForm(server: ServerAddress, host: string, path: string, fields: Record<string, string>, cookie?: string) {
   const f = form(fields);
   return request(server.port, host, path, {
     ...f,
@@ -22,13 +22,13 @@ export function postForm(server: RunningServer, host: string, path: string, fiel
   });
 }
 
-export async function loginPage(server: RunningServer, host: string, email: string, password = DEMO_PASSWORD) {
+export async function loginPage(server: ServerAddress, host: string, email: string, password = DEMO_PASSWORD) {
   const res = await postForm(server, host, "/auth/login", { email, password });
   return { res, cookie: cookieFrom(res, "lectern_session") };
 }
 
 export function api(
-  server: RunningServer,
+  server: ServerAddress,
   host: string,
   method: string,
   path: string,
@@ -50,19 +50,19 @@ export function api(
   });
 }
 
-export async function loginApi(server: RunningServer, host: string, email: string, password = DEMO_PASSWORD) {
+export async function loginApi(server: ServerAddress, host: string, email: string, password = DEMO_PASSWORD) {
   const res = await api(server, host, "POST", "auth/login", { body: { email, password } });
   expect(res.status, res.body).toBe(200);
   return res.json().payload as { token: string; two_factor_pending: boolean };
 }
 
 /** The tenant's database file, opened beside the server (WAL lets both work), for setting up clocks. */
-export function tenantDb(server: RunningServer, organizationId: number) {
+export function tenantDb(server: ServerAddress, organizationId: number) {
   return new Database(path.join(server.dataDir, `org-${organizationId}`, "db.sqlite"));
 }
 
 /** Moves a column of some rows into the past: how tests reach "10 minutes later" without waiting. */
-export function agePast(server: RunningServer, organizationId: number, sql: string, ...params: unknown[]) {
+export function agePast(server: ServerAddress, organizationId: number, sql: string, ...params: unknown[]) {
   const db = tenantDb(server, organizationId);
   try {
     db.pragma("busy_timeout = 5000");

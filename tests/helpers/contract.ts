@@ -1,8 +1,16 @@
 import type { ZodTypeAny } from "zod";
-import { errorEnvelope, okEnvelope, type ApiCall } from "~/api/contract.server";
-import { API_CALLS } from "~/api/calls/index.server";
-import { isFileReply } from "~/api/openapi.server";
+import type { ApiCall } from "~/api/contract.server";
+import { loadBuild } from "./built-app";
 import type { HttpResponse } from "./http";
+
+/** The contract as the build under test holds it (app/entry.server.tsx), loaded by Node as the server loads it. */
+interface BuiltContract {
+  API_CALLS: typeof import("~/api/calls/index.server").API_CALLS;
+  errorEnvelope: typeof import("~/api/contract.server").errorEnvelope;
+  okEnvelope: typeof import("~/api/contract.server").okEnvelope;
+  isFileReply: typeof import("~/api/openapi.server").isFileReply;
+}
+const { API_CALLS, errorEnvelope, okEnvelope, isFileReply } = (await loadBuild()).entry.module as unknown as BuiltContract;
 
 /**
  * Holds a real /api reply to its contract (docs/decisions/023-openapi-and-logs.md): `api()` in

@@ -1,7 +1,7 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { makeSecretBox } from "../../app/models/sso/seal.server";
-import type { RunningServer } from "./server";
+import type { ServerAddress } from "./server";
 
 export { startIdp, type RunningIdp, type TamperMode } from "../../scripts/idp/provider";
 
@@ -27,7 +27,7 @@ export interface DriverRow {
 }
 
 /** Writes a driver into an organization's database as the settings screen would (secret sealed). */
-export function insertDriver(server: RunningServer, organizationId: number, row: DriverRow) {
+export function insertDriver(server: ServerAddress, organizationId: number, row: DriverRow) {
   const db = new Database(path.join(server.dataDir, `org-${organizationId}`, "db.sqlite"));
   try {
     db.pragma("busy_timeout = 5000");

@@ -1,7 +1,7 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, Page } from "puppeteer";
-import type { RunningServer } from "./server";
+import type { ServerAddress } from "./server";
 import { execTenant, insertSession } from "./sessions";
 
 /**
@@ -19,7 +19,7 @@ export interface Tour {
   pages: Record<"home" | "course" | "player" | "categories" | "category" | "search" | "profile", string>;
 }
 
-export function prepareTour(server: RunningServer, organizationId: number, host: string, learnerEmail: string): Tour {
+export function prepareTour(server: ServerAddress, organizationId: number, host: string, learnerEmail: string): Tour {
   const db = new Database(path.join(server.dataDir, `org-${organizationId}`, "db.sqlite"), { readonly: true });
   let course: { id: number };
   let lessons: { id: number; kind: string; duration_seconds: number | null }[];
@@ -97,7 +97,7 @@ export function prepareTour(server: RunningServer, organizationId: number, host:
 /** A browser context signed in as the learner (a session row, as after a real login). */
 export async function learnerPage(
   browser: Browser,
-  server: RunningServer,
+  server: ServerAddress,
   tour: Tour,
   email: string,
   { javascript = true } = {},

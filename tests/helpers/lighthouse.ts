@@ -5,13 +5,14 @@ import Database from "better-sqlite3";
 import type { Flags, Result, RunnerResult } from "lighthouse";
 import { themeCookie } from "../../app/utils/preferences.server";
 import { prepareTour } from "./learner-tour";
-import type { RunningServer } from "./server";
+import type { ServerAddress } from "./server";
 import { cookieFor, execTenant, insertSession } from "./sessions";
 
 /**
- * What `npm run lighthouse` (scripts/lighthouse.ts) and tests/e2e/lighthouse.test.ts share: the demo's
- * pages Lighthouse looks at, the cookies that sign a learner in and pick a theme, and Lighthouse itself,
- * the version @lhci/cli 0.14.0 pins (docs/decisions/034-lighthouse.md).
+ * What `npm run lighthouse` (scripts/lighthouse.ts) and tests/e2e/lighthouse-*.test.ts (through
+ * tests/helpers/lighthouse-checks.ts) share: the demo's pages Lighthouse looks at, the cookies that sign a
+ * learner in and pick a theme, and Lighthouse itself, the version @lhci/cli 0.14.0 pins
+ * (docs/decisions/034-lighthouse.md).
  */
 export const HOST = "acme.localhost";
 const LEARNER = "learner@acme.test";
@@ -32,7 +33,7 @@ export interface AuditedPage {
  * one episode done and the video under way (tests/helpers/learner-tour.ts), has seen the player's
  * instructions, and is signed in by a session row (`session`: its token).
  */
-export function auditedPages(server: RunningServer): { pages: AuditedPage[]; session: string } {
+export function auditedPages(server: ServerAddress): { pages: AuditedPage[]; session: string } {
   const tour = prepareTour(server, 1, HOST, LEARNER);
   execTenant(server, 1, "update users set player_instructions_shown_at = unixepoch() where email = ?", LEARNER);
   const db = new Database(path.join(server.dataDir, "org-1", "db.sqlite"), { readonly: true });

@@ -1,6 +1,4 @@
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { ROOT } from "./server";
+import { loadBuild } from "./built-app";
 
 /** A route of the built app as Remix's manifest gives it, with its full path pattern. */
 export interface BuiltRoute {
@@ -18,8 +16,8 @@ export interface BuiltRoute {
  * takes in a new route without being told.
  */
 export async function builtRoutes(): Promise<BuiltRoute[]> {
-  const build = await import(pathToFileURL(path.join(ROOT, "build", "index.js")).href);
-  const routes = build.routes as Record<string, Omit<BuiltRoute, "pattern">>;
+  const build = await loadBuild();
+  const routes = build.routes as unknown as Record<string, Omit<BuiltRoute, "pattern">>;
   const fullPath = (id: string): string => {
     const route = routes[id];
     const parent = route.parentId ? fullPath(route.parentId) : "";

@@ -7,6 +7,12 @@ import { NODE_FLAGS } from "../../server/node-flags";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
+/**
+ * What the request and database helpers (auth.ts, sessions.ts, idp.ts, …) need of a test server, a process
+ * (`startServer`) or in this process (tests/helpers/in-process.ts): the port it listens on and its data directory.
+ */
+export type ServerAddress = Pick<RunningServer, "port" | "dataDir">;
+
 export interface RunningServer {
   port: number;
   dataDir: string;

@@ -2,14 +2,14 @@ import crypto from "node:crypto";
 import path from "node:path";
 import { createCookie } from "@remix-run/node";
 import Database from "better-sqlite3";
-import type { RunningServer } from "./server";
+import type { ServerAddress } from "./server";
 
 /**
  * Signs someone in by writing a session row, as the server itself would after a password and a code
  * (the Epic Stack's login fixture): fast, and the request under test still goes through every check.
  */
 export function insertSession(
-  server: RunningServer,
+  server: ServerAddress,
   where: { organizationId: number } | "platform",
   { email, kind }: { email: string; kind: "web" | "api" },
 ) {
@@ -45,7 +45,7 @@ export async function cookieFor(token: string) {
 }
 
 /** Runs SQL on an organization's database beside the running server. */
-export function execTenant(server: RunningServer, organizationId: number, sql: string, ...params: unknown[]) {
+export function execTenant(server: ServerAddress, organizationId: number, sql: string, ...params: unknown[]) {
   const db = new Database(path.join(server.dataDir, `org-${organizationId}`, "db.sqlite"));
   try {
     db.pragma("busy_timeout = 5000");

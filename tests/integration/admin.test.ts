@@ -4,16 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, cookieFrom, loginPage, postForm } from "../helpers/auth";
 import { request } from "../helpers/http";
 import { linkFrom, startMailbox, type Mailbox } from "../helpers/mail";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
-let server: RunningServer;
+let server: InProcessServer;
 let mailbox: Mailbox;
 let superCookie: string;
 let superToken: string;
 beforeAll(async () => {
   mailbox = await startMailbox();
-  server = await startServer({ env: { SMTP_URL: mailbox.url } });
+  server = await startInProcess({ env: { SMTP_URL: mailbox.url } });
   superCookie = await cookieFor(insertSession(server, "platform", { email: "super@lectern.test", kind: "web" }));
   superToken = insertSession(server, "platform", { email: "super@lectern.test", kind: "api" });
 });

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, localMidnight } from "../../app/utils/analytics-periods";
 import { api, tenantDb } from "../helpers/auth";
 import { multipart, request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
  * The /api calls of docs/product.md §7 "Analytics" and the CSV export against the real server and the demo's year
  * of history: the envelope, the query, who sees which figures, and downloads counted when served.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 let learner: string;
 let groupAdmin: string;
@@ -18,7 +18,7 @@ const MEMBERS =
   "(select id from users where email not in ('admin@nordlys.test', 'learner@nordlys.test') and role = 'learner' order by id limit 2)";
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   execTenant(
     server,
     2,

@@ -4,16 +4,16 @@ import type { paths } from "~/api/client";
 import { DEMO_PASSWORD } from "../helpers/auth";
 import { checkReply } from "../helpers/contract";
 import { request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 
 /**
  * The typed client (`npm run api:client` → app/api/client.d.ts, with openapi-fetch) against the real
  * server: a call the description does not have, or a body or reply of another shape, fails `npm run
  * typecheck`; every reply is also checked against its contract at run time.
  */
-let server: RunningServer;
+let server: InProcessServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
 });
 afterAll(() => server?.stop());
 

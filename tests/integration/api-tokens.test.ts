@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { execTenant, insertSession } from "../helpers/sessions";
 
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 const ORG = "nordlys.localhost";
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
 });
 afterAll(() => server?.stop());

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, tenantDb } from "../helpers/auth";
 import { form, request, type HttpResponse } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
@@ -15,7 +15,7 @@ const ORG = "nordlys.localhost";
 const ORG_ID = 2;
 const BASE = `/dashboard/organizations/${ORG_ID}`;
 
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 let groupAdmin: string;
 let learner: string;
@@ -77,7 +77,7 @@ const idFrom = (location: string) => Number(/[?&]assignment=(\d+)/.exec(location
 const userId = (email: string) => one<{ id: number }>("select id from users where email = ?", email).id;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   // This file makes Nordlys's assignments itself: the demo's (scripts/demo/compliance.ts) are removed first.
   execTenant(server, ORG_ID, "delete from assignments");
   // A group admin of "Lager" (with the demo learner), and another group with someone else.

@@ -6,7 +6,8 @@ import { createTenantDatabase, openTenantDatabase } from "../../db/open";
 import { api, cookieFrom, tenantDb } from "../helpers/auth";
 import { form, request, type HttpResponse } from "../helpers/http";
 import { codeFrom, startMailbox, type Mailbox } from "../helpers/mail";
-import { ROOT, startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
+import { ROOT } from "../helpers/server";
 import { cookieFor, insertSession } from "../helpers/sessions";
 import { tempDir } from "../helpers/temp";
 
@@ -18,11 +19,11 @@ import { tempDir } from "../helpers/temp";
  * request below comes from an address of its own: what stops the requests is the per-account limit, never
  * the per-address one.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let mailbox: Mailbox;
 beforeAll(async () => {
   mailbox = await startMailbox();
-  server = await startServer({ env: { SMTP_URL: mailbox.url, TRUST_PROXY: "true", RATE_LIMIT_AUTH: "3" } });
+  server = await startInProcess({ env: { SMTP_URL: mailbox.url, TRUST_PROXY: "true", RATE_LIMIT_AUTH: "3" } });
 });
 afterAll(async () => {
   await server?.stop();

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agePast, api, cookieFrom, loginApi, loginPage, postForm } from "../helpers/auth";
 import { request } from "../helpers/http";
 import { linkFrom, startMailbox, type Mailbox } from "../helpers/mail";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 
-let server: RunningServer;
+let server: InProcessServer;
 let mailbox: Mailbox;
 beforeAll(async () => {
   mailbox = await startMailbox();
-  server = await startServer({ env: { SMTP_URL: mailbox.url } });
+  server = await startInProcess({ env: { SMTP_URL: mailbox.url } });
 });
 afterAll(async () => {
   await server?.stop();

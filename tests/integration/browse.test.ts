@@ -3,7 +3,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, postForm } from "../helpers/auth";
 import { request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
@@ -11,7 +11,7 @@ import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
  * carousels and groups, the home page's rows and cards, helpful empty states, and choosing a cover in
  * the dashboard and through /api (a bad choice changes nothing).
  */
-let server: RunningServer;
+let server: InProcessServer;
 let learner: string;
 let admin: string;
 const ORG = "nordlys.localhost";
@@ -20,7 +20,7 @@ const BEGIN = `insert into lesson_progress (user_id, lesson_id, course_id, posit
   select u.id, l.id, l.course_id, ?, ? from users u, lessons l join courses c on c.id = l.course_id
   where u.email = 'learner@nordlys.test' and c.title = ? and l.kind = 'video' order by l.position limit 1`;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   learner = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "web" }));
   admin = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
   execTenant(server, 2, BEGIN, 7, 7, "Førstehjælp på arbejdspladsen");

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
 import { checkReply } from "../helpers/contract";
 import { multipart, request, type HttpResponse } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
@@ -14,7 +14,7 @@ import { cookieFor, insertSession } from "../helpers/sessions";
  * and the words spoken in the organization's search as the viewer may see them.
  */
 const ORG = "nordlys.localhost";
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 let learner: string;
 let course: { id: number };
@@ -66,7 +66,7 @@ async function uploadVideo() {
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   learner = insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "api" });
   course = (await call("POST", "courses", { title: "Truck", type: "series", published: true })).json().payload;

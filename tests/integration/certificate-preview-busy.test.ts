@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { insertSession } from "../helpers/sessions";
 
 /**
@@ -10,11 +10,11 @@ import { insertSession } from "../helpers/sessions";
  * speaks English.
  */
 const ORG = "acme.localhost";
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 
 beforeAll(async () => {
-  server = await startServer({ env: { CERTIFICATE_RENDER_TIMEOUT_MS: "100" } });
+  server = await startInProcess({ env: { CERTIFICATE_RENDER_TIMEOUT_MS: "100" } });
   admin = insertSession(server, { organizationId: 1 }, { email: "admin@acme.test", kind: "api" });
 });
 afterAll(() => server?.stop());

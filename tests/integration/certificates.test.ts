@@ -3,7 +3,7 @@ import da from "../../locales/da/certificates.json";
 import { api } from "../helpers/auth";
 import { request } from "../helpers/http";
 import { pdfText } from "../helpers/pdf";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
@@ -11,7 +11,7 @@ import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
  * concurrent completions), rendered to PDF by the job runner through Chromium, downloaded through a signed
  * address, verified publicly on the organization's own host only, revoked; another learner gets 404.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 let learner: string;
 let other: string;
@@ -21,7 +21,7 @@ const T = da.certificates;
 const NAME = { first: "Łucja Ærø-Ødegård", last: "Åström 山田" };
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   execTenant(server, 2, "insert into users (email, first_name, role) values ('other@nordlys.test', 'Olga', 'learner')");
   execTenant(server, 2, "update users set first_name = ?, last_name = ? where email = 'learner@nordlys.test'", NAME.first, NAME.last);
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "../../app/utils/calendar";
 import { api, tenantDb } from "../helpers/auth";
 import { request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
@@ -15,7 +15,7 @@ import { cookieFor, insertSession } from "../helpers/sessions";
  *   Per done, Pål started; to the other team (Kai, Kim) due 3 days ago, Kim done; Liv left the fixture team.
  * - "Fixture first aid": to Pia alone, due yesterday.
  */
-let server: RunningServer;
+let server: InProcessServer;
 const ORG = "nordlys.localhost";
 const ids: Record<string, number> = {};
 let admin: string;
@@ -30,7 +30,7 @@ const get = (p: string, token = admin) => api(server, ORG, "GET", p, { token });
 const page = (p: string, cookie = adminCookie) => request(server.port, ORG, p, { headers: { Cookie: cookie } });
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   adminCookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
   learner = insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "api" });

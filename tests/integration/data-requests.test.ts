@@ -3,7 +3,8 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtRoutes } from "../helpers/routes";
 import { request, type HttpResponse } from "../helpers/http";
-import { makeDataDir, startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
+import { makeDataDir } from "../helpers/server";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
@@ -190,16 +191,17 @@ function dataOutcome(res: HttpResponse) {
   return String(res.status);
 }
 
-let server: RunningServer;
+/** Every route with a loader, read before the tests are collected: each route is a test of its own. */
+const routes = await routesWithLoaders();
+
+let server: InProcessServer;
 let samples: Samples;
-let routes: Awaited<ReturnType<typeof routesWithLoaders>>;
 const cookies: Partial<Record<Role, string>> = {};
 
 beforeAll(async () => {
   const dataDir = makeDataDir();
   samples = readSamples(dataDir);
-  routes = await routesWithLoaders();
-  server = await startServer({ dataDir });
+  server = await startInProcess({ dataDir });
   const emails: Record<Exclude<Role, "visitor">, string> = {
     learner: samples.learnerEmail,
     "group admin": samples.groupAdminEmail,
@@ -211,23 +213,32 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-/** Runs `work` on every item, a few at a time (the server answers one while the test reads another). */
-async function inTurns<T, R>(items: readonly T[], work: (item: T) => Promise<R>, width = 4): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: width }, lane));
-  return results;
-}
-
 function get(address: string, role: Role, host: string = HOST) {
   const cookie = cookies[role];
   return request(server.port, host, address, { headers: cookie ? { Cookie: cookie } : {} });
+}
+
+type Walk = (typeof WALKS)[number];
+interface Outcome {
+  address: string;
+  document: string;
+  data: string;
+}
+
+/** What one walk got for one route: the page, and its ?_data request. Kept, for the count of pages each opened. */
+const outcomes = new Map<string, Outcome>();
+async function outcomeOf([name, role, host]: Walk, route: (typeof routes)[number]): Promise<Outcome> {
+  const key = `${name} ${route.id}`;
+  const known = outcomes.get(key);
+  if (known) return known;
+  const address = sampleFor(route.pattern, samples);
+  const [document, data] = await Promise.all([
+    get(address, role, host).then(documentOutcome),
+    get(`${address}?_data=${encodeURIComponent(route.id)}`, role, host).then(dataOutcome),
+  ]);
+  const outcome = { address, document, data };
+  outcomes.set(key, outcome);
+  return outcome;
 }
 
 describe("every loader checks who may use it itself: ?_data=<route> answers as the page does", () => {
@@ -243,21 +254,19 @@ describe("every loader checks who may use it itself: ?_data=<route> answers as t
     );
   });
 
-  it.each(WALKS)("as %s", async (_name, role, host) => {
-    const outcomes = await inTurns(routes, async (route) => {
-      const address = sampleFor(route.pattern, samples);
-      const document = documentOutcome(await get(address, role, host));
-      const data = dataOutcome(await get(`${address}?_data=${encodeURIComponent(route.id)}`, role, host));
-      return { route, address, document, data };
-    });
-    const differ = outcomes
-      .filter((o) => o.document !== o.data)
-      .map((o) => `${o.address} (${o.route.id}): page ${o.document}, ?_data ${o.data}`);
+  // One test a route, each walk at once (each has its own session, and a page's GET changes nothing).
+  it.each(routes.map((route) => [`${route.pattern} (${route.id})`, route] as const))("%s", async (_name, route) => {
+    const got = await Promise.all(WALKS.map(async (walk) => ({ walk: walk[0], ...(await outcomeOf(walk, route)) })));
+    const differ = got.filter((o) => o.document !== o.data).map((o) => `as ${o.walk}, ${o.address}: page ${o.document}, ?_data ${o.data}`);
     expect(differ).toEqual([]);
-    // The samples are real: everyone opens some pages, and the organization admin most of those outside /admin.
-    const opened = outcomes.filter((o) => o.document === "200").length;
+  });
+
+  // The samples are real: everyone opens some pages, and the organization admin most of those outside /admin.
+  it.each(WALKS)("as %s, opens the pages it may", async (...walk) => {
+    const got = await Promise.all(routes.map((route) => outcomeOf(walk, route)));
+    const opened = got.filter((o) => o.document === "200").length;
     const outsideAdmin = routes.filter((r) => !r.pattern.startsWith("/admin")).length;
-    expect(opened).toBeGreaterThan(role === "org admin" ? outsideAdmin / 2 : 1);
+    expect(opened).toBeGreaterThan(walk[1] === "org admin" ? outsideAdmin / 2 : 1);
   });
 
   // The issue's reproduction: a group admin asked the dashboard's pages for their data one route at a time.

@@ -3,13 +3,13 @@ import Database from "better-sqlite3";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { brandColour } from "~/utils/favicon";
 
 /** Every page's icon and meta description (docs/decisions/034-lighthouse.md; Lighthouse's best practices and SEO). */
-let server: RunningServer;
+let server: InProcessServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
 });
 afterAll(() => server?.stop());
 

@@ -3,15 +3,16 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multipart, request } from "../helpers/http";
-import { listFiles, startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
+import { listFiles } from "../helpers/server";
 import { insertSession } from "../helpers/sessions";
 
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 const ORG = "nordlys.localhost";
 const LIMIT = 300_000;
 beforeAll(async () => {
-  server = await startServer({ env: { FILE_MAX_BYTES: String(LIMIT), DOWNLOAD_TTL_SECONDS: "2" } });
+  server = await startInProcess({ env: { FILE_MAX_BYTES: String(LIMIT), DOWNLOAD_TTL_SECONDS: "2" } });
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
 });
 afterAll(() => server?.stop());

@@ -4,20 +4,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import da from "../../locales/da/fixes.json";
 import { api, postForm, tenantDb } from "../helpers/auth";
 import { multipart, request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
  * Gaps closed after the first round: the course editor's quiz picker for `quiz` lessons, and badges that
  * admins edit and delete. All through the pages' form posts (no JavaScript), as Nordlys (Danish) speaks.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let cookie: string;
 const ORG = "nordlys.localhost";
 const T = da.fixes;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   cookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
 });
 afterAll(() => server?.stop());

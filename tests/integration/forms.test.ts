@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm } from "../helpers/auth";
 import { multipart, request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
@@ -11,12 +11,12 @@ import { cookieFor, insertSession } from "../helpers/sessions";
  */
 const ACME = "acme.localhost";
 const NORDLYS = "nordlys.localhost";
-let server: RunningServer;
+let server: InProcessServer;
 let acme: string;
 let nordlys: string;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   acme = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "admin@acme.test", kind: "web" }));
   nordlys = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, postForm } from "../helpers/auth";
 import { request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
@@ -15,7 +15,7 @@ import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
  */
 const ORG = "nordlys.localhost";
 const NOT_MANAGED = "Du kan kun tilføje personer, der allerede er med i en af de grupper, du administrerer.";
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string; // the organization admin's API token
 let lead: string; // the group admin's API token
 let leadCookie: string;
@@ -27,7 +27,7 @@ const page = (path: string, cookie: string) => request(server.port, ORG, path, {
 const sql = (text: string, ...params: unknown[]) => execTenant(server, 2, text, ...params);
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   sql(
     "insert into users (email, first_name, role) values ('lead@reach.test', 'Lea', 'learner'), ('member@reach.test', 'Mads', 'learner'), ('stranger@reach.test', 'Sofie', 'learner')",
   );

@@ -1,20 +1,22 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "../helpers/http";
-import { makeDataDir, startServer, type RunningServer } from "../helpers/server";
+import { startServer, type RunningServer } from "../helpers/server";
 
-/** `/healthz` and `/readyz` for proxies and orchestrators (issue 19 "Operations"). */
-let server: RunningServer | undefined;
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
+/**
+ * `/healthz` and `/readyz` for proxies and orchestrators (issue 19 "Operations"), on one server that logs
+ * its requests. The checks below break the server's data one way each and mend it where the next needs it.
+ */
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ env: { LOG_REQUESTS: "true" } });
 });
+afterAll(() => server?.stop());
 
 describe("health checks", () => {
   it("answer on any host, without a session, and are not logged", async () => {
-    server = await startServer({ env: { LOG_REQUESTS: "true" } });
     for (const host of ["localhost", "acme.localhost", "no-such-organization.example"]) {
       const live = await request(server.port, host, "/healthz");
       expect(live.status).toBe(200);
@@ -33,8 +35,8 @@ describe("health checks", () => {
   });
 
   it("/readyz fails (503) when the data directory is gone, and /healthz still answers", async () => {
-    const dataDir = makeDataDir();
-    server = await startServer({ dataDir });
+    const { dataDir } = server;
+    expect((await request(server.port, "localhost", "/readyz")).status).toBe(200);
     const moved = `${dataDir}-moved`;
     fs.renameSync(dataDir, moved);
     try {
@@ -49,9 +51,8 @@ describe("health checks", () => {
   });
 
   it("/readyz fails (503) while the platform database lacks a migration", async () => {
-    const dataDir = makeDataDir();
-    server = await startServer({ dataDir });
-    const db = new Database(path.join(dataDir, "platform.sqlite"));
+    expect((await request(server.port, "localhost", "/readyz")).status).toBe(200);
+    const db = new Database(path.join(server.dataDir, "platform.sqlite"));
     try {
       db.prepare("delete from __drizzle_migrations where created_at = (select max(created_at) from __drizzle_migrations)").run();
     } finally {

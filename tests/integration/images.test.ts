@@ -4,16 +4,16 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multipart, request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { insertSession } from "../helpers/sessions";
 
 /** The image provider (docs/product.md §7 "Images are served through an image provider under a bucket path, webp at 2x density"). */
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 const ORG = "nordlys.localhost";
 const SECRET_KEY = "an-image-provider-test-key-of-at-least-32-characters";
 beforeAll(async () => {
-  server = await startServer({ env: { SECRET_KEY } });
+  server = await startInProcess({ env: { SECRET_KEY } });
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
 });
 afterAll(() => server?.stop());

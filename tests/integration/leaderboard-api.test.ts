@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, tenantDb } from "../helpers/auth";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { execTenant, insertSession } from "../helpers/sessions";
 import { request } from "../helpers/http";
 
@@ -8,7 +8,7 @@ import { request } from "../helpers/http";
  * The leaderboard over /api against a real server: one award for a completion posted 50 times at once,
  * boards that equal the ledger, opted-out learners absent from others' replies, admins' settings.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 let learner: string;
 let other: string;
@@ -17,7 +17,7 @@ const ids: Record<string, number> = {};
 const ORG = "nordlys.localhost";
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   execTenant(server, 2, "insert into users (email, first_name, last_name, role) values ('olga@nordlys.test', 'Olga', 'Other', 'learner')");
   execTenant(server, 2, "insert into users (email, first_name, last_name, role) values ('shy@nordlys.test', 'Sigrid', 'Shy', 'learner')");
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });

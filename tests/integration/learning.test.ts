@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, postForm } from "../helpers/auth";
 import { request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 let learner: string;
 let other: string;
 const ORG = "nordlys.localhost";
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   execTenant(server, 2, "insert into users (email, first_name, role) values ('other@nordlys.test', 'Olga', 'learner')");
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   learner = insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "api" });

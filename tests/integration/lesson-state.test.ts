@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
 import { checkReply } from "../helpers/contract";
 import { multipart, request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 import { makeZip, manifest12 } from "../helpers/zip";
 
@@ -15,7 +15,7 @@ import { makeZip, manifest12 } from "../helpers/zip";
  * packages installed through /api with the lesson editor's checks, never a 201 for a lesson that cannot play.
  * Nordlys speaks Danish.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 let learnerApi: string;
 let learner: string;
@@ -25,7 +25,7 @@ const danish = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../locales
 const zip = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   execTenant(server, 2, "insert into users (email, first_name, role) values ('state@nordlys.test', 'Stine', 'learner')");
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   learnerApi = insertSession(server, { organizationId: 2 }, { email: "state@nordlys.test", kind: "api" });

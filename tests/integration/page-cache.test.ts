@@ -5,7 +5,7 @@ import { api } from "../helpers/auth";
 import { request, type HttpResponse } from "../helpers/http";
 import { languageCookie } from "../../app/utils/i18n.server";
 import { themeCookie } from "../../app/utils/preferences.server";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
@@ -14,13 +14,13 @@ import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
  * tenant's file, or to the organization's record — is on the next page. Signed-in people, flash messages
  * and Authorization headers are never served a kept page, and each reply carries its own CSP nonce.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let learner: string;
 let adminToken: string;
 const ORG = "acme.localhost";
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   learner = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
   adminToken = insertSession(server, { organizationId: 1 }, { email: "admin@acme.test", kind: "api" });
 });

@@ -1,14 +1,18 @@
 import fs from "node:fs";
 import path from "node:path";
+import crypto from "node:crypto";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtRoutes } from "../helpers/routes";
 import { request } from "../helpers/http";
-import { ROOT, startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
+import { ROOT } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
- * The permission sweep (docs/permissions.md): every row, as every role, against a real server; and a
- * check that the app has no route, or method of a route, that the matrix does not list.
+ * The permission sweep (docs/permissions.md): every row, as every role, against the app (its Express host
+ * and the built Remix app, in this process: tests/helpers/in-process.ts); and a check that the app has no
+ * route, or method of a route, that the matrix does not list.
  */
 const ROLES = ["anonymous", "learner", "group admin", "org admin", "super-admin"] as const;
 type Role = (typeof ROLES)[number];
@@ -53,9 +57,15 @@ async function appRoutes() {
     }));
 }
 
-let server: RunningServer;
+let server: InProcessServer;
+/** Read-only handles on the databases the sessions live in, to see whether a session still signs someone in. */
+let sessionStores: { organization: Database.Database; platform: Database.Database };
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
+  sessionStores = {
+    organization: new Database(path.join(server.dataDir, "org-2", "db.sqlite"), { readonly: true }),
+    platform: new Database(path.join(server.dataDir, "platform.sqlite"), { readonly: true }),
+  };
   // A group admin: a learner who administers a group holding the Nordlys learner.
   execTenant(
     server,
@@ -74,7 +84,11 @@ beforeAll(async () => {
     "insert into group_members (group_id, user_id, is_admin) select g.id, u.id, 0 from groups g, users u where g.name = 'Team Syd' and u.email = 'learner@nordlys.test'",
   );
 });
-afterAll(() => server?.stop());
+afterAll(async () => {
+  sessionStores?.organization.close();
+  sessionStores?.platform.close();
+  await server?.stop();
+});
 
 const ORG = "nordlys.localhost";
 const EMAIL: Record<Exclude<Role, "anonymous">, string> = {
@@ -84,12 +98,31 @@ const EMAIL: Record<Exclude<Role, "anonymous">, string> = {
   "super-admin": "super@lectern.test",
 };
 
-/** Fresh credentials for one request, so calls that sign out (logout, refresh) never spoil the next. */
-async function credentials(role: Role, kind: "web" | "api", host: Row["host"]): Promise<Record<string, string>> {
+/** Each role's session of each kind, kept from row to row while it still signs its person in. */
+const kept = new Map<string, string>();
+
+/** Whether a session token still signs its person in: not ended (signing out, a refresh), not waiting for a code. */
+function signsIn(role: Exclude<Role, "anonymous">, token: string) {
+  const [store, table] = role === "super-admin" ? [sessionStores.platform, "platform_sessions"] : [sessionStores.organization, "sessions"];
+  const hash = crypto.createHash("sha256").update(token).digest("hex");
+  return Boolean(
+    store.prepare(`select 1 from ${table} where token_hash = ? and two_factor_pending = 0 and expires_at > unixepoch()`).get(hash),
+  );
+}
+
+/**
+ * The role's credentials for one request: its kept session while that still signs it in, else a new one, so
+ * the rows that end a session (signing out, a refresh, a change of password) never spoil the next. Sent to
+ * the host where they mean nothing (a super-admin's on an organization's), they count for nothing.
+ */
+async function credentials(role: Role, kind: "web" | "api"): Promise<Record<string, string>> {
   if (role === "anonymous") return {};
-  const where = role === "super-admin" ? "platform" : { organizationId: 2 };
-  const token = insertSession(server, where, { email: EMAIL[role], kind });
-  void host; // credentials are the role's own; sent to a host where they mean nothing, they count for nothing
+  const key = `${role} ${kind}`;
+  let token = kept.get(key);
+  if (!token || !signsIn(role, token)) {
+    token = insertSession(server, role === "super-admin" ? "platform" : { organizationId: 2 }, { email: EMAIL[role], kind });
+    kept.set(key, token);
+  }
   return kind === "web" ? { Cookie: await cookieFor(token) } : { Authorization: `Bearer ${token}` };
 }
 
@@ -123,9 +156,10 @@ describe("docs/permissions.md", () => {
   it.each(rows.map((row) => [`${row.method} ${row.sample} on ${row.host}`, row] as const))("%s", async (_name, row) => {
     const api = row.sample.startsWith("/api/");
     const host = row.host === "org" ? ORG : "localhost";
-    const got: Record<string, string> = {};
-    for (const role of ROLES) {
-      const headers: Record<string, string> = await credentials(role, api ? "api" : "web", row.host);
+    // The five roles at once: each has its own session, and none's request changes what another's gets.
+    const got = Object.fromEntries(await Promise.all(ROLES.map(async (role) => [role, await as(role)] as const)));
+    async function as(role: Role) {
+      const headers: Record<string, string> = await credentials(role, api ? "api" : "web");
       let body: string | undefined;
       if (row.method !== "GET") {
         if (api) {
@@ -137,8 +171,7 @@ describe("docs/permissions.md", () => {
           body = "";
         }
       }
-      const res = await request(server.port, host, row.sample, { method: row.method, headers, body });
-      got[role] = outcome(res);
+      return outcome(await request(server.port, host, row.sample, { method: row.method, headers, body }));
     }
     expect(got, JSON.stringify(got)).toEqual(row.expected);
   });

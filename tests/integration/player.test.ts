@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, postForm } from "../helpers/auth";
 import { request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /** Issue 18: `/courses/{id}/lessons` opens the next lesson; the course page and the player without JavaScript. */
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 let learnerApi: string;
 let learner: string;
 const ORG = "nordlys.localhost";
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   execTenant(server, 2, "insert into users (email, first_name, role) values ('seer@nordlys.test', 'Sigrid', 'learner')");
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   learnerApi = insertSession(server, { organizationId: 2 }, { email: "seer@nordlys.test", kind: "api" });

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agePast, api, postForm, tenantDb } from "../helpers/auth";
 import { request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
  * Quizzes (issue 10) against a real server: grading on the server, no answer leaking before submission,
  * deadlines, attempt limits, one open attempt, concurrent ends, privacy, snapshots, and course progress.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 let learner: string;
 let other: string;
@@ -16,7 +16,7 @@ let learnerWeb: string;
 const ORG = "nordlys.localhost";
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   execTenant(server, 2, "insert into users (email, first_name, role) values ('other@nordlys.test', 'Olga', 'learner')");
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   learner = insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "api" });

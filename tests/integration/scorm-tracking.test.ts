@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
 import { multipart, request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, insertSession } from "../helpers/sessions";
 import { makeZip, scormZip } from "../helpers/zip";
 
@@ -11,7 +11,7 @@ import { makeZip, scormZip } from "../helpers/zip";
  * what the LMS sets at exit when the content said nothing, the contents list the player is given, an AICC
  * zip refused by name, and a missing file answered with a page the player may frame. Nordlys speaks Danish.
  */
-let server: RunningServer;
+let server: InProcessServer;
 const ORG = "nordlys.localhost";
 const CONTENT = "2.scorm.localhost";
 let adminToken: string;
@@ -21,7 +21,7 @@ let learnerToken: string;
 let course = 0;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   adminToken = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   adminCookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
   learnerCookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "web" }));

@@ -3,14 +3,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
 import { multipart, request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
  * SCORM over HTTP against the real server (issue 16): uploads through the dashboard form, the content
  * origin's addresses, headers and refusals, and commits of runtime data through /api.
  */
-let server: RunningServer;
+let server: InProcessServer;
 const ORG = "nordlys.localhost";
 const CONTENT = "2.scorm.localhost";
 const FIXTURES = path.resolve(__dirname, "../fixtures/scorm");
@@ -23,7 +23,7 @@ const ids = { course: 0, lesson: 0, learner: 0 };
 let launch = "";
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   adminToken = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   adminCookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
   learnerCookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "web" }));

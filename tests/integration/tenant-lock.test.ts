@@ -3,7 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WRITE_WAIT } from "../../db/write-lock";
 import { api, postForm } from "../helpers/auth";
 import { form, multipart, request, type HttpResponse } from "../helpers/http";
@@ -16,10 +16,19 @@ import { cookieFor, insertSession } from "../helpers/sessions";
  * the event loop, then get 503 with Retry-After — never a 500, never a frozen server
  * (docs/decisions/033-tenant-write-locks.md).
  */
-let server: RunningServer | undefined;
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
+/**
+ * Two servers, started together. `server`: Acme's file held whole as the server first opens it while
+ * Nordlys answers, then the write locks on Acme and the background job (JOB_STEP_DELAY_MS slows the steps
+ * of jobs, and only that test runs one). `untouched`: asked nothing until the file's last test, Nordlys's
+ * file held whole as the server first opens it since its start-up look.
+ */
+let server: RunningServer;
+let untouched: RunningServer;
+beforeAll(async () => {
+  [server, untouched] = await Promise.all([startServer({ env: { JOB_STEP_DELAY_MS: "300" } }), startServer()]);
+});
+afterAll(async () => {
+  await Promise.all([server?.stop(), untouched?.stop()]);
 });
 
 const ACME = "acme.localhost";
@@ -40,25 +49,48 @@ const FAST_MS = 2_000;
  * last connection to close removes the WAL, or SQLite recovers the file after a crash).
  */
 async function holdWriteLock(file: string, ms: number, { whole = false } = {}) {
+  return (await lockerFor(file, ms, { whole })).lock();
+}
+
+/**
+ * The process of `holdWriteLock`, started and ready, taking the lock on `lock()`: for a moment that must not
+ * wait for a Node process to start on a busy machine.
+ */
+async function lockerFor(file: string, ms: number, { whole = false } = {}) {
   const script = `
     const Database = require("better-sqlite3");
     const db = new Database(${JSON.stringify(file)});
-    ${whole ? `db.pragma("locking_mode = EXCLUSIVE");` : ""}
-    db.exec("BEGIN IMMEDIATE");
-    ${whole ? `db.prepare("update content_version set version = version where id = 1").run();` : ""}
-    console.log("locked");
-    setTimeout(() => { db.exec("ROLLBACK"); db.close(); console.log("released"); }, ${ms});`;
-  const child = spawn(process.execPath, ["-e", script], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+    console.log("ready");
+    process.stdin.once("data", () => {
+      ${whole ? `db.pragma("locking_mode = EXCLUSIVE");` : ""}
+      db.exec("BEGIN IMMEDIATE");
+      ${whole ? `db.prepare("update content_version set version = version where id = 1").run();` : ""}
+      console.log("locked");
+      setTimeout(() => { db.exec("ROLLBACK"); db.close(); console.log("released"); }, ${ms});
+    });`;
+  const child = spawn(process.execPath, ["-e", script], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (chunk) => {
-      output += chunk;
-      if (output.includes("locked")) resolve();
+  const said = (word: string) =>
+    new Promise<void>((resolve, reject) => {
+      const look = () => {
+        if (!output.includes(word)) return;
+        child.stdout!.off("data", look);
+        resolve();
+      };
+      child.stdout!.on("data", look);
+      look();
+      void exited.then((code) => reject(new Error(`the locking process exited (${code}) before it said ${word}`)));
     });
-    void exited.then((code) => reject(new Error(`the locking process exited (${code}) before it held the lock`)));
-  });
-  return { released: () => output.includes("released"), exited };
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  await said("ready");
+  return {
+    lock: async () => {
+      child.stdin!.end("go\n");
+      await said("locked");
+      return { released: () => output.includes("released"), exited };
+    },
+  };
 }
 
 /** A POST whose headers go now and whose body goes on `send()`: the server passes its checks meanwhile. */
@@ -121,9 +153,41 @@ function learnerName(file: string) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+describe("a file another process holds whole when the server first opens it", () => {
+  it("holds up that organization's pages and /api on timers until it is free, then answers", async () => {
+    const s = server;
+    const learner = await cookieFor(insertSession(s, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
+    const admin = insertSession(s, { organizationId: 1 }, { email: "admin@acme.test", kind: "api" });
+    // The server's look at every file as it starts (server/jobs.ts `resumeAll`) is over, and the other
+    // organization's page is warm: its first rendering on a busy machine may take longer than the lock.
+    await sleep(500);
+    expect((await request(s.port, NORDLYS, "/")).status).toBe(200);
+    const lock = await holdWriteLock(path.join(s.dataDir, "org-1", "db.sqlite"), 800, { whole: true });
+    const page = timed(() => request(s.port, ACME, "/", { headers: { Cookie: learner } })).then((r) => ({
+      ...r,
+      released: lock.released(),
+    }));
+    const call = timed(() => api(s, ACME, "GET", "courses/categories", { token: admin })).then((r) => ({
+      ...r,
+      released: lock.released(),
+    }));
+    // Meanwhile another organization answers at once.
+    const other = await timed(() => request(s.port, NORDLYS, "/"));
+    expect(other.res.status).toBe(200);
+    expect(lock.released()).toBe(false);
+    const [pageReply, apiReply] = await Promise.all([page, call]);
+    // Answered once the other process let go: not a 503 (or a 500) for a moment's lock.
+    expect(pageReply.res.status).toBe(200);
+    expect(pageReply.res.body).toContain("Leo");
+    expect(pageReply.released).toBe(true);
+    expect(apiReply.res.status).toBe(200);
+    expect(apiReply.released).toBe(true);
+    expect(await lock.exited).toBe(0);
+  });
+});
+
 describe("a write lock held on one organization's file by another process", () => {
   it("leaves the other organization as fast as before; the locked one's writes wait, then get 503 with Retry-After", async () => {
-    server = await startServer();
     const s = server;
     const acmeFile = path.join(s.dataDir, "org-1", "db.sqlite");
     const acmeAdmin = insertSession(s, { organizationId: 1 }, { email: "admin@acme.test", kind: "api" });
@@ -213,11 +277,10 @@ describe("a write lock held on one organization's file by another process", () =
     expect(names).toContain("after the lock");
     expect(names).not.toContain("while locked");
     expect(names).not.toContain("late body");
-  });
+  }, 45_000);
 
   it("holds up a background job that meets it, which then finishes without spending an attempt", async () => {
-    // Slow steps, so that the lock is taken in the middle of the copy.
-    server = await startServer({ env: { JOB_STEP_DELAY_MS: "300" } });
+    // Slow steps (JOB_STEP_DELAY_MS), so that the lock is taken in the middle of the copy.
     const s = server;
     const acmeFile = path.join(s.dataDir, "org-1", "db.sqlite");
     const token = insertSession(s, { organizationId: 1 }, { email: "admin@acme.test", kind: "api" });
@@ -238,6 +301,7 @@ describe("a write lock held on one organization's file by another process", () =
         201,
       );
     }
+    const locker = await lockerFor(acmeFile, 1_500);
     const started = await call("POST", `courses/${course.id}/clone`);
     expect(started.status).toBe(202);
     const jobId = started.json().payload.id as number;
@@ -249,7 +313,7 @@ describe("a write lock held on one organization's file by another process", () =
       if (i > 100) throw new Error(`the job did not get going: ${JSON.stringify(job)}`);
       await sleep(20);
     }
-    const lock = await holdWriteLock(acmeFile, 1_500);
+    const lock = await locker.lock();
     // The job's reads go on during the lock; its writes wait for the lock to go.
     expect((await call("GET", `jobs/${jobId}`)).json().payload.status).toBe("running");
     expect(await lock.exited).toBe(0);
@@ -275,52 +339,25 @@ describe("a write lock held on one organization's file by another process", () =
   });
 });
 
-describe("a file another process holds whole when the server first opens it", () => {
-  it("holds up that organization's pages and /api on timers until it is free, then answers; past a write's wait, the busy 503", async () => {
-    server = await startServer();
-    const s = server;
-    const learner = await cookieFor(insertSession(s, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
-    const admin = insertSession(s, { organizationId: 1 }, { email: "admin@acme.test", kind: "api" });
-    // The server's look at every file as it starts (server/jobs.ts `resumeAll`) is over.
+describe("a file another process holds whole when the server first opens it, past a write's wait", () => {
+  // On `untouched`, the file's last test: Nordlys's file has not been opened since the server's start-up look at it.
+  it("past a write's wait, answers the busy 503 with Retry-After, never a 500, and stays as fast for others", async () => {
+    const s = untouched;
+    // The start-up look is over, and Acme is open and warm before the clock matters (its first page on a
+    // busy machine may take longer than FAST_MS); Nordlys stays untouched.
     await sleep(500);
-    const lock = await holdWriteLock(path.join(s.dataDir, "org-1", "db.sqlite"), 800, { whole: true });
-    const page = timed(() => request(s.port, ACME, "/", { headers: { Cookie: learner } })).then((r) => ({
-      ...r,
-      released: lock.released(),
-    }));
-    const call = timed(() => api(s, ACME, "GET", "courses/categories", { token: admin })).then((r) => ({
-      ...r,
-      released: lock.released(),
-    }));
-    // Meanwhile another organization answers at once.
-    const other = await timed(() => request(s.port, NORDLYS, "/"));
-    expect(other.res.status).toBe(200);
-    expect(lock.released()).toBe(false);
-    const [pageReply, apiReply] = await Promise.all([page, call]);
-    // Answered once the other process let go: not a 503 (or a 500) for a moment's lock.
-    expect(pageReply.res.status).toBe(200);
-    expect(pageReply.res.body).toContain("Leo");
-    expect(pageReply.released).toBe(true);
-    expect(apiReply.res.status).toBe(200);
-    expect(apiReply.released).toBe(true);
-    expect(await lock.exited).toBe(0);
-
-    // Held for longer than a write waits: the same 503 as a write's, with Retry-After, never a 500.
-    await s.stop();
-    server = await startServer({ dataDir: s.dataDir });
-    const again = server;
-    await sleep(500);
-    const long = await holdWriteLock(path.join(again.dataDir, "org-2", "db.sqlite"), HOLD_MS, { whole: true });
+    expect((await request(s.port, ACME, "/")).status).toBe(200);
+    const long = await holdWriteLock(path.join(s.dataDir, "org-2", "db.sqlite"), HOLD_MS, { whole: true });
     const waiting = Promise.all([
-      timed(() => request(again.port, NORDLYS, "/")),
-      timed(() => api(again, NORDLYS, "GET", "courses/categories")),
+      timed(() => request(s.port, NORDLYS, "/")),
+      timed(() => api(s, NORDLYS, "GET", "courses/categories")),
       // A crowd waiting for the same file makes one try at a time: the server stays as fast for others.
-      ...Array.from({ length: 100 }, () => request(again.port, NORDLYS, "/").then((res) => ({ res, ms: 0 }))),
+      ...Array.from({ length: 100 }, () => request(s.port, NORDLYS, "/").then((res) => ({ res, ms: 0 }))),
     ]);
     const slow: string[] = [];
     const until = performance.now() + 1_500;
     for (let i = 0; performance.now() < until; i++) {
-      const { res, ms } = await timed(() => request(again.port, ACME, "/"));
+      const { res, ms } = await timed(() => request(s.port, ACME, "/"));
       expect(res.status).toBe(200);
       if (ms >= FAST_MS) slow.push(`Acme call ${i}: ${Math.round(ms)} ms`);
     }
@@ -335,6 +372,6 @@ describe("a file another process holds whole when the server first opens it", ()
     expect(busyApi.res.status).toBe(503);
     expect(busyApi.res.json()).toMatchObject({ error: true, status: 503, payload: { code: "unavailable" } });
     expect(await long.exited).toBe(0);
-    expect((await request(again.port, NORDLYS, "/")).status).toBe(200);
+    expect((await request(s.port, NORDLYS, "/")).status).toBe(200);
   }, 45_000);
 });

@@ -6,7 +6,8 @@ import { openTenantDatabase } from "../../db/open";
 import { award } from "../../app/models/points.server";
 import { api, postForm } from "../helpers/auth";
 import { request } from "../helpers/http";
-import { makeDataDir, startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
+import { makeDataDir } from "../helpers/server";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
@@ -14,7 +15,7 @@ import { cookieFor, insertSession } from "../helpers/sessions";
  * ISO weeks and months in it; the leaderboard's settings edit it; a zone the leaderboard had been given
  * before the two settings became one moves over to the organization.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let token: string;
 let cookie: string;
 const ORG = "nordlys.localhost";
@@ -48,7 +49,7 @@ beforeAll(async () => {
   const tenant = new Database(path.join(dataDir, "org-2", "db.sqlite"));
   tenant.prepare("update leaderboard_settings set time_zone = 'America/New_York' where id = 1").run();
   tenant.close();
-  server = await startServer({ dataDir });
+  server = await startInProcess({ dataDir });
   token = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   cookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
 });

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tenantDb } from "../helpers/auth";
 import { multipart, request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
@@ -11,11 +11,11 @@ import { cookieFor, insertSession } from "../helpers/sessions";
  * the limit that applied (an image's own, or any file's). Limits are small here: images 20 KB, files 100 KB.
  */
 const ACME = "acme.localhost";
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 
 beforeAll(async () => {
-  server = await startServer({ env: { IMAGE_MAX_BYTES: String(20 * 1024), FILE_MAX_BYTES: String(100 * 1024) } });
+  server = await startInProcess({ env: { IMAGE_MAX_BYTES: String(20 * 1024), FILE_MAX_BYTES: String(100 * 1024) } });
   admin = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "admin@acme.test", kind: "web" }));
 });
 afterAll(() => server?.stop());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { execTenant, insertSession } from "../helpers/sessions";
 
 /**
@@ -9,11 +9,11 @@ import { execTenant, insertSession } from "../helpers/sessions";
  * organization 2; its demo learner is learner@nordlys.test (Lars Larsen).
  */
 const ORG = "nordlys.localhost";
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
 });
 afterAll(() => server?.stop());

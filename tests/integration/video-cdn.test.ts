@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/auth";
 import { multipart, request } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { insertSession } from "../helpers/sessions";
 
 /** `GET /api/cdn/video/{id}` (docs/product.md §7 "Files"): a signed, expiring address of a video, with ranges. */
-let server: RunningServer;
+let server: InProcessServer;
 let admin: string;
 let learner: string;
 const ORG = "nordlys.localhost";
@@ -26,7 +26,7 @@ async function uploadVideo() {
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   admin = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
   learner = insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "api" });
 });

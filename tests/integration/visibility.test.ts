@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, postForm } from "../helpers/auth";
 import { multipart, request, type HttpResponse } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
@@ -69,12 +69,12 @@ interface World {
   token: Record<Person | "lead", string>;
 }
 
-let server: RunningServer;
+let server: InProcessServer;
 let superToken: string;
 const worlds = new Map<Org["key"], World>();
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   superToken = insertSession(server, "platform", { email: "super@lectern.test", kind: "api" });
   for (const org of ORGS) worlds.set(org.key, await buildWorld(org));
 }, 180_000);

@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
  * The import graph of app/, server/ and db/ (type-only imports included): no cycle anywhere, and each layer
  * imports only those below it (docs/decisions/031-request-kernel.md):
  *
- *   db/  <  app/utils/  <  app/access/  <  app/models/  <  app/kernel/  <  screens, pages, routes, components, api  <  server/
+ *   db/  <  app/utils/  <  app/access/  <  app/models/  <  app/kernel/  <  screens, pages, components, api  <  server/
+ *
+ * (Routes are declared in remix.config.js; there is no app/routes/.)
  *
  * The models may name the platform's services by type (server/services.ts), never the platform itself.
  */
@@ -17,24 +19,14 @@ const LAYERS: Array<{ layer: string; above: string[] }> = [
   { layer: "db/", above: ["app/", "server/"] },
   {
     layer: "app/utils/",
-    above: [
-      "app/access/",
-      "app/models/",
-      "app/kernel/",
-      "app/routes/",
-      "app/pages/",
-      "app/screens/",
-      "app/components/",
-      "app/api/",
-      "server/",
-    ],
+    above: ["app/access/", "app/models/", "app/kernel/", "app/pages/", "app/screens/", "app/components/", "app/api/", "server/"],
   },
   {
     layer: "app/access/",
-    above: ["app/models/", "app/kernel/", "app/routes/", "app/pages/", "app/screens/", "app/components/", "app/api/", "server/"],
+    above: ["app/models/", "app/kernel/", "app/pages/", "app/screens/", "app/components/", "app/api/", "server/"],
   },
-  { layer: "app/models/", above: ["app/kernel/", "app/routes/", "app/pages/", "app/screens/", "app/components/", "app/api/", "server/"] },
-  { layer: "app/kernel/", above: ["app/routes/", "app/pages/", "app/screens/", "app/components/", "app/api/"] },
+  { layer: "app/models/", above: ["app/kernel/", "app/pages/", "app/screens/", "app/components/", "app/api/", "server/"] },
+  { layer: "app/kernel/", above: ["app/pages/", "app/screens/", "app/components/", "app/api/"] },
 ];
 /** The one way up allowed: the models name the services they use by type (server/services.ts imports only types). */
 const ALLOWED_UP = new Set(["server/services.ts"]);

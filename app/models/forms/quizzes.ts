@@ -5,7 +5,7 @@ import { QUESTION_TYPES } from "../vocabulary";
 /**
  * A quiz's settings as the create and edit forms give them (docs/decisions/013-quizzes.md). The deadline is a
  * datetime-local value, read as UTC. Not a .server module: the browser checks the same fields with it
- * (app/utils/form.ts); the /api body has its own schema (app/models/quiz.server.ts).
+ * (app/utils/form.ts); the /api body has its own schema (app/models/quiz-authoring.server.ts).
  */
 const DATETIME_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 

@@ -1,0 +1,14 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "@remix-run/node";
+import { ROOT } from "./server";
+
+/**
+ * The built app (`build/index.js`, what `npm run build` wrote and the server runs), loaded by Node as the
+ * server loads it (vitest.config.ts leaves the file to Node rather than compile its 1.4 MB again in every
+ * test process), once a test process: the in-process server (tests/helpers/in-process.ts) and the route
+ * walks (tests/helpers/routes.ts) share it.
+ */
+export async function loadBuild(): Promise<ServerBuild> {
+  return (await import(/* @vite-ignore */ pathToFileURL(path.join(ROOT, "build", "index.js")).href)) as ServerBuild;
+}
