@@ -3,10 +3,10 @@ import { defineConfig } from "vitest/config";
 
 const alias = { "~": path.resolve(__dirname, "app") };
 /**
- * The built app (build/index.js) is loaded by Node as the server loads it (tests/helpers/built-app.ts), not
- * compiled again by vitest.
+ * The built app (build/index.js) and the server's parts (build/in-process.js) are loaded by Node as the
+ * server loads them (tests/helpers/built-app.ts), not compiled again by vitest.
  */
-const server = { deps: { external: [/[\\/]build[\\/]index\.js$/] } };
+const server = { deps: { external: [/[\\/]build[\\/](index|in-process)\.js$/] } };
 
 /**
  * Three projects, all run by `npm test`: unit (pure functions and components), integration (a real server

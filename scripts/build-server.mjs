@@ -28,9 +28,7 @@ const ownImportMetaUrl = {
   },
 };
 
-await build({
-  entryPoints: [path.join(root, "server", "index.ts")],
-  outfile: path.join(outDir, "server.js"),
+const common = {
   bundle: true,
   platform: "node",
   format: "esm",
@@ -39,5 +37,19 @@ await build({
   sourcemap: true,
   logLevel: "warning",
   plugins: [ownImportMetaUrl],
+};
+// The same modules for the tests that run the server in their own process (server/in-process.ts).
+const inProcess = build({
+  ...common,
+  entryPoints: [path.join(root, "server", "in-process.ts")],
+  outfile: path.join(outDir, "in-process.js"),
+  banner: { js: "// Built by scripts/build-server.mjs from server/in-process.ts, for the tests: do not edit." },
+});
+
+await build({
+  ...common,
+  entryPoints: [path.join(root, "server", "index.ts")],
+  outfile: path.join(outDir, "server.js"),
   banner: { js: "// Built by scripts/build-server.mjs from server/index.ts: do not edit." },
 });
+await inProcess;

@@ -12,3 +12,14 @@ import { ROOT } from "./server";
 export async function loadBuild(): Promise<ServerBuild> {
   return (await import(/* @vite-ignore */ pathToFileURL(path.join(ROOT, "build", "index.js")).href)) as ServerBuild;
 }
+
+/**
+ * What a server in the test's process is made of (server/in-process.ts), compiled as the server is
+ * (build/in-process.js, beside build/server.js) and loaded by Node: no second compile of the server's
+ * sources by vitest in every test process.
+ */
+export async function loadServerParts(): Promise<typeof import("../../server/in-process")> {
+  return (await import(
+    /* @vite-ignore */ pathToFileURL(path.join(ROOT, "build", "in-process.js")).href
+  )) as typeof import("../../server/in-process");
+}

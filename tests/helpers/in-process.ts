@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { loadBuild } from "./built-app";
+import { loadBuild, loadServerParts } from "./built-app";
 import { makeDataDir, ROOT, type ServerAddress } from "./server";
 
 /**
@@ -70,24 +70,9 @@ export async function startInProcess({
     .map(([file]) => file);
   if (development.length) throw new Error(`React was loaded in development mode: ${development.join(", ")}`);
 
-  // The server's own modules, as server/index.ts wires them (imported here, once NODE_ENV is set).
-  const [
-    { CONFIG_KEYS, readConfig },
-    { Platform },
-    { createApp },
-    { subscribeLearningEvents },
-    { SERVER_BUSY_TIMEOUT_MS },
-    { scheduleRecertification },
-    { logger },
-  ] = await Promise.all([
-    import("../../server/config"),
-    import("../../server/platform"),
-    import("../../server/app"),
-    import("../../app/models/subscribers.server"),
-    import("../../db/write-lock"),
-    import("../../server/recertification"),
-    import("../../server/logger"),
-  ]);
+  // The server's own modules, as server/index.ts wires them, compiled as the server is (server/in-process.ts).
+  const { CONFIG_KEYS, readConfig, Platform, createApp, subscribeLearningEvents, SERVER_BUSY_TIMEOUT_MS, scheduleRecertification, logger } =
+    await loadServerParts();
   // Settings are the server's own (server/config.ts); anything else a process would read from its
   // environment (COOKIE_SECURE, KEPT_MARKUP_KB) is this process's, shared with the test: such a test starts a process.
   const unknown = Object.keys(env).filter((key) => !CONFIG_KEYS.includes(key));
