@@ -1,11 +1,10 @@
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
-import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
+import type { AgnosticRouteObject } from "@remix-run/router";
 import { describe, expect, it } from "vitest";
 import { routePartitions } from "../../server/route-partitions";
+import { loadBuild } from "../helpers/built-app";
+import { matched, parentPaths, routeTree as tree } from "../helpers/route-matching";
 import { builtRoutes } from "../helpers/routes";
-import { ROOT } from "../helpers/server";
 
 /**
  * Every route of the built app is matched by the part of the build its path is handed to
@@ -13,34 +12,10 @@ import { ROOT } from "../helpers/server";
  * path, the path in capitals, with a segment more, percent-encoded, with an empty segment and for paths
  * nothing declares, and for each of their parent paths (the browser's manifest).
  */
-function tree(routes: ServerBuild["routes"]): AgnosticRouteObject[] {
-  const children = (parentId: string | undefined): AgnosticRouteObject[] =>
-    Object.values(routes)
-      .filter((route) => route.parentId === parentId)
-      .map((route) =>
-        route.index
-          ? { id: route.id, index: true, path: route.path, caseSensitive: route.caseSensitive }
-          : { id: route.id, path: route.path, caseSensitive: route.caseSensitive, children: children(route.id) },
-      );
-  return children(undefined);
-}
-
-const matched = (routes: AgnosticRouteObject[], pathname: string) =>
-  matchRoutes(routes, pathname)?.map((m) => [m.route.id, m.params]) ?? null;
-
-/** The paths Remix matches besides the page's own, for the browser's manifest: each parent, from its non-empty segments. */
-function parentPaths(pathname: string) {
-  const segments = pathname.split("/").filter(Boolean);
-  return segments
-    .slice(0, -1)
-    .map((_, i) => `/${segments.slice(0, i + 1).join("/")}`)
-    .concat("/");
-}
-
 describe("the build cut by the shape of a path (server/route-partitions.ts)", () => {
   // Importing the build and matching its whole route tree some 400 times is the slow part.
   it("matches every route's paths as the whole build does", { timeout: 120_000 }, async () => {
-    const build = (await import(pathToFileURL(path.join(ROOT, "build", "index.js")).href)) as ServerBuild;
+    const build = await loadBuild();
     const whole = tree(build.routes);
     const parts = routePartitions(build);
     const paths = new Set(["/", "/nowhere", "/nowhere/at/all", "//courses/1", "/dashboard//users", "/%E0%A4%A", "/__manifest"]);

@@ -1,7 +1,7 @@
 import { createRequestHandler, json, type EntryContext, type ServerBuild } from "@remix-run/node";
-import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import { describe, expect, it } from "vitest";
 import { partitionedRequestHandler, pathSegments, routePartitions } from "../../server/route-partitions";
+import { matched, parentPaths, routeTree as tree } from "../helpers/route-matching";
 
 /**
  * Remix handed only the routes a path can match (server/route-partitions.ts) answers as it does with the
@@ -97,27 +97,6 @@ const PATHS = [
   "/nowhere/at/all",
   "/%E0%A4%A",
 ];
-
-/** The build's routes as React Router's route objects, for `matchRoutes`. */
-function tree(routes: ServerBuild["routes"], parentId?: string): AgnosticRouteObject[] {
-  return Object.values(routes)
-    .filter((route) => route.parentId === parentId)
-    .map(({ id, path, index, caseSensitive }) =>
-      index ? { id, path, index: true, caseSensitive } : { id, path, caseSensitive, children: tree(routes, id) },
-    );
-}
-
-const matched = (routes: AgnosticRouteObject[], pathname: string) =>
-  matchRoutes(routes, pathname)?.map((m) => [m.route.id, m.params]) ?? null;
-
-/** The paths Remix matches besides the page's own, for the browser's manifest: each parent, from its non-empty segments. */
-function parentPaths(pathname: string) {
-  const segments = pathname.split("/").filter(Boolean);
-  return segments
-    .slice(0, -1)
-    .map((_, i) => `/${segments.slice(0, i + 1).join("/")}`)
-    .concat("/");
-}
 
 describe("Remix given only the routes a path can match (server/route-partitions.ts)", () => {
   it("reads a path's segments as React Router matches them", () => {
