@@ -14,8 +14,9 @@ const server = { deps: { external: [/[\\/]build[\\/](index|in-process)\.js$/] } 
  *
  * Four test files run at a time, from all three projects together (e2e first, longest first): vitest's own
  * default on a two-core machine is one (cores - 1), and a file spends much of its time waiting on its server
- * or browser. Every file has its own ports, data directories and browser profile, so files do not see each
- * other (docs/decisions/006-testing.md, with the figures).
+ * or browser. Every file has its own ports, data directories and browser contexts, so files do not see each
+ * other; a worker runs file after file with the modules it has loaded (`isolate: false`), which each project
+ * sets below (docs/decisions/006-testing.md, with the figures).
  */
 export default defineConfig({
   resolve: { alias },
@@ -31,9 +32,12 @@ export default defineConfig({
           name: "unit",
           include: ["tests/unit/**/*.test.{ts,tsx}"],
           environment: "node",
-          // Each file in a worker thread of its own rather than a process: 58 against 69 CPU-s for the
-          // project (cgroup, docs/decisions/006-testing.md). The server's tests keep processes (their env).
+          // Files in worker threads rather than processes, and a thread runs file after file with the modules it
+          // has loaded (`isolate: false`): 47 against 77 CPU-s for the project (cgroup, one run each;
+          // docs/decisions/006-testing.md). A file that needs a module afresh imports it after vi.resetModules().
+          // The server's tests keep processes (their env).
           pool: "threads",
+          isolate: false,
           globalSetup: ["./tests/setup/global.ts"],
           setupFiles: ["./tests/setup/cleanup.ts"],
         },
@@ -43,6 +47,10 @@ export default defineConfig({
         test: {
           name: "integration",
           server,
+          // A worker process runs file after file (not a new process a file): the build, the helpers and a warm
+          // JIT are loaded once per worker, and each file starts its own server on its own data
+          // (tests/helpers/in-process.ts). 270 against 342 CPU-s for the project (docs/decisions/006-testing.md).
+          isolate: false,
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           // The app runs in these files' own processes too (tests/helpers/in-process.ts), as the server runs
@@ -59,6 +67,8 @@ export default defineConfig({
         test: {
           name: "e2e",
           server,
+          // As the integration files: the build, puppeteer and the helpers loaded once per worker.
+          isolate: false,
           env: { NODE_ENV: "production" },
           include: ["tests/e2e/**/*.test.ts"],
           environment: "node",

@@ -71,7 +71,7 @@ function lhci(args: string[], cwd: string): Promise<number> {
 
 /** Loads each page once as Lighthouse's phone would, so the first measured run finds warm caches and rendered images. */
 async function warm(origin: string, pages: AuditedPage[], session: string) {
-  const { browser, close } = await launchBrowser();
+  const { browser, close } = await launchBrowser({ chromium: { executablePath: CHROMIUM, headless: true } });
   try {
     for (const theme of themes) {
       for (const page of pages) {

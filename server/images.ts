@@ -38,6 +38,15 @@ async function withRenderSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Resolves once every render under way has finished, written or failed. A stopping server waits for them
+ * (server/index.ts), so none writes into the data directory after the server let go of it; renders started
+ * meanwhile are waited for too.
+ */
+export async function settleImageRenders() {
+  while (inFlight.size) await Promise.allSettled([...inFlight.values()]);
+}
+
 export function imageCacheDir(dataDir: string, organizationId: number) {
   return path.join(dataDir, "cache", "images", `org-${organizationId}`);
 }

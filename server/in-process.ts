@@ -5,6 +5,7 @@
 export { CONFIG_KEYS, readConfig } from "./config";
 export { Platform } from "./platform";
 export { createApp } from "./app";
+export { settleImageRenders } from "./images";
 export { subscribeLearningEvents } from "../app/models/subscribers.server";
 export { SERVER_BUSY_TIMEOUT_MS } from "../db/write-lock";
 export { scheduleRecertification } from "./recertification";

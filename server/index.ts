@@ -8,6 +8,7 @@ import { hasSuperAdmin } from "../app/models/user.server";
 import { subscribeLearningEvents } from "../app/models/subscribers.server";
 import { SERVER_BUSY_TIMEOUT_MS } from "../db/write-lock";
 import { createApp } from "./app";
+import { settleImageRenders } from "./images";
 import { readConfig } from "./config";
 import { Platform } from "./platform";
 import { scheduleRecertification } from "./recertification";
@@ -68,8 +69,8 @@ async function main() {
     stopRecertification();
     reminders.stop();
     server.close(() => {
-      void platform.jobs
-        .stop()
+      void settleImageRenders()
+        .then(() => platform.jobs.stop())
         .then(() => platform.renderer.close())
         .finally(() => {
           platform.close();

@@ -4,9 +4,23 @@ import path from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer";
 
 export const CHROMIUM = process.env.CHROME_PATH || "/usr/bin/chromium";
+/** Debian's build of Chromium's headless shell (`apt-get install chromium-headless-shell`). */
+export const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
 
 /**
- * Debian's Chromium, headless, with a fresh profile that is removed afterwards (docs/decisions/001-stack-and-layout.md, traps 3 and 5).
+ * The browser the tests drive: Debian's headless shell, the same Blink and V8 as Debian's Chromium without a
+ * browser's windows around them, when it is installed and CHROME_PATH names no other; otherwise Chromium
+ * itself, headless. A quarter less CPU for the e2e files (docs/decisions/006-testing.md). `npm run
+ * lighthouse`, which measures speed as a phone's Chrome sees it, drives Chromium itself.
+ */
+export function testChromium(): { executablePath: string; headless: true | "shell" } {
+  if (!process.env.CHROME_PATH && fs.existsSync(HEADLESS_SHELL)) return { executablePath: HEADLESS_SHELL, headless: "shell" };
+  return { executablePath: CHROMIUM, headless: true };
+}
+
+/**
+ * Debian's Chromium (its headless shell unless told otherwise: `testChromium`), with a fresh profile that is
+ * removed afterwards (docs/decisions/001-stack-and-layout.md, traps 3 and 5).
  * The background-networking flags keep it from calling out of this closed network.
  *
  * Every browser context is a window of its own, and Chromium 156 loads two pages of its own into each new
@@ -19,11 +33,13 @@ export const CHROMIUM = process.env.CHROME_PATH || "/usr/bin/chromium";
  * runs each); the same-origin rules a page's scripts meet are Blink's either way (the SCORM content frame's
  * isolation, tests/e2e/scorm.test.ts, is checked as before).
  */
-export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+export async function launchBrowser({ chromium = testChromium() }: { chromium?: ReturnType<typeof testChromium> } = {}): Promise<{
+  browser: Browser;
+  close: () => Promise<void>;
+}> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-chromium-"));
   const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
+    ...chromium,
     args: [
       "--no-sandbox",
       "--disable-gpu",

@@ -16,9 +16,10 @@ import { makeDataDir, ROOT, type ServerAddress } from "./server";
  * start and stop, a crash, its log lines, another process's locks, its memory (`startServer`,
  * tests/helpers/server.ts).
  *
- * One per test file: the app's module-level caches (kept markup, texts) are keyed by organization and
- * version, which a second data directory in the same process would repeat. Vitest runs each file in a
- * process of its own (`isolate`), so a file's caches are its own.
+ * One at a time in a process. Each has its own Platform (its organizations' databases, page caches,
+ * directory, jobs); what the app keeps process-wide is keyed by everything it is made from (docs/caching.md
+ * "Kept per process"), so the test files a vitest worker runs one after another (`isolate: false`,
+ * vitest.config.ts) load the build once and each start a server of their own on their own data.
  */
 export interface InProcessServer extends ServerAddress {
   /** Stops listening, ends open connections, waits for background jobs, closes every database. */
@@ -48,14 +49,23 @@ const TEST_ENV: Record<string, string> = {
 // `builtRoutes` loads the same build).
 process.env.NODE_ENV = "production";
 
-let started = false;
+let running = false;
 
 export async function startInProcess({
   dataDir = makeDataDir(),
   env = {},
 }: { dataDir?: string; env?: Record<string, string> } = {}): Promise<InProcessServer> {
-  if (started) throw new Error("one in-process server per test file (see tests/helpers/in-process.ts)");
-  started = true;
+  if (running) throw new Error("one in-process server at a time (see tests/helpers/in-process.ts)");
+  running = true;
+  try {
+    return await start(dataDir, env);
+  } catch (error) {
+    running = false;
+    throw error;
+  }
+}
+
+async function start(dataDir: string, env: Record<string, string>): Promise<InProcessServer> {
   const buildFile = path.join(ROOT, "build", "index.js");
   if (!fs.existsSync(buildFile)) throw new Error("No build/index.js: run `npm run build` first.");
   const build = await loadBuild();
@@ -71,8 +81,17 @@ export async function startInProcess({
   if (development.length) throw new Error(`React was loaded in development mode: ${development.join(", ")}`);
 
   // The server's own modules, as server/index.ts wires them, compiled as the server is (server/in-process.ts).
-  const { CONFIG_KEYS, readConfig, Platform, createApp, subscribeLearningEvents, SERVER_BUSY_TIMEOUT_MS, scheduleRecertification, logger } =
-    await loadServerParts();
+  const {
+    CONFIG_KEYS,
+    readConfig,
+    Platform,
+    createApp,
+    settleImageRenders,
+    subscribeLearningEvents,
+    SERVER_BUSY_TIMEOUT_MS,
+    scheduleRecertification,
+    logger,
+  } = await loadServerParts();
   // Settings are the server's own (server/config.ts); anything else a process would read from its
   // environment (COOKIE_SECURE, KEPT_MARKUP_KB) is this process's, shared with the test: such a test starts a process.
   const unknown = Object.keys(env).filter((key) => !CONFIG_KEYS.includes(key));
@@ -106,9 +125,13 @@ export async function startInProcess({
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      // An image a closed page asked for may still be drawn; it would write into the data directory once
+      // the file's clean-up had removed it (this process goes on to the worker's next file).
+      await settleImageRenders();
       await platform.jobs.stop();
       await platform.renderer.close();
       platform.close();
+      running = false;
     },
   };
 }

@@ -31,7 +31,14 @@ export default function setup() {
   return () => {
     if (--run.users > 0) return;
     delete shared[RUN];
-    const left = fs.readdirSync(run.root).filter((name) => name.startsWith("lectern-"));
+    // Each with what is in it (the first few files), which says whose it is.
+    const left = fs
+      .readdirSync(run.root)
+      .filter((name) => name.startsWith("lectern-"))
+      .map((name) => {
+        const files = fs.readdirSync(path.join(run.root, name), { recursive: true }).map(String);
+        return `${name} (${files.slice(0, 8).join(", ")}${files.length > 8 ? ", …" : ""})`;
+      });
     if (run.previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = run.previous;
     fs.rmSync(run.root, { recursive: true, force: true, maxRetries: 3 });

@@ -1,15 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import type Database from "better-sqlite3";
-import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { anonymousViewer, viewerOfMember, type Viewer } from "../../app/access/viewer";
-import { courseStats, recentCourseCards } from "../../app/models/browse.server";
-import { listVisibleCourses } from "../../app/models/course.server";
-import { search } from "../../app/models/search.server";
-import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../db/open";
-import { groupMembers, users } from "../../db/tenant";
-import { tenantDatabaseFile } from "../../db/tenant-pool";
+import type { Viewer } from "../../app/access/viewer";
+import type { TenantDb } from "../../db/open";
 import { columnsRead, schemaOf, sharedCoverage, versionTriggers, type ColumnsRead, type VersionTrigger } from "../helpers/sql-reads";
 import { sourceFiles } from "../helpers/sources";
 import { ROOT } from "../helpers/server";
@@ -40,8 +34,14 @@ const kept: Kept[] = [];
 /** Where statements are being recorded: a kept result's version, or a scenario's call. */
 let recording: Run[] | null = null;
 
-vi.mock("../../db/content-cache", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../db/content-cache")>();
+/**
+ * `cachedByVersion` as the models call it, watched. The models are loaded afresh for this file, after the
+ * watch is in place (`vi.doMock`, then their import in `beforeAll`): a worker runs several files one after
+ * another (vitest.config.ts, `isolate: false`), and one before may have loaded them already.
+ */
+const CONTENT_CACHE = "../../db/content-cache";
+const watchedContentCache = async (importOriginal: () => Promise<typeof import("../../db/content-cache")>) => {
+  const original = await importOriginal();
   return {
     cachedByVersion<T>(db: object, key: string, version: () => string, compute: () => T): T {
       // The caller's file and line, from the stack (source-mapped): the frame under this one.
@@ -61,7 +61,7 @@ vi.mock("../../db/content-cache", async (importOriginal) => {
       return original.cachedByVersion(db, key, watchVersion, compute);
     },
   };
-});
+};
 
 let db: TenantDb;
 let raw: Database.Database;
@@ -101,7 +101,17 @@ function twice(name: string, call: () => unknown) {
   scenarios.push({ name, saved: runs[0].filter((r) => !again.has(r.source)), kept: kept.slice(from) });
 }
 
-beforeAll(() => {
+beforeAll(async () => {
+  vi.resetModules();
+  vi.doMock(CONTENT_CACHE, watchedContentCache);
+  const { anonymousViewer, viewerOfMember } = await import("../../app/access/viewer");
+  const { courseStats, recentCourseCards } = await import("../../app/models/browse.server");
+  const { listVisibleCourses } = await import("../../app/models/course.server");
+  const { search } = await import("../../app/models/search.server");
+  const { createTenantDatabase, openTenantDatabase } = await import("../../db/open");
+  const { groupMembers, users } = await import("../../db/tenant");
+  const { tenantDatabaseFile } = await import("../../db/tenant-pool");
+  const { asc, eq } = await import("drizzle-orm");
   const file = tenantDatabaseFile(tempDir("lectern-kept-"), 1);
   createTenantDatabase(file);
   db = openTenantDatabase(file);
@@ -136,6 +146,8 @@ beforeAll(() => {
 afterAll(() => {
   restore?.();
   raw?.close();
+  vi.doUnmock(CONTENT_CACHE);
+  vi.resetModules();
 });
 
 const valuesOf = (args: unknown[]) => args.flatMap((a) => (a !== null && typeof a === "object" ? Object.values(a) : [a]));

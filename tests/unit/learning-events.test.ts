@@ -1,17 +1,26 @@
-import { describe, expect, it } from "vitest";
-import { publish, setSubscribers, type Subscribers } from "../../app/models/events.server";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import type { Subscribers } from "../../app/models/events.server";
+
+// The module afresh, as a server process starts with it: a worker runs several files one after another
+// (vitest.config.ts, `isolate: false`), and one before may have subscribed already.
+async function freshEvents() {
+  vi.resetModules();
+  return import("../../app/models/events.server");
+}
+afterAll(() => vi.resetModules());
 
 /** app/models/events.server.ts: the models publish, the features that react subscribe at start-up. */
 describe("learning events", () => {
   const tx = {} as never;
   const at = new Date("2026-01-01T00:00:00Z");
 
-  it("refuse to be published before anything subscribed, rather than be lost", () => {
-    // Each test file has its own modules: nothing has subscribed in this one yet.
-    expect(() => publish(tx, "bookmarked", { userId: 1, courseId: 2, at })).toThrow(/subscribeLearningEvents/);
+  it("refuse to be published before anything subscribed, rather than be lost", async () => {
+    const events = await freshEvents();
+    expect(() => events.publish(tx, "bookmarked", { userId: 1, courseId: 2, at })).toThrow(/subscribeLearningEvents/);
   });
 
-  it("reach each subscriber of their kind, in the order subscribed, with the caller's transaction", () => {
+  it("reach each subscriber of their kind, in the order subscribed, with the caller's transaction", async () => {
+    const events = await freshEvents();
     const calls: string[] = [];
     const table: Subscribers = {
       lessonCompleted: [],
@@ -20,8 +29,8 @@ describe("learning events", () => {
       bookmarked: [() => calls.push("bookmark")],
       watchTimeCredited: [],
     };
-    setSubscribers(table);
-    publish(tx, "courseCompleted", { userId: 7, courseId: 3, at });
+    events.setSubscribers(table);
+    events.publish(tx, "courseCompleted", { userId: 7, courseId: 3, at });
     expect(calls).toEqual(["first 3 true", "second 7"]);
   });
 });
