@@ -3,7 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { request } from "../helpers/http";
 import { seedDemoInto } from "../helpers/seed";
-import { makeDataDir, startServer } from "../helpers/server";
+import { startInProcess } from "../helpers/in-process";
+import { makeDataDir } from "../helpers/server";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
@@ -81,7 +82,7 @@ describe("the demo", () => {
 
   it("shows a learner carousels, episodes to watch, a video that plays and a PDF to download", async () => {
     // The run's template is what `npm run seed` makes; the server only serves it.
-    const server = await startServer({ dataDir: makeDataDir() });
+    const server = await startInProcess({ dataDir: makeDataDir() });
     try {
       const learner = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "web" }));
       const home = await request(server.port, "nordlys.localhost", "/", { headers: { Cookie: learner } });
