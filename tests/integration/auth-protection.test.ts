@@ -4,23 +4,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agePast, api, cookieFrom, DEMO_PASSWORD, loginPage, tenantDb } from "../helpers/auth";
 import { form, request, type HttpResponse } from "../helpers/http";
 import { codeFrom, linkFrom, startMailbox, type Mailbox } from "../helpers/mail";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { startServer, type RunningServer } from "../helpers/server";
 import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
  * Three servers, started together: one with the default settings, for the cross-site posts and for the mail
- * without SMTP; the rate limits and the password guessing each need settings of their own. (Processes, not
- * the app in this one: this file starts two anyway, and loading the server's sources here costs more CPU
- * than a third start.)
+ * without SMTP (the app in this process); the rate limits and the password guessing each need settings of
+ * their own (processes of their own: one app at a time in a process).
  */
-let plain: RunningServer;
+let plain: InProcessServer;
 let limited: RunningServer;
 let guessing: RunningServer;
 let mailbox: Mailbox;
 beforeAll(async () => {
   mailbox = await startMailbox();
   [plain, limited, guessing] = await Promise.all([
-    startServer(),
+    startInProcess(),
     startServer({ env: { RATE_LIMIT_AUTH: "5" } }),
     startServer({ env: { SMTP_URL: mailbox.url, TRUST_PROXY: "true" } }),
   ]);

@@ -2,11 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "../helpers/http";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { listFiles, startServer, type RunningServer } from "../helpers/server";
 
-let server: RunningServer;
+// The app in this process; the proxied server below is a process of its own, with its own settings.
+let server: InProcessServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
 });
 afterAll(() => server?.stop());
 
