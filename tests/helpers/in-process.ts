@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { loadBuild, loadServerParts } from "./built-app";
+import { claimSlot, freeSlot, holdSlot } from "./in-process-slot";
 import { makeDataDir, ROOT, type ServerAddress } from "./server";
 
 /**
@@ -49,19 +50,17 @@ const TEST_ENV: Record<string, string> = {
 // `builtRoutes` loads the same build).
 process.env.NODE_ENV = "production";
 
-let running = false;
-
 export async function startInProcess({
   dataDir = makeDataDir(),
   env = {},
 }: { dataDir?: string; env?: Record<string, string> } = {}): Promise<InProcessServer> {
-  if (running) throw new Error("one in-process server at a time (see tests/helpers/in-process.ts)");
-  running = true;
+  claimSlot();
+  let server: InProcessServer | null = null;
   try {
-    return await start(dataDir, env);
-  } catch (error) {
-    running = false;
-    throw error;
+    server = await start(dataDir, env);
+    return server;
+  } finally {
+    holdSlot(server);
   }
 }
 
@@ -131,7 +130,7 @@ async function start(dataDir: string, env: Record<string, string>): Promise<InPr
       await platform.jobs.stop();
       await platform.renderer.close();
       platform.close();
-      running = false;
+      freeSlot();
     },
   };
 }
