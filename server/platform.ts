@@ -8,7 +8,7 @@ import type { ImageBucket } from "../app/utils/images";
 import type { Config } from "./config";
 import { OrganizationDirectory } from "./directory";
 import { JobRunner } from "./jobs";
-import { logger } from "./logger";
+import { logger, type Logger } from "./logger";
 import { Mailer } from "./mailer";
 import { PdfRenderer } from "./pdf-renderer";
 import type { CertificateServices, JobServices, MailServices, ProvisionServices, UserImportServices } from "./services";
@@ -31,6 +31,8 @@ export class Platform implements MailServices, UserImportServices, ProvisionServ
   readonly jobs: JobRunner;
   /** Certificates' sandboxed Chromium (at most CERTIFICATE_RENDERERS at a time). */
   readonly renderer: PdfRenderer;
+  /** The server's log (server/logger.ts): the app writes its lines through it, at LOG_LEVEL, redacted as the server's are. */
+  readonly log: Logger = logger;
   readonly #secret: Buffer;
   /** Seals secrets kept at rest (SSO client secrets) with a key derived from the server's key. */
   readonly secrets: SecretBox;

@@ -4,6 +4,7 @@ import type { TenantPool } from "../db/tenant-pool";
 import type { OrganizationDirectory } from "./directory";
 import type { Mailer } from "./mailer";
 import type { PdfRenderer } from "./pdf-renderer";
+import type { Logger } from "./logger";
 
 /**
  * What the models, the job runner and its jobs use of the server's Platform (server/platform.ts), each
@@ -18,6 +19,8 @@ import type { PdfRenderer } from "./pdf-renderer";
 /** Sign-in and invitation mails (app/models/auth/mail.server.ts): the mailer and the stored origin for links. */
 export interface MailServices {
   readonly mailer: Mailer;
+  /** Where a mail that failed is told (the server's log, server/logger.ts). */
+  readonly log: Logger;
   /** The origin people reach an organization on (the platform's for null), never taken from a request. */
   originFor(organization: Organization | null): string;
 }

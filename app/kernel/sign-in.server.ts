@@ -38,7 +38,7 @@ export async function checkPassword(
   const result = await authenticate(realm, { email, password, ip: context.clientIp, device });
   if (!result.ok && result.alert) {
     sendGuessingAlert(context.platform, realm, result.alert).catch((error) =>
-      console.error(JSON.stringify({ level: "error", msg: "sign-in alert mail failed", error: String(error) })),
+      context.platform.log.error({ error: String(error) }, "sign-in alert mail failed"),
     );
   }
   return result;

@@ -28,16 +28,14 @@ export function ssoTenant(context: AppLoadContext): SsoTenant {
   return { db, box: context.platform.secrets, organizationId: organization.id, origin: context.platform.originFor(organization) };
 }
 
-/** Every failure is logged by its code (never a code, token or secret) and answered with its message. */
+/**
+ * Every failure is logged through the server's log by its error code (as `reason`: a field named `code` is
+ * redacted, server/logger.ts), never with an authorization code, a token or a secret, and answered with its message.
+ */
 export function logSsoFailure(context: AppLoadContext, failure: SsoFailure) {
-  console.error(
-    JSON.stringify({
-      level: "warn",
-      msg: "sso sign-in refused",
-      organization: context.organization?.id,
-      code: failure.code,
-      detail: failure.detail,
-    }),
+  context.platform.log.warn(
+    { organization: context.organization?.id, reason: failure.code, detail: failure.detail },
+    "sso sign-in refused",
   );
 }
 

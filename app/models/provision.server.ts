@@ -47,7 +47,7 @@ export async function inviteUser(platform: ProvisionServices, db: TenantDb, orga
   const issued = issueInvitation(realm, added.user.email);
   if (issued) {
     await sendInvitation(platform, realm, issued.person, issued.token).catch((error) =>
-      console.error(JSON.stringify({ level: "error", msg: "invitation mail failed", error: String(error) })),
+      platform.log.error({ error: String(error) }, "invitation mail failed"),
     );
   }
   return added;

@@ -399,7 +399,7 @@ async function inviteAll(
         await sendInvitation(platform, realm, issued.person, issued.token);
         sent++;
       } catch (error) {
-        console.error(JSON.stringify({ level: "error", msg: "invitation mail failed", error: String(error) }));
+        platform.log.error({ error: String(error) }, "invitation mail failed");
       }
     }
     if (i % 50 === 49) {

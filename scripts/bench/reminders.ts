@@ -100,6 +100,7 @@ export async function benchReminders({
     const services = {
       db: platform.db,
       mailer,
+      log: platform.log,
       originFor: (o: Parameters<Platform["originFor"]>[0]) => platform.originFor(o),
       signValue: (purpose: string, value: string) => platform.signValue(purpose, value),
       verifyValue: (purpose: string, value: string, signature: string) => platform.verifyValue(purpose, value, signature),

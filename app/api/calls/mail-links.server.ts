@@ -93,7 +93,7 @@ export const mailLinkCalls: ApiCall[] = [
       const issued = requestPasswordReset(realm, body.email);
       if (issued) {
         sendPasswordReset(context.platform, realm, issued.person, issued.token).catch((error) =>
-          console.error(JSON.stringify({ level: "error", msg: "reset mail failed", error: String(error) })),
+          context.platform.log.error({ error: String(error) }, "reset mail failed"),
         );
       }
       const t = await apiT(request, context);

@@ -68,7 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const issued = requestMagicLink(realm, submission.value.email);
   if (issued) {
     sendMagicLink(context.platform, realm, issued.person, issued.code).catch((error) =>
-      console.error(JSON.stringify({ level: "error", msg: "sign-in link mail failed", error: String(error) })),
+      context.platform.log.error({ error: String(error) }, "sign-in link mail failed"),
     );
   }
   return redirectWithFlash("/auth/magic", "auth.reset.sent");

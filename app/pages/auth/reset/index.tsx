@@ -22,7 +22,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const issued = requestPasswordReset(realm, submission.value.email);
   if (issued) {
     sendPasswordReset(context.platform, realm, issued.person, issued.token).catch((error) =>
-      console.error(JSON.stringify({ level: "error", msg: "reset mail failed", error: String(error) })),
+      context.platform.log.error({ error: String(error) }, "reset mail failed"),
     );
   }
   return redirectWithFlash("/auth/reset", "auth.reset.sent");
