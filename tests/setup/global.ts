@@ -36,7 +36,9 @@ export default function setup() {
       .readdirSync(run.root)
       .filter((name) => name.startsWith("lectern-"))
       .map((name) => {
-        const files = fs.readdirSync(path.join(run.root, name), { recursive: true }).map(String);
+        const entry = path.join(run.root, name);
+        if (!fs.statSync(entry).isDirectory()) return name;
+        const files = fs.readdirSync(entry, { recursive: true }).map(String);
         return `${name} (${files.slice(0, 8).join(", ")}${files.length > 8 ? ", …" : ""})`;
       });
     if (run.previous === undefined) delete process.env.TMPDIR;
