@@ -19,13 +19,13 @@ const run = (command, args, env = process.env) =>
 const low = (command, args) => run("nice", ["-n", "10", command, ...args]);
 
 const [typecheck, lint, tests] = await Promise.all([
-  low("npx", ["tsc", "--noEmit"]),
+  low("npm", ["run", "typecheck"]),
   low("npm", ["run", "lint"]),
   run("npm", ["run", "build"]).then((code) =>
     code === 0 ? run("npx", ["vitest", "run"], { ...process.env, LECTERN_TEST_SUMMARY: summary }) : code,
   ),
 ]);
-if (typecheck !== 0) console.error("\nnpm test: the type check failed (tsc --noEmit, above).");
+if (typecheck !== 0) console.error("\nnpm test: the type check failed (npm run typecheck, above).");
 if (lint !== 0) console.error("\nnpm test: the lint failed (npm run lint, above; `npm run format` fixes the formatting).");
 if (fs.existsSync(summary)) process.stdout.write(`\n${fs.readFileSync(summary, "utf8")}`);
 fs.rmSync(path.dirname(summary), { recursive: true, force: true });

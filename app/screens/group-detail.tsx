@@ -260,7 +260,7 @@ export function GroupDetail() {
   const { t } = useTranslation();
   const data = useLoaderData<GroupData>();
   const action = useActionData<ActionData>();
-  const errors = (form: string) => (action?.form === form ? (action.errors ?? {}) : {});
+  const errors = (form: string): Record<string, string[] | undefined> => (action?.form === form ? (action.errors ?? {}) : {});
   const [form, fields] = useZodForm({
     id: "group-save",
     schema: groupFormSchema,

@@ -119,7 +119,7 @@ export function EditQuiz() {
   const { t } = useTranslation();
   const data = useLoaderData<Awaited<ReturnType<ReturnType<typeof quizLoader>>>>();
   const action = useActionData<{ intent: string; errors: Record<string, string[]>; result?: SubmissionResult<string[]> }>();
-  const errorsFor = (intent: string) => (action?.intent === intent ? action.errors : {});
+  const errorsFor = (intent: string): Record<string, string[] | undefined> => (action?.intent === intent ? action.errors : {});
   const resultFor = (intent: string) => (action?.intent === intent ? action.result : undefined);
   const [settingsForm, settings] = useZodForm({
     id: "quiz-settings",

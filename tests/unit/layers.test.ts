@@ -43,7 +43,7 @@ function reachesDatabase(file: string, specifier: string) {
   if (specifier.startsWith(".")) target = path.resolve(path.dirname(file), specifier);
   else if (specifier.startsWith("~/")) target = path.resolve(APP, specifier.slice(2));
   else if (path.isAbsolute(specifier)) target = specifier;
-  else target = path.resolve(ROOT, specifier); // tsconfig's baseUrl is the root: `db/tenant` resolves too
+  else target = path.resolve(ROOT, specifier); // a bare `db/tenant` (no base URL in tsconfig: the type check refuses it) still counts
   return target === DB || target.startsWith(DB + path.sep);
 }
 
