@@ -14,11 +14,11 @@ import { tempDir } from "./temp";
  * axe-core on every management screen (issue 33), shared by the files that check them
  * (tests/e2e/management-accessibility-*.test.ts: /dashboard's own screens, an organization's screens under
  * /dashboard, and /admin's, so that none is the long pole of a run): each page remix.config.js declares under
- * /dashboard (as Acme's organization admin) and /admin (as the super-admin, managing Acme), in the light and
- * the dark theme (each from its own theme cookie, as docs/decisions/005-language-and-theme.md chooses it), at
- * 1280 px, with every rule axe runs by default (best practices included; in the dark theme the rules about
- * colour, all a theme changes; an organization's screens under /admin in the light theme only: `themesOf`): no
- * violation of any impact, and one h1 a page. Pages with an id are opened with a real one from the demo: a
+ * /dashboard (as Acme's organization admin) and /admin (as the super-admin, managing Acme), at 1280 px, in the
+ * light theme (from its theme cookie, as docs/decisions/005-language-and-theme.md chooses it) with every rule axe
+ * runs by default (best practices included), then shown dark (`showTheme`: the theme cookie changes only the html
+ * element's theme, checked once an area) with the rules about colour, all a theme changes (an organization's
+ * screens under /admin in the light theme only: `themesOf`): no violation of any impact, and one h1 a page. Pages with an id are opened with a real one from the demo: a
  * course of each kind, a lesson of each kind, a finished and a failed background job, a CSV import's preview.
  * A few moments no address shows by itself (tests/helpers/management-states.ts) are checked as well.
  *
@@ -321,6 +321,52 @@ async function problemsOf(page: Page, theme: Theme): Promise<string[]> {
   return found;
 }
 
+/**
+ * Shows the page in `theme` as the server renders it from the theme cookie (app/root.tsx): the html element's
+ * `data-theme` and `theme-*` class and the color-scheme meta; nothing else in the markup depends on the theme but
+ * the theme switch's label (`themedMarkup`, checked once an area). Running transitions are finished, so
+ * axe-core reads the theme's own colours.
+ */
+async function showTheme(page: Page, theme: Theme) {
+  await page.evaluate(
+    (theme, classes) => {
+      const html = document.documentElement;
+      html.setAttribute("data-theme", theme);
+      html.classList.remove(...classes);
+      html.classList.add(`theme-${theme}`);
+      document.querySelector('meta[name="color-scheme"]')?.setAttribute("content", theme);
+      for (const animation of document.getAnimations())
+        try {
+          animation.finish();
+        } catch {
+          // an endless animation has no end to jump to
+        }
+    },
+    theme,
+    THEME_CLASSES,
+  );
+}
+const THEME_CLASSES = THEMES.map((theme) => `theme-${theme}`);
+
+/**
+ * What a theme shows of a page: the html element's theme, and the body's markup without its scripts (the data of
+ * the page's first load) and the theme switch (its label names the other theme).
+ */
+const themedMarkup = (page: Page) =>
+  page.evaluate(() => {
+    const html = document.documentElement;
+    const body = document.body.cloneNode(true) as HTMLElement;
+    body.querySelectorAll(".theme-switch, script, link").forEach((element) => element.remove());
+    return {
+      theme: {
+        dataTheme: html.getAttribute("data-theme"),
+        className: html.className,
+        colorScheme: document.querySelector('meta[name="color-scheme"]')?.getAttribute("content"),
+      },
+      body: body.innerHTML,
+    };
+  });
+
 type Router = { navigate: (to: string) => Promise<void>; state: { location: { pathname: string }; errors: unknown } };
 
 /**
@@ -370,36 +416,52 @@ export function describeArea(
   describe(`axe-core on /${area}, light and dark`, () => {
     const host = area === "dashboard" ? ORGANIZATION.host : "localhost";
     const origin = () => `http://${host}:${run.server.port}`;
-    const pages = new Map<Theme, Page>();
+    let page: Page;
     beforeAll(async () => {
-      for (const theme of THEMES) pages.set(theme, await areaPage(run, area, theme));
+      page = await areaPage(run, area, "light");
     });
     afterAll(async () => {
-      for (const page of pages.values()) await page.browserContext().close();
+      await page?.browserContext().close();
     });
 
-    /** Runs `reach` in each theme's page (both unless told) side by side and collects what axe-core finds, by `what` and theme. */
+    /** Runs `reach` in the area's page and collects what axe-core finds there in each theme (both unless told), by `what` and theme. */
     async function inThemes(
       what: string,
       reach: (page: Page) => Promise<void>,
       found: Record<string, string[]>,
       only: readonly Theme[] = THEMES,
     ) {
-      await Promise.all(
-        only.map(async (theme) => {
-          const page = pages.get(theme)!;
-          await reach(page);
-          await settled(page);
-          expect(await page.$eval("html", (el) => el.getAttribute("data-theme"))).toBe(theme);
-          const problems = await problemsOf(page, theme);
-          if (problems.length) found[`${what} (${theme})`] = problems;
-        }),
-      );
+      await reach(page);
+      await settled(page);
+      expect(await page.$eval("html", (el) => el.getAttribute("data-theme"))).toBe("light");
+      for (const theme of only) {
+        if (theme !== "light") await showTheme(page, theme);
+        const problems = await problemsOf(page, theme);
+        if (theme !== "light") await showTheme(page, "light");
+        if (problems.length) found[`${what} (${theme})`] = problems;
+      }
     }
+
+    it("shows, from the dark theme's cookie, the light theme's markup with the theme shown dark", async () => {
+      const pattern = screens.find((p) => themes(p).includes("dark"))!;
+      const address = addressesOf(pattern, run.demo)[0];
+      const dark = await areaPage(run, area, "dark");
+      try {
+        expect((await dark.goto(`${origin()}${address}`, { waitUntil: "load" }))?.status()).toBe(200);
+        await settled(dark);
+        await open(page, origin(), address);
+        await showTheme(page, "dark");
+        const markup = await themedMarkup(page);
+        await showTheme(page, "light");
+        expect(markup.theme).toEqual({ dataTheme: "dark", className: "theme-dark", colorScheme: "dark" });
+        expect(markup).toEqual(await themedMarkup(dark));
+      } finally {
+        await dark.browserContext().close();
+      }
+    });
 
     if (tabsOf)
       it("checks every tab of an organization's screens", async () => {
-        const page = pages.get("light")!;
         await page.goto(`${origin()}/${area}/organizations/${ORGANIZATION.id}`, { waitUntil: "load" });
         const tabs = await page.$$eval(".tabs a", (links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
         expect(tabs.length).toBeGreaterThan(8);
