@@ -24,6 +24,7 @@ export * from "./tenant/compliance-report";
 export * from "./tenant/reminders";
 export * from "./tenant/change-tracking";
 export * from "./tenant/admin-audit";
+export * from "./tenant/xapi";
 
 // The enum columns' values live in db/vocabulary.ts (plain data a screen may render); still exported here.
 export {

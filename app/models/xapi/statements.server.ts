@@ -1,0 +1,228 @@
+import crypto from "node:crypto";
+import { desc, eq, inArray } from "drizzle-orm";
+import { xapiStatementActivities, xapiStatementAgents, xapiStatements, type XapiCredential } from "../../../db/tenant";
+import type { TenantConn } from "../../../db/open";
+import { agentKey } from "./agents";
+import { statement as statementSchema, type Statement } from "./statement-schema";
+
+/*
+ * Storing statements (docs/decisions/043-learning-record-store.md, "Statements", "Voiding and immutability"):
+ * a batch is checked whole, then stored in one transaction with the rows its filters read, or refused whole.
+ */
+
+export type XapiVersion = "2.0.0" | "1.0.3";
+export const VOIDED = "http://adlnet.gov/expapi/verbs/voided";
+
+export type StoreOutcome = { ok: true; ids: string[] } | { ok: false; status: 400 | 403 | 409; message: string };
+
+export interface StoreOptions {
+  version: XapiVersion;
+  /** The Agent the LRS names as every statement's authority (the credential's, as the dispatcher builds it). */
+  authority: object;
+  /** A PUT's `statementId`: the one statement must carry it or no id. */
+  putId?: string;
+  now?: Date;
+}
+
+/** A checked statement (`statement`, and `raw`: the object as received, its keys in their order), with its index rows. */
+type Row = {
+  statement: Statement;
+  raw: Record<string, unknown>;
+  actorKey: string;
+  agents: [string, string][];
+  activities: [string, string][];
+};
+
+/** A refusal met while writing: the transaction is rolled back, and the outcome returned. */
+class Refusal extends Error {
+  constructor(readonly outcome: StoreOutcome & { ok: false }) {
+    super(outcome.message);
+  }
+}
+
+/** Checks and stores `input` (one statement or many); nothing is stored unless all of them can be. */
+export function storeStatements(db: TenantConn, credential: XapiCredential, input: unknown, options: StoreOptions): StoreOutcome {
+  const list = Array.isArray(input) ? input : [input];
+  if (list.length === 0) return { ok: false, status: 400, message: "No statements." };
+  const rows: Row[] = [];
+  for (const [i, raw] of list.entries()) {
+    const parsed = statementSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { ok: false, status: 400, message: `Statement ${i}: ${issue.path.join(".") || "statement"} ${issue.message}.` };
+    }
+    const problem = checkStatement(parsed.data, credential, options);
+    if (problem) return { ok: false, ...problem };
+    rows.push({ ...indexRows(parsed.data), raw: { ...(raw as Record<string, unknown>), id: parsed.data.id } });
+  }
+  const ids = rows.map((r) => r.statement.id!);
+  if (new Set(ids).size !== ids.length) return { ok: false, status: 400, message: "The same statement id twice in one batch." };
+  try {
+    return db.transaction((tx) => writeRows(tx, credential, rows, options));
+  } catch (error) {
+    if (error instanceof Refusal) return error.outcome;
+    throw error;
+  }
+}
+
+/** What the schema cannot see: the version's own properties, a PUT's id, an actor credential's reach, voiding. */
+function checkStatement(statement: Statement, credential: XapiCredential, { version, putId }: StoreOptions) {
+  if (version === "1.0.3" && (statement.context?.contextAgents || statement.context?.contextGroups))
+    return { status: 400 as const, message: "contextAgents and contextGroups are xAPI 2.0 properties." };
+  if (putId !== undefined) {
+    if (statement.id !== undefined && statement.id.toLowerCase() !== putId.toLowerCase())
+      return { status: 400 as const, message: "The statement's id differs from statementId." };
+    statement.id = putId;
+  }
+  statement.id = (statement.id ?? crypto.randomUUID()).toLowerCase();
+  if (credential.scope === "actor") {
+    if (agentKey(statement.actor) !== credential.actorKey)
+      return { status: 403 as const, message: "This credential may only send its own agent's statements." };
+    if (credential.registration && statement.context?.registration?.toLowerCase() !== credential.registration)
+      return { status: 403 as const, message: "This credential may only send statements of its own registration." };
+  }
+  if (statement.verb.id === VOIDED && (statement.object as { objectType?: string }).objectType !== "StatementRef")
+    return { status: 400 as const, message: "A voiding statement's object must be a StatementRef." };
+  return null;
+}
+
+/** The key a statement is filtered by its actor: an Agent's or identified Group's identifier, else its members'. */
+function actorKeyOf(actor: Statement["actor"]) {
+  const key = agentKey(actor);
+  if (key) return key;
+  const members = ((actor as { member?: unknown[] }).member ?? []).map((m) => agentKey(m) ?? "").sort();
+  return `group:${members.join(",")}`;
+}
+
+function indexRows(statement: Statement): Omit<Row, "raw"> {
+  const agents: [string, string][] = [];
+  const activities: [string, string][] = [];
+  const addAgent = (who: unknown, role: string) => {
+    const key = agentKey(who);
+    if (key) agents.push([key, role]);
+    for (const member of (who as { member?: unknown[] } | undefined)?.member ?? []) {
+      const memberKey = agentKey(member);
+      if (memberKey) agents.push([memberKey, `${role}-member`]);
+    }
+  };
+  const walk = (s: Pick<Statement, "actor" | "object" | "context">, prefix: string) => {
+    addAgent(s.actor, `${prefix}actor`);
+    const object = s.object as { objectType?: string; id?: string };
+    if ((object.objectType ?? "Activity") === "Activity") activities.push([object.id!, `${prefix}object`]);
+    else if (object.objectType === "Agent" || object.objectType === "Group") addAgent(object, `${prefix}object`);
+    else if (object.objectType === "SubStatement") walk(object as unknown as Statement, "sub-");
+    addAgent(s.context?.instructor, `${prefix}instructor`);
+    addAgent(s.context?.team, `${prefix}team`);
+    for (const [kind, list] of Object.entries(s.context?.contextActivities ?? {}))
+      for (const a of Array.isArray(list) ? list : [list]) activities.push([a.id, `${prefix}${kind}`]);
+  };
+  walk(statement, "");
+  return { statement, actorKey: actorKeyOf(statement.actor), agents: unique(agents), activities: unique(activities) };
+}
+
+const unique = (pairs: [string, string][]) => [...new Map(pairs.map((p) => [p.join("\u0000"), p])).values()];
+
+function writeRows(
+  tx: TenantConn,
+  credential: XapiCredential,
+  rows: Row[],
+  { version, authority, now = new Date() }: StoreOptions,
+): StoreOutcome {
+  const existing = new Map(
+    tx
+      .select({ id: xapiStatements.id, json: xapiStatements.json, verbId: xapiStatements.verbId })
+      .from(xapiStatements)
+      .where(inArray(xapiStatements.id, [...rows.map((r) => r.statement.id!), ...rows.flatMap((r) => voidedTarget(r.statement) ?? [])]))
+      .all()
+      .map((r) => [r.id, r]),
+  );
+  const last = tx.select({ stored: xapiStatements.stored }).from(xapiStatements).orderBy(desc(xapiStatements.seq)).limit(1).get();
+  const stored = Math.max(now.getTime(), last?.stored ?? 0);
+  const ids: string[] = [];
+  for (const row of rows) {
+    const { statement } = row;
+    const target = voidedTarget(statement);
+    if (target && existing.get(target)?.verbId === VOIDED)
+      throw new Refusal({ ok: false, status: 400, message: "A voiding statement cannot be voided." });
+    const before = existing.get(statement.id!);
+    if (before) {
+      if (!sameStatement(JSON.parse(before.json), statement))
+        throw new Refusal({ ok: false, status: 409, message: `Statement ${statement.id} is already stored, with other content.` });
+      ids.push(statement.id!);
+      continue;
+    }
+    const full = {
+      ...row.raw,
+      timestamp: statement.timestamp ?? new Date(stored).toISOString(),
+      stored: new Date(stored).toISOString(),
+      authority,
+      version: statement.version ?? (version === "2.0.0" ? "2.0.0" : "1.0.0"),
+    };
+    const object = statement.object as { objectType?: string; id?: string };
+    const { seq } = tx
+      .insert(xapiStatements)
+      .values({
+        id: statement.id!,
+        stored,
+        timestamp: Date.parse(full.timestamp),
+        version: full.version,
+        actorKey: row.actorKey,
+        verbId: statement.verb.id,
+        objectType: object.objectType ?? "Activity",
+        objectKey: object.id ?? agentKey(object) ?? "",
+        registration: statement.context?.registration?.toLowerCase() ?? null,
+        credentialId: credential.id,
+        json: JSON.stringify(full),
+      })
+      .returning({ seq: xapiStatements.seq })
+      .get();
+    if (row.agents.length)
+      tx.insert(xapiStatementAgents)
+        .values(row.agents.map(([agentKey, role]) => ({ seq, agentKey, role })))
+        .run();
+    if (row.activities.length)
+      tx.insert(xapiStatementActivities)
+        .values(row.activities.map(([activityId, role]) => ({ seq, activityId, role })))
+        .run();
+    if (target) tx.update(xapiStatements).set({ voided: true }).where(eq(xapiStatements.id, target)).run();
+    ids.push(statement.id!);
+  }
+  return { ok: true, ids };
+}
+
+const voidedTarget = (statement: Statement) =>
+  statement.verb.id === VOIDED ? (statement.object as { id: string }).id.toLowerCase() : null;
+
+/** Whether a stored statement and a new one say the same, leaving out what the LRS set (stored, authority, version). */
+function sameStatement(kept: Record<string, unknown>, given: Statement) {
+  const strip = ({ stored: _s, authority: _a, version: _v, timestamp, ...rest }: Record<string, unknown>) => ({
+    ...rest,
+    timestamp: timestamp === undefined ? undefined : Date.parse(String(timestamp)),
+  });
+  const a = strip(kept);
+  const b = strip(given as Record<string, unknown>);
+  if (given.timestamp === undefined) delete a.timestamp;
+  return canonical(a) === canonical(b);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object")
+    return `{${Object.keys(value)
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(value);
+}
+
+/** A statement by id as stored (its `json`), or null; a voided one only when asked for as voided. */
+export function statementById(db: TenantConn, id: string, { voided = false } = {}) {
+  const row = db
+    .select({ json: xapiStatements.json, voided: xapiStatements.voided })
+    .from(xapiStatements)
+    .where(eq(xapiStatements.id, id.toLowerCase()))
+    .get();
+  if (!row || row.voided !== voided) return null;
+  return row.json;
+}

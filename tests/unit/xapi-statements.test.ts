@@ -1,0 +1,179 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../db/open";
+import { xapiStatementActivities, xapiStatementAgents, xapiStatements, type XapiCredential } from "../../db/tenant";
+import { createXapiCredential } from "~/models/xapi/credentials.server";
+import { statementById, storeStatements, VOIDED, type StoreOptions } from "~/models/xapi/statements.server";
+
+/**
+ * The LRS's statement store (issue 47; docs/decisions/043-learning-record-store.md, "Statements", "Voiding
+ * and immutability") on a real tenant database: what it fills in, what it refuses, a batch stored whole or
+ * not at all, ids that never change content, voiding, and an actor credential's reach.
+ */
+let dir: string;
+let db: TenantDb;
+let all: XapiCredential;
+const T0 = new Date("2026-11-02T09:00:00Z");
+const AUTHORITY = { objectType: "Agent", account: { homePage: "http://acme.localhost", name: "reports" } };
+const options: StoreOptions = { version: "2.0.0", authority: AUTHORITY, now: T0 };
+const ANNA = { objectType: "Agent", mbox: "mailto:anna@example.test" };
+const COMPLETED = { id: "http://adlnet.gov/expapi/verbs/completed", display: { "en-US": "completed" } };
+const COURSE = { objectType: "Activity", id: "http://acme.localhost/courses/1" };
+const ID = "6e4f3c2a-1b0d-4e9f-8a7b-5c4d3e2f1a0b";
+const statement = (extra: Record<string, unknown> = {}) => ({ actor: ANNA, verb: COMPLETED, object: COURSE, ...extra });
+const count = () => db.select().from(xapiStatements).all().length;
+
+function credential(scope: "all" | "actor", actor?: unknown, registration?: string) {
+  const made = createXapiCredential(db, { name: scope, scope, actor, registration, userId: null, now: T0 });
+  if ("error" in made) throw new Error(made.error);
+  return made.credential;
+}
+
+// One migrated database for the file, copied for each test.
+let template: string;
+beforeAll(() => {
+  template = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lectern-xapi-statements-")), "db.sqlite");
+  createTenantDatabase(template);
+});
+afterAll(() => fs.rmSync(path.dirname(template), { recursive: true, force: true }));
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-xapi-statements-"));
+  const file = path.join(dir, "org-1", "db.sqlite");
+  fs.mkdirSync(path.dirname(file));
+  fs.copyFileSync(template, file);
+  db = openTenantDatabase(file);
+  all = credential("all");
+});
+afterEach(() => {
+  db.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("storing statements", () => {
+  it("fills in the id, stored, timestamp, authority and version, keeping the rest as sent", () => {
+    const outcome = storeStatements(db, all, statement({ result: { score: { scaled: 0.8 }, success: true } }), options);
+    expect(outcome.ok).toBe(true);
+    const [id] = (outcome as { ids: string[] }).ids;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = JSON.parse(statementById(db, id)!);
+    expect(kept).toEqual({
+      ...statement({ result: { score: { scaled: 0.8 }, success: true } }),
+      id,
+      timestamp: T0.toISOString(),
+      stored: T0.toISOString(),
+      authority: AUTHORITY,
+      version: "2.0.0",
+    });
+    expect(Object.keys(kept).slice(0, 3)).toEqual(["actor", "verb", "object"]);
+  });
+
+  it.each([
+    ["a property xAPI does not define", statement({ colour: "red" })],
+    ["a verb id that is no IRI", statement({ verb: { id: "completed" } })],
+    ["an Agent with two identifiers", statement({ actor: { ...ANNA, openid: "http://id.example.test/anna" } })],
+    ["an Agent with none", statement({ actor: { name: "Anna" } })],
+    ["a raw score above its max", statement({ result: { score: { raw: 11, min: 0, max: 10 } } })],
+    ["a scaled score above 1", statement({ result: { score: { scaled: 1.5 } } })],
+    ["a duration that is no ISO 8601 duration", statement({ result: { duration: "5 minutes" } })],
+    ["a timestamp at -00:00", statement({ timestamp: "2026-11-02T09:00:00-00:00" })],
+    ["a registration that is no UUID", statement({ context: { registration: "abc" } })],
+    ["a platform about an Agent", statement({ object: { ...ANNA }, context: { platform: "web" } })],
+    ["an Agent object without its objectType", statement({ object: { mbox: "mailto:bo@example.test" } })],
+    ["a voiding statement about an activity", statement({ verb: { id: VOIDED } })],
+  ])("refuses %s with a 400, storing nothing", (_what, bad) => {
+    const outcome = storeStatements(db, all, bad, options);
+    expect(outcome).toMatchObject({ ok: false, status: 400 });
+    expect(count()).toBe(0);
+  });
+
+  it("refuses xAPI 2.0's context agents in a 1.0.3 request", () => {
+    const context = { contextAgents: [{ objectType: "contextAgent", agent: ANNA }] };
+    expect(storeStatements(db, all, statement({ context }), { ...options, version: "1.0.3" })).toMatchObject({ status: 400 });
+    expect(storeStatements(db, all, statement({ context }), options)).toMatchObject({ ok: true });
+  });
+
+  it("stores a batch whole or not at all", () => {
+    expect(storeStatements(db, all, [statement(), statement({ verb: { id: "nope" } })], options)).toMatchObject({ ok: false, status: 400 });
+    expect(count()).toBe(0);
+    expect(storeStatements(db, all, [statement({ id: ID }), statement()], options)).toMatchObject({ ok: true });
+    // A batch whose second statement conflicts with a stored one leaves its first unstored too.
+    const other = "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e";
+    expect(storeStatements(db, all, [statement({ id: other }), statement({ id: ID, verb: { id: VOIDED + "x" } })], options)).toMatchObject({
+      status: 409,
+    });
+    expect(statementById(db, other)).toBeNull();
+    expect(count()).toBe(2);
+  });
+
+  it("answers a statement sent again unchanged with its id, and one changed with 409", () => {
+    expect(storeStatements(db, all, statement({ id: ID }), options)).toEqual({ ok: true, ids: [ID] });
+    expect(storeStatements(db, all, statement({ id: ID.toUpperCase() }), { ...options, now: new Date(T0.getTime() + 1000) })).toEqual({
+      ok: true,
+      ids: [ID],
+    });
+    expect(storeStatements(db, all, statement({ id: ID, result: { success: false } }), options)).toMatchObject({ ok: false, status: 409 });
+    expect(count()).toBe(1);
+  });
+
+  it("takes a PUT's statementId, and refuses a statement naming another", () => {
+    expect(storeStatements(db, all, statement(), { ...options, putId: ID })).toEqual({ ok: true, ids: [ID] });
+    expect(storeStatements(db, all, statement({ id: ID }), { ...options, putId: "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e" })).toMatchObject({
+      status: 400,
+    });
+  });
+
+  it("voids: the target leaves the reads and stays readable as voided; a voiding statement cannot be voided", () => {
+    storeStatements(db, all, statement({ id: ID }), options);
+    const voiding = "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e";
+    const voidIt = (id: string, target: string) =>
+      storeStatements(db, all, { id, actor: ANNA, verb: { id: VOIDED }, object: { objectType: "StatementRef", id: target } }, options);
+    expect(voidIt(voiding, ID)).toMatchObject({ ok: true });
+    expect(statementById(db, ID)).toBeNull();
+    expect(JSON.parse(statementById(db, ID, { voided: true })!).id).toBe(ID);
+    expect(voidIt("1c2d3e4f-5a6b-4c7d-9e8f-0a1b2c3d4e5f", voiding)).toMatchObject({ ok: false, status: 400 });
+  });
+
+  it("lets an actor credential send only its own agent's statements, of its registration", () => {
+    const registration = "7c1d5a0e-3b1f-4c1e-9a55-6d1f2c3b4a5e";
+    const anna = credential("actor", ANNA, registration);
+    expect(storeStatements(db, anna, statement({ actor: { objectType: "Agent", mbox: "mailto:bo@example.test" } }), options)).toMatchObject(
+      { status: 403 },
+    );
+    expect(storeStatements(db, anna, statement(), options)).toMatchObject({ status: 403 });
+    expect(storeStatements(db, anna, statement({ context: { registration } }), options)).toMatchObject({ ok: true });
+  });
+
+  it("indexes every agent and activity a statement names, a sub-statement's too", () => {
+    const outcome = storeStatements(
+      db,
+      all,
+      statement({
+        object: { objectType: "SubStatement", actor: ANNA, verb: COMPLETED, object: { id: "http://acme.localhost/lessons/7" } },
+        context: {
+          instructor: { objectType: "Agent", account: { homePage: "http://acme.localhost", name: "teacher" } },
+          contextActivities: { parent: COURSE, grouping: [{ id: "http://acme.localhost/paths/2" }] },
+        },
+      }),
+      options,
+    );
+    expect(outcome.ok).toBe(true);
+    expect(db.select({ key: xapiStatementAgents.agentKey, role: xapiStatementAgents.role }).from(xapiStatementAgents).all()).toEqual(
+      expect.arrayContaining([
+        { key: "mbox:mailto:anna@example.test", role: "actor" },
+        { key: "mbox:mailto:anna@example.test", role: "sub-actor" },
+        { key: "account:http://acme.localhost|teacher", role: "instructor" },
+      ]),
+    );
+    expect(
+      db.select({ id: xapiStatementActivities.activityId, role: xapiStatementActivities.role }).from(xapiStatementActivities).all(),
+    ).toEqual(
+      expect.arrayContaining([
+        { id: "http://acme.localhost/lessons/7", role: "sub-object" },
+        { id: COURSE.id, role: "parent" },
+        { id: "http://acme.localhost/paths/2", role: "grouping" },
+      ]),
+    );
+  });
+});
