@@ -1,0 +1,133 @@
+import { and, asc, desc, eq, exists, gt, lt, lte, max, or, sql, type SQL } from "drizzle-orm";
+import { xapiStatementActivities, xapiStatementAgents, xapiStatements, type XapiCredential } from "../../../db/tenant";
+import type { TenantConn } from "../../../db/open";
+import { agentKey } from "./agents";
+
+/*
+ * Reading statements (docs/decisions/043-learning-record-store.md, "Statements" and "Paging"): every filter
+ * of GET /xapi/statements, answered in storing order from the index of the column it names, a page at a
+ * time. A page after the first reads only statements stored up to the first page's mark, so statements
+ * stored meanwhile neither shift nor repeat a page.
+ */
+
+/** The most statements a page holds, and how many when a request names no `limit` (or 0). */
+export const MAX_PAGE = 500;
+
+export interface StatementFilters {
+  agent?: unknown;
+  verb?: string;
+  activity?: string;
+  registration?: string;
+  relatedActivities?: boolean;
+  relatedAgents?: boolean;
+  /** Milliseconds since 1970, of `stored`: `since` exclusive, `until` inclusive. */
+  since?: number;
+  until?: number;
+  limit?: number;
+  ascending?: boolean;
+}
+
+/** Where a later page starts: after `after`, among statements stored up to `mark` (both `seq`). */
+export interface PageCursor {
+  after: number;
+  mark: number;
+}
+
+export interface StatementPage {
+  /** The statements' stored JSON, in order. */
+  statements: string[];
+  /** The next page's cursor, when there are more. */
+  next: PageCursor | null;
+}
+
+/** A page of the statements `filters` select that `credential` may read (voided ones never). */
+export function queryStatements(
+  db: TenantConn,
+  credential: XapiCredential,
+  filters: StatementFilters,
+  cursor: PageCursor | null = null,
+): StatementPage | { error: string } {
+  const conditions: SQL[] = [eq(xapiStatements.voided, false)];
+  if (filters.agent !== undefined) {
+    const key = agentKey(filters.agent);
+    if (!key) return { error: "agent must be an Agent or identified Group with one identifier" };
+    conditions.push(
+      filters.relatedAgents
+        ? exists(
+            db
+              .select({ one: sql`1` })
+              .from(xapiStatementAgents)
+              .where(and(eq(xapiStatementAgents.agentKey, key), eq(xapiStatementAgents.seq, xapiStatements.seq))),
+          )
+        : or(
+            eq(xapiStatements.actorKey, key),
+            and(eq(xapiStatements.objectKey, key), sql`${xapiStatements.objectType} in ('Agent', 'Group')`),
+          )!,
+    );
+  }
+  if (filters.verb !== undefined) conditions.push(eq(xapiStatements.verbId, filters.verb));
+  if (filters.activity !== undefined)
+    conditions.push(
+      filters.relatedActivities
+        ? exists(
+            db
+              .select({ one: sql`1` })
+              .from(xapiStatementActivities)
+              .where(and(eq(xapiStatementActivities.activityId, filters.activity), eq(xapiStatementActivities.seq, xapiStatements.seq))),
+          )
+        : and(eq(xapiStatements.objectKey, filters.activity), eq(xapiStatements.objectType, "Activity"))!,
+    );
+  if (filters.registration !== undefined) conditions.push(eq(xapiStatements.registration, filters.registration.toLowerCase()));
+  if (filters.since !== undefined) conditions.push(gt(xapiStatements.stored, filters.since));
+  if (filters.until !== undefined) conditions.push(lte(xapiStatements.stored, filters.until));
+  conditions.push(...readableBy(credential));
+
+  const mark = cursor?.mark ?? newestSeq(db);
+  conditions.push(lte(xapiStatements.seq, mark));
+  if (cursor) conditions.push(filters.ascending ? gt(xapiStatements.seq, cursor.after) : lt(xapiStatements.seq, cursor.after));
+  const size = filters.limit && filters.limit > 0 ? Math.min(filters.limit, MAX_PAGE) : MAX_PAGE;
+  const rows = db
+    .select({ seq: xapiStatements.seq, json: xapiStatements.json })
+    .from(xapiStatements)
+    .where(and(...conditions))
+    .orderBy(filters.ascending ? asc(xapiStatements.seq) : desc(xapiStatements.seq))
+    .limit(size + 1)
+    .all();
+  const page = rows.slice(0, size);
+  return {
+    statements: page.map((r) => r.json),
+    next: rows.length > size ? { after: page[page.length - 1].seq, mark } : null,
+  };
+}
+
+/** What a credential may read: everything (`all`), what it sent (`write`), or its own agent's (`actor`, of its registration). */
+function readableBy(credential: XapiCredential): SQL[] {
+  if (credential.scope === "all") return [];
+  if (credential.scope === "write") return [eq(xapiStatements.credentialId, credential.id)];
+  const own = [eq(xapiStatements.actorKey, credential.actorKey ?? "")];
+  if (credential.registration) own.push(eq(xapiStatements.registration, credential.registration));
+  return own;
+}
+
+/** The `seq` of the newest statement stored (0 for none): a first page's mark. */
+export function newestSeq(db: TenantConn) {
+  return (
+    db
+      .select({ seq: max(xapiStatements.seq) })
+      .from(xapiStatements)
+      .get()?.seq ?? 0
+  );
+}
+
+/**
+ * `X-Experience-API-Consistent-Through`: every statement stored up to now is readable (a write commits before
+ * it is answered), so now, or the newest `stored` when that is later (it never goes back: statements.server.ts).
+ */
+export function consistentThrough(db: TenantConn, now = new Date()) {
+  const newest =
+    db
+      .select({ stored: max(xapiStatements.stored) })
+      .from(xapiStatements)
+      .get()?.stored ?? 0;
+  return new Date(Math.max(newest, now.getTime())).toISOString();
+}
