@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../db/open";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { TenantDb } from "../../db/open";
+import { tenantDatabasePerTest } from "../helpers/tenant-database";
 import { users, xapiCredentials } from "../../db/tenant";
 import { agentKey } from "~/models/xapi/agents";
 import {
@@ -18,7 +16,7 @@ import {
  * tenant database: the secret shown once and kept only as its hash, scopes bound to an Agent, expiry and
  * revocation, and every malformed Basic header refused alike.
  */
-let dir: string;
+const tenant = tenantDatabasePerTest("lectern-xapi-credentials-");
 let db: TenantDb;
 let admin: number;
 const T0 = new Date("2026-11-02T09:00:00Z");
@@ -26,24 +24,9 @@ const DAY = 24 * 60 * 60 * 1000;
 const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString("base64")}`;
 const ANNA = { objectType: "Agent", mbox: "mailto:anna@example.test" };
 
-// One migrated database for the file, copied for each test.
-let template: string;
-beforeAll(() => {
-  template = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lectern-xapi-credentials-")), "db.sqlite");
-  createTenantDatabase(template);
-});
-afterAll(() => fs.rmSync(path.dirname(template), { recursive: true, force: true }));
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-xapi-credentials-"));
-  const file = path.join(dir, "org-1", "db.sqlite");
-  fs.mkdirSync(path.dirname(file));
-  fs.copyFileSync(template, file);
-  db = openTenantDatabase(file);
+  db = tenant.db;
   admin = db.insert(users).values({ email: "admin@example.test", role: "admin" }).returning().get().id;
-});
-afterEach(() => {
-  db.$client.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function make(options: Partial<Parameters<typeof createXapiCredential>[1]> = {}) {

@@ -1,9 +1,7 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../db/open";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { TenantDb } from "../../db/open";
+import { tenantDatabasePerTest } from "../helpers/tenant-database";
 import { deleteDocument, deleteDocuments, documentIds, getDocument, writeDocument, type DocumentKey } from "~/models/xapi/documents.server";
 
 /**
@@ -11,7 +9,7 @@ import { deleteDocument, deleteDocuments, documentIds, getDocument, writeDocumen
  * database: ETags as quoted SHA-1s, If-Match / If-None-Match, the 409 for a blind overwrite where the version
  * asks for it, JSON merged on POST, and the state's several documents listed and deleted together.
  */
-let dir: string;
+const tenant = tenantDatabasePerTest("lectern-xapi-documents-");
 let db: TenantDb;
 const STATE: DocumentKey = {
   kind: "state",
@@ -31,22 +29,8 @@ const read = (key: DocumentKey) => {
   return doc && { type: doc.contentType, body: doc.body.toString("utf8"), etag: doc.etag };
 };
 
-let template: string;
-beforeAll(() => {
-  template = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lectern-xapi-documents-")), "db.sqlite");
-  createTenantDatabase(template);
-});
-afterAll(() => fs.rmSync(path.dirname(template), { recursive: true, force: true }));
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-xapi-documents-"));
-  const file = path.join(dir, "org-1", "db.sqlite");
-  fs.mkdirSync(path.dirname(file));
-  fs.copyFileSync(template, file);
-  db = openTenantDatabase(file);
-});
-afterEach(() => {
-  db.$client.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  db = tenant.db;
 });
 
 describe("xAPI documents", () => {

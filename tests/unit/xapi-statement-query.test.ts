@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../db/open";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { TenantDb } from "../../db/open";
+import { tenantDatabasePerTest } from "../helpers/tenant-database";
 import type { XapiCredential } from "../../db/tenant";
 import { createXapiCredential } from "~/models/xapi/credentials.server";
 import { consistentThrough, MAX_PAGE, queryStatements, type StatementFilters, type PageCursor } from "~/models/xapi/statement-query.server";
@@ -13,7 +11,7 @@ import { storeStatements, VOIDED } from "~/models/xapi/statements.server";
  * of GET /xapi/statements, what each scope of credential may read, voided statements left out, and pages
  * that neither shift nor repeat while statements are being stored.
  */
-let dir: string;
+const tenant = tenantDatabasePerTest("lectern-xapi-query-");
 let db: TenantDb;
 let all: XapiCredential;
 const T0 = Date.parse("2026-11-02T09:00:00Z");
@@ -39,23 +37,9 @@ function ids(filters: StatementFilters, by = all, cursor: PageCursor | null = nu
   return { ids: page.statements.map((s) => JSON.parse(s).id as string), next: page.next };
 }
 
-let template: string;
-beforeAll(() => {
-  template = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lectern-xapi-query-")), "db.sqlite");
-  createTenantDatabase(template);
-});
-afterAll(() => fs.rmSync(path.dirname(template), { recursive: true, force: true }));
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-xapi-query-"));
-  const file = path.join(dir, "org-1", "db.sqlite");
-  fs.mkdirSync(path.dirname(file));
-  fs.copyFileSync(template, file);
-  db = openTenantDatabase(file);
+  db = tenant.db;
   all = credential("all");
-});
-afterEach(() => {
-  db.$client.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("reading statements", () => {

@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../db/open";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { TenantDb } from "../../db/open";
+import { tenantDatabasePerTest } from "../helpers/tenant-database";
 import { xapiStatementActivities, xapiStatementAgents, xapiStatements, type XapiCredential } from "../../db/tenant";
 import { createXapiCredential } from "~/models/xapi/credentials.server";
 import { statementById, storeStatements, VOIDED, type StoreOptions } from "~/models/xapi/statements.server";
@@ -12,7 +10,7 @@ import { statementById, storeStatements, VOIDED, type StoreOptions } from "~/mod
  * and immutability") on a real tenant database: what it fills in, what it refuses, a batch stored whole or
  * not at all, ids that never change content, voiding, and an actor credential's reach.
  */
-let dir: string;
+const tenant = tenantDatabasePerTest("lectern-xapi-statements-");
 let db: TenantDb;
 let all: XapiCredential;
 const T0 = new Date("2026-11-02T09:00:00Z");
@@ -31,24 +29,9 @@ function credential(scope: "all" | "actor", actor?: unknown, registration?: stri
   return made.credential;
 }
 
-// One migrated database for the file, copied for each test.
-let template: string;
-beforeAll(() => {
-  template = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lectern-xapi-statements-")), "db.sqlite");
-  createTenantDatabase(template);
-});
-afterAll(() => fs.rmSync(path.dirname(template), { recursive: true, force: true }));
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-xapi-statements-"));
-  const file = path.join(dir, "org-1", "db.sqlite");
-  fs.mkdirSync(path.dirname(file));
-  fs.copyFileSync(template, file);
-  db = openTenantDatabase(file);
+  db = tenant.db;
   all = credential("all");
-});
-afterEach(() => {
-  db.$client.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("storing statements", () => {
