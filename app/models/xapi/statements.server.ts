@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { desc, eq, inArray } from "drizzle-orm";
 import { xapiStatementActivities, xapiStatementAgents, xapiStatements, type XapiCredential } from "../../../db/tenant";
 import type { TenantConn } from "../../../db/open";
+import { rememberDefinitions } from "./activities.server";
 import { agentKey } from "./agents";
 import { statement as statementSchema, type Statement } from "./statement-schema";
 
@@ -185,6 +186,7 @@ function writeRows(
         .values(row.activities.map(([activityId, role]) => ({ seq, activityId, role })))
         .run();
     if (target) tx.update(xapiStatements).set({ voided: true }).where(eq(xapiStatements.id, target)).run();
+    rememberDefinitions(tx, full);
     ids.push(statement.id!);
   }
   return { ok: true, ids };
