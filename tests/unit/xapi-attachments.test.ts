@@ -23,7 +23,10 @@ const STATEMENT = {
 
 /** A body as ADL's suite builds it: an empty first line, headers without a space after the colon. */
 function multipart(boundary: string, statements: unknown, parts: { type: string; data: Buffer; sha2?: string }[]) {
-  const chunks = [Buffer.from(`\r\n--${boundary}\r\nContent-Type:application/json\r\n\r\n`), Buffer.from(JSON.stringify(statements))];
+  const chunks: Buffer[] = [
+    Buffer.from(`\r\n--${boundary}\r\nContent-Type:application/json\r\n\r\n`),
+    Buffer.from(JSON.stringify(statements)),
+  ];
   for (const part of parts)
     chunks.push(
       Buffer.from(
