@@ -7,10 +7,11 @@ import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../d
 /**
  * A migrated organization database for each test of a file, for tests of models on real SQLite: migrated once
  * for the file, copied before each test (a copy costs far less than running every migration), closed and
- * removed after it. `current.db` is the test's own, from the file's `beforeEach` on.
+ * removed after it. `current.db` is the test's own, from the file's `beforeEach` on, in organization 1 of the
+ * data directory `current.dataDir`.
  */
-export function tenantDatabasePerTest(prefix: string): { db: TenantDb } {
-  const current = {} as { db: TenantDb };
+export function tenantDatabasePerTest(prefix: string): { db: TenantDb; dataDir: string } {
+  const current = {} as { db: TenantDb; dataDir: string };
   let template: string;
   let dir: string;
   beforeAll(() => {
@@ -24,6 +25,7 @@ export function tenantDatabasePerTest(prefix: string): { db: TenantDb } {
     fs.mkdirSync(path.dirname(file));
     fs.copyFileSync(template, file);
     current.db = openTenantDatabase(file);
+    current.dataDir = dir;
   });
   afterEach(() => {
     current.db.$client.close();

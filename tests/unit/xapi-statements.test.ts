@@ -1,7 +1,11 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { TenantDb } from "../../db/open";
 import { tenantDatabasePerTest } from "../helpers/tenant-database";
 import { xapiStatementActivities, xapiStatementAgents, xapiStatements, type XapiCredential } from "../../db/tenant";
+import { attachmentFile } from "~/models/xapi/attachment-files.server";
 import { createXapiCredential } from "~/models/xapi/credentials.server";
 import { statementById, storeStatements, VOIDED, type StoreOptions } from "~/models/xapi/statements.server";
 
@@ -35,6 +39,27 @@ beforeEach(() => {
 });
 
 describe("storing statements", () => {
+  it("keeps an attachment's bytes as a file named by its hash, with the statement or not at all", () => {
+    const data = Buffer.from("a certificate of completion");
+    const sha2 = crypto.createHash("sha256").update(data).digest("hex");
+    const attachments = [
+      { usageType: "http://example.test/usage", display: { en: "Certificate" }, contentType: "text/plain", length: data.length, sha2 },
+    ];
+    const files = { dataDir: tenant.dataDir, organizationId: 1 };
+    const sent = { parts: [{ contentType: "text/plain", sha2, data }], files };
+    const folder = path.join(tenant.dataDir, "org-1", "files", "xapi", "attachments");
+    // Refused (the id is taken, with other content): no file, no temporary one, no row.
+    storeStatements(db, all, statement({ id: ID }), options);
+    expect(storeStatements(db, all, statement({ id: ID, attachments }), { ...options, attachments: sent })).toMatchObject({ status: 409 });
+    expect(fs.readdirSync(folder)).toEqual([]);
+    expect(attachmentFile(db, files, sha2)).toBeNull();
+    expect(storeStatements(db, all, statement({ attachments }), { ...options, attachments: sent })).toMatchObject({ ok: true });
+    expect(fs.readdirSync(folder)).toEqual([sha2]);
+    const kept = attachmentFile(db, files, sha2.toUpperCase())!;
+    expect(kept).toMatchObject({ contentType: "text/plain", length: data.length });
+    expect(fs.readFileSync(kept.file)).toEqual(data);
+  });
+
   it("fills in the id, stored, timestamp, authority and version, keeping the rest as sent", () => {
     const outcome = storeStatements(db, all, statement({ result: { score: { scaled: 0.8 }, success: true } }), options);
     expect(outcome.ok).toBe(true);

@@ -3,6 +3,8 @@ import { desc, eq, inArray } from "drizzle-orm";
 import { xapiStatementActivities, xapiStatementAgents, xapiStatements, type XapiCredential } from "../../../db/tenant";
 import type { TenantConn } from "../../../db/open";
 import { rememberDefinitions } from "./activities.server";
+import { commitParts, discardStaged, stageParts, type OrganizationFiles } from "./attachment-files.server";
+import type { AttachmentPart } from "./multipart";
 import { agentKey } from "./agents";
 import { statement as statementSchema, type Statement } from "./statement-schema";
 
@@ -22,6 +24,8 @@ export interface StoreOptions {
   authority: object;
   /** A PUT's `statementId`: the one statement must carry it or no id. */
   putId?: string;
+  /** The parts sent with the statements (already matched to them: attachments.ts), and where their files go. */
+  attachments?: { parts: AttachmentPart[]; files: OrganizationFiles };
   now?: Date;
 }
 
@@ -58,11 +62,18 @@ export function storeStatements(db: TenantConn, credential: XapiCredential, inpu
   }
   const ids = rows.map((r) => r.statement.id!);
   if (new Set(ids).size !== ids.length) return { ok: false, status: 400, message: "The same statement id twice in one batch." };
+  const staged = options.attachments ? stageParts(options.attachments.files, options.attachments.parts) : [];
   try {
-    return db.transaction((tx) => writeRows(tx, credential, rows, options));
+    return db.transaction((tx) => {
+      const outcome = writeRows(tx, credential, rows, options);
+      commitParts(tx, staged, options.now);
+      return outcome;
+    });
   } catch (error) {
     if (error instanceof Refusal) return error.outcome;
     throw error;
+  } finally {
+    discardStaged(staged);
   }
 }
 
