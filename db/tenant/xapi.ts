@@ -66,6 +66,7 @@ export const xapiStatements = sqliteTable(
     index("xapi_statements_verb_idx").on(t.verbId, t.seq),
     index("xapi_statements_object_idx").on(t.objectKey, t.seq),
     index("xapi_statements_registration_idx").on(t.registration, t.seq),
+    index("xapi_statements_credential_idx").on(t.credentialId, t.seq),
   ],
 );
 

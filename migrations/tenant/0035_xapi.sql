@@ -85,4 +85,5 @@ CREATE INDEX `xapi_statements_stored_idx` ON `xapi_statements` (`stored`);--> st
 CREATE INDEX `xapi_statements_actor_idx` ON `xapi_statements` (`actor_key`,`seq`);--> statement-breakpoint
 CREATE INDEX `xapi_statements_verb_idx` ON `xapi_statements` (`verb_id`,`seq`);--> statement-breakpoint
 CREATE INDEX `xapi_statements_object_idx` ON `xapi_statements` (`object_key`,`seq`);--> statement-breakpoint
-CREATE INDEX `xapi_statements_registration_idx` ON `xapi_statements` (`registration`,`seq`);
+CREATE INDEX `xapi_statements_registration_idx` ON `xapi_statements` (`registration`,`seq`);--> statement-breakpoint
+CREATE INDEX `xapi_statements_credential_idx` ON `xapi_statements` (`credential_id`,`seq`);

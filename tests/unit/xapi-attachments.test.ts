@@ -78,7 +78,7 @@ describe("multipart statements", () => {
   });
 
   it("reads the statements and each part, checking each part's hash", () => {
-    const data = Buffer.from("a certificate's bytes\r\n--not a boundary");
+    const data = Buffer.from("a certificate's bytes\r\n--not a boundary, nor is --b0undary mid-line");
     const parsed = parseMultipart(multipart("b0undary", [STATEMENT], [{ type: "text/plain", data }]), "b0undary");
     expect(parsed).toEqual({ ok: true, statements: [STATEMENT], parts: [{ contentType: "text/plain", sha2: sha256(data), data }] });
     expect(parseMultipart(multipart("b", [STATEMENT], [{ type: "text/plain", data, sha2: sha256("other") }]), "b")).toMatchObject({

@@ -45,6 +45,7 @@ describe("xAPI documents", () => {
     const { etag } = read(PROFILE)!;
     expect(put(PROFILE, json({ a: 2 }))).toMatchObject({ ok: false, status: 409 });
     expect(put(PROFILE, json({ a: 2 }), { ifMatch: '"0000"' })).toMatchObject({ ok: false, status: 412 });
+    expect(put(PROFILE, json({ a: 2 }), { ifMatch: `W/${etag}` })).toMatchObject({ ok: false, status: 412 });
     expect(put(PROFILE, json({ a: 2 }), { ifNoneMatch: "*" })).toMatchObject({ ok: false, status: 412 });
     expect(read(PROFILE)!.body).toBe('{"a":1}');
     expect(put(PROFILE, json({ a: 2 }), { ifMatch: etag })).toMatchObject({ ok: true });
@@ -60,6 +61,10 @@ describe("xAPI documents", () => {
     expect(post(STATE, json({ b: 2, c: 3 }))).toMatchObject({ ok: true });
     expect(JSON.parse(read(STATE)!.body)).toEqual({ a: 1, b: 2, c: 3 });
     expect(post(STATE, text("words"))).toMatchObject({ ok: false, status: 400 });
+    // Onto nothing, a POST stores what it sends, as a PUT would.
+    const fresh = { ...STATE, documentId: "notes" };
+    expect(post(fresh, text("words"))).toMatchObject({ ok: true });
+    expect(read(fresh)).toMatchObject({ type: "text/plain", body: "words" });
     expect(post(STATE, { contentType: "application/json", body: Buffer.from("[1,2]") })).toMatchObject({ ok: false, status: 400 });
     put(PROFILE, text("words"));
     expect(post(PROFILE, json({ a: 1 }))).toMatchObject({ ok: false, status: 400 });

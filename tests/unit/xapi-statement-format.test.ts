@@ -32,14 +32,14 @@ describe("statement formats", () => {
     expect(formatStatement(json, "exact")).toBe(json);
   });
 
-  it("reduces agents, groups and activities to their identifiers for ids", () => {
+  it("reduces agents, groups, verbs and activities to their identifiers for ids", () => {
     const ids = JSON.parse(formatStatement(json, "ids"));
     expect(ids.actor).toEqual({ objectType: "Agent", mbox: "mailto:anna@example.test" });
-    expect(ids.object).toEqual({ objectType: "Activity", id: "http://acme.localhost/courses/1" });
+    expect(ids.object).toEqual({ id: "http://acme.localhost/courses/1" });
     expect(ids.context.instructor).toEqual({ objectType: "Agent", account: { homePage: "http://acme.localhost", name: "t" } });
     expect(ids.context.team).toEqual({ objectType: "Group", member: [{ objectType: "Agent", mbox: "mailto:bo@example.test" }] });
-    expect(ids.context.contextActivities.parent).toEqual([{ objectType: "Activity", id: "http://acme.localhost/paths/2" }]);
-    expect(ids.verb).toEqual(STATEMENT.verb);
+    expect(ids.context.contextActivities.parent).toEqual([{ id: "http://acme.localhost/paths/2" }]);
+    expect(ids.verb).toEqual({ id: STATEMENT.verb.id });
   });
 
   it("keeps, of each language map, the language asked for, else und, else the first; extensions stay whole", () => {

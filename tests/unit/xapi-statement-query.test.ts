@@ -65,6 +65,8 @@ describe("reading statements", () => {
     expect(ids({ ascending: true }).ids).toEqual([a, b, c, d]);
     expect(ids({ agent: agent("anna") }).ids).toEqual([c, a]);
     expect(ids({ agent: agent("anna"), relatedAgents: true }).ids).toEqual([d, c, a]);
+    // The authority is a related agent of every statement it stored.
+    expect(ids({ agent: AUTHORITY, relatedAgents: true }).ids).toEqual([d, c, b, a]);
     expect(ids({ verb: verb("attempted").id }).ids).toEqual([d, c]);
     expect(ids({ activity: activity(1).id }).ids).toEqual([a]);
     expect(ids({ activity: activity(1).id, relatedActivities: true }).ids).toEqual([d, a]);

@@ -90,10 +90,51 @@ describe("storing statements", () => {
     ["a platform about an Agent", statement({ object: { ...ANNA }, context: { platform: "web" } })],
     ["an Agent object without its objectType", statement({ object: { mbox: "mailto:bo@example.test" } })],
     ["a voiding statement about an activity", statement({ verb: { id: VOIDED } })],
+    ["an interaction's choices without its interactionType", statement({ object: { ...COURSE, definition: { choices: [{ id: "a" }] } } })],
+    ["an authority Group of three", statement({ authority: { objectType: "Group", member: [ANNA, ANNA, ANNA] } })],
+    ["weeks with days in a duration", statement({ result: { duration: "P4W1D" } })],
+    ["a 30 February", statement({ timestamp: "2013-02-30T10:00:00Z" })],
   ])("refuses %s with a 400, storing nothing", (_what, bad) => {
     const outcome = storeStatements(db, all, bad, options);
     expect(outcome).toMatchObject({ ok: false, status: 400 });
     expect(count()).toBe(0);
+  });
+
+  it("stores a context activity sent alone as a list of one, and a zoneless timestamp as UTC", () => {
+    const [id] = (
+      storeStatements(
+        db,
+        all,
+        statement({ context: { contextActivities: { parent: COURSE } }, timestamp: "2026-11-02T10:00:00" }),
+        options,
+      ) as { ids: string[] }
+    ).ids;
+    const kept = JSON.parse(statementById(db, id)!);
+    expect(kept.context.contextActivities.parent).toEqual([COURSE]);
+    expect(db.select({ t: xapiStatements.timestamp }).from(xapiStatements).get()!.t).toBe(Date.parse("2026-11-02T10:00:00Z"));
+  });
+
+  it("refuses in a 1.0.3 request a statement of version 2.0, and a PUT's statementId that is no UUID", () => {
+    expect(storeStatements(db, all, statement({ version: "2.0.0" }), { ...options, version: "1.0.3" })).toMatchObject({ status: 400 });
+    expect(storeStatements(db, all, statement(), { ...options, putId: "not-a-uuid" })).toMatchObject({ status: 400 });
+    expect(count()).toBe(0);
+  });
+
+  it("lets no actor credential void, and a write credential void only what it sent", () => {
+    storeStatements(db, all, statement({ id: ID }), options);
+    const voidWith = (by: XapiCredential) =>
+      storeStatements(db, by, { actor: ANNA, verb: { id: VOIDED }, object: { objectType: "StatementRef", id: ID } }, options);
+    expect(voidWith(credential("actor", ANNA))).toMatchObject({ status: 403 });
+    const writer = createXapiCredential(db, { name: "w", scope: "write", userId: null, now: T0 });
+    if ("error" in writer) throw new Error(writer.error);
+    expect(voidWith(writer.credential)).toMatchObject({ status: 403 });
+    expect(statementById(db, ID)).not.toBeNull();
+  });
+
+  it("indexes a Group of thousands of members", () => {
+    const member = Array.from({ length: 3000 }, (_, i) => ({ mbox: `mailto:m${i}@example.test` }));
+    expect(storeStatements(db, all, statement({ actor: { objectType: "Group", member } }), options)).toMatchObject({ ok: true });
+    expect(db.select().from(xapiStatementAgents).all().length).toBeGreaterThan(3000);
   });
 
   it("refuses xAPI 2.0's context agents in a 1.0.3 request", () => {

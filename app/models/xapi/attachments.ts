@@ -65,6 +65,7 @@ function checkSignature(statement: Json, attachment: Attachment, jws: string): s
   if (Array.isArray(chain) && typeof chain[0] === "string") {
     try {
       const key = new crypto.X509Certificate(Buffer.from(chain[0], "base64")).publicKey;
+      if (key.asymmetricKeyType !== "rsa") return "A signature's certificate must hold an RSA key.";
       const signed = Buffer.from(`${pieces[0]}.${pieces[1]}`);
       if (!crypto.verify(hash, signed, key, Buffer.from(pieces[2], "base64url")))
         return "The signature does not verify with its certificate.";

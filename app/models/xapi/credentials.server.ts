@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, isNull, or } from "drizzle-orm";
 import { xapiCredentials, type XapiCredential, type XapiScope } from "../../../db/tenant";
 import type { TenantConn } from "../../../db/open";
 import { hashToken } from "../auth/secrets.server";
@@ -54,7 +54,7 @@ export function createXapiCredential(
       scope,
       actor: key ? JSON.stringify(actor) : null,
       actorKey: key,
-      registration,
+      registration: registration?.toLowerCase() ?? null,
       userId,
       createdAt: now,
       expiresAt: new Date(Math.min(now.getTime() + lifetime * DAY_MS, notAfter?.getTime() ?? Infinity)),
@@ -82,7 +82,7 @@ export function listXapiCredentials(db: TenantConn, now = new Date()) {
     .from(xapiCredentials)
     .where(
       and(
-        isNull(xapiCredentials.registration),
+        or(isNull(xapiCredentials.registration), isNotNull(xapiCredentials.userId)),
         gt(xapiCredentials.expiresAt, recent),
         or(isNull(xapiCredentials.revokedAt), gt(xapiCredentials.revokedAt, recent)),
       ),

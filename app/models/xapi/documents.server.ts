@@ -55,16 +55,16 @@ export function documentIds(db: TenantConn, where: DocumentPlace, since?: number
     .map((r) => r.id);
 }
 
-/** Whether `header` (a list of quoted ETags, or `*`) names `etag` (quoted), or any document when `*`. */
-function names(header: string, etag: string | null) {
-  const tags = header.split(",").map((t) => t.trim().replace(/^W\//, ""));
+/** Whether `header` (a list of quoted ETags, or `*`) names `etag` (quoted), or any document when `*`; weak tags only when `weak`. */
+function names(header: string, etag: string | null, weak = false) {
+  const tags = header.split(",").map((t) => (weak ? t.trim().replace(/^W\//, "") : t.trim()));
   return etag !== null && (tags.includes("*") || tags.includes(etag));
 }
 
 /** 412 when If-Match or If-None-Match does not hold for the document as it is (`etag`, quoted, or null when there is none). */
 function preconditionFailed({ ifMatch, ifNoneMatch }: Preconditions, etag: string | null) {
   if (ifMatch && !names(ifMatch, etag)) return true;
-  if (ifNoneMatch && (ifNoneMatch.trim() === "*" ? etag !== null : names(ifNoneMatch, etag))) return true;
+  if (ifNoneMatch && (ifNoneMatch.trim() === "*" ? etag !== null : names(ifNoneMatch, etag, true))) return true;
   return false;
 }
 
@@ -101,15 +101,15 @@ export function writeDocument(
     let { contentType, body } = document;
     if (method === "PUT" && existing && requirePrecondition && !preconditions.ifMatch && !preconditions.ifNoneMatch)
       return { ok: false, status: 409, message: "The document exists: send If-Match with its ETag (or If-None-Match: *) to replace it." };
-    if (method === "POST") {
+    // A POST onto nothing stores what it sends, as a PUT would; onto a document, it merges JSON objects.
+    if (method === "POST" && existing) {
       const given = isJsonType(contentType) ? jsonObject(body) : null;
-      if (!given) return { ok: false, status: 400, message: "A POST must send a JSON object (Content-Type: application/json)." };
-      if (existing) {
-        const kept = isJsonType(existing.contentType) ? jsonObject(existing.body) : null;
-        if (!kept) return { ok: false, status: 400, message: "The document there is not a JSON object: it cannot be merged into." };
-        body = Buffer.from(JSON.stringify({ ...kept, ...given }));
-        contentType = "application/json";
-      }
+      if (!given)
+        return { ok: false, status: 400, message: "A POST onto a document must send a JSON object (Content-Type: application/json)." };
+      const kept = isJsonType(existing.contentType) ? jsonObject(existing.body) : null;
+      if (!kept) return { ok: false, status: 400, message: "The document there is not a JSON object: it cannot be merged into." };
+      body = Buffer.from(JSON.stringify({ ...kept, ...given }));
+      contentType = "application/json";
     }
     const etag = crypto.createHash("sha1").update(body).digest("hex");
     const values = { contentType, body, etag, updated: now.getTime() };

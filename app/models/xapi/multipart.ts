@@ -37,20 +37,21 @@ function splitPart(part: Buffer): { headers: Map<string, string>; body: Buffer }
 
 /** Reads a `multipart/mixed` body: the statements' JSON first, then the attachments' parts, each hashed as it claims. */
 export function parseMultipart(body: Buffer, boundary: string): Multipart {
+  // A delimiter is `--boundary` at the very start or after a line break, never inside a part's bytes.
   const delimiter = Buffer.from(`--${boundary}`);
+  const afterBreak = Buffer.from(`\r\n--${boundary}`);
   const pieces: Buffer[] = [];
-  let at = body.indexOf(delimiter);
-  if (at < 0) return { ok: false, message: "The multipart body has no part." };
+  let at = body.subarray(0, delimiter.length).equals(delimiter) ? 0 : body.indexOf(afterBreak) + 2;
+  if (at < 2 && !body.subarray(0, delimiter.length).equals(delimiter)) return { ok: false, message: "The multipart body has no part." };
   for (;;) {
     const start = at + delimiter.length;
     if (body.subarray(start, start + 2).toString() === "--") break;
-    const next = body.indexOf(delimiter, start);
-    if (next < 0) return { ok: false, message: "The multipart body does not end with its closing boundary." };
-    // A part lies between the CRLF after one delimiter and the CRLF before the next.
-    if (body.subarray(start, start + 2).toString() !== "\r\n" || body.subarray(next - 2, next).toString() !== "\r\n")
+    if (body.subarray(start, start + 2).toString() !== "\r\n")
       return { ok: false, message: "A multipart boundary is not on a line of its own." };
-    pieces.push(body.subarray(start + 2, next - 2));
-    at = next;
+    const next = body.indexOf(afterBreak, start);
+    if (next < 0) return { ok: false, message: "The multipart body does not end with its closing boundary." };
+    pieces.push(body.subarray(start + 2, next));
+    at = next + 2;
   }
   const [first, ...rest] = pieces.map(splitPart);
   if (!first || !/^application\/json\b/i.test(first.headers.get("content-type") ?? ""))

@@ -2,7 +2,7 @@ import { agentKey } from "./agents";
 
 /*
  * The three forms GET /xapi/statements answers in (xAPI 2.0.0 §4.1.6.1 `format`, and 1.0.3's): `exact` as
- * stored, `ids` with agents, groups and activities cut to what identifies them, `canonical` with each
+ * stored, `ids` with agents, groups, verbs and activities cut to what identifies them, `canonical` with each
  * language map cut to the one language the request prefers (docs/decisions/043-learning-record-store.md).
  */
 
@@ -21,10 +21,10 @@ function idsOfActor(actor: Json): Json {
 
 /** The statement with every Agent, Group and Activity reduced to what identifies it. */
 function idsOf(statement: Json): Json {
-  const out: Json = { ...statement, actor: idsOfActor(statement.actor as Json) };
+  const out: Json = { ...statement, actor: idsOfActor(statement.actor as Json), verb: { id: (statement.verb as Json).id } };
   const object = statement.object as Json;
   const kind = object.objectType ?? "Activity";
-  if (kind === "Activity") out.object = { objectType: "Activity", id: object.id };
+  if (kind === "Activity") out.object = { id: object.id };
   else if (kind === "Agent" || kind === "Group") out.object = idsOfActor(object);
   else if (kind === "SubStatement") out.object = idsOf(object);
   if (statement.authority) out.authority = idsOfActor(statement.authority as Json);
@@ -36,10 +36,7 @@ function idsOf(statement: Json): Json {
     const activities = context.contextActivities as Json | undefined;
     if (activities)
       c.contextActivities = Object.fromEntries(
-        Object.entries(activities).map(([k, list]) => [
-          k,
-          (Array.isArray(list) ? list : [list]).map((a: Json) => ({ objectType: "Activity", id: a.id })),
-        ]),
+        Object.entries(activities).map(([k, list]) => [k, (Array.isArray(list) ? list : [list]).map((a: Json) => ({ id: a.id }))]),
       );
     out.context = c;
   }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, exists, gt, lt, lte, max, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, lte, max, or, sql, type SQL } from "drizzle-orm";
 import { xapiStatementActivities, xapiStatementAgents, xapiStatements, type XapiCredential } from "../../../db/tenant";
 import type { TenantConn } from "../../../db/open";
 import { agentKey } from "./agents";
@@ -53,11 +53,9 @@ export function queryStatements(
     if (!key) return { error: "agent must be an Agent or identified Group with one identifier" };
     conditions.push(
       filters.relatedAgents
-        ? exists(
-            db
-              .select({ one: sql`1` })
-              .from(xapiStatementAgents)
-              .where(and(eq(xapiStatementAgents.agentKey, key), eq(xapiStatementAgents.seq, xapiStatements.seq))),
+        ? inArray(
+            xapiStatements.seq,
+            db.select({ seq: xapiStatementAgents.seq }).from(xapiStatementAgents).where(eq(xapiStatementAgents.agentKey, key)),
           )
         : or(
             eq(xapiStatements.actorKey, key),
@@ -69,11 +67,12 @@ export function queryStatements(
   if (filters.activity !== undefined)
     conditions.push(
       filters.relatedActivities
-        ? exists(
+        ? inArray(
+            xapiStatements.seq,
             db
-              .select({ one: sql`1` })
+              .select({ seq: xapiStatementActivities.seq })
               .from(xapiStatementActivities)
-              .where(and(eq(xapiStatementActivities.activityId, filters.activity), eq(xapiStatementActivities.seq, xapiStatements.seq))),
+              .where(eq(xapiStatementActivities.activityId, filters.activity)),
           )
         : and(eq(xapiStatements.objectKey, filters.activity), eq(xapiStatements.objectType, "Activity"))!,
     );

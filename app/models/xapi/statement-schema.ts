@@ -11,17 +11,27 @@ import { agentKey, isAbsoluteIri } from "./agents";
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 /** ISO 8601 date and time; a zone is optional (UTC then), but never `-00:00`. */
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d(:?\d\d)?)?$/i;
+/** ISO 8601 durations: weeks alone (`P2W`), or years to seconds. */
 const DURATION =
-  /^P(?!$)(\d+(\.\d+)?Y)?(\d+(\.\d+)?M)?(\d+(\.\d+)?W)?(\d+(\.\d+)?D)?(T(?=\d)(\d+(\.\d+)?H)?(\d+(\.\d+)?M)?(\d+(\.\d+)?S)?)?$/;
+  /^P(?:\d+(?:\.\d+)?W|(?!$)(\d+(\.\d+)?Y)?(\d+(\.\d+)?M)?(\d+(\.\d+)?D)?(T(?=\d)(\d+(\.\d+)?H)?(\d+(\.\d+)?M)?(\d+(\.\d+)?S)?)?)$/;
 const LANGUAGE_TAG = /^[a-z]{2,8}(-[a-z0-9]{1,8})*$/i;
 
 const iri = z.string().refine(isAbsoluteIri, "must be an absolute IRI");
 const uuid = z.string().regex(UUID, "must be a UUID");
+/** Milliseconds since 1970 of an ISO 8601 timestamp (UTC when it names no zone), or NaN for one that names no real moment. */
+export function timestampMs(value: string) {
+  const zoned = /(Z|[+-]\d\d(:?\d\d)?)$/i.test(value) ? value : `${value}Z`;
+  const ms = Date.parse(zoned);
+  // Date.parse rolls 30 February over to March: the date must read back as written.
+  return Number.isNaN(ms) || new Date(Date.parse(`${value.slice(0, 10)}T00:00:00Z`)).toISOString().slice(0, 10) !== value.slice(0, 10)
+    ? NaN
+    : ms;
+}
 export const timestamp = z
   .string()
   .regex(TIMESTAMP, "must be an ISO 8601 timestamp")
   .refine(
-    (value) => !value.endsWith("-00:00") && !value.endsWith("-0000") && !Number.isNaN(Date.parse(value)),
+    (value) => !value.endsWith("-00:00") && !value.endsWith("-0000") && !Number.isNaN(timestampMs(value)),
     "must be a valid timestamp",
   );
 const languageMap = z.record(z.string().regex(LANGUAGE_TAG, "must be a language tag"), z.string());
@@ -89,7 +99,12 @@ const activityDefinition = z
     target: z.array(interactionComponent).optional(),
     steps: z.array(interactionComponent).optional(),
   })
-  .strict();
+  .strict()
+  .refine(
+    (d) => d.interactionType !== undefined || INTERACTION_FIELDS.every((key) => d[key] === undefined),
+    "an interaction's properties need its interactionType",
+  );
+const INTERACTION_FIELDS = ["correctResponsesPattern", "choices", "scale", "source", "target", "steps"] as const;
 
 export const activity = z
   .object({ objectType: z.literal("Activity").optional(), id: iri, definition: activityDefinition.optional() })
@@ -184,7 +199,10 @@ export const statement = z
     ...core,
     object: z.union([activity, objectAgent, group, statementRef, subStatement]),
     stored: timestamp.optional(),
-    authority: actor.optional(),
+    // An Agent, or the two Agents of an OAuth consumer and user as an anonymous Group.
+    authority: z
+      .union([agent, z.object({ objectType: z.literal("Group"), name: z.string().optional(), member: z.array(agent).length(2) }).strict()])
+      .optional(),
     version: z
       .string()
       .regex(/^(1\.0(\.\d+)?|2\.0(\.\d+)?)$/, "must be a 1.0.x or 2.0.x version")

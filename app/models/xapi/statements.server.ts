@@ -6,7 +6,7 @@ import { rememberDefinitions } from "./activities.server";
 import { commitParts, discardStaged, stageParts, type OrganizationFiles } from "./attachment-files.server";
 import type { AttachmentPart } from "./multipart";
 import { agentKey } from "./agents";
-import { statement as statementSchema, type Statement } from "./statement-schema";
+import { statement as statementSchema, timestampMs, UUID, type Statement } from "./statement-schema";
 
 /*
  * Storing statements (docs/decisions/043-learning-record-store.md, "Statements", "Voiding and immutability"):
@@ -58,7 +58,7 @@ export function storeStatements(db: TenantConn, credential: XapiCredential, inpu
     }
     const problem = checkStatement(parsed.data, credential, options);
     if (problem) return { ok: false, ...problem };
-    rows.push({ ...indexRows(parsed.data), raw: { ...(raw as Record<string, unknown>), id: parsed.data.id } });
+    rows.push({ ...indexRows(parsed.data), raw: withArrays({ ...(raw as Record<string, unknown>), id: parsed.data.id }) });
   }
   const ids = rows.map((r) => r.statement.id!);
   if (new Set(ids).size !== ids.length) return { ok: false, status: 400, message: "The same statement id twice in one batch." };
@@ -77,11 +77,32 @@ export function storeStatements(db: TenantConn, credential: XapiCredential, inpu
   }
 }
 
+/** The statement with each context activity list an array (xAPI: a single Activity there is stored as a list of one), a sub-statement's too. */
+function withArrays(statement: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...statement };
+  const context = statement.context as Record<string, unknown> | undefined;
+  const lists = context?.contextActivities as Record<string, unknown> | undefined;
+  if (context && lists)
+    out.context = {
+      ...context,
+      contextActivities: Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, Array.isArray(v) ? v : [v]])),
+    };
+  const object = statement.object as Record<string, unknown>;
+  if (object?.objectType === "SubStatement") out.object = withArrays(object);
+  return out;
+}
+
 /** What the schema cannot see: the version's own properties, a PUT's id, an actor credential's reach, voiding. */
 function checkStatement(statement: Statement, credential: XapiCredential, { version, putId }: StoreOptions) {
-  if (version === "1.0.3" && (statement.context?.contextAgents || statement.context?.contextGroups))
-    return { status: 400 as const, message: "contextAgents and contextGroups are xAPI 2.0 properties." };
+  if (version === "1.0.3") {
+    const sub = statement.object as Statement;
+    if ([statement.context, sub.context].some((c) => c?.contextAgents || c?.contextGroups))
+      return { status: 400 as const, message: "contextAgents and contextGroups are xAPI 2.0 properties." };
+    if (statement.version !== undefined && !statement.version.startsWith("1.0"))
+      return { status: 400 as const, message: "An xAPI 1.0.3 request's statements are of version 1.0." };
+  }
   if (putId !== undefined) {
+    if (!UUID.test(putId)) return { status: 400 as const, message: "statementId must be a UUID." };
     if (statement.id !== undefined && statement.id.toLowerCase() !== putId.toLowerCase())
       return { status: 400 as const, message: "The statement's id differs from statementId." };
     statement.id = putId;
@@ -93,8 +114,12 @@ function checkStatement(statement: Statement, credential: XapiCredential, { vers
     if (credential.registration && statement.context?.registration?.toLowerCase() !== credential.registration)
       return { status: 403 as const, message: "This credential may only send statements of its own registration." };
   }
-  if (statement.verb.id === VOIDED && (statement.object as { objectType?: string }).objectType !== "StatementRef")
-    return { status: 400 as const, message: "A voiding statement's object must be a StatementRef." };
+  if (statement.verb.id === VOIDED) {
+    if ((statement.object as { objectType?: string }).objectType !== "StatementRef")
+      return { status: 400 as const, message: "A voiding statement's object must be a StatementRef." };
+    // Content's own credentials (a learner's launch) never void; a `write` credential only what it sent (writeRows).
+    if (credential.scope === "actor") return { status: 403 as const, message: "This credential may not void statements." };
+  }
   return null;
 }
 
@@ -125,11 +150,20 @@ function indexRows(statement: Statement): Omit<Row, "raw"> {
     else if (object.objectType === "SubStatement") walk(object as unknown as Statement, "sub-");
     addAgent(s.context?.instructor, `${prefix}instructor`);
     addAgent(s.context?.team, `${prefix}team`);
+    for (const c of s.context?.contextAgents ?? []) addAgent(c.agent, `${prefix}context-agent`);
+    for (const c of s.context?.contextGroups ?? []) addAgent(c.group, `${prefix}context-group`);
     for (const [kind, list] of Object.entries(s.context?.contextActivities ?? {}))
       for (const a of Array.isArray(list) ? list : [list]) activities.push([a.id, `${prefix}${kind}`]);
   };
   walk(statement, "");
   return { statement, actorKey: actorKeyOf(statement.actor), agents: unique(agents), activities: unique(activities) };
+}
+
+/** Index rows a few hundred at a time (SQLite binds at most 32,766 values a statement; a Group may have thousands of members). */
+function chunks<T>(list: T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
 }
 
 const unique = (pairs: [string, string][]) => [...new Map(pairs.map((p) => [p.join("\u0000"), p])).values()];
@@ -142,7 +176,12 @@ function writeRows(
 ): StoreOutcome {
   const existing = new Map(
     tx
-      .select({ id: xapiStatements.id, json: xapiStatements.json, verbId: xapiStatements.verbId })
+      .select({
+        id: xapiStatements.id,
+        json: xapiStatements.json,
+        verbId: xapiStatements.verbId,
+        credentialId: xapiStatements.credentialId,
+      })
       .from(xapiStatements)
       .where(inArray(xapiStatements.id, [...rows.map((r) => r.statement.id!), ...rows.flatMap((r) => voidedTarget(r.statement) ?? [])]))
       .all()
@@ -156,6 +195,8 @@ function writeRows(
     const target = voidedTarget(statement);
     if (target && existing.get(target)?.verbId === VOIDED)
       throw new Refusal({ ok: false, status: 400, message: "A voiding statement cannot be voided." });
+    if (target && credential.scope === "write" && existing.has(target) && existing.get(target)!.credentialId !== credential.id)
+      throw new Refusal({ ok: false, status: 403, message: "This credential may only void statements it sent." });
     const before = existing.get(statement.id!);
     if (before) {
       if (!sameStatement(JSON.parse(before.json), statement))
@@ -176,7 +217,7 @@ function writeRows(
       .values({
         id: statement.id!,
         stored,
-        timestamp: Date.parse(full.timestamp),
+        timestamp: timestampMs(full.timestamp),
         version: full.version,
         actorKey: row.actorKey,
         verbId: statement.verb.id,
@@ -188,13 +229,15 @@ function writeRows(
       })
       .returning({ seq: xapiStatements.seq })
       .get();
-    if (row.agents.length)
+    const authorityKeys = [agentKey(authority), ...((authority as { member?: unknown[] }).member ?? []).map(agentKey)];
+    const agents = unique([...row.agents, ...authorityKeys.flatMap((key): [string, string][] => (key ? [[key, "authority"]] : []))]);
+    for (const chunk of chunks(agents))
       tx.insert(xapiStatementAgents)
-        .values(row.agents.map(([agentKey, role]) => ({ seq, agentKey, role })))
+        .values(chunk.map(([agentKey, role]) => ({ seq, agentKey, role })))
         .run();
-    if (row.activities.length)
+    for (const chunk of chunks(row.activities))
       tx.insert(xapiStatementActivities)
-        .values(row.activities.map(([activityId, role]) => ({ seq, activityId, role })))
+        .values(chunk.map(([activityId, role]) => ({ seq, activityId, role })))
         .run();
     if (target) tx.update(xapiStatements).set({ voided: true }).where(eq(xapiStatements.id, target)).run();
     rememberDefinitions(tx, full);
@@ -210,7 +253,7 @@ const voidedTarget = (statement: Statement) =>
 function sameStatement(kept: Record<string, unknown>, given: Statement) {
   const strip = ({ stored: _s, authority: _a, version: _v, timestamp, ...rest }: Record<string, unknown>) => ({
     ...rest,
-    timestamp: timestamp === undefined ? undefined : Date.parse(String(timestamp)),
+    timestamp: timestamp === undefined ? undefined : timestampMs(String(timestamp)),
   });
   const a = strip(kept);
   const b = strip(given as Record<string, unknown>);
