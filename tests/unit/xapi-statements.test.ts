@@ -65,7 +65,7 @@ describe("storing statements", () => {
     expect(outcome.ok).toBe(true);
     const [id] = (outcome as { ids: string[] }).ids;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    const kept = JSON.parse(statementById(db, id)!);
+    const kept = JSON.parse(statementById(db, all, id)!);
     expect(kept).toEqual({
       ...statement({ result: { score: { scaled: 0.8 }, success: true } }),
       id,
@@ -109,7 +109,7 @@ describe("storing statements", () => {
         options,
       ) as { ids: string[] }
     ).ids;
-    const kept = JSON.parse(statementById(db, id)!);
+    const kept = JSON.parse(statementById(db, all, id)!);
     expect(kept.context.contextActivities.parent).toEqual([COURSE]);
     expect(db.select({ t: xapiStatements.timestamp }).from(xapiStatements).get()!.t).toBe(Date.parse("2026-11-02T10:00:00Z"));
   });
@@ -120,6 +120,30 @@ describe("storing statements", () => {
     expect(count()).toBe(0);
   });
 
+  it("voids within one batch, whatever the order, and refuses a batch that voids its own voiding statement", () => {
+    const voiding = "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e";
+    const voidOf = (id: string, target: string) => ({
+      id,
+      actor: ANNA,
+      verb: { id: VOIDED },
+      object: { objectType: "StatementRef", id: target },
+    });
+    expect(storeStatements(db, all, [voidOf(voiding, ID), statement({ id: ID })], options)).toMatchObject({ ok: true });
+    expect(statementById(db, all, ID)).toBeNull();
+    const again = "1c2d3e4f-5a6b-4c7d-9e8f-0a1b2c3d4e5f";
+    const twice = "2d3e4f5a-6b7c-4d8e-8f9a-1b2c3d4e5f6a";
+    expect(storeStatements(db, all, [voidOf(again, twice), voidOf(twice, ID)], options)).toMatchObject({ status: 400 });
+    expect(statementById(db, all, again)).toBeNull();
+  });
+
+  it("lets a credential read by id only what its scope reaches", () => {
+    storeStatements(db, all, statement({ id: ID }), options);
+    const writer = createXapiCredential(db, { name: "w", scope: "write", userId: null, now: T0 });
+    if ("error" in writer) throw new Error(writer.error);
+    expect(statementById(db, writer.credential, ID)).toBeNull();
+    expect(statementById(db, credential("actor", ANNA), ID)).not.toBeNull();
+  });
+
   it("lets no actor credential void, and a write credential void only what it sent", () => {
     storeStatements(db, all, statement({ id: ID }), options);
     const voidWith = (by: XapiCredential) =>
@@ -128,7 +152,7 @@ describe("storing statements", () => {
     const writer = createXapiCredential(db, { name: "w", scope: "write", userId: null, now: T0 });
     if ("error" in writer) throw new Error(writer.error);
     expect(voidWith(writer.credential)).toMatchObject({ status: 403 });
-    expect(statementById(db, ID)).not.toBeNull();
+    expect(statementById(db, all, ID)).not.toBeNull();
   });
 
   it("indexes a Group of thousands of members", () => {
@@ -152,7 +176,7 @@ describe("storing statements", () => {
     expect(storeStatements(db, all, [statement({ id: other }), statement({ id: ID, verb: { id: VOIDED + "x" } })], options)).toMatchObject({
       status: 409,
     });
-    expect(statementById(db, other)).toBeNull();
+    expect(statementById(db, all, other)).toBeNull();
     expect(count()).toBe(2);
   });
 
@@ -179,8 +203,8 @@ describe("storing statements", () => {
     const voidIt = (id: string, target: string) =>
       storeStatements(db, all, { id, actor: ANNA, verb: { id: VOIDED }, object: { objectType: "StatementRef", id: target } }, options);
     expect(voidIt(voiding, ID)).toMatchObject({ ok: true });
-    expect(statementById(db, ID)).toBeNull();
-    expect(JSON.parse(statementById(db, ID, { voided: true })!).id).toBe(ID);
+    expect(statementById(db, all, ID)).toBeNull();
+    expect(JSON.parse(statementById(db, all, ID, { voided: true })!).id).toBe(ID);
     expect(voidIt("1c2d3e4f-5a6b-4c7d-9e8f-0a1b2c3d4e5f", voiding)).toMatchObject({ ok: false, status: 400 });
   });
 

@@ -100,7 +100,7 @@ export function queryStatements(
 }
 
 /** What a credential may read: everything (`all`), what it sent (`write`), or its own agent's (`actor`, of its registration). */
-function readableBy(credential: XapiCredential): SQL[] {
+export function readableBy(credential: XapiCredential): SQL[] {
   if (credential.scope === "all") return [];
   if (credential.scope === "write") return [eq(xapiStatements.credentialId, credential.id)];
   const own = [eq(xapiStatements.actorKey, credential.actorKey ?? "")];

@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
-import { desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { xapiStatementActivities, xapiStatementAgents, xapiStatements, type XapiCredential } from "../../../db/tenant";
 import type { TenantConn } from "../../../db/open";
 import { rememberDefinitions } from "./activities.server";
+import { readableBy } from "./statement-query.server";
 import { commitParts, discardStaged, stageParts, type OrganizationFiles } from "./attachment-files.server";
 import type { AttachmentPart } from "./multipart";
 import { agentKey } from "./agents";
@@ -239,9 +240,14 @@ function writeRows(
       tx.insert(xapiStatementActivities)
         .values(chunk.map(([activityId, role]) => ({ seq, activityId, role })))
         .run();
-    if (target) tx.update(xapiStatements).set({ voided: true }).where(eq(xapiStatements.id, target)).run();
     rememberDefinitions(tx, full);
     ids.push(statement.id!);
+  }
+  // Voided once the whole batch is in: a target may come after its voiding statement.
+  const voiding = new Set(rows.filter((r) => r.statement.verb.id === VOIDED).map((r) => r.statement.id!));
+  for (const target of rows.map((r) => voidedTarget(r.statement)).filter((t): t is string => t !== null)) {
+    if (voiding.has(target)) throw new Refusal({ ok: false, status: 400, message: "A voiding statement cannot be voided." });
+    tx.update(xapiStatements).set({ voided: true }).where(eq(xapiStatements.id, target)).run();
   }
   return { ok: true, ids };
 }
@@ -272,12 +278,12 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** A statement by id as stored (its `json`), or null; a voided one only when asked for as voided. */
-export function statementById(db: TenantConn, id: string, { voided = false } = {}) {
+/** A statement by id as stored (its `json`), if `credential` may read it, or null; a voided one only when asked for as voided. */
+export function statementById(db: TenantConn, credential: XapiCredential, id: string, { voided = false } = {}) {
   const row = db
     .select({ json: xapiStatements.json, voided: xapiStatements.voided })
     .from(xapiStatements)
-    .where(eq(xapiStatements.id, id.toLowerCase()))
+    .where(and(eq(xapiStatements.id, id.toLowerCase()), ...readableBy(credential)))
     .get();
   if (!row || row.voided !== voided) return null;
   return row.json;
