@@ -75,6 +75,18 @@ describe("reading statements", () => {
     expect(queryStatements(db, all, { agent: { name: "nobody" } })).toEqual({ error: expect.any(String) });
   });
 
+  it("selects, with a statement a filter selects, those that refer to it, at any depth, and the voiding one", () => {
+    const ref = (id: string) => ({ objectType: "StatementRef", id: id.toUpperCase() });
+    const a = store(all, { actor: agent("anna"), verb: verb("completed"), object: activity(1) });
+    const other = store(all, { actor: agent("bo"), verb: verb("attempted"), object: activity(2) });
+    const b = store(all, { actor: agent("cy"), verb: verb("commented"), object: ref(a) });
+    const c = store(all, { actor: agent("cy"), verb: verb("liked"), object: ref(b) });
+    expect(ids({ verb: verb("completed").id }).ids).toEqual([c, b, a]);
+    expect(ids({ agent: agent("bo") }).ids).toEqual([other]);
+    const v = store(all, { actor: agent("anna"), verb: { id: VOIDED }, object: ref(a) });
+    expect(ids({ verb: verb("completed").id }).ids).toEqual([v, c, b]);
+  });
+
   it("leaves voided statements out", () => {
     const a = store(all, { actor: agent("anna"), verb: verb("completed"), object: activity(1) });
     const v = store(all, { actor: agent("anna"), verb: { id: VOIDED }, object: { objectType: "StatementRef", id: a } });

@@ -47,7 +47,9 @@ export function queryStatements(
   filters: StatementFilters,
   cursor: PageCursor | null = null,
 ): StatementPage | { error: string } {
-  const conditions: SQL[] = [eq(xapiStatements.voided, false)];
+  // What the filters select; a statement that refers to a selected one (a StatementRef, at any depth) is
+  // selected too, as xAPI asks (2.0.0 §4.1.6.1 "Filter Conditions for StatementRefs"), voided ones included.
+  const conditions: SQL[] = [];
   if (filters.agent !== undefined) {
     const key = agentKey(filters.agent);
     if (!key) return { error: "agent must be an Agent or identified Group with one identifier" };
@@ -77,6 +79,9 @@ export function queryStatements(
         : and(eq(xapiStatements.objectKey, filters.activity), eq(xapiStatements.objectType, "Activity"))!,
     );
   if (filters.registration !== undefined) conditions.push(eq(xapiStatements.registration, filters.registration.toLowerCase()));
+  const selected = conditions.length ? [referringTo(and(...conditions)!)] : [];
+  conditions.length = 0;
+  conditions.push(eq(xapiStatements.voided, false), ...selected);
   if (filters.since !== undefined) conditions.push(gt(xapiStatements.stored, filters.since));
   if (filters.until !== undefined) conditions.push(lte(xapiStatements.stored, filters.until));
   conditions.push(...readableBy(credential));
@@ -97,6 +102,18 @@ export function queryStatements(
     statements: page.map((r) => r.json),
     next: rows.length > size ? { after: page[page.length - 1].seq, mark } : null,
   };
+}
+
+/** The statements `filter` selects, and those that refer to them through StatementRefs, at any depth. */
+function referringTo(filter: SQL): SQL {
+  return sql`${xapiStatements.id} in (
+    with recursive selected(id) as (
+      select ${xapiStatements.id} from ${xapiStatements} where ${filter}
+      union
+      select s.id from xapi_statements s join selected on s.object_type = 'StatementRef' and s.object_key = selected.id
+    )
+    select id from selected
+  )`;
 }
 
 /** What a credential may read: everything (`all`), what it sent (`write`), or its own agent's (`actor`, of its registration). */

@@ -223,7 +223,7 @@ function writeRows(
         actorKey: row.actorKey,
         verbId: statement.verb.id,
         objectType: object.objectType ?? "Activity",
-        objectKey: object.id ?? agentKey(object) ?? "",
+        objectKey: object.objectType === "StatementRef" ? object.id!.toLowerCase() : (object.id ?? agentKey(object) ?? ""),
         registration: statement.context?.registration?.toLowerCase() ?? null,
         credentialId: credential.id,
         json: JSON.stringify(full),
