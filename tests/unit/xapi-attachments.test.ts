@@ -112,6 +112,11 @@ describe("signed statements", () => {
     expect(checkAttachments([statement], parts)).toBeNull();
   });
 
+  it("compare the payload as statements are compared: a duration beyond hundredths does not count", () => {
+    const { statement, parts } = signed({}, { ...STATEMENT, result: { duration: "PT1.12S" } });
+    expect(checkAttachments([{ ...statement, result: { duration: "PT1.1237S" } }], parts)).toBeNull();
+  });
+
   it("verify with the certificate the signature carries, and refuse a signature that does not verify", () => {
     const good = signed({ x5c: true });
     expect(checkAttachments([good.statement], good.parts)).toBeNull();

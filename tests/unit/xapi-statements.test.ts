@@ -186,6 +186,10 @@ describe("storing statements", () => {
       ok: true,
       ids: [ID],
     });
+    expect(storeStatements(db, all, statement({ id: ID, verb: { ...COMPLETED, display: { da: "gennemførte" } } }), options)).toEqual({
+      ok: true,
+      ids: [ID],
+    });
     expect(storeStatements(db, all, statement({ id: ID, result: { success: false } }), options)).toMatchObject({ ok: false, status: 409 });
     expect(count()).toBe(1);
   });

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { AttachmentPart } from "./multipart";
+import { sameStatement } from "./statement-compare";
 
 /*
  * Whether statements and the parts sent with them agree (docs/decisions/043-learning-record-store.md,
@@ -60,7 +61,8 @@ function checkSignature(statement: Json, attachment: Attachment, jws: string): s
   }
   const hash = typeof header.alg === "string" ? ALGORITHMS[header.alg] : undefined;
   if (!hash) return "A signature must use RS256, RS384 or RS512.";
-  if (!sameJson(payload, beforeSigning(statement, attachment))) return "The signature's payload is not the statement it is attached to.";
+  if (!sameStatement(payload, beforeSigning(statement, attachment), []))
+    return "The signature's payload is not the statement it is attached to.";
   const chain = header.x5c;
   if (Array.isArray(chain) && typeof chain[0] === "string") {
     try {
@@ -74,16 +76,4 @@ function checkSignature(statement: Json, attachment: Attachment, jws: string): s
     }
   }
   return null;
-}
-
-/** Whether two JSON values are the same, whatever the order of their keys; the statement's id compared without case. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) || Array.isArray(b))
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
-  if (a && b && typeof a === "object" && typeof b === "object") {
-    const ka = Object.keys(a).filter((k) => (a as Json)[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => (b as Json)[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => sameJson((a as Json)[k], (b as Json)[k]));
-  }
-  return a === b;
 }

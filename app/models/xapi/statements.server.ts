@@ -3,6 +3,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { xapiStatementActivities, xapiStatementAgents, xapiStatements, type XapiCredential } from "../../../db/tenant";
 import type { TenantConn } from "../../../db/open";
 import { rememberDefinitions } from "./activities.server";
+import { sameStatement } from "./statement-compare";
 import { readableBy } from "./statement-query.server";
 import { commitParts, discardStaged, stageParts, type OrganizationFiles } from "./attachment-files.server";
 import type { AttachmentPart } from "./multipart";
@@ -200,7 +201,9 @@ function writeRows(
       throw new Refusal({ ok: false, status: 403, message: "This credential may only void statements it sent." });
     const before = existing.get(statement.id!);
     if (before) {
-      if (!sameStatement(JSON.parse(before.json), statement))
+      // What the LRS filled in (and a timestamp, when the statement sent again names none) is not compared.
+      const ignore = ["stored", "authority", "version", ...(statement.timestamp === undefined ? ["timestamp"] : [])];
+      if (!sameStatement(JSON.parse(before.json), row.raw, ignore))
         throw new Refusal({ ok: false, status: 409, message: `Statement ${statement.id} is already stored, with other content.` });
       ids.push(statement.id!);
       continue;
@@ -254,29 +257,6 @@ function writeRows(
 
 const voidedTarget = (statement: Statement) =>
   statement.verb.id === VOIDED ? (statement.object as { id: string }).id.toLowerCase() : null;
-
-/** Whether a stored statement and a new one say the same, leaving out what the LRS set (stored, authority, version). */
-function sameStatement(kept: Record<string, unknown>, given: Statement) {
-  const strip = ({ stored: _s, authority: _a, version: _v, timestamp, ...rest }: Record<string, unknown>) => ({
-    ...rest,
-    timestamp: timestamp === undefined ? undefined : timestampMs(String(timestamp)),
-  });
-  const a = strip(kept);
-  const b = strip(given as Record<string, unknown>);
-  if (given.timestamp === undefined) delete a.timestamp;
-  return canonical(a) === canonical(b);
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object")
-    return `{${Object.keys(value)
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
-  return JSON.stringify(value);
-}
 
 /** A statement by id as stored (its `json`), if `credential` may read it, or null; a voided one only when asked for as voided. */
 export function statementById(db: TenantConn, credential: XapiCredential, id: string, { voided = false } = {}) {
