@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { and, desc, eq, gt, isNotNull, isNull, or } from "drizzle-orm";
 import { xapiCredentials, type XapiCredential, type XapiScope } from "../../../db/tenant";
 import type { TenantConn } from "../../../db/open";
-import { hashToken } from "../auth/secrets.server";
+import { hashToken, randomToken } from "../auth/secrets.server";
 import { agentKey } from "./agents";
 
 /*
@@ -43,7 +43,7 @@ export function createXapiCredential(
   if (scope === "actor" && !key) return { error: "actor_required" };
   if (scope !== "actor" && (actor !== undefined || registration)) return { error: "actor_not_allowed" };
   const publicKey = crypto.randomBytes(16).toString("base64url");
-  const secret = crypto.randomBytes(32).toString("base64url");
+  const secret = randomToken();
   const lifetime = Math.min(MAX_CREDENTIAL_DAYS, Math.max(1, Number.isFinite(days) ? Math.floor(days) : DEFAULT_CREDENTIAL_DAYS));
   const credential = db
     .insert(xapiCredentials)

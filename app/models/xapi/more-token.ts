@@ -1,3 +1,4 @@
+import type { DeviceSigner } from "../auth/known-device.server";
 import type { PageCursor } from "./statement-query.server";
 
 /*
@@ -7,10 +8,7 @@ import type { PageCursor } from "./statement-query.server";
  */
 
 /** The server's signer (server/platform.ts `signValue`), as the models see it. */
-export interface Signer {
-  signValue(purpose: string, value: string): string;
-  verifyValue(purpose: string, value: string, signature: string): boolean;
-}
+export type Signer = DeviceSigner;
 
 const PURPOSE = "xapi-more";
 /** A token past this length is not one of ours (the query's parameters are bounded where they are read). */

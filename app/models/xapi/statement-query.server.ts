@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, lt, lte, max, or, sql, type SQL } from "drizzle-orm";
 import { xapiStatementActivities, xapiStatementAgents, xapiStatements, type XapiCredential } from "../../../db/tenant";
 import type { TenantConn } from "../../../db/open";
+import { xapiReach } from "~/access/xapi";
 import { agentKey } from "./agents";
 
 /*
@@ -116,13 +117,14 @@ function referringTo(filter: SQL): SQL {
   )`;
 }
 
-/** What a credential may read: everything (`all`), what it sent (`write`), or its own agent's (`actor`, of its registration). */
+/** The statements a credential may read (app/access/xapi.ts `xapiReach`), as conditions on `xapi_statements`. */
 export function readableBy(credential: XapiCredential): SQL[] {
-  if (credential.scope === "all") return [];
-  if (credential.scope === "write") return [eq(xapiStatements.credentialId, credential.id)];
-  const own = [eq(xapiStatements.actorKey, credential.actorKey ?? "")];
-  if (credential.registration) own.push(eq(xapiStatements.registration, credential.registration));
-  return own;
+  const reach = xapiReach(credential);
+  const conditions: SQL[] = [];
+  if (reach.sentBy !== undefined) conditions.push(eq(xapiStatements.credentialId, reach.sentBy));
+  if (reach.actorKey !== undefined) conditions.push(eq(xapiStatements.actorKey, reach.actorKey));
+  if (reach.registration !== undefined) conditions.push(eq(xapiStatements.registration, reach.registration));
+  return conditions;
 }
 
 /** The `seq` of the newest statement stored (0 for none): a first page's mark. */

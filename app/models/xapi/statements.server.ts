@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { xapiStatementActivities, xapiStatementAgents, xapiStatements, type XapiCredential } from "../../../db/tenant";
 import type { TenantConn } from "../../../db/open";
+import { xapiMayVoid, xapiSendRefusal } from "~/access/xapi";
 import { rememberDefinitions } from "./activities.server";
 import { sameStatement } from "./statement-compare";
 import { readableBy } from "./statement-query.server";
@@ -110,17 +111,16 @@ function checkStatement(statement: Statement, credential: XapiCredential, { vers
     statement.id = putId;
   }
   statement.id = (statement.id ?? crypto.randomUUID()).toLowerCase();
-  if (credential.scope === "actor") {
-    if (agentKey(statement.actor) !== credential.actorKey)
-      return { status: 403 as const, message: "This credential may only send its own agent's statements." };
-    if (credential.registration && statement.context?.registration?.toLowerCase() !== credential.registration)
-      return { status: 403 as const, message: "This credential may only send statements of its own registration." };
-  }
+  const refusal = xapiSendRefusal(credential, {
+    actorKey: agentKey(statement.actor),
+    registration: statement.context?.registration?.toLowerCase() ?? null,
+  });
+  if (refusal) return { status: 403 as const, message: refusal };
   if (statement.verb.id === VOIDED) {
     if ((statement.object as { objectType?: string }).objectType !== "StatementRef")
       return { status: 400 as const, message: "A voiding statement's object must be a StatementRef." };
-    // Content's own credentials (a learner's launch) never void; a `write` credential only what it sent (writeRows).
-    if (credential.scope === "actor") return { status: 403 as const, message: "This credential may not void statements." };
+    // What the credential may void once its target is read is checked in writeRows.
+    if (!xapiMayVoid(credential, undefined)) return { status: 403 as const, message: "This credential may not void statements." };
   }
   return null;
 }
@@ -197,7 +197,7 @@ function writeRows(
     const target = voidedTarget(statement);
     if (target && existing.get(target)?.verbId === VOIDED)
       throw new Refusal({ ok: false, status: 400, message: "A voiding statement cannot be voided." });
-    if (target && credential.scope === "write" && existing.has(target) && existing.get(target)!.credentialId !== credential.id)
+    if (target && existing.has(target) && !xapiMayVoid(credential, existing.get(target)!.credentialId))
       throw new Refusal({ ok: false, status: 403, message: "This credential may only void statements it sent." });
     const before = existing.get(statement.id!);
     if (before) {

@@ -1,0 +1,42 @@
+/*
+ * Who may do what in the organization's LRS (docs/decisions/043-learning-record-store.md, "Credentials"): a
+ * credential's scope decides which statements it may send, read and void. The models turn these answers
+ * into their queries (app/models/xapi/).
+ */
+
+/** What the rules read of a credential (db/tenant/xapi.ts `xapi_credentials`). */
+export interface XapiGrant {
+  id: number;
+  scope: "all" | "write" | "actor";
+  actorKey: string | null;
+  registration: string | null;
+}
+
+/**
+ * The statements a credential may read: every one (`{}`), those it sent (`sentBy`), or its own agent's,
+ * of its registration when it has one (`actorKey`, `registration`).
+ */
+export function xapiReach(grant: XapiGrant): { sentBy?: number; actorKey?: string; registration?: string } {
+  if (grant.scope === "all") return {};
+  if (grant.scope === "write") return { sentBy: grant.id };
+  return { actorKey: grant.actorKey ?? "", ...(grant.registration ? { registration: grant.registration } : {}) };
+}
+
+/** Why a credential may not send a statement of this actor and registration, or null when it may. */
+export function xapiSendRefusal(grant: XapiGrant, statement: { actorKey: string | null; registration: string | null }): string | null {
+  if (grant.scope !== "actor") return null;
+  if (statement.actorKey !== grant.actorKey) return "This credential may only send its own agent's statements.";
+  if (grant.registration && statement.registration !== grant.registration)
+    return "This credential may only send statements of its own registration.";
+  return null;
+}
+
+/**
+ * Whether a credential may void a statement that `sentBy` sent (undefined: not stored yet, or sent in the
+ * same batch): content's own credentials never void; a `write` one only what it sent.
+ */
+export function xapiMayVoid(grant: XapiGrant, sentBy: number | null | undefined): boolean {
+  if (grant.scope === "actor") return false;
+  if (grant.scope === "write") return sentBy === undefined || sentBy === grant.id;
+  return true;
+}
