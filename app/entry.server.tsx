@@ -14,6 +14,7 @@ import { subscribeLearningEvents } from "./models/subscribers.server";
 // /api is answered by the dispatcher, which Express calls through this module (server/api.ts): one copy of
 // the app's modules in the process, whatever the mode (docs/decisions/027-api-lane-and-group-commit.md).
 export { dispatchApi } from "./api/dispatch.server";
+export { dispatchXapi } from "./xapi/dispatch.server";
 // The /api contract the dispatcher answers by, as this build holds it: the tests hold every reply they get
 // to it (tests/helpers/contract.ts) from the build they run, rather than compile the app's modules again.
 export { API_CALLS } from "./api/calls/index.server";

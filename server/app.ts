@@ -14,6 +14,7 @@ import { viewerOf } from "./viewer";
 import { isLanguage } from "../app/utils/i18n";
 import { textsScript } from "../app/utils/i18n.server";
 import { isApiPath, serveApi } from "./api";
+import { isXapiPath, serveXapi } from "./xapi";
 import { documents } from "./documents";
 import { serveFiles } from "./files";
 import { healthChecks } from "./health";
@@ -59,7 +60,7 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
       forwardedHeaders(config.TRUST_PROXY),
       securityHeaders(config),
       wellFormedRequests,
-      (req, res, next) => (isApiPath(req.path) ? next() : compress(req, res, next)),
+      (req, res, next) => (isApiPath(req.path) || isXapiPath(req.path) ? next() : compress(req, res, next)),
     ),
   );
 
@@ -72,9 +73,12 @@ export function createApp(platform: Platform, build: ServerBuild | (() => Promis
   // SCORM content hosts (<id>.<SCORM_DOMAIN>) are answered before tenancy: they are no organization's app.
   app.use(serveScormContent(platform));
   const pageCache = new VisitorPageCache(config.PAGE_CACHE_MB * 1024 * 1024, (id) => tenantDatabaseFile(platform.dataDir, id));
+  // The organization's LRS, right after tenancy: its credentials, limits and CORS are its own (server/xapi.ts).
+  const xapi = inSequence(waitForTenantWrites(), serveXapi(build, getLoadContext, compress));
   app.use(
     inSequence(
       tenancy(platform, pageCache),
+      (req, res, next) => (isXapiPath(req.path) ? xapi(req, res, next) : next()),
       sameOriginPosts,
       bodyLimits(platform),
       rateLimits(config),

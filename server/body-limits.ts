@@ -125,7 +125,7 @@ const LINGER_BYTES = 16 * 1024 * 1024;
  * and dropped (memory stays flat) for a moment, then the connection is closed. A client whose body ends within
  * it keeps its connection.
  */
-function lingerThenClose(req: Request, res: Response) {
+export function lingerThenClose(req: Request, res: Response) {
   // Node would close at once after the reply when the client asked for `Connection: close`; the close is ours.
   res.shouldKeepAlive = true;
   req.unpipe();

@@ -40,3 +40,19 @@ export function xapiMayVoid(grant: XapiGrant, sentBy: number | null | undefined)
   if (grant.scope === "write") return sentBy === undefined || sentBy === grant.id;
   return true;
 }
+
+/**
+ * Why a credential may not read (or write) a document of this kind and agent, or null when it may: an
+ * `actor` credential only its own agent's state and profile, and activity profiles to read.
+ */
+export function xapiDocumentRefusal(grant: XapiGrant, document: { kind: string; agentKey: string | null; write: boolean }): string | null {
+  if (grant.scope !== "actor") return null;
+  if (document.kind === "activity-profile") return document.write ? "This credential may not change activity profiles." : null;
+  if (document.agentKey !== grant.actorKey) return "This credential may only use its own agent's documents.";
+  return null;
+}
+
+/** Whether a credential may read what the LRS knows of an agent (`/agents`): its own, unless it reads all. */
+export function xapiMayReadAgent(grant: XapiGrant, agentKey: string): boolean {
+  return grant.scope !== "actor" || agentKey === grant.actorKey;
+}

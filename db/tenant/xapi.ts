@@ -11,6 +11,8 @@ import { users } from "./people";
 /** Who may use the LRS: `all` reads and writes everything; `write` writes and reads its own; `actor` only the agent it names. */
 export const XAPI_SCOPES = ["all", "write", "actor"] as const;
 export type XapiScope = (typeof XAPI_SCOPES)[number];
+/** The versions of xAPI the LRS speaks. */
+export const XAPI_VERSIONS = ["2.0.0", "1.0.3"] as const;
 
 /**
  * HTTP Basic credentials of the LRS: the public key is the user name; the secret (256 random bits, shown
@@ -28,6 +30,8 @@ export const xapiCredentials = sqliteTable(
     actor: text("actor"),
     actorKey: text("actor_key"),
     registration: text("registration"),
+    /** The xAPI version the LRS names in replies to this credential's requests that name none (a client's default). */
+    version: text("version", { enum: XAPI_VERSIONS }).notNull().default("2.0.0"),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: integer("created_at", { mode: "timestamp" }).notNull(),
     expiresAt: integer("expires_at", { mode: "timestamp" }).notNull(),

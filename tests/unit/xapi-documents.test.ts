@@ -20,10 +20,14 @@ const STATE: DocumentKey = {
 const PROFILE: DocumentKey = { kind: "activity-profile", activityId: "http://acme.localhost/activities/1", documentId: "settings" };
 const json = (value: object) => ({ contentType: "application/json", body: Buffer.from(JSON.stringify(value)) });
 const text = (value: string) => ({ contentType: "text/plain", body: Buffer.from(value) });
-const put = (key: DocumentKey, document: ReturnType<typeof json>, preconditions = {}, requirePrecondition = true) =>
-  writeDocument(db, key, document, { method: "PUT", preconditions, requirePrecondition });
+const put = (
+  key: DocumentKey,
+  document: ReturnType<typeof json>,
+  preconditions = {},
+  requirePrecondition: "never" | "existing" | "always" = "existing",
+) => writeDocument(db, key, document, { method: "PUT", preconditions, requirePrecondition });
 const post = (key: DocumentKey, document: ReturnType<typeof json>, preconditions = {}) =>
-  writeDocument(db, key, document, { method: "POST", preconditions, requirePrecondition: true });
+  writeDocument(db, key, document, { method: "POST", preconditions, requirePrecondition: "existing" });
 const read = (key: DocumentKey) => {
   const doc = getDocument(db, key);
   return doc && { type: doc.contentType, body: doc.body.toString("utf8"), etag: doc.etag };
@@ -51,9 +55,14 @@ describe("xAPI documents", () => {
     expect(put(PROFILE, json({ a: 2 }), { ifMatch: etag })).toMatchObject({ ok: true });
     expect(read(PROFILE)!.body).toBe('{"a":2}');
     // Where the version does not ask for a precondition (1.0.3's state), a PUT replaces.
-    expect(put(STATE, json({ b: 1 }), {}, false)).toMatchObject({ ok: true });
-    expect(put(STATE, json({ b: 2 }), {}, false)).toMatchObject({ ok: true });
+    expect(put(STATE, json({ b: 1 }), {}, "never")).toMatchObject({ ok: true });
+    expect(put(STATE, json({ b: 2 }), {}, "never")).toMatchObject({ ok: true });
     expect(read(STATE)!.body).toBe('{"b":2}');
+    // Where one is always asked for (1.0.3's profiles), a PUT naming none is refused even onto nothing.
+    const fresh = { ...PROFILE, documentId: "fresh" };
+    expect(put(fresh, json({ c: 1 }), {}, "always")).toMatchObject({ ok: false, status: 400 });
+    expect(read(fresh)).toBeNull();
+    expect(put(fresh, json({ c: 1 }), { ifNoneMatch: "*" }, "always")).toMatchObject({ ok: true });
   });
 
   it("merge a POSTed JSON object into the one there, and refuse to merge anything else", () => {
@@ -74,9 +83,9 @@ describe("xAPI documents", () => {
   it("are listed by place and time, and deleted one by one or a state's all together", () => {
     const other = { ...STATE, documentId: "progress" };
     const registered = { ...STATE, registration: "7C1D5A0E-3B1F-4C1E-9A55-6D1F2C3B4A5E", documentId: "suspend" };
-    writeDocument(db, STATE, json({}), { method: "PUT", requirePrecondition: false, now: new Date(1000) });
-    writeDocument(db, other, json({}), { method: "PUT", requirePrecondition: false, now: new Date(2000) });
-    writeDocument(db, registered, json({}), { method: "PUT", requirePrecondition: false, now: new Date(3000) });
+    writeDocument(db, STATE, json({}), { method: "PUT", requirePrecondition: "never", now: new Date(1000) });
+    writeDocument(db, other, json({}), { method: "PUT", requirePrecondition: "never", now: new Date(2000) });
+    writeDocument(db, registered, json({}), { method: "PUT", requirePrecondition: "never", now: new Date(3000) });
     expect(documentIds(db, STATE)).toEqual(["bookmark", "progress"]);
     expect(documentIds(db, STATE, 1000)).toEqual(["progress"]);
     expect(documentIds(db, { ...STATE, registration: registered.registration.toLowerCase() })).toEqual(["suspend"]);

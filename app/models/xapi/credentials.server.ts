@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { and, desc, eq, gt, isNotNull, isNull, or } from "drizzle-orm";
 import { xapiCredentials, type XapiCredential, type XapiScope } from "../../../db/tenant";
+import type { XapiVersion } from "./statements.server";
 import type { TenantConn } from "../../../db/open";
 import { hashToken, randomToken } from "../auth/secrets.server";
 import { agentKey } from "./agents";
@@ -25,6 +26,8 @@ export interface NewCredential {
   registration?: string | null;
   /** Who made it; null for a credential the player makes for a launch. */
   userId: number | null;
+  /** The xAPI version its client speaks, named in replies to requests that name none (2.0.0 unless chosen). */
+  version?: XapiVersion;
   days?: number;
   /** A launch's credential lives no longer than the launch. */
   notAfter?: Date;
@@ -37,7 +40,17 @@ export interface NewCredential {
  */
 export function createXapiCredential(
   db: TenantConn,
-  { name, scope, actor, registration = null, userId, days = DEFAULT_CREDENTIAL_DAYS, notAfter, now = new Date() }: NewCredential,
+  {
+    name,
+    scope,
+    actor,
+    registration = null,
+    userId,
+    version = "2.0.0",
+    days = DEFAULT_CREDENTIAL_DAYS,
+    notAfter,
+    now = new Date(),
+  }: NewCredential,
 ): { key: string; secret: string; credential: XapiCredential } | { error: "actor_required" | "actor_not_allowed" } {
   const key = scope === "actor" ? agentKey(actor) : null;
   if (scope === "actor" && !key) return { error: "actor_required" };
@@ -55,6 +68,7 @@ export function createXapiCredential(
       actor: key ? JSON.stringify(actor) : null,
       actorKey: key,
       registration: registration?.toLowerCase() ?? null,
+      version,
       userId,
       createdAt: now,
       expiresAt: new Date(Math.min(now.getTime() + lifetime * DAY_MS, notAfter?.getTime() ?? Infinity)),

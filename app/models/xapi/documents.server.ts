@@ -80,8 +80,9 @@ function jsonObject(body: Buffer): Record<string, unknown> | null {
 
 /**
  * Stores a document: a PUT replaces it, a POST merges a JSON object into the JSON object there (or stores it
- * when there is none). `requirePrecondition`: a PUT onto an existing document without If-Match or
- * If-None-Match is 409 (the profiles; in 2.0 the state too).
+ * when there is none). `requirePrecondition`, for a PUT without If-Match or If-None-Match: `existing`, 409 onto
+ * an existing document; `always`, 409 onto an existing one and 400 onto none; `never`, none is asked for
+ * (which applies where: app/xapi/document-resource.server.ts).
  */
 export function writeDocument(
   db: TenantConn,
@@ -92,15 +93,19 @@ export function writeDocument(
     preconditions = {},
     requirePrecondition,
     now = new Date(),
-  }: { method: "PUT" | "POST"; preconditions?: Preconditions; requirePrecondition: boolean; now?: Date },
+  }: { method: "PUT" | "POST"; preconditions?: Preconditions; requirePrecondition: "never" | "existing" | "always"; now?: Date },
 ): DocumentOutcome {
   return db.transaction((tx): DocumentOutcome => {
     const existing = getDocument(tx, key);
     if (preconditionFailed(preconditions, existing?.etag ?? null))
       return { ok: false, status: 412, message: "The document's ETag does not match the request's precondition." };
     let { contentType, body } = document;
-    if (method === "PUT" && existing && requirePrecondition && !preconditions.ifMatch && !preconditions.ifNoneMatch)
-      return { ok: false, status: 409, message: "The document exists: send If-Match with its ETag (or If-None-Match: *) to replace it." };
+    if (method === "PUT" && requirePrecondition !== "never" && !preconditions.ifMatch && !preconditions.ifNoneMatch) {
+      if (existing)
+        return { ok: false, status: 409, message: "The document exists: send If-Match with its ETag (or If-None-Match: *) to replace it." };
+      if (requirePrecondition === "always")
+        return { ok: false, status: 400, message: "Send If-None-Match: * to create the document (or If-Match to replace one)." };
+    }
     // A POST onto nothing stores what it sends, as a PUT would; onto a document, it merges JSON objects.
     if (method === "POST" && existing) {
       const given = isJsonType(contentType) ? jsonObject(body) : null;

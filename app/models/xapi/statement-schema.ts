@@ -20,12 +20,12 @@ const iri = z.string().refine(isAbsoluteIri, "must be an absolute IRI");
 const uuid = z.string().regex(UUID, "must be a UUID");
 /** Milliseconds since 1970 of an ISO 8601 timestamp (UTC when it names no zone), or NaN for one that names no real moment. */
 export function timestampMs(value: string) {
+  if (!TIMESTAMP.test(value)) return NaN;
   const zoned = /(Z|[+-]\d\d(:?\d\d)?)$/i.test(value) ? value : `${value}Z`;
   const ms = Date.parse(zoned);
   // Date.parse rolls 30 February over to March: the date must read back as written.
-  return Number.isNaN(ms) || new Date(Date.parse(`${value.slice(0, 10)}T00:00:00Z`)).toISOString().slice(0, 10) !== value.slice(0, 10)
-    ? NaN
-    : ms;
+  const day = Date.parse(`${value.slice(0, 10)}T00:00:00Z`);
+  return Number.isNaN(ms) || Number.isNaN(day) || new Date(day).toISOString().slice(0, 10) !== value.slice(0, 10) ? NaN : ms;
 }
 export const timestamp = z
   .string()

@@ -1,0 +1,1 @@
+ALTER TABLE `xapi_credentials` ADD `version` text DEFAULT '2.0.0' NOT NULL;
