@@ -63,6 +63,11 @@ const ORGANIZATION = [
   ["groups/:groupId/assignments", "groups/$groupId/assignments.tsx"],
   ["jobs/:jobId", "jobs/$jobId.tsx"],
   ["leaderboard", "leaderboard.tsx"],
+  // Issue 47: the organization's Learning Record Store, its credentials and statements.
+  ["lrs", "lrs/index.tsx"],
+  ["lrs/statements", "lrs/statements/index.tsx"],
+  ["lrs/statements/export", "lrs/statements/export.ts"],
+  ["lrs/statements/:statementId", "lrs/statements/$statementId.tsx"],
   ["quizzes", "quizzes/index.tsx"],
   ["quizzes/create", "quizzes/create.tsx"],
   ["quizzes/:quizId", "quizzes/$quizId/index.tsx"],

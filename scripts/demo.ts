@@ -26,6 +26,7 @@ import { seedCaptionsDemo } from "./demo/captions";
 import { seedComplianceDemo } from "./demo/compliance";
 import { seedRemindersDemo } from "./demo/reminders";
 import { seedAuditDemo } from "./demo/audit";
+import { seedXapiDemo } from "./demo/xapi";
 
 interface DemoCourse {
   title: string;
@@ -249,6 +250,8 @@ export async function seedDemo(
       // re-assigned as of `now`, and a server started on the demo finds nothing to do.
       if (history) await reassignExpiring(db, { now });
 
+      // Issue 47: the Learning Record Store's credentials and a month of an outside course's statements.
+      seedXapiDemo(db, { seed: demo.urlPrefix, language: demo.language, now });
       // Issue 35: captions on every demo video (English; Nordlys's in Danish too).
       seedCaptionsDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, demo: demo.urlPrefix });
       // Analytics' daily rollups in the organization's zone, so the first report reads them (the server

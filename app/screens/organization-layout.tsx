@@ -16,11 +16,24 @@ export const ORGANIZATION_TABS: Record<Area, readonly string[]> = {
     "courses",
     "groups",
     "leaderboard",
+    "lrs",
     "quizzes",
     "sso",
     "users",
   ],
-  dashboard: ["index", "carousels", "categories", "certificate-templates", "courses", "groups", "leaderboard", "quizzes", "sso", "users"],
+  dashboard: [
+    "index",
+    "carousels",
+    "categories",
+    "certificate-templates",
+    "courses",
+    "groups",
+    "leaderboard",
+    "lrs",
+    "quizzes",
+    "sso",
+    "users",
+  ],
 };
 
 export function organizationLayoutLoader(area: Area) {

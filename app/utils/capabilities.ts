@@ -27,6 +27,8 @@ export const CAPABILITIES = [
   "read:organization",
   "write:organization",
   "manage:api-token",
+  "read:xapi",
+  "manage:xapi",
 ] as const;
 
 export type Capability = (typeof CAPABILITIES)[number];
@@ -63,8 +65,8 @@ export const CAPABILITY_GROUPS: ReadonlyArray<{ id: string; capabilities: readon
     ],
   },
   { id: "people", capabilities: ["read:user", "write:user", "read:group", "write:group"] },
-  { id: "insight", capabilities: ["read:analytics"] },
-  { id: "organization", capabilities: ["read:organization", "write:organization", "manage:api-token"] },
+  { id: "insight", capabilities: ["read:analytics", "read:xapi"] },
+  { id: "organization", capabilities: ["read:organization", "write:organization", "manage:api-token", "manage:xapi"] },
 ];
 
 export const ROLES = ["learner", "group_admin", "admin", "super_admin"] as const;

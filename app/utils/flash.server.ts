@@ -55,6 +55,7 @@ export const FLASH_MESSAGES = [
   "assigning.flash.removed",
   // reminders by e-mail (issue 34): texts in locales/<lng>/reminders.json
   "reminders.flash.saved",
+  "lrs.flash.revoked",
   "reminders.flash.off",
   "reminders.flash.on",
 ] as const;

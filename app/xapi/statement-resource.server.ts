@@ -67,6 +67,8 @@ async function store(xapi: XapiContext, single: boolean) {
     authority: authorityOf(xapi),
     putId: single ? xapi.params.statementId : undefined,
     attachments: parts.length ? { parts, files: xapi.files } : undefined,
+    // Completed, passed and failed about a lesson of the organization feed its progress (lesson-results.server.ts).
+    learning: { origin: new URL(xapi.baseUrl).origin, organization: xapi.organization },
   });
   if (!outcome.ok) return { ok: false as const, response: textReply(xapi.version, outcome.status, outcome.message) };
   return { ok: true as const, ids: outcome.ids };

@@ -88,6 +88,7 @@ export function listXapiCredentials(db: TenantConn, now = new Date()) {
       key: xapiCredentials.key,
       scope: xapiCredentials.scope,
       actor: xapiCredentials.actor,
+      version: xapiCredentials.version,
       createdAt: xapiCredentials.createdAt,
       expiresAt: xapiCredentials.expiresAt,
       revokedAt: xapiCredentials.revokedAt,

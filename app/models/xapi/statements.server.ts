@@ -9,6 +9,7 @@ import { readableBy } from "./statement-query.server";
 import { commitParts, discardStaged, stageParts, type OrganizationFiles } from "./attachment-files.server";
 import type { AttachmentPart } from "./multipart";
 import { agentKey } from "./agents";
+import { feedLessonResult, type LessonFeed } from "./lesson-results.server";
 import { statement as statementSchema, timestampMs, UUID, type Statement } from "./statement-schema";
 
 /*
@@ -29,6 +30,8 @@ export interface StoreOptions {
   putId?: string;
   /** The parts sent with the statements (already matched to them: attachments.ts), and where their files go. */
   attachments?: { parts: AttachmentPart[]; files: OrganizationFiles };
+  /** The organization whose learners' lesson results the statements feed (lesson-results.server.ts); left out, none. */
+  learning?: LessonFeed;
   now?: Date;
 }
 
@@ -174,7 +177,7 @@ function writeRows(
   tx: TenantConn,
   credential: XapiCredential,
   rows: Row[],
-  { version, authority, now = new Date() }: StoreOptions,
+  { version, authority, learning, now = new Date() }: StoreOptions,
 ): StoreOutcome {
   const existing = new Map(
     tx
@@ -244,6 +247,8 @@ function writeRows(
         .values(chunk.map(([activityId, role]) => ({ seq, activityId, role })))
         .run();
     rememberDefinitions(tx, full);
+    // A lesson completed, passed or failed feeds the learner's progress, in this transaction (decision 043, 10).
+    if (learning) feedLessonResult(tx, statement, learning, new Date(stored));
     ids.push(statement.id!);
   }
   // Voided once the whole batch is in: a target may come after its voiding statement.
