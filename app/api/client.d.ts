@@ -2716,6 +2716,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/xapi/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The LRS's credentials
+         * @description Live ones and those that ended in the last 30 days, newest first; never the secrets.
+         *
+         *     **Who:** Capability `manage:xapi`.
+         */
+        get: operations["getXapiCredentials"];
+        put?: never;
+        /**
+         * Create an LRS credential
+         * @description A key and secret for HTTP Basic at /xapi; the secret is in this reply only. `scope`: `all` reads and writes every record, `write` writes and reads only its own. `version`: the xAPI version its client speaks (named in replies to requests that name none). Lives 1 to 365 days.
+         *
+         *     **Who:** Capability `manage:xapi`.
+         */
+        post: operations["postXapiCredentials"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/xapi/credentials/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an LRS credential
+         * @description **Who:** Capability `manage:xapi`.
+         */
+        delete: operations["deleteXapiCredentialsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/xapi/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The LRS's statements
+         * @description Newest first, 50 a page, voided ones marked: filter by `actor` (an e-mail address, or an agent key such as `account:<homePage>|<name>`), `verb` and `activity` (IRIs) and `since`/`until` (stored, ISO 8601); `before` is the `next_before` of the page before. The statements themselves, with every xAPI filter, are at /xapi/statements.
+         *
+         *     **Who:** Capability `read:xapi`.
+         */
+        get: operations["getXapiStatements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3110,7 +3180,7 @@ export interface operations {
                             managed_externally: boolean;
                             /** Format: date-time */
                             created_at: string;
-                            capabilities: ("learn:course" | "read:course" | "write:course" | "read:category" | "write:category" | "read:carousel" | "write:carousel" | "read:file" | "write:file" | "read:quiz" | "write:quiz" | "read:certificate-template" | "write:certificate-template" | "read:leaderboard" | "write:leaderboard" | "read:user" | "write:user" | "read:group" | "write:group" | "read:analytics" | "read:organization" | "write:organization" | "manage:api-token")[];
+                            capabilities: ("learn:course" | "read:course" | "write:course" | "read:category" | "write:category" | "read:carousel" | "write:carousel" | "read:file" | "write:file" | "read:quiz" | "write:quiz" | "read:certificate-template" | "write:certificate-template" | "read:leaderboard" | "write:leaderboard" | "read:user" | "write:user" | "read:group" | "write:group" | "read:analytics" | "read:organization" | "write:organization" | "manage:api-token" | "read:xapi" | "manage:xapi")[];
                         };
                         status: number;
                     };
@@ -3196,7 +3266,7 @@ export interface operations {
                             managed_externally: boolean;
                             /** Format: date-time */
                             created_at: string;
-                            capabilities: ("learn:course" | "read:course" | "write:course" | "read:category" | "write:category" | "read:carousel" | "write:carousel" | "read:file" | "write:file" | "read:quiz" | "write:quiz" | "read:certificate-template" | "write:certificate-template" | "read:leaderboard" | "write:leaderboard" | "read:user" | "write:user" | "read:group" | "write:group" | "read:analytics" | "read:organization" | "write:organization" | "manage:api-token")[];
+                            capabilities: ("learn:course" | "read:course" | "write:course" | "read:category" | "write:category" | "read:carousel" | "write:carousel" | "read:file" | "write:file" | "read:quiz" | "write:quiz" | "read:certificate-template" | "write:certificate-template" | "read:leaderboard" | "write:leaderboard" | "read:user" | "write:user" | "read:group" | "write:group" | "read:analytics" | "read:organization" | "write:organization" | "manage:api-token" | "read:xapi" | "manage:xapi")[];
                         };
                         status: number;
                     };
@@ -4333,7 +4403,7 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
-                    capabilities: ("learn:course" | "read:course" | "write:course" | "read:category" | "write:category" | "read:carousel" | "write:carousel" | "read:file" | "write:file" | "read:quiz" | "write:quiz" | "read:certificate-template" | "write:certificate-template" | "read:leaderboard" | "write:leaderboard" | "read:user" | "write:user" | "read:group" | "write:group" | "read:analytics" | "read:organization" | "write:organization" | "manage:api-token")[];
+                    capabilities: ("learn:course" | "read:course" | "write:course" | "read:category" | "write:category" | "read:carousel" | "write:carousel" | "read:file" | "write:file" | "read:quiz" | "write:quiz" | "read:certificate-template" | "write:certificate-template" | "read:leaderboard" | "write:leaderboard" | "read:user" | "write:user" | "read:group" | "write:group" | "read:analytics" | "read:organization" | "write:organization" | "manage:api-token" | "read:xapi" | "manage:xapi")[];
                     /** @default 30 */
                     expires_in_days?: number;
                 };
@@ -4525,7 +4595,7 @@ export interface operations {
                         payload: {
                             data: {
                                 /** @enum {string} */
-                                id: "learn:course" | "read:course" | "write:course" | "read:category" | "write:category" | "read:carousel" | "write:carousel" | "read:file" | "write:file" | "read:quiz" | "write:quiz" | "read:certificate-template" | "write:certificate-template" | "read:leaderboard" | "write:leaderboard" | "read:user" | "write:user" | "read:group" | "write:group" | "read:analytics" | "read:organization" | "write:organization" | "manage:api-token";
+                                id: "learn:course" | "read:course" | "write:course" | "read:category" | "write:category" | "read:carousel" | "write:carousel" | "read:file" | "write:file" | "read:quiz" | "write:quiz" | "read:certificate-template" | "write:certificate-template" | "read:leaderboard" | "write:leaderboard" | "read:user" | "write:user" | "read:group" | "write:group" | "read:analytics" | "read:organization" | "write:organization" | "manage:api-token" | "read:xapi" | "manage:xapi";
                                 group: string | null;
                                 label: string;
                                 granted: boolean;
@@ -4608,7 +4678,7 @@ export interface operations {
                                 name: string;
                                 capabilities: {
                                     /** @enum {string} */
-                                    id: "learn:course" | "read:course" | "write:course" | "read:category" | "write:category" | "read:carousel" | "write:carousel" | "read:file" | "write:file" | "read:quiz" | "write:quiz" | "read:certificate-template" | "write:certificate-template" | "read:leaderboard" | "write:leaderboard" | "read:user" | "write:user" | "read:group" | "write:group" | "read:analytics" | "read:organization" | "write:organization" | "manage:api-token";
+                                    id: "learn:course" | "read:course" | "write:course" | "read:category" | "write:category" | "read:carousel" | "write:carousel" | "read:file" | "write:file" | "read:quiz" | "write:quiz" | "read:certificate-template" | "write:certificate-template" | "read:leaderboard" | "write:leaderboard" | "read:user" | "write:user" | "read:group" | "write:group" | "read:analytics" | "read:organization" | "write:organization" | "manage:api-token" | "read:xapi" | "manage:xapi";
                                     label: string;
                                 }[];
                             }[];
@@ -19084,6 +19154,373 @@ export interface operations {
                 };
             };
             /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getXapiCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "data": [
+                     *           {
+                     *             "id": 3,
+                     *             "name": "Storyline courses",
+                     *             "key": "Jm3l6pQx0cE0cW1sV2r8Zg",
+                     *             "scope": "write",
+                     *             "version": "1.0.3",
+                     *             "expires_at": "2026-06-03T09:30:00.000Z",
+                     *             "revoked_at": null,
+                     *             "last_used_at": "2026-05-05T12:00:00.000Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            data: {
+                                id: number;
+                                name: string;
+                                key: string;
+                                /** @enum {string} */
+                                scope: "all" | "write" | "actor";
+                                /** @enum {string} */
+                                version: "2.0.0" | "1.0.3";
+                                /** Format: date-time */
+                                expires_at: string;
+                                /** Format: date-time */
+                                revoked_at: string | null;
+                                /** Format: date-time */
+                                last_used_at: string | null;
+                            }[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postXapiCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Storyline courses",
+                 *       "scope": "write",
+                 *       "version": "1.0.3",
+                 *       "expires_in_days": 30
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    scope: "all" | "write";
+                    /**
+                     * @default 2.0.0
+                     * @enum {string}
+                     */
+                    version?: "2.0.0" | "1.0.3";
+                    /** @default 30 */
+                    expires_in_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 3,
+                     *         "name": "Storyline courses",
+                     *         "key": "Jm3l6pQx0cE0cW1sV2r8Zg",
+                     *         "scope": "write",
+                     *         "version": "1.0.3",
+                     *         "expires_at": "2026-06-03T09:30:00.000Z",
+                     *         "revoked_at": null,
+                     *         "last_used_at": null,
+                     *         "secret": "q9t0mG8wJ2kq6p1xS0dQm3R5aV7bY9cE1fH3jK5lN7o"
+                     *       },
+                     *       "status": 201
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            name: string;
+                            key: string;
+                            /** @enum {string} */
+                            scope: "all" | "write" | "actor";
+                            /** @enum {string} */
+                            version: "2.0.0" | "1.0.3";
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** Format: date-time */
+                            revoked_at: string | null;
+                            /** Format: date-time */
+                            last_used_at: string | null;
+                            secret: string;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteXapiCredentialsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 3,
+                     *         "revoked": true
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            /** @enum {boolean} */
+                            revoked: true;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getXapiStatements: {
+        parameters: {
+            query?: {
+                actor?: string;
+                verb?: string;
+                activity?: string;
+                since?: string;
+                until?: string;
+                before?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "data": [
+                     *           {
+                     *             "id": "5d5c1b3e-1f0e-4b5e-9a51-2f3c4d5e6f70",
+                     *             "stored": "2026-05-05T12:00:00.000Z",
+                     *             "actor": "Lena Learner",
+                     *             "verb": "completed",
+                     *             "object": "Safety basics",
+                     *             "object_type": "Activity",
+                     *             "score_scaled": 0.9,
+                     *             "success": true,
+                     *             "completion": true,
+                     *             "voided": false
+                     *           }
+                     *         ],
+                     *         "next_before": null
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: date-time */
+                                stored: string;
+                                actor: string;
+                                verb: string;
+                                object: string;
+                                object_type: string;
+                                score_scaled: number | null;
+                                success: boolean | null;
+                                completion: boolean | null;
+                                voided: boolean;
+                            }[];
+                            next_before: number | null;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one */
             422: {
                 headers: {
                     [name: string]: unknown;

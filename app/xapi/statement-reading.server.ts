@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import { attachmentFile } from "~/models/xapi/attachment-files.server";
 import { moreToken, readMoreToken } from "~/models/xapi/more-token";
-import { acceptedLanguages, formatStatement } from "~/models/xapi/statement-format";
+import { acceptedLanguages, activityIdsOf, formatStatement, type StatementFormat } from "~/models/xapi/statement-format";
+import { keptDefinitions } from "~/models/xapi/activities.server";
+import type { TenantDb } from "../../db/open";
 import { consistentThrough, queryStatements, type PageCursor, type StatementFilters } from "~/models/xapi/statement-query.server";
 import { statementById } from "~/models/xapi/statements.server";
 import { agentOf, formatOf, msOf, readParams, type Params } from "./params";
@@ -50,7 +52,8 @@ export async function getStatements(xapi: XapiContext): Promise<Response> {
   if ("error" in page) return textReply(version, 400, page.error);
   const languages = acceptedLanguages(xapi.call.headers.get("accept-language"));
   const format = formatOf(query.format);
-  const statements = page.statements.map((json) => formatStatement(json, format, languages));
+  const definitions = definitionsFor(xapi.db, format, page.statements);
+  const statements = page.statements.map((json) => formatStatement(json, format, languages, definitions));
   const more = page.next
     ? `${new URL(xapi.baseUrl).pathname}/statements?more=${moreToken(xapi.signer, xapi.organization.id, xapi.credential.id, { query, cursor: page.next })}`
     : "";
@@ -72,7 +75,13 @@ async function single(xapi: XapiContext) {
   const through = consistentThrough(xapi.db);
   const stored = Date.parse((JSON.parse(json) as { stored: string }).stored);
   const headers = { "X-Experience-API-Consistent-Through": through, "Last-Modified": new Date(stored).toUTCString() };
-  const body = formatStatement(json, formatOf(params.format), acceptedLanguages(xapi.call.headers.get("accept-language")));
+  const format = formatOf(params.format);
+  const body = formatStatement(
+    json,
+    format,
+    acceptedLanguages(xapi.call.headers.get("accept-language")),
+    definitionsFor(xapi.db, format, [json]),
+  );
   if (params.attachments === "true") return withAttachments(xapi, body, [json], headers);
   return jsonReply(version, body, 200, headers);
 }
@@ -100,4 +109,13 @@ function withAttachments(xapi: XapiContext, json: string, statements: string[], 
   const reply = baseHeaders(xapi.version, headers);
   reply.set("Content-Type", `multipart/mixed; boundary=${boundary}`);
   return new Response(Buffer.concat(chunks), { status: 200, headers: reply });
+}
+
+/** For `canonical`, the kept definitions of the Activities the statements name (none is read for the other formats). */
+function definitionsFor(db: TenantDb, format: StatementFormat, statements: string[]) {
+  if (format !== "canonical") return undefined;
+  return keptDefinitions(
+    db,
+    statements.flatMap((json) => activityIdsOf(JSON.parse(json) as Record<string, unknown>)),
+  );
 }

@@ -37,6 +37,8 @@ export const EXCLUDED: Record<string, string> = {
   "/dashboard/compliance/export": "a CSV download (a resource route without markup)",
   "/dashboard/organizations/:id/quizzes/:quizId/export": "a CSV download (a resource route without markup)",
   "/admin/organizations/:id/quizzes/:quizId/export": "a CSV download (a resource route without markup)",
+  "/dashboard/organizations/:id/lrs/statements/export": "a CSV download (a resource route without markup)",
+  "/admin/organizations/:id/lrs/statements/export": "a CSV download (a resource route without markup)",
   // Every tab shown has a route of its own ("checks every tab of an organization's screens" below), so these only answer 404.
   "/dashboard/organizations/:id/:tab": "the fallback for a tab without a route of its own",
   "/admin/organizations/:id/:tab": "the fallback for a tab without a route of its own",
@@ -51,6 +53,8 @@ export interface Demo {
   quizId: number;
   driverId: number;
   userId: number;
+  /** A statement of the demo's LRS (scripts/demo/xapi.ts). */
+  statementId: string;
   /** One course of each kind the demo has. */
   courses: { id: number; type: string }[];
   /** One lesson of each kind the demo has, with its course. */
@@ -101,6 +105,7 @@ export function addressesOf(pattern: string, demo: Demo): string[] {
     driverId: demo.driverId,
     userId: demo.userId,
     importId: demo.importId,
+    statementId: demo.statementId,
   });
 }
 
@@ -153,6 +158,7 @@ function readDemo(server: InProcessServer): Omit<Demo, "jobIds" | "importId" | "
       quizId: first("quizzes"),
       driverId: first("sso_drivers"),
       userId: (db.prepare("select id from users where email = 'learner@acme.test'").get() as { id: number }).id,
+      statementId: (db.prepare("select id from xapi_statements order by seq limit 1").get() as { id: string }).id,
       courses: db.prepare("select min(id) as id, type from courses group by type order by type").all() as Demo["courses"],
       lessons: db
         .prepare("select min(id) as id, course_id as courseId, kind from lessons group by kind order by kind")

@@ -56,6 +56,7 @@ interface Samples {
   ssoDriverId: number;
   ssoSlug: string;
   learnerId: number;
+  statementId: string;
   learnerEmail: string;
   groupAdminEmail: string;
 }
@@ -121,6 +122,8 @@ function readSamples(dataDir: string): Samples {
       ssoDriverId: sso.id,
       ssoSlug: sso.slug,
       learnerId: learner.id,
+      // The demo's LRS holds a month of statements (scripts/demo/xapi.ts).
+      statementId: one<{ id: string }>("select id from xapi_statements order by seq limit 1").id,
       learnerEmail: learner.email,
       groupAdminEmail: member.email,
     };
@@ -165,6 +168,7 @@ function sampleFor(pattern: string, s: Samples): string {
         "import/:importId": s.importId,
         "sso/:driverId": s.ssoDriverId,
         "sso/:driver": s.ssoSlug,
+        "statements/:statementId": s.statementId,
         // /admin/users/{organization}-{user}: people live in their organization's database.
         "users/:id": `${s.organizationId}-${s.learnerId}`,
         "users/:userId": s.learnerId,

@@ -54,6 +54,19 @@ describe("statement formats", () => {
     expect(none.object.definition.name).toEqual({ "en-US": "Winter seas" });
   });
 
+  it("gives each Activity the definition the LRS keeps for it in canonical form, and leaves exact as stored", () => {
+    const kept = new Map([
+      ["http://acme.localhost/courses/1", { name: { "en-US": "Winter seas, revised", da: "Vinterhav, ny" } }],
+      ["http://acme.localhost/paths/2", { name: { "en-US": "Sea path" } }],
+    ]);
+    const canonical = JSON.parse(formatStatement(json, "canonical", ["da"], kept));
+    expect(canonical.object.definition).toEqual({ name: { da: "Vinterhav, ny" } });
+    expect(canonical.context.contextActivities.parent).toEqual([
+      { id: "http://acme.localhost/paths/2", definition: { name: { "en-US": "Sea path" } } },
+    ]);
+    expect(formatStatement(json, "exact", ["da"], kept)).toBe(json);
+  });
+
   it("reads Accept-Language best first", () => {
     expect(acceptedLanguages("en;q=0.3, da-DK, sv;q=0.8, *;q=0.1, no;q=0")).toEqual(["da-DK", "sv", "en"]);
     expect(acceptedLanguages(null)).toEqual([]);

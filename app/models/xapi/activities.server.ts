@@ -1,4 +1,4 @@
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, inArray } from "drizzle-orm";
 import { xapiActivities, xapiStatements } from "../../../db/tenant";
 import type { TenantConn } from "../../../db/open";
 import { agentKey } from "./agents";
@@ -44,6 +44,20 @@ export function rememberDefinitions(tx: TenantConn, statement: Json) {
       .onConflictDoUpdate({ target: xapiActivities.id, set: { definition: merged } })
       .run();
   }
+}
+
+/** The kept definitions of these activities (those no statement defined are left out). */
+export function keptDefinitions(db: TenantConn, ids: string[]): Map<string, Json> {
+  const unique = [...new Set(ids)];
+  const found = new Map<string, Json>();
+  for (let i = 0; i < unique.length; i += 500)
+    for (const row of db
+      .select({ id: xapiActivities.id, definition: xapiActivities.definition })
+      .from(xapiActivities)
+      .where(inArray(xapiActivities.id, unique.slice(i, i + 500)))
+      .all())
+      found.set(row.id, JSON.parse(row.definition) as Json);
+  return found;
 }
 
 /** The Activity object for `id`: its kept definition, or the id alone when no statement defined it. */

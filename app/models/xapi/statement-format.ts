@@ -78,9 +78,51 @@ export function acceptedLanguages(header: string | null): string[] {
     .map((l) => l.tag);
 }
 
-/** A stored statement (its JSON) in the form asked for. */
-export function formatStatement(json: string, format: StatementFormat, languages: string[] = []): string {
+/** The ids of the Activities a statement names: its object, its context's, a sub-statement's. */
+export function activityIdsOf(statement: Json): string[] {
+  const ids: string[] = [];
+  const object = statement.object as Json;
+  if ((object.objectType ?? "Activity") === "Activity") ids.push(String(object.id));
+  if (object.objectType === "SubStatement") ids.push(...activityIdsOf(object));
+  for (const list of Object.values(((statement.context as Json | undefined)?.contextActivities as Json | undefined) ?? {}))
+    for (const a of (Array.isArray(list) ? list : [list]) as Json[]) ids.push(String(a.id));
+  return ids;
+}
+
+/** The statement with each Activity's definition the LRS's own (`definitions`: the kept ones), where it has one. */
+function withKeptDefinitions(statement: Json, definitions: Map<string, Json>): Json {
+  const kept = (activity: Json) => {
+    const definition = definitions.get(String(activity.id));
+    return definition ? { ...activity, definition } : activity;
+  };
+  const out: Json = { ...statement };
+  const object = statement.object as Json;
+  if ((object.objectType ?? "Activity") === "Activity") out.object = kept(object);
+  else if (object.objectType === "SubStatement") out.object = withKeptDefinitions(object, definitions);
+  const context = statement.context as Json | undefined;
+  const lists = context?.contextActivities as Json | undefined;
+  if (context && lists)
+    out.context = {
+      ...context,
+      contextActivities: Object.fromEntries(
+        Object.entries(lists).map(([k, list]) => [k, ((Array.isArray(list) ? list : [list]) as Json[]).map(kept)]),
+      ),
+    };
+  return out;
+}
+
+/**
+ * A stored statement (its JSON) in the form asked for. `canonical` gives each Activity the definition the LRS
+ * keeps for it (`definitions`, app/models/xapi/activities.server.ts `keptDefinitions`), then each language map
+ * cut to the language the request prefers (xAPI 1.0.3 §7.2.3, 2.0.0 §4.1.6.1 `format`).
+ */
+export function formatStatement(
+  json: string,
+  format: StatementFormat,
+  languages: string[] = [],
+  definitions = new Map<string, Json>(),
+): string {
   if (format === "exact") return json;
   const statement = JSON.parse(json) as Json;
-  return JSON.stringify(format === "ids" ? idsOf(statement) : canonicalOf(statement, languages));
+  return JSON.stringify(format === "ids" ? idsOf(statement) : canonicalOf(withKeptDefinitions(statement, definitions), languages));
 }
