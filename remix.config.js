@@ -128,6 +128,8 @@ const PAGES = [
       ["bookmarks", "profile/bookmarks.tsx"],
       ["certificates", "profile/certificates/index.tsx"],
       ["certificates/:id", "profile/certificates/$id.tsx"],
+      // The person's own data as one JSON file (GDPR Art. 15 and 20; issue 47).
+      ["data", "profile/data.ts"],
       ["security", "profile/security.tsx"],
       ["settings", "profile/settings.tsx"],
     ],

@@ -3,6 +3,7 @@ import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { LanguageSwitch } from "~/components/language-switch";
 import { LeaderboardVisibility } from "~/components/leaderboard-visibility";
+import { PersonalDataDownload } from "~/components/personal-data-download";
 import { learnerHidden } from "~/models/leaderboard.server";
 import { ReminderSubscription } from "~/components/reminder-subscription";
 import { remindersOff } from "~/models/reminder-opt-outs.server";
@@ -11,7 +12,7 @@ import type { RootData } from "~/root.server";
 import { requireUser } from "~/kernel/auth.server";
 import { requireOrganization } from "~/utils/tenant.server";
 
-/** Language and theme for this device. */
+/** Language and theme for this device, the person's own settings, and the download of their data. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { db } = requireOrganization(context);
   const { person } = await requireUser(request, context);
@@ -36,6 +37,7 @@ export default function Settings() {
       </div>
       <LeaderboardVisibility hidden={data.leaderboardHidden} />
       <ReminderSubscription off={data.remindersOff} />
+      <PersonalDataDownload />
     </section>
   );
 }
