@@ -3,6 +3,7 @@ import type { Config } from "./config";
 import { clientKey, WindowLimiter } from "./rate-limit";
 import { safeRedirectPath } from "../app/utils/redirect";
 import { sendStatusPage } from "./status-page";
+import { isXapiPath } from "./xapi";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -130,14 +131,16 @@ const REMIX_DATA_PARAMETER = /(?:^|&)_(?:data|routes)(?:=|&|$)/;
 
 /**
  * Requests no route can answer, refused before anything else sees them (docs/security.md "Input and content"):
- *  - a method outside HTTP's ordinary six (TRACE, PROPFIND, CONNECT, …): 405 with `Allow`;
+ *  - a method outside HTTP's ordinary six (TRACE, PROPFIND, CONNECT, …): 405 with `Allow`; OPTIONS only on /xapi,
+ *    whose CORS preflights content from other origins sends (server/xapi.ts);
  *  - a path whose percent-encoding does not decode (`/courses/%ZZ`): 400, where Remix would fail with a 500;
  *  - Remix's data parameters on an /api path (`?_data=root`, `?_routes=root`): 400, so no page loader's data is ever taken
  *    for an /api reply (Remix never answers /api: server/api.ts).
  * On /api the reply is in the envelope, on pages the status page.
  */
 export function wellFormedRequests(req: Request, res: Response, next: NextFunction) {
-  if (!KNOWN_METHODS.has(req.method)) return sendStatusPage(req, res, 405, { allow: METHODS });
+  if (!KNOWN_METHODS.has(req.method) && !(req.method === "OPTIONS" && isXapiPath(req.path)))
+    return sendStatusPage(req, res, 405, { allow: METHODS });
   const url = req.url;
   const q = url.indexOf("?");
   let path = q === -1 ? url : url.slice(0, q);

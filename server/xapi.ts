@@ -1,6 +1,6 @@
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import type { NextFunction, Request, Response } from "express";
-import { BodyTooLarge, lingerThenClose } from "./body-limits";
+import { BodyTooLarge, lingerThenClose, refuseBody } from "./body-limits";
 import { ClientGone, streamingRequest } from "./lane-request";
 import { sendReply } from "./api";
 import { sendTenantBusy, tenantWasBusy } from "./tenant-lock";
@@ -33,6 +33,9 @@ export function serveXapi(
     if (!isXapiPath(req.path)) return next();
     if (req.headers.cookie !== undefined) delete req.headers.cookie;
     res.locals.bodyLimit = { bytes: XAPI_REQUEST_BYTES, named: XAPI_REQUEST_BYTES };
+    // A body declared larger than any the LRS takes is refused before anything is read.
+    const declared = req.headers["content-length"];
+    if (declared !== undefined && !(Number(declared) <= XAPI_REQUEST_BYTES)) return refuseBody(req, res);
     try {
       const entry = await entryOf();
       const response = await entry.dispatchXapi(streamingRequest(req, res), await getLoadContext(req, res));
