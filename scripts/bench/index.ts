@@ -11,6 +11,7 @@ import { reportReminders } from "./reminder-rows";
 import { start } from "./servers";
 import { CONNECTIONS, DURATION, only } from "./settings";
 import { atMost, printTable, type Report } from "./table";
+import { reportXapi } from "./xapi";
 
 /**
  * `npm run bench`: throughput of Lectern against a bare Express + better-sqlite3 baseline measured in the
@@ -53,6 +54,8 @@ async function main() {
     }
   }
   if (only("reminders")) await reportReminders(report);
+  // The Learning Record Store (issue 47): ingest, a filtered GET among 1,000,000 statements, `more` paging (xapi.ts).
+  if (only("xapi")) reportXapi(report);
 
   if (rssPeaks.length) table.push({ what: "peak RSS of the other servers (MiB)", ...atMost(Math.max(...rssPeaks), 200) });
   printTable(table);
