@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id } from "../columns";
 import { users } from "./people";
@@ -71,6 +72,10 @@ export const xapiStatements = sqliteTable(
     index("xapi_statements_object_idx").on(t.objectKey, t.seq),
     index("xapi_statements_registration_idx").on(t.registration, t.seq),
     index("xapi_statements_credential_idx").on(t.credentialId, t.seq),
+    // The statements that refer to others (voiding ones, mostly): few, read whenever a filter selects (statement-query.server.ts).
+    index("xapi_statements_refs_idx")
+      .on(t.seq)
+      .where(sql`${t.objectType} = 'StatementRef'`),
   ],
 );
 

@@ -1,4 +1,5 @@
-import { desc, eq, inArray } from "drizzle-orm";
+import { desc, eq, inArray, sql } from "drizzle-orm";
+import { preparedOnce } from "../../../db/prepared";
 import { xapiActivities, xapiStatements } from "../../../db/tenant";
 import type { TenantConn } from "../../../db/open";
 import { agentKey } from "./agents";
@@ -34,15 +35,28 @@ function definedActivities(statement: Json): { id: string; definition: Json }[] 
   return found;
 }
 
-/** Keeps the definitions a stored statement gives (in the statement's transaction). */
+/** Keeps the definitions a stored statement gives (in the statement's transaction); one unchanged is not written again. */
 export function rememberDefinitions(tx: TenantConn, statement: Json) {
-  for (const { id, definition } of definedActivities(statement)) {
-    const kept = tx.select({ definition: xapiActivities.definition }).from(xapiActivities).where(eq(xapiActivities.id, id)).get();
+  const found = definedActivities(statement);
+  if (!found.length) return;
+  const read = preparedOnce(tx, "xapi.keptDefinition", () =>
+    tx
+      .select({ definition: xapiActivities.definition })
+      .from(xapiActivities)
+      .where(eq(xapiActivities.id, sql.placeholder("id")))
+      .prepare(),
+  );
+  const write = preparedOnce(tx, "xapi.keepDefinition", () =>
+    tx
+      .insert(xapiActivities)
+      .values({ id: sql.placeholder("id"), definition: sql.placeholder("definition") })
+      .onConflictDoUpdate({ target: xapiActivities.id, set: { definition: sql`excluded.definition` } })
+      .prepare(),
+  );
+  for (const { id, definition } of found) {
+    const kept = read.get({ id });
     const merged = JSON.stringify(kept ? mergeDefinitions(JSON.parse(kept.definition), definition) : definition);
-    tx.insert(xapiActivities)
-      .values({ id, definition: merged })
-      .onConflictDoUpdate({ target: xapiActivities.id, set: { definition: merged } })
-      .run();
+    if (merged !== kept?.definition) write.run({ id, definition: merged });
   }
 }
 

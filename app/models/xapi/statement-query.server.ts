@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, lt, lte, max, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { xapiStatementActivities, xapiStatementAgents, xapiStatements, type XapiCredential } from "../../../db/tenant";
 import type { TenantConn } from "../../../db/open";
 import { xapiReach } from "~/access/xapi";
@@ -41,63 +42,81 @@ export interface StatementPage {
   next: PageCursor | null;
 }
 
-/** A page of the statements `filters` select that `credential` may read (voided ones never). */
-export function queryStatements(
-  db: TenantConn,
-  credential: XapiCredential,
-  filters: StatementFilters,
-  cursor: PageCursor | null = null,
-): StatementPage | { error: string } {
-  // What the filters select; a statement that refers to a selected one (a StatementRef, at any depth) is
-  // selected too, as xAPI asks (2.0.0 §4.1.6.1 "Filter Conditions for StatementRefs"), voided ones included.
+/**
+ * The conditions the filters put on a statement itself (agent, verb, activity, registration), or an error.
+ * Beside a more selective filter the verb is written `+verb_id`, which keeps SQLite from choosing the verb's
+ * index: a common verb names a large part of the store, and walking it for one agent's statements took
+ * 0.6 s with a million statements (`npm run bench`, scripts/bench/xapi.ts).
+ */
+function filterConditions(db: TenantConn, filters: StatementFilters, t: Statements = xapiStatements): SQL[] | { error: string } {
   const conditions: SQL[] = [];
   if (filters.agent !== undefined) {
     const key = agentKey(filters.agent);
     if (!key) return { error: "agent must be an Agent or identified Group with one identifier" };
     conditions.push(
       filters.relatedAgents
-        ? inArray(
-            xapiStatements.seq,
-            db.select({ seq: xapiStatementAgents.seq }).from(xapiStatementAgents).where(eq(xapiStatementAgents.agentKey, key)),
-          )
-        : or(
-            eq(xapiStatements.actorKey, key),
-            and(eq(xapiStatements.objectKey, key), sql`${xapiStatements.objectType} in ('Agent', 'Group')`),
-          )!,
+        ? inArray(t.seq, db.select({ seq: xapiStatementAgents.seq }).from(xapiStatementAgents).where(eq(xapiStatementAgents.agentKey, key)))
+        : or(eq(t.actorKey, key), and(eq(t.objectKey, key), sql`${t.objectType} in ('Agent', 'Group')`))!,
     );
   }
-  if (filters.verb !== undefined) conditions.push(eq(xapiStatements.verbId, filters.verb));
   if (filters.activity !== undefined)
     conditions.push(
       filters.relatedActivities
         ? inArray(
-            xapiStatements.seq,
+            t.seq,
             db
               .select({ seq: xapiStatementActivities.seq })
               .from(xapiStatementActivities)
               .where(eq(xapiStatementActivities.activityId, filters.activity)),
           )
-        : and(eq(xapiStatements.objectKey, filters.activity), eq(xapiStatements.objectType, "Activity"))!,
+        : and(eq(t.objectKey, filters.activity), eq(t.objectType, "Activity"))!,
     );
-  if (filters.registration !== undefined) conditions.push(eq(xapiStatements.registration, filters.registration.toLowerCase()));
-  const selected = conditions.length ? [referringTo(and(...conditions)!)] : [];
-  conditions.length = 0;
-  conditions.push(eq(xapiStatements.voided, false), ...selected);
-  if (filters.since !== undefined) conditions.push(gt(xapiStatements.stored, filters.since));
-  if (filters.until !== undefined) conditions.push(lte(xapiStatements.stored, filters.until));
-  conditions.push(...readableBy(credential));
+  if (filters.registration !== undefined) conditions.push(eq(t.registration, filters.registration.toLowerCase()));
+  if (filters.verb !== undefined) conditions.push(conditions.length ? sql`+${t.verbId} = ${filters.verb}` : eq(t.verbId, filters.verb));
+  return conditions;
+}
 
+/**
+ * A page of the statements `filters` select that `credential` may read (voided ones never), in `seq` order.
+ * What the filters select directly is read from the index of the column they name, a page's worth; a
+ * statement that refers to a selected one through a StatementRef (at any depth, a voiding one too) is selected
+ * with it, as xAPI asks (2.0.0 §4.1.6.1 "Filter Conditions for StatementRefs"): those are read from the few
+ * statements that refer to others (`xapi_statements_refs_idx`), and the two merged.
+ */
+export function queryStatements(
+  db: TenantConn,
+  credential: XapiCredential,
+  filters: StatementFilters,
+  cursor: PageCursor | null = null,
+): StatementPage | { error: string } {
+  const filter = filterConditions(db, filters);
+  if ("error" in filter) return filter;
+  const onTarget = filterConditions(db, filters, target) as SQL[];
+  const common: SQL[] = [eq(xapiStatements.voided, false), ...readableBy(credential)];
+  if (filters.since !== undefined) common.push(gt(xapiStatements.stored, filters.since));
+  if (filters.until !== undefined) common.push(lte(xapiStatements.stored, filters.until));
   const mark = cursor?.mark ?? newestSeq(db);
-  conditions.push(lte(xapiStatements.seq, mark));
-  if (cursor) conditions.push(filters.ascending ? gt(xapiStatements.seq, cursor.after) : lt(xapiStatements.seq, cursor.after));
+  // A later page newest first needs one bound: the last one sent is below the mark (the token is signed).
+  if (!cursor || filters.ascending) common.push(lte(xapiStatements.seq, mark));
+  if (cursor) common.push(filters.ascending ? gt(xapiStatements.seq, cursor.after) : lt(xapiStatements.seq, cursor.after));
   const size = filters.limit && filters.limit > 0 ? Math.min(filters.limit, MAX_PAGE) : MAX_PAGE;
-  const rows = db
-    .select({ seq: xapiStatements.seq, json: xapiStatements.json })
-    .from(xapiStatements)
-    .where(and(...conditions))
-    .orderBy(filters.ascending ? asc(xapiStatements.seq) : desc(xapiStatements.seq))
-    .limit(size + 1)
-    .all();
+  const order = filters.ascending ? asc(xapiStatements.seq) : desc(xapiStatements.seq);
+  const read = (where: SQL[]) =>
+    db
+      .select({ seq: xapiStatements.seq, json: xapiStatements.json })
+      .from(xapiStatements)
+      .where(and(...where))
+      .orderBy(order)
+      .limit(size + 1)
+      .all();
+  let rows = read([...filter, ...common]);
+  if (filter.length) {
+    const referring = read([sql`${xapiStatements.objectType} = 'StatementRef'`, referringTo(and(...onTarget)!), ...common]);
+    if (referring.length) {
+      const bySeq = new Map([...rows, ...referring].map((r) => [r.seq, r]));
+      rows = [...bySeq.values()].sort((a, b) => (filters.ascending ? a.seq - b.seq : b.seq - a.seq)).slice(0, size + 1);
+    }
+  }
   const page = rows.slice(0, size);
   return {
     statements: page.map((r) => r.json),
@@ -105,15 +124,23 @@ export function queryStatements(
   };
 }
 
-/** The statements `filter` selects, and those that refer to them through StatementRefs, at any depth. */
+/** The statement a reference leads to, in `referringTo`. */
+const target = alias(xapiStatements, "target");
+type Statements = typeof xapiStatements | typeof target;
+
+/**
+ * Of the statements that refer to others, those whose reference leads (through StatementRefs, at any depth)
+ * to one `filter` selects, voided or not: the chain is followed from each referring statement, which are few.
+ */
 function referringTo(filter: SQL): SQL {
-  return sql`${xapiStatements.id} in (
-    with recursive selected(id) as (
-      select ${xapiStatements.id} from ${xapiStatements} where ${filter}
+  return sql`exists (
+    with recursive chain(id, depth) as (
+      select ${xapiStatements.objectKey}, 1
       union
-      select s.id from xapi_statements s join selected on s.object_type = 'StatementRef' and s.object_key = selected.id
+      select t.object_key, chain.depth + 1 from xapi_statements t join chain on t.id = chain.id
+      where t.object_type = 'StatementRef' and chain.depth < 32
     )
-    select id from selected
+    select 1 from chain join xapi_statements "target" on ${target.id} = chain.id where ${filter}
   )`;
 }
 

@@ -1,9 +1,10 @@
 import crypto from "node:crypto";
 import { and, desc, eq, inArray } from "drizzle-orm";
-import { xapiStatementActivities, xapiStatementAgents, xapiStatements, type XapiCredential } from "../../../db/tenant";
+import { xapiStatements, type XapiCredential } from "../../../db/tenant";
 import type { TenantConn } from "../../../db/open";
 import { xapiMayVoid, xapiSendRefusal } from "~/access/xapi";
 import { rememberDefinitions } from "./activities.server";
+import { insertIndexRows, insertStatementRow } from "./statement-rows.server";
 import { sameStatement } from "./statement-compare";
 import { readableBy } from "./statement-query.server";
 import { commitParts, discardStaged, stageParts, type OrganizationFiles } from "./attachment-files.server";
@@ -164,13 +165,6 @@ function indexRows(statement: Statement): Omit<Row, "raw"> {
   return { statement, actorKey: actorKeyOf(statement.actor), agents: unique(agents), activities: unique(activities) };
 }
 
-/** Index rows a few hundred at a time (SQLite binds at most 32,766 values a statement; a Group may have thousands of members). */
-function chunks<T>(list: T[], size = 500): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
-
 const unique = (pairs: [string, string][]) => [...new Map(pairs.map((p) => [p.join("\u0000"), p])).values()];
 
 function writeRows(
@@ -195,6 +189,9 @@ function writeRows(
   const last = tx.select({ stored: xapiStatements.stored }).from(xapiStatements).orderBy(desc(xapiStatements.seq)).limit(1).get();
   const stored = Math.max(now.getTime(), last?.stored ?? 0);
   const ids: string[] = [];
+  const authorityRows = [agentKey(authority), ...((authority as { member?: unknown[] }).member ?? []).map(agentKey)].flatMap(
+    (key): [string, string][] => (key ? [[key, "authority"]] : []),
+  );
   for (const row of rows) {
     const { statement } = row;
     const target = voidedTarget(statement);
@@ -219,33 +216,20 @@ function writeRows(
       version: statement.version ?? (version === "2.0.0" ? "2.0.0" : "1.0.0"),
     };
     const object = statement.object as { objectType?: string; id?: string };
-    const { seq } = tx
-      .insert(xapiStatements)
-      .values({
-        id: statement.id!,
-        stored,
-        timestamp: timestampMs(full.timestamp),
-        version: full.version,
-        actorKey: row.actorKey,
-        verbId: statement.verb.id,
-        objectType: object.objectType ?? "Activity",
-        objectKey: object.objectType === "StatementRef" ? object.id!.toLowerCase() : (object.id ?? agentKey(object) ?? ""),
-        registration: statement.context?.registration?.toLowerCase() ?? null,
-        credentialId: credential.id,
-        json: JSON.stringify(full),
-      })
-      .returning({ seq: xapiStatements.seq })
-      .get();
-    const authorityKeys = [agentKey(authority), ...((authority as { member?: unknown[] }).member ?? []).map(agentKey)];
-    const agents = unique([...row.agents, ...authorityKeys.flatMap((key): [string, string][] => (key ? [[key, "authority"]] : []))]);
-    for (const chunk of chunks(agents))
-      tx.insert(xapiStatementAgents)
-        .values(chunk.map(([agentKey, role]) => ({ seq, agentKey, role })))
-        .run();
-    for (const chunk of chunks(row.activities))
-      tx.insert(xapiStatementActivities)
-        .values(chunk.map(([activityId, role]) => ({ seq, activityId, role })))
-        .run();
+    const seq = insertStatementRow(tx, {
+      id: statement.id!,
+      stored,
+      timestamp: timestampMs(full.timestamp),
+      version: full.version,
+      actorKey: row.actorKey,
+      verbId: statement.verb.id,
+      objectType: object.objectType ?? "Activity",
+      objectKey: object.objectType === "StatementRef" ? object.id!.toLowerCase() : (object.id ?? agentKey(object) ?? ""),
+      registration: statement.context?.registration?.toLowerCase() ?? null,
+      credentialId: credential.id,
+      json: JSON.stringify(full),
+    });
+    insertIndexRows(tx, seq, unique([...row.agents, ...authorityRows]), row.activities);
     rememberDefinitions(tx, full);
     // A lesson completed, passed or failed feeds the learner's progress, in this transaction (decision 043, 10).
     if (learning) feedLessonResult(tx, statement, learning, new Date(stored));

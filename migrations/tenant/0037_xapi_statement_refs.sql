@@ -1,0 +1,1 @@
+CREATE INDEX `xapi_statements_refs_idx` ON `xapi_statements` (`seq`) WHERE "xapi_statements"."object_type" = 'StatementRef';

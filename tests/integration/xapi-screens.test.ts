@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { form, request } from "../helpers/http";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
+import { cookieFor, insertSession } from "../helpers/sessions";
+import { ACME, basic, statement, xapi } from "../helpers/xapi";
+
+/**
+ * The LRS's screen and its /api calls (issue 47), as plain HTTP: the forms posted as a browser without
+ * JavaScript posts them. An organization admin makes a credential, sees its secret once, content sends a
+ * statement with it, the admin finds it among the statements, in its JSON and in the CSV, then revokes the
+ * credential, which the LRS then refuses. Learners reach none of it.
+ */
+let server: InProcessServer;
+let admin: string;
+let learner: string;
+let token: string;
+const BASE = `/dashboard/organizations/${ACME.id}/lrs`;
+
+beforeAll(async () => {
+  server = await startInProcess();
+  admin = await cookieFor(insertSession(server, { organizationId: ACME.id }, { email: "admin@acme.test", kind: "web" }));
+  learner = await cookieFor(insertSession(server, { organizationId: ACME.id }, { email: "learner@acme.test", kind: "web" }));
+  token = insertSession(server, { organizationId: ACME.id }, { email: "admin@acme.test", kind: "api" });
+});
+afterAll(() => server?.stop());
+
+const page = (path: string, cookie = admin) => request(server.port, ACME.host, path, { headers: { Cookie: cookie } });
+const post = (fields: Record<string, string>) => {
+  const body = form(fields);
+  return request(server.port, ACME.host, BASE, { ...body, headers: { ...body.headers, Cookie: admin, "Sec-Fetch-Site": "same-origin" } });
+};
+
+describe("The LRS screen", () => {
+  it("makes a credential that shows its secret once, takes a statement, finds it, and stops it when revoked", async () => {
+    const made = await post({ intent: "create", name: "Storyline course", scope: "write", version: "1.0.3", days: "7" });
+    expect(made.status).toBe(200);
+    const key = /<dt>Key<\/dt><dd><code class="secret">([^<]+)<\/code>/.exec(made.body)?.[1];
+    const secret = /<dt>Secret<\/dt><dd><code class="secret">([^<]+)<\/code>/.exec(made.body)?.[1];
+    expect(key && secret, "the new key and secret on the page").toBeTruthy();
+    const listed = await page(BASE);
+    expect(listed.body).toContain("Storyline course");
+    expect(listed.body, "the secret is shown once").not.toContain(secret!);
+
+    const sent = statement("screen-learner");
+    expect(
+      (await xapi(server, ACME.host, "PUT", `statements?statementId=${sent.id}`, { auth: basic(key!, secret!), body: sent })).status,
+    ).toBe(204);
+    const found = await page(`${BASE}/statements?actor=screen-learner%40xapi.test`);
+    expect(found.status).toBe(200);
+    expect(found.body).toContain(`${BASE}/statements/${sent.id}`);
+    const one = await page(`${BASE}/statements/${sent.id}`);
+    expect(one.body).toContain("mailto:screen-learner@xapi.test");
+    const csv = await page(`${BASE}/statements/export?actor=screen-learner%40xapi.test`);
+    expect(csv.headers["content-type"]).toMatch(/^text\/csv/);
+    const lines = csv.body
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(new RegExp(`^${sent.id},`));
+
+    const id = /name="id" value="(\d+)"/.exec(listed.body)?.[1];
+    const revoked = await post({ intent: "revoke", id: id! });
+    expect(revoked.status).toBe(302);
+    expect((await xapi(server, ACME.host, "GET", "statements", { auth: basic(key!, secret!) })).status).toBe(401);
+  });
+
+  it("refuses a form without a name or with a lifetime past a year, making nothing", async () => {
+    const before = (await page(BASE)).body.match(/name="id"/g)?.length ?? 0;
+    expect((await post({ intent: "create", name: "", scope: "all", version: "2.0.0", days: "30" })).status).toBe(400);
+    const tooLong = await post({ intent: "create", name: "Long", scope: "all", version: "2.0.0", days: "400" });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toContain("Choose a lifetime from 1 to 365 days.");
+    expect((await page(BASE)).body.match(/name="id"/g)?.length ?? 0).toBe(before);
+  });
+
+  it("shows a wrong filter's message and keeps learners out", async () => {
+    const wrong = await page(`${BASE}/statements?verb=not-an-iri&from=yesterday`);
+    expect(wrong.body).toContain("The verb must be an address (IRI).");
+    expect((await page(BASE, learner)).status).toBe(403);
+    expect((await page(`${BASE}/statements`, learner)).status).toBe(403);
+    expect((await page(`${BASE}/statements/export`, learner)).status).toBe(403);
+  });
+});
+
+describe("/api/xapi", () => {
+  const api = (method: string, path: string, body?: unknown) =>
+    request(server.port, ACME.host, path, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+
+  it("makes, lists and revokes credentials, and lists statements a page at a time", async () => {
+    const made = await api("POST", "/api/xapi/credentials", { name: "Report writer", scope: "all" });
+    expect(made.status).toBe(201);
+    const credential = JSON.parse(made.body).payload;
+    expect(credential).toMatchObject({ name: "Report writer", scope: "all", version: "2.0.0", revoked_at: null });
+    expect(credential.secret).toMatch(/^\S{40,}$/);
+    const listed = JSON.parse((await api("GET", "/api/xapi/credentials")).body).payload.data;
+    expect(listed.find((c: { id: number }) => c.id === credential.id)).not.toHaveProperty("secret");
+    expect((await api("POST", "/api/xapi/credentials", { name: "", scope: "everything" })).status).toBe(422);
+
+    const statements = JSON.parse((await api("GET", "/api/xapi/statements")).body).payload;
+    expect(statements.data.length).toBeGreaterThan(0);
+    expect(statements.data[0]).toHaveProperty("verb");
+    expect((await api("GET", "/api/xapi/statements?verb=not-an-iri")).status).toBe(422);
+
+    expect(JSON.parse((await api("DELETE", `/api/xapi/credentials/${credential.id}`)).body).payload).toEqual({
+      id: credential.id,
+      revoked: true,
+    });
+    expect((await xapi(server, ACME.host, "GET", "statements", { auth: basic(credential.key, credential.secret) })).status).toBe(401);
+  });
+});
