@@ -12,7 +12,13 @@ import { parseTincan, TincanError, type TincanPackage } from "./tincan";
  */
 
 export type PackageProblem =
-  UnpackError["problem"] | "no_manifest" | "manifest_not_at_root" | "launch_missing" | Cmi5Error["problem"] | TincanError["problem"];
+  | UnpackError["problem"]
+  | "is_scorm"
+  | "no_manifest"
+  | "manifest_not_at_root"
+  | "launch_missing"
+  | Cmi5Error["problem"]
+  | TincanError["problem"];
 
 export class PackageError extends Error {
   constructor(
