@@ -1,0 +1,33 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { TenantConn } from "../../../db/open";
+import { xapiCredentials, type XapiCredential } from "../../../db/tenant";
+import { createXapiCredential } from "../xapi/credentials.server";
+
+/*
+ * The credential the LMS stores its own statements with (launched, abandoned, waived, satisfied: cmi5 §9.3):
+ * one per organization, of scope `all`, made on first use. Its secret is thrown away when it is made, so it is
+ * never usable over HTTP; it exists so that the LMS's statements are stored, read and counted as any
+ * credential's are (docs/decisions/044-xapi-cmi5-packages.md, 6).
+ */
+const NAME = "Lectern (the LMS)";
+/** Far enough not to matter; renewed when it passes. */
+const DAYS = 365;
+
+export function lmsCredential(db: TenantConn, now = new Date()): XapiCredential {
+  const kept = db
+    .select()
+    .from(xapiCredentials)
+    .where(
+      and(
+        eq(xapiCredentials.name, NAME),
+        isNull(xapiCredentials.userId),
+        isNull(xapiCredentials.revokedAt),
+        eq(xapiCredentials.scope, "all"),
+      ),
+    )
+    .get();
+  if (kept && kept.expiresAt.getTime() > now.getTime()) return kept;
+  const made = createXapiCredential(db, { name: NAME, scope: "all", userId: null, days: DAYS, now });
+  if ("error" in made) throw new Error(made.error);
+  return made.credential;
+}

@@ -1,0 +1,154 @@
+import fs from "node:fs";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  contentPackages,
+  courses,
+  lessons,
+  packageLaunches,
+  packageRegistrations,
+  users,
+  xapiStatements,
+  type ContentPackage,
+  type Lesson,
+} from "../../db/tenant";
+import { parseCourseStructure } from "~/models/packages/cmi5-structure";
+import { CMI5_VERBS, SESSION_ID } from "~/models/packages/cmi5-rules";
+import { fetchAuthToken, startLaunch } from "~/models/packages/launches.server";
+import { lmsIds } from "~/models/packages/registrations.server";
+import { parseTincan } from "~/models/packages/tincan";
+import { authenticateXapi } from "~/models/xapi/credentials.server";
+import { getDocument } from "~/models/xapi/documents.server";
+import { tenantDatabasePerTest } from "../helpers/tenant-database";
+
+/**
+ * Launching a package lesson (issue 48; docs/decisions/044-xapi-cmi5-packages.md, 5 and 6), on a real tenant
+ * database: a cmi5 AU gets LMS.LaunchData and the LMS's launched statement before it opens and a one-use fetch
+ * that makes a credential bound to the learner and registration; launching again abandons a launch that never
+ * terminated; a retake opens a new registration; an xAPI package gets its credential on its address.
+ */
+const tenant = tenantDatabasePerTest("lectern-package-launch-");
+const ORIGIN = "https://acme.test";
+const CONTEXT = {
+  origin: ORIGIN,
+  contentBase: "https://1.scorm.test/p/token/",
+  returnURL: `${ORIGIN}/courses/1/lessons/1`,
+  now: new Date("2026-11-29T10:00:00Z"),
+};
+const COURSE = parseCourseStructure(fs.readFileSync(path.join(__dirname, "..", "fixtures", "cmi5", "001-essentials.cmi5.xml"), "utf8"), {
+  inPackage: true,
+});
+const AU_ID = "https://w3id.org/xapi/cmi5/catapult/lts/au/001-essentials";
+
+let lesson: Lesson;
+let userId: number;
+let cmi5: ContentPackage;
+
+function packageOf(kind: "cmi5" | "xapi", structure: unknown) {
+  return tenant.db
+    .insert(contentPackages)
+    .values({ lessonId: lesson.id, kind, title: "P", folder: "f".repeat(24), structure, fileCount: 1, unpackedBytes: 1, uploadedBy: null })
+    .returning()
+    .get();
+}
+beforeEach(() => {
+  const course = tenant.db.insert(courses).values({ title: "C", published: true }).returning().get();
+  lesson = tenant.db.insert(lessons).values({ courseId: course.id, title: "L", kind: "text", position: 0 }).returning().get();
+  userId = tenant.db
+    .insert(users)
+    .values({ email: "anna@acme.test", firstName: "Anna", lastName: "A", role: "learner" })
+    .returning()
+    .get().id;
+  cmi5 = packageOf("cmi5", COURSE);
+});
+const statementsOf = (registration: string) =>
+  tenant.db
+    .select({ verb: xapiStatements.verbId, json: xapiStatements.json })
+    .from(xapiStatements)
+    .where(eq(xapiStatements.registration, registration))
+    .orderBy(xapiStatements.seq)
+    .all();
+
+describe("A cmi5 launch", () => {
+  it("writes LMS.LaunchData and launched, then opens the AU with its five parameters", () => {
+    const { url, registration, launch } = startLaunch(tenant.db, { pkg: cmi5, lesson, userId }, CONTEXT);
+    const address = new URL(url);
+    expect(address.origin + address.pathname).toBe("https://1.scorm.test/p/token/index.html");
+    const activityId = address.searchParams.get("activityId")!;
+    expect(activityId).toBe(lmsIds(ORIGIN, lesson).au(AU_ID));
+    expect(activityId).not.toBe(AU_ID);
+    expect(JSON.parse(address.searchParams.get("actor")!)).toEqual({
+      objectType: "Agent",
+      account: { homePage: ORIGIN, name: String(userId) },
+    });
+    expect(address.searchParams.get("registration")).toBe(registration.registration);
+    expect(address.searchParams.get("fetch")).toMatch(new RegExp(`^${ORIGIN}/xapi/fetch/`));
+    const state = getDocument(tenant.db, {
+      kind: "state",
+      activityId,
+      agentKey: `account:${ORIGIN}|${userId}`,
+      registration: registration.registration,
+      documentId: "LMS.LaunchData",
+    });
+    expect(JSON.parse(state!.body.toString())).toMatchObject({
+      launchMode: "Normal",
+      moveOn: "CompletedAndPassed",
+      masteryScore: 0.9,
+      contextTemplate: { extensions: { [SESSION_ID]: launch.sessionId } },
+    });
+    const stored = statementsOf(registration.registration);
+    expect(stored.map((s) => s.verb)).toEqual([CMI5_VERBS.launched]);
+    expect(JSON.parse(stored[0].json).object.id).toBe(activityId);
+  });
+
+  it("hands its credential out once through the fetch address, bound to the learner and registration", () => {
+    const { url, registration } = startLaunch(tenant.db, { pkg: cmi5, lesson, userId }, CONTEXT);
+    const token = new URL(url).searchParams.get("fetch")!.split("/").pop()!;
+    const first = fetchAuthToken(tenant.db, token, { origin: ORIGIN, now: CONTEXT.now });
+    expect(first.ok).toBe(true);
+    const credential = authenticateXapi(tenant.db, `Basic ${(first as { authToken: string }).authToken}`, CONTEXT.now);
+    expect(credential).toMatchObject({ scope: "actor", actorKey: `account:${ORIGIN}|${userId}`, registration: registration.registration });
+    expect(fetchAuthToken(tenant.db, token, { origin: ORIGIN, now: CONTEXT.now })).toMatchObject({ ok: false, code: "1" });
+    expect(fetchAuthToken(tenant.db, "not-a-token", { origin: ORIGIN })).toMatchObject({ ok: false, code: "2" });
+  });
+
+  it("abandons a launch that never terminated when the AU is launched again, and ends its credential", () => {
+    const first = startLaunch(tenant.db, { pkg: cmi5, lesson, userId }, CONTEXT);
+    const token = new URL(first.url).searchParams.get("fetch")!.split("/").pop()!;
+    const auth = `Basic ${(fetchAuthToken(tenant.db, token, { origin: ORIGIN, now: CONTEXT.now }) as { authToken: string }).authToken}`;
+    const later = new Date(CONTEXT.now.getTime() + 60_000);
+    const second = startLaunch(tenant.db, { pkg: cmi5, lesson, userId }, { ...CONTEXT, now: later });
+    expect(second.registration.id).toBe(first.registration.id);
+    expect(second.launch.sessionId).not.toBe(first.launch.sessionId);
+    const verbs = statementsOf(first.registration.registration).map((s) => s.verb);
+    expect(verbs).toEqual([CMI5_VERBS.launched, CMI5_VERBS.abandoned, CMI5_VERBS.launched]);
+    expect(tenant.db.select().from(packageLaunches).where(eq(packageLaunches.id, first.launch.id)).get()).toMatchObject({
+      endedBy: "abandoned",
+    });
+    expect(authenticateXapi(tenant.db, auth, later)).toBeNull();
+  });
+
+  it("opens a new registration for a retake and keeps the old one", () => {
+    const first = startLaunch(tenant.db, { pkg: cmi5, lesson, userId }, CONTEXT);
+    const retake = startLaunch(tenant.db, { pkg: cmi5, lesson, userId, fresh: true }, CONTEXT);
+    expect(retake.registration.registration).not.toBe(first.registration.registration);
+    const rows = tenant.db.select().from(packageRegistrations).all();
+    expect(rows.map((r) => r.closedAt !== null)).toEqual([true, false]);
+  });
+});
+
+describe("An xAPI package launch", () => {
+  it("puts a credential for the learner and registration on the launch address", () => {
+    const tincan = parseTincan(
+      `<tincan><activities><activity id="https://example.test/course" type="http://adlnet.gov/expapi/activities/course"><name>C</name><launch>story.html</launch></activity></activities></tincan>`,
+    );
+    tenant.db.delete(contentPackages).run();
+    const { url, registration } = startLaunch(tenant.db, { pkg: packageOf("xapi", tincan), lesson, userId }, CONTEXT);
+    const address = new URL(url);
+    expect(address.pathname).toBe("/p/token/story.html");
+    expect(address.searchParams.get("activity_id")).toBe("https://example.test/course");
+    const credential = authenticateXapi(tenant.db, address.searchParams.get("auth"), CONTEXT.now);
+    expect(credential).toMatchObject({ scope: "actor", registration: registration.registration });
+  });
+});
