@@ -1,6 +1,7 @@
 import { checkAttachments } from "~/models/xapi/attachments";
 import { mixedBoundary, parseMultipart, type AttachmentPart } from "~/models/xapi/multipart";
 import { storeStatements } from "~/models/xapi/statements.server";
+import { launchTracking } from "~/models/packages/tracking.server";
 import { boundsProblem, parseJson } from "./json";
 import { ATTACHMENT_BYTES, BATCH_BYTES, BATCH_STATEMENTS, STATEMENT_BYTES } from "./limits";
 import { emptyReply, jsonReply, textReply } from "./reply";
@@ -69,6 +70,8 @@ async function store(xapi: XapiContext, single: boolean) {
     attachments: parts.length ? { parts, files: xapi.files } : undefined,
     // Completed, passed and failed about a lesson of the organization feed its progress (lesson-results.server.ts).
     learning: { origin: new URL(xapi.baseUrl).origin, organization: xapi.organization },
+    // A package launch's statements answer to cmi5's rules and move its AU, course and lesson (tracking.server.ts).
+    launches: launchTracking(new URL(xapi.baseUrl).origin),
   });
   if (!outcome.ok) return { ok: false as const, response: textReply(xapi.version, outcome.status, outcome.message) };
   return { ok: true as const, ids: outcome.ids };

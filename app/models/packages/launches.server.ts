@@ -19,7 +19,7 @@ import { aus, type Cmi5Course } from "./cmi5-structure";
 import type { LaunchMode } from "./cmi5-rules";
 import type { TincanPackage } from "./tincan";
 import { abandonedStatement, cmi5LaunchUrl, launchData, launchedStatement, tincanLaunchUrl, type LmsStatementOf } from "./launch-data";
-import { lmsCredential } from "./lms-credential.server";
+import { lmsAuthority, lmsCredential } from "./lms-credential.server";
 import { lmsIds, openRegistration } from "./registrations.server";
 
 /*
@@ -71,20 +71,13 @@ export function abandonLaunch(
       abandonedStatement({ ...of, sessionId: launch.sessionId, timestamp: now }, last.getTime() - launch.launchedAt.getTime()),
       {
         version: "2.0.0",
-        authority: lmsAuthority(of.actor),
+        authority: lmsAuthority((of.actor.account as { homePage: string }).homePage),
         now,
       },
     );
   db.update(packageLaunches).set({ endedAt: now, endedBy: "abandoned" }).where(eq(packageLaunches.id, launch.id)).run();
   if (launch.credentialId) revokeXapiCredential(db, launch.credentialId, now);
 }
-
-/** The Agent the LMS's own statements name as their authority (the LRS writes its own in: decision 043). */
-const lmsAuthority = (actor: Record<string, unknown>) => ({
-  objectType: "Agent",
-  name: "Lectern",
-  account: { homePage: (actor.account as { homePage: string }).homePage, name: "lms" },
-});
 
 export function startLaunch(
   db: TenantConn,
@@ -143,7 +136,7 @@ export function startLaunch(
     const of = { actor, registration: registration.registration, sessionId, au, activityId, timestamp: now };
     const stored = storeStatements(tx, lmsCredential(tx, now), launchedStatement(of, au, { launchMode, launchUrl: url }), {
       version: "2.0.0",
-      authority: lmsAuthority(actor),
+      authority: lmsAuthority(context.origin),
       now,
     });
     if (!stored.ok) throw new Error(`the launched statement was refused: ${stored.message}`);

@@ -31,3 +31,8 @@ export function lmsCredential(db: TenantConn, now = new Date()): XapiCredential 
   if ("error" in made) throw new Error(made.error);
   return made.credential;
 }
+
+/** The Agent the LMS's own statements name as their authority (the LRS writes it in: decision 043). */
+export function lmsAuthority(origin: string) {
+  return { objectType: "Agent", name: "Lectern", account: { homePage: origin, name: "lms" } };
+}

@@ -33,7 +33,19 @@ export interface StoreOptions {
   attachments?: { parts: AttachmentPart[]; files: OrganizationFiles };
   /** The organization whose learners' lesson results the statements feed (lesson-results.server.ts); left out, none. */
   learning?: LessonFeed;
+  /** What the statements of a package's launch also answer to (app/models/packages/tracking.server.ts); left out, nothing. */
+  launches?: StatementHook;
   now?: Date;
+}
+
+/**
+ * Rules and records beside the LRS's own for the statements of some credentials (a package launch's: cmi5's
+ * session rules, the AU's state, satisfaction), run in the statements' transaction: `check` may refuse the
+ * batch (as sent, in order), `stored` follows each statement stored (not one sent again).
+ */
+export interface StatementHook {
+  check(tx: TenantConn, credential: XapiCredential, statements: Record<string, unknown>[]): string | null;
+  stored(tx: TenantConn, credential: XapiCredential, statement: Record<string, unknown>, stored: Date): void;
 }
 
 /** A checked statement (`statement`, and `raw`: the object as received, its keys in their order), with its index rows. */
@@ -171,7 +183,7 @@ function writeRows(
   tx: TenantConn,
   credential: XapiCredential,
   rows: Row[],
-  { version, authority, learning, now = new Date() }: StoreOptions,
+  { version, authority, learning, launches, now = new Date() }: StoreOptions,
 ): StoreOutcome {
   const existing = new Map(
     tx
@@ -186,6 +198,13 @@ function writeRows(
       .all()
       .map((r) => [r.id, r]),
   );
+  // A statement sent again is not checked again: it changes nothing.
+  const refused = launches?.check(
+    tx,
+    credential,
+    rows.filter((r) => !existing.has(r.statement.id!)).map((r) => r.raw),
+  );
+  if (refused) throw new Refusal({ ok: false, status: 400, message: refused });
   const last = tx.select({ stored: xapiStatements.stored }).from(xapiStatements).orderBy(desc(xapiStatements.seq)).limit(1).get();
   const stored = Math.max(now.getTime(), last?.stored ?? 0);
   const ids: string[] = [];
@@ -233,6 +252,7 @@ function writeRows(
     rememberDefinitions(tx, full);
     // A lesson completed, passed or failed feeds the learner's progress, in this transaction (decision 043, 10).
     if (learning) feedLessonResult(tx, statement, learning, new Date(stored));
+    launches?.stored(tx, credential, full, new Date(stored));
     ids.push(statement.id!);
   }
   // Voided once the whole batch is in: a target may come after its voiding statement.

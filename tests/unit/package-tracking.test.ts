@@ -1,0 +1,172 @@
+import fs from "node:fs";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  contentPackages,
+  courses,
+  lessonProgress,
+  lessons,
+  packageLaunches,
+  packageRegistrations,
+  users,
+  xapiStatements,
+  type ContentPackage,
+  type Lesson,
+} from "../../db/tenant";
+import { parseCourseStructure } from "~/models/packages/cmi5-structure";
+import { CMI5_CATEGORY, CMI5_VERBS, MASTERY_SCORE, MOVE_ON_CATEGORY, SESSION_ID } from "~/models/packages/cmi5-rules";
+import { fetchAuthToken, startLaunch } from "~/models/packages/launches.server";
+import { launchTracking } from "~/models/packages/tracking.server";
+import { parseTincan } from "~/models/packages/tincan";
+import { subscribeLearningEvents } from "~/models/subscribers.server";
+import { authenticateXapi } from "~/models/xapi/credentials.server";
+import { storeStatements } from "~/models/xapi/statements.server";
+import { tenantDatabasePerTest } from "../helpers/tenant-database";
+
+subscribeLearningEvents();
+
+/**
+ * A package launch's statements tracked (issue 48; docs/decisions/044-xapi-cmi5-packages.md, 6 and 7), through
+ * the statement store with the launches' hook as /xapi runs it, on a real tenant database: a cmi5 AU that
+ * initializes, completes, passes and terminates satisfies its block and the course (the LMS's satisfied
+ * statements) and completes the lesson; a statement that breaks cmi5's rules is refused with nothing stored;
+ * an xAPI package's completed completes its lesson.
+ */
+const tenant = tenantDatabasePerTest("lectern-package-tracking-");
+const ORIGIN = "https://acme.test";
+const NOW = new Date("2026-11-29T10:00:00Z");
+const CONTEXT = { origin: ORIGIN, contentBase: "https://1.scorm.test/p/t/", returnURL: `${ORIGIN}/`, now: NOW };
+const COURSE = parseCourseStructure(fs.readFileSync(path.join(__dirname, "..", "fixtures", "cmi5", "001-essentials.cmi5.xml"), "utf8"), {
+  inPackage: true,
+});
+const AU_ID = "https://w3id.org/xapi/cmi5/catapult/lts/au/001-essentials";
+
+let lesson: Lesson;
+let userId: number;
+const packageOf = (kind: "cmi5" | "xapi", structure: unknown): ContentPackage =>
+  tenant.db
+    .insert(contentPackages)
+    .values({ lessonId: lesson.id, kind, title: "P", folder: "f".repeat(24), structure, fileCount: 1, unpackedBytes: 1, uploadedBy: null })
+    .returning()
+    .get();
+
+beforeEach(() => {
+  const course = tenant.db.insert(courses).values({ title: "C", published: true }).returning().get();
+  lesson = tenant.db.insert(lessons).values({ courseId: course.id, title: "L", kind: "text", position: 0 }).returning().get();
+  userId = tenant.db
+    .insert(users)
+    .values({ email: "anna@acme.test", firstName: "Anna", lastName: "A", role: "learner" })
+    .returning()
+    .get().id;
+});
+
+/** A cmi5 launch with its credential fetched, and a sender of the AU's statements as /xapi stores them. */
+function launchCmi5() {
+  const started = startLaunch(tenant.db, { pkg: packageOf("cmi5", COURSE), lesson, userId }, CONTEXT);
+  const url = new URL(started.url);
+  const token = url.searchParams.get("fetch")!.split("/").pop()!;
+  const auth = (fetchAuthToken(tenant.db, token, { origin: ORIGIN, now: NOW }) as { authToken: string }).authToken;
+  const credential = authenticateXapi(tenant.db, `Basic ${auth}`, NOW)!;
+  const actor = JSON.parse(url.searchParams.get("actor")!);
+  const activityId = url.searchParams.get("activityId")!;
+  const statement = (verb: keyof typeof CMI5_VERBS, result?: object, moveOn = false) => ({
+    actor,
+    verb: { id: CMI5_VERBS[verb] },
+    object: { id: activityId },
+    ...(result ? { result } : {}),
+    context: {
+      registration: started.registration.registration,
+      contextActivities: { grouping: [{ id: AU_ID }], category: [{ id: CMI5_CATEGORY }, ...(moveOn ? [{ id: MOVE_ON_CATEGORY }] : [])] },
+      extensions: { [SESSION_ID]: started.launch.sessionId, [MASTERY_SCORE]: 0.9 },
+    },
+  });
+  const send = (s: object) =>
+    storeStatements(tenant.db, credential, s, {
+      version: "2.0.0",
+      authority: { mbox: "mailto:au@acme.test" },
+      launches: launchTracking(ORIGIN),
+      now: NOW,
+    });
+  return { started, statement, send };
+}
+const verbsOf = (registration: string) =>
+  tenant.db
+    .select({ verb: xapiStatements.verbId })
+    .from(xapiStatements)
+    .where(eq(xapiStatements.registration, registration))
+    .orderBy(xapiStatements.seq)
+    .all()
+    .map((r) => r.verb);
+const completedLesson = () =>
+  tenant.db.select().from(lessonProgress).where(eq(lessonProgress.lessonId, lesson.id)).get()?.completedAt ?? null;
+
+describe("A cmi5 launch's statements", () => {
+  it("complete and pass the AU, satisfy its block and the course, and complete the lesson", () => {
+    const { started, statement, send } = launchCmi5();
+    expect(send(statement("initialized"))).toMatchObject({ ok: true });
+    expect(send(statement("completed", { completion: true, duration: "PT5M" }, true))).toMatchObject({ ok: true });
+    expect(completedLesson()).toBeNull();
+    expect(send(statement("passed", { success: true, score: { scaled: 0.95 }, duration: "PT6M" }, true))).toMatchObject({ ok: true });
+    expect(completedLesson()).not.toBeNull();
+    expect(send(statement("terminated", { duration: "PT7M" }))).toMatchObject({ ok: true });
+    expect(verbsOf(started.registration.registration)).toEqual([
+      CMI5_VERBS.launched,
+      CMI5_VERBS.initialized,
+      CMI5_VERBS.completed,
+      CMI5_VERBS.passed,
+      CMI5_VERBS.satisfied,
+      CMI5_VERBS.satisfied,
+      CMI5_VERBS.terminated,
+    ]);
+    expect(tenant.db.select().from(packageRegistrations).get()!.satisfiedAt).not.toBeNull();
+    expect(tenant.db.select().from(packageLaunches).get()).toMatchObject({
+      endedBy: "terminated",
+      sent: ["initialized", "completed", "passed", "terminated"],
+    });
+    expect(send(statement("completed", { completion: true, duration: "PT1M" }, true))).toMatchObject({ ok: false, status: 400 });
+  });
+
+  it("refuse what breaks cmi5's rules, storing nothing of the batch", () => {
+    const { started, statement, send } = launchCmi5();
+    const refused = send([
+      statement("initialized"),
+      statement("passed", { success: true, score: { scaled: 0.5 }, duration: "PT1M" }, true),
+    ]);
+    expect(refused).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/mastery score/) });
+    expect(verbsOf(started.registration.registration)).toEqual([CMI5_VERBS.launched]);
+    expect(send(statement("completed", { completion: true, duration: "PT1M" }, true))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/initialized/),
+    });
+    expect(completedLesson()).toBeNull();
+  });
+});
+
+describe("An xAPI package launch's statements", () => {
+  it("complete the lesson with completed about the activity it was launched as", () => {
+    const tincan = parseTincan(
+      `<tincan><activities><activity id="https://example.test/course" type="http://adlnet.gov/expapi/activities/course"><name>C</name><launch>story.html</launch></activity></activities></tincan>`,
+    );
+    const { url } = startLaunch(tenant.db, { pkg: packageOf("xapi", tincan), lesson, userId }, CONTEXT);
+    const address = new URL(url);
+    const credential = authenticateXapi(tenant.db, address.searchParams.get("auth"), NOW)!;
+    const actor = JSON.parse(address.searchParams.get("actor")!);
+    const send = (objectId: string) =>
+      storeStatements(
+        tenant.db,
+        credential,
+        {
+          actor,
+          verb: { id: CMI5_VERBS.completed },
+          object: { id: objectId },
+          context: { registration: address.searchParams.get("registration") },
+        },
+        { version: "1.0.3", authority: { mbox: "mailto:au@acme.test" }, launches: launchTracking(ORIGIN), now: NOW },
+      );
+    expect(send("https://example.test/course/slide-3")).toMatchObject({ ok: true });
+    expect(completedLesson()).toBeNull();
+    expect(send("https://example.test/course")).toMatchObject({ ok: true });
+    expect(completedLesson()).not.toBeNull();
+  });
+});
