@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { isBusyError } from "~/models/database.server";
 import { authenticateXapi } from "~/models/xapi/credentials.server";
+import { fetchAuthToken } from "~/models/packages/launches.server";
 import { frame, type XapiCall } from "./request.server";
 import type { TenantDb } from "../../db/open";
 import { consistentThrough } from "~/models/xapi/statement-query.server";
@@ -35,6 +36,16 @@ export async function dispatchXapi(request: Request, context: AppLoadContext): P
   const { organization, db, platform } = context;
   if (!organization || !db) return textReply(null, 404, "This host has no Learning Record Store.");
   try {
+    // A cmi5 launch's one-use fetch address (cmi5 §8.2): a POST, answered 200 with the token or cmi5's error.
+    const fetched = /^\/xapi\/fetch\/([A-Za-z0-9_-]{20,100})$/.exec(new URL(request.url).pathname);
+    if (fetched) {
+      if (request.method !== "POST") return textReply(null, 405, "The fetch address is read with POST.", { Allow: "POST" });
+      const answer = fetchAuthToken(db, fetched[1], { origin: new URL(request.url).origin });
+      return jsonReply(
+        null,
+        JSON.stringify(answer.ok ? { "auth-token": answer.authToken } : { "error-code": answer.code, "error-text": answer.text }),
+      );
+    }
     const framed = await frame(request);
     if (!framed.ok) return textReply(null, framed.status, framed.message);
     const { call } = framed;

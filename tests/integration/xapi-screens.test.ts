@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { form, request } from "../helpers/http";
 import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, insertSession } from "../helpers/sessions";
-import { ACME, basic, statement, xapi } from "../helpers/xapi";
+import fs from "node:fs";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { contentPackages, lessons, users } from "../../db/tenant";
+import { parseCourseStructure } from "~/models/packages/cmi5-structure";
+import { startLaunch } from "~/models/packages/launches.server";
+import { ACME, basic, statement, withTenantDb, xapi } from "../helpers/xapi";
 
 /**
  * The LRS's screen and its /api calls (issue 47), as plain HTTP: the forms posted as a browser without
@@ -15,6 +21,12 @@ let admin: string;
 let learner: string;
 let token: string;
 const BASE = `/dashboard/organizations/${ACME.id}/lrs`;
+const COURSE = parseCourseStructure(
+  fs
+    .readFileSync(path.join(__dirname, "..", "fixtures", "cmi5", "001-essentials.cmi5.xml"), "utf8")
+    .replace(/index\.html\?paramA/, "https://content.example.test/index.html?paramA"),
+  { inPackage: false },
+);
 
 beforeAll(async () => {
   server = await startInProcess();
@@ -111,5 +123,46 @@ describe("/api/xapi", () => {
       revoked: true,
     });
     expect((await xapi(server, ACME.host, "GET", "statements", { auth: basic(credential.key, credential.secret) })).status).toBe(401);
+  });
+});
+
+describe("A cmi5 launch's fetch address", () => {
+  it("answers its token once to a POST from any origin, then cmi5's error 1; an unknown one error 2", async () => {
+    const { url } = withTenantDb(server, ACME.id, (db) => {
+      const lesson = db.select().from(lessons).orderBy(lessons.id).get()!;
+      const learner = db.select().from(users).where(eq(users.email, "learner@acme.test")).get()!;
+      const pkg = db
+        .insert(contentPackages)
+        .values({
+          lessonId: lesson.id,
+          kind: "cmi5",
+          title: "P",
+          folder: null,
+          structure: COURSE,
+          fileCount: 0,
+          unpackedBytes: 0,
+          uploadedBy: null,
+        })
+        .returning()
+        .get();
+      return startLaunch(
+        db,
+        { pkg, lesson, userId: learner.id },
+        { origin: `http://${ACME.host}`, contentBase: "https://content.example.test/", returnURL: "/" },
+      );
+    });
+    const fetchPath = new URL(new URL(url).searchParams.get("fetch")!).pathname;
+    const post = () => request(server.port, ACME.host, fetchPath, { method: "POST", headers: { Origin: "https://content.example.test" } });
+    const first = await post();
+    expect(first.status).toBe(200);
+    expect(first.headers["access-control-allow-origin"]).toBe("*");
+    const token = JSON.parse(first.body)["auth-token"];
+    const credential = (await xapi(server, ACME.host, "GET", "statements", { auth: `Basic ${token}` })).status;
+    expect(credential).toBe(200);
+    expect(JSON.parse((await post()).body)).toMatchObject({ "error-code": "1" });
+    expect(
+      JSON.parse((await request(server.port, ACME.host, "/xapi/fetch/unknown-token-0000000000", { method: "POST" })).body),
+    ).toMatchObject({ "error-code": "2" });
+    expect((await request(server.port, ACME.host, fetchPath)).status).toBe(405);
   });
 });
