@@ -19,6 +19,7 @@ import { CMI5_CATEGORY, CMI5_VERBS, MASTERY_SCORE, MOVE_ON_CATEGORY, SESSION_ID 
 import { fetchAuthToken, startLaunch } from "~/models/packages/launches.server";
 import { launchTracking } from "~/models/packages/tracking.server";
 import { parseTincan } from "~/models/packages/tincan";
+import { waiveAu } from "~/models/packages/waivers.server";
 import { subscribeLearningEvents } from "~/models/subscribers.server";
 import { authenticateXapi } from "~/models/xapi/credentials.server";
 import { storeStatements } from "~/models/xapi/statements.server";
@@ -167,6 +168,22 @@ describe("An xAPI package launch's statements", () => {
     expect(send("https://example.test/course/slide-3")).toMatchObject({ ok: true });
     expect(completedLesson()).toBeNull();
     expect(send("https://example.test/course")).toMatchObject({ ok: true });
+    expect(completedLesson()).not.toBeNull();
+  });
+});
+
+describe("Waiving an AU", () => {
+  it("writes waived with its reason once, and satisfies what the AU was missing, completing the lesson", () => {
+    const pkg = packageOf("cmi5", COURSE);
+    const waive = () => waiveAu(tenant.db, { pkg, lesson, userId, auId: AU_ID, reason: "Administrative", origin: ORIGIN, now: NOW });
+    expect(waive()).toEqual({ ok: true });
+    expect(waive()).toEqual({ ok: false, problem: "already" });
+    expect(waiveAu(tenant.db, { pkg, lesson, userId, auId: "https://nowhere.test/au", reason: "x", origin: ORIGIN })).toEqual({
+      ok: false,
+      problem: "no_au",
+    });
+    const registration = tenant.db.select().from(packageRegistrations).get()!;
+    expect(verbsOf(registration.registration)).toEqual([CMI5_VERBS.waived, CMI5_VERBS.satisfied, CMI5_VERBS.satisfied]);
     expect(completedLesson()).not.toBeNull();
   });
 });
