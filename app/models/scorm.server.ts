@@ -170,7 +170,7 @@ export function sweepScormIncoming(dataDir: string, organizationId: number) {
  * A file of a package on disk, or null: the path is decoded, normalised and must stay inside the
  * package's folder (and must not be a symlink, though unpacking never makes one).
  */
-export function packageFile(dataDir: string, organizationId: number, pkg: ScormPackage, relative: string): string | null {
+export function packageFile(dataDir: string, organizationId: number, pkg: Pick<ScormPackage, "folder">, relative: string): string | null {
   const clean = launchFile(relative);
   if (!clean) return null;
   const folder = path.join(scormRoot(dataDir, organizationId), pkg.folder);

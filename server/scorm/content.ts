@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { NextFunction, Request, Response } from "express";
 import { DatabaseUnavailableError, type TenantDb } from "../../db/open";
+import type { Organization } from "../../db/platform";
 import { getOrganization } from "../../app/models/organization.server";
 import { isLanguage, type Language } from "../../app/utils/i18n";
 import { resources } from "../../app/utils/i18n.server";
@@ -14,6 +15,7 @@ import { rateLimits } from "../protection";
 import { sendStatusPage } from "../status-page";
 import { openedBy } from "./access";
 import { receiveCommit } from "./commit";
+import { packageCsp, sendPackageFile } from "./package-files";
 
 /**
  * SCORM content (docs/decisions/020-scorm.md): served only on `<organization id>.<SCORM_DOMAIN>`, an
@@ -199,6 +201,8 @@ export function serveScormContent(platform: Platform) {
       );
     }
 
+    const packaged = /^\/c\/([^/]+)\/(.+)$/.exec(req.path);
+    if (packaged) return servePackaged(platform, organization, { token: packaged[1]!, rest: packaged[2]! }, req, res, notFound);
     const m = /^\/p\/([^/]+)\/(.+)$/.exec(req.path);
     if (!m) return notFound();
     const token = verifyScormToken(platform, organization.id, m[1]);
@@ -259,4 +263,31 @@ export function serveScormContent(platform: Platform) {
       return sendStatusPage(req, res, 503, { language: organization.language });
     }
   };
+}
+
+/** An xAPI or cmi5 package's file (./package-files.ts), read from the database's answer, sent after it is given back. */
+function servePackaged(
+  platform: Platform,
+  organization: Organization,
+  address: { token: string; rest: string },
+  req: Request,
+  res: Response,
+  notFound: () => void,
+) {
+  let file: string | void;
+  try {
+    file = platform.tenants.withTenant(organization.id, (db) => sendPackageFile(platform, organization, db, address, notFound));
+  } catch (error) {
+    if (!(error instanceof DatabaseUnavailableError)) throw error;
+    return sendStatusPage(req, res, 503, { language: organization.language });
+  }
+  if (!file) return;
+  res.setHeader("Content-Security-Policy", packageCsp(platform.originFor(organization)));
+  res.sendFile(
+    file,
+    { headers: { "Content-Type": contentType(file), "Cache-Control": "private, max-age=3600" }, acceptRanges: true, dotfiles: "allow" },
+    (error) => {
+      if (error && !res.headersSent) notFound();
+    },
+  );
 }

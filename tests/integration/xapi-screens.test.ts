@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { form, request } from "../helpers/http";
 import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, insertSession } from "../helpers/sessions";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { contentPackages, lessons, users } from "../../db/tenant";
 import { parseCourseStructure } from "~/models/packages/cmi5-structure";
 import { startLaunch } from "~/models/packages/launches.server";
+import { packageContentBase } from "~/models/packages/content-address.server";
 import { ACME, basic, statement, withTenantDb, xapi } from "../helpers/xapi";
 
 /**
@@ -164,5 +166,55 @@ describe("A cmi5 launch's fetch address", () => {
       JSON.parse((await request(server.port, ACME.host, "/xapi/fetch/unknown-token-0000000000", { method: "POST" })).body),
     ).toMatchObject({ "error-code": "2" });
     expect((await request(server.port, ACME.host, fetchPath)).status).toBe(405);
+  });
+});
+
+describe("A package's files on the content origin", () => {
+  it("are served to a learner who may open the lesson, with a CSP that reaches the LRS alone, and never with a SCORM token", async () => {
+    const CONTENT = `${ACME.id}.scorm.localhost:${server.port}`;
+    const { lessonId, userId, packageId, folder } = withTenantDb(server, ACME.id, (db) => {
+      const lesson = db.select().from(lessons).where(eq(lessons.kind, "text")).orderBy(lessons.id).get()!;
+      const learner = db.select().from(users).where(eq(users.email, "learner@acme.test")).get()!;
+      db.delete(contentPackages).where(eq(contentPackages.lessonId, lesson.id)).run();
+      const pkg = db
+        .insert(contentPackages)
+        .values({
+          lessonId: lesson.id,
+          kind: "cmi5",
+          title: "P",
+          folder: "a".repeat(24),
+          structure: COURSE,
+          fileCount: 1,
+          unpackedBytes: 9,
+          uploadedBy: null,
+        })
+        .returning()
+        .get();
+      return { lessonId: lesson.id, userId: learner.id, packageId: pkg.id, folder: pkg.folder! };
+    });
+    const dir = path.join(server.dataDir, `org-${ACME.id}`, "scorm", folder);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "index.html"), "<p>AU</p>");
+    // The server's own signer: its key is the data directory's (server/platform.ts).
+    const secret = fs.readFileSync(path.join(server.dataDir, "secret.key"));
+    const signer = {
+      signValue: (purpose: string, value: string) => crypto.createHmac("sha256", secret).update(`${purpose}:${value}`).digest("base64url"),
+      verifyValue: () => false,
+    };
+    const base = packageContentBase(signer, {
+      contentOrigin: `http://${CONTENT}`,
+      organizationId: ACME.id,
+      lessonId,
+      userId,
+      packageId,
+      preview: false,
+    });
+    const file = await request(server.port, CONTENT, `${new URL(base).pathname}index.html`);
+    expect(file.status).toBe(200);
+    expect(file.body).toBe("<p>AU</p>");
+    expect(file.headers["content-security-policy"]).toContain(`connect-src 'self' http://${ACME.host}:${server.port}/xapi/`);
+    const scormToken = new URL(base).pathname.replace("/c/", "/p/");
+    expect((await request(server.port, CONTENT, `${scormToken}index.html`)).status).toBe(404);
+    expect((await request(server.port, CONTENT, `${new URL(base).pathname}../../etc/passwd`)).status).toBe(404);
   });
 });
