@@ -45,8 +45,14 @@ export function xapiMayVoid(grant: XapiGrant, sentBy: number | null | undefined)
  * Why a credential may not read (or write) a document of this kind and agent, or null when it may: an
  * `actor` credential only its own agent's state and profile, and activity profiles to read.
  */
-export function xapiDocumentRefusal(grant: XapiGrant, document: { kind: string; agentKey: string | null; write: boolean }): string | null {
+export function xapiDocumentRefusal(
+  grant: XapiGrant,
+  document: { kind: string; agentKey: string | null; write: boolean; documentId?: string },
+): string | null {
   if (grant.scope !== "actor") return null;
+  // cmi5 §10.2.1: the AU reads the LMS's launch data and never changes it.
+  if (document.write && document.kind === "state" && document.documentId === "LMS.LaunchData")
+    return "LMS.LaunchData is the LMS's: content may read it, not change it.";
   if (document.kind === "activity-profile") return document.write ? "This credential may not change activity profiles." : null;
   if (document.agentKey !== grant.actorKey) return "This credential may only use its own agent's documents.";
   return null;
@@ -55,4 +61,9 @@ export function xapiDocumentRefusal(grant: XapiGrant, document: { kind: string; 
 /** Whether a credential may read what the LRS knows of an agent (`/agents`): its own, unless it reads all. */
 export function xapiMayReadAgent(grant: XapiGrant, agentKey: string): boolean {
   return grant.scope !== "actor" || agentKey === grant.actorKey;
+}
+
+/** The documents a credential reaches: a `write` credential only those it wrote (decision 043, "Credentials"). */
+export function xapiDocumentReach(grant: XapiGrant): { writtenBy?: number } {
+  return grant.scope === "write" ? { writtenBy: grant.id } : {};
 }

@@ -1,5 +1,5 @@
 import type { XapiDocumentKind } from "../../db/tenant";
-import { xapiDocumentRefusal } from "~/access/xapi";
+import { xapiDocumentReach, xapiDocumentRefusal } from "~/access/xapi";
 import { agentKey } from "~/models/xapi/agents";
 import {
   deleteDocument,
@@ -38,6 +38,7 @@ function placeOf(kind: XapiDocumentKind, xapi: XapiContext): DocumentPlace | str
     activityId: kind === "agent-profile" ? undefined : params.activityId,
     agentKey: kind === "activity-profile" ? undefined : (agentKey(agentOf(params.agent!)) ?? undefined),
     registration: kind === "state" ? (params.registration ?? null) : null,
+    ...xapiDocumentReach(xapi.credential),
   };
 }
 
@@ -47,7 +48,12 @@ export function documentResource(kind: XapiDocumentKind): Handler {
     const place = placeOf(kind, xapi);
     if (typeof place === "string") return textReply(version, 400, `${place} is required.`);
     const write = call.method !== "GET" && call.method !== "HEAD";
-    const refusal = xapiDocumentRefusal(xapi.credential, { kind, agentKey: place.agentKey ?? null, write });
+    const refusal = xapiDocumentRefusal(xapi.credential, {
+      kind,
+      agentKey: place.agentKey ?? null,
+      write,
+      documentId: params[ID_PARAM[kind]],
+    });
     if (refusal) return textReply(version, 403, refusal);
     const documentId = params[ID_PARAM[kind]];
     if (call.method === "PUT" || call.method === "POST") {
@@ -75,6 +81,8 @@ export function documentResource(kind: XapiDocumentKind): Handler {
       headers: {
         ...Object.fromEntries(emptyReply(version).headers),
         "Content-Type": document.contentType,
+        // Bytes a client stored, whatever type it named: never shown as a page (the reply is also sandboxed).
+        "Content-Disposition": "attachment",
         ETag: document.etag,
         "Last-Modified": new Date(document.updated).toUTCString(),
       },
@@ -98,7 +106,12 @@ async function put(xapi: XapiContext, key: DocumentPlace & { documentId: string 
     xapi.db,
     key,
     { contentType, body },
-    { method, preconditions: preconditions(xapi), requirePrecondition: preconditionRule(key.kind, version) },
+    {
+      method,
+      preconditions: preconditions(xapi),
+      requirePrecondition: preconditionRule(key.kind, version),
+      credentialId: xapi.credential.id,
+    },
   );
   return outcome.ok
     ? emptyReply(version, 204, outcome.etag ? { ETag: outcome.etag } : {})

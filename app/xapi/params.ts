@@ -94,7 +94,7 @@ function valueProblem(name: string, value: string): string | null {
     case "profileId":
       return value.length > 0 && value.length <= 1000 ? null : `${name} must be 1 to 1000 characters.`;
     case "more":
-      return value.length <= 8192 ? null : "more is not a paging token of this LRS.";
+      return value.length <= 65_536 ? null : "more is not a paging token of this LRS.";
     default:
       return null;
   }

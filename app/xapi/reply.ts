@@ -16,6 +16,9 @@ export function baseHeaders(version: XapiVersion | null, extra: HeadersInit = {}
   headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
   headers.set("X-Experience-API-Version", version ?? "2.0.0");
   headers.set("Cache-Control", "no-store");
+  // Nothing /xapi answers is a page: a document of any type never runs or renders as one on this origin.
+  headers.set("Content-Security-Policy", "sandbox; default-src 'none'; frame-ancestors 'none'");
+  headers.set("X-Content-Type-Options", "nosniff");
   return headers;
 }
 

@@ -126,6 +126,8 @@ export const xapiDocuments = sqliteTable(
     body: blob("body", { mode: "buffer" }).notNull(),
     etag: text("etag").notNull(),
     updated: integer("updated").notNull(),
+    /** The credential that last wrote it (null: the LMS, or a credential since deleted); a `write` credential reaches only its own. */
+    credentialId: integer("credential_id").references(() => xapiCredentials.id, { onDelete: "set null" }),
   },
   (t) => [uniqueIndex("xapi_documents_key_unique").on(t.kind, t.activityId, t.agentKey, t.registration, t.documentId)],
 );

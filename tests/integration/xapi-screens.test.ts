@@ -161,6 +161,20 @@ describe("A cmi5 launch's fetch address", () => {
     const token = JSON.parse(first.body)["auth-token"];
     const credential = (await xapi(server, ACME.host, "GET", "statements", { auth: `Basic ${token}` })).status;
     expect(credential).toBe(200);
+    // The AU reads its launch data, served as bytes that never render as a page here, and may not change it.
+    const launchParams = new URL(url).searchParams;
+    const state = `activities/state?${new URLSearchParams({
+      activityId: launchParams.get("activityId")!,
+      agent: launchParams.get("actor")!,
+      registration: launchParams.get("registration")!,
+      stateId: "LMS.LaunchData",
+    })}`;
+    const launchData = await xapi(server, ACME.host, "GET", state, { auth: `Basic ${token}` });
+    expect(launchData.status).toBe(200);
+    expect(JSON.parse(launchData.body)).toMatchObject({ launchMode: "Normal" });
+    expect(launchData.headers["content-security-policy"]).toContain("sandbox");
+    expect(launchData.headers["content-disposition"]).toBe("attachment");
+    expect((await xapi(server, ACME.host, "PUT", state, { auth: `Basic ${token}`, body: { launchMode: "Browse" } })).status).toBe(403);
     expect(JSON.parse((await post()).body)).toMatchObject({ "error-code": "1" });
     expect(
       JSON.parse((await request(server.port, ACME.host, "/xapi/fetch/unknown-token-0000000000", { method: "POST" })).body),

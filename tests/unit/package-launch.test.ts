@@ -100,6 +100,9 @@ describe("A cmi5 launch", () => {
     const stored = statementsOf(registration.registration);
     expect(stored.map((s) => s.verb)).toEqual([CMI5_VERBS.launched]);
     expect(JSON.parse(stored[0].json).object.id).toBe(activityId);
+    // cmi5 §9.6.3.4: the launch address without its launch parameters (the fetch token is nobody else's).
+    const launchUrl = JSON.parse(stored[0].json).context.extensions["https://w3id.org/xapi/cmi5/context/extensions/launchurl"];
+    expect(launchUrl).toBe("https://1.scorm.test/p/token/index.html?paramA=1&paramB=2");
   });
 
   it("hands its credential out once through the fetch address, bound to the learner and registration", () => {
@@ -111,6 +114,13 @@ describe("A cmi5 launch", () => {
     expect(credential).toMatchObject({ scope: "actor", actorKey: `account:${ORIGIN}|${userId}`, registration: registration.registration });
     expect(fetchAuthToken(tenant.db, token, { origin: ORIGIN, now: CONTEXT.now })).toMatchObject({ ok: false, code: "1" });
     expect(fetchAuthToken(tenant.db, "not-a-token", { origin: ORIGIN })).toMatchObject({ ok: false, code: "2" });
+    // Not fetched within half an hour of its launch: the token is worth nothing.
+    const late = startLaunch(tenant.db, { pkg: cmi5, lesson, userId }, CONTEXT);
+    const lateToken = new URL(late.url).searchParams.get("fetch")!.split("/").pop()!;
+    expect(fetchAuthToken(tenant.db, lateToken, { origin: ORIGIN, now: new Date(CONTEXT.now.getTime() + 31 * 60_000) })).toMatchObject({
+      ok: false,
+      code: "2",
+    });
   });
 
   it("abandons a launch that never terminated when the AU is launched again, and ends its credential", () => {
@@ -135,6 +145,27 @@ describe("A cmi5 launch", () => {
     expect(retake.registration.registration).not.toBe(first.registration.registration);
     const rows = tenant.db.select().from(packageRegistrations).all();
     expect(rows.map((r) => r.closedAt !== null)).toEqual([true, false]);
+    // The old registration's launch, still running, was abandoned rather than left open.
+    expect(tenant.db.select().from(packageLaunches).where(eq(packageLaunches.id, first.launch.id)).get()).toMatchObject({
+      endedBy: "abandoned",
+    });
+  });
+
+  it("satisfies a course whose AUs are all NotApplicable as the registration is used, and completes the lesson", () => {
+    const open = parseCourseStructure(
+      fs
+        .readFileSync(path.join(__dirname, "..", "fixtures", "cmi5", "001-essentials.cmi5.xml"), "utf8")
+        .replace('moveOn="CompletedAndPassed"', 'moveOn="NotApplicable"'),
+      { inPackage: true },
+    );
+    tenant.db.delete(contentPackages).run();
+    const { registration } = startLaunch(tenant.db, { pkg: packageOf("cmi5", open), lesson, userId }, CONTEXT);
+    expect(registration.satisfiedAt).not.toBeNull();
+    expect(statementsOf(registration.registration).map((s) => s.verb)).toEqual([
+      CMI5_VERBS.launched,
+      CMI5_VERBS.satisfied,
+      CMI5_VERBS.satisfied,
+    ]);
   });
 });
 

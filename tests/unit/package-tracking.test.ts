@@ -10,7 +10,9 @@ import {
   packageLaunches,
   packageRegistrations,
   users,
+  xapiCredentials,
   xapiStatements,
+  type XapiCredential,
   type ContentPackage,
   type Lesson,
 } from "../../db/tenant";
@@ -21,7 +23,8 @@ import { launchTracking } from "~/models/packages/tracking.server";
 import { parseTincan } from "~/models/packages/tincan";
 import { waiveAu } from "~/models/packages/waivers.server";
 import { subscribeLearningEvents } from "~/models/subscribers.server";
-import { authenticateXapi } from "~/models/xapi/credentials.server";
+import { authenticateXapi, createXapiCredential } from "~/models/xapi/credentials.server";
+import type { Organization } from "../../db/platform";
 import { storeStatements } from "~/models/xapi/statements.server";
 import { tenantDatabasePerTest } from "../helpers/tenant-database";
 
@@ -126,6 +129,28 @@ describe("A cmi5 launch's statements", () => {
       sent: ["initialized", "completed", "passed", "terminated"],
     });
     expect(send(statement("completed", { completion: true, duration: "PT1M" }, true))).toMatchObject({ ok: false, status: 400 });
+    // The session is over, and its credential with it.
+    expect(tenant.db.select().from(xapiCredentials).where(eq(xapiCredentials.scope, "actor")).get()!.revokedAt).not.toBeNull();
+  });
+
+  it("are the only way a package's lesson is completed: a plain completed about the lesson changes nothing", () => {
+    packageOf("cmi5", COURSE);
+    const reporter = createXapiCredential(tenant.db, { name: "reports", scope: "all", userId: null }) as { credential: XapiCredential };
+    const plain = {
+      actor: { objectType: "Agent", account: { homePage: ORIGIN, name: String(userId) } },
+      verb: { id: CMI5_VERBS.completed },
+      object: { id: `${ORIGIN}/courses/${lesson.courseId}/lessons/${lesson.id}` },
+    };
+    const feed = { origin: ORIGIN, organization: { id: 1, language: "en" } as Organization };
+    expect(
+      storeStatements(tenant.db, reporter.credential, plain, {
+        version: "2.0.0",
+        authority: { mbox: "mailto:r@acme.test" },
+        learning: feed,
+        now: NOW,
+      }),
+    ).toMatchObject({ ok: true });
+    expect(completedLesson()).toBeNull();
   });
 
   it("refuse what breaks cmi5's rules, storing nothing of the batch", () => {

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { TenantDb } from "../../db/open";
 import { tenantDatabasePerTest } from "../helpers/tenant-database";
 import { deleteDocument, deleteDocuments, documentIds, getDocument, writeDocument, type DocumentKey } from "~/models/xapi/documents.server";
+import { createXapiCredential } from "~/models/xapi/credentials.server";
 
 /**
  * The LRS's documents (issue 47; docs/decisions/043-learning-record-store.md, "Documents") on a real tenant
@@ -94,5 +95,26 @@ describe("xAPI documents", () => {
     expect(deleteDocuments(db, STATE)).toBe(1);
     expect(documentIds(db, STATE)).toEqual([]);
     expect(read(registered)).not.toBeNull();
+  });
+
+  it("keep a write credential to the documents it wrote: another's is neither read, listed, changed nor deleted", () => {
+    const made = (name: string) =>
+      (createXapiCredential(db, { name, scope: "write", userId: null }) as { credential: { id: number } }).credential.id;
+    const one = made("one");
+    const other = made("other");
+    expect(
+      writeDocument(db, { ...STATE, writtenBy: one }, json({ a: 1 }), { method: "PUT", requirePrecondition: "never", credentialId: one }),
+    ).toMatchObject({ ok: true });
+    const theirs = { ...STATE, writtenBy: other };
+    expect(getDocument(db, theirs)).toBeNull();
+    expect(documentIds(db, theirs)).toEqual([]);
+    expect(writeDocument(db, theirs, json({ a: 2 }), { method: "PUT", requirePrecondition: "never", credentialId: other })).toMatchObject({
+      ok: false,
+      status: 403,
+    });
+    deleteDocument(db, theirs);
+    deleteDocuments(db, theirs);
+    expect(read({ ...STATE, writtenBy: one })?.body).toBe('{"a":1}');
+    expect(read(STATE)?.body).toBe('{"a":1}');
   });
 });

@@ -21,6 +21,7 @@ import type { TincanPackage } from "./tincan";
 import { abandonedStatement, cmi5LaunchUrl, launchData, launchedStatement, tincanLaunchUrl, type LmsStatementOf } from "./launch-data";
 import { lmsAuthority, lmsCredential } from "./lms-credential.server";
 import { lmsIds, openRegistration } from "./registrations.server";
+import { evaluateSatisfaction } from "./satisfaction.server";
 
 /*
  * Launching a package lesson (docs/decisions/044-xapi-cmi5-packages.md, 5 and 6). A launch belongs to the
@@ -33,6 +34,8 @@ import { lmsIds, openRegistration } from "./registrations.server";
 
 /** How long a launch's credential lives: a working day. */
 export const LAUNCH_HOURS = 8;
+/** How long after its launch a cmi5 AU may fetch its token (§8.2: the AU fetches it as it starts). */
+export const FETCH_MINUTES = 30;
 
 export interface LaunchContext {
   /** The organization's origin (`https://acme.example`): the LRS is at `<origin>/xapi/`. */
@@ -93,23 +96,20 @@ export function startLaunch(
 ): Started {
   const now = context.now ?? new Date();
   return db.transaction((tx) => {
-    const registration = openRegistration(tx, { lessonId: lesson.id, userId, fresh, now });
     const actor = learnerAgent(context.origin, { id: userId });
     const ids = lmsIds(context.origin, lesson);
     const cmi5 = pkg.kind === "cmi5";
-    for (const running of runningLaunch(tx, registration.id))
+    // Launches still running in the open registration are abandoned first, a retake's included (cmi5 §9.3.6).
+    const open = openRegistration(tx, { lessonId: lesson.id, userId, now });
+    for (const running of runningLaunch(tx, open.id))
       abandonLaunch(
         tx,
         running,
-        {
-          actor,
-          registration: registration.registration,
-          au: { id: running.auId },
-          activityId: cmi5 ? ids.au(running.auId) : running.auId,
-        },
+        { actor, registration: open.registration, au: { id: running.auId }, activityId: cmi5 ? ids.au(running.auId) : running.auId },
         cmi5,
         now,
       );
+    const registration = fresh ? openRegistration(tx, { lessonId: lesson.id, userId, fresh, now }) : open;
     const sessionId = crypto.randomUUID();
     if (!cmi5)
       return startTincan(tx, { pkg: pkg.structure as TincanPackage, lesson, registration, actor, sessionId, launchMode }, context, now);
@@ -118,8 +118,9 @@ export function startLaunch(
     if (!au) throw new Error(`no AU ${auId} in the package`);
     const activityId = ids.au(au.id);
     const fetchToken = randomToken();
+    const auUrl = /^[a-z][a-z0-9+.-]*:/i.test(au.url) ? au.url : `${context.contentBase}${au.url}`;
     const url = cmi5LaunchUrl({
-      url: /^[a-z][a-z0-9+.-]*:/i.test(au.url) ? au.url : `${context.contentBase}${au.url}`,
+      url: auUrl,
       endpoint: `${context.origin}/xapi/`,
       fetch: `${context.origin}/xapi/fetch/${fetchToken}`,
       actor,
@@ -134,7 +135,7 @@ export function startLaunch(
       { method: "PUT", requirePrecondition: "never", now },
     );
     const of = { actor, registration: registration.registration, sessionId, au, activityId, timestamp: now };
-    const stored = storeStatements(tx, lmsCredential(tx, now), launchedStatement(of, au, { launchMode, launchUrl: url }), {
+    const stored = storeStatements(tx, lmsCredential(tx, now), launchedStatement(of, au, { launchMode, launchUrl: auUrl }), {
       version: "2.0.0",
       authority: lmsAuthority(context.origin),
       now,
@@ -152,7 +153,10 @@ export function startLaunch(
       })
       .returning()
       .get();
-    return { launch, registration, url };
+    // moveOn is evaluated as the registration is used (§9.6.1): NotApplicable AUs are met from the start.
+    evaluateSatisfaction(tx, { registration, course, origin: context.origin, sessionId, auId: au.id }, now);
+    const current = tx.select().from(packageRegistrations).where(eq(packageRegistrations.id, registration.id)).get()!;
+    return { launch, registration: current, url };
   });
 }
 
@@ -224,7 +228,8 @@ export function fetchAuthToken(db: TenantConn, token: string, { origin, now = ne
       .innerJoin(packageRegistrations, eq(packageRegistrations.id, packageLaunches.registrationId))
       .where(eq(packageLaunches.fetchTokenHash, hashToken(token)))
       .get();
-    if (!found || found.launch.endedAt) return { ok: false, code: "2", text: "This launch is not known or has ended." };
+    if (!found || found.launch.endedAt || now.getTime() - found.launch.launchedAt.getTime() > FETCH_MINUTES * 60_000)
+      return { ok: false, code: "2", text: "This launch is not known, has ended or was not started here just now." };
     if (found.launch.fetchedAt) return { ok: false, code: "1", text: "The authorization token has already been returned." };
     const made = createXapiCredential(tx, {
       name: "cmi5 launch",

@@ -33,7 +33,7 @@ export function auStates(db: TenantConn, registrationId: number): Map<string, Au
 }
 
 const met = (au: Cmi5Au, state: AuState | undefined) =>
-  auSatisfied(au.moveOn, { completed: !!state?.completed, passed: !!state?.passed, waived: !!state?.waivedReason });
+  auSatisfied(au.moveOn, { completed: !!state?.completed, passed: !!state?.passed, waived: (state?.waivedReason ?? null) !== null });
 
 function blockMet(block: Cmi5Block | Cmi5Course, states: Map<string, AuState>): boolean {
   return block.children.every((m) => (m.kind === "au" ? met(m, states.get(m.id)) : blockMet(m, states)));

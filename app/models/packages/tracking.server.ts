@@ -3,6 +3,7 @@ import type { TenantConn } from "../../../db/open";
 import { cmi5AuStates, contentPackages, lessons, packageLaunches, packageRegistrations } from "../../../db/tenant";
 import { completeLesson } from "../learning.server";
 import type { StatementHook } from "../xapi/statements.server";
+import { revokeXapiCredential } from "../xapi/credentials.server";
 import { aus, type Cmi5Course } from "./cmi5-structure";
 import { afterStatement, CMI5_CATEGORY, CMI5_VERBS, cmi5Refusal, type Cmi5Session, type Cmi5Verb } from "./cmi5-rules";
 import { evaluateSatisfaction } from "./satisfaction.server";
@@ -72,6 +73,8 @@ function recordCmi5(tx: TenantConn, found: Found, statement: Json, origin: strin
     })
     .where(eq(packageLaunches.id, found.launch.id))
     .run();
+  // The session is over: its credential too (§8.2: the token lasts the session).
+  if (next.ended && !session.ended && found.launch.credentialId) revokeXapiCredential(tx, found.launch.credentialId, now);
   const categories = (((statement.context as Json | undefined)?.contextActivities as Json | undefined)?.category ?? []) as Json[];
   if (!categories.some((c) => c.id === CMI5_CATEGORY)) return;
   const verb = verbOf(statement);

@@ -19,7 +19,7 @@ import { auStates, evaluateSatisfaction } from "./satisfaction.server";
 /** cmi5's suggested reasons (§9.5.5.2); any text is allowed. */
 export const WAIVER_REASONS = ["Tested Out", "Equivalent AU", "Equivalent Outside Activity", "Administrative"] as const;
 
-export type Waived = { ok: true } | { ok: false; problem: "no_au" | "already" | "not_cmi5" };
+export type Waived = { ok: true } | { ok: false; problem: "no_au" | "already" | "not_cmi5" | "no_reason" };
 
 export function waiveAu(
   db: TenantConn,
@@ -34,11 +34,13 @@ export function waiveAu(
   }: { pkg: ContentPackage; lesson: Lesson; userId: number; auId: string; reason: string; origin: string; now?: Date },
 ): Waived {
   if (pkg.kind !== "cmi5") return { ok: false, problem: "not_cmi5" };
+  const why = reason.trim().slice(0, 200);
+  if (!why) return { ok: false, problem: "no_reason" };
   const course = pkg.structure as Cmi5Course;
   if (!aus(course.children).some((a) => a.id === auId)) return { ok: false, problem: "no_au" };
   return db.transaction((tx): Waived => {
     const registration = openRegistration(tx, { lessonId: lesson.id, userId, now });
-    if (auStates(tx, registration.id).get(auId)?.waivedReason) return { ok: false, problem: "already" };
+    if ((auStates(tx, registration.id).get(auId)?.waivedReason ?? null) !== null) return { ok: false, problem: "already" };
     const sessionId = crypto.randomUUID();
     const of = {
       actor: learnerAgent(origin, { id: userId }),
@@ -48,15 +50,15 @@ export function waiveAu(
       activityId: lmsIds(origin, lesson).au(auId),
       timestamp: now,
     };
-    const stored = storeStatements(tx, lmsCredential(tx, now), waivedStatement(of, reason.trim().slice(0, 200)), {
+    const stored = storeStatements(tx, lmsCredential(tx, now), waivedStatement(of, why), {
       version: "2.0.0",
       authority: lmsAuthority(origin),
       now,
     });
     if (!stored.ok) throw new Error(`the waived statement was refused: ${stored.message}`);
     tx.insert(cmi5AuStates)
-      .values({ registrationId: registration.id, auId, waivedReason: reason })
-      .onConflictDoUpdate({ target: [cmi5AuStates.registrationId, cmi5AuStates.auId], set: { waivedReason: reason } })
+      .values({ registrationId: registration.id, auId, waivedReason: why })
+      .onConflictDoUpdate({ target: [cmi5AuStates.registrationId, cmi5AuStates.auId], set: { waivedReason: why } })
       .run();
     evaluateSatisfaction(tx, { registration, course, origin, sessionId, auId }, now);
     return { ok: true };

@@ -14,6 +14,8 @@ export interface DocumentPlace {
   activityId?: string;
   agentKey?: string;
   registration?: string | null;
+  /** Only the documents this credential wrote (a `write` credential's reach: app/access/xapi.ts `xapiDocumentReach`). */
+  writtenBy?: number;
 }
 export interface DocumentKey extends DocumentPlace {
   documentId: string;
@@ -22,13 +24,14 @@ export interface Preconditions {
   ifMatch?: string | null;
   ifNoneMatch?: string | null;
 }
-export type DocumentOutcome = { ok: true; etag: string | null } | { ok: false; status: 400 | 409 | 412; message: string };
+export type DocumentOutcome = { ok: true; etag: string | null } | { ok: false; status: 400 | 403 | 409 | 412; message: string };
 
 const place = (p: DocumentPlace): SQL[] => [
   eq(xapiDocuments.kind, p.kind),
   eq(xapiDocuments.activityId, p.activityId ?? ""),
   eq(xapiDocuments.agentKey, p.agentKey ?? ""),
   eq(xapiDocuments.registration, p.registration?.toLowerCase() ?? ""),
+  ...(p.writtenBy !== undefined ? [eq(xapiDocuments.credentialId, p.writtenBy)] : []),
 ];
 const at = (key: DocumentKey) => and(...place(key), eq(xapiDocuments.documentId, key.documentId));
 
@@ -93,9 +96,20 @@ export function writeDocument(
     preconditions = {},
     requirePrecondition,
     now = new Date(),
-  }: { method: "PUT" | "POST"; preconditions?: Preconditions; requirePrecondition: "never" | "existing" | "always"; now?: Date },
+    credentialId = null,
+  }: {
+    method: "PUT" | "POST";
+    preconditions?: Preconditions;
+    requirePrecondition: "never" | "existing" | "always";
+    now?: Date;
+    /** Who writes it (null: the LMS). */
+    credentialId?: number | null;
+  },
 ): DocumentOutcome {
   return db.transaction((tx): DocumentOutcome => {
+    // Within a credential's reach only: another's document at the same place is refused, never overwritten.
+    if (key.writtenBy !== undefined && !getDocument(tx, { ...key, writtenBy: undefined }) !== !getDocument(tx, key))
+      return { ok: false, status: 403, message: "Another client's document is there: this credential may not change it." };
     const existing = getDocument(tx, key);
     if (preconditionFailed(preconditions, existing?.etag ?? null))
       return { ok: false, status: 412, message: "The document's ETag does not match the request's precondition." };
@@ -117,7 +131,7 @@ export function writeDocument(
       contentType = "application/json";
     }
     const etag = crypto.createHash("sha1").update(body).digest("hex");
-    const values = { contentType, body, etag, updated: now.getTime() };
+    const values = { contentType, body, etag, updated: now.getTime(), credentialId };
     tx.insert(xapiDocuments)
       .values({
         kind: key.kind,

@@ -1,6 +1,7 @@
 import type { TenantConn } from "../../../db/open";
 import type { Organization } from "../../../db/platform";
-import type { Lesson, LessonKind, User } from "../../../db/tenant";
+import { eq } from "drizzle-orm";
+import { contentPackages, type Lesson, type LessonKind, type User } from "../../../db/tenant";
 import { lessonAccess } from "../../access/courses";
 import { viewerOfMember } from "../../access/viewer";
 import { isLanguage } from "../../utils/i18n";
@@ -37,6 +38,11 @@ const OUTCOMES: Readonly<Record<string, "completed" | "started">> = {
  * package (as the lesson page refuses to mark them: app/screens/lesson-page.server.ts).
  */
 const COMPLETED_ELSEWHERE: ReadonlySet<LessonKind> = new Set(["quiz", "scorm"]);
+
+/** An xAPI or cmi5 package's lesson is completed by its own rules (app/models/packages/tracking.server.ts), never by a plain statement. */
+function hasPackage(tx: TenantConn, lessonId: number) {
+  return tx.select({ id: contentPackages.id }).from(contentPackages).where(eq(contentPackages.lessonId, lessonId)).get() !== undefined;
+}
 
 /** Where statements feed learning: the organization the LRS belongs to (built by the dispatcher for `storeStatements`). */
 export interface LessonFeed {
@@ -95,7 +101,7 @@ export function feedLessonResult(tx: TenantConn, statement: Statement, feed: Les
   const object = statement.object as { objectType?: string; id?: string };
   if (!outcome || (object.objectType ?? "Activity") !== "Activity" || !object.id) return;
   const lesson = lessonOfActivity(tx, feed.origin, object.id);
-  if (!lesson || COMPLETED_ELSEWHERE.has(lesson.kind)) return;
+  if (!lesson || COMPLETED_ELSEWHERE.has(lesson.kind) || hasPackage(tx, lesson.id)) return;
   const person = personOfAgent(tx, feed.origin, statement.actor);
   if (!person || !mayTake(tx, feed, person, lesson)) return;
   markLessonStarted(tx, { userId: person.id, lesson, now: at });

@@ -11,8 +11,11 @@ import type { PageCursor } from "./statement-query.server";
 export type Signer = DeviceSigner;
 
 const PURPOSE = "xapi-more";
-/** A token past this length is not one of ours (the query's parameters are bounded where they are read). */
-const MAX_TOKEN = 8192;
+/**
+ * A token past this length is not one of ours: the longest query the statements resource takes (each parameter
+ * bounded where it is read: app/xapi/params.ts), signed and in base64url, stays well within it.
+ */
+const MAX_TOKEN = 65_536;
 
 export interface MoreToken {
   query: Record<string, string>;

@@ -1,0 +1,1 @@
+ALTER TABLE `xapi_documents` ADD `credential_id` integer REFERENCES xapi_credentials(id) ON DELETE set null;
