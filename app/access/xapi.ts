@@ -1,3 +1,5 @@
+import type { Capability } from "../utils/capabilities";
+
 /*
  * Who may do what in the organization's LRS (docs/decisions/043-learning-record-store.md, "Credentials"): a
  * credential's scope decides which statements it may send, read and void. The models turn these answers
@@ -66,4 +68,18 @@ export function xapiMayReadAgent(grant: XapiGrant, agentKey: string): boolean {
 /** The documents a credential reaches: a `write` credential only those it wrote (decision 043, "Credentials"). */
 export function xapiDocumentReach(grant: XapiGrant): { writtenBy?: number } {
   return grant.scope === "write" ? { writtenBy: grant.id } : {};
+}
+
+/**
+ * The capabilities a credential's holder gets beyond `manage:xapi`, which its maker must hold too (no action
+ * widens its maker's reach): reading every statement (`all`: read:xapi), and, for any scope, recording
+ * learners' results, which statements about lessons do (write:user).
+ */
+export function xapiCredentialNeeds(scope: "all" | "write"): Capability[] {
+  return scope === "all" ? ["read:xapi", "write:user"] : ["write:user"];
+}
+
+/** The capabilities a maker lacks for a credential of `scope` (none: they may make it). */
+export function xapiCredentialLacks(capabilities: ReadonlySet<Capability>, scope: "all" | "write"): Capability[] {
+  return xapiCredentialNeeds(scope).filter((c) => !capabilities.has(c));
 }

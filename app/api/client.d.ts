@@ -2733,7 +2733,7 @@ export interface paths {
         put?: never;
         /**
          * Create an LRS credential
-         * @description A key and secret for HTTP Basic at /xapi; the secret is in this reply only. `scope`: `all` reads and writes every record, `write` writes and reads only its own. `version`: the xAPI version its client speaks (named in replies to requests that name none). Lives 1 to 365 days.
+         * @description A key and secret for HTTP Basic at /xapi; the secret is in this reply only. Its maker holds what it grants: `write:user` (statements record learners' results), and `read:xapi` for `all`. `scope`: `all` reads and writes every record, `write` writes and reads only its own. `version`: the xAPI version its client speaks (named in replies to requests that name none). Lives 1 to 365 days.
          *
          *     **Who:** Capability `manage:xapi`.
          */

@@ -12,6 +12,7 @@ import { parseForm } from "~/utils/form";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { readForm } from "~/utils/form-data.server";
+import { xapiCredentialLacks } from "~/access/xapi";
 
 /**
  * The organization's Learning Record Store (issue 47; docs/decisions/043-learning-record-store.md): its address,
@@ -57,6 +58,9 @@ export function lrsAction(area: Area) {
       }
       const submission = parseForm(formData, createSchema);
       if (submission.status !== "success") return json({ made: null, result: submission.reply() }, { status: 400 });
+      const lacks = xapiCredentialLacks(viewer.capabilities, submission.value.scope);
+      if (lacks.length)
+        return json({ made: null, result: submission.reply({ formErrors: ["api.beyondOwnCapabilities"] }) }, { status: 400 });
       const made = createXapiCredential(db, {
         name: submission.value.name,
         scope: submission.value.scope,

@@ -120,6 +120,16 @@ describe("/api/xapi", () => {
     expect(statements.data[0]).toHaveProperty("verb");
     expect((await api("GET", "/api/xapi/statements?verb=not-an-iri")).status).toBe(422);
 
+    // A token that may only manage credentials cannot make one that reads or records more than it may.
+    const limited = JSON.parse((await api("POST", "/api/api/tokens", { name: "LRS only", capabilities: ["manage:xapi"] })).body).payload
+      .token;
+    const narrow = await request(server.port, ACME.host, "/api/xapi/credentials", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${limited}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Wider", scope: "all" }),
+    });
+    expect(narrow.status).toBe(422);
+    expect(narrow.body).toContain("read:xapi");
     expect(JSON.parse((await api("DELETE", `/api/xapi/credentials/${credential.id}`)).body).payload).toEqual({
       id: credential.id,
       revoked: true,

@@ -9,7 +9,8 @@ import {
 import { browseStatements, BROWSE_PAGE } from "~/models/xapi/statement-browse.server";
 import { isAbsoluteIri } from "~/models/xapi/agents";
 import { XAPI_FORM_SCOPES, XAPI_FORM_VERSIONS } from "~/models/forms/xapi-credentials";
-import { apiNotFound } from "~/utils/api.server";
+import { apiError, apiNotFound, apiT } from "~/utils/api.server";
+import { xapiCredentialLacks } from "~/access/xapi";
 import { call, E, guarded, id, isoDate, type ApiCall } from "../contract.server";
 
 /**
@@ -101,7 +102,7 @@ export const xapiCalls: ApiCall[] = [
     tag: "Learning Record Store",
     summary: "Create an LRS credential",
     description:
-      "A key and secret for HTTP Basic at /xapi; the secret is in this reply only. `scope`: `all` reads and writes every record, `write` writes and reads only its own. `version`: the xAPI version its client speaks (named in replies to requests that name none). Lives 1 to 365 days.",
+      "A key and secret for HTTP Basic at /xapi; the secret is in this reply only. Its maker holds what it grants: `write:user` (statements record learners' results), and `read:xapi` for `all`. `scope`: `all` reads and writes every record, `write` writes and reads only its own. `version`: the xAPI version its client speaks (named in replies to requests that name none). Lives 1 to 365 days.",
     access: "manage:xapi",
     body: credentialBody,
     reply: credentialReply.extend({ secret: z.string() }),
@@ -111,7 +112,16 @@ export const xapiCalls: ApiCall[] = [
       body: { name: "Storyline courses", scope: "write", version: "1.0.3", expires_in_days: 30 },
       reply: { ...credentialExample, last_used_at: null, secret: "q9t0mG8wJ2kq6p1xS0dQm3R5aV7bY9cE1fH3jK5lN7o" },
     },
-    handler: ({ context, viewer, body }) => {
+    handler: async ({ request, context, viewer, body }) => {
+      const lacks = xapiCredentialLacks(viewer.capabilities, body.scope);
+      if (lacks.length) {
+        const t = await apiT(request, context);
+        return apiError(422, {
+          message: t("api.invalid"),
+          code: "invalid",
+          fields: { scope: [t("api.beyondOwnCapabilities", { capabilities: lacks.join(", ") })] },
+        });
+      }
       const made = createXapiCredential(context.db!, {
         name: body.name,
         scope: body.scope,
