@@ -20,7 +20,11 @@ import { lmsIds } from "~/models/packages/registrations.server";
 import { parseTincan } from "~/models/packages/tincan";
 import { authenticateXapi } from "~/models/xapi/credentials.server";
 import { getDocument } from "~/models/xapi/documents.server";
+import { subscribeLearningEvents } from "~/models/subscribers.server";
 import { tenantDatabasePerTest } from "../helpers/tenant-database";
+
+// A launch may complete a lesson (a course of NotApplicable AUs): what reacts to that subscribes, as the server does.
+subscribeLearningEvents();
 
 /**
  * Launching a package lesson (issue 48; docs/decisions/044-xapi-cmi5-packages.md, 5 and 6), on a real tenant
