@@ -16,6 +16,7 @@ import { sendStatusPage } from "../status-page";
 import { openedBy } from "./access";
 import { receiveCommit } from "./commit";
 import { packageCsp, sendPackageFile } from "./package-files";
+import { contentCsp } from "./csp";
 
 /**
  * SCORM content (docs/decisions/020-scorm.md): served only on `<organization id>.<SCORM_DOMAIN>`, an
@@ -83,29 +84,6 @@ const TYPES: Record<string, string> = {
 
 export function contentType(file: string) {
   return TYPES[path.extname(file).slice(1).toLowerCase()] ?? "application/octet-stream";
-}
-
-/**
- * The CSP of package files: the content may run its own scripts (SCORM content is script, often inline
- * and old), but only from this origin; it may be framed only by its own launcher inside the app's player;
- * it can reach nothing but its own origin.
- */
-function contentCsp(appOrigin: string) {
-  return [
-    "default-src 'self' data: blob:",
-    "script-src 'self' 'unsafe-inline' 'unsafe-eval' blob:",
-    "style-src 'self' 'unsafe-inline' data: blob:",
-    "img-src 'self' data: blob:",
-    "media-src 'self' data: blob:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    "frame-src 'self' blob: data:",
-    "object-src 'self'",
-    "worker-src 'self' blob:",
-    "form-action 'self'",
-    "base-uri 'self'",
-    `frame-ancestors 'self' ${appOrigin}`,
-  ].join("; ");
 }
 
 function common(res: Response) {

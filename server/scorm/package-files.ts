@@ -4,6 +4,7 @@ import { packageFile } from "../../app/models/scorm.server";
 import { verifyScormToken } from "../../app/models/scorm-token.server";
 import type { Platform } from "../platform";
 import { packageOpenedBy } from "./access";
+import { contentCsp } from "./csp";
 
 /**
  * An xAPI or cmi5 package's files on the content origin (docs/decisions/044-xapi-cmi5-packages.md, 4 and 5):
@@ -13,21 +14,7 @@ import { packageOpenedBy } from "./access";
  * its launch points it) and nothing else.
  */
 export function packageCsp(appOrigin: string) {
-  return [
-    "default-src 'self' data: blob:",
-    "script-src 'self' 'unsafe-inline' 'unsafe-eval' blob:",
-    "style-src 'self' 'unsafe-inline' data: blob:",
-    "img-src 'self' data: blob:",
-    "media-src 'self' data: blob:",
-    "font-src 'self' data:",
-    `connect-src 'self' ${appOrigin}/xapi/`,
-    "frame-src 'self' blob: data:",
-    "object-src 'none'",
-    "worker-src 'self' blob:",
-    "form-action 'self'",
-    "base-uri 'self'",
-    `frame-ancestors 'self' ${appOrigin}`,
-  ].join("; ");
+  return contentCsp(appOrigin, { connect: [`${appOrigin}/xapi/`], objects: "'none'" });
 }
 
 /** Sends the file a `/c/<token>/<rest>` address names, or calls `notFound`. Runs with the organization's database. */
