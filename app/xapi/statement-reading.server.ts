@@ -86,29 +86,46 @@ async function single(xapi: XapiContext) {
   return jsonReply(version, body, 200, headers);
 }
 
-/** The reply as multipart/mixed: the JSON, then each attachment's bytes the LRS holds, once per hash. */
+/**
+ * The reply as multipart/mixed: the JSON, then each attachment's bytes the LRS holds, once per hash, streamed
+ * from its file as the client reads (a page may name many large attachments: none is held in memory whole).
+ */
 function withAttachments(xapi: XapiContext, json: string, statements: string[], headers: Record<string, string>) {
   const boundary = `xapi-${crypto.randomUUID()}`;
   const hashes = new Set<string>();
   for (const statement of statements)
     for (const attachment of (JSON.parse(statement) as { attachments?: Array<{ sha2?: string }> }).attachments ?? [])
       if (typeof attachment.sha2 === "string") hashes.add(attachment.sha2.toLowerCase());
-  const chunks: Buffer[] = [Buffer.from(`--${boundary}\r\nContent-Type: application/json\r\n\r\n${json}\r\n`)];
-  for (const sha2 of hashes) {
+  const files = [...hashes].flatMap((sha2) => {
     const file = attachmentFile(xapi.db, xapi.files, sha2);
-    if (!file) continue;
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Type: ${file.contentType}\r\nContent-Transfer-Encoding: binary\r\nX-Experience-API-Hash: ${sha2}\r\n\r\n`,
-      ),
-      fs.readFileSync(file.file),
-      Buffer.from("\r\n"),
-    );
+    return file ? [{ sha2, ...file }] : [];
+  });
+  const encoder = new TextEncoder();
+  async function* parts() {
+    yield encoder.encode(`--${boundary}\r\nContent-Type: application/json\r\n\r\n${json}\r\n`);
+    for (const file of files) {
+      yield encoder.encode(
+        `--${boundary}\r\nContent-Type: ${file.contentType}\r\nContent-Transfer-Encoding: binary\r\nX-Experience-API-Hash: ${file.sha2}\r\n\r\n`,
+      );
+      for await (const chunk of fs.createReadStream(file.file)) yield new Uint8Array(chunk as Buffer);
+      yield encoder.encode("\r\n");
+    }
+    yield encoder.encode(`--${boundary}--\r\n`);
   }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  const iterator = parts();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await iterator.return(undefined);
+    },
+  });
   const reply = baseHeaders(xapi.version, headers);
   reply.set("Content-Type", `multipart/mixed; boundary=${boundary}`);
-  return new Response(Buffer.concat(chunks), { status: 200, headers: reply });
+  return new Response(body, { status: 200, headers: reply });
 }
 
 /** For `canonical`, the kept definitions of the Activities the statements name (none is read for the other formats). */

@@ -300,4 +300,47 @@ describe("The LRS's protocol", () => {
     // Elsewhere OPTIONS is still no method of the app's.
     expect((await request(server.port, ACME.host, "/courses", { method: "OPTIONS" })).status).toBe(405);
   });
+
+  it("takes a statement with its attachment as multipart/mixed, and gives both back with attachments=true", async () => {
+    const bytes = crypto.randomBytes(300_000);
+    const sha2 = crypto.createHash("sha256").update(bytes).digest("hex");
+    const sent = {
+      ...statement("attacher"),
+      attachments: [
+        {
+          usageType: "https://lectern.test/usage/evidence",
+          display: { "en-US": "Evidence" },
+          contentType: "application/octet-stream",
+          length: bytes.length,
+          sha2,
+        },
+      ],
+    };
+    const boundary = "lectern-test-boundary";
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(sent)}\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: binary\r\nX-Experience-API-Hash: ${sha2}\r\n\r\n`,
+      ),
+      bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const stored = await xapi(server, ACME.host, "POST", "statements", {
+      auth: all.auth,
+      body,
+      headers: { "Content-Type": `multipart/mixed; boundary=${boundary}` },
+    });
+    expect(stored.status, stored.body).toBe(200);
+    const back = await request(server.port, ACME.host, `/xapi/statements?statementId=${sent.id}&attachments=true`, {
+      headers: { Authorization: all.auth, "X-Experience-API-Version": "2.0.0" },
+    });
+    expect(back.status).toBe(200);
+    const type = String(back.headers["content-type"]);
+    const replyBoundary = /boundary=(\S+)/.exec(type)![1];
+    const parts = back.raw.toString("latin1").split(`--${replyBoundary}`);
+    expect(JSON.parse(parts[1].split("\r\n\r\n")[1]).id).toBe(sent.id);
+    const file = Buffer.from(parts[2].slice(parts[2].indexOf("\r\n\r\n") + 4, -2), "latin1");
+    expect(parts[2]).toContain(`X-Experience-API-Hash: ${sha2}`);
+    expect(file.equals(bytes)).toBe(true);
+  });
 });
