@@ -2,17 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-  contentPackages,
-  courses,
-  lessons,
-  packageLaunches,
-  packageRegistrations,
-  users,
-  xapiStatements,
-  type ContentPackage,
-  type Lesson,
-} from "../../db/tenant";
+import { contentPackages, packageLaunches, packageRegistrations, xapiStatements, type ContentPackage, type Lesson } from "../../db/tenant";
 import { parseCourseStructure } from "~/models/packages/cmi5-structure";
 import { CMI5_VERBS, SESSION_ID } from "~/models/packages/cmi5-rules";
 import { fetchAuthToken, startLaunch } from "~/models/packages/launches.server";
@@ -22,6 +12,7 @@ import { authenticateXapi } from "~/models/xapi/credentials.server";
 import { getDocument } from "~/models/xapi/documents.server";
 import { subscribeLearningEvents } from "~/models/subscribers.server";
 import { tenantDatabasePerTest } from "../helpers/tenant-database";
+import { ESSENTIALS, ESSENTIALS_AU, packageLesson, packageRow } from "../helpers/packages";
 
 // A launch may complete a lesson (a course of NotApplicable AUs): what reacts to that subscribes, as the server does.
 subscribeLearningEvents();
@@ -40,30 +31,16 @@ const CONTEXT = {
   returnURL: `${ORIGIN}/courses/1/lessons/1`,
   now: new Date("2026-11-29T10:00:00Z"),
 };
-const COURSE = parseCourseStructure(fs.readFileSync(path.join(__dirname, "..", "fixtures", "cmi5", "001-essentials.cmi5.xml"), "utf8"), {
-  inPackage: true,
-});
-const AU_ID = "https://w3id.org/xapi/cmi5/catapult/lts/au/001-essentials";
+const COURSE = ESSENTIALS;
+const AU_ID = ESSENTIALS_AU;
 
 let lesson: Lesson;
 let userId: number;
 let cmi5: ContentPackage;
 
-function packageOf(kind: "cmi5" | "xapi", structure: unknown) {
-  return tenant.db
-    .insert(contentPackages)
-    .values({ lessonId: lesson.id, kind, title: "P", folder: "f".repeat(24), structure, fileCount: 1, unpackedBytes: 1, uploadedBy: null })
-    .returning()
-    .get();
-}
+const packageOf = (kind: "cmi5" | "xapi", structure: unknown): ContentPackage => packageRow(tenant.db, lesson, kind, structure);
 beforeEach(() => {
-  const course = tenant.db.insert(courses).values({ title: "C", published: true }).returning().get();
-  lesson = tenant.db.insert(lessons).values({ courseId: course.id, title: "L", kind: "text", position: 0 }).returning().get();
-  userId = tenant.db
-    .insert(users)
-    .values({ email: "anna@acme.test", firstName: "Anna", lastName: "A", role: "learner" })
-    .returning()
-    .get().id;
+  ({ lesson, userId } = packageLesson(tenant.db));
   cmi5 = packageOf("cmi5", COURSE);
 });
 const statementsOf = (registration: string) =>

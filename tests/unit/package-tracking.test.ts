@@ -1,22 +1,15 @@
-import fs from "node:fs";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
-  contentPackages,
-  courses,
   lessonProgress,
-  lessons,
   packageLaunches,
   packageRegistrations,
-  users,
   xapiCredentials,
   xapiStatements,
   type XapiCredential,
   type ContentPackage,
   type Lesson,
 } from "../../db/tenant";
-import { parseCourseStructure } from "~/models/packages/cmi5-structure";
 import { CMI5_CATEGORY, CMI5_VERBS, MASTERY_SCORE, MOVE_ON_CATEGORY, SESSION_ID } from "~/models/packages/cmi5-rules";
 import { fetchAuthToken, startLaunch } from "~/models/packages/launches.server";
 import { launchTracking } from "~/models/packages/tracking.server";
@@ -27,6 +20,7 @@ import { authenticateXapi, createXapiCredential } from "~/models/xapi/credential
 import type { Organization } from "../../db/platform";
 import { storeStatements } from "~/models/xapi/statements.server";
 import { tenantDatabasePerTest } from "../helpers/tenant-database";
+import { ESSENTIALS, ESSENTIALS_AU, packageLesson, packageRow } from "../helpers/packages";
 
 subscribeLearningEvents();
 
@@ -41,28 +35,15 @@ const tenant = tenantDatabasePerTest("lectern-package-tracking-");
 const ORIGIN = "https://acme.test";
 const NOW = new Date("2026-11-29T10:00:00Z");
 const CONTEXT = { origin: ORIGIN, contentBase: "https://1.scorm.test/p/t/", returnURL: `${ORIGIN}/`, now: NOW };
-const COURSE = parseCourseStructure(fs.readFileSync(path.join(__dirname, "..", "fixtures", "cmi5", "001-essentials.cmi5.xml"), "utf8"), {
-  inPackage: true,
-});
-const AU_ID = "https://w3id.org/xapi/cmi5/catapult/lts/au/001-essentials";
+const COURSE = ESSENTIALS;
+const AU_ID = ESSENTIALS_AU;
 
 let lesson: Lesson;
 let userId: number;
-const packageOf = (kind: "cmi5" | "xapi", structure: unknown): ContentPackage =>
-  tenant.db
-    .insert(contentPackages)
-    .values({ lessonId: lesson.id, kind, title: "P", folder: "f".repeat(24), structure, fileCount: 1, unpackedBytes: 1, uploadedBy: null })
-    .returning()
-    .get();
+const packageOf = (kind: "cmi5" | "xapi", structure: unknown): ContentPackage => packageRow(tenant.db, lesson, kind, structure);
 
 beforeEach(() => {
-  const course = tenant.db.insert(courses).values({ title: "C", published: true }).returning().get();
-  lesson = tenant.db.insert(lessons).values({ courseId: course.id, title: "L", kind: "text", position: 0 }).returning().get();
-  userId = tenant.db
-    .insert(users)
-    .values({ email: "anna@acme.test", firstName: "Anna", lastName: "A", role: "learner" })
-    .returning()
-    .get().id;
+  ({ lesson, userId } = packageLesson(tenant.db));
 });
 
 /** A cmi5 launch with its credential fetched, and a sender of the AU's statements as /xapi stores them. */
