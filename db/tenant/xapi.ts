@@ -14,6 +14,8 @@ export const XAPI_SCOPES = ["all", "write", "actor"] as const;
 export type XapiScope = (typeof XAPI_SCOPES)[number];
 /** The versions of xAPI the LRS speaks. */
 export const XAPI_VERSIONS = ["2.0.0", "1.0.3"] as const;
+/** What a credential is for: a client an admin set up, a package launch's (made by the player), or the LMS's own statements. */
+export const XAPI_CREDENTIAL_PURPOSES = ["client", "launch", "lms"] as const;
 
 /**
  * HTTP Basic credentials of the LRS: the public key is the user name; the secret (256 random bits, shown
@@ -33,6 +35,8 @@ export const xapiCredentials = sqliteTable(
     registration: text("registration"),
     /** The xAPI version the LRS names in replies to this credential's requests that name none (a client's default). */
     version: text("version", { enum: XAPI_VERSIONS }).notNull().default("2.0.0"),
+    /** Only `client` credentials are listed for admins; the others are the LMS's to make and end. */
+    purpose: text("purpose", { enum: XAPI_CREDENTIAL_PURPOSES }).notNull().default("client"),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: integer("created_at", { mode: "timestamp" }).notNull(),
     expiresAt: integer("expires_at", { mode: "timestamp" }).notNull(),

@@ -94,10 +94,16 @@ describe("xAPI credentials", () => {
       registration: "7c1d5a0e-3b1f-4c1e-9a55-6d1f2c3b4a5e",
       userId: null,
       notAfter: new Date(T0.getTime() + 3_600_000),
+      purpose: "launch",
     });
     expect(launch.credential.expiresAt.getTime() - T0.getTime()).toBe(3_600_000);
-    // The player's credentials for launches are not the people's to list.
-    expect(listXapiCredentials(db, T0).map((c) => c.id)).not.toContain(launch.credential.id);
+    // The player's credentials for launches, and the LMS's own, are not the people's to list.
+    const lms = make({ name: "Lectern (the LMS)", scope: "all", userId: null, purpose: "lms" });
+    const tool = make({ name: "A tool", scope: "write", userId: null });
+    const listed = listXapiCredentials(db, T0).map((c) => c.id);
+    expect(listed).not.toContain(launch.credential.id);
+    expect(listed).not.toContain(lms.credential.id);
+    expect(listed).toContain(tool.credential.id);
   });
 });
 

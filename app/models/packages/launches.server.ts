@@ -187,6 +187,7 @@ function startTincan(
     registration: registration.registration,
     userId: null,
     notAfter: new Date(now.getTime() + LAUNCH_HOURS * 3_600_000),
+    purpose: "launch",
     now,
   });
   if ("error" in made) throw new Error(made.error);
@@ -238,6 +239,7 @@ export function fetchAuthToken(db: TenantConn, token: string, { origin, now = ne
       registration: found.registration.registration,
       userId: null,
       notAfter: new Date(now.getTime() + LAUNCH_HOURS * 3_600_000),
+      purpose: "launch",
       now,
     });
     if ("error" in made) throw new Error(made.error);

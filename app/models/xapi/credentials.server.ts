@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, desc, eq, gt, isNotNull, isNull, or } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
 import { xapiCredentials, type XapiCredential, type XapiScope } from "../../../db/tenant";
 import type { XapiVersion } from "./statements.server";
 import type { TenantConn } from "../../../db/open";
@@ -28,6 +28,8 @@ export interface NewCredential {
   userId: number | null;
   /** The xAPI version its client speaks, named in replies to requests that name none (2.0.0 unless chosen). */
   version?: XapiVersion;
+  /** A client an admin sets up (the default), a package launch's, or the LMS's own: only clients are listed. */
+  purpose?: "client" | "launch" | "lms";
   days?: number;
   /** A launch's credential lives no longer than the launch. */
   notAfter?: Date;
@@ -47,6 +49,7 @@ export function createXapiCredential(
     registration = null,
     userId,
     version = "2.0.0",
+    purpose = "client",
     days = DEFAULT_CREDENTIAL_DAYS,
     notAfter,
     now = new Date(),
@@ -69,6 +72,7 @@ export function createXapiCredential(
       actorKey: key,
       registration: registration?.toLowerCase() ?? null,
       version,
+      purpose,
       userId,
       createdAt: now,
       expiresAt: new Date(Math.min(now.getTime() + lifetime * DAY_MS, notAfter?.getTime() ?? Infinity)),
@@ -78,7 +82,7 @@ export function createXapiCredential(
   return { key: publicKey, secret, credential };
 }
 
-/** The credentials people made (not the player's for launches), newest first: live ones, and those that ended in the last 30 days. */
+/** The credentials people made (not the player's for launches, nor the LMS's own), newest first: live ones, and those that ended in the last 30 days. */
 export function listXapiCredentials(db: TenantConn, now = new Date()) {
   const recent = new Date(now.getTime() - 30 * DAY_MS);
   return db
@@ -97,7 +101,7 @@ export function listXapiCredentials(db: TenantConn, now = new Date()) {
     .from(xapiCredentials)
     .where(
       and(
-        or(isNull(xapiCredentials.registration), isNotNull(xapiCredentials.userId)),
+        eq(xapiCredentials.purpose, "client"),
         gt(xapiCredentials.expiresAt, recent),
         or(isNull(xapiCredentials.revokedAt), gt(xapiCredentials.revokedAt, recent)),
       ),
