@@ -61,15 +61,6 @@ function filtersOf(query: StatementsQuery, timeZone: string): BrowseFilters {
   };
 }
 
-/** The filters as an address's query (without the page). */
-export function statementsSearch(query: StatementsQuery, before?: number | null) {
-  const params = new URLSearchParams();
-  for (const key of ["actor", "verb", "activity", "from", "until"] as const) if (query[key]) params.set(key, String(query[key]));
-  if (before) params.set("before", String(before));
-  const text = params.toString();
-  return text ? `?${text}` : "";
-}
-
 export function statementsLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "read:xapi" }, ({ db, base }) => {

@@ -10,7 +10,7 @@ import type { statementLoader, statementsLoader } from "./lrs-statements.server"
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loaded<F extends (...args: any[]) => (...args: any[]) => unknown> = ReturnType<ReturnType<F>> extends Promise<infer T> ? T : never;
 
-/** The filters as an address's query (the same as the server's `statementsSearch`, which the browser may not import). */
+/** The filters as an address's query (the page's own `before` aside). */
 function search(query: Record<string, unknown>, before?: number | null) {
   const params = new URLSearchParams();
   for (const key of ["actor", "verb", "activity", "from", "until"]) if (query[key]) params.set(key, String(query[key]));

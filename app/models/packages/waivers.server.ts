@@ -16,9 +16,6 @@ import { auStates, evaluateSatisfaction } from "./satisfaction.server";
  * Who may waive is the caller's to check (app/access: write:course over the course).
  */
 
-/** cmi5's suggested reasons (§9.5.5.2); any text is allowed. */
-export const WAIVER_REASONS = ["Tested Out", "Equivalent AU", "Equivalent Outside Activity", "Administrative"] as const;
-
 export type Waived = { ok: true } | { ok: false; problem: "no_au" | "already" | "not_cmi5" | "no_reason" };
 
 export function waiveAu(

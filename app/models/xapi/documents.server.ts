@@ -107,10 +107,10 @@ export function writeDocument(
   },
 ): DocumentOutcome {
   return db.transaction((tx): DocumentOutcome => {
-    // Within a credential's reach only: another's document at the same place is refused, never overwritten.
-    if (key.writtenBy !== undefined && !getDocument(tx, { ...key, writtenBy: undefined }) !== !getDocument(tx, key))
-      return { ok: false, status: 403, message: "Another client's document is there: this credential may not change it." };
     const existing = getDocument(tx, key);
+    // Within a credential's reach only: another's document at the same place is refused, never overwritten.
+    if (key.writtenBy !== undefined && !existing && getDocument(tx, { ...key, writtenBy: undefined }))
+      return { ok: false, status: 403, message: "Another client's document is there: this credential may not change it." };
     if (preconditionFailed(preconditions, existing?.etag ?? null))
       return { ok: false, status: 412, message: "The document's ETag does not match the request's precondition." };
     let { contentType, body } = document;
