@@ -7,18 +7,18 @@ const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.sqlitePath);
 
 parentPort.on("message", (file) => {
-  let frames = null;
+  let walFrames = null;
   let error = null;
   try {
     // Never creates a file: a database gone meanwhile (its organization deleted) is left alone.
     const db = new Database(file, { fileMustExist: true, timeout: 0 });
     try {
-      frames = db.pragma("wal_checkpoint(PASSIVE)")[0];
+      walFrames = db.pragma("wal_checkpoint(PASSIVE)")[0];
     } finally {
       db.close();
     }
   } catch (caught) {
     error = String((caught && caught.message) || caught);
   }
-  parentPort.postMessage({ file, frames, error });
+  parentPort.postMessage({ file, frames: walFrames, error });
 });

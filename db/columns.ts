@@ -5,9 +5,7 @@ import { integer } from "drizzle-orm/sqlite-core";
 export const id = () => integer("id").primaryKey({ autoIncrement: true });
 
 export const timestamps = () => ({
-  createdAt: integer("created_at", { mode: "timestamp" })
-    .notNull()
-    .default(sql`(unixepoch())`),
+  createdAt: integer("created_at", { mode: "timestamp" }).notNull().default(sql`(unixepoch())`),
   updatedAt: integer("updated_at", { mode: "timestamp" })
     .notNull()
     .default(sql`(unixepoch())`)

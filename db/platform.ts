@@ -101,9 +101,7 @@ export const organizationSummaries = sqliteTable("organization_summaries", {
     .references(() => organizations.id, { onDelete: "cascade" }),
   users: integer("users").notNull(),
   courses: integer("courses").notNull(),
-  updatedAt: integer("updated_at", { mode: "timestamp" })
-    .notNull()
-    .default(sql`(unixepoch())`),
+  updatedAt: integer("updated_at", { mode: "timestamp" }).notNull().default(sql`(unixepoch())`),
 });
 
 /** Each organization's people as /admin/users lists them: a copy, the tenant database is the truth. */

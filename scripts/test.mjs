@@ -1,4 +1,4 @@
-// `npm test`: the type check and the lint (`npm run lint`: ESLint and Prettier's check) run beside the build
+// `npm test`: the type check and the lint (`npm run lint`: oxlint and Biome's formatting check) run beside the build
 // and the tests, as they need neither, and at a lower priority (`nice -n 10`): on two cores the build, the
 // demo's seeding and the test files come first, and the checks take what the cores have left while the
 // tests wait on their servers and browser, instead of slowing them down (docs/decisions/006-testing.md).

@@ -35,7 +35,8 @@ export const WARNINGS_SHOWN = 50;
 export type TrackWarning = { line: number; problem: CaptionWarning["problem"]; message: string };
 export type TrackRefusal = { status: number; code: string; field: string; message: string };
 export type TrackResult =
-  { ok: true; track: CaptionTrack; warnings: TrackWarning[]; warningCount: number } | ({ ok: false } & TrackRefusal);
+  | { ok: true; track: CaptionTrack; warnings: TrackWarning[]; warningCount: number }
+  | ({ ok: false } & TrackRefusal);
 
 /** What was left out of a file, translated: the line, quoted, and why. */
 export function captionWarning(warning: CaptionWarning, t: TFunction) {

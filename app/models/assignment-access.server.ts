@@ -45,11 +45,7 @@ export function whoCannotOpen(
     if (list) list.push({ groupId: m.groupId, isAdmin: m.isAdmin });
     else memberships.set(m.userId, [{ groupId: m.groupId, isAdmin: m.isAdmin }]);
   }
-  for (const person of db
-    .select()
-    .from(users)
-    .where(sql`${users.id} in ${chosen}`)
-    .all()) {
+  for (const person of db.select().from(users).where(sql`${users.id} in ${chosen}`).all()) {
     const access = courseAccess(db, viewerOfMember(base, person, memberships.get(person.id) ?? []), course);
     if (!access.allowed)
       out.push({ userId: person.id, email: person.email, firstName: person.firstName, lastName: person.lastName, reason: access.reason });

@@ -173,7 +173,7 @@ function checkReferences(db: TenantConn, input: CourseInput, selfId?: number): W
     }
     // A chain of prerequisites that comes back to this course would lock every learner out for good.
     const seen = new Set<number>();
-    for (let id: number | null = input.prerequisite_course_id; id !== null;) {
+    for (let id: number | null = input.prerequisite_course_id; id !== null; ) {
       if (id === selfId || seen.has(id)) return { ok: false, field: "prerequisite_course_id", message: "validation.prerequisiteCycle" };
       seen.add(id);
       id = db.select({ next: courses.prerequisiteCourseId }).from(courses).where(eq(courses.id, id)).get()?.next ?? null;

@@ -174,14 +174,13 @@ export async function storeUpload(
     const reencoded = `${pending.tempPath}.clean`;
     try {
       const image = sharp(pending.tempPath, { limitInputPixels: 40_000_000, animated: type.mime === "image/gif" });
-      await (
-        type.mime === "image/jpeg"
-          ? image.rotate().jpeg({ quality: 88 })
-          : type.mime === "image/webp"
-            ? image.webp()
-            : type.mime === "image/gif"
-              ? image.gif()
-              : image.png()
+      await (type.mime === "image/jpeg"
+        ? image.rotate().jpeg({ quality: 88 })
+        : type.mime === "image/webp"
+          ? image.webp()
+          : type.mime === "image/gif"
+            ? image.gif()
+            : image.png()
       ).toFile(reencoded);
     } catch {
       fs.rmSync(reencoded, { force: true });

@@ -42,16 +42,8 @@ export interface ReminderKey {
  * The condition is the partial indexes' own (a literal), so finding them reads only those claims.
  */
 export function markCutOffClaims(db: TenantDb) {
-  const reminderRows = db
-    .update(reminders)
-    .set({ status: "unknown" })
-    .where(sql`${reminders.status} = 'sending'`)
-    .run();
-  const digestRows = db
-    .update(reminderDigests)
-    .set({ status: "unknown" })
-    .where(sql`${reminderDigests.status} = 'sending'`)
-    .run();
+  const reminderRows = db.update(reminders).set({ status: "unknown" }).where(sql`${reminders.status} = 'sending'`).run();
+  const digestRows = db.update(reminderDigests).set({ status: "unknown" }).where(sql`${reminderDigests.status} = 'sending'`).run();
   return reminderRows.changes + digestRows.changes;
 }
 

@@ -23,10 +23,7 @@ function digestRecipients(db: TenantDb, week: string, at: number) {
     .select({ one: sql`1` })
     .from(groupMembers)
     .where(and(eq(groupMembers.userId, users.id), eq(groupMembers.isAdmin, true)));
-  const optedOut = db
-    .select({ one: sql`1` })
-    .from(reminderOptOuts)
-    .where(eq(reminderOptOuts.userId, users.id));
+  const optedOut = db.select({ one: sql`1` }).from(reminderOptOuts).where(eq(reminderOptOuts.userId, users.id));
   const dueAgain = and(
     eq(reminderDigests.status, "failed"),
     lt(reminderDigests.attempts, MAX_ATTEMPTS),

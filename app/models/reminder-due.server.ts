@@ -94,7 +94,7 @@ function candidatesQuery(sqlite: Database.Database) {
 /** The candidates split into each person's rows (they come ordered by person). */
 export function byPerson(rows: Candidate[]): Candidate[][] {
   const people: Candidate[][] = [];
-  for (let i = 0; i < rows.length;) {
+  for (let i = 0; i < rows.length; ) {
     let j = i;
     while (j < rows.length && rows[j].userId === rows[i].userId) j++;
     people.push(rows.slice(i, j));

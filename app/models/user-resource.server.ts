@@ -135,15 +135,17 @@ export const userCreateSchema = userWriteFields
     if (input.type === undefined && input.role === undefined)
       ctx.addIssue({ code: "custom", path: ["type"], message: "validation.required" });
   })
-  .transform((input): UserForm => ({
-    firstName: "",
-    lastName: "",
-    phone: null,
-    language: null,
-    role: null,
-    email: input.email,
-    ...toPatch(input),
-  }));
+  .transform(
+    (input): UserForm => ({
+      firstName: "",
+      lastName: "",
+      phone: null,
+      language: null,
+      role: null,
+      email: input.email,
+      ...toPatch(input),
+    }),
+  );
 
 /** Users of the organization. Writes are declared on their own (app/api/calls/users.server.ts): they check who may give which role. */
 export const userResource: Resource<UserView, typeof userCreateSchema, typeof userUpdateSchema> = {

@@ -33,7 +33,8 @@ export type Errors = Record<string, string[]>;
  * (conform's reply, which keeps what was typed), or a message for publishing or an upload.
  */
 export type CoursePageReply =
-  { form: "course" | "lesson" | "link"; result: SubmissionResult<string[]> } | { form: "publish" | "material"; errors: string[] };
+  | { form: "course" | "lesson" | "link"; result: SubmissionResult<string[]> }
+  | { form: "publish" | "material"; errors: string[] };
 
 function failed(result: WriteResult<unknown>): Errors {
   return result.ok ? {} : { [result.field]: [result.message] };

@@ -8,7 +8,8 @@ import type { leaderboardTabLoader } from "./organization-leaderboard-data";
 
 type Data = Awaited<ReturnType<ReturnType<typeof leaderboardTabLoader>>>;
 type ActionData =
-  { intent: string; id: number | string | null; errors: Record<string, string[]>; result?: SubmissionResult<string[]> } | undefined;
+  | { intent: string; id: number | string | null; errors: Record<string, string[]>; result?: SubmissionResult<string[]> }
+  | undefined;
 
 /** conform's reply for one row's form (its intent and id), if the last post was that form's. */
 const resultFor = (action: ActionData, intent: string, id: number | string | null = null) =>

@@ -45,7 +45,7 @@ function deepFind(node: unknown, path: string): unknown {
   if ((node as Texts)[path]) return (node as Texts)[path];
   const tokens = path.split(".");
   let current: unknown = node;
-  for (let i = 0; i < tokens.length;) {
+  for (let i = 0; i < tokens.length; ) {
     if (!current || typeof current !== "object") return undefined;
     let next: unknown;
     let nextPath = "";

@@ -32,10 +32,7 @@ export const userSettings = sqliteTable(
     id: integer("id").primaryKey(),
     defaultLanguage: text("default_language"),
     /** Groups every new person joins (by hand, so they stay), as a JSON array of group ids. */
-    defaultGroupIds: text("default_group_ids", { mode: "json" })
-      .$type<number[]>()
-      .notNull()
-      .default(sql`'[]'`),
+    defaultGroupIds: text("default_group_ids", { mode: "json" }).$type<number[]>().notNull().default(sql`'[]'`),
     /** Whether people added by a CSV import are mailed an invitation (after the import commits). */
     inviteImported: integer("invite_imported", { mode: "boolean" }).notNull().default(true),
     ...timestamps(),

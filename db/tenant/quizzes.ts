@@ -109,9 +109,7 @@ export const quizAttempts = sqliteTable(
   (t) => [
     uniqueIndex("quiz_attempts_number_unique").on(t.quizId, t.userId, t.attemptNumber),
     // One open attempt per learner and quiz.
-    uniqueIndex("quiz_attempts_open_unique")
-      .on(t.quizId, t.userId)
-      .where(sql`ended_at is null`),
+    uniqueIndex("quiz_attempts_open_unique").on(t.quizId, t.userId).where(sql`ended_at is null`),
     index("quiz_attempts_user_idx").on(t.userId),
   ],
 );

@@ -69,9 +69,7 @@ export const reminders = sqliteTable(
     // deleting a person (the cascade above) finds theirs by it.
     uniqueIndex("reminders_key_unique").on(t.userId, t.assignmentId, t.kind, t.dueOn, t.week),
     // Only claims under way: a run looks for those left by a crash (a full index would change on every send).
-    index("reminders_sending_idx")
-      .on(t.status)
-      .where(sql`status = 'sending'`),
+    index("reminders_sending_idx").on(t.status).where(sql`status = 'sending'`),
   ],
 );
 
@@ -95,9 +93,7 @@ export const reminderDigests = sqliteTable(
   },
   (t) => [
     uniqueIndex("reminder_digests_user_week_unique").on(t.userId, t.week),
-    index("reminder_digests_sending_idx")
-      .on(t.status)
-      .where(sql`status = 'sending'`),
+    index("reminder_digests_sending_idx").on(t.status).where(sql`status = 'sending'`),
   ],
 );
 

@@ -77,9 +77,7 @@ export const xapiStatements = sqliteTable(
     index("xapi_statements_registration_idx").on(t.registration, t.seq),
     index("xapi_statements_credential_idx").on(t.credentialId, t.seq),
     // The statements that refer to others (voiding ones, mostly): few, read whenever a filter selects (statement-query.server.ts).
-    index("xapi_statements_refs_idx")
-      .on(t.seq)
-      .where(sql`${t.objectType} = 'StatementRef'`),
+    index("xapi_statements_refs_idx").on(t.seq).where(sql`${t.objectType} = 'StatementRef'`),
   ],
 );
 

@@ -27,7 +27,12 @@ export async function benchReminders({
   courses = 20,
   groups = 50,
   mails = "outbox",
-}: { learners?: number; courses?: number; groups?: number; mails?: "outbox" | "counted" } = {}) {
+}: {
+  learners?: number;
+  courses?: number;
+  groups?: number;
+  mails?: "outbox" | "counted";
+} = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-bench-reminders-"));
   const platform = new Platform({ ...readConfig({} as NodeJS.ProcessEnv), DATA_DIR: dataDir });
   // Not a line per mail written ("mail written"): 17,000 of them would bury the bench's own output.

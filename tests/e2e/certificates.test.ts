@@ -124,7 +124,7 @@ describe.concurrent.each([false, true])("certificates with JavaScript %s", (java
     const cookie = await cookieHeader(learner);
     let location = "";
     // The render waits its turn for Chromium: on a busy machine (the whole suite at once) that can take a minute or more.
-    for (const deadline = Date.now() + 90_000; Date.now() < deadline && !location;) {
+    for (const deadline = Date.now() + 90_000; Date.now() < deadline && !location; ) {
       const r = await request(server.port, HOST, card.download, { headers: { Cookie: cookie } });
       if (r.status === 302) location = String(r.headers.location);
       else await new Promise((resolve) => setTimeout(resolve, 300));

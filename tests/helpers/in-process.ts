@@ -53,7 +53,10 @@ process.env.NODE_ENV = "production";
 export async function startInProcess({
   dataDir = makeDataDir(),
   env = {},
-}: { dataDir?: string; env?: Record<string, string> } = {}): Promise<InProcessServer> {
+}: {
+  dataDir?: string;
+  env?: Record<string, string>;
+} = {}): Promise<InProcessServer> {
   claimSlot();
   let server: InProcessServer | null = null;
   try {

@@ -312,7 +312,8 @@ describe("every page kept for visitors and signed-in learners", () => {
         const person = personalCoverage(triggers, table);
         if (rows.length === 0 && !person) continue;
         const row = db.prepare(`select rowid as id${person ? `, ${person} as person` : ""} from ${table} limit 1`).get() as
-          { id: number; person?: number } | undefined;
+          | { id: number; person?: number }
+          | undefined;
         if (!row) continue;
         const before = { shared: rows.map((r) => version(db, r)), person: row.person ? personal(db, row.person) : 0 };
         // A trigger on named columns fires when one of them changes: a mark added, then taken away.

@@ -216,13 +216,6 @@ describe("lessons in order", () => {
       new Set(["login"]),
     );
     // Another learner's completions open nothing for this one.
-    expect(
-      lessonAccess(
-        db,
-        viewers.member,
-        course,
-        rows.find((r) => r.title === "d")!,
-      ),
-    ).toEqual({ allowed: false, reason: locked });
+    expect(lessonAccess(db, viewers.member, course, rows.find((r) => r.title === "d")!)).toEqual({ allowed: false, reason: locked });
   });
 });

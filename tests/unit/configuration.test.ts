@@ -25,7 +25,7 @@ describe("configuration", () => {
     // COOKIE_SECURE is read where cookies are made, outside the config schema.
     for (const key of [...CONFIG_KEYS, "COOKIE_SECURE"]) {
       expect(Object.keys(example), `.env.example lacks ${key}`).toContain(key);
-      // A row of the settings table (Prettier pads the cells).
+      // A row of the settings table (the formatter pads the cells).
       expect(readme, `README lacks ${key}`).toMatch(new RegExp(`^\\| \`${key}\` +\\|`, "m"));
     }
   });

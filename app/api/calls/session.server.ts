@@ -25,28 +25,29 @@ export const sessionCalls: ApiCall[] = [
       return { logged_out: true };
     },
   }),
-  ...(["GET", "POST"] as const).map((method): ApiCall =>
-    call({
-      method,
-      path: "/api/auth/user",
-      tag: "Sign-in",
-      summary: "Who am I",
-      description: "The person the token belongs to, with the role and capabilities held here.",
-      access: "signed-in",
-      host: "both",
-      reply: personView.extend({ capabilities: z.array(z.enum(CAPABILITIES)) }),
-      errors: [...sessionErrors, E.twoFactorPending, E.organization, E.notFound],
-      example: { reply: { ...personExample, capabilities: ["learn:course", "read:course"] } },
-      // An organization's own token (made by a super-admin) and a super-admin's platform token have no person here.
-      handler: async ({ request, context, viewer }) => {
-        if (!viewer.person) return apiNotFound(request, context);
-        return {
-          ...personReply(realmFor(context), viewer.person, { twoFactorPending: viewer.session?.twoFactorPending ?? false }),
-          type: viewer.role,
-          capabilities: [...viewer.capabilities].sort(),
-        };
-      },
-    }),
+  ...(["GET", "POST"] as const).map(
+    (method): ApiCall =>
+      call({
+        method,
+        path: "/api/auth/user",
+        tag: "Sign-in",
+        summary: "Who am I",
+        description: "The person the token belongs to, with the role and capabilities held here.",
+        access: "signed-in",
+        host: "both",
+        reply: personView.extend({ capabilities: z.array(z.enum(CAPABILITIES)) }),
+        errors: [...sessionErrors, E.twoFactorPending, E.organization, E.notFound],
+        example: { reply: { ...personExample, capabilities: ["learn:course", "read:course"] } },
+        // An organization's own token (made by a super-admin) and a super-admin's platform token have no person here.
+        handler: async ({ request, context, viewer }) => {
+          if (!viewer.person) return apiNotFound(request, context);
+          return {
+            ...personReply(realmFor(context), viewer.person, { twoFactorPending: viewer.session?.twoFactorPending ?? false }),
+            type: viewer.role,
+            capabilities: [...viewer.capabilities].sort(),
+          };
+        },
+      }),
   ),
   call({
     method: "POST",

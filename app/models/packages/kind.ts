@@ -13,7 +13,9 @@ export const MANIFESTS: Array<[string, PackageKind]> = [
 ];
 
 export type KindFound =
-  { kind: PackageKind; manifest: string } | { problem: "no_manifest" } | { problem: "manifest_not_at_root"; path: string };
+  | { kind: PackageKind; manifest: string }
+  | { problem: "no_manifest" }
+  | { problem: "manifest_not_at_root"; path: string };
 
 /** The kind of a package from the names of its entries (`folder/file`, as unpack.server.ts lists them). */
 export function packageKind(entries: readonly string[]): KindFound {
