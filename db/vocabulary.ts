@@ -10,7 +10,8 @@ export type CourseType = (typeof COURSE_TYPES)[number];
 export const FILE_KINDS = ["image", "document", "video", "audio", "archive", "caption"] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
-export const LESSON_KINDS = ["text", "image", "video", "quiz", "scorm"] as const;
+/** `scorm`: a SCORM package; `package`: an xAPI (tincan.xml) or cmi5 (cmi5.xml) package (docs/decisions/044-xapi-cmi5-packages.md). */
+export const LESSON_KINDS = ["text", "image", "video", "quiz", "scorm", "package"] as const;
 export type LessonKind = (typeof LESSON_KINDS)[number];
 
 export const GROUP_RULE_FIELDS = [

@@ -11,6 +11,7 @@ import { seedCertificatesDemo } from "./demo/certificates";
 import { seedContent } from "./demo/content";
 import { seedHistory } from "./demo/history";
 import { seedScormDemo } from "./demo/scorm";
+import { seedPackagesDemo } from "./demo/packages";
 import { seedSsoDemo } from "./demo/sso";
 import { seedAnalyticsDemo } from "./demo/analytics";
 import { rebuildDailyRollups } from "../app/models/analytics-daily.server";
@@ -227,6 +228,7 @@ export async function seedDemo(
       const target = { db, dataDir: platform.dataDir, organizationId: organization.id };
       await seedContent(target, CATALOG[demo.urlPrefix]);
       await seedScormDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, language: demo.language });
+      await seedPackagesDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, language: demo.language });
       if (history) seedHistory(db, { seed: demo.urlPrefix, domain: `${demo.urlPrefix}.test`, language: demo.language, now });
       seedCertificatesDemo(db, {
         courseTitle: demo.courses[0].title,

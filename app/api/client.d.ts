@@ -7309,7 +7309,7 @@ export interface operations {
                      * @default text
                      * @enum {string}
                      */
-                    kind?: "text" | "image" | "video" | "quiz" | "scorm";
+                    kind?: "text" | "image" | "video" | "quiz" | "scorm" | "package";
                     /** @default  */
                     body?: string;
                     /** @default null */
@@ -7707,7 +7707,7 @@ export interface operations {
                 "application/json": {
                     title?: string;
                     /** @enum {string} */
-                    kind?: "text" | "image" | "video" | "quiz" | "scorm";
+                    kind?: "text" | "image" | "video" | "quiz" | "scorm" | "package";
                     body?: string;
                     file_id?: number | null;
                     /** Format: uri */

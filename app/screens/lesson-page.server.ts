@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
-import { redirect } from "~/utils/redirect";
+import { redirect, redirectOffSite } from "~/utils/redirect";
 import { mayPreview } from "~/access/rules";
 import { getFile } from "~/models/file.server";
 import { isLessonHidden, lessonAccess } from "~/access/courses";
@@ -8,6 +8,7 @@ import { completeLesson, courseProgress } from "~/models/learning.server";
 import { getLesson } from "~/models/lesson.server";
 import { quizForLesson } from "~/models/quiz-player.server";
 import { scormPlayerData } from "~/models/scorm.server";
+import { launchPackage, packagePlayerData, type LaunchAsk } from "~/models/packages/player.server";
 import { getUser } from "~/models/user.server";
 import { episodeItems } from "~/models/player.server";
 import { chooseTracks, listTracks, playerPreferencesOf, transcriptOf } from "~/models/captions.server";
@@ -78,8 +79,15 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
           preview: mayPreview(viewer),
         })
       : null;
+  const contentPackage =
+    access.allowed && learner && lesson.kind === "package"
+      ? packagePlayerData(db, { lesson, userId: learner.id, language: viewer.language, completed: mine?.state === "completed" })
+      : null;
   return {
     scorm,
+    contentPackage,
+    /** A launch that could not be made (`?launch_error=1`: the AU is no longer in the package). */
+    launchError: url.searchParams.get("launch_error") === "1",
     course: {
       id: course.id,
       title: course.title,
@@ -153,16 +161,49 @@ function lessonCaptions(
 
 /** `intent=complete`: marks the lesson seen (and the course, when it was the last one left). */
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { db, course, lesson, access, learner } = await load(request, context, params);
+  const { db, course, lesson, access, learner, viewer } = await load(request, context, params);
   if (!learner) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: `/courses/${course.id}/lessons/${lesson.id}` })}`);
   if (!access.allowed) throw new Response("Forbidden", { status: 403 });
   const form = await readForm(request, context);
-  // SCORM lessons are completed by their package, quiz lessons only by passing (docs/decisions/020, 013).
-  if (form.get("intent") !== "complete" || lesson.kind === "scorm" || lesson.kind === "quiz") throw await formRefusal(context, 400);
+  const intent = form.get("intent");
+  if (lesson.kind === "package" && (intent === "start" || intent === "retake" || intent === "review"))
+    return launchAction(request, context, { db, lesson, learnerId: learner.id, viewer, ask: intent, au: form.get("au") });
+  // SCORM, xAPI and cmi5 lessons are completed by their package, quiz lessons only by passing (docs/decisions/020, 013, 044).
+  if (intent !== "complete" || lesson.kind === "scorm" || lesson.kind === "package" || lesson.kind === "quiz")
+    throw await formRefusal(context, 400);
   completeLesson(db, { userId: learner.id, lesson });
   const next = courseLessons(db, course.id).find((l) => l.position > lesson.position);
   return redirect(next ? `/courses/${course.id}/lessons/${next.id}` : `/courses/${course.id}`);
 }
+
+/**
+ * Opens an xAPI package or a cmi5 AU (docs/decisions/044-xapi-cmi5-packages.md): the launch is made here and the
+ * browser sent to it, with or without JavaScript; the AU sends the learner back to this page when it exits.
+ */
+function launchAction(request: Request, context: ActionFunctionArgs["context"], { db, lesson, learnerId, viewer, ask, au }: LaunchArgs) {
+  const organization = context.organization!;
+  const { platform } = context;
+  const path = `/courses/${lesson.courseId}/lessons/${lesson.id}`;
+  const launched = launchPackage(
+    db,
+    { lesson, userId: learnerId, auId: typeof au === "string" && au.length <= 2048 ? au : null, ask },
+    {
+      signer: platform,
+      contentOrigin: platform.scormOrigin(organization.id),
+      organizationId: organization.id,
+      origin: new URL(request.url).origin,
+      returnPath: path,
+      preview: mayPreview(viewer),
+    },
+  );
+  return launched ? redirectOffSite(new URL(launched.url), 303) : redirect(`${path}?launch_error=1`, 303);
+}
+
+type LaunchArgs = Pick<Awaited<ReturnType<typeof load>>, "db" | "lesson" | "viewer"> & {
+  learnerId: number;
+  ask: LaunchAsk;
+  au: FormDataEntryValue | null;
+};
 
 /** What the lesson page's components are given. */
 export type LessonPageData = SerializeFrom<typeof loader>;

@@ -5,7 +5,10 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useTranslation } from "~/utils/translate";
 import { getCourse } from "~/models/course.server";
 import { getLesson } from "~/models/lesson.server";
-import { getPackage, installPackage, packageView, ScormPackageError } from "~/models/scorm.server";
+import { getPackage, packageView } from "~/models/scorm.server";
+import { installLessonPackage } from "~/models/packages/lesson-package.server";
+import { contentPackageView } from "~/models/packages/package-view.server";
+import { ContentPackageDetails } from "~/components/packages/package-details";
 import { getFixedT } from "~/utils/i18n.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { languageFor } from "~/utils/preferences.server";
@@ -13,9 +16,10 @@ import { formatBytes } from "~/utils/bytes";
 import { handleUpload } from "~/kernel/upload.server";
 
 /**
- * A lesson's SCORM package (issue 16), for /admin and /dashboard: upload or replace the zip, see what the
- * manifest says. The form posts a file and redirects, so it works without JavaScript; a refused package
- * shows its translated reason and changes nothing.
+ * A lesson's package (issues 16 and 48), for /admin and /dashboard: upload or replace a SCORM, xAPI or cmi5 zip,
+ * or a bare cmi5.xml, and see what its manifest says; the manifest decides the lesson's kind
+ * (app/models/packages/lesson-package.server.ts). The form posts a file and redirects, so it works without
+ * JavaScript; a refused package shows its translated reason and changes nothing.
  */
 function lessonFrom(managed: Managed, params: LoaderFunctionArgs["params"]) {
   const course = /^\d{1,15}$/.test(params.courseId ?? "") ? getCourse(managed.db, Number(params.courseId)) : undefined;
@@ -28,8 +32,9 @@ export function scormPackageLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, (managed) => {
       const { course, lesson } = lessonFrom(managed, params);
-      const pkg = getPackage(managed.db, lesson.id);
+      const pkg = lesson.kind === "package" ? undefined : getPackage(managed.db, lesson.id);
       return {
+        content: lesson.kind === "package" ? contentPackageView(managed.db, lesson.id, managed.viewer.language) : null,
         back: `${managed.base}/courses/${course.id}/lessons/${lesson.id}`,
         course: { id: course.id, title: course.title },
         lesson: { id: lesson.id, title: lesson.title, kind: lesson.kind },
@@ -52,36 +57,32 @@ export function scormPackageAction(area: Area) {
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, async (managed) => {
       const { lesson } = lessonFrom(managed, params);
       const t = await getFixedT(await languageFor(request, context));
-      try {
-        return await handleUpload(
-          request,
-          context,
-          { organizationId: managed.organization.id, field: "package", allowed: ["archive"], t },
-          async (upload) => {
-            const pending = upload.file();
-            if (!pending || pending.size === 0) return json({ error: t("scorm.errors.missing") }, { status: 400 });
-            await installPackage(managed.db, {
-              dataDir: context.platform.dataDir,
-              organizationId: managed.organization.id,
-              lesson,
-              zipPath: pending.tempPath,
-              uploadedBy: managed.area === "dashboard" ? managed.viewer.person.id : null,
-            });
-            return redirect(`${new URL(request.url).pathname}?installed=1`);
-          },
-          ({ status, message }) => json({ error: message }, { status }),
-        );
-      } catch (error) {
-        if (error instanceof ScormPackageError) return json({ error: t(`scorm.errors.${error.problem}`) }, { status: 422 });
-        throw error;
-      }
+      return handleUpload(
+        request,
+        context,
+        { organizationId: managed.organization.id, field: "package", allowed: ["archive"], t },
+        async (upload) => {
+          const pending = upload.file();
+          if (!pending || pending.size === 0) return json({ error: t("packages.admin.missing") }, { status: 400 });
+          const installed = await installLessonPackage(managed.db, {
+            dataDir: context.platform.dataDir,
+            organizationId: managed.organization.id,
+            lesson,
+            file: pending.tempPath,
+            uploadedBy: managed.area === "dashboard" ? managed.viewer.person.id : null,
+          });
+          if (!installed.ok) return json({ error: t(installed.key, installed.params), detail: installed.detail }, { status: 422 });
+          return redirect(`${new URL(request.url).pathname}?installed=1`);
+        },
+        ({ status, message }) => json({ error: message }, { status }),
+      );
     });
 }
 
 export function ScormPackagePage() {
   const { t } = useTranslation();
   const data = useLoaderData<ReturnType<ReturnType<typeof scormPackageLoader>>>();
-  const action = useActionData<{ error?: string }>();
+  const action = useActionData<{ error?: string; detail?: string }>();
   const busy = useNavigation().state === "submitting";
   const { pkg } = data;
   return (
@@ -89,8 +90,8 @@ export function ScormPackagePage() {
       <p>
         <Link to={data.back}>← {t("scorm.admin.back")}</Link>
       </p>
-      <h2>{t("scorm.admin.title", { lesson: data.lesson.title })}</h2>
-      {data.installed && pkg && !action?.error ? (
+      <h2>{t("packages.admin.title", { lesson: data.lesson.title })}</h2>
+      {data.installed && (pkg || data.content) && !action?.error ? (
         <p className="flash" role="status" data-testid="scorm-installed">
           {t("scorm.admin.installed")}
         </p>
@@ -126,24 +127,34 @@ export function ScormPackagePage() {
             <Link to={data.preview}>{t("scorm.admin.open")}</Link>
           </p>
         </div>
+      ) : data.content ? (
+        <ContentPackageDetails pkg={data.content} preview={data.preview} />
       ) : (
-        <p className="panel">{t("scorm.admin.none")}</p>
+        <p className="panel">{t("packages.admin.none")}</p>
       )}
       <Form method="post" encType="multipart/form-data" className="panel" data-testid="scorm-upload">
         <div className="field">
-          <label htmlFor="package">{pkg ? t("scorm.admin.replace") : t("scorm.admin.upload")}</label>
-          <input id="package" name="package" type="file" accept=".zip,application/zip" required aria-describedby="package-help" />
+          <label htmlFor="package">{pkg || data.content ? t("packages.admin.replace") : t("packages.admin.upload")}</label>
+          <input
+            id="package"
+            name="package"
+            type="file"
+            accept=".zip,application/zip,.xml,text/xml,application/xml"
+            required
+            aria-describedby="package-help"
+          />
           <p id="package-help" className="hint">
-            {t("scorm.admin.help")}
+            {t("packages.admin.help")}
           </p>
           {action?.error ? (
             <p className="field-errors" role="alert" data-testid="scorm-error">
               {action.error}
+              {action.detail ? <code className="package-detail"> {action.detail}</code> : null}
             </p>
           ) : null}
         </div>
         <button type="submit" className="primary" disabled={busy} data-testid="scorm-submit">
-          {busy ? t("scorm.admin.uploading") : pkg ? t("scorm.admin.replaceButton") : t("scorm.admin.uploadButton")}
+          {busy ? t("scorm.admin.uploading") : pkg || data.content ? t("scorm.admin.replaceButton") : t("scorm.admin.uploadButton")}
         </button>
       </Form>
     </section>

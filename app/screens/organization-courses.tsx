@@ -190,7 +190,7 @@ export function EditLesson() {
       </Form>
       <p className="panel">
         <Link to="scorm" data-testid="scorm-package-link">
-          {t("scorm.admin.link")}
+          {t("packages.admin.link")}
         </Link>
       </p>
       {lesson.kind === "video" ? (

@@ -43,5 +43,13 @@ export function Icon({ name, className }: { name: IconName; className?: string }
 
 /** The icon for a lesson kind. */
 export function kindIcon(kind: string): IconName {
-  return kind === "video" ? "play" : kind === "image" ? "image" : kind === "quiz" ? "quiz" : kind === "scorm" ? "scorm" : "text";
+  return kind === "video"
+    ? "play"
+    : kind === "image"
+      ? "image"
+      : kind === "quiz"
+        ? "quiz"
+        : kind === "scorm" || kind === "package"
+          ? "scorm"
+          : "text";
 }

@@ -4,7 +4,7 @@ import type { LessonPageData } from "~/screens/lesson-page.server";
 import { Icon } from "./icons";
 
 /**
- * Under an open lesson: "Mark as complete" (a plain form; SCORM packages and quizzes complete themselves) or
+ * Under an open lesson: "Mark as complete" (a plain form; SCORM, xAPI and cmi5 packages and quizzes complete themselves) or
  * the word that it is done, the previous and next lessons, and the lesson's text.
  */
 export function LessonActions({ data }: { data: LessonPageData }) {
@@ -17,7 +17,7 @@ export function LessonActions({ data }: { data: LessonPageData }) {
           <p className="lesson-done" data-testid="lesson-completed">
             <Icon name="check" /> {t("learn.lessonCompleted")}
           </p>
-        ) : lesson.kind === "scorm" || lesson.kind === "quiz" ? null : (
+        ) : lesson.kind === "scorm" || lesson.kind === "package" || lesson.kind === "quiz" ? null : (
           <Form method="post">
             <button type="submit" name="intent" value="complete" className="primary complete-button" data-testid="complete">
               <Icon name="check" /> {t("learn.markComplete")}

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
-import { contentPackages, type ContentPackage, type Lesson } from "../../../db/tenant";
+import { contentPackages, lessons, type ContentPackage, type Lesson } from "../../../db/tenant";
 import { scormRoot, removePackageFolder } from "../scorm.server";
 import { DEFAULT_UNPACK_LIMITS, UnpackError, unpackZip, type UnpackLimits } from "../scorm/unpack.server";
 import { inspectCourseStructure, inspectZip, PackageError, type Inspected } from "./inspect.server";
@@ -10,7 +10,7 @@ import { inspectCourseStructure, inspectZip, PackageError, type Inspected } from
 /*
  * Installing an xAPI or cmi5 package as a lesson's (docs/decisions/044-xapi-cmi5-packages.md, 4): checked whole
  * first (inspect.server.ts), then unpacked into a new folder beside the SCORM packages' (the same content
- * origin serves both), and the lesson's row pointed at it in one step; a replaced package's folder is removed
+ * origin serves both), and the lesson's row pointed at it, and made a `package` lesson, in one step; a replaced package's folder is removed
  * after the switch, and learners' registrations are kept. A SCORM zip is refused here (`is_scorm`): it is the
  * SCORM model's to install.
  */
@@ -65,14 +65,18 @@ export async function installContentPackage(
   };
   let row: ContentPackage;
   try {
-    row = previous
-      ? db
-          .update(contentPackages)
-          .set({ ...values, updatedAt: new Date() })
-          .where(eq(contentPackages.id, previous.id))
-          .returning()
-          .get()!
-      : db.insert(contentPackages).values(values).returning().get();
+    row = db.transaction((tx) => {
+      // The lesson becomes a package lesson with its package, in one step (a SCORM lesson given a cmi5 zip too).
+      if (lesson.kind !== "package") tx.update(lessons).set({ kind: "package" }).where(eq(lessons.id, lesson.id)).run();
+      return previous
+        ? tx
+            .update(contentPackages)
+            .set({ ...values, updatedAt: new Date() })
+            .where(eq(contentPackages.id, previous.id))
+            .returning()
+            .get()!
+        : tx.insert(contentPackages).values(values).returning().get();
+    });
   } catch (error) {
     if (folder) fs.rmSync(path.join(root, folder), { recursive: true, force: true });
     throw error;

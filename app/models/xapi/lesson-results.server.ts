@@ -37,7 +37,7 @@ const OUTCOMES: Readonly<Record<string, "completed" | "started">> = {
  * Lessons a statement never completes: a quiz lesson only by passing its quiz, a SCORM lesson only by its
  * package (as the lesson page refuses to mark them: app/screens/lesson-page.server.ts).
  */
-const COMPLETED_ELSEWHERE: ReadonlySet<LessonKind> = new Set(["quiz", "scorm"]);
+const COMPLETED_ELSEWHERE: ReadonlySet<LessonKind> = new Set(["quiz", "scorm", "package"]);
 
 /** An xAPI or cmi5 package's lesson is completed by its own rules (app/models/packages/tracking.server.ts), never by a plain statement. */
 function hasPackage(tx: TenantConn, lessonId: number) {

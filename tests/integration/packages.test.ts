@@ -1,0 +1,280 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, tenantDb } from "../helpers/auth";
+import { multipart, request } from "../helpers/http";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
+import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
+import { makeZip } from "../helpers/zip";
+import { demoPackageZip } from "../../scripts/demo/packages";
+
+/**
+ * xAPI and cmi5 packages as lessons over HTTP against the real server (issue 48): the lesson editor's upload of
+ * each kind and its refusals, the player's contents, a launch with and without its address's parameters, the
+ * one-use fetch, an AU's statements through /xapi completing the lesson, and a launch's credential kept to its
+ * own learner. The packages are the demo's (scripts/demo/packages/).
+ */
+let server: InProcessServer;
+const ORG = "nordlys.localhost";
+let adminCookie: string;
+let adminToken: string;
+let learnerCookie: string;
+let otherCookie: string;
+const ids = { course: 0, cmi5: 0, xapi: 0, other: 0 };
+
+beforeAll(async () => {
+  server = await startInProcess();
+  adminToken = insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "api" });
+  adminCookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "admin@nordlys.test", kind: "web" }));
+  learnerCookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "web" }));
+  execTenant(server, 2, "insert into users (email, first_name, last_name, role) values ('other@nordlys.test', 'Ole', 'Olsen', 'learner')");
+  otherCookie = await cookieFor(insertSession(server, { organizationId: 2 }, { email: "other@nordlys.test", kind: "web" }));
+  ids.course = (
+    await api(server, ORG, "POST", "courses", { token: adminToken, body: { title: "Sikkerhed", type: "series", published: true } })
+  ).json().payload.id;
+  for (const key of ["cmi5", "xapi", "other"] as const)
+    ids[key] = (
+      await api(server, ORG, "POST", "lessons", {
+        token: adminToken,
+        body: { course_id: ids.course, title: `Lektion ${key}`, kind: "text" },
+      })
+    ).json().payload.id;
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const editor = (lesson: number) => `/dashboard/organizations/2/courses/${ids.course}/lessons/${lesson}/scorm`;
+const lessonPage = (lesson: number) => `/courses/${ids.course}/lessons/${lesson}`;
+
+function upload(lesson: number, data: Buffer, name = "package.zip", type = "application/zip") {
+  const { body, contentType } = multipart({}, { package: { name, type, data } });
+  return request(server.port, ORG, editor(lesson), {
+    method: "POST",
+    headers: { Cookie: adminCookie, "Content-Type": contentType, "Sec-Fetch-Site": "same-origin" },
+    body,
+  });
+}
+
+function post(path: string, cookie: string, fields: Record<string, string>) {
+  return request(server.port, ORG, path, {
+    method: "POST",
+    headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin" },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+function row(sql: string, ...params: unknown[]): any {
+  const db = tenantDb(server, 2);
+  try {
+    return db.prepare(sql).get(...params);
+  } finally {
+    db.close();
+  }
+}
+const lessonKind = (lesson: number) => row("select kind from lessons where id = ?", lesson)?.kind;
+
+const bareCourse = (url: string) => `<?xml version="1.0"?>
+<courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">
+  <course id="https://example.test/course"><title><langstring lang="en">Elsewhere</langstring></title>
+    <description><langstring lang="en">AUs on another site</langstring></description></course>
+  <au id="https://example.test/au/1"><title><langstring lang="en">Remote part</langstring></title>
+    <description><langstring lang="en">Remote</langstring></description><url>${url}</url></au>
+</courseStructure>`;
+
+describe("upload in the lesson editor", () => {
+  it("refuses broken packages with the reason, in the admin's language, and leaves the lesson as it was", async () => {
+    const cases: Array<[Buffer, string, string]> = [
+      [
+        makeZip([{ name: "index.html", data: "<p>x</p>" }]),
+        "package.zip",
+        "hverken imsmanifest.xml (SCORM), tincan.xml (xAPI) eller cmi5.xml",
+      ],
+      [makeZip([{ name: "course/cmi5.xml", data: bareCourse("a.html") }]), "package.zip", "cmi5.xml skal ligge i roden af zip-filen"],
+      [makeZip([{ name: "cmi5.xml", data: "<courseStructure" }]), "package.zip", "cmi5.xml kunne ikke læses"],
+      [
+        makeZip([{ name: "cmi5.xml", data: bareCourse("missing.html") }]),
+        "package.zip",
+        "Manifestet starter en fil, der ikke findes i zip-filen.",
+      ],
+      [makeZip([{ name: "tincan.xml", data: "<tincan><activities/></tincan>" }]), "package.zip", "tincan.xml"],
+      [Buffer.from(bareCourse("au.html")), "cmi5.xml", "kun angive enheder med absolutte http(s)-adresser"],
+      [Buffer.from("just text"), "notes.txt", "hverken et zip-arkiv eller en cmi5.xml-kursusstruktur"],
+    ];
+    for (const [data, name, message] of cases) {
+      const res = await upload(ids.other, data, name);
+      expect(res.status, message).toBe(422);
+      expect(res.body, message).toContain(message);
+    }
+    expect(lessonKind(ids.other)).toBe("text");
+    expect(row("select count(*) as n from content_packages where lesson_id = ?", ids.other).n).toBe(0);
+  });
+
+  it("installs a cmi5 zip: the lesson becomes a package lesson and the editor shows its blocks and AUs with their rules", async () => {
+    const res = await upload(ids.cmi5, demoPackageZip("fire-safety"));
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toContain("?installed=1");
+    expect(lessonKind(ids.cmi5)).toBe("package");
+    const page = await request(server.port, ORG, `${editor(ids.cmi5)}?installed=1`, { headers: { Cookie: adminCookie } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('data-testid="content-package-kind">cmi5<');
+    expect(page.body).toContain("Before a fire");
+    expect(page.body).toContain("Færdig når: gennemført og bestået");
+    expect(page.body).toContain("beståelsesgrænse 75 %");
+    expect(page.body.match(/data-testid="content-package-au"/g)).toHaveLength(3);
+  });
+
+  it("installs an xAPI zip, and a bare cmi5.xml whose AU lives on another site", async () => {
+    expect((await upload(ids.xapi, demoPackageZip("phishing"))).status).toBe(302);
+    expect(lessonKind(ids.xapi)).toBe("package");
+    const page = await request(server.port, ORG, editor(ids.xapi), { headers: { Cookie: adminCookie } });
+    expect(page.body).toContain("xAPI (Tin Can)");
+    expect(page.body).toContain("Spotting phishing");
+
+    expect((await upload(ids.other, Buffer.from(bareCourse("https://au.example.test/part1.html")), "cmi5.xml", "text/xml")).status).toBe(
+      302,
+    );
+    const bare = await request(server.port, ORG, editor(ids.other), { headers: { Cookie: adminCookie } });
+    expect(bare.body).toContain("Remote part");
+    expect(bare.body).toContain("på et andet websted");
+  });
+});
+
+describe("the player", () => {
+  let launch: URL;
+
+  it("lists the course's blocks and AUs with their states, and launches an AU on the content origin with cmi5's parameters", async () => {
+    const page = await request(server.port, ORG, lessonPage(ids.cmi5), { headers: { Cookie: learnerCookie } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('data-testid="package-player"');
+    expect(page.body.match(/data-testid="package-au"/g)).toHaveLength(3);
+    expect(page.body).toContain("When the alarm sounds");
+    expect(page.body.match(/data-state="not_attempted"/g)).toHaveLength(3);
+    expect(page.body).not.toContain('data-testid="complete"');
+
+    const res = await post(lessonPage(ids.cmi5), learnerCookie, {
+      intent: "start",
+      au: "https://lectern.example/demo/cmi5/fire-safety/fuel",
+    });
+    expect(res.status).toBe(303);
+    launch = new URL(res.headers.location!);
+    expect(launch.host).toBe(`2.scorm.localhost:${server.port}`);
+    expect(launch.pathname).toMatch(/^\/c\/[^/]+\/fuel\.html$/);
+    expect(launch.searchParams.get("endpoint")).toBe(`http://${ORG}/xapi/`);
+    expect(launch.searchParams.get("fetch")).toMatch(new RegExp(`^http://${ORG}/xapi/fetch/`));
+    expect(JSON.parse(launch.searchParams.get("actor")!).account.homePage).toBe(`http://${ORG}`);
+    expect(launch.searchParams.get("registration")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(launch.searchParams.get("activityId")).toMatch(/\/au\/[0-9a-f]{16}$/);
+
+    const file = await request(server.port, launch.host, `${launch.pathname}${launch.search}`);
+    expect(file.status).toBe(200);
+    expect(file.body).toContain("What feeds a fire");
+    expect(file.headers["set-cookie"]).toBeUndefined();
+
+    const after = await request(server.port, ORG, lessonPage(ids.cmi5), { headers: { Cookie: learnerCookie } });
+    expect(after.body).toContain('data-state="in_progress"');
+  });
+
+  it("runs an AU's session through /xapi: fetch once, initialized, completed, terminated; the AU is then completed", async () => {
+    const xapi = (path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
+      request(server.port, ORG, path, { ...init, headers: { "X-Experience-API-Version": "1.0.3", ...init.headers } });
+    const fetchPath = new URL(launch.searchParams.get("fetch")!).pathname;
+    const fetched = await xapi(fetchPath, { method: "POST" });
+    expect(fetched.status).toBe(200);
+    const auth = `Basic ${fetched.json()["auth-token"]}`;
+    expect((await xapi(fetchPath, { method: "POST" })).json()).toMatchObject({ "error-code": "1" });
+
+    const actor = launch.searchParams.get("actor")!;
+    const registration = launch.searchParams.get("registration")!;
+    const activityId = launch.searchParams.get("activityId")!;
+    const state = await xapi(
+      `/xapi/activities/state?${new URLSearchParams({ stateId: "LMS.LaunchData", activityId, agent: actor, registration })}`,
+      { headers: { Authorization: auth } },
+    );
+    expect(state.status).toBe(200);
+    const launchData = state.json();
+    expect(launchData).toMatchObject({
+      launchMode: "Normal",
+      moveOn: "Completed",
+      returnURL: `http://${ORG}${lessonPage(ids.cmi5)}`,
+    });
+
+    const send = (verb: string, result?: object) => {
+      const context = structuredClone(launchData.contextTemplate);
+      context.registration = registration;
+      context.contextActivities.category = [
+        { id: "https://w3id.org/xapi/cmi5/context/categories/cmi5" },
+        ...(result && "completion" in result ? [{ id: "https://w3id.org/xapi/cmi5/context/categories/moveon" }] : []),
+      ];
+      return xapi("/xapi/statements", {
+        method: "POST",
+        headers: { Authorization: auth, "Content-Type": "application/json" },
+        body: JSON.stringify({
+          actor: JSON.parse(actor),
+          verb: { id: `http://adlnet.gov/expapi/verbs/${verb}` },
+          object: { id: activityId },
+          result,
+          context,
+        }),
+      });
+    };
+    expect((await send("completed", { completion: true, duration: "PT1S" })).status).toBe(400); // before initialized
+    expect((await send("initialized")).status).toBe(200);
+    // Another learner's statement with this launch's credential is refused.
+    const stranger = await xapi("/xapi/statements", {
+      method: "POST",
+      headers: { Authorization: auth, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        actor: { mbox: "mailto:other@nordlys.test" },
+        verb: { id: "http://adlnet.gov/expapi/verbs/completed" },
+        object: { id: activityId },
+      }),
+    });
+    expect(stranger.status).toBe(403);
+    expect((await send("completed", { completion: true, duration: "PT5S" })).status).toBe(200);
+    expect((await send("terminated", { duration: "PT6S" })).status).toBe(200);
+    // The credential ended with the session.
+    expect((await send("experienced")).status).toBe(401);
+
+    const page = await request(server.port, ORG, lessonPage(ids.cmi5), { headers: { Cookie: learnerCookie } });
+    expect(page.body).toMatch(/data-state="completed">Gennemført/);
+    expect(page.body.match(/data-state="not_attempted"/g)).toHaveLength(2);
+    expect(page.body).toContain('data-testid="package-retake"');
+  });
+
+  it("launches the xAPI package with its credential on the address; a passed statement about it completes the lesson", async () => {
+    const res = await post(lessonPage(ids.xapi), learnerCookie, { intent: "start", au: "" });
+    expect(res.status).toBe(303);
+    const url = new URL(res.headers.location!);
+    expect(url.pathname).toMatch(/\/index\.html$/);
+    const auth = url.searchParams.get("auth")!;
+    expect(auth).toMatch(/^Basic /);
+    expect(url.searchParams.get("activity_id")).toBe("https://lectern.example/demo/xapi/phishing");
+    const sent = await request(server.port, ORG, "/xapi/statements", {
+      method: "POST",
+      headers: { Authorization: auth, "X-Experience-API-Version": "1.0.3", "Content-Type": "application/json" },
+      body: JSON.stringify({
+        actor: JSON.parse(url.searchParams.get("actor")!),
+        verb: { id: "http://adlnet.gov/expapi/verbs/passed" },
+        object: { id: "https://lectern.example/demo/xapi/phishing" },
+        result: { success: true, score: { scaled: 1 } },
+        context: { registration: url.searchParams.get("registration") },
+      }),
+    });
+    expect(sent.status).toBe(200);
+    const page = await request(server.port, ORG, lessonPage(ids.xapi), { headers: { Cookie: learnerCookie } });
+    expect(page.body).toContain('data-testid="lesson-completed"');
+  });
+
+  it("refuses marking a package lesson complete by hand, and a launch by someone who may not open the course", async () => {
+    expect((await post(lessonPage(ids.cmi5), learnerCookie, { intent: "complete" })).status).toBe(400);
+    const unknown = await post(lessonPage(ids.cmi5), learnerCookie, { intent: "start", au: "https://nowhere.test/au" });
+    expect(unknown.status).toBe(303);
+    expect(unknown.headers.location).toBe(`${lessonPage(ids.cmi5)}?launch_error=1`);
+    await api(server, ORG, "PUT", `courses/${ids.course}`, { token: adminToken, body: { block_default_access: true } });
+    try {
+      const res = await post(lessonPage(ids.cmi5), otherCookie, { intent: "start", au: "" });
+      expect(res.status).toBe(403);
+    } finally {
+      await api(server, ORG, "PUT", `courses/${ids.course}`, { token: adminToken, body: { block_default_access: false } });
+    }
+  });
+});
