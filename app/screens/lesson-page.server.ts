@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
-import { redirect, redirectOffSite } from "~/utils/redirect";
+import { redirect } from "~/utils/redirect";
 import { mayPreview } from "~/access/rules";
 import { getFile } from "~/models/file.server";
 import { isLessonHidden, lessonAccess } from "~/access/courses";
@@ -177,8 +177,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 /**
- * Opens an xAPI package or a cmi5 AU (docs/decisions/044-xapi-cmi5-packages.md): the launch is made here and the
- * browser sent to it, with or without JavaScript; the AU sends the learner back to this page when it exits.
+ * Opens an xAPI package or a cmi5 AU (docs/decisions/044-xapi-cmi5-packages.md): the launch is made here and its
+ * address handed to the page; the AU sends the learner back to this page when it exits.
  */
 function launchAction(request: Request, context: ActionFunctionArgs["context"], { db, lesson, learnerId, viewer, ask, au }: LaunchArgs) {
   const organization = context.organization!;
@@ -186,7 +186,7 @@ function launchAction(request: Request, context: ActionFunctionArgs["context"], 
   const path = `/courses/${lesson.courseId}/lessons/${lesson.id}`;
   const launched = launchPackage(
     db,
-    { lesson, userId: learnerId, auId: typeof au === "string" && au.length <= 2048 ? au : null, ask },
+    { lesson, userId: learnerId, auId: typeof au === "string" && au.length <= 2048 ? au : null, ask, language: viewer.language },
     {
       signer: platform,
       contentOrigin: platform.scormOrigin(organization.id),
@@ -196,7 +196,9 @@ function launchAction(request: Request, context: ActionFunctionArgs["context"], 
       preview: mayPreview(viewer),
     },
   );
-  return launched ? redirectOffSite(new URL(launched.url), 303) : redirect(`${path}?launch_error=1`, 303);
+  // Answered as the page's data, not a redirect: a form's redirect to another origin is stopped by the page's
+  // `form-action 'self'`. The page opens the address at once with JavaScript, or as a link without it.
+  return launched ? { launch: launched } : redirect(`${path}?launch_error=1`, 303);
 }
 
 type LaunchArgs = Pick<Awaited<ReturnType<typeof load>>, "db" | "lesson" | "viewer"> & {

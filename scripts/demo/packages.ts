@@ -47,7 +47,14 @@ export async function seedPackagesDemo(
   { dataDir, organizationId, language }: { dataDir: string; organizationId: number; language: string },
 ) {
   const text = TEXTS[language] ?? TEXTS.en;
-  const course = createCourse(db, { title: text.course, description: text.description, type: "series", published: true, position: 101 });
+  const course = createCourse(db, {
+    title: text.course,
+    description: text.description,
+    type: "series",
+    published: true,
+    position: 101,
+    allowCertificates: true,
+  });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-demo-package-"));
   try {
     for (const [title, name] of [

@@ -21,12 +21,8 @@ const EXPRESS_REDIRECTS: Record<string, string> = {
   // The organization's own favicon address, set by its admin in the settings (never by a request).
   "server/favicon.ts": "res.redirect(302, icon.href)",
 };
-/**
- * Callers of redirectOffSite: an SSO provider's sign-in address, made from the organization's configuration; a
- * package's launch address, made by the server from the package an admin installed (the content origin, or a
- * cmi5 AU's own site) with the launch's own parameters.
- */
-const OFF_SITE_CALLERS = ["app/kernel/sso.server.ts", "app/screens/lesson-page.server.ts"];
+/** Callers of redirectOffSite: an SSO provider's sign-in address, made from the organization's configuration. */
+const OFF_SITE_CALLERS = ["app/kernel/sso.server.ts"];
 
 /** What in one module's text could build a redirect other than through the sanitiser. */
 export function redirectFindings(file: string, text: string): string[] {

@@ -1,17 +1,23 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import type { PackagePlayerData, PlayerItem } from "~/models/packages/player.server";
 
 /**
  * An xAPI or cmi5 lesson in the player (docs/decisions/044-xapi-cmi5-packages.md): the package's contents (a cmi5
  * course's blocks and assignable units, each with its state; an xAPI package's one activity) and a button per
- * AU that launches it. Each button posts a plain form: the page's action makes the launch and sends the browser
- * to the content, with JavaScript or without, and the content sends the learner back here when it exits.
+ * AU that launches it. Each button posts a plain form: the page's action makes the launch and answers its address,
+ * which the page opens at once with JavaScript and offers as a link without it; the content sends the learner
+ * back here when it exits.
  * Retaking, and reviewing a finished course, start a new attempt; the earlier ones stay in the learner's history.
  */
 export function PackagePlayer({ data, error }: { data: PackagePlayerData; error: boolean }) {
   const { t } = useTranslation();
   const busy = useNavigation().state !== "idle";
+  const launched = useActionData<{ launch?: { url: string; title: string } }>()?.launch;
+  useEffect(() => {
+    if (launched) window.location.assign(launched.url);
+  }, [launched]);
   const aus = data.items.filter((i): i is Extract<PlayerItem, { type: "au" }> => i.type === "au");
   const single = aus.length === 1;
   return (
@@ -19,6 +25,18 @@ export function PackagePlayer({ data, error }: { data: PackagePlayerData; error:
       <div className="package-head">
         <h2 className="package-title">{data.title}</h2>
         <p className="hint">{t("packages.player.opensHere")}</p>
+        <noscript>
+          <p className="scorm-notice" data-testid="package-needs-js">
+            {t("packages.player.needsJavaScript")}
+          </p>
+        </noscript>
+        {launched ? (
+          <p className="flash" role="status" data-testid="package-ready">
+            <a href={launched.url} className="button primary" data-testid="package-open">
+              {t("packages.player.open", { title: launched.title })}
+            </a>
+          </p>
+        ) : null}
         {error ? (
           <p className="field-errors" role="alert" data-testid="package-launch-error">
             {t("packages.player.launchFailed")}
@@ -39,7 +57,7 @@ export function PackagePlayer({ data, error }: { data: PackagePlayerData; error:
                 {t(`packages.player.state.${item.state}`)}
                 {item.score !== null ? ` · ${t("packages.player.score", { percent: item.score })}` : ""}
               </span>
-              <Form method="post" reloadDocument className="package-launch">
+              <Form method="post" className="package-launch">
                 <input type="hidden" name="au" value={item.id} />
                 <button
                   type="submit"
@@ -58,7 +76,7 @@ export function PackagePlayer({ data, error }: { data: PackagePlayerData; error:
         )}
       </ol>
       {data.started ? (
-        <Form method="post" reloadDocument className="package-again">
+        <Form method="post" className="package-again">
           <input type="hidden" name="au" value={aus[0]?.id ?? ""} />
           {data.satisfied ? (
             <button type="submit" name="intent" value="review" disabled={busy} data-testid="package-review">

@@ -188,13 +188,13 @@ export interface LaunchPlace {
 /**
  * Launches an AU (or the xAPI package) for the learner: in their open registration, or a new one for a retake or
  * a review (the old one kept as history). A preview (someone who may see the course without learning it) is
- * launched in Browse mode. Answers the address to open, or null for an AU the package does not have.
+ * launched in Browse mode. Answers the address to open and what it opens, or null for an AU the package does not have.
  */
 export function launchPackage(
   db: TenantConn,
-  { lesson, userId, auId, ask }: { lesson: Lesson; userId: number; auId: string | null; ask: LaunchAsk },
+  { lesson, userId, auId, ask, language }: { lesson: Lesson; userId: number; auId: string | null; ask: LaunchAsk; language: string },
   place: LaunchPlace,
-): { url: string } | null {
+): { url: string; title: string } | null {
   const pkg: ContentPackage | undefined = getContentPackage(db, lesson.id);
   if (!pkg) return null;
   if (pkg.kind === "cmi5" && auId !== null && !aus((pkg.structure as Cmi5Course).children).some((au) => au.id === auId)) return null;
@@ -212,5 +212,7 @@ export function launchPackage(
     { pkg, lesson, userId, auId: auId ?? undefined, launchMode, fresh: ask !== "start" },
     { origin: place.origin, contentBase, returnURL: `${place.origin}${place.returnPath}` },
   );
-  return { url: started.url };
+  const structure = pkg.structure as Cmi5Course | TincanPackage;
+  const au = "children" in structure ? aus(structure.children).find((a) => a.id === started.launch.auId) : undefined;
+  return { url: started.url, title: au ? inLanguage(au.title, language) : pkg.title };
 }
