@@ -896,6 +896,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lessons/{id}/package": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lesson's xAPI or cmi5 package
+         * @description Its kind, title, size and AUs as its manifest gives them. 404 while the lesson has none.
+         *
+         *     **Who:** Capability `write:course`.
+         */
+        get: operations["getLessonsByIdPackage"];
+        /**
+         * Install a lesson's package
+         * @description A SCORM, xAPI or cmi5 zip uploaded with `POST /api/files` (`file_id`), or a cmi5 course structure whose AUs live on other sites (`course_structure`, the XML): checked and installed as the lesson editor does, the lesson taking the kind its manifest gives (`scorm` or `package`). A refused package is a 422 with the editor's reason; nothing changes.
+         *
+         *     **Who:** Capability `write:course`.
+         */
+        put: operations["putLessonsByIdPackage"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lessons/{id}/launches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Launch an xAPI package or a cmi5 AU
+         * @description For the caller, in their open registration of the lesson (`registration` may name it; a `retake` starts a new one and keeps the old as history). The reply's `url` opens the AU: on the organization's content origin, or on the AU's own site. `launch_mode` is cmi5's (`Normal` unless asked; a preview is always `Browse`). A launch still running in the registration is abandoned first.
+         *
+         *     **Who:** Capability `learn:course`.
+         */
+        post: operations["postLessonsByIdLaunches"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lessons/{id}/waivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Waive a cmi5 AU for a learner
+         * @description In the learner's open `registration` of the lesson, with a reason (cmi5's `waived` statement, written by the LMS): the AU counts as done, and its block, the course and the lesson may follow.
+         *
+         *     **Who:** Capability `write:course`.
+         */
+        post: operations["postLessonsByIdWaivers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/package-sessions/{session_id}/abandon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a launch left running
+         * @description cmi5's `abandoned`, written by the LMS, as the learner's next launch would; the launch's credential ends.
+         *
+         *     **Who:** Capability `write:course`.
+         */
+        post: operations["postPackageSessionsBySessioId}Abandon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/lessons/{id}/move": {
         parameters: {
             query?: never;
@@ -1931,7 +2025,7 @@ export interface paths {
         put?: never;
         /**
          * Player heartbeat
-         * @description Records position and watch time; the time credited never exceeds the wall-clock time since the previous heartbeat. `completed: true` completes the lesson (not quiz lessons: pass the quiz).
+         * @description Records position and watch time; the time credited never exceeds the wall-clock time since the previous heartbeat. `completed: true` completes the lesson (not quiz lessons: pass the quiz; not SCORM, xAPI or cmi5 lessons: their package completes them).
          *
          *     **Who:** Capability `learn:course`.
          */
@@ -7973,6 +8067,445 @@ export interface operations {
             };
             /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getLessonsByIdPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "kind": "cmi5",
+                     *         "title": "Fire safety at work",
+                     *         "file_count": 7,
+                     *         "unpacked_bytes": 20480,
+                     *         "aus": [
+                     *           {
+                     *             "title": "What feeds a fire",
+                     *             "url": "fuel.html",
+                     *             "move_on": "Completed",
+                     *             "mastery_score": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            /** @enum {string} */
+                            kind: "xapi" | "cmi5";
+                            title: string;
+                            file_count: number;
+                            unpacked_bytes: number;
+                            aus: {
+                                title: string;
+                                url: string;
+                                move_on: string;
+                                mastery_score: number | null;
+                            }[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller); `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    putLessonsByIdPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file_id": 12
+                 *     }
+                 */
+                "application/json": {
+                    file_id?: number;
+                    course_structure?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "lesson_id": 33,
+                     *         "kind": "cmi5"
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            lesson_id: number;
+                            /** @enum {string} */
+                            kind: "scorm" | "xapi" | "cmi5";
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller); `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form; `no_manifest`: a package the lesson editor refuses; the message is its reason, the code one of `not_zip`, `unsafe_path`, `symlink`, `too_many_entries`, `too_large`, `ratio`, `is_scorm`, `no_manifest`, `manifest_not_at_root`, `launch_missing`, `cmi5_parse`, `cmi5_schema`, `cmi5_id_not_iri`, `cmi5_duplicate_id`, `cmi5_url`, `cmi5_relative_url`, `cmi5_url_parameter`, `cmi5_no_au`, `tincan_parse`, `tincan_no_launch`, `tincan_id_not_iri`, `tincan_duplicate_id`, `tincan_launch_url`, `manifest_parse`, `unsupported_version`, `no_items`, `aicc` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postLessonsByIdLaunches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "au_index": 0
+                 *     }
+                 */
+                "application/json": {
+                    au_id?: string;
+                    au_index?: number;
+                    /** Format: uuid */
+                    registration?: string;
+                    /** @enum {string} */
+                    launch_mode?: "Normal" | "Browse" | "Review";
+                    /** @default false */
+                    retake?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "url": "https://1.scorm.example/c/TOKEN/fuel.html?endpoint=…",
+                     *         "registration": "8c8f2a4e-2d3b-4b7f-9c1e-3f0d6a1b2c3d",
+                     *         "session_id": "0f6a1b2c-3d4e-4f5a-8b6c-7d8e9f0a1b2c",
+                     *         "au_id": "https://lectern.example/demo/cmi5/fire-safety/fuel",
+                     *         "launch_mode": "Normal"
+                     *       },
+                     *       "status": 201
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            /** Format: uri */
+                            url: string;
+                            /** Format: uuid */
+                            registration: string;
+                            /** Format: uuid */
+                            session_id: string;
+                            au_id: string;
+                            /** @enum {string} */
+                            launch_mode: "Normal" | "Browse" | "Review";
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability; `previous_lessons`: the caller may not open the lesson yet (also `prerequisite`, `limited`, `login`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller); `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form; `no_au`: no such AU in the package (also `registration`: a registration that is not the caller's open one of the lesson) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postLessonsByIdWaivers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "registration": "8c8f2a4e-2d3b-4b7f-9c1e-3f0d6a1b2c3d",
+                 *       "au_index": 1,
+                 *       "reason": "Certified elsewhere"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uuid */
+                    registration: string;
+                    au_id?: string;
+                    au_index?: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "registration": "8c8f2a4e-2d3b-4b7f-9c1e-3f0d6a1b2c3d",
+                     *         "au_id": "https://lectern.example/demo/cmi5/fire-safety/workplace",
+                     *         "waived": true
+                     *       },
+                     *       "status": 201
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            /** Format: uuid */
+                            registration: string;
+                            au_id: string;
+                            /** @enum {boolean} */
+                            waived: true;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller); `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form; `already`: the AU is waived already in that registration (also `no_au`, `not_cmi5`, `no_reason`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "postPackageSessionsBySessioId}Abandon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "session_id": "0f6a1b2c-3d4e-4f5a-8b6c-7d8e9f0a1b2c",
+                     *         "abandoned": true
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            /** Format: uuid */
+                            session_id: string;
+                            /** @enum {boolean} */
+                            abandoned: true;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller); `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `ended`: the session has ended already */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14653,7 +15186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form; `quiz_lesson`: a quiz lesson is completed by passing its quiz */
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form; `quiz_lesson`: a quiz lesson is completed by passing its quiz; `package_lesson`: a SCORM, xAPI or cmi5 lesson is completed by its package, as it is taken */
             422: {
                 headers: {
                     [name: string]: unknown;

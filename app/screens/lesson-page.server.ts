@@ -198,7 +198,7 @@ function launchAction(request: Request, context: ActionFunctionArgs["context"], 
   );
   // Answered as the page's data, not a redirect: a form's redirect to another origin is stopped by the page's
   // `form-action 'self'`. The page opens the address at once with JavaScript, or as a link without it.
-  return launched ? { launch: launched } : redirect(`${path}?launch_error=1`, 303);
+  return launched.ok ? { launch: { url: launched.url, title: launched.title } } : redirect(`${path}?launch_error=1`, 303);
 }
 
 type LaunchArgs = Pick<Awaited<ReturnType<typeof load>>, "db" | "lesson" | "viewer"> & {

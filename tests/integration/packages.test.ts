@@ -283,3 +283,96 @@ describe("the player", () => {
     }
   });
 });
+
+describe("through /api", () => {
+  let learnerToken: string;
+  let lesson: number;
+  beforeAll(async () => {
+    learnerToken = insertSession(server, { organizationId: 2 }, { email: "learner@nordlys.test", kind: "api" });
+    lesson = (
+      await api(server, ORG, "POST", "lessons", { token: adminToken, body: { course_id: ids.course, title: "Via /api", kind: "text" } })
+    ).json().payload.id;
+  });
+
+  it("installs a course structure, refuses a broken one with the editor's reason, and reads the package back", async () => {
+    const broken = await api(server, ORG, "PUT", `lessons/${lesson}/package`, {
+      token: adminToken,
+      body: { course_structure: bareCourse("au.html") },
+    });
+    expect(broken.status).toBe(422);
+    expect(broken.json().payload.code).toBe("cmi5_relative_url");
+    expect(lessonKind(lesson)).toBe("text");
+    const both = await api(server, ORG, "PUT", `lessons/${lesson}/package`, {
+      token: adminToken,
+      body: { course_structure: bareCourse("https://au.example.test/a.html"), file_id: 1 },
+    });
+    expect(both.status).toBe(422);
+    const res = await api(server, ORG, "PUT", `lessons/${lesson}/package`, {
+      token: adminToken,
+      body: { course_structure: bareCourse("https://au.example.test/a.html") },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json().payload).toEqual({ lesson_id: lesson, kind: "cmi5" });
+    const view = (await api(server, ORG, "GET", `lessons/${lesson}/package`, { token: adminToken })).json().payload;
+    expect(view).toMatchObject({
+      kind: "cmi5",
+      title: "Elsewhere",
+      aus: [{ title: "Remote part", url: "https://au.example.test/a.html", move_on: "NotApplicable" }],
+    });
+    expect(
+      (await api(server, ORG, "PUT", `lessons/${lesson}/package`, { token: learnerToken, body: { course_structure: "x" } })).status,
+    ).toBe(403);
+  });
+
+  it("launches for the caller on the AU's own site, in their registration; a registration not theirs is refused", async () => {
+    const res = await api(server, ORG, "POST", `lessons/${lesson}/launches`, {
+      token: learnerToken,
+      body: { au_index: 0, launch_mode: "Browse" },
+    });
+    expect(res.status).toBe(201);
+    const launched = res.json().payload;
+    expect(launched).toMatchObject({ au_id: "https://example.test/au/1", launch_mode: "Browse" });
+    const url = new URL(launched.url);
+    expect(url.origin).toBe("https://au.example.test");
+    expect(url.searchParams.get("registration")).toBe(launched.registration);
+    const again = await api(server, ORG, "POST", `lessons/${lesson}/launches`, {
+      token: learnerToken,
+      body: { registration: launched.registration },
+    });
+    expect(again.status).toBe(201);
+    expect(again.json().payload.registration).toBe(launched.registration);
+    const stranger = await api(server, ORG, "POST", `lessons/${lesson}/launches`, {
+      token: learnerToken,
+      body: { registration: "00000000-0000-4000-8000-000000000000" },
+    });
+    expect(stranger.status).toBe(422);
+    expect((await api(server, ORG, "POST", `lessons/${lesson}/launches`, { token: learnerToken, body: { au_index: 5 } })).status).toBe(422);
+
+    // The session left running is abandoned by hand; twice is a conflict.
+    const session = again.json().payload.session_id;
+    expect((await api(server, ORG, "POST", `package-sessions/${session}/abandon`, { token: learnerToken })).status).toBe(403);
+    expect((await api(server, ORG, "POST", `package-sessions/${session}/abandon`, { token: adminToken })).status).toBe(200);
+    expect((await api(server, ORG, "POST", `package-sessions/${session}/abandon`, { token: adminToken })).status).toBe(409);
+  });
+
+  it("waives an AU with a reason, which completes a one-AU course's lesson; a package lesson is never completed by a heartbeat", async () => {
+    const heartbeat = await api(server, ORG, "POST", "lesson-progresses", {
+      token: learnerToken,
+      body: { lesson_id: ids.cmi5, completed: true },
+    });
+    expect(heartbeat.status).toBe(422);
+    expect(heartbeat.json().payload.code).toBe("package_lesson");
+
+    const launched = (await api(server, ORG, "POST", `lessons/${ids.cmi5}/launches`, { token: learnerToken, body: { au_index: 1 } })).json()
+      .payload;
+    const body = { registration: launched.registration, au_index: 1, reason: "Brandkursus hos brandvæsenet" };
+    expect((await api(server, ORG, "POST", `lessons/${ids.cmi5}/waivers`, { token: learnerToken, body })).status).toBe(403);
+    const waived = await api(server, ORG, "POST", `lessons/${ids.cmi5}/waivers`, { token: adminToken, body });
+    expect(waived.status).toBe(201);
+    const again = await api(server, ORG, "POST", `lessons/${ids.cmi5}/waivers`, { token: adminToken, body });
+    expect(again.status).toBe(422);
+    expect(again.json().payload.message).toBe("Denne enhed er allerede fritaget for denne deltager.");
+    const page = await request(server.port, ORG, lessonPage(ids.cmi5), { headers: { Cookie: learnerCookie } });
+    expect(page.body).toMatch(/data-state="waived">Fritaget/);
+  });
+});

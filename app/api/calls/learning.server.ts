@@ -171,7 +171,7 @@ export const learningCalls: ApiCall[] = [
     tag: "Learning",
     summary: "Player heartbeat",
     description:
-      "Records position and watch time; the time credited never exceeds the wall-clock time since the previous heartbeat. `completed: true` completes the lesson (not quiz lessons: pass the quiz).",
+      "Records position and watch time; the time credited never exceeds the wall-clock time since the previous heartbeat. `completed: true` completes the lesson (not quiz lessons: pass the quiz; not SCORM, xAPI or cmi5 lessons: their package completes them).",
     access: learner,
     body: heartbeatBody,
     reply: progressView.extend({ credited_seconds: z.number(), course_completed: z.boolean() }),
@@ -180,6 +180,7 @@ export const learningCalls: ApiCall[] = [
       E.invalidBody,
       { status: 403, code: "previous_lessons", when: "the caller may not open the lesson yet (also `prerequisite`, `limited`, `login`)" },
       { status: 422, code: "quiz_lesson", when: "a quiz lesson is completed by passing its quiz" },
+      { status: 422, code: "package_lesson", when: "a SCORM, xAPI or cmi5 lesson is completed by its package, as it is taken" },
     ),
     example: {
       body: { lesson_id: 31, position_seconds: 120, watched_seconds: 118 },
@@ -204,6 +205,12 @@ export const learningCalls: ApiCall[] = [
           code: "quiz_lesson",
           fields: { completed: [t("quiz.refusal.complete_by_passing")] },
         });
+      }
+      if (body.completed && (lesson.kind === "scorm" || lesson.kind === "package")) {
+        // Completed by its package (app/models/scorm*, app/models/packages/), as the lesson page refuses it too.
+        const t = await apiT(request, context);
+        const message = t("packages.player.completeByPackage");
+        return apiError(422, { message, code: "package_lesson", fields: { completed: [message] } });
       }
       // Committed together with the other heartbeats of this moment (db/group-commit.ts); answered once durable.
       const { progress, credited } = await recordHeartbeatInBatch(db, {

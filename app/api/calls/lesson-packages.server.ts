@@ -21,7 +21,7 @@ import { idOf } from "../resource.server";
  * changes nothing. No call makes a SCORM lesson without its package.
  */
 // Every reason the lesson editor gives, each a code of the 422 (the type makes the list whole).
-const PACKAGE_PROBLEMS = Object.keys({
+export const PACKAGE_PROBLEMS = Object.keys({
   not_zip: true,
   no_manifest: true,
   manifest_not_at_root: true,

@@ -8,6 +8,7 @@ import { id, isoDate, type ApiCall } from "../contract.server";
 import { moveCall, resourceCalls } from "../resource.server";
 import { trackExample, trackView } from "./captions.server";
 import { scormPackageCalls, withScormPackages } from "./lesson-packages.server";
+import { packageCalls } from "./packages.server";
 
 /** A course's lessons and materials (docs/product.md §7 "lessons", "materials"). */
 const nullableId = id.nullable();
@@ -91,6 +92,7 @@ export const lessonCalls: ApiCall[] = [
     .map(withScormPackages)
     .map(withTracks),
   ...scormPackageCalls,
+  ...packageCalls, // xAPI and cmi5 packages (issue 48)
   moveCall("/api/lessons", "Lessons", "lesson", "write:course", " within its course", (db, _viewer, id, to) => moveLesson(db, id, to)),
   ...resourceCalls({
     base: "/api/materials",

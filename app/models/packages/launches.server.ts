@@ -215,6 +215,41 @@ function startTincan(
   return { launch, registration, url };
 }
 
+/** A launch by its session id, with its registration, for an admin who ends it (abandoned) by hand. */
+export function findSession(db: TenantConn, sessionId: string) {
+  return db
+    .select({ launch: packageLaunches, registration: packageRegistrations })
+    .from(packageLaunches)
+    .innerJoin(packageRegistrations, eq(packageRegistrations.id, packageLaunches.registrationId))
+    .where(eq(packageLaunches.sessionId, sessionId.toLowerCase()))
+    .get();
+}
+
+/**
+ * Ends a running launch by hand (an admin, or ADL's test suite through /api): `abandoned`, as the next launch
+ * would. False when it had ended already.
+ */
+export function abandonSession(
+  db: TenantConn,
+  found: NonNullable<ReturnType<typeof findSession>>,
+  { pkg, lesson, origin, now = new Date() }: { pkg: ContentPackage; lesson: Lesson; origin: string; now?: Date },
+): boolean {
+  if (found.launch.endedAt) return false;
+  const cmi5 = pkg.kind === "cmi5";
+  const actor = learnerAgent(origin, { id: found.registration.userId });
+  const activityId = cmi5 ? lmsIds(origin, lesson).au(found.launch.auId) : found.launch.auId;
+  db.transaction((tx) =>
+    abandonLaunch(
+      tx,
+      found.launch,
+      { actor, registration: found.registration.registration, au: { id: found.launch.auId }, activityId },
+      cmi5,
+      now,
+    ),
+  );
+  return true;
+}
+
 export type Fetched = { ok: true; authToken: string } | { ok: false; code: "1" | "2"; text: string };
 
 /**

@@ -190,15 +190,38 @@ export interface LaunchPlace {
  * a review (the old one kept as history). A preview (someone who may see the course without learning it) is
  * launched in Browse mode. Answers the address to open and what it opens, or null for an AU the package does not have.
  */
+export type Launched =
+  | { ok: true; url: string; title: string; registration: string; sessionId: string; auId: string; launchMode: LaunchMode }
+  | { ok: false; problem: "no_package" | "no_au" | "registration" };
+
+export interface LaunchAsked {
+  lesson: Lesson;
+  userId: number;
+  /** The AU's publisher id (cmi5; null: the first), ignored for an xAPI package. */
+  auId: string | null;
+  ask: LaunchAsk;
+  language: string;
+  /** A mode asked for (/api); else Normal, Review for a review, Browse for a preview. */
+  launchMode?: LaunchMode;
+  /** The learner's open registration, named (/api): any other is refused. */
+  registration?: string;
+}
+
 export function launchPackage(
   db: TenantConn,
-  { lesson, userId, auId, ask, language }: { lesson: Lesson; userId: number; auId: string | null; ask: LaunchAsk; language: string },
+  { lesson, userId, auId, ask, language, launchMode: asked, registration }: LaunchAsked,
   place: LaunchPlace,
-): { url: string; title: string } | null {
+): Launched {
   const pkg: ContentPackage | undefined = getContentPackage(db, lesson.id);
-  if (!pkg) return null;
-  if (pkg.kind === "cmi5" && auId !== null && !aus((pkg.structure as Cmi5Course).children).some((au) => au.id === auId)) return null;
-  const launchMode: LaunchMode = place.preview ? "Browse" : ask === "review" ? "Review" : "Normal";
+  if (!pkg) return { ok: false, problem: "no_package" };
+  if (pkg.kind === "cmi5" && auId !== null && !aus((pkg.structure as Cmi5Course).children).some((au) => au.id === auId))
+    return { ok: false, problem: "no_au" };
+  if (registration !== undefined) {
+    const open = latestRegistration(db, lesson.id, userId);
+    if (ask !== "start" || !open || open.closedAt !== null || open.registration !== registration.toLowerCase())
+      return { ok: false, problem: "registration" };
+  }
+  const launchMode: LaunchMode = place.preview ? "Browse" : (asked ?? (ask === "review" ? "Review" : "Normal"));
   const contentBase = packageContentBase(place.signer, {
     contentOrigin: place.contentOrigin,
     organizationId: place.organizationId,
@@ -214,5 +237,13 @@ export function launchPackage(
   );
   const structure = pkg.structure as Cmi5Course | TincanPackage;
   const au = "children" in structure ? aus(structure.children).find((a) => a.id === started.launch.auId) : undefined;
-  return { url: started.url, title: au ? inLanguage(au.title, language) : pkg.title };
+  return {
+    ok: true,
+    url: started.url,
+    title: au ? inLanguage(au.title, language) : pkg.title,
+    registration: started.registration.registration,
+    sessionId: started.launch.sessionId,
+    auId: started.launch.auId,
+    launchMode,
+  };
 }

@@ -44,3 +44,8 @@ export function lmsIds(origin: string, lesson: { id: number; courseId: number })
     au: (publisherId: string) => `${course}/au/${short(publisherId)}`,
   };
 }
+
+/** A registration by its id (the UUID statements carry), case as given or lower. */
+export function findRegistration(db: TenantConn, registration: string): PackageRegistration | undefined {
+  return db.select().from(packageRegistrations).where(eq(packageRegistrations.registration, registration.toLowerCase())).get();
+}
