@@ -1,6 +1,7 @@
 import type { XapiDocumentKind } from "../../db/tenant";
 import { xapiDocumentReach, xapiDocumentRefusal } from "~/access/xapi";
 import { agentKey } from "~/models/xapi/agents";
+import { LEARNER_PREFERENCES, learnerPreferencesProblem, markPreferencesRead } from "~/models/packages/launches.server";
 import {
   deleteDocument,
   deleteDocuments,
@@ -74,6 +75,9 @@ export function documentResource(kind: XapiDocumentKind): Handler {
       return jsonReply(version, JSON.stringify(ids));
     }
     if (params.since !== undefined) return textReply(version, 400, `since is sent without ${ID_PARAM[kind]}.`);
+    // A cmi5 AU reads the learner's preferences as it starts, before it may initialize (cmi5 §11).
+    if (kind === "agent-profile" && documentId === LEARNER_PREFERENCES && xapi.credential.purpose === "launch")
+      markPreferencesRead(xapi.db, xapi.credential.id);
     const document = getDocument(xapi.db, { ...place, documentId });
     if (!document) return textReply(version, 404, "No such document.");
     return new Response(new Uint8Array(document.body), {
@@ -102,6 +106,11 @@ async function put(xapi: XapiContext, key: DocumentPlace & { documentId: string 
   if (!body) return textReply(version, 413, `A document may be at most ${DOCUMENT_BYTES} bytes.`);
   if (/^application\/json\b/i.test(contentType) && method === "POST" && !isJsonObject(body))
     return textReply(version, 400, "A POST of JSON sends a JSON object.");
+  // A launch's AU may write the learner's preferences only as cmi5 shapes them (§11); anything else is forbidden.
+  if (key.kind === "agent-profile" && key.documentId === LEARNER_PREFERENCES && xapi.credential.purpose === "launch") {
+    const problem = learnerPreferencesProblem(contentType, body);
+    if (problem) return textReply(version, 403, problem);
+  }
   const outcome = writeDocument(
     xapi.db,
     key,

@@ -65,8 +65,12 @@ export async function readLimited(stream: ReadableStream<Uint8Array> | null, lim
   return Buffer.concat(chunks);
 }
 
+/**
+ * The resource a path names. The endpoint a launch hands out ends in `/`, and content that joins it to a resource
+ * with a `/` of its own (cmi5's JavaScript library does) asks for `/xapi//statements`: the same resource.
+ */
 function resourceOf(pathname: string): Resource | null {
-  const rest = pathname.replace(/^\/xapi\/?/, "").replace(/\/$/, "");
+  const rest = pathname.replace(/^\/xapi\/*/, "").replace(/\/$/, "");
   return (RESOURCES as readonly string[]).includes(rest) ? (rest as Resource) : null;
 }
 

@@ -101,6 +101,8 @@ export const packageLaunches = sqliteTable(
     credentialId: integer("credential_id").references(() => xapiCredentials.id, { onDelete: "set null" }),
     fetchTokenHash: text("fetch_token_hash"),
     fetchedAt: integer("fetched_at", { mode: "timestamp" }),
+    /** When the AU read the learner's preferences (cmi5 §11: before its initialized statement, which waits for it). */
+    preferencesReadAt: integer("preferences_read_at", { mode: "timestamp" }),
     sent: text("sent", { mode: "json" }).$type<string[]>().notNull().default([]),
     launchedAt: integer("launched_at", { mode: "timestamp" }).notNull(),
     lastStatementAt: integer("last_statement_at", { mode: "timestamp" }),

@@ -214,6 +214,8 @@ describe("the player", () => {
         method: "POST",
         headers: { Authorization: auth, "Content-Type": "application/json" },
         body: JSON.stringify({
+          id: crypto.randomUUID(),
+          timestamp: new Date().toISOString(),
           actor: JSON.parse(actor),
           verb: { id: `http://adlnet.gov/expapi/verbs/${verb}` },
           object: { id: activityId },
@@ -222,7 +224,12 @@ describe("the player", () => {
         }),
       });
     };
-    expect((await send("completed", { completion: true, duration: "PT1S" })).status).toBe(400); // before initialized
+    expect((await send("completed", { completion: true, duration: "PT1S" })).status).toBe(403); // before initialized
+    expect((await send("initialized")).status).toBe(403); // before the learner's preferences are read (cmi5 §11)
+    const preferences = await xapi(`/xapi/agents/profile?${new URLSearchParams({ profileId: "cmi5LearnerPreferences", agent: actor })}`, {
+      headers: { Authorization: auth },
+    });
+    expect(preferences.status).toBe(404);
     expect((await send("initialized")).status).toBe(200);
     // Another learner's statement with this launch's credential is refused.
     const stranger = await xapi("/xapi/statements", {

@@ -29,6 +29,7 @@ const start = (over: Partial<Cmi5Session> = {}): Cmi5Session => ({
   sent: [],
   ended: false,
   registrationHas: { completed: false, passed: false },
+  preferencesRead: true,
   ...over,
 });
 
@@ -40,6 +41,8 @@ function statement(
 ) {
   const categories = [...(defined ? [{ id: CMI5_CATEGORY }] : []), ...(moveOn ? [{ id: MOVE_ON_CATEGORY }] : [])];
   return {
+    id: crypto.randomUUID(),
+    timestamp: "2026-05-04T09:30:00.000Z",
     actor: { objectType: "Agent", account: { homePage: "https://acme.test", name: "7" } },
     verb: { id: verb === "experienced" ? "http://adlnet.gov/expapi/verbs/experienced" : CMI5_VERBS[verb] },
     object: { id: "https://acme.test/lms/au/7" },
@@ -84,10 +87,24 @@ describe("cmi5's session rules", () => {
     expect(session.registrationHas).toEqual({ completed: true, passed: true });
   });
 
+  it("ask every statement for its id, a UTC timestamp and an account Agent", () => {
+    const { id: _id, ...noId } = initialized;
+    const local = { ...initialized, timestamp: "2026-05-04T09:30:00.000-06:00" };
+    const group = { ...initialized, actor: { ...initialized.actor, objectType: "Group" } };
+    const mbox = { ...initialized, actor: { objectType: "Agent", mbox: "mailto:catapult@example.com" } };
+    expect(run(start(), noId).refusals[0]).toMatch(/its own id/);
+    expect(run(start(), local).refusals[0]).toMatch(/UTC/);
+    expect(run(start(), group).refusals[0]).toMatch(/account/);
+    expect(run(start(), mbox).refusals[0]).toMatch(/account/);
+    expect(run(start(), { ...initialized, timestamp: "2026-05-04T09:30:00+00:00" }).refusals[0]).toBeNull();
+  });
+
   it("begin with initialized, sent once", () => {
     expect(run(start(), statement("experienced")).refusals[0]).toMatch(/begins with an initialized/);
     expect(run(start(), completed).refusals[0]).toMatch(/begins with an initialized/);
     expect(run(start(), initialized, initialized).refusals[1]).toMatch(/initialized already|once, first/);
+    // The learner's preferences are read on startup, before initialized (cmi5 §11).
+    expect(run(start({ preferencesRead: false }), initialized).refusals[0]).toMatch(/preferences/);
   });
 
   it("refuse a verb twice in a session, passed after failed, and what the registration has done already", () => {
@@ -104,6 +121,11 @@ describe("cmi5's session rules", () => {
       const { refusals } = run(start({ launchMode }), initialized, statement("experienced"), completed, passed, terminated);
       expect(refusals.map((r) => r === null)).toEqual([true, true, false, false, true]);
     }
+  });
+
+  it("ask a raw score for its min and max", () => {
+    const raw = statement("passed", { success: true, score: { scaled: 0.95, raw: 95, max: 100 }, duration: "PT1M" }, { moveOn: true });
+    expect(run(start(), initialized, raw).refusals[1]).toMatch(/min and max/);
   });
 
   it("judge passed and failed by the mastery score, which they name", () => {

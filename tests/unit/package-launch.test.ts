@@ -142,10 +142,11 @@ describe("A cmi5 launch", () => {
     tenant.db.delete(contentPackages).run();
     const { registration } = startLaunch(tenant.db, { pkg: packageOf("cmi5", open), lesson, userId }, CONTEXT);
     expect(registration.satisfiedAt).not.toBeNull();
+    // Satisfied as the registration is made, before the AU's launch (§9.6.1.1; CATAPULT's 004-5 checks the order).
     expect(statementsOf(registration.registration).map((s) => s.verb)).toEqual([
+      CMI5_VERBS.satisfied,
+      CMI5_VERBS.satisfied,
       CMI5_VERBS.launched,
-      CMI5_VERBS.satisfied,
-      CMI5_VERBS.satisfied,
     ]);
   });
 });

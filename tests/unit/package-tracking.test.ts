@@ -11,7 +11,7 @@ import {
   type Lesson,
 } from "../../db/tenant";
 import { CMI5_CATEGORY, CMI5_VERBS, MASTERY_SCORE, MOVE_ON_CATEGORY, SESSION_ID } from "~/models/packages/cmi5-rules";
-import { fetchAuthToken, startLaunch } from "~/models/packages/launches.server";
+import { fetchAuthToken, markPreferencesRead, startLaunch } from "~/models/packages/launches.server";
 import { launchTracking } from "~/models/packages/tracking.server";
 import { parseTincan } from "~/models/packages/tincan";
 import { waiveAu } from "~/models/packages/waivers.server";
@@ -53,9 +53,13 @@ function launchCmi5() {
   const token = url.searchParams.get("fetch")!.split("/").pop()!;
   const auth = (fetchAuthToken(tenant.db, token, { origin: ORIGIN, now: NOW }) as { authToken: string }).authToken;
   const credential = authenticateXapi(tenant.db, `Basic ${auth}`, NOW)!;
+  // The AU reads the learner's preferences as it starts (cmi5 §11), as /xapi records it.
+  markPreferencesRead(tenant.db, credential.id, NOW);
   const actor = JSON.parse(url.searchParams.get("actor")!);
   const activityId = url.searchParams.get("activityId")!;
   const statement = (verb: keyof typeof CMI5_VERBS, result?: object, moveOn = false) => ({
+    id: crypto.randomUUID(),
+    timestamp: NOW.toISOString(),
     actor,
     verb: { id: CMI5_VERBS[verb] },
     object: { id: activityId },
@@ -109,7 +113,7 @@ describe("A cmi5 launch's statements", () => {
       endedBy: "terminated",
       sent: ["initialized", "completed", "passed", "terminated"],
     });
-    expect(send(statement("completed", { completion: true, duration: "PT1M" }, true))).toMatchObject({ ok: false, status: 400 });
+    expect(send(statement("completed", { completion: true, duration: "PT1M" }, true))).toMatchObject({ ok: false, status: 403 });
     // The session is over, and its credential with it.
     expect(tenant.db.select().from(xapiCredentials).where(eq(xapiCredentials.scope, "actor")).get()!.revokedAt).not.toBeNull();
   });
@@ -140,7 +144,7 @@ describe("A cmi5 launch's statements", () => {
       statement("initialized"),
       statement("passed", { success: true, score: { scaled: 0.5 }, duration: "PT1M" }, true),
     ]);
-    expect(refused).toMatchObject({ ok: false, status: 400, message: expect.stringMatching(/mastery score/) });
+    expect(refused).toMatchObject({ ok: false, status: 403, message: expect.stringMatching(/mastery score/) });
     expect(verbsOf(started.registration.registration)).toEqual([CMI5_VERBS.launched]);
     expect(send(statement("completed", { completion: true, duration: "PT1M" }, true))).toMatchObject({
       ok: false,

@@ -47,6 +47,8 @@ export interface Cmi5Session {
   ended: boolean;
   /** What the AU has sent in this registration, over every session. */
   registrationHas: { completed: boolean; passed: boolean };
+  /** Whether the AU has read the learner's preferences (cmi5 §11: "on startup", so before it initializes). */
+  preferencesRead: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -88,14 +90,17 @@ function resultProblem(verb: Cmi5Verb, s: ReturnType<typeof shapeOf>, session: C
     return movesOn
       ? "A statement with success or completion names the moveOn category."
       : "Only a statement with success or completion names the moveOn category.";
+  if (score && score.raw !== undefined && (score.min === undefined || score.max === undefined))
+    return "A raw score comes with the min and max it lies between.";
   const scaled = typeof score?.scaled === "number" ? score.scaled : null;
   if (judged && session.masteryScore !== null) {
     if (scaled !== null && verb === "passed" && scaled < session.masteryScore)
       return "A passed statement's score is at least the mastery score.";
     if (scaled !== null && verb === "failed" && scaled >= session.masteryScore)
       return "A failed statement's score is below the mastery score.";
-    if (Number(s.masteryExtension) !== session.masteryScore)
-      return "A passed or failed statement names the mastery score it was judged by.";
+    // §9.6.3.2: a verdict "based on the masteryScore" (one with a scaled score) names it; one without a score need not.
+    if ((scaled !== null || s.masteryExtension !== undefined) && Number(s.masteryExtension) !== session.masteryScore)
+      return "A passed or failed statement with a scaled score names the mastery score it was judged by.";
   }
   return null;
 }
@@ -113,12 +118,25 @@ function orderProblem(verb: Cmi5Verb, session: Cmi5Session): string | null {
   return null;
 }
 
+/** Why an AU's statement lacks what cmi5 asks of every one (§9.1, §9.2, §9.7): its id, a UTC timestamp, an account Agent. */
+function statementShapeProblem(statement: Json): string | null {
+  if (typeof statement.id !== "string") return "An AU's statement carries its own id.";
+  if (typeof statement.timestamp !== "string") return "An AU's statement carries a timestamp.";
+  if (!/(?:Z|[+-]00:?00)$/i.test(statement.timestamp)) return "An AU's statement's timestamp is in UTC.";
+  const actor = (statement.actor ?? {}) as Json;
+  if ((actor.objectType ?? "Agent") !== "Agent" || typeof actor.account !== "object")
+    return "An AU's statement's actor is the Agent it was launched with, named by its account.";
+  return null;
+}
+
 /**
  * Why an AU's statement breaks cmi5's rules for its session, or null when it may be stored. `statement` is
  * the statement as sent (already a valid xAPI statement: app/models/xapi/statement-schema.ts).
  */
 export function cmi5Refusal(statement: Json, session: Cmi5Session): string | null {
   if (session.ended) return "The session has ended: no statement is taken for it.";
+  const shape = statementShapeProblem(statement);
+  if (shape) return shape;
   const s = shapeOf(statement);
   if (s.sessionId !== session.sessionId) return "Every statement names its session's id (the launch data's context template).";
   if (s.registration !== session.registration.toLowerCase()) return "Every statement names the launch's registration.";
@@ -130,6 +148,8 @@ export function cmi5Refusal(statement: Json, session: Cmi5Session): string | nul
   if (!s.verb) return "A statement naming the cmi5 category uses a cmi5 verb.";
   if (s.objectId !== session.activityId) return "A cmi5 defined statement's object is the AU's activity id from the launch.";
   if (s.verb === "initialized" && session.sent.length) return "A session sends initialized once, first.";
+  if (s.verb === "initialized" && !session.preferencesRead)
+    return "An AU reads the learner's preferences (the agent profile cmi5LearnerPreferences) before it initializes.";
   return orderProblem(s.verb, session) ?? resultProblem(s.verb, s, session);
 }
 

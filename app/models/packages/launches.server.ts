@@ -134,6 +134,9 @@ export function startLaunch(
       { contentType: "application/json", body: Buffer.from(JSON.stringify(state)) },
       { method: "PUT", requirePrecondition: "never", now },
     );
+    // moveOn is evaluated as the registration is made, before the AU's launch (§9.6.1.1): NotApplicable AUs, and
+    // the blocks and course they alone make up, are satisfied from the start.
+    evaluateSatisfaction(tx, { registration, course, origin: context.origin, sessionId, auId: au.id }, now);
     const of = { actor, registration: registration.registration, sessionId, au, activityId, timestamp: now };
     const stored = storeStatements(tx, lmsCredential(tx, now), launchedStatement(of, au, { launchMode, launchUrl: auUrl }), {
       version: "2.0.0",
@@ -153,8 +156,6 @@ export function startLaunch(
       })
       .returning()
       .get();
-    // moveOn is evaluated as the registration is used (§9.6.1): NotApplicable AUs are met from the start.
-    evaluateSatisfaction(tx, { registration, course, origin: context.origin, sessionId, auId: au.id }, now);
     const current = tx.select().from(packageRegistrations).where(eq(packageRegistrations.id, registration.id)).get()!;
     return { launch, registration: current, url };
   });
@@ -248,6 +249,39 @@ export function abandonSession(
     ),
   );
   return true;
+}
+
+/** The agent profile document a cmi5 AU reads as it starts (cmi5 §11). */
+export const LEARNER_PREFERENCES = "cmi5LearnerPreferences";
+
+const LANGUAGE_TAG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/;
+
+/**
+ * Why a learner's preferences an AU writes are not cmi5's (§11): a JSON object with `languagePreference`, a
+ * comma-separated list of RFC 5646 language tags, and `audioPreference`, "on" or "off"; or null.
+ */
+export function learnerPreferencesProblem(contentType: string, body: Buffer): string | null {
+  if (!/^application\/json\b/i.test(contentType)) return "The learner's preferences are a JSON document.";
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString("utf8"));
+  } catch {
+    return "The learner's preferences are a JSON document.";
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) return "The learner's preferences are a JSON object.";
+  const { languagePreference, audioPreference } = value as Record<string, unknown>;
+  if (typeof languagePreference !== "string" || !languagePreference.split(",").every((tag) => LANGUAGE_TAG.test(tag)))
+    return "languagePreference is a comma-separated list of language tags.";
+  if (audioPreference !== "on" && audioPreference !== "off") return 'audioPreference is "on" or "off".';
+  return null;
+}
+
+/** The launch whose credential asked for the learner's preferences has read them (its initialized may follow). */
+export function markPreferencesRead(db: TenantConn, credentialId: number, now = new Date()) {
+  db.update(packageLaunches)
+    .set({ preferencesReadAt: now })
+    .where(and(eq(packageLaunches.credentialId, credentialId), isNull(packageLaunches.preferencesReadAt)))
+    .run();
 }
 
 export type Fetched = { ok: true; authToken: string } | { ok: false; code: "1" | "2"; text: string };

@@ -72,8 +72,13 @@ export function evaluateSatisfaction(tx: TenantConn, { registration, course, ori
     activityId: ids.au(auId),
     timestamp: now,
   };
-  const satisfied = (target: { id: string; type: typeof BLOCK_TYPE | typeof COURSE_TYPE }) =>
-    storeStatements(tx, lmsCredential(tx, now), satisfiedStatement(of, target), { version: "2.0.0", authority: lmsAuthority(origin), now });
+  // Its grouping names the block's or the course's own publisher id (§9.6.2.3), not the AU's that led here.
+  const satisfied = (target: { id: string; type: typeof BLOCK_TYPE | typeof COURSE_TYPE }, publisherId: string) =>
+    storeStatements(tx, lmsCredential(tx, now), satisfiedStatement({ ...of, au: { id: publisherId } }, target), {
+      version: "2.0.0",
+      authority: lmsAuthority(origin),
+      now,
+    });
   const walk = (members: Array<Cmi5Au | Cmi5Block>) => {
     for (const m of members) {
       if (m.kind !== "block") continue;
@@ -81,13 +86,13 @@ export function evaluateSatisfaction(tx: TenantConn, { registration, course, ori
       const key = `block:${m.id}`;
       if (blockMet(m, states) && !states.get(key)?.satisfiedAt) {
         tx.insert(cmi5AuStates).values({ registrationId: registration.id, auId: key, satisfiedAt: now }).onConflictDoNothing().run();
-        satisfied({ id: ids.block(m.id), type: BLOCK_TYPE });
+        satisfied({ id: ids.block(m.id), type: BLOCK_TYPE }, m.id);
       }
     }
   };
   walk(course.children);
   if (registration.satisfiedAt || !blockMet(course, auStates(tx, registration.id))) return;
   tx.update(packageRegistrations).set({ satisfiedAt: now }).where(eq(packageRegistrations.id, registration.id)).run();
-  satisfied({ id: ids.course, type: COURSE_TYPE });
+  satisfied({ id: ids.course, type: COURSE_TYPE }, course.id);
   completeLesson(tx, { userId: registration.userId, lesson, now });
 }

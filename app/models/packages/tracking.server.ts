@@ -51,6 +51,7 @@ function sessionOf(tx: TenantConn, { launch, registration, pkg }: Found, origin:
     sent: launch.sent as Cmi5Verb[],
     ended: launch.endedAt !== null,
     registrationHas: { completed: !!state?.completed, passed: !!state?.passed },
+    preferencesRead: launch.preferencesReadAt !== null,
   };
 }
 

@@ -52,6 +52,8 @@ export interface StatementHook {
 type Row = {
   statement: Statement;
   raw: Record<string, unknown>;
+  /** The statement exactly as sent (without the id the LRS gives one that came without), for a launch's rules. */
+  received: Record<string, unknown>;
   actorKey: string;
   agents: [string, string][];
   activities: [string, string][];
@@ -77,7 +79,11 @@ export function storeStatements(db: TenantConn, credential: XapiCredential, inpu
     }
     const problem = checkStatement(parsed.data, credential, options);
     if (problem) return { ok: false, ...problem };
-    rows.push({ ...indexRows(parsed.data), raw: withArrays({ ...(raw as Record<string, unknown>), id: parsed.data.id }) });
+    rows.push({
+      ...indexRows(parsed.data),
+      raw: withArrays({ ...(raw as Record<string, unknown>), id: parsed.data.id }),
+      received: raw as Record<string, unknown>,
+    });
   }
   const ids = rows.map((r) => r.statement.id!);
   if (new Set(ids).size !== ids.length) return { ok: false, status: 400, message: "The same statement id twice in one batch." };
@@ -149,7 +155,7 @@ function actorKeyOf(actor: Statement["actor"]) {
   return `group:${members.join(",")}`;
 }
 
-function indexRows(statement: Statement): Omit<Row, "raw"> {
+function indexRows(statement: Statement): Omit<Row, "raw" | "received"> {
   const agents: [string, string][] = [];
   const activities: [string, string][] = [];
   const addAgent = (who: unknown, role: string) => {
@@ -202,9 +208,10 @@ function writeRows(
   const refused = launches?.check(
     tx,
     credential,
-    rows.filter((r) => !existing.has(r.statement.id!)).map((r) => r.raw),
+    rows.filter((r) => !existing.has(r.statement.id!)).map((r) => r.received),
   );
-  if (refused) throw new Refusal({ ok: false, status: 400, message: refused });
+  // A valid statement a launch's rules refuse is forbidden (403), as cmi5's LMS test suite has it; 400 is for invalid ones.
+  if (refused) throw new Refusal({ ok: false, status: 403, message: refused });
   const last = tx.select({ stored: xapiStatements.stored }).from(xapiStatements).orderBy(desc(xapiStatements.seq)).limit(1).get();
   const stored = Math.max(now.getTime(), last?.stored ?? 0);
   const ids: string[] = [];

@@ -3,7 +3,7 @@
  * the launch from the page's address and reports to the organization's LRS.
  *
  * - cmi5 (`fetch` on the address, cmi5 §8.1-8.2): the one-use fetch for the token, LMS.LaunchData for the
- *   context template, launch mode, mastery score and return address; then initialized, completed,
+ *   context template, launch mode, mastery score and return address; the learner's preferences; then initialized, completed,
  *   passed or failed (Normal mode only, judged by the mastery score), terminated; then back to the LMS.
  * - xAPI (`auth` on the address, Rustici's launch): the credential given, `experienced` on opening,
  *   `answered` for each question, `completed`, and `passed` or `failed`, about the activity launched.
@@ -90,6 +90,11 @@
       })
       .then(function (data) {
         launchData = data;
+        // The learner's preferences, read on startup (cmi5 §11); none yet is a 404, and fine.
+        var preferences = new URLSearchParams({ profileId: "cmi5LearnerPreferences", agent: JSON.stringify(actor) });
+        return fetch(endpoint + "agents/profile?" + preferences, { headers: { Authorization: auth, "X-Experience-API-Version": "1.0.3" } });
+      })
+      .then(function () {
         return statement(verb("initialized"), { defined: true });
       })
       .then(function () {

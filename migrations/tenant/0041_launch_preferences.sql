@@ -1,0 +1,1 @@
+ALTER TABLE `package_launches` ADD `preferences_read_at` integer;
