@@ -9,6 +9,11 @@ import { getPackage, packageView } from "~/models/scorm.server";
 import { installLessonPackage } from "~/models/packages/lesson-package.server";
 import { contentPackageView } from "~/models/packages/package-view.server";
 import { ContentPackageDetails } from "~/components/packages/package-details";
+import { PackageWaivers } from "~/components/packages/package-waivers";
+import { getContentPackage } from "~/models/packages/install.server";
+import { waiverRows } from "~/models/packages/waiver-list.server";
+import { waiveFromForm } from "~/models/packages/waiver-form.server";
+import { readForm } from "~/utils/form-data.server";
 import { getFixedT } from "~/utils/i18n.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { languageFor } from "~/utils/preferences.server";
@@ -33,7 +38,11 @@ export function scormPackageLoader(area: Area) {
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, (managed) => {
       const { course, lesson } = lessonFrom(managed, params);
       const pkg = lesson.kind === "package" ? undefined : getPackage(managed.db, lesson.id);
+      const content = lesson.kind === "package" ? getContentPackage(managed.db, lesson.id) : undefined;
+      const search = new URL(request.url).searchParams.get("q") ?? "";
       return {
+        search,
+        waivers: content?.kind === "cmi5" ? waiverRows(managed.db, content, { search, language: managed.viewer.language }) : null,
         content: lesson.kind === "package" ? contentPackageView(managed.db, lesson.id, managed.viewer.language) : null,
         back: `${managed.base}/courses/${course.id}/lessons/${lesson.id}`,
         course: { id: course.id, title: course.title },
@@ -57,6 +66,16 @@ export function scormPackageAction(area: Area) {
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, async (managed) => {
       const { lesson } = lessonFrom(managed, params);
       const t = await getFixedT(await languageFor(request, context));
+      // A waiver is a plain form (intent=waive); an upload is multipart.
+      if (!/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
+        const waived = waiveFromForm(managed.db, {
+          lesson,
+          form: await readForm(request, context),
+          origin: new URL(request.url).origin,
+          language: managed.viewer.language,
+        });
+        return json(waived.ok ? { waived: waived.title } : { waiverError: t(waived.key) }, { status: waived.ok ? 200 : 422 });
+      }
       return handleUpload(
         request,
         context,
@@ -82,7 +101,7 @@ export function scormPackageAction(area: Area) {
 export function ScormPackagePage() {
   const { t } = useTranslation();
   const data = useLoaderData<ReturnType<ReturnType<typeof scormPackageLoader>>>();
-  const action = useActionData<{ error?: string; detail?: string }>();
+  const action = useActionData<{ error?: string; detail?: string; waived?: string; waiverError?: string }>();
   const busy = useNavigation().state === "submitting";
   const { pkg } = data;
   return (
@@ -128,7 +147,12 @@ export function ScormPackagePage() {
           </p>
         </div>
       ) : data.content ? (
-        <ContentPackageDetails pkg={data.content} preview={data.preview} />
+        <>
+          <ContentPackageDetails pkg={data.content} preview={data.preview} />
+          {data.waivers ? (
+            <PackageWaivers rows={data.waivers} search={data.search} result={{ waived: action?.waived, error: action?.waiverError }} />
+          ) : null}
+        </>
       ) : (
         <p className="panel">{t("packages.admin.none")}</p>
       )}

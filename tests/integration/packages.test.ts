@@ -383,3 +383,38 @@ describe("through /api", () => {
     expect(page.body).toMatch(/data-state="waived">Fritaget/);
   });
 });
+
+describe("waivers on the package page", () => {
+  it("lists the lesson's learners with the units left, finds them by name, and waives one with a reason", async () => {
+    // The learner has an open attempt of the cmi5 lesson (launched above); Ole has none.
+    const page = await request(server.port, ORG, editor(ids.cmi5), { headers: { Cookie: adminCookie } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('data-testid="package-waivers"');
+    expect(page.body.match(/data-testid="waiver-learner"/g)?.length).toBeGreaterThanOrEqual(1);
+    expect(page.body).toContain("learner@nordlys.test");
+    const none = await request(server.port, ORG, `${editor(ids.cmi5)}?q=${encodeURIComponent("nobody%")}`, {
+      headers: { Cookie: adminCookie },
+    });
+    expect(none.body).toContain('data-testid="waiver-none"');
+
+    const registration = page.body.match(/name="registration" value="([0-9a-f-]{36})"/)![1];
+    const waive = (cookie: string, fields: Record<string, string>) =>
+      post(editor(ids.cmi5), cookie, { intent: "waive", registration, ...fields });
+    const missing = await waive(adminCookie, { au: "https://lectern.example/demo/cmi5/fire-safety/evacuation", reason: " " });
+    expect(missing.status).toBe(422);
+    expect(missing.body).toContain("Angiv en begrundelse for fritagelsen.");
+    const done = await waive(adminCookie, {
+      au: "https://lectern.example/demo/cmi5/fire-safety/evacuation",
+      reason: "Brandøvelse bestået",
+    });
+    expect(done.status).toBe(200);
+    expect(done.body).toContain("Evacuation blev fritaget.");
+    expect(done.body).toContain("Evacuation fritaget: Brandøvelse bestået");
+    const learnerView = await request(server.port, ORG, lessonPage(ids.cmi5), { headers: { Cookie: learnerCookie } });
+    expect(learnerView.body.match(/data-state="waived"/g)?.length).toBeGreaterThanOrEqual(1);
+
+    // A learner cannot waive: the page is the admin's.
+    const byLearner = await waive(learnerCookie, { au: "https://lectern.example/demo/cmi5/fire-safety/fuel", reason: "x" });
+    expect(byLearner.status).toBe(403);
+  });
+});

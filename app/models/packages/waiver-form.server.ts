@@ -1,0 +1,29 @@
+import type { TenantConn } from "../../../db/open";
+import type { Lesson } from "../../../db/tenant";
+import { aus, type Cmi5Course } from "./cmi5-structure";
+import { getContentPackage } from "./install.server";
+import { inLanguage } from "./player.server";
+import { findRegistration } from "./registrations.server";
+import { waiveAu } from "./waivers.server";
+
+/**
+ * The package page's waiver form (intent=waive, registration, au, reason), for an admin the page has let in:
+ * the registration must be an open one of this lesson. Answers the unit's title, or the text key of why not.
+ */
+export function waiveFromForm(
+  db: TenantConn,
+  { lesson, form, origin, language }: { lesson: Lesson; form: FormData; origin: string; language: string },
+): { ok: true; title: string } | { ok: false; key: string } {
+  const field = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value.slice(0, 2000) : "";
+  };
+  const pkg = getContentPackage(db, lesson.id);
+  const registration = findRegistration(db, field("registration"));
+  if (form.get("intent") !== "waive" || !pkg || !registration || registration.lessonId !== lesson.id || registration.closedAt !== null)
+    return { ok: false, key: "packages.waivers.no_au" };
+  const waived = waiveAu(db, { pkg, lesson, userId: registration.userId, auId: field("au"), reason: field("reason"), origin });
+  if (!waived.ok) return { ok: false, key: `packages.waivers.${waived.problem}` };
+  const unit = aus((pkg.structure as Cmi5Course).children).find((a) => a.id === field("au"))!;
+  return { ok: true, title: inLanguage(unit.title, language) };
+}
