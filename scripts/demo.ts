@@ -228,7 +228,6 @@ export async function seedDemo(
       const target = { db, dataDir: platform.dataDir, organizationId: organization.id };
       await seedContent(target, CATALOG[demo.urlPrefix]);
       await seedScormDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, language: demo.language });
-      await seedPackagesDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, language: demo.language });
       if (history) seedHistory(db, { seed: demo.urlPrefix, domain: `${demo.urlPrefix}.test`, language: demo.language, now });
       seedCertificatesDemo(db, {
         courseTitle: demo.courses[0].title,
@@ -237,6 +236,8 @@ export async function seedDemo(
       });
       seedLeaderboardDemo(db, { language: demo.language, domain: `${demo.urlPrefix}.test` });
       seedDemoQuizzes(db, demo.language);
+      // After the quizzes' course, so the courses seeded before keep their ids.
+      await seedPackagesDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, language: demo.language });
       if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, language: demo.language, now });
       // Recertification (issue 34): Acme's safety course valid 12 months, certificates expiring and expired.
       if (history && demo.urlPrefix === "acme") await seedRecertificationDemo(db, { courseTitle: demo.courses[1].title, now });

@@ -13,7 +13,7 @@ import { PackageWaivers } from "~/components/packages/package-waivers";
 import { getContentPackage } from "~/models/packages/install.server";
 import { waiverRows } from "~/models/packages/waiver-list.server";
 import { waiveFromForm } from "~/models/packages/waiver-form.server";
-import { readForm } from "~/utils/form-data.server";
+import { formRefusal, readForm } from "~/utils/form-data.server";
 import { getFixedT } from "~/utils/i18n.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { languageFor } from "~/utils/preferences.server";
@@ -66,14 +66,12 @@ export function scormPackageAction(area: Area) {
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, async (managed) => {
       const { lesson } = lessonFrom(managed, params);
       const t = await getFixedT(await languageFor(request, context));
-      // A waiver is a plain form (intent=waive); an upload is multipart.
+      // A waiver is a plain form (intent=waive) on a cmi5 lesson's page; an upload is multipart.
       if (!/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
-        const waived = waiveFromForm(managed.db, {
-          lesson,
-          form: await readForm(request, context),
-          origin: new URL(request.url).origin,
-          language: managed.viewer.language,
-        });
+        const form = await readForm(request, context);
+        if (form.get("intent") !== "waive" || getContentPackage(managed.db, lesson.id)?.kind !== "cmi5")
+          throw await formRefusal(context, 400);
+        const waived = waiveFromForm(managed.db, { lesson, form, origin: new URL(request.url).origin, language: managed.viewer.language });
         return json(waived.ok ? { waived: waived.title } : { waiverError: t(waived.key) }, { status: waived.ok ? 200 : 422 });
       }
       return handleUpload(

@@ -12,6 +12,7 @@ import { start } from "./servers";
 import { CONNECTIONS, DURATION, only } from "./settings";
 import { atMost, printTable, type Report } from "./table";
 import { reportXapi } from "./xapi";
+import { reportPackages } from "./packages";
 
 /**
  * `npm run bench`: throughput of Lectern against a bare Express + better-sqlite3 baseline measured in the
@@ -56,6 +57,8 @@ async function main() {
   if (only("reminders")) await reportReminders(report);
   // The Learning Record Store (issue 47): ingest, a filtered GET among 1,000,000 statements, `more` paging (xapi.ts).
   if (only("xapi")) reportXapi(report);
+  // xAPI and cmi5 packages (issue 48): an AU's statements through its launch's rules, launches (packages.ts).
+  if (only("packages")) reportPackages(report);
 
   if (rssPeaks.length) table.push({ what: "peak RSS of the other servers (MiB)", ...atMost(Math.max(...rssPeaks), 200) });
   printTable(table);

@@ -109,12 +109,14 @@ describe("a learner with JavaScript on", () => {
     await page.browserContext().close();
   });
 
-  it("abandons a session the learner left without finishing when the next launch comes", async () => {
-    const page = await learnerPage(true);
-    await page.goto(url(lessonPath(ids.cmi5)), { waitUntil: "load" });
-    await launch(page, 0);
-    const session = new URL(page.url()).searchParams.get("registration");
-    // The tab is left (closed, or gone elsewhere) without the AU terminating.
+  it("abandons a session whose tab was closed before it finished when the next launch comes", async () => {
+    const first = await learnerPage(true);
+    await first.goto(url(lessonPath(ids.cmi5)), { waitUntil: "load" });
+    await launch(first, 0);
+    const session = new URL(first.url()).searchParams.get("registration");
+    // The tab is closed without the AU terminating; the learner comes back in another.
+    const page = await first.browserContext().newPage();
+    await first.close();
     await page.goto(url(lessonPath(ids.cmi5)), { waitUntil: "load" });
     await launch(page, 0);
     const abandoned = query<{ n: number }>(

@@ -112,7 +112,9 @@ describe("an admin uploads packages", () => {
     const page = await newPage(browser, { javascript: true });
     await signIn(page, origin(), "admin@nordlys.test");
     await upload(page, ids.l12, "invalid.zip");
-    expect(await page.$eval('[data-testid="scorm-error"]', (el) => el.textContent)).toContain("ingen imsmanifest.xml");
+    expect(await page.$eval('[data-testid="scorm-error"]', (el) => el.textContent)).toContain(
+      "hverken imsmanifest.xml (SCORM), tincan.xml (xAPI) eller cmi5.xml",
+    );
     await upload(page, ids.l12, "badscorm.zip");
     expect(await page.$eval('[data-testid="scorm-error"]', (el) => el.textContent)).toContain("skal ligge i roden");
     expect(await page.$('[data-testid="scorm-package"]')).toBeNull();

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { TenantDb } from "../../db/open";
 import { contentPackages, courses, lessons, users, type ContentPackage, type Lesson } from "../../db/tenant";
 import { parseCourseStructure } from "../../app/models/packages/cmi5-structure";
@@ -9,7 +10,8 @@ import { parseCourseStructure } from "../../app/models/packages/cmi5-structure";
  * one lesson and a learner in a tenant database, a package row for that lesson, and CATAPULT's 001-essentials
  * course structure (tests/fixtures/cmi5/) with its one AU.
  */
-export const ESSENTIALS_XML = fs.readFileSync(path.join(__dirname, "..", "fixtures", "cmi5", "001-essentials.cmi5.xml"), "utf8");
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "cmi5");
+export const ESSENTIALS_XML = fs.readFileSync(path.join(FIXTURES, "001-essentials.cmi5.xml"), "utf8");
 export const ESSENTIALS = parseCourseStructure(ESSENTIALS_XML, { inPackage: true });
 export const ESSENTIALS_AU = "https://w3id.org/xapi/cmi5/catapult/lts/au/001-essentials";
 

@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { preparedOnce } from "../../../db/prepared";
 import type { TenantConn } from "../../../db/open";
 import { cmi5AuStates, lessons, packageRegistrations, type PackageRegistration } from "../../../db/tenant";
 import { completeLesson } from "../learning.server";
@@ -22,14 +23,15 @@ import { lmsIds } from "./registrations.server";
 type AuState = typeof cmi5AuStates.$inferSelect;
 
 export function auStates(db: TenantConn, registrationId: number): Map<string, AuState> {
-  return new Map(
+  // Read for every statement that moves an AU: built once per connection (db/prepared.ts).
+  const query = preparedOnce(db, "packages.auStates", () =>
     db
       .select()
       .from(cmi5AuStates)
-      .where(eq(cmi5AuStates.registrationId, registrationId))
-      .all()
-      .map((s) => [s.auId, s]),
+      .where(eq(cmi5AuStates.registrationId, sql.placeholder("registrationId")))
+      .prepare(),
   );
+  return new Map(query.all({ registrationId }).map((s) => [s.auId, s]));
 }
 
 const met = (au: Cmi5Au, state: AuState | undefined) =>
@@ -61,7 +63,13 @@ export function evaluateSatisfaction(tx: TenantConn, { registration, course, ori
         .values({ registrationId: registration.id, auId: au.id, satisfiedAt: now })
         .onConflictDoUpdate({ target: [cmi5AuStates.registrationId, cmi5AuStates.auId], set: { satisfiedAt: now } })
         .run();
-  const lesson = tx.select().from(lessons).where(eq(lessons.id, registration.lessonId)).get();
+  const lesson = preparedOnce(tx, "packages.lesson", () =>
+    tx
+      .select()
+      .from(lessons)
+      .where(eq(lessons.id, sql.placeholder("id")))
+      .prepare(),
+  ).get({ id: registration.lessonId });
   if (!lesson) return;
   const ids = lmsIds(origin, lesson);
   const of = {

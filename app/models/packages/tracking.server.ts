@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
+import { preparedOnce } from "../../../db/prepared";
 import { cmi5AuStates, contentPackages, lessons, packageLaunches, packageRegistrations } from "../../../db/tenant";
 import { completeLesson } from "../learning.server";
 import type { StatementHook } from "../xapi/statements.server";
@@ -20,25 +21,41 @@ import type { TincanPackage } from "./tincan";
 
 type Json = Record<string, unknown>;
 
-/** The launch a credential was made for, with its registration and package, or null. */
+/**
+ * The launch a credential was made for, with its registration and package, or null. Asked for every statement a
+ * credential sends, twice (its check, then its record): built once per connection (db/prepared.ts).
+ */
 function launchOf(tx: TenantConn, credentialId: number) {
-  return (
+  const query = preparedOnce(tx, "packages.launchOf", () =>
     tx
       .select({ launch: packageLaunches, registration: packageRegistrations, pkg: contentPackages })
       .from(packageLaunches)
       .innerJoin(packageRegistrations, eq(packageRegistrations.id, packageLaunches.registrationId))
       .innerJoin(contentPackages, eq(contentPackages.lessonId, packageRegistrations.lessonId))
-      .where(eq(packageLaunches.credentialId, credentialId))
-      .get() ?? null
+      .where(eq(packageLaunches.credentialId, sql.placeholder("credentialId")))
+      .prepare(),
   );
+  return query.get({ credentialId }) ?? null;
 }
 type Found = NonNullable<ReturnType<typeof launchOf>>;
 
 function sessionOf(tx: TenantConn, { launch, registration, pkg }: Found, origin: string): Cmi5Session | null {
   const au = aus((pkg.structure as Cmi5Course).children).find((a) => a.id === launch.auId);
-  const lesson = tx.select({ id: lessons.id, courseId: lessons.courseId }).from(lessons).where(eq(lessons.id, registration.lessonId)).get();
+  const lesson = preparedOnce(tx, "packages.sessionLesson", () =>
+    tx
+      .select({ id: lessons.id, courseId: lessons.courseId })
+      .from(lessons)
+      .where(eq(lessons.id, sql.placeholder("id")))
+      .prepare(),
+  ).get({ id: registration.lessonId });
   if (!au || !lesson) return null;
-  const states = tx.select().from(cmi5AuStates).where(eq(cmi5AuStates.registrationId, registration.id)).all();
+  const states = preparedOnce(tx, "packages.sessionStates", () =>
+    tx
+      .select()
+      .from(cmi5AuStates)
+      .where(eq(cmi5AuStates.registrationId, sql.placeholder("registrationId")))
+      .prepare(),
+  ).all({ registrationId: registration.id });
   const state = states.find((s) => s.auId === au.id);
   return {
     sessionId: launch.sessionId,
