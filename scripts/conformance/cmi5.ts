@@ -23,8 +23,9 @@ import { Platform } from "../../server/platform";
 import { CHROMIUM } from "../../tests/helpers/browser";
 import { ROOT, startServer } from "../../tests/helpers/server";
 import { insertSession } from "../../tests/helpers/sessions";
-import { removeTempDirs, tempDir } from "../../tests/helpers/temp";
+import { tempDir } from "../../tests/helpers/temp";
 import { readJunit } from "./junit";
+import { runConformance } from "./run";
 
 const SOURCE = path.resolve(ROOT, process.env.CMI5_SUITE ?? "../shared/tools/cmi5-lms-test-suite/lts");
 // Not under node_modules: Jest finds no test file in a path that has node_modules in it.
@@ -104,12 +105,7 @@ function configureSuite(settings: Record<string, string>) {
   fs.writeFileSync(path.join(SUITE, "jest-puppeteer.config.js"), `module.exports = { launch: ${JSON.stringify(launch)} };\n`);
 }
 
-let failed = 0;
-try {
-  if (!fs.existsSync(path.join(ROOT, "build", "server.js"))) {
-    console.log("--- npm run build");
-    if (spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" }).status !== 0) throw new Error("the build failed");
-  }
+await runConformance(async () => {
   prepareSuite();
   const data = prepareData();
   const server = await startServer({ dataDir: data.dataDir, env: { LOG_REQUESTS: "false" } });
@@ -130,14 +126,8 @@ try {
       `cmi5 (CATAPULT): ${passed} passed, ${failures.length} failed, ${skipped} skipped (${((Date.now() - started) / 1000).toFixed(0)} s)`,
     );
     for (const failure of failures) console.log(`  ✗ ${failure}`);
-    failed += failures.length + skipped + (passed === 0 ? 1 : 0);
+    return failures.length + skipped + (passed === 0 ? 1 : 0);
   } finally {
     await server.stop();
   }
-} catch (error) {
-  console.error(String(error instanceof Error ? error.message : error));
-  failed += 1;
-} finally {
-  removeTempDirs();
-}
-process.exit(failed > 0 ? 1 : 0);
+});

@@ -19,8 +19,9 @@ import { tenantDatabaseFile } from "../../db/tenant-pool";
 import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
 import { ROOT, startServer } from "../../tests/helpers/server";
-import { removeTempDirs, tempDir } from "../../tests/helpers/temp";
+import { tempDir } from "../../tests/helpers/temp";
 import { countResults, type SuiteLog } from "./suite-log";
+import { runConformance } from "./run";
 
 const VERSIONS = (process.env.XAPI_VERSIONS ?? "2.0.0,1.0.3").split(",") as XapiVersion[];
 const SOURCE = path.resolve(ROOT, process.env.XAPI_SUITE ?? "../shared/tools/xapi-lrs-conformance");
@@ -84,13 +85,9 @@ function runSuite(version: string, endpoint: string, key: string, secret: string
   });
 }
 
-let failed = 0;
-try {
-  if (!fs.existsSync(path.join(ROOT, "build", "server.js"))) {
-    console.log("--- npm run build");
-    if (spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" }).status !== 0) throw new Error("the build failed");
-  }
+await runConformance(async () => {
   prepareSuite();
+  let failed = 0;
   for (const version of VERSIONS) {
     const { dataDir, key, secret } = prepareData(version);
     const server = await startServer({ dataDir, env: { LOG_REQUESTS: "false" } });
@@ -107,10 +104,5 @@ try {
       await server.stop();
     }
   }
-} catch (error) {
-  console.error(String(error instanceof Error ? error.message : error));
-  failed += 1;
-} finally {
-  removeTempDirs();
-}
-process.exit(failed > 0 ? 1 : 0);
+  return failed;
+});

@@ -177,6 +177,11 @@ function readBlock(node: XmlNode, inPackage: boolean): Cmi5Block {
 }
 
 /** Every AU of a structure, in order. */
+/** Every block and AU of a course in order, each with its depth (a block's members one deeper). */
+export function outline(members: Array<Cmi5Au | Cmi5Block>, depth = 0): Array<{ member: Cmi5Au | Cmi5Block; depth: number }> {
+  return members.flatMap((member) => [{ member, depth }, ...(member.kind === "block" ? outline(member.children, depth + 1) : [])]);
+}
+
 export function aus(members: Array<Cmi5Au | Cmi5Block>): Cmi5Au[] {
   return members.flatMap((m) => (m.kind === "au" ? [m] : aus(m.children)));
 }

@@ -1,5 +1,5 @@
 import type { TenantConn } from "../../../db/open";
-import { aus, type Cmi5Au, type Cmi5Block, type Cmi5Course, type MoveOn } from "./cmi5-structure";
+import { aus, outline, type Cmi5Course, type MoveOn } from "./cmi5-structure";
 import { getContentPackage } from "./install.server";
 import { inLanguage } from "./player.server";
 import type { TincanPackage } from "./tincan";
@@ -26,26 +26,20 @@ export interface ContentPackageView {
 const isAbsolute = (url: string) => /^[a-z][a-z0-9+.-]*:/i.test(url);
 
 function rowsOf(course: Cmi5Course, language: string): StructureRow[] {
-  const rows: StructureRow[] = [];
-  const walk = (members: Array<Cmi5Au | Cmi5Block>, depth: number) => {
-    for (const m of members) {
-      if (m.kind === "block") {
-        rows.push({ type: "block", depth, title: inLanguage(m.title, language) });
-        walk(m.children, depth + 1);
-      } else
-        rows.push({
-          type: "au",
-          depth,
-          title: inLanguage(m.title, language),
-          url: m.url,
-          external: isAbsolute(m.url),
-          moveOn: m.moveOn,
-          masteryScore: m.masteryScore,
-        });
-    }
-  };
-  walk(course.children, 0);
-  return rows;
+  return outline(course.children).map(
+    ({ member: m, depth }): StructureRow =>
+      m.kind === "block"
+        ? { type: "block", depth, title: inLanguage(m.title, language) }
+        : {
+            type: "au",
+            depth,
+            title: inLanguage(m.title, language),
+            url: m.url,
+            external: isAbsolute(m.url),
+            moveOn: m.moveOn,
+            masteryScore: m.masteryScore,
+          },
+  );
 }
 
 export function contentPackageView(db: TenantConn, lessonId: number, language: string): ContentPackageView | null {

@@ -2,7 +2,7 @@ import { and, count, desc, eq, isNotNull } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
 import { packageLaunches, packageRegistrations, type ContentPackage, type Lesson } from "../../../db/tenant";
 import type { Signer } from "../scorm-token.server";
-import { aus, type LangString, type Cmi5Au, type Cmi5Block, type Cmi5Course, type MoveOn } from "./cmi5-structure";
+import { aus, outline, type LangString, type Cmi5Course, type MoveOn } from "./cmi5-structure";
 import type { LaunchMode } from "./cmi5-rules";
 import { packageContentBase } from "./content-address.server";
 import { getContentPackage } from "./install.server";
@@ -79,30 +79,21 @@ function auState(state: StoredState | undefined, launched: boolean): AuState {
 }
 
 function cmi5Items(course: Cmi5Course, states: ReturnType<typeof auStates>, launched: Set<string>, language: string): PlayerItem[] {
-  const out: PlayerItem[] = [];
-  const walk = (members: Array<Cmi5Au | Cmi5Block>, depth: number) => {
-    for (const m of members) {
-      if (m.kind === "block") {
-        out.push({ type: "block", depth, title: inLanguage(m.title, language) });
-        walk(m.children, depth + 1);
-        continue;
-      }
-      const state = states.get(m.id);
-      out.push({
-        type: "au",
-        depth,
-        id: m.id,
-        title: inLanguage(m.title, language),
-        state: auState(state, launched.has(m.id)),
-        score: state?.score != null ? Math.round(state.score * 100) : null,
-        moveOn: m.moveOn,
-        masteryScore: m.masteryScore,
-        ownWindow: m.launchMethod === "OwnWindow",
-      });
-    }
-  };
-  walk(course.children, 0);
-  return out;
+  return outline(course.children).map(({ member: m, depth }): PlayerItem => {
+    if (m.kind === "block") return { type: "block", depth, title: inLanguage(m.title, language) };
+    const state = states.get(m.id);
+    return {
+      type: "au",
+      depth,
+      id: m.id,
+      title: inLanguage(m.title, language),
+      state: auState(state, launched.has(m.id)),
+      score: state?.score != null ? Math.round(state.score * 100) : null,
+      moveOn: m.moveOn,
+      masteryScore: m.masteryScore,
+      ownWindow: m.launchMethod === "OwnWindow",
+    };
+  });
 }
 
 /** The player's view of a package lesson for a learner, or null when the lesson has no package yet. */

@@ -7,7 +7,7 @@ import type { StatementHook } from "../xapi/statements.server";
 import { revokeXapiCredential } from "../xapi/credentials.server";
 import { aus, type Cmi5Course } from "./cmi5-structure";
 import { afterStatement, CMI5_CATEGORY, CMI5_VERBS, cmi5Refusal, type Cmi5Session, type Cmi5Verb } from "./cmi5-rules";
-import { evaluateSatisfaction } from "./satisfaction.server";
+import { auStates, evaluateSatisfaction } from "./satisfaction.server";
 import { lmsIds } from "./registrations.server";
 import type { TincanPackage } from "./tincan";
 
@@ -49,14 +49,7 @@ function sessionOf(tx: TenantConn, { launch, registration, pkg }: Found, origin:
       .prepare(),
   ).get({ id: registration.lessonId });
   if (!au || !lesson) return null;
-  const states = preparedOnce(tx, "packages.sessionStates", () =>
-    tx
-      .select()
-      .from(cmi5AuStates)
-      .where(eq(cmi5AuStates.registrationId, sql.placeholder("registrationId")))
-      .prepare(),
-  ).all({ registrationId: registration.id });
-  const state = states.find((s) => s.auId === au.id);
+  const state = auStates(tx, registration.id).get(au.id);
   return {
     sessionId: launch.sessionId,
     registration: registration.registration,
