@@ -1,6 +1,7 @@
 import type { Browser, Page } from "puppeteer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tenantDb } from "../helpers/auth";
+import { axeViolations, COLOUR_RULES, describeViolations } from "../helpers/axe";
 import { connectBrowser, newPage, settled } from "../helpers/browser";
 import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { cookieFor, insertSession } from "../helpers/sessions";
@@ -46,9 +47,9 @@ afterAll(async () => {
 const url = (p: string) => `http://${ORG}:${server.port}${p}`;
 const lessonPath = (lesson: number) => `/courses/${ids.course}/lessons/${lesson}`;
 
-async function learnerPage(javascript: boolean): Promise<Page> {
+async function learnerPage(javascript: boolean, email = "learner@acme.test"): Promise<Page> {
   const page = await newPage(browser, { javascript });
-  const cookie = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
+  const cookie = await cookieFor(insertSession(server, { organizationId: 1 }, { email, kind: "web" }));
   const at = cookie.indexOf("=");
   await page.setCookie({ name: cookie.slice(0, at), value: cookie.slice(at + 1), domain: ORG, path: "/" });
   return page;
@@ -139,5 +140,25 @@ describe("a learner with JavaScript off", () => {
     expect(new URL(href).host).toBe(`1.scorm.localhost:${server.port}`);
     expect(new URL(href).searchParams.get("fetch")).toContain("/xapi/fetch/");
     await page.browserContext().close();
+  });
+});
+
+describe("accessibility", () => {
+  it("finds no violation on the player's contents list, nor on the package page with its waivers, in either theme", async () => {
+    const learner = await learnerPage(true);
+    const admin = await learnerPage(true, "admin@acme.test");
+    const pages: Array<[Page, string]> = [
+      [learner, lessonPath(ids.cmi5)],
+      [admin, `/dashboard/organizations/1/courses/${ids.course}/lessons/${ids.cmi5}/scorm`],
+    ];
+    for (const [page, path] of pages) {
+      await page.goto(url(path), { waitUntil: "load" });
+      await settled(page);
+      expect(describeViolations(await axeViolations(page)), path).toEqual([]);
+      await page.setCookie({ name: "theme", value: Buffer.from(JSON.stringify("dark")).toString("base64"), domain: ORG, path: "/" });
+      await page.goto(url(path), { waitUntil: "load" });
+      expect(describeViolations(await axeViolations(page, COLOUR_RULES)), `${path} (dark)`).toEqual([]);
+      await page.browserContext().close();
+    }
   });
 });
