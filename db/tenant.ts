@@ -17,6 +17,7 @@ export * from "./tenant/quizzes";
 export * from "./tenant/certificates";
 export * from "./tenant/scorm";
 export * from "./tenant/packages";
+export * from "./tenant/paths";
 export * from "./tenant/captions";
 export * from "./tenant/analytics";
 export * from "./tenant/leaderboard";
