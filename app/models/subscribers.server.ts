@@ -3,6 +3,7 @@ import { assignmentsForCourseCompleted } from "./assignment-membership.server";
 import { recordCourseCompleted, recordQuizAttempt, recordWatchTime } from "./analytics.server";
 import { issueCertificate } from "./certificate-issuing.server";
 import { recomputeUserMemberships } from "./group-rule-members.server";
+import { completePathsAfterCourse } from "./paths/enrolments.server";
 import {
   pointsForBookmark,
   pointsForCourseCompleted,
@@ -28,6 +29,8 @@ export function subscribeLearningEvents() {
       // assignments: done (after the groups, so one the completion just brought is done too)
       assignmentsForCourseCompleted,
       pointsForCourseCompleted,
+      // learning paths: one whose last step this completion finishes is done (issue 49)
+      (tx, e) => void completePathsAfterCourse(tx, e),
     ],
     quizAttemptEnded: [recordQuizAttempt, pointsForQuizAttempt],
     bookmarked: [pointsForBookmark],

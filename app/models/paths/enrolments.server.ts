@@ -1,0 +1,103 @@
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import type { TenantConn } from "../../../db/open";
+import { courseCompletions, pathEnrolments, pathStepCourses, pathSteps, type PathEnrolment } from "../../../db/tenant";
+import type { CourseCompleted } from "../events.server";
+import { pathProgress, type PathProgress, type StepRule } from "./progress";
+
+/*
+ * A person on a learning path (issue 49, docs/decisions/045-learning-paths.md): enrolled by themselves or by an
+ * assignment; their progress worked out from the path's steps and their course completions (progress.ts); the
+ * path done, once, by the course completion that finishes its last step, in that completion's transaction.
+ * Who may enrol, and in what, is app/access's to say before these are called.
+ */
+
+/** A path's steps in order, each with its courses in order. */
+export function stepRules(db: TenantConn, pathId: number): StepRule[] {
+  const steps = db.select().from(pathSteps).where(eq(pathSteps.pathId, pathId)).orderBy(asc(pathSteps.position)).all();
+  if (steps.length === 0) return [];
+  const courses = db
+    .select()
+    .from(pathStepCourses)
+    .where(
+      inArray(
+        pathStepCourses.stepId,
+        steps.map((s) => s.id),
+      ),
+    )
+    .orderBy(asc(pathStepCourses.position), asc(pathStepCourses.courseId))
+    .all();
+  return steps.map((s) => ({
+    id: s.id,
+    required: s.required,
+    delayDays: s.delayDays,
+    courseIds: courses.filter((c) => c.stepId === s.id).map((c) => c.courseId),
+  }));
+}
+
+/** Enrols a person (again: nothing changes); answers the enrolment. */
+export function enrolInPath(
+  db: TenantConn,
+  { pathId, userId, source, now = new Date() }: { pathId: number; userId: number; source: "self" | "assigned"; now?: Date },
+): PathEnrolment {
+  db.insert(pathEnrolments).values({ pathId, userId, source, enrolledAt: now }).onConflictDoNothing().run();
+  return db
+    .select()
+    .from(pathEnrolments)
+    .where(and(eq(pathEnrolments.pathId, pathId), eq(pathEnrolments.userId, userId)))
+    .get()!;
+}
+
+/** When a person completed each course they have completed (the current completion of each). */
+function completionTimes(db: TenantConn, userId: number): Map<number, Date> {
+  return new Map(
+    db
+      .select({ courseId: courseCompletions.courseId, at: courseCompletions.completedAt })
+      .from(courseCompletions)
+      .where(eq(courseCompletions.userId, userId))
+      .all()
+      .map((c) => [c.courseId, c.at]),
+  );
+}
+
+/** A person's progress on a path they are enrolled in, or null when they are not. */
+export function progressOnPath(db: TenantConn, { pathId, userId, now = new Date() }: { pathId: number; userId: number; now?: Date }) {
+  const enrolment = db
+    .select()
+    .from(pathEnrolments)
+    .where(and(eq(pathEnrolments.pathId, pathId), eq(pathEnrolments.userId, userId)))
+    .get();
+  if (!enrolment) return null;
+  const progress: PathProgress = pathProgress(stepRules(db, pathId), {
+    enrolledAt: enrolment.enrolledAt,
+    completedAt: completionTimes(db, userId),
+    now,
+  });
+  return { enrolment, progress };
+}
+
+/**
+ * After a course completion: every path of that course the person is enrolled in and has not finished, done now
+ * if its last step is. Marks each once (a completion made at the same moment elsewhere finds it marked) and
+ * answers the paths it marked.
+ */
+export function completePathsAfterCourse(tx: TenantConn, { userId, courseId, at }: CourseCompleted): number[] {
+  const open = tx
+    .selectDistinct({ pathId: pathEnrolments.pathId })
+    .from(pathEnrolments)
+    .innerJoin(pathSteps, eq(pathSteps.pathId, pathEnrolments.pathId))
+    .innerJoin(pathStepCourses, eq(pathStepCourses.stepId, pathSteps.id))
+    .where(and(eq(pathEnrolments.userId, userId), isNull(pathEnrolments.completedAt), eq(pathStepCourses.courseId, courseId)))
+    .all();
+  const done: number[] = [];
+  for (const { pathId } of open) {
+    const found = progressOnPath(tx, { pathId, userId, now: at });
+    if (!found?.progress.doneAt) continue;
+    const marked = tx
+      .update(pathEnrolments)
+      .set({ completedAt: found.progress.doneAt })
+      .where(and(eq(pathEnrolments.pathId, pathId), eq(pathEnrolments.userId, userId), isNull(pathEnrolments.completedAt)))
+      .run();
+    if (marked.changes === 1) done.push(pathId);
+  }
+  return done;
+}

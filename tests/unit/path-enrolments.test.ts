@@ -1,0 +1,104 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { courseCompletions, courses, learningPaths, pathStepCourses, pathSteps, users } from "../../db/tenant";
+import { completePathsAfterCourse, enrolInPath, progressOnPath, stepRules } from "~/models/paths/enrolments.server";
+import { tenantDatabasePerTest } from "../helpers/tenant-database";
+
+/**
+ * Learning paths on a real organization database (issue 49): steps read in order, enrolment, progress from the
+ * person's course completions, and the path done once by the completion that finishes it, in every path the
+ * course is in.
+ */
+const tenant = tenantDatabasePerTest("lectern-path-enrolments-");
+const DAY = 86_400_000;
+const T0 = new Date("2026-11-01T09:00:00Z");
+const at = (days: number) => new Date(T0.getTime() + days * DAY);
+let userId: number;
+let courseIds: number[];
+
+function path(title: string, steps: Array<{ courseIds: number[]; required?: number; delayDays?: number }>) {
+  const { db } = tenant;
+  const made = db.insert(learningPaths).values({ title, published: true }).returning().get();
+  for (const [position, step] of steps.entries()) {
+    const row = db
+      .insert(pathSteps)
+      .values({
+        pathId: made.id,
+        position,
+        kind: step.courseIds.length > 1 ? "choice" : "course",
+        required: step.required ?? 1,
+        delayDays: step.delayDays ?? 0,
+      })
+      .returning()
+      .get();
+    db.insert(pathStepCourses)
+      .values(step.courseIds.map((courseId, i) => ({ stepId: row.id, courseId, position: i })))
+      .run();
+  }
+  return made.id;
+}
+
+function complete(courseId: number, day: number) {
+  tenant.db
+    .insert(courseCompletions)
+    .values({ userId, courseId, completedAt: at(day) })
+    .run();
+  return completePathsAfterCourse(tenant.db, { userId, courseId, at: at(day) });
+}
+
+beforeEach(() => {
+  const { db } = tenant;
+  userId = db.insert(users).values({ email: "anna@acme.test", firstName: "Anna", lastName: "A", role: "learner" }).returning().get().id;
+  courseIds = [1, 2, 3, 4].map(
+    (n) =>
+      db
+        .insert(courses)
+        .values({ title: `C${n}`, published: true })
+        .returning()
+        .get().id,
+  );
+});
+
+describe("a learning path's enrolments", () => {
+  it("reads its steps in order, each with its courses", () => {
+    const id = path("Onboarding", [{ courseIds: [courseIds[0]] }, { courseIds: [courseIds[1], courseIds[2]], required: 1, delayDays: 3 }]);
+    expect(stepRules(tenant.db, id).map((s) => ({ courses: s.courseIds, required: s.required, delay: s.delayDays }))).toEqual([
+      { courses: [courseIds[0]], required: 1, delay: 0 },
+      { courses: [courseIds[1], courseIds[2]], required: 1, delay: 3 },
+    ]);
+  });
+
+  it("enrols once, and works out progress from the person's completions", () => {
+    const id = path("Onboarding", [{ courseIds: [courseIds[0]] }, { courseIds: [courseIds[1]] }]);
+    expect(progressOnPath(tenant.db, { pathId: id, userId })).toBeNull();
+    enrolInPath(tenant.db, { pathId: id, userId, source: "self", now: T0 });
+    const again = enrolInPath(tenant.db, { pathId: id, userId, source: "assigned", now: at(5) });
+    expect(again).toMatchObject({ source: "self", enrolledAt: T0 });
+    complete(courseIds[0], 1);
+    const found = progressOnPath(tenant.db, { pathId: id, userId, now: at(2) })!;
+    expect(found.progress.steps.map((s) => s.state)).toEqual(["done", "open"]);
+    expect(found.progress.next).toMatchObject({ courseId: courseIds[1] });
+  });
+
+  it("is done by the completion that finishes its last step, once, in every path of the course", () => {
+    const a = path("A", [{ courseIds: [courseIds[0]] }, { courseIds: [courseIds[1]] }]);
+    const b = path("B", [{ courseIds: [courseIds[1]] }]);
+    const other = path("Not enrolled", [{ courseIds: [courseIds[1]] }]);
+    for (const id of [a, b]) enrolInPath(tenant.db, { pathId: id, userId, source: "assigned", now: T0 });
+    expect(complete(courseIds[1], 1)).toEqual([b]);
+    expect(complete(courseIds[0], 2)).toEqual([a]);
+    // The same completion seen again (a second event at the same moment) finds both marked.
+    expect(completePathsAfterCourse(tenant.db, { userId, courseId: courseIds[1], at: at(2) })).toEqual([]);
+    expect(progressOnPath(tenant.db, { pathId: a, userId })!.enrolment.completedAt).toEqual(at(2));
+    expect(progressOnPath(tenant.db, { pathId: b, userId })!.enrolment.completedAt).toEqual(at(1));
+    expect(progressOnPath(tenant.db, { pathId: other, userId })).toBeNull();
+  });
+
+  it("is not done while its last step waits out its delay", () => {
+    const id = path("Spaced", [{ courseIds: [courseIds[0]] }, { courseIds: [courseIds[1]], delayDays: 7 }]);
+    enrolInPath(tenant.db, { pathId: id, userId, source: "self", now: T0 });
+    expect(complete(courseIds[1], 1)).toEqual([]);
+    expect(complete(courseIds[0], 2)).toEqual([]);
+    // Both courses are done; the path is, as of the day its second step opens.
+    expect(progressOnPath(tenant.db, { pathId: id, userId, now: at(9) })!.progress.doneAt).toEqual(at(9));
+  });
+});
