@@ -53,7 +53,7 @@ function visibility(viewer: Viewer, groups: Bound): SQL | undefined {
 }
 
 /** Only a signed-in person's groups count; without any, a person sees what a visitor sees. */
-function inAnyGroup(viewer: Viewer) {
+export function inAnyGroup(viewer: Viewer) {
   return isSignedIn(viewer) && viewer.groupIds.length > 0;
 }
 
@@ -99,7 +99,8 @@ export function completedPrerequisites(db: TenantConn, viewer: Viewer): number[]
     .map((r) => r.id);
 }
 
-const groupsOf = (viewer: Viewer) => JSON.stringify(viewer.groupIds);
+/** A viewer's group ids as the JSON array the rules bind. */
+export const groupsOf = (viewer: Viewer) => JSON.stringify(viewer.groupIds);
 
 /** The visibility rule with the viewer's groups bound: for a query built and run once. */
 export function visibleCourses(viewer: Viewer): SQL | undefined {
