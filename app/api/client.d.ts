@@ -2880,6 +2880,152 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/learning-paths": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List learning paths
+         * @description Paginated, oldest position first. Learners see the published paths open to them (or given to one of their groups).
+         *
+         *     **Who:** Capability `read:course`.
+         */
+        get: operations["getLearningPaths"];
+        put?: never;
+        /**
+         * Create a learning path
+         * @description Unknown fields are ignored.
+         *
+         *     **Who:** Capability `write:course`.
+         */
+        post: operations["postLearningPaths"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/learning-paths/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search learning paths
+         * @description `q` is matched against the names and titles; paginated.
+         *
+         *     **Who:** Capability `read:course`.
+         */
+        get: operations["getLearningPathsSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/learning-paths/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one learning path
+         * @description **Who:** Capability `read:course`.
+         */
+        get: operations["getLearningPathsById"];
+        /**
+         * Change a learning path
+         * @description Only the fields sent change.
+         *
+         *     **Who:** Capability `write:course`.
+         */
+        put: operations["putLearningPathsById"];
+        post?: never;
+        /**
+         * Delete a learning path
+         * @description **Who:** Capability `write:course`.
+         */
+        delete: operations["deleteLearningPathsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/learning-paths/{id}/steps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a path's steps
+         * @description The steps in order, all at once: a `course` step holds one course, a `choice` any `required` of its courses; `delay_days` spaces a step from the one before. Refused whole (422) for a course the organization does not have.
+         *
+         *     **Who:** Capability `write:course`.
+         */
+        put: operations["putLearningPathsByIdSteps"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/learning-paths/{id}/enrolments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrol in a path
+         * @description The caller enrols themselves in a path they see that takes enrolments (once: again changes nothing).
+         *
+         *     **Who:** Capability `learn:course`.
+         */
+        post: operations["postLearningPathsByIdEnrolments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/learning-paths/{id}/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My progress on a path
+         * @description Each step's state (done, open, waiting out its delay, locked), the courses counted, and the next course. 404 when not enrolled.
+         *
+         *     **Who:** Capability `learn:course`.
+         */
+        get: operations["getLearningPathsByIdProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -20055,6 +20201,1103 @@ export interface operations {
             };
             /** @description `invalid`: a field is missing or wrong; `fields` names each one */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getLearningPaths: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "data": [
+                     *           {
+                     *             "id": 2,
+                     *             "title": "Onboarding",
+                     *             "description": "<p>Your first month.</p>",
+                     *             "published": true,
+                     *             "block_default_access": false,
+                     *             "force_groups": false,
+                     *             "self_enrol": true,
+                     *             "category_id": null,
+                     *             "cover_file_id": null,
+                     *             "allow_certificates": true,
+                     *             "points": 50,
+                     *             "validity_months": null,
+                     *             "position": 0,
+                     *             "steps": [
+                     *               {
+                     *                 "id": 5,
+                     *                 "required": 1,
+                     *                 "delay_days": 0,
+                     *                 "course_ids": [
+                     *                   1
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "id": 6,
+                     *                 "required": 2,
+                     *                 "delay_days": 7,
+                     *                 "course_ids": [
+                     *                   2,
+                     *                   3,
+                     *                   4
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "created_at": "2026-05-04T09:30:00.000Z",
+                     *             "updated_at": "2026-05-04T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "meta": {
+                     *           "current_page": 1,
+                     *           "per_page": 20,
+                     *           "total": 1,
+                     *           "last_page": 1
+                     *         }
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            data: {
+                                id: number;
+                                title: string;
+                                description: string;
+                                published: boolean;
+                                block_default_access: boolean;
+                                force_groups: boolean;
+                                self_enrol: boolean;
+                                category_id: number | null;
+                                cover_file_id: number | null;
+                                allow_certificates: boolean;
+                                points: number;
+                                validity_months: number | null;
+                                position: number;
+                                steps: {
+                                    id: number;
+                                    required: number;
+                                    delay_days: number;
+                                    course_ids: number[];
+                                }[];
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            meta: {
+                                current_page: number;
+                                per_page: number;
+                                total: number;
+                                last_page: number;
+                            };
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postLearningPaths: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Onboarding",
+                 *       "published": false
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    /** @default  */
+                    description?: string;
+                    /** @default false */
+                    published?: boolean;
+                    /** @default false */
+                    block_default_access?: boolean;
+                    /** @default false */
+                    force_groups?: boolean;
+                    /** @default true */
+                    self_enrol?: boolean;
+                    /** @default null */
+                    category_id?: number | null;
+                    /** @default null */
+                    cover_file_id?: number | null;
+                    /** @default false */
+                    allow_certificates?: boolean;
+                    /** @default 0 */
+                    points?: number;
+                    /** @default null */
+                    validity_months?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 2,
+                     *         "title": "Onboarding",
+                     *         "description": "<p>Your first month.</p>",
+                     *         "published": true,
+                     *         "block_default_access": false,
+                     *         "force_groups": false,
+                     *         "self_enrol": true,
+                     *         "category_id": null,
+                     *         "cover_file_id": null,
+                     *         "allow_certificates": true,
+                     *         "points": 50,
+                     *         "validity_months": null,
+                     *         "position": 0,
+                     *         "steps": [
+                     *           {
+                     *             "id": 5,
+                     *             "required": 1,
+                     *             "delay_days": 0,
+                     *             "course_ids": [
+                     *               1
+                     *             ]
+                     *           },
+                     *           {
+                     *             "id": 6,
+                     *             "required": 2,
+                     *             "delay_days": 7,
+                     *             "course_ids": [
+                     *               2,
+                     *               3,
+                     *               4
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-05-04T09:30:00.000Z",
+                     *         "updated_at": "2026-05-04T09:30:00.000Z"
+                     *       },
+                     *       "status": 201
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            title: string;
+                            description: string;
+                            published: boolean;
+                            block_default_access: boolean;
+                            force_groups: boolean;
+                            self_enrol: boolean;
+                            category_id: number | null;
+                            cover_file_id: number | null;
+                            allow_certificates: boolean;
+                            points: number;
+                            validity_months: number | null;
+                            position: number;
+                            steps: {
+                                id: number;
+                                required: number;
+                                delay_days: number;
+                                course_ids: number[];
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getLearningPathsSearch: {
+        parameters: {
+            query: {
+                page?: number;
+                per_page?: number;
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "data": [
+                     *           {
+                     *             "id": 2,
+                     *             "title": "Onboarding",
+                     *             "description": "<p>Your first month.</p>",
+                     *             "published": true,
+                     *             "block_default_access": false,
+                     *             "force_groups": false,
+                     *             "self_enrol": true,
+                     *             "category_id": null,
+                     *             "cover_file_id": null,
+                     *             "allow_certificates": true,
+                     *             "points": 50,
+                     *             "validity_months": null,
+                     *             "position": 0,
+                     *             "steps": [
+                     *               {
+                     *                 "id": 5,
+                     *                 "required": 1,
+                     *                 "delay_days": 0,
+                     *                 "course_ids": [
+                     *                   1
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "id": 6,
+                     *                 "required": 2,
+                     *                 "delay_days": 7,
+                     *                 "course_ids": [
+                     *                   2,
+                     *                   3,
+                     *                   4
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "created_at": "2026-05-04T09:30:00.000Z",
+                     *             "updated_at": "2026-05-04T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "meta": {
+                     *           "current_page": 1,
+                     *           "per_page": 20,
+                     *           "total": 1,
+                     *           "last_page": 1
+                     *         }
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            data: {
+                                id: number;
+                                title: string;
+                                description: string;
+                                published: boolean;
+                                block_default_access: boolean;
+                                force_groups: boolean;
+                                self_enrol: boolean;
+                                category_id: number | null;
+                                cover_file_id: number | null;
+                                allow_certificates: boolean;
+                                points: number;
+                                validity_months: number | null;
+                                position: number;
+                                steps: {
+                                    id: number;
+                                    required: number;
+                                    delay_days: number;
+                                    course_ids: number[];
+                                }[];
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            meta: {
+                                current_page: number;
+                                per_page: number;
+                                total: number;
+                                last_page: number;
+                            };
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getLearningPathsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 2,
+                     *         "title": "Onboarding",
+                     *         "description": "<p>Your first month.</p>",
+                     *         "published": true,
+                     *         "block_default_access": false,
+                     *         "force_groups": false,
+                     *         "self_enrol": true,
+                     *         "category_id": null,
+                     *         "cover_file_id": null,
+                     *         "allow_certificates": true,
+                     *         "points": 50,
+                     *         "validity_months": null,
+                     *         "position": 0,
+                     *         "steps": [
+                     *           {
+                     *             "id": 5,
+                     *             "required": 1,
+                     *             "delay_days": 0,
+                     *             "course_ids": [
+                     *               1
+                     *             ]
+                     *           },
+                     *           {
+                     *             "id": 6,
+                     *             "required": 2,
+                     *             "delay_days": 7,
+                     *             "course_ids": [
+                     *               2,
+                     *               3,
+                     *               4
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-05-04T09:30:00.000Z",
+                     *         "updated_at": "2026-05-04T09:30:00.000Z"
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            title: string;
+                            description: string;
+                            published: boolean;
+                            block_default_access: boolean;
+                            force_groups: boolean;
+                            self_enrol: boolean;
+                            category_id: number | null;
+                            cover_file_id: number | null;
+                            allow_certificates: boolean;
+                            points: number;
+                            validity_months: number | null;
+                            position: number;
+                            steps: {
+                                id: number;
+                                required: number;
+                                delay_days: number;
+                                course_ids: number[];
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    putLearningPathsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Onboarding",
+                 *       "published": true
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    /** @default  */
+                    description?: string;
+                    /** @default false */
+                    published?: boolean;
+                    /** @default false */
+                    block_default_access?: boolean;
+                    /** @default false */
+                    force_groups?: boolean;
+                    /** @default true */
+                    self_enrol?: boolean;
+                    /** @default null */
+                    category_id?: number | null;
+                    /** @default null */
+                    cover_file_id?: number | null;
+                    /** @default false */
+                    allow_certificates?: boolean;
+                    /** @default 0 */
+                    points?: number;
+                    /** @default null */
+                    validity_months?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 2,
+                     *         "title": "Onboarding",
+                     *         "description": "<p>Your first month.</p>",
+                     *         "published": true,
+                     *         "block_default_access": false,
+                     *         "force_groups": false,
+                     *         "self_enrol": true,
+                     *         "category_id": null,
+                     *         "cover_file_id": null,
+                     *         "allow_certificates": true,
+                     *         "points": 50,
+                     *         "validity_months": null,
+                     *         "position": 0,
+                     *         "steps": [
+                     *           {
+                     *             "id": 5,
+                     *             "required": 1,
+                     *             "delay_days": 0,
+                     *             "course_ids": [
+                     *               1
+                     *             ]
+                     *           },
+                     *           {
+                     *             "id": 6,
+                     *             "required": 2,
+                     *             "delay_days": 7,
+                     *             "course_ids": [
+                     *               2,
+                     *               3,
+                     *               4
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-05-04T09:30:00.000Z",
+                     *         "updated_at": "2026-05-04T09:30:00.000Z"
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            title: string;
+                            description: string;
+                            published: boolean;
+                            block_default_access: boolean;
+                            force_groups: boolean;
+                            self_enrol: boolean;
+                            category_id: number | null;
+                            cover_file_id: number | null;
+                            allow_certificates: boolean;
+                            points: number;
+                            validity_months: number | null;
+                            position: number;
+                            steps: {
+                                id: number;
+                                required: number;
+                                delay_days: number;
+                                course_ids: number[];
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteLearningPathsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 7,
+                     *         "deleted": true
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    putLearningPathsByIdSteps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "steps": [
+                 *         {
+                 *           "course_ids": [
+                 *             1
+                 *           ]
+                 *         },
+                 *         {
+                 *           "kind": "choice",
+                 *           "course_ids": [
+                 *             2,
+                 *             3,
+                 *             4
+                 *           ],
+                 *           "required": 2,
+                 *           "delay_days": 7
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    steps: {
+                        /**
+                         * @default course
+                         * @enum {string}
+                         */
+                        kind?: "course" | "choice";
+                        /** @default  */
+                        title?: string;
+                        course_ids: number[];
+                        /** @default 1 */
+                        required?: number;
+                        /** @default 0 */
+                        delay_days?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "steps": [
+                     *           {
+                     *             "id": 5,
+                     *             "required": 1,
+                     *             "delay_days": 0,
+                     *             "course_ids": [
+                     *               1
+                     *             ]
+                     *           },
+                     *           {
+                     *             "id": 6,
+                     *             "required": 2,
+                     *             "delay_days": 7,
+                     *             "course_ids": [
+                     *               2,
+                     *               3,
+                     *               4
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            steps: {
+                                id: number;
+                                required: number;
+                                delay_days: number;
+                                course_ids: number[];
+                            }[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller); `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postLearningPathsByIdEnrolments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "path_id": 2,
+                     *         "enrolled_at": "2026-05-04T09:30:00.000Z",
+                     *         "source": "self",
+                     *         "completed_at": null,
+                     *         "percent": 0,
+                     *         "next_course_id": 1,
+                     *         "steps": []
+                     *       },
+                     *       "status": 201
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            path_id: number;
+                            /** Format: date-time */
+                            enrolled_at: string;
+                            /** @enum {string} */
+                            source: "self" | "assigned";
+                            /** Format: date-time */
+                            completed_at: string | null;
+                            percent: number;
+                            next_course_id: number | null;
+                            steps: {
+                                id: number;
+                                /** @enum {string} */
+                                state: "done" | "open" | "waiting" | "locked";
+                                completed: number;
+                                required: number;
+                                /** Format: date-time */
+                                opens_at: string | null;
+                            }[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller); `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getLearningPathsByIdProgress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "path_id": 2,
+                     *         "enrolled_at": "2026-05-04T09:30:00.000Z",
+                     *         "source": "self",
+                     *         "completed_at": null,
+                     *         "percent": 25,
+                     *         "next_course_id": 2,
+                     *         "steps": []
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            path_id: number;
+                            /** Format: date-time */
+                            enrolled_at: string;
+                            /** @enum {string} */
+                            source: "self" | "assigned";
+                            /** Format: date-time */
+                            completed_at: string | null;
+                            percent: number;
+                            next_course_id: number | null;
+                            steps: {
+                                id: number;
+                                /** @enum {string} */
+                                state: "done" | "open" | "waiting" | "locked";
+                                completed: number;
+                                required: number;
+                                /** Format: date-time */
+                                opens_at: string | null;
+                            }[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller); `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
