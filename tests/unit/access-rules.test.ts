@@ -12,13 +12,13 @@ import {
   visibleCourses,
   visibleCoursesPrepared,
 } from "../../app/access/courses";
-import { anonymousViewer, type Viewer } from "../../app/access/viewer";
+import type { Viewer } from "../../app/access/viewer";
 import { createCourse } from "../../app/models/course.server";
-import { capabilitiesOf } from "../../app/utils/capabilities";
 import { createTenantDatabase, openTenantDatabase, type TenantDb } from "../../db/open";
 import { preparedOnce } from "../../db/prepared";
-import { courses, lessons, type User } from "../../db/tenant";
+import { courses, lessons } from "../../db/tenant";
 import { tenantDatabaseFile } from "../../db/tenant-pool";
+import { ruleViewers } from "../helpers/viewers";
 
 /**
  * The course rules exist twice in app/access/courses.ts — as SQL for lists and search, and in JS for a row
@@ -61,19 +61,7 @@ beforeAll(() => {
   for (const person of [member, loner])
     sqlite.prepare("insert into course_completions (user_id, course_id, completed_at) values (?, ?, unixepoch())").run(person, ids.first);
 
-  const anyone = anonymousViewer(null, db, "en");
-  const signedIn = (id: number, groupIds: number[]): Viewer => ({
-    ...anyone,
-    via: "cookie",
-    person: { id } as User,
-    role: "learner",
-    capabilities: capabilitiesOf("learner"),
-    groupIds,
-  });
-  viewers.visitor = anyone;
-  viewers.loner = signedIn(loner, []);
-  viewers.member = signedIn(member, [given]);
-  viewers.admin = { ...signedIn(member, []), role: "admin", capabilities: capabilitiesOf("admin") };
+  Object.assign(viewers, ruleViewers(db, { loner, member, groupIds: [given] }));
 });
 afterAll(() => {
   db.$client.close();

@@ -1,11 +1,11 @@
 import { asc } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { coursesHiddenFrom, isPathVisible, mayEnrolInPath, visiblePaths } from "../../app/access/paths";
-import { anonymousViewer, type Viewer } from "../../app/access/viewer";
+import type { Viewer } from "../../app/access/viewer";
 import { createCourse } from "../../app/models/course.server";
-import { capabilitiesOf } from "../../app/utils/capabilities";
-import { groupMembers, groups, learningPaths, pathGroups, pathStepCourses, pathSteps, users, type User } from "../../db/tenant";
+import { groupMembers, groups, learningPaths, pathGroups, pathStepCourses, pathSteps, users } from "../../db/tenant";
 import { tenantDatabasePerTest } from "../helpers/tenant-database";
+import { ruleViewers } from "../helpers/viewers";
 
 /**
  * The learning path rules (issue 49): a path is seen as a course is, in SQL for lists and for one row alike; a
@@ -51,19 +51,7 @@ beforeEach(() => {
   }
   db.run(`insert into group_courses (group_id, course_id) values (${given}, ${blockedCourse})`);
 
-  const anyone = anonymousViewer(null, db, "en");
-  const signedIn = (id: number, groupIds: number[]): Viewer => ({
-    ...anyone,
-    via: "cookie",
-    person: { id } as User,
-    role: "learner",
-    capabilities: capabilitiesOf("learner"),
-    groupIds,
-  });
-  viewers.visitor = anyone;
-  viewers.loner = signedIn(loner, []);
-  viewers.member = signedIn(member, [given]);
-  viewers.admin = { ...signedIn(member, []), role: "admin", capabilities: capabilitiesOf("admin") };
+  Object.assign(viewers, ruleViewers(db, { loner, member, groupIds: [given] }));
 });
 
 const listed = (viewer: Viewer) =>
