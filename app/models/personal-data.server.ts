@@ -2,6 +2,7 @@ import type { TenantConn } from "../../db/open";
 import { accountData, personOf, profileOf } from "./personal-data/account.server";
 import { learningData } from "./personal-data/learning.server";
 import { pointsData } from "./personal-data/points.server";
+import { packageAttemptsOf, pathEnrolmentsOf } from "./personal-data/programs.server";
 import { xapiData } from "./personal-data/xapi.server";
 
 /*
@@ -26,6 +27,9 @@ import { xapiData } from "./personal-data/xapi.server";
  *                  right, and the explanations, only once it has ended
  *   certificates   ids, course, score, dates, verification link (not the PDF nor the template's layout)
  *   scorm_attempts their CMI data, statuses, scores and time (not Lectern's own launch bookkeeping)
+ *   package_attempts  package_registrations with cmi5_au_states and package_launches (the unit, mode, when it
+ *                  began and how it ended; not a launch's fetch token or credential)
+ *   learning_paths path_enrolments (with the path's title)
  *   points         learner_stats, points_totals, points_ledger, user_badges, analytics_user_hourly
  *   xapi           xapi_statements whose actor is them (their e-mail as `mbox` or its `mbox_sha1sum`, or
  *                  an `account` of the organization's origin named by their id: lesson-results.server.ts
@@ -40,6 +44,8 @@ import { xapiData } from "./personal-data/xapi.server";
  *                                    keys name known-device nonces, which are part of a signed secret
  *   sso_logins                       no person: sign-ins on their way to a provider (state hashes, verifiers)
  *   xapi_credentials.user_id         the organization's LRS credentials, naming the admin who made them
+ *   package_launches.fetch_token_hash, credential_id  a launch's secrets
+ *   content_packages.uploaded_by, learning paths' steps  authorship and the organization's content
  *   assignments.created_by, files.uploaded_by, scorm_packages.uploaded_by, user_imports.created_by
  *                                    authorship of the organization's content and of admins' work; an
  *                                    import also holds other people's rows
@@ -84,6 +90,8 @@ export function personalData(db: TenantConn, userId: number, { origins = [], tim
         profile: profileOf(tx, person),
         ...accountData(tx, person.id),
         ...learningData(tx, person.id, { origin, timeZone, now }),
+        package_attempts: packageAttemptsOf(tx, person.id),
+        learning_paths: pathEnrolmentsOf(tx, person.id),
         points: pointsData(tx, person.id, origin),
         xapi: xapiData(tx, person, origins),
       };

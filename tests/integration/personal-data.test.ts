@@ -114,6 +114,29 @@ function prepare(dataDir: string) {
     sql
       .prepare("insert into quiz_answers (attempt_id, question_id, choices, updated_at) values (?, 1, '[\"a\"]', unixepoch())")
       .run(attemptId);
+    // A cmi5 lesson's registration with a waived unit and a launch, and a learning path the learner is on.
+    const lessonId = sql.prepare("select id from lessons order by id limit 1").pluck().get() as number;
+    const registrationId = Number(
+      sql
+        .prepare(
+          "insert into package_registrations (lesson_id, user_id, registration, started_at) values (?, ?, 'b7f0c1de-0000-4000-8000-000000000001', unixepoch())",
+        )
+        .run(lessonId, learner.id).lastInsertRowid,
+    );
+    sql
+      .prepare(
+        "insert into cmi5_au_states (registration_id, au_id, waived_reason) values (?, 'https://example.test/au/1', 'Done elsewhere')",
+      )
+      .run(registrationId);
+    sql
+      .prepare(
+        "insert into package_launches (registration_id, au_id, session_id, launch_mode, fetch_token_hash, launched_at) values (?, 'https://example.test/au/1', 'b7f0c1de-0000-4000-8000-000000000002', 'Normal', 'FETCH-HASH-SECRET', unixepoch())",
+      )
+      .run(registrationId);
+    const pathId = Number(sql.prepare("insert into learning_paths (title, published) values ('Starter path', 1)").run().lastInsertRowid);
+    sql
+      .prepare("insert into path_enrolments (path_id, user_id, source, enrolled_at) values (?, ?, 'assigned', unixepoch())")
+      .run(pathId, learner.id);
     const column = (query: string, ...params: unknown[]) =>
       sql
         .prepare(query)
@@ -174,6 +197,18 @@ describe("/profile/data", () => {
     const ids = file.xapi.statements.map((s: { id: string }) => s.id);
     expect(ids).toEqual(expect.arrayContaining([known.statements.mbox, known.statements.account]));
     expect(file.xapi.documents).toEqual([expect.objectContaining({ kind: "state", document_id: "bookmark", json: { page: 7 } })]);
+  });
+
+  it("holds their xAPI and cmi5 package attempts (units and launches, no launch secret) and their learning paths", () => {
+    expect(file.package_attempts).toEqual([
+      expect.objectContaining({
+        registration: "b7f0c1de-0000-4000-8000-000000000001",
+        units: [expect.objectContaining({ unit: "https://example.test/au/1", waived_reason: "Done elsewhere" })],
+        launches: [expect.objectContaining({ session_id: "b7f0c1de-0000-4000-8000-000000000002", launch_mode: "Normal", ended_at: null })],
+      }),
+    ]);
+    expect(download.body).not.toContain("FETCH-HASH-SECRET");
+    expect(file.learning_paths).toEqual([expect.objectContaining({ path: "Starter path", source: "assigned", completed_at: null })]);
   });
 
   it("shows an open quiz attempt without what tells right from wrong", () => {
