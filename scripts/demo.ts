@@ -12,6 +12,7 @@ import { seedContent } from "./demo/content";
 import { seedHistory } from "./demo/history";
 import { seedScormDemo } from "./demo/scorm";
 import { seedPackagesDemo } from "./demo/packages";
+import { seedPathsDemo } from "./demo/paths";
 import { seedSsoDemo } from "./demo/sso";
 import { seedAnalyticsDemo } from "./demo/analytics";
 import { rebuildDailyRollups } from "../app/models/analytics-daily.server";
@@ -239,6 +240,8 @@ export async function seedDemo(
       // After the quizzes' course, so the courses seeded before keep their ids.
       await seedPackagesDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, language: demo.language });
       if (history) seedAnalyticsDemo(db, { domain: `${demo.urlPrefix}.test`, language: demo.language, now });
+      // A learning path of the first courses, with learners at every stage (issue 49).
+      seedPathsDemo(db, { language: demo.language, now });
       // Recertification (issue 34): Acme's safety course valid 12 months, certificates expiring and expired.
       if (history && demo.urlPrefix === "acme") await seedRecertificationDemo(db, { courseTitle: demo.courses[1].title, now });
       seedGroupsDemo(db);
