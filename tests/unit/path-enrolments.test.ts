@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { courseCompletions, courses, learningPaths, pathStepCourses, pathSteps, users } from "../../db/tenant";
-import { completePathsAfterCourse, enrolInPath, progressOnPath, stepRules } from "~/models/paths/enrolments.server";
+import { completePathsAfterCourse, enrolInPath, progressOnPath, settledProgressOnPath, stepRules } from "~/models/paths/enrolments.server";
 import { tenantDatabasePerTest } from "../helpers/tenant-database";
 
 /**
@@ -98,7 +98,9 @@ describe("a learning path's enrolments", () => {
     enrolInPath(tenant.db, { pathId: id, userId, source: "self", now: T0 });
     expect(complete(courseIds[1], 1)).toEqual([]);
     expect(complete(courseIds[0], 2)).toEqual([]);
-    // Both courses are done; the path is, as of the day its second step opens.
+    // Both courses are done; the path is, as of the day its second step opens, and marked when next looked at.
     expect(progressOnPath(tenant.db, { pathId: id, userId, now: at(9) })!.progress.doneAt).toEqual(at(9));
+    expect(settledProgressOnPath(tenant.db, { pathId: id, userId, now: at(5) })!.enrolment.completedAt).toBeNull();
+    expect(settledProgressOnPath(tenant.db, { pathId: id, userId, now: at(10) })!.enrolment.completedAt).toEqual(at(9));
   });
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { mayEnrolInPath } from "~/access/paths";
 import { pathStepsSchema } from "~/models/forms/paths";
-import { enrolInPath, progressOnPath } from "~/models/paths/enrolments.server";
+import { enrolInPath, progressOnPath, settledProgressOnPath } from "~/models/paths/enrolments.server";
 import { pathResource } from "~/models/paths/path-resource.server";
 import { getPath, setPathSteps } from "~/models/paths/paths.server";
 import { apiError, apiNotFound, apiT } from "~/utils/api.server";
@@ -151,7 +151,7 @@ export const pathCalls: ApiCall[] = [
 ];
 
 function progressReply(db: Parameters<typeof progressOnPath>[0], pathId: number, userId: number) {
-  const found = progressOnPath(db, { pathId, userId });
+  const found = settledProgressOnPath(db, { pathId, userId });
   if (!found) return null;
   const { enrolment, progress } = found;
   return {

@@ -76,6 +76,24 @@ export function progressOnPath(db: TenantConn, { pathId, userId, now = new Date(
 }
 
 /**
+ * A person's progress on a path, with its completion recorded when the path is done but was not marked: its last
+ * step opened after its delay with every course already completed, so no course completion marked it. Read when
+ * the person looks at the path (its page, /api's progress).
+ */
+export function settledProgressOnPath(
+  db: TenantConn,
+  { pathId, userId, now = new Date() }: { pathId: number; userId: number; now?: Date },
+) {
+  const found = progressOnPath(db, { pathId, userId, now });
+  if (!found || found.enrolment.completedAt || !found.progress.doneAt) return found;
+  db.update(pathEnrolments)
+    .set({ completedAt: found.progress.doneAt })
+    .where(and(eq(pathEnrolments.pathId, pathId), eq(pathEnrolments.userId, userId), isNull(pathEnrolments.completedAt)))
+    .run();
+  return progressOnPath(db, { pathId, userId, now });
+}
+
+/**
  * After a course completion: every path of that course the person is enrolled in and has not finished, done now
  * if its last step is. Marks each once (a completion made at the same moment elsewhere finds it marked) and
  * answers the paths it marked.
