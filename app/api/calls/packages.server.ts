@@ -14,7 +14,7 @@ import { abandonSession, findSession } from "~/models/packages/launches.server";
 import { COURSE_STRUCTURE_MAX_BYTES, installLessonPackage } from "~/models/packages/lesson-package.server";
 import { contentPackageView } from "~/models/packages/package-view.server";
 import { launchPackage } from "~/models/packages/player.server";
-import { findRegistration } from "~/models/packages/registrations.server";
+import { openRegistrationOfLesson } from "~/models/packages/registrations.server";
 import { waiveAu } from "~/models/packages/waivers.server";
 import { apiError, apiNotFound, apiT } from "~/utils/api.server";
 import { call, E, guarded, id, type ApiCall, type CallArgs } from "../contract.server";
@@ -228,9 +228,8 @@ async function waive({ request, context, params, body }: CallArgs<Record<string,
   const db = context.db!;
   const lesson = getLesson(db, await idOf(request, context, params));
   const pkg = lesson ? getContentPackage(db, lesson.id) : undefined;
-  const registration = findRegistration(db, body.registration);
-  if (!lesson || !pkg || !registration || registration.lessonId !== lesson.id || registration.closedAt !== null)
-    return apiNotFound(request, context);
+  const registration = lesson ? openRegistrationOfLesson(db, body.registration, lesson.id) : undefined;
+  if (!lesson || !pkg || !registration) return apiNotFound(request, context);
   const auId = auOf(pkg.structure, pkg.kind, body);
   if (!auId) return refuse(request, context, 422, "no_au", "validation.invalid", body.au_id !== undefined ? "au_id" : "au_index");
   const waived = waiveAu(db, { pkg, lesson, userId: registration.userId, auId, reason: body.reason, origin: new URL(request.url).origin });

@@ -10,6 +10,17 @@ import { ownChildren, parseXml, type XmlNode } from "./xml";
  */
 
 export type LangString = Record<string, string>;
+/** A language string in the viewer's language, else English, else its first. */
+export function inLanguage(value: LangString, language: string): string {
+  return (
+    value[language] ??
+    Object.entries(value).find(([tag]) => tag.split("-")[0] === language)?.[1] ??
+    value.en ??
+    Object.values(value)[0] ??
+    ""
+  );
+}
+
 export const MOVE_ON = ["Passed", "Completed", "CompletedAndPassed", "CompletedOrPassed", "NotApplicable"] as const;
 export type MoveOn = (typeof MOVE_ON)[number];
 

@@ -1,7 +1,6 @@
 import type { TenantConn } from "../../../db/open";
-import { aus, outline, type Cmi5Course, type MoveOn } from "./cmi5-structure";
+import { aus, outline, type Cmi5Course, type MoveOn, inLanguage } from "./cmi5-structure";
 import { getContentPackage } from "./install.server";
-import { inLanguage } from "./player.server";
 import type { TincanPackage } from "./tincan";
 
 /*

@@ -2,7 +2,7 @@ import { and, count, desc, eq, isNotNull } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
 import { packageLaunches, packageRegistrations, type ContentPackage, type Lesson } from "../../../db/tenant";
 import type { Signer } from "../scorm-token.server";
-import { aus, outline, type LangString, type Cmi5Course, type MoveOn } from "./cmi5-structure";
+import { aus, inLanguage, outline, type Cmi5Course, type MoveOn } from "./cmi5-structure";
 import type { LaunchMode } from "./cmi5-rules";
 import { packageContentBase } from "./content-address.server";
 import { getContentPackage } from "./install.server";
@@ -42,17 +42,6 @@ export interface PackagePlayerData {
   satisfied: boolean;
   /** Earlier attempts, kept as history (a retake or a review closed each). */
   earlier: number;
-}
-
-/** A language string in the viewer's language, else English, else its first. */
-export function inLanguage(value: LangString, language: string): string {
-  return (
-    value[language] ??
-    Object.entries(value).find(([tag]) => tag.split("-")[0] === language)?.[1] ??
-    value.en ??
-    Object.values(value)[0] ??
-    ""
-  );
 }
 
 /** The learner's latest registration of the lesson (open unless a retake closed it and none followed). */

@@ -49,3 +49,9 @@ export function lmsIds(origin: string, lesson: { id: number; courseId: number })
 export function findRegistration(db: TenantConn, registration: string): PackageRegistration | undefined {
   return db.select().from(packageRegistrations).where(eq(packageRegistrations.registration, registration.toLowerCase())).get();
 }
+
+/** A registration that is still the open one of this lesson (what an admin's waiver may name), or undefined. */
+export function openRegistrationOfLesson(db: TenantConn, registration: string, lessonId: number): PackageRegistration | undefined {
+  const found = findRegistration(db, registration);
+  return found && found.lessonId === lessonId && found.closedAt === null ? found : undefined;
+}

@@ -1,9 +1,8 @@
 import type { TenantConn } from "../../../db/open";
 import type { Lesson } from "../../../db/tenant";
-import { aus, type Cmi5Course } from "./cmi5-structure";
+import { aus, type Cmi5Course, inLanguage } from "./cmi5-structure";
 import { getContentPackage } from "./install.server";
-import { inLanguage } from "./player.server";
-import { findRegistration } from "./registrations.server";
+import { openRegistrationOfLesson } from "./registrations.server";
 import { waiveAu } from "./waivers.server";
 
 /**
@@ -19,9 +18,8 @@ export function waiveFromForm(
     return typeof value === "string" ? value.slice(0, 2000) : "";
   };
   const pkg = getContentPackage(db, lesson.id);
-  const registration = findRegistration(db, field("registration"));
-  if (form.get("intent") !== "waive" || !pkg || !registration || registration.lessonId !== lesson.id || registration.closedAt !== null)
-    return { ok: false, key: "packages.waivers.no_au" };
+  const registration = openRegistrationOfLesson(db, field("registration"), lesson.id);
+  if (form.get("intent") !== "waive" || !pkg || !registration) return { ok: false, key: "packages.waivers.no_au" };
   const waived = waiveAu(db, { pkg, lesson, userId: registration.userId, auId: field("au"), reason: field("reason"), origin });
   if (!waived.ok) return { ok: false, key: `packages.waivers.${waived.problem}` };
   const unit = aus((pkg.structure as Cmi5Course).children).find((a) => a.id === field("au"))!;

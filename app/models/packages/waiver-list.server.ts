@@ -1,8 +1,7 @@
 import { and, desc, eq, isNull, or, sql, type SQLWrapper } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
 import { packageRegistrations, users, type ContentPackage } from "../../../db/tenant";
-import { aus, type Cmi5Course } from "./cmi5-structure";
-import { inLanguage } from "./player.server";
+import { aus, type Cmi5Course, inLanguage } from "./cmi5-structure";
 import { auStates } from "./satisfaction.server";
 
 /*
