@@ -110,6 +110,9 @@ const PAGES = [
   ["courses/:id", "courses/$id/index.tsx"],
   ["courses/:id/lessons", "courses/$id/lessons/index.tsx"],
   ["courses/:id/lessons/:lessonId", "courses/$id/lessons/$lessonId.tsx"],
+  // Learning paths (issue 49): every path a person sees, and one path's steps.
+  ["paths", "paths/index.tsx"],
+  ["paths/:id", "paths/$id.tsx"],
   ["groups", "groups/index.tsx"],
   ["groups/:groupId", "groups/$groupId.tsx"],
   ["groups/:groupId/assignments", "groups/$groupId/assignments.tsx"],

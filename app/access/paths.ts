@@ -13,14 +13,28 @@ import type { Viewer } from "./viewer";
  * could not see, for the admin who assigns the path.
  */
 
-/** Which paths a viewer sees listed, as SQL over `learning_paths`. */
-export function visiblePaths(viewer: Viewer): SQL | undefined {
+/** The rule with the viewer's groups given as a value or as a placeholder (a prepared statement binds it). */
+function pathVisibility(viewer: Viewer, groups: string | ReturnType<typeof sql.placeholder>): SQL | undefined {
   if (mayPreview(viewer)) return undefined;
   const open = sql`(${learningPaths.blockDefaultAccess} = 0 and ${learningPaths.forceGroups} = 0)`;
   const published = eq(learningPaths.published, true);
   if (!inAnyGroup(viewer)) return sql`(${published} and ${open})`;
-  const given = sql`${learningPaths.id} in (select pg.path_id from path_groups pg where pg.group_id in (select value from json_each(${groupsOf(viewer)})))`;
+  const given = sql`${learningPaths.id} in (select pg.path_id from path_groups pg where pg.group_id in (select value from json_each(${groups})))`;
   return sql`(${published} and (${open} or ${given}))`;
+}
+
+/** Which paths a viewer sees listed, as SQL over `learning_paths`. */
+export function visiblePaths(viewer: Viewer): SQL | undefined {
+  return pathVisibility(viewer, groupsOf(viewer));
+}
+
+/**
+ * The same rule for a prepared statement (db/prepared.ts), as app/access/courses.ts `visibleCoursesPrepared`:
+ * `key` names its variant, `params` binds the `viewerGroups` placeholder it may hold.
+ */
+export function visiblePathsPrepared(viewer: Viewer): { key: string; where: SQL | undefined; params: { viewerGroups: string } } {
+  const key = mayPreview(viewer) ? "all" : inAnyGroup(viewer) ? "groups" : "open";
+  return { key, where: pathVisibility(viewer, sql.placeholder("viewerGroups")), params: { viewerGroups: groupsOf(viewer) } };
 }
 
 /** Whether a viewer sees this path (the same rule for a row already read). */

@@ -55,6 +55,11 @@ export function SiteHeader() {
           </NavItem>
         ) : null}
         {data?.organization ? (
+          <NavItem to="/paths" here={here}>
+            {t("paths.nav")}
+          </NavItem>
+        ) : null}
+        {data?.organization ? (
           <NavItem to="/search" here={here}>
             {t("nav.search")}
           </NavItem>

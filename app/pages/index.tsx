@@ -7,6 +7,7 @@ import { AllCourses } from "~/components/home/all-courses";
 import { ContinueWatching } from "~/components/home/continue-watching";
 import { DueSoon } from "~/components/home/due-soon";
 import { FeaturedHero } from "~/components/home/featured-hero";
+import { PathCards } from "~/components/paths/path-cards";
 import type { loader } from "~/screens/home.server";
 
 // The loader lives in a module of its own, so that none of what it imports reaches the browser's code,
@@ -30,6 +31,15 @@ export default function Home() {
       <h1 className="visually-hidden">{t("home.title")}</h1>
       {data.dueSoon.length ? <DueSoon items={data.dueSoon} /> : null}
       {data.featured ? <FeaturedHero featured={data.featured} /> : null}
+      {data.paths.length ? (
+        <section className="row" aria-labelledby="home-paths" data-testid="home-paths">
+          <div className="row-head">
+            <h2 id="home-paths">{t("paths.yours")}</h2>
+            <ListLink to="/paths">{t("browse.seeAll")}</ListLink>
+          </div>
+          <PathCards paths={data.paths} row labelledBy="home-paths" testId="home-path-cards" />
+        </section>
+      ) : null}
       <ContinueWatching data={data} />
       {data.carousels.map((carousel, i) => (
         <div key={carousel.id} className="carousel" data-carousel={carousel.title}>

@@ -11,6 +11,7 @@ import { courseLessons, findCourse } from "~/models/course-lookup.server";
 import { courseProgress } from "~/models/learning.server";
 import { courseRating, rateCourse } from "~/models/ratings.server";
 import { listMaterials } from "~/models/material.server";
+import { pathsOfCourse } from "~/models/paths/learner.server";
 import { episodeItems, nextLesson, totalDuration } from "~/models/player.server";
 import { learnerContext } from "~/kernel/learner.server";
 import { retakeCourse } from "~/models/recertification.server";
@@ -109,6 +110,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
         }
       : null,
     completion,
+    // Learning paths (issue 49): the learner's paths that hold this course, and which step it is.
+    paths: learner ? pathsOfCourse(db, viewer, learner.id, course.id) : [],
   };
 }
 

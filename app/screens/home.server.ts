@@ -6,10 +6,12 @@ import { dueSoon } from "~/models/assignment-learner.server";
 import { carouselCourseRows, listCarousels } from "~/models/carousel.server";
 import { listVisibleCourses } from "~/models/course.server";
 import { findVisibleCourse } from "~/models/course-lookup.server";
+import { yourPaths } from "~/models/paths/learner.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
 import { formatDate } from "~/utils/dates";
 
 const HOME_COURSE_LIMIT = 24;
+const HOME_PATH_LIMIT = 6;
 
 /**
  * docs/product.md §2 "/" home, streaming-style (issue 18, docs/decisions/024-learner-home.md): the featured course as
@@ -51,6 +53,12 @@ export async function loader({ context }: LoaderFunctionArgs) {
     signedIn: learnerId !== null,
     canManage: mayPreview(viewer),
     featured: featuredRow ? cards([featuredRow])[0] : null,
+    // "Your paths" (issue 49): the learning paths the learner is on, under way first.
+    paths: learnerId
+      ? yourPaths(db, viewer, learnerId)
+          .slice(0, HOME_PATH_LIMIT)
+          .map((p) => ({ ...p, cover: cover(p.coverFileId) }))
+      : [],
     dueSoon: due.map((d) => ({
       id: d.courseId,
       title: d.title,

@@ -1,22 +1,74 @@
-import { and, asc, eq, inArray, min, ne } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, like, min, ne } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
-import { courseCompletions, courses, pathEnrolments, users } from "../../db/tenant";
+import { courseCompletions, courses, lessons, pathEnrolments, users } from "../../db/tenant";
 import { pathSchema, pathStepsSchema } from "../../app/models/forms/paths";
 import { enrolInPath, progressOnPath } from "../../app/models/paths/enrolments.server";
 import { createPath, setPathSteps } from "../../app/models/paths/paths.server";
 
-const TEXTS: Record<string, { title: string; description: string; electives: string }> = {
+const TEXTS: Record<string, { title: string; description: string; electives: string; safety: string; safetyText: string }> = {
   en: {
     title: "Onboarding path",
     description: "<p>Your first weeks: the welcome film, one of two short series to choose from, then the essentials.</p>",
     electives: "One of two",
+    safety: "Safe and secure at work",
+    safetyText: "<p>The safety basics first, then the safety course a few days later, and a short check to finish.</p>",
   },
   da: {
     title: "Introduktionsforløb",
     description: "<p>Dine første uger: velkomstfilmen, én af to korte serier efter eget valg, og så det vigtigste.</p>",
     electives: "Én af to",
+    safety: "Tryg og sikker på arbejdet",
+    safetyText: "<p>Først det grundlæggende om sikkerhed, så sikkerhedskurset et par dage senere, og til sidst en kort test.</p>",
   },
 };
+
+/** A course's cover, for a path that starts with it. */
+const coverOf = (db: TenantConn, courseId: number) =>
+  db.select({ cover: courses.coverFileId }).from(courses).where(eq(courses.id, courseId)).get()?.cover ?? null;
+
+/** The first published course with a lesson of this kind, if any. */
+function courseWithLesson(db: TenantConn, kind: "quiz" | "package"): number | undefined {
+  return db
+    .select({ id: courses.id })
+    .from(courses)
+    .innerJoin(lessons, eq(lessons.courseId, courses.id))
+    .where(and(eq(courses.published, true), eq(lessons.kind, kind)))
+    .orderBy(asc(courses.id))
+    .limit(1)
+    .get()?.id;
+}
+
+/**
+ * A second path, spaced: a course of the onboarding's choice (a course in two paths), the safety package course
+ * three days after it, and the quiz course to finish; the learners who completed its first course enrolled as of
+ * then, so some wait out the delay and some have it open.
+ */
+function seedSafetyPath(db: TenantConn, text: (typeof TEXTS)["en"], first: number, now: Date) {
+  const safety = courseWithLesson(db, "package");
+  const quiz = courseWithLesson(db, "quiz");
+  if (!safety || !quiz) return null;
+  const made = createPath(
+    db,
+    pathSchema.parse({ title: text.safety, description: text.safetyText, published: true, points: 50, cover_file_id: coverOf(db, safety) }),
+  );
+  if (!made.ok) throw new Error(`demo path: ${made.message}`);
+  const set = setPathSteps(
+    db,
+    made.value.id,
+    pathStepsSchema.parse({ steps: [{ course_ids: [first] }, { course_ids: [safety], delay_days: 3 }, { course_ids: [quiz] }] }),
+  );
+  if (!set?.ok) throw new Error("demo path steps");
+  const recent = db
+    .select({ userId: courseCompletions.userId, at: courseCompletions.completedAt })
+    .from(courseCompletions)
+    .innerJoin(users, eq(users.id, courseCompletions.userId))
+    .where(and(eq(courseCompletions.courseId, first), eq(users.role, "learner")))
+    .orderBy(desc(courseCompletions.completedAt), asc(courseCompletions.userId))
+    .limit(12)
+    .all();
+  for (const { userId, at } of recent) enrolInPath(db, { pathId: made.value.id, userId, source: "self", now: at ?? now });
+  return made.value.id;
+}
 
 /**
  * A learning path in a demo organization (issue 49): the first four courses its learners complete (not a download) as
@@ -40,7 +92,13 @@ export function seedPathsDemo(db: TenantConn, { language, now }: { language: str
   const [a, b, c, d] = taken;
   const made = createPath(
     db,
-    pathSchema.parse({ title: text.title, description: text.description, published: true, allow_certificates: true }),
+    pathSchema.parse({
+      title: text.title,
+      description: text.description,
+      published: true,
+      allow_certificates: true,
+      cover_file_id: coverOf(db, a),
+    }),
   );
   if (!made.ok) throw new Error(`demo path: ${made.message}`);
   const pathId = made.value.id;
@@ -61,6 +119,13 @@ export function seedPathsDemo(db: TenantConn, { language, now }: { language: str
     .groupBy(courseCompletions.userId)
     .orderBy(asc(courseCompletions.userId))
     .all();
+  // The demo's own learner is on both paths, the onboarding begun ten days ago.
+  const demoLearner = db.select({ id: users.id }).from(users).where(like(users.email, "learner@%")).get();
+  const safetyPath = seedSafetyPath(db, text, b, now);
+  if (demoLearner) {
+    enrolInPath(db, { pathId, userId: demoLearner.id, source: "self", now: new Date(now.getTime() - 10 * 86_400_000) });
+    if (safetyPath) enrolInPath(db, { pathId: safetyPath, userId: demoLearner.id, source: "self", now });
+  }
   for (const { userId, first: since } of learners) {
     enrolInPath(db, { pathId, userId, source: "self", now: since ?? now });
     const found = progressOnPath(db, { pathId, userId, now });

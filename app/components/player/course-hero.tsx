@@ -48,6 +48,11 @@ export function CourseHero({ data }: { data: CoursePageData }) {
             <StateBadge state={data.assignment.state} />
           </p>
         ) : null}
+        {data.paths.map((path) => (
+          <p key={path.id} className="course-path-note" data-testid="course-path">
+            {t("paths.onCourse", { step: path.step, steps: path.steps })} <Link to={`/paths/${path.id}`}>{path.title}</Link>
+          </p>
+        ))}
         {progress && begun ? (
           <div className="course-hero-progress" data-testid="course-progress">
             <span className="progress-text">

@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
+import { preparedOnce } from "../../../db/prepared";
 import { courseCompletions, pathEnrolments, pathStepCourses, pathSteps, type PathEnrolment } from "../../../db/tenant";
 import type { CourseCompleted } from "../events.server";
 import { pathProgress, type PathProgress, type StepRule } from "./progress";
@@ -11,21 +12,29 @@ import { pathProgress, type PathProgress, type StepRule } from "./progress";
  * Who may enrol, and in what, is app/access's to say before these are called.
  */
 
-/** A path's steps in order, each with its courses in order. */
+/**
+ * A path's steps in order, each with its courses in order: two prepared reads (db/prepared.ts), as the learner's
+ * home and course pages make them for each path the person is on.
+ */
 export function stepRules(db: TenantConn, pathId: number): StepRule[] {
-  const steps = db.select().from(pathSteps).where(eq(pathSteps.pathId, pathId)).orderBy(asc(pathSteps.position)).all();
+  const steps = preparedOnce(db, "paths.steps", () =>
+    db
+      .select({ id: pathSteps.id, required: pathSteps.required, delayDays: pathSteps.delayDays })
+      .from(pathSteps)
+      .where(eq(pathSteps.pathId, sql.placeholder("pathId")))
+      .orderBy(asc(pathSteps.position))
+      .prepare(),
+  ).all({ pathId });
   if (steps.length === 0) return [];
-  const courses = db
-    .select()
-    .from(pathStepCourses)
-    .where(
-      inArray(
-        pathStepCourses.stepId,
-        steps.map((s) => s.id),
-      ),
-    )
-    .orderBy(asc(pathStepCourses.position), asc(pathStepCourses.courseId))
-    .all();
+  const courses = preparedOnce(db, "paths.stepCourses", () =>
+    db
+      .select({ stepId: pathStepCourses.stepId, courseId: pathStepCourses.courseId })
+      .from(pathStepCourses)
+      .innerJoin(pathSteps, eq(pathSteps.id, pathStepCourses.stepId))
+      .where(eq(pathSteps.pathId, sql.placeholder("pathId")))
+      .orderBy(asc(pathStepCourses.position), asc(pathStepCourses.courseId))
+      .prepare(),
+  ).all({ pathId });
   return steps.map((s) => ({
     id: s.id,
     required: s.required,
@@ -47,16 +56,25 @@ export function enrolInPath(
     .get()!;
 }
 
-/** When a person completed each course they have completed (the current completion of each). */
-function completionTimes(db: TenantConn, userId: number): Map<number, Date> {
-  return new Map(
+/** When a person completed each course they have completed (the current completion of each): one prepared read. */
+export function completionTimes(db: TenantConn, userId: number): Map<number, Date> {
+  const rows = preparedOnce(db, "paths.completionTimes", () =>
     db
       .select({ courseId: courseCompletions.courseId, at: courseCompletions.completedAt })
       .from(courseCompletions)
-      .where(eq(courseCompletions.userId, userId))
-      .all()
-      .map((c) => [c.courseId, c.at]),
-  );
+      .where(eq(courseCompletions.userId, sql.placeholder("userId")))
+      .prepare(),
+  ).all({ userId });
+  return new Map(rows.map((c) => [c.courseId, c.at]));
+}
+
+/** A person's progress on a path from their enrolment (read already), its steps and their completions. */
+export function progressOf(
+  db: TenantConn,
+  enrolment: Pick<PathEnrolment, "pathId" | "userId" | "enrolledAt">,
+  { now = new Date(), completed = completionTimes(db, enrolment.userId) }: { now?: Date; completed?: Map<number, Date> } = {},
+): PathProgress {
+  return pathProgress(stepRules(db, enrolment.pathId), { enrolledAt: enrolment.enrolledAt, completedAt: completed, now });
 }
 
 /** A person's progress on a path they are enrolled in, or null when they are not. */
@@ -67,12 +85,7 @@ export function progressOnPath(db: TenantConn, { pathId, userId, now = new Date(
     .where(and(eq(pathEnrolments.pathId, pathId), eq(pathEnrolments.userId, userId)))
     .get();
   if (!enrolment) return null;
-  const progress: PathProgress = pathProgress(stepRules(db, pathId), {
-    enrolledAt: enrolment.enrolledAt,
-    completedAt: completionTimes(db, userId),
-    now,
-  });
-  return { enrolment, progress };
+  return { enrolment, progress: progressOf(db, enrolment, { now }) };
 }
 
 /**
