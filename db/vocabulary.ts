@@ -45,6 +45,8 @@ export const ACTIVITY_KINDS = [
   "quiz_perfect",
   "streak_day",
   "bookmark",
+  // Issue 49: a learning path done (its own points when it sets them).
+  "path_completed",
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

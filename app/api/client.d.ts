@@ -10546,6 +10546,7 @@ export interface operations {
                      *             "certificate_id": "LCT-7Q2M-9XK4",
                      *             "user_id": 12,
                      *             "course_id": 7,
+                     *             "path_id": null,
                      *             "learner_name": "Ada Lovelace",
                      *             "course_title": "Safety basics",
                      *             "score": 95,
@@ -10577,6 +10578,7 @@ export interface operations {
                                 certificate_id: string;
                                 user_id: number;
                                 course_id: number | null;
+                                path_id: number | null;
                                 learner_name: string;
                                 course_title: string;
                                 score: number | null;
@@ -10672,6 +10674,7 @@ export interface operations {
                      *             "certificate_id": "LCT-7Q2M-9XK4",
                      *             "user_id": 12,
                      *             "course_id": 7,
+                     *             "path_id": null,
                      *             "learner_name": "Ada Lovelace",
                      *             "course_title": "Safety basics",
                      *             "score": 95,
@@ -10703,6 +10706,7 @@ export interface operations {
                                 certificate_id: string;
                                 user_id: number;
                                 course_id: number | null;
+                                path_id: number | null;
                                 learner_name: string;
                                 course_title: string;
                                 score: number | null;
@@ -10793,6 +10797,7 @@ export interface operations {
                      *         "certificate_id": "LCT-7Q2M-9XK4",
                      *         "user_id": 12,
                      *         "course_id": 7,
+                     *         "path_id": null,
                      *         "learner_name": "Ada Lovelace",
                      *         "course_title": "Safety basics",
                      *         "score": 95,
@@ -10815,6 +10820,7 @@ export interface operations {
                             certificate_id: string;
                             user_id: number;
                             course_id: number | null;
+                            path_id: number | null;
                             learner_name: string;
                             course_title: string;
                             score: number | null;
@@ -10906,6 +10912,7 @@ export interface operations {
                      *         "certificate_id": "LCT-7Q2M-9XK4",
                      *         "user_id": 12,
                      *         "course_id": 7,
+                     *         "path_id": null,
                      *         "learner_name": "Ada Lovelace",
                      *         "course_title": "Safety basics",
                      *         "score": 95,
@@ -10928,6 +10935,7 @@ export interface operations {
                             certificate_id: string;
                             user_id: number;
                             course_id: number | null;
+                            path_id: number | null;
                             learner_name: string;
                             course_title: string;
                             score: number | null;
@@ -20245,6 +20253,8 @@ export interface operations {
                      *             "allow_certificates": true,
                      *             "points": 50,
                      *             "validity_months": null,
+                     *             "certificate_template_id": null,
+                     *             "badge_id": null,
                      *             "position": 0,
                      *             "steps": [
                      *               {
@@ -20295,6 +20305,8 @@ export interface operations {
                                 allow_certificates: boolean;
                                 points: number;
                                 validity_months: number | null;
+                                certificate_template_id: number | null;
+                                badge_id: number | null;
                                 position: number;
                                 steps: {
                                     id: number;
@@ -20393,6 +20405,10 @@ export interface operations {
                     points?: number;
                     /** @default null */
                     validity_months?: number | null;
+                    /** @default null */
+                    certificate_template_id?: number | null;
+                    /** @default null */
+                    badge_id?: number | null;
                 };
             };
         };
@@ -20418,6 +20434,8 @@ export interface operations {
                      *         "allow_certificates": true,
                      *         "points": 50,
                      *         "validity_months": null,
+                     *         "certificate_template_id": null,
+                     *         "badge_id": null,
                      *         "position": 0,
                      *         "steps": [
                      *           {
@@ -20459,6 +20477,8 @@ export interface operations {
                             allow_certificates: boolean;
                             points: number;
                             validity_months: number | null;
+                            certificate_template_id: number | null;
+                            badge_id: number | null;
                             position: number;
                             steps: {
                                 id: number;
@@ -20549,6 +20569,8 @@ export interface operations {
                      *             "allow_certificates": true,
                      *             "points": 50,
                      *             "validity_months": null,
+                     *             "certificate_template_id": null,
+                     *             "badge_id": null,
                      *             "position": 0,
                      *             "steps": [
                      *               {
@@ -20599,6 +20621,8 @@ export interface operations {
                                 allow_certificates: boolean;
                                 points: number;
                                 validity_months: number | null;
+                                certificate_template_id: number | null;
+                                badge_id: number | null;
                                 position: number;
                                 steps: {
                                     id: number;
@@ -20692,6 +20716,8 @@ export interface operations {
                      *         "allow_certificates": true,
                      *         "points": 50,
                      *         "validity_months": null,
+                     *         "certificate_template_id": null,
+                     *         "badge_id": null,
                      *         "position": 0,
                      *         "steps": [
                      *           {
@@ -20733,6 +20759,8 @@ export interface operations {
                             allow_certificates: boolean;
                             points: number;
                             validity_months: number | null;
+                            certificate_template_id: number | null;
+                            badge_id: number | null;
                             position: number;
                             steps: {
                                 id: number;
@@ -20817,6 +20845,10 @@ export interface operations {
                     points?: number;
                     /** @default null */
                     validity_months?: number | null;
+                    /** @default null */
+                    certificate_template_id?: number | null;
+                    /** @default null */
+                    badge_id?: number | null;
                 };
             };
         };
@@ -20842,6 +20874,8 @@ export interface operations {
                      *         "allow_certificates": true,
                      *         "points": 50,
                      *         "validity_months": null,
+                     *         "certificate_template_id": null,
+                     *         "badge_id": null,
                      *         "position": 0,
                      *         "steps": [
                      *           {
@@ -20883,6 +20917,8 @@ export interface operations {
                             allow_certificates: boolean;
                             points: number;
                             validity_months: number | null;
+                            certificate_template_id: number | null;
+                            badge_id: number | null;
                             position: number;
                             steps: {
                                 id: number;

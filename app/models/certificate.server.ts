@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { plannedLimit } from "../../db/planned-limit";
 import { preparedOnce } from "../../db/prepared";
@@ -45,11 +45,28 @@ export function certificateForCourse(db: TenantConn, userId: number, courseId: n
     db
       .select()
       .from(certificates)
-      .where(and(eq(certificates.userId, sql.placeholder("userId")), eq(certificates.issuedForCourseId, sql.placeholder("courseId"))))
+      .where(
+        and(
+          eq(certificates.userId, sql.placeholder("userId")),
+          eq(certificates.issuedForCourseId, sql.placeholder("courseId")),
+          // A course's, not a path's: the partial unique index (user, course, cycle) is the one read.
+          isNull(certificates.issuedForPathId),
+        ),
+      )
       .orderBy(desc(certificates.cycle))
       .limit(plannedLimit(1))
       .prepare(),
   ).get({ userId, courseId });
+}
+
+/** The person's latest certificate of a learning path (issue 49), of the latest completion that issued one. */
+export function certificateForPath(db: TenantConn, userId: number, pathId: number) {
+  return db
+    .select({ id: certificates.id, revokedAt: certificates.revokedAt })
+    .from(certificates)
+    .where(and(eq(certificates.userId, userId), eq(certificates.issuedForPathId, pathId)))
+    .orderBy(desc(certificates.cycle))
+    .get();
 }
 
 export function listOwnCertificates(db: TenantConn, userId: number) {
@@ -100,6 +117,8 @@ export function certificateView(
     certificate_id: c.publicId,
     user_id: c.userId,
     course_id: c.courseId,
+    // A learning path's certificate (issue 49): the path's id, its title as `course_title`.
+    path_id: c.issuedForPathId,
     learner_name: c.learnerName,
     course_title: c.courseTitle,
     score: c.score,

@@ -25,6 +25,15 @@ export interface CourseCompleted {
   cycle?: number;
 }
 
+/** A learning path done (issue 49): its last step, by the course completion that finished it or found done later. */
+export interface PathCompleted {
+  userId: number;
+  pathId: number;
+  at: Date;
+  /** Which completion of the path this is: 1 for the first, more after renewals. */
+  cycle: number;
+}
+
 export interface QuizAttemptEnded {
   userId: number;
   quizId: number;
@@ -63,6 +72,8 @@ export interface LearningEvents {
    * each renewal of a completion that expires (app/models/completion-cycle.server.ts).
    */
   courseCompleted: CourseCompleted;
+  /** A learning path became done (issue 49), once a completion cycle. */
+  pathCompleted: PathCompleted;
   /** A quiz attempt was submitted and graded (or ended by its deadline). */
   quizAttemptEnded: QuizAttemptEnded;
   /** A course was bookmarked (not published when it already was). */

@@ -33,6 +33,7 @@ export const DEFAULT_ACTIVITIES: Record<ActivityKind, { points: number; dailyCap
   quiz_perfect: { points: 15, dailyCap: null },
   streak_day: { points: 5, dailyCap: null },
   bookmark: { points: 2, dailyCap: 5 },
+  path_completed: { points: 100, dailyCap: null },
 };
 
 export const DEFAULT_LEVELS = [
@@ -221,6 +222,8 @@ export interface AwardInput {
   ref: string;
   courseId?: number | null;
   at: Date;
+  /** Points in place of the activity's own (a learning path's), when the activity is on. */
+  points?: number;
 }
 
 /**
@@ -233,7 +236,7 @@ export function award(tx: TenantConn, input: AwardInput): { first: boolean; poin
   const day = dayIn(settings.timeZone, input.at);
   const q = queries(tx);
   const activity = q.activity.get({ kind: input.activity });
-  let points = activity && activity.enabled ? activity.points : 0;
+  let points = activity && activity.enabled ? (input.points ?? activity.points) : 0;
   if (points > 0 && activity?.dailyCap != null) {
     const today = q.awardedToday.get({ userId: input.userId, activity: input.activity, day })?.n ?? 0;
     if (today >= activity.dailyCap) points = 0;

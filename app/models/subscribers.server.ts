@@ -4,6 +4,7 @@ import { recordCourseCompleted, recordQuizAttempt, recordWatchTime } from "./ana
 import { issueCertificate } from "./certificate-issuing.server";
 import { recomputeUserMemberships } from "./group-rule-members.server";
 import { completePathsAfterCourse } from "./paths/enrolments.server";
+import { issuePathCertificate, rewardPathCompleted } from "./paths/rewards.server";
 import {
   pointsForBookmark,
   pointsForCourseCompleted,
@@ -32,6 +33,8 @@ export function subscribeLearningEvents() {
       // learning paths: one whose last step this completion finishes is done (issue 49)
       (tx, e) => void completePathsAfterCourse(tx, e),
     ],
+    // learning paths (issue 49): the path's certificate, points and badge
+    pathCompleted: [(tx, e) => void issuePathCertificate(tx, e), rewardPathCompleted],
     quizAttemptEnded: [recordQuizAttempt, pointsForQuizAttempt],
     bookmarked: [pointsForBookmark],
     watchTimeCredited: [recordWatchTime, pointsForWatchTime],

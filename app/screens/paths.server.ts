@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, SerializeF
 import { z } from "zod";
 import { mayEnrolInPath } from "~/access/paths";
 import { learnerContext } from "~/kernel/learner.server";
+import { certificateForPath } from "~/models/certificate.server";
 import { enrolInPath } from "~/models/paths/enrolments.server";
 import { pathCatalogue, pathPage, yourPaths, type PathCard } from "~/models/paths/learner.server";
 import { getPath } from "~/models/paths/paths.server";
@@ -79,6 +80,7 @@ export async function pathLoader({ request, context, params }: LoaderFunctionArg
     assigned: enrolment?.source === "assigned",
     percent: progress ? (enrolment?.completedAt ? 100 : progress.percent) : null,
     doneOn: enrolment?.completedAt ? formatDate(enrolment.completedAt, { locale }) : null,
+    certificateId: person && enrolment?.completedAt ? (certificateForPath(db, person.id, path.id)?.id ?? null) : null,
     next: page.next,
     courseCount: new Set(page.steps.flatMap((s) => s.courses.map((c) => c.id))).size,
     steps: page.steps.map((s) => ({

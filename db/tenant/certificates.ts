@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "../columns";
 import { CERTIFICATE_ORIENTATIONS, CERTIFICATE_PAGE_SIZES } from "../vocabulary";
@@ -66,8 +67,13 @@ export const certificates = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     courseId: integer("course_id").references(() => courses.id, { onDelete: "set null" }),
-    /** The course id at issue, kept when the course is deleted (for the one-per-course rule). */
+    /** The course id at issue, kept when the course is deleted (for the one-per-course rule); 0 for a path's. */
     issuedForCourseId: integer("issued_for_course_id").notNull(),
+    /**
+     * A learning path's certificate (issue 49): the path's id at issue, kept when the path is deleted (one per
+     * person, path and cycle); null for a course's.
+     */
+    issuedForPathId: integer("issued_for_path_id"),
     templateId: integer("template_id").references(() => certificateTemplates.id, { onDelete: "set null" }),
     learnerName: text("learner_name").notNull(),
     courseTitle: text("course_title").notNull(),
@@ -89,7 +95,12 @@ export const certificates = sqliteTable(
   },
   (t) => [
     uniqueIndex("certificates_public_id_unique").on(t.publicId),
-    uniqueIndex("certificates_user_course_cycle_unique").on(t.userId, t.issuedForCourseId, t.cycle),
+    uniqueIndex("certificates_user_course_cycle_unique")
+      .on(t.userId, t.issuedForCourseId, t.cycle)
+      .where(sql`${t.issuedForPathId} is null`),
+    uniqueIndex("certificates_user_path_cycle_unique")
+      .on(t.userId, t.issuedForPathId, t.cycle)
+      .where(sql`${t.issuedForPathId} is not null`),
   ],
 );
 

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "../columns";
+import { certificateTemplates } from "./certificates";
 import { categories, courses } from "./courses";
+import { badges } from "./leaderboard";
 import { groups } from "./groups";
 import { users } from "./people";
 
@@ -30,8 +32,12 @@ export const learningPaths = sqliteTable(
     /** Whether a learner who may see the path may enrol themselves (otherwise it is assigned). */
     selfEnrol: integer("self_enrol", { mode: "boolean" }).notNull().default(true),
     allowCertificates: integer("allow_certificates", { mode: "boolean" }).notNull().default(false),
-    /** Points awarded when the path is done (0: none). */
+    /** Points awarded when the path is done in place of the "path completed" activity's (0: the activity's). */
     points: integer("points").notNull().default(0),
+    /** The template of its certificate; null: the organization's default. */
+    certificateTemplateId: integer("certificate_template_id").references(() => certificateTemplates.id, { onDelete: "set null" }),
+    /** A badge given when the path is done; null: none. */
+    badgeId: integer("badge_id").references(() => badges.id, { onDelete: "set null" }),
     /** A completion of the path is valid this many months (1–120); null: for good. */
     validityMonths: integer("validity_months"),
     position: integer("position").notNull().default(0),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api } from "../helpers/auth";
+import { api, tenantDb } from "../helpers/auth";
 import { startInProcess, type InProcessServer } from "../helpers/in-process";
-import { insertSession } from "../helpers/sessions";
+import { execTenant, insertSession } from "../helpers/sessions";
 
 /**
  * Learning paths through /api against the real server (issue 49): an admin makes a path and its steps, a
@@ -82,5 +82,54 @@ describe("learning paths through /api", () => {
     expect(done.percent).toBe(100);
     expect(done.completed_at).not.toBeNull();
     expect(done.steps.map((s: any) => s.state)).toEqual(["done", "done"]);
+  });
+
+  it("issue the path's certificate, points and badge once when two completions finish it at the same time", async () => {
+    // A path with a choice of one of two, both courses completed by requests sent together: each finds the path
+    // done, one marks it.
+    const badge = execTenant(
+      server,
+      1,
+      "insert into badges (name, rule, threshold) values ('Path runner', 'points', 1000000)",
+    ).lastInsertRowid;
+    const made = await api(server, ORG, "POST", "learning-paths", {
+      token: admin,
+      body: { title: "Race path", published: true, allow_certificates: true, points: 300, badge_id: Number(badge) },
+    });
+    expect(made.status).toBe(201);
+    const race = made.json().payload.id;
+    await api(server, ORG, "PUT", `learning-paths/${race}/steps`, {
+      token: admin,
+      body: { steps: [{ kind: "choice", course_ids: [courses[1], courses[2]], required: 1 }] },
+    });
+    const racer = insertSession(server, { organizationId: 1 }, { email: "sofia.wright.2@acme.test", kind: "api" });
+    expect((await api(server, ORG, "POST", `learning-paths/${race}/enrolments`, { token: racer })).status).toBe(201);
+    const replies = await Promise.all(
+      [lessons[1], lessons[2]].map((lesson) =>
+        api(server, ORG, "POST", "lesson-progresses", {
+          token: racer,
+          body: { lesson_id: lesson, position_seconds: 0, watched_seconds: 0, completed: true },
+        }),
+      ),
+    );
+    expect(replies.map((r) => r.status)).toEqual([200, 200]);
+    const db = tenantDb(server, 1);
+    try {
+      const user = (db.prepare("select id from users where email = 'sofia.wright.2@acme.test'").get() as { id: number }).id;
+      const issued = db
+        .prepare("select course_title, issued_for_path_id, course_id from certificates where user_id = ? and issued_for_path_id = ?")
+        .all(user, race);
+      expect(issued).toEqual([{ course_title: "Race path", issued_for_path_id: race, course_id: null }]);
+      expect(
+        db
+          .prepare("select points from points_ledger where user_id = ? and activity = 'path_completed' and ref = ?")
+          .all(user, `path:${race}`),
+      ).toEqual([{ points: 300 }]);
+      expect(db.prepare("select count(*) as n from user_badges where user_id = ? and badge_id = ?").get(user, badge)).toEqual({ n: 1 });
+    } finally {
+      db.close();
+    }
+    const certificates = (await api(server, ORG, "GET", "certificates", { token: racer })).json().payload.data;
+    expect(certificates.filter((c: any) => c.path_id === race).map((c: any) => c.course_title)).toEqual(["Race path"]);
   });
 });

@@ -25,6 +25,7 @@ describe("learning events", () => {
     const table: Subscribers = {
       lessonCompleted: [],
       courseCompleted: [(t, e) => calls.push(`first ${e.courseId} ${t === tx}`), (_t, e) => calls.push(`second ${e.userId}`)],
+      pathCompleted: [],
       quizAttemptEnded: [],
       bookmarked: [() => calls.push("bookmark")],
       watchTimeCredited: [],

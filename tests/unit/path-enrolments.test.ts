@@ -1,6 +1,20 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { courseCompletions, courses, learningPaths, pathStepCourses, pathSteps, users } from "../../db/tenant";
+import { and, eq } from "drizzle-orm";
+import {
+  badges,
+  certificates,
+  courseCompletions,
+  courses,
+  learningPaths,
+  pathStepCourses,
+  pathSteps,
+  pointsLedger,
+  userBadges,
+  users,
+} from "../../db/tenant";
+import { ensureLeaderboard } from "~/models/points.server";
 import { completePathsAfterCourse, enrolInPath, progressOnPath, settledProgressOnPath, stepRules } from "~/models/paths/enrolments.server";
+import { subscribeLearningEvents } from "~/models/subscribers.server";
 import { tenantDatabasePerTest } from "../helpers/tenant-database";
 
 /**
@@ -8,6 +22,7 @@ import { tenantDatabasePerTest } from "../helpers/tenant-database";
  * person's course completions, and the path done once by the completion that finishes it, in every path the
  * course is in.
  */
+subscribeLearningEvents();
 const tenant = tenantDatabasePerTest("lectern-path-enrolments-");
 const DAY = 86_400_000;
 const T0 = new Date("2026-11-01T09:00:00Z");
@@ -102,5 +117,44 @@ describe("a learning path's enrolments", () => {
     expect(progressOnPath(tenant.db, { pathId: id, userId, now: at(9) })!.progress.doneAt).toEqual(at(9));
     expect(settledProgressOnPath(tenant.db, { pathId: id, userId, now: at(5) })!.enrolment.completedAt).toBeNull();
     expect(settledProgressOnPath(tenant.db, { pathId: id, userId, now: at(10) })!.enrolment.completedAt).toEqual(at(9));
+  });
+
+  it("gives its certificate, points and badge once, when done, and an expiry when valid for some months", () => {
+    const { db } = tenant;
+    ensureLeaderboard(db);
+    const badge = db.insert(badges).values({ name: "Graduate", rule: "points", threshold: 1_000_000 }).returning().get().id;
+    const id = path("Certified", [{ courseIds: [courseIds[0]] }]);
+    db.update(learningPaths)
+      .set({ allowCertificates: true, points: 250, badgeId: badge, validityMonths: 12 })
+      .where(eq(learningPaths.id, id))
+      .run();
+    const plain = path("Plain", [{ courseIds: [courseIds[0]] }]);
+    for (const p of [id, plain]) enrolInPath(db, { pathId: p, userId, source: "self", now: T0 });
+    expect(complete(courseIds[0], 1).sort()).toEqual([id, plain].sort());
+    completePathsAfterCourse(db, { userId, courseId: courseIds[0], at: at(1) });
+    const issued = db.select().from(certificates).where(eq(certificates.userId, userId)).all();
+    expect(issued).toHaveLength(1);
+    expect(issued[0]).toMatchObject({ issuedForPathId: id, courseId: null, courseTitle: "Certified", cycle: 1, expiresOn: "2027-11-02" });
+    expect(progressOnPath(db, { pathId: id, userId })!.enrolment.expiresOn).toBe("2027-11-02");
+    const points = db
+      .select()
+      .from(pointsLedger)
+      .where(and(eq(pointsLedger.userId, userId), eq(pointsLedger.activity, "path_completed")))
+      .all();
+    // The path's own 250, and the "path completed" activity's 100 for the path that sets none.
+    expect(points.map((p) => [p.ref, p.points]).sort()).toEqual(
+      [
+        [`path:${id}`, 250],
+        [`path:${plain}`, 100],
+      ].sort(),
+    );
+    expect(
+      db
+        .select()
+        .from(userBadges)
+        .where(eq(userBadges.userId, userId))
+        .all()
+        .map((b) => b.badgeId),
+    ).toEqual([badge]);
   });
 });

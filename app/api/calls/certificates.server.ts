@@ -62,6 +62,8 @@ const certificateView = z.object({
   certificate_id: z.string(),
   user_id: id,
   course_id: id.nullable(),
+  // A learning path's certificate (issue 49): the path's id (its title is `course_title`); null for a course's.
+  path_id: id.nullable(),
   learner_name: z.string(),
   course_title: z.string(),
   score: z.number().nullable(),
@@ -82,6 +84,7 @@ const certificateExample = {
   certificate_id: "LCT-7Q2M-9XK4",
   user_id: 12,
   course_id: 7,
+  path_id: null,
   learner_name: "Ada Lovelace",
   course_title: "Safety basics",
   score: 95,

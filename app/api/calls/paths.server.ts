@@ -28,6 +28,8 @@ const pathView = z.object({
   allow_certificates: z.boolean(),
   points: z.number().int(),
   validity_months: z.number().int().nullable(),
+  certificate_template_id: z.number().int().nullable(),
+  badge_id: z.number().int().nullable(),
   position: z.number().int(),
   steps: z.array(stepView),
   created_at: isoDate,
@@ -48,6 +50,8 @@ const pathExample = {
   allow_certificates: true,
   points: 50,
   validity_months: null,
+  certificate_template_id: null,
+  badge_id: null,
   position: 0,
   steps: [
     { id: 5, required: 1, delay_days: 0, course_ids: [1] },

@@ -53,6 +53,12 @@ export function PathHeader({ data }: { data: PathPageData }) {
 
 function PathAction({ data }: { data: PathPageData }) {
   const { t } = useTranslation();
+  if (data.certificateId)
+    return (
+      <Link to={`/profile/certificates/${data.certificateId}`} className="button primary" data-testid="path-certificate">
+        {t("paths.viewCertificate")}
+      </Link>
+    );
   if (data.next)
     return (
       <Link

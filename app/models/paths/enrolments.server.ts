@@ -1,8 +1,10 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
 import { preparedOnce } from "../../../db/prepared";
-import { courseCompletions, pathEnrolments, pathStepCourses, pathSteps, type PathEnrolment } from "../../../db/tenant";
-import type { CourseCompleted } from "../events.server";
+import { courseCompletions, learningPaths, pathEnrolments, pathStepCourses, pathSteps, type PathEnrolment } from "../../../db/tenant";
+import { expiryDay } from "../completion-cycle.server";
+import { publish, type CourseCompleted } from "../events.server";
+import { tenantTimeZone } from "../time-zone.server";
 import { pathProgress, type PathProgress, type StepRule } from "./progress";
 
 /*
@@ -89,6 +91,24 @@ export function progressOnPath(db: TenantConn, { pathId, userId, now = new Date(
 }
 
 /**
+ * Marks a person's path done at `doneAt` (with its expiry when the path is valid for some months) unless it is
+ * marked already, and publishes `pathCompleted` in the same transaction: its certificate, points and badge follow
+ * (app/models/paths/rewards.server.ts). Answers whether this call marked it.
+ */
+function markDone(tx: TenantConn, { pathId, userId, doneAt }: { pathId: number; userId: number; doneAt: Date }): boolean {
+  const months = tx.select({ months: learningPaths.validityMonths }).from(learningPaths).where(eq(learningPaths.id, pathId)).get()?.months;
+  const marked = tx
+    .update(pathEnrolments)
+    .set({ completedAt: doneAt, expiresOn: expiryDay(tenantTimeZone(tx), doneAt, months ?? null) })
+    .where(and(eq(pathEnrolments.pathId, pathId), eq(pathEnrolments.userId, userId), isNull(pathEnrolments.completedAt)))
+    .returning({ cycle: pathEnrolments.cycle })
+    .get();
+  if (!marked) return false;
+  publish(tx, "pathCompleted", { userId, pathId, at: doneAt, cycle: marked.cycle });
+  return true;
+}
+
+/**
  * A person's progress on a path, with its completion recorded when the path is done but was not marked: its last
  * step opened after its delay with every course already completed, so no course completion marked it. Read when
  * the person looks at the path (its page, /api's progress).
@@ -99,10 +119,8 @@ export function settledProgressOnPath(
 ) {
   const found = progressOnPath(db, { pathId, userId, now });
   if (!found || found.enrolment.completedAt || !found.progress.doneAt) return found;
-  db.update(pathEnrolments)
-    .set({ completedAt: found.progress.doneAt })
-    .where(and(eq(pathEnrolments.pathId, pathId), eq(pathEnrolments.userId, userId), isNull(pathEnrolments.completedAt)))
-    .run();
+  const doneAt = found.progress.doneAt;
+  db.transaction((tx) => markDone(tx, { pathId, userId, doneAt }));
   return progressOnPath(db, { pathId, userId, now });
 }
 
@@ -122,13 +140,7 @@ export function completePathsAfterCourse(tx: TenantConn, { userId, courseId, at 
   const done: number[] = [];
   for (const { pathId } of open) {
     const found = progressOnPath(tx, { pathId, userId, now: at });
-    if (!found?.progress.doneAt) continue;
-    const marked = tx
-      .update(pathEnrolments)
-      .set({ completedAt: found.progress.doneAt })
-      .where(and(eq(pathEnrolments.pathId, pathId), eq(pathEnrolments.userId, userId), isNull(pathEnrolments.completedAt)))
-      .run();
-    if (marked.changes === 1) done.push(pathId);
+    if (found?.progress.doneAt && markDone(tx, { pathId, userId, doneAt: found.progress.doneAt })) done.push(pathId);
   }
   return done;
 }

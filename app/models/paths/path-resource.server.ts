@@ -24,6 +24,8 @@ export function pathView(db: TenantDb, path: LearningPath) {
     allow_certificates: path.allowCertificates,
     points: path.points,
     validity_months: path.validityMonths,
+    certificate_template_id: path.certificateTemplateId,
+    badge_id: path.badgeId,
     position: path.position,
     steps: stepRules(db, path.id).map((s) => ({ id: s.id, required: s.required, delay_days: s.delayDays, course_ids: [...s.courseIds] })),
     created_at: path.createdAt.toISOString(),

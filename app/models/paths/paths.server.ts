@@ -1,6 +1,16 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
-import { categories, courses, files, learningPaths, pathStepCourses, pathSteps, type LearningPath } from "../../../db/tenant";
+import {
+  badges,
+  categories,
+  certificateTemplates,
+  courses,
+  files,
+  learningPaths,
+  pathStepCourses,
+  pathSteps,
+  type LearningPath,
+} from "../../../db/tenant";
 import type { WriteResult } from "../resource";
 import type { PathInput, PathStepsInput } from "../forms/paths";
 import { sanitizeRichText } from "../../utils/sanitize.server";
@@ -24,6 +34,8 @@ const columns = (input: PathInput) => ({
   allowCertificates: input.allow_certificates,
   points: input.points,
   validityMonths: input.validity_months,
+  certificateTemplateId: input.certificate_template_id,
+  badgeId: input.badge_id,
 });
 
 /** A path's references point inside this organization, to rows that exist: its category, an image for its cover. */
@@ -34,6 +46,17 @@ function unknownReference(db: TenantConn, input: PathInput): WriteResult<never> 
     const cover = db.select({ kind: files.kind }).from(files).where(eq(files.id, input.cover_file_id)).get();
     if (cover?.kind !== "image") return { ok: false, field: "cover_file_id", message: "validation.invalid" };
   }
+  if (
+    input.certificate_template_id !== null &&
+    !db
+      .select({ id: certificateTemplates.id })
+      .from(certificateTemplates)
+      .where(eq(certificateTemplates.id, input.certificate_template_id))
+      .get()
+  )
+    return { ok: false, field: "certificate_template_id", message: "validation.invalid" };
+  if (input.badge_id !== null && !db.select({ id: badges.id }).from(badges).where(eq(badges.id, input.badge_id)).get())
+    return { ok: false, field: "badge_id", message: "validation.invalid" };
   return null;
 }
 
