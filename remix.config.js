@@ -68,6 +68,10 @@ const ORGANIZATION = [
   ["lrs/statements", "lrs/statements/index.tsx"],
   ["lrs/statements/export", "lrs/statements/export.ts"],
   ["lrs/statements/:statementId", "lrs/statements/$statementId.tsx"],
+  // Issue 49: learning paths, their steps and analytics.
+  ["paths", "paths/index.tsx"],
+  ["paths/:pathId", "paths/$pathId/index.tsx"],
+  ["paths/:pathId/delete", "paths/$pathId/delete.tsx"],
   ["quizzes", "quizzes/index.tsx"],
   ["quizzes/create", "quizzes/create.tsx"],
   ["quizzes/:quizId", "quizzes/$quizId/index.tsx"],

@@ -27,6 +27,8 @@ export const FLASH_MESSAGES = [
   "flash.lessonSaved",
   "flash.lessonDeleted",
   "flash.categorySaved",
+  "flash.pathSaved",
+  "flash.pathDeleted",
   "flash.categoryDeleted",
   "flash.carouselSaved",
   "flash.carouselDeleted",

@@ -51,6 +51,8 @@ export interface Demo {
   certificateTemplateId: number;
   groupId: number;
   quizId: number;
+  /** A learning path (issue 49). */
+  pathId: number;
   driverId: number;
   userId: number;
   /** A statement of the demo's LRS (scripts/demo/xapi.ts). */
@@ -102,6 +104,7 @@ export function addressesOf(pattern: string, demo: Demo): string[] {
     courseId: demo.courses[0].id,
     groupId: demo.groupId,
     quizId: demo.quizId,
+    pathId: demo.pathId,
     driverId: demo.driverId,
     userId: demo.userId,
     importId: demo.importId,
@@ -156,6 +159,7 @@ function readDemo(server: InProcessServer): Omit<Demo, "jobIds" | "importId" | "
       certificateTemplateId: first("certificate_templates"),
       groupId: first("groups"),
       quizId: first("quizzes"),
+      pathId: first("learning_paths"),
       driverId: first("sso_drivers"),
       userId: (db.prepare("select id from users where email = 'learner@acme.test'").get() as { id: number }).id,
       statementId: (db.prepare("select id from xapi_statements order by seq limit 1").get() as { id: string }).id,

@@ -1,0 +1,150 @@
+import { Form } from "@remix-run/react";
+import { CoverField } from "~/components/cover-field";
+import { ErrorList } from "~/components/form";
+import type { PathEditorData } from "~/screens/organization-paths.server";
+import { useTranslation } from "~/utils/translate";
+
+type Errors = Record<string, string[] | null | undefined> | undefined;
+
+/** A select of some rows by id, with "none" first. */
+function Choice({
+  id,
+  name,
+  label,
+  value,
+  options,
+  errors,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: number | null;
+  options: Array<{ id: number; name: string }>;
+  errors?: string[] | null;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} defaultValue={value ?? ""} aria-invalid={errors?.length ? true : undefined}>
+        <option value="">{t("paths.admin.none")}</option>
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+      <ErrorList id={`${id}-error`} errors={errors} />
+    </div>
+  );
+}
+
+function Check({ name, label, checked }: { name: string; label: string; checked: boolean }) {
+  return (
+    <div className="field checkbox">
+      <label>
+        <input type="checkbox" name={name} defaultChecked={checked} /> {label}
+      </label>
+    </div>
+  );
+}
+
+/**
+ * A learning path's own fields (issue 49): what learners read, who sees it and may enrol, and what finishing it
+ * gives. One plain form; the server's messages come back beside each field.
+ */
+export function PathFieldsForm({ data, errors }: { data: PathEditorData; errors: Errors }) {
+  const { t } = useTranslation();
+  const { path } = data;
+  return (
+    <Form method="post" className="panel" aria-labelledby="path-fields-title">
+      <h3 id="path-fields-title">{t("paths.admin.fields")}</h3>
+      <div className="field">
+        <label htmlFor="path-title">{t("paths.admin.title")}</label>
+        <input
+          id="path-title"
+          name="title"
+          defaultValue={path.title}
+          maxLength={200}
+          required
+          aria-invalid={errors?.title ? true : undefined}
+        />
+        <ErrorList id="path-title-error" errors={errors?.title} />
+      </div>
+      <div className="field">
+        <label htmlFor="path-description">{t("paths.admin.description")}</label>
+        <textarea id="path-description" name="description" defaultValue={path.description} rows={4} maxLength={20_000} />
+      </div>
+      <CoverField id="path-cover" value={path.coverFileId} preview={data.preview} images={data.images} errors={errors?.cover_file_id} />
+      <Choice
+        id="path-category"
+        name="category_id"
+        label={t("paths.admin.category")}
+        value={path.categoryId}
+        options={data.categories}
+        errors={errors?.category_id}
+      />
+      <fieldset className="field-group">
+        <legend>{t("paths.admin.access")}</legend>
+        <Check name="published" label={t("paths.admin.published")} checked={path.published} />
+        <Check name="self_enrol" label={t("paths.admin.selfEnrol")} checked={path.selfEnrol} />
+        <Check name="block_default_access" label={t("paths.admin.blocked")} checked={path.blockDefaultAccess} />
+      </fieldset>
+      <fieldset className="field-group">
+        <legend>{t("paths.admin.rewards")}</legend>
+        <Check name="allow_certificates" label={t("paths.admin.certificates")} checked={path.allowCertificates} />
+        <Choice
+          id="path-template"
+          name="certificate_template_id"
+          label={t("paths.admin.template")}
+          value={path.certificateTemplateId}
+          options={data.templates}
+          errors={errors?.certificate_template_id}
+        />
+        <div className="field">
+          <label htmlFor="path-points">{t("paths.admin.points")}</label>
+          <input
+            id="path-points"
+            name="points"
+            type="number"
+            min={0}
+            max={10_000}
+            defaultValue={path.points}
+            aria-describedby="path-points-hint"
+          />
+          <p className="hint" id="path-points-hint">
+            {t("paths.admin.pointsHint")}
+          </p>
+          <ErrorList id="path-points-error" errors={errors?.points} />
+        </div>
+        <Choice
+          id="path-badge"
+          name="badge_id"
+          label={t("paths.admin.badge")}
+          value={path.badgeId}
+          options={data.badges}
+          errors={errors?.badge_id}
+        />
+        <div className="field">
+          <label htmlFor="path-validity">{t("paths.admin.validity")}</label>
+          <input
+            id="path-validity"
+            name="validity_months"
+            type="number"
+            min={1}
+            max={120}
+            defaultValue={path.validityMonths ?? ""}
+            aria-describedby="path-validity-hint"
+          />
+          <p className="hint" id="path-validity-hint">
+            {t("paths.admin.validityHint")}
+          </p>
+          <ErrorList id="path-validity-error" errors={errors?.validity_months} />
+        </div>
+      </fieldset>
+      <button type="submit" name="intent" value="save" className="primary" data-testid="save-path">
+        {t("paths.admin.save")}
+      </button>
+    </Form>
+  );
+}
