@@ -7,7 +7,7 @@ import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { execTenant } from "../helpers/sessions";
 
 /**
- * axe-core on the learner's pages (issue 18): home, course, player, categories, search and profile, signed
+ * axe-core on the learner's pages (issue 18): home, course, player, categories, search, profile and learning paths, signed
  * in, in both demo organizations (light and dark theme). No serious or critical violation may remain.
  */
 const ORGS = [
@@ -54,6 +54,15 @@ describe.each(ORGS)("axe-core on $host", (org) => {
     await page.goto(`http://${org.host}:${server.port}${tours.get(org.id)!.pages[name]}`, { waitUntil: "load" });
     await settled(page);
     expect(describeViolations(await axe(page))).toEqual([]);
+  });
+
+  it("finds none on the learning paths and a path's timeline (issue 49)", async () => {
+    for (const path of ["/paths", "/paths/1", "/paths/2"]) {
+      await page.goto(`http://${org.host}:${server.port}${path}`, { waitUntil: "load" });
+      await settled(page);
+      expect(await page.$('[data-testid="path-timeline"], [data-testid="paths-mine"]'), path).not.toBeNull();
+      expect(describeViolations(await axe(page)), path).toEqual([]);
+    }
   });
 
   it("finds none in the player's instructions modal", async () => {
