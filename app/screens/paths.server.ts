@@ -107,10 +107,10 @@ export async function pathAction({ request, context, params }: ActionFunctionArg
   const { db, viewer, person } = learnerContext(request, context);
   const id = pathId(params);
   if (!person) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: `/paths/${id}` })}`);
-  const parsed = actionSchema.safeParse(Object.fromEntries(await readForm(request, context)));
-  if (!parsed.success) throw await formRefusal(context, 400);
   const path = getPath(db, id);
   if (!path || !mayEnrolInPath(db, viewer, path)) throw new Response("Not Found", { status: 404 });
+  const parsed = actionSchema.safeParse(Object.fromEntries(await readForm(request, context)));
+  if (!parsed.success) throw await formRefusal(context, 400);
   enrolInPath(db, { pathId: path.id, userId: person.id, source: "self" });
   throw redirect(`/paths/${path.id}`, 303);
 }

@@ -31,6 +31,25 @@ function learnerRows(big: LearnerBenchData, port: number, pid: number | undefine
       0.15,
       50,
     ],
+    // Issue 49: a learner on three learning paths: their home ("Your paths") and a path's page.
+    [
+      "learner home with 3 paths (signed in)",
+      { port, pid, path: "/", hosts: [big.host], vary: () => ({ headers: { cookie: pick(big.pathCookies) } }) },
+      0.15,
+      50,
+    ],
+    [
+      "path page",
+      {
+        port,
+        pid,
+        path: "/",
+        hosts: [big.host],
+        vary: () => ({ path: `/paths/${pick(big.pathIds)}`, headers: { cookie: pick(big.pathCookies) } }),
+      },
+      0.15,
+      50,
+    ],
     [
       "search (/api/search)",
       {
@@ -106,7 +125,8 @@ export async function benchLearnerSide(report: Report, baseline: Measured, only:
       ...atLeast(ratio(r.rps, baseline.rps), ratioTarget),
     });
     table.push({ what: `${what}: p95 ms`, ...atMost(r.p95, p95Target) });
-    if (what === "learner home (signed in)" || what === "course page") await reportPageFloors(report, what, load, r, baseline, big);
+    if (["learner home (signed in)", "course page", "learner home with 3 paths (signed in)", "path page"].includes(what))
+      await reportPageFloors(report, what, load, r, baseline, big);
     if (what === "progress heartbeat") await reportHeartbeatFloor(report, load, baseline, big);
   }
   if (only("quizzes")) await benchQuizzes(big, port, run, baseline.rps);

@@ -2,7 +2,10 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathSchema, pathStepsSchema } from "../../app/models/forms/paths";
 import { createOrganization } from "../../app/models/organization.server";
+import { createPath, setPathSteps } from "../../app/models/paths/paths.server";
+import type { TenantDb } from "../../db/open";
 import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
 
@@ -12,6 +15,9 @@ export interface LearnerBenchData {
   host: string;
   cookies: string[];
   tokens: string[];
+  /** Issue 49: sessions of learners on three learning paths each (step one done, the next open), and the paths. */
+  pathCookies: string[];
+  pathIds: number[];
   courseIds: number[];
   lessonIds: number[];
   counts: { courses: number; lessons: number; learners: number; progressRows: number };
@@ -50,7 +56,7 @@ export async function seedLearnerBench({
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-bench-learners-"));
   const platform = new Platform({ ...readConfig({} as NodeJS.ProcessEnv), DATA_DIR: dataDir });
   const organization = createOrganization(platform.db, { dataDir }, { name: "Bench University", urlPrefix: "bench", language: "en" });
-  const { cookies, tokens, counts } = platform.tenants.withTenant(organization.id, (db) => {
+  const { cookies, tokens, pathCookies, pathIds, counts } = platform.tenants.withTenant(organization.id, (db) => {
     const sqlite = db.$client;
     const now = Math.floor(Date.now() / 1000);
     const rand = (n: number) => Math.floor(Math.random() * n);
@@ -113,6 +119,7 @@ export async function seedLearnerBench({
         else tokens.push(token);
       }
     }
+    const { pathCookies, pathIds } = seedPaths(db, { first: sessions + 1, count: sessions, courses, now });
     const counts = {
       courses,
       lessons,
@@ -120,7 +127,7 @@ export async function seedLearnerBench({
       progressRows: (sqlite.prepare("select count(*) as n from lesson_progress").get() as { n: number }).n,
     };
     sqlite.pragma("optimize");
-    return { cookies, tokens, counts };
+    return { cookies, tokens, pathCookies, pathIds, counts };
   });
   platform.close();
   return {
@@ -129,9 +136,59 @@ export async function seedLearnerBench({
     host: "bench.localhost",
     cookies,
     tokens,
+    pathCookies,
+    pathIds,
     courseIds: Array.from({ length: courses }, (_, i) => i + 1),
     lessonIds: Array.from({ length: lessons }, (_, i) => i + 1),
     counts,
     seedSeconds: (Date.now() - started) / 1000,
   };
+}
+
+/**
+ * Three learning paths (issue 49) of three steps each (a course, a choice of two of three, a course) over the first
+ * fifteen courses, and `count` learners from `first` on all three: each has completed each path's first course, so
+ * its second step is open; and a web session each, for the home and path page rows.
+ */
+function seedPaths(db: TenantDb, { first, count, courses, now }: { first: number; count: number; courses: number; now: number }) {
+  const sqlite = db.$client;
+  const pathIds: number[] = [];
+  const pathCookies: string[] = [];
+  {
+    for (let p = 0; p < 3; p++) {
+      const base = p * 5;
+      const made = createPath(db, pathSchema.parse({ title: `${WORDS[p]} path`, published: true, allow_certificates: true }));
+      if (!made.ok) throw new Error("bench path");
+      const set = setPathSteps(
+        db,
+        made.value.id,
+        pathStepsSchema.parse({
+          steps: [
+            { course_ids: [(base % courses) + 1] },
+            { kind: "choice", course_ids: [base + 2, base + 3, base + 4].map((c) => ((c - 1) % courses) + 1), required: 2 },
+            { course_ids: [((base + 4) % courses) + 1] },
+          ],
+        }),
+      );
+      if (!set?.ok) throw new Error("bench path steps");
+      pathIds.push(made.value.id);
+    }
+  }
+  sqlite.transaction(() => {
+    const enrol = sqlite.prepare("insert into path_enrolments (path_id, user_id, source, enrolled_at) values (?, ?, 'self', ?)");
+    const complete = sqlite.prepare("insert or ignore into course_completions (user_id, course_id, completed_at) values (?, ?, ?)");
+    const session = sqlite.prepare(
+      "insert into sessions (token_hash, kind, user_agent, ip, created_at, last_seen_at, expires_at, two_factor_pending, user_id) values (?, 'web', 'bench', '127.0.0.1', ?, ?, ?, 0, ?)",
+    );
+    for (let user = first; user < first + count; user++) {
+      for (const [p, pathId] of pathIds.entries()) {
+        enrol.run(pathId, user, now - 86_400 * 20);
+        complete.run(user, ((p * 5) % courses) + 1, now - 86_400 * 10);
+      }
+      const token = crypto.randomBytes(32).toString("base64url");
+      session.run(crypto.createHash("sha256").update(token).digest("hex"), now, now, now + 2_592_000, user);
+      pathCookies.push(`lectern_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString("base64"))}`);
+    }
+  })();
+  return { pathIds, pathCookies };
 }

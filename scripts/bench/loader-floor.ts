@@ -53,7 +53,7 @@ function mainThreadCpuNs() {
 }
 
 /**
- * The root and page loaders of `/` or `/courses/{id}` from the server build, for one request, as the server
+ * The root and page loaders of `/`, `/courses/{id}`, `/paths/{id}` or `/leaderboard` from the server build, for one request, as the server
  * calls them: the viewer worked out first, once (server/viewer.ts), then the loaders with the load context
  * (server/app.ts `getLoadContext`). Also used by scripts/learner-page-reads.ts.
  */
@@ -65,9 +65,18 @@ export async function callPageLoaders(build: ServerBuild, platform: Platform, or
     superAdminTwoFactor: platform.config.SUPER_ADMIN_2FA,
   });
   const context = { organization, db, platform, cspNonce: "floor", requestId: "floor", clientIp: "127.0.0.1", viewer } as AppLoadContext;
-  const course = /^\/courses\/(\d+)$/.exec(new URL(request.url).pathname);
-  const args = { request, context, params: course ? { id: course[1] } : {} } as LoaderFunctionArgs;
+  const pathname = new URL(request.url).pathname;
+  const course = /^\/courses\/(\d+)$/.exec(pathname);
+  const learningPath = /^\/paths\/(\d+)$/.exec(pathname);
+  const id = (course ?? learningPath)?.[1];
+  const args = { request, context, params: id ? { id } : {} } as LoaderFunctionArgs;
   await (build.routes.root.module.loader as LoaderFunction)(args);
-  const page = course ? "pages/courses/$id/index" : new URL(request.url).pathname === "/leaderboard" ? "pages/leaderboard" : "pages/index";
+  const page = course
+    ? "pages/courses/$id/index"
+    : learningPath
+      ? "pages/paths/$id"
+      : pathname === "/leaderboard"
+        ? "pages/leaderboard"
+        : "pages/index";
   await (build.routes[page].module.loader as LoaderFunction)(args);
 }

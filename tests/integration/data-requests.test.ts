@@ -46,6 +46,7 @@ interface Samples {
   carouselId: number;
   groupId: number;
   quizId: number;
+  pathId: number;
   certificateId: number;
   certificatePublicId: string;
   certificateTemplateId: number;
@@ -111,6 +112,7 @@ function readSamples(dataDir: string): Samples {
       carouselId: value("select id from carousels order by id limit 1"),
       groupId: member.groupId,
       quizId: value("select id from quizzes order by id limit 1"),
+      pathId: value("select id from learning_paths order by id limit 1"),
       certificateId: certificate.id,
       certificatePublicId: certificate.publicId,
       certificateTemplateId: value("select id from certificate_templates order by id limit 1"),
@@ -155,6 +157,8 @@ function sampleFor(pattern: string, s: Samples): string {
         "carousels/:carouselId": s.carouselId,
         "groups/:groupId": s.groupId,
         "quizzes/:quizId": s.quizId,
+        "paths/:id": s.pathId,
+        "paths/:pathId": s.pathId,
         "verify/:id": s.certificatePublicId,
         "certificates/:id": s.certificateId,
         "certificate-templates/:certificateTemplateId": s.certificateTemplateId,

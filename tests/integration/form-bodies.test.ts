@@ -104,6 +104,7 @@ beforeAll(async () => {
   params.certificateTemplateId = tenant("select min(id) as v from certificate_templates");
   params.groupId = tenant("select min(id) as v from groups");
   params.quizId = tenant("select min(id) as v from quizzes");
+  params.pathId = tenant("select min(id) as v from learning_paths");
   params.userId = tenant("select max(id) as v from users where role = 'learner'");
   params.driverId = tenant("select id as v from sso_drivers where slug = 'walk'");
   params.importId = tenant("select max(id) as v from user_imports");
@@ -288,6 +289,7 @@ describe("every page action, posted a body that is not a form (issue 44, item 4)
       courses: params.courseId,
       groups: params.groupId,
       quizzes: params.quizId,
+      learning_paths: params.pathId,
       users: params.userId,
     })
       .filter(([table, id]) => tenant(`select count(*) as v from ${table} where id = ${id}`) !== "1")

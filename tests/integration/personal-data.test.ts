@@ -208,7 +208,12 @@ describe("/profile/data", () => {
       }),
     ]);
     expect(download.body).not.toContain("FETCH-HASH-SECRET");
-    expect(file.learning_paths).toEqual([expect.objectContaining({ path: "Starter path", source: "assigned", completed_at: null })]);
+    // The demo's two paths the learner is on (scripts/demo/paths.ts), and the one this file assigned.
+    expect(file.learning_paths).toEqual([
+      expect.objectContaining({ path: "Onboarding path", source: "self" }),
+      expect.objectContaining({ path: "Safe and secure at work", source: "self" }),
+      expect.objectContaining({ path: "Starter path", source: "assigned", completed_at: null }),
+    ]);
   });
 
   it("shows an open quiz attempt without what tells right from wrong", () => {
