@@ -39,8 +39,11 @@ import { keptBody, KeptPages, sendKeptBody, type KeptBody } from "./kept-body";
  * opened by one of many learners, is neither copied nor pushes out pages people come back to.
  */
 
-/** `/`, `/courses/{id}` and `/leaderboard`: the pages a learner opens most. Remix's data requests (`?_data`) are not kept. */
-const PAGES = /^\/(?:courses\/\d+\/?|leaderboard\/?)?$/;
+/**
+ * `/`, `/courses/{id}`, `/paths/{id}` (issue 49) and `/leaderboard`: the pages a learner opens most. Remix's data
+ * requests (`?_data`) are not kept.
+ */
+const PAGES = /^\/(?:courses\/\d+\/?|paths\/\d+\/?|leaderboard\/?)?$/;
 /** The board, which is also checked against `content_version` row 3 (what it shows of everyone: migration 0032). */
 const BOARD = /^\/leaderboard\/?$/;
 /** The session and the two preferences; any other cookie (a flash message, an SSO state) means no kept page. */

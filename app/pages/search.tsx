@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { EmptyState } from "~/components/empty-state";
+import { searchPaths } from "~/models/paths/learner.server";
 import { search } from "~/models/search.server";
 import { learnerContext } from "~/kernel/learner.server";
 import { clock } from "~/utils/duration";
@@ -10,9 +11,10 @@ import { clock } from "~/utils/duration";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { db, viewer } = learnerContext(request, context);
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
-  if (!q) return { q, items: [], total: 0 };
+  if (!q) return { q, items: [], total: 0, paths: [] };
   const { items, total } = search(db, viewer, q, { limit: 50 });
-  return { q, items, total };
+  // Learning paths (issue 49) whose title or description holds the words, above the courses' hits.
+  return { q, items, total, paths: searchPaths(db, viewer, q) };
 }
 
 /** A hit's page: the course, the lesson, or for words spoken in a video the lesson at that moment (`?t=`). */
@@ -24,7 +26,7 @@ function hitPath(hit: { kind: string; id: number; course_id: number; seconds: nu
 
 export default function SearchPage() {
   const { t } = useTranslation();
-  const { q, items, total } = useLoaderData<typeof loader>();
+  const { q, items, total, paths } = useLoaderData<typeof loader>();
   return (
     <section className="search-page">
       <h1>{t("search.title")}</h1>
@@ -38,6 +40,21 @@ export default function SearchPage() {
           {t("search.submit")}
         </button>
       </Form>
+      {paths.length ? (
+        <section aria-labelledby="search-paths">
+          <h2 id="search-paths">{t("paths.title")}</h2>
+          <ul className="search-results hit-list" data-testid="search-paths">
+            {paths.map((p) => (
+              <li key={p.id} data-kind="path">
+                <span className="badge">{t("paths.kicker")}</span>{" "}
+                <Link className="hit-link" to={`/paths/${p.id}`}>
+                  {p.title}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {q ? (
         items.length ? (
           <>
@@ -59,7 +76,7 @@ export default function SearchPage() {
               ))}
             </ol>
           </>
-        ) : (
+        ) : paths.length ? null : (
           <EmptyState
             testId="search-empty"
             title={t("search.empty", { q })}

@@ -135,7 +135,7 @@ beforeAll(async () => {
   );
   const sessions = await Promise.all(learners.map(async (email) => ({ email, ...signIn(email) })));
   const ids = (sql: string) => onFile((db) => db.prepare(sql).pluck().all() as number[]);
-  const [categoryIds, carouselIds, courseIds] = ["categories", "carousels", "courses"].map((table) =>
+  const [categoryIds, carouselIds, courseIds, pathIds] = ["categories", "carousels", "courses", "learning_paths"].map((table) =>
     ids(`select id from ${table} order by id`),
   );
 
@@ -188,12 +188,12 @@ beforeAll(async () => {
         ...carouselIds.map((id) => `/carousels/${id}`),
       ])
         found.push(await render("a visitor", null, null, pagePath, visitor));
-      // Learners' kept pages: /, /courses/{id}, and /leaderboard in each period and for each course.
+      // Learners' kept pages: /, /courses/{id}, /paths/{id}, and /leaderboard in each period and for each course.
       const learner = { rows: [1, 2], personal: true, checked: new Set(CHECKED_EACH_REQUEST.learner) };
       const board = { ...learner, rows: [1, 2, 3] };
       for (const { email, id, token } of sessions) {
         const cookie = await cookieFor(token);
-        for (const pagePath of ["/", ...courseIds.map((course) => `/courses/${course}`)])
+        for (const pagePath of ["/", ...courseIds.map((course) => `/courses/${course}`), ...pathIds.map((p) => `/paths/${p}`)])
           found.push(await render(email, id, cookie, pagePath, learner));
         for (const query of ["", "?period=week", "?period=month", ...courseIds.map((course) => `?course=${course}`)])
           found.push(await render(email, id, cookie, `/leaderboard${query}`, board));

@@ -6,7 +6,7 @@ import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
 
 /**
  * The learner's learning path pages against the real server (issue 49), as a browser without JavaScript uses
- * them: /paths lists what a person sees, /paths/{id} shows each step's state in words, enrolment is a plain
+ * them: /paths lists what a person sees (and search finds it), /paths/{id} shows each step's state in words, enrolment is a plain
  * form, the home page's "Your paths" and a course page's "step N of M" follow at once (they are kept pages), a
  * course the learner cannot see is not named, and what a learner may not do changes nothing.
  */
@@ -94,6 +94,10 @@ describe("the learner's learning path pages", () => {
     expect(res.body).not.toContain("Path hidden");
     expect(res.body).not.toContain(`href="/courses/${courses[3]}"`);
     expect(res.body).toMatch(/<button[^>]*name="intent"[^>]*value="enrol"/);
+    // Search finds it by a word of its description, above the courses.
+    const found = await page("/search?q=start%20HERE");
+    expect(found.body).toContain(`href="/paths/${pathId}"`);
+    expect((await page("/search?q=no-such-words-anywhere")).body).not.toContain('data-testid="search-paths"');
     // Without a session: a link to sign in and come back.
     const visitor = await page(`/paths/${pathId}`, "");
     expect(visitor.body).toContain(`/auth/login?redirectTo=%2Fpaths%2F${pathId}`);
@@ -123,6 +127,9 @@ describe("the learner's learning path pages", () => {
   });
 
   it("show a step done, the next waiting out its delay with its day, and the percentage, once a course is completed", async () => {
+    // The path page is kept for the learner (asked for twice: server/learner-page-cache.ts), then a completion
+    // written by another connection shows at once.
+    for (let i = 0; i < 2; i++) expect(text((await page(`/paths/${pathId}`)).body)).toContain("0 % done");
     execTenant(
       server,
       1,

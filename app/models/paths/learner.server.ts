@@ -5,7 +5,7 @@ import { courseCompletions, courses, learningPaths, lessonProgress, lessons, pat
 import { isLessonHidden, visibleCourses } from "../../access/courses";
 import { isPathVisible, mayEnrolInPath, visiblePaths, visiblePathsPrepared } from "../../access/paths";
 import type { Viewer } from "../../access/viewer";
-import { completionTimes, settledProgressOnPath, stepRules } from "./enrolments.server";
+import { completionTimes, progressOf, settledProgressOnPath, stepRules } from "./enrolments.server";
 import { pathProgress, type PathProgress, type StepRule, type StepState } from "./progress";
 
 /*
@@ -54,6 +54,7 @@ function enrolmentsOf(db: TenantConn, viewer: Viewer, userId: number) {
       .select({
         pathId: pathEnrolments.pathId,
         userId: pathEnrolments.userId,
+        source: pathEnrolments.source,
         enrolledAt: pathEnrolments.enrolledAt,
         completedAt: pathEnrolments.completedAt,
         title: learningPaths.title,
@@ -152,7 +153,7 @@ export function pathPage(db: TenantConn, viewer: Viewer, pathId: number, userId:
           .map((c) => [c.id, c.title])
       : [],
   );
-  const found = userId === null ? null : settledProgressOnPath(db, { pathId: path.id, userId, now });
+  const found = userId === null ? null : personOnPath(db, viewer, path.id, userId, now);
   const progress: PathProgress | null = found?.progress ?? null;
   const completed = new Set(progress && userId !== null ? completedAmong(db, userId, courseIds) : []);
   const steps: PathPageStep[] = rules.map((rule, index) => {
@@ -181,6 +182,18 @@ export function pathPage(db: TenantConn, viewer: Viewer, pathId: number, userId:
   };
 }
 
+/**
+ * A person's enrolment on a path and their progress, read as their kept pages read it (by their id: the person's
+ * own rows, docs/caching.md), settled when the path is done but not marked yet (settledProgressOnPath).
+ */
+function personOnPath(db: TenantConn, viewer: Viewer, pathId: number, userId: number, now: Date) {
+  const enrolment = enrolmentsOf(db, viewer, userId).find((e) => e.pathId === pathId);
+  if (!enrolment) return null;
+  const progress = progressOf(db, enrolment, { now });
+  if (enrolment.completedAt || !progress.doneAt) return { enrolment, progress };
+  return settledProgressOnPath(db, { pathId, userId, now });
+}
+
 /** Which of `courseIds` a person has completed (their current completion of each). */
 function completedAmong(db: TenantConn, userId: number, courseIds: number[]): number[] {
   if (courseIds.length === 0) return [];
@@ -202,4 +215,18 @@ export function pathsOfCourse(db: TenantConn, viewer: Viewer, userId: number, co
     const at = rules.findIndex((r) => r.courseIds.includes(courseId));
     return at < 0 ? [] : [{ id: e.pathId, title: e.title, step: at + 1, steps: rules.length }];
   });
+}
+
+/** The paths a viewer sees whose title or description holds `q` (any case), in the admins' order: search's. */
+export function searchPaths(db: TenantConn, viewer: Viewer, q: string, limit = 10) {
+  const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const match = sql`(lower(${learningPaths.title}) like ${pattern} escape '\\' or lower(${learningPaths.description}) like ${pattern} escape '\\')`;
+  const where = visiblePaths(viewer);
+  return db
+    .select({ id: learningPaths.id, title: learningPaths.title })
+    .from(learningPaths)
+    .where(where ? and(match, where) : match)
+    .orderBy(asc(learningPaths.position), asc(learningPaths.id))
+    .limit(limit)
+    .all();
 }
