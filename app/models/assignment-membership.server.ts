@@ -5,9 +5,10 @@ import { assignmentPeople, assignments } from "../../db/tenant";
 import { dueOnSql, localToday, stillValid } from "./assignment.server";
 import { renewExpiredAssignees } from "./completion-cycle.server";
 import type { CourseCompleted } from "./events.server";
+import { assignPathsJoined, markLeftPaths } from "./paths/assignments.server";
 
 /**
- * An assignment's people kept in step (issue 34): people joining a group are assigned its assignments,
+ * An assignment's people kept in step (issue 34; a learning path's too, issue 49): people joining a group are assigned its assignments,
  * people leaving keep their rows as history, and completing a course marks its open assignments done.
  */
 
@@ -19,6 +20,8 @@ import type { CourseCompleted } from "./events.server";
  */
 export function assignJoined(db: TenantConn, groupId: number, userIds: readonly number[], now = new Date()) {
   if (userIds.length === 0) return;
+  // The group's learning paths (issue 49) are assigned the same way.
+  assignPathsJoined(db, groupId, userIds, now);
   const any = preparedOnce(db, "assignment.groupHasAny", () =>
     db
       .select({ id: assignments.id })
@@ -51,6 +54,7 @@ export function assignJoined(db: TenantConn, groupId: number, userIds: readonly 
 /** People left a group: their rows of its assignments stay as history, no longer open. */
 export function markLeft(db: TenantConn, groupId: number, userIds: readonly number[], now = new Date()) {
   if (userIds.length === 0) return;
+  markLeftPaths(db, groupId, userIds, now);
   db.run(sql`update ${assignmentPeople} set left_at = ${toSeconds(now)}
     where left_at is null and user_id in (select value from json_each(${JSON.stringify(userIds)}))
     and assignment_id in (select id from ${assignments} where group_id = ${groupId})`);

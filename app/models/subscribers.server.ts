@@ -4,6 +4,7 @@ import { recordCourseCompleted, recordQuizAttempt, recordWatchTime } from "./ana
 import { issueCertificate } from "./certificate-issuing.server";
 import { recomputeUserMemberships } from "./group-rule-members.server";
 import { completePathsAfterCourse } from "./paths/enrolments.server";
+import { pathAssignmentsDone } from "./paths/assignments.server";
 import { issuePathCertificate, rewardPathCompleted } from "./paths/rewards.server";
 import {
   pointsForBookmark,
@@ -34,7 +35,7 @@ export function subscribeLearningEvents() {
       (tx, e) => void completePathsAfterCourse(tx, e),
     ],
     // learning paths (issue 49): the path's certificate, points and badge
-    pathCompleted: [(tx, e) => void issuePathCertificate(tx, e), rewardPathCompleted],
+    pathCompleted: [(tx, e) => void issuePathCertificate(tx, e), rewardPathCompleted, pathAssignmentsDone],
     quizAttemptEnded: [recordQuizAttempt, pointsForQuizAttempt],
     bookmarked: [pointsForBookmark],
     watchTimeCredited: [recordWatchTime, pointsForWatchTime],

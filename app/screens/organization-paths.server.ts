@@ -8,6 +8,11 @@ import { pathSchema, pathStepSchema } from "~/models/forms/paths";
 import { listBadges } from "~/models/leaderboard-admin.server";
 import { courseChoices, editableSteps, editSteps, pathAnalytics, pathsForAdmin, type StepEdit } from "~/models/paths/admin.server";
 import { createPath, deletePath, getPath, updatePath } from "~/models/paths/paths.server";
+import { assignPath, cannotOpenOfPathAssignment, pathAssignmentList, unassignPath } from "~/models/paths/assignments.server";
+import { pathAssignmentReport } from "~/models/paths/path-report.server";
+import { findPeople, type AssignmentTarget } from "~/models/assignment.server";
+import { assignFormSchema, dueRuleOf } from "~/models/forms/assignments";
+import { listGroups } from "~/models/group.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
 import { readForm } from "~/utils/form-data.server";
@@ -82,11 +87,66 @@ export function pathLoader(area: Area) {
         badges: listBadges(m.db).map((b) => ({ id: b.id, name: b.name })),
         images: coverChoices(m.db),
         analytics: pathAnalytics(m.db, path.id),
+        ...assignmentsOf(m, path.id, new URL(request.url).searchParams),
       };
     });
 }
 
 export type PathEditorData = SerializeFrom<ReturnType<ReturnType<typeof pathLoader>>>;
+
+const positive = (value: string | null) => (value && /^\d{1,9}$/.test(value) && Number(value) > 0 ? Number(value) : null);
+
+/**
+ * The path's assignments and, for `?assignment=` (the one just made, or one asked for), its people a page at a time
+ * with each step's state, and the people who could not open some of its courses.
+ */
+function assignmentsOf(m: Managed, pathId: number, query: URLSearchParams) {
+  const list = pathAssignmentList(m.db, pathId);
+  const shownId = positive(query.get("assignment"));
+  const shown = shownId !== null && list.some((a) => a.id === shownId) ? shownId : null;
+  const report = shown === null ? null : pathAssignmentReport(m.db, m.viewer, shown, { page: positive(query.get("page")) ?? 1 });
+  return {
+    assignments: list,
+    groups: listGroups(m.db, m.viewer).map((g) => ({ id: g.id, name: g.name })),
+    report,
+    cannotOpen: shown === null ? [] : cannotOpenOfPathAssignment(m.db, m.viewer, shown),
+  };
+}
+
+/** What the assign form answers when refused: conform's reply, and the people an ambiguous search found. */
+async function assignAction(m: Managed, pathId: number, formData: FormData, here: string) {
+  if (formData.get("intent") === "unassign") {
+    const id = positive(String(formData.get("assignmentId") ?? ""));
+    const removed = id === null ? null : unassignPath(m.db, m.viewer, id);
+    if (!removed || !removed.ok)
+      throw new Response(removed?.status === 403 ? "Forbidden" : "Not Found", { status: removed?.status ?? 404 });
+    return redirectWithFlash(`${here}#assignments`, "assigning.flash.removed");
+  }
+  const submission = parseForm(formData, assignFormSchema);
+  const refuse = (result: ReturnType<typeof submission.reply>, choices?: { id: number; name: string; email: string }[]) =>
+    json({ form: "assign", result, choices }, { status: 400 });
+  if (submission.status !== "success") return refuse(submission.reply());
+  const value = submission.value;
+  let target: AssignmentTarget;
+  if (value.target === "group") target = { kind: "group", groupId: value.groupId! };
+  else if (value.userId !== undefined) target = { kind: "person", userId: value.userId };
+  else {
+    const found = findPeople(m.db, value.person ?? "");
+    if (found.length !== 1)
+      return refuse(
+        submission.reply({ fieldErrors: { person: [found.length ? "assigning.errors.choosePerson" : "assigning.errors.noMatch"] } }),
+        found.map((p) => ({ id: p.id, name: `${p.firstName} ${p.lastName}`.trim() || p.email, email: p.email })),
+      );
+    target = { kind: "person", userId: found[0].id };
+  }
+  const made = assignPath(m.db, m.viewer, { pathId, target, due: dueRuleOf(value) });
+  if (!made.ok) {
+    if (made.status === 403) throw new Response("Forbidden", { status: 403 });
+    const field = made.field === "userId" ? "person" : made.field === "target" || made.field === "pathId" ? "" : (made.field ?? "");
+    return refuse(submission.reply(field ? { fieldErrors: { [field]: [made.message] } } : { formErrors: [made.message] }));
+  }
+  return redirectWithFlash(`${here}?assignment=${made.assignmentId}#assignments`, "flash.pathAssigned");
+}
 
 /** The editor's step forms: the step's fields, and which step (from 0) for those that change one. */
 const stepForm = z.intersection(pathStepSchema, z.object({ index: z.number().int().min(0).optional() }));
@@ -121,6 +181,7 @@ export function pathAction(area: Area) {
           return json({ form: "path", result: submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }) }, { status: 400 });
         return redirectWithFlash(here, "flash.pathSaved");
       }
+      if (intent === "assign" || intent === "unassign") return assignAction(m, path.id, formData, here);
       if (!["add-step", "update-step", "remove-step", "move-step"].includes(intent)) throw new Response("Bad Request", { status: 400 });
       const read = stepEdit(intent, formData);
       if ("invalid" in read) return json({ form: intent, result: read.invalid.reply() }, { status: 400 });

@@ -2,6 +2,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ConfirmDelete } from "~/components/confirm-delete";
 import { ErrorList } from "~/components/form";
 import { PathFieldsForm } from "~/components/paths/path-fields-form";
+import { PathAssignments } from "~/components/paths/path-assignments";
 import { PathStepsEditor } from "~/components/paths/path-steps-editor";
 import type { PathEditorData, pathsLoader } from "~/screens/organization-paths.server";
 import { useTranslation } from "~/utils/translate";
@@ -103,9 +104,9 @@ function PathAnalytics({ analytics }: { analytics: PathEditorData["analytics"] }
 export function EditPath() {
   const { t } = useTranslation();
   const data = useLoaderData<PathEditorData>();
-  const reply = useActionData<{ form: string; result: Reply }>();
+  const reply = useActionData<{ form: string; result: Reply; choices?: { id: number; name: string; email: string }[] }>();
   const failed =
-    reply && reply.form !== "path"
+    reply && reply.form !== "path" && reply.form !== "assign"
       ? { form: reply.form, index: Number(reply.result.initialValue?.index ?? -1), errors: reply.result.error }
       : null;
   return (
@@ -119,6 +120,7 @@ export function EditPath() {
       </p>
       <PathFieldsForm data={data} errors={reply?.form === "path" ? reply.result.error : undefined} />
       <PathStepsEditor data={data} failed={failed} />
+      <PathAssignments data={data} failed={reply?.form === "assign" ? { errors: reply.result.error, choices: reply.choices } : null} />
       <PathAnalytics analytics={data.analytics} />
       <div className="panel danger-zone">
         <Link to={`${data.base}/${data.path.id}/delete`} className="button danger" data-testid="delete-path">

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { mayEnrolInPath } from "~/access/paths";
 import { learnerContext } from "~/kernel/learner.server";
 import { certificateForPath } from "~/models/certificate.server";
+import { pathDueFor } from "~/models/paths/assignments.server";
 import { enrolInPath } from "~/models/paths/enrolments.server";
 import { pathCatalogue, pathPage, yourPaths, type PathCard } from "~/models/paths/learner.server";
 import { getPath } from "~/models/paths/paths.server";
@@ -80,6 +81,7 @@ export async function pathLoader({ request, context, params }: LoaderFunctionArg
     assigned: enrolment?.source === "assigned",
     percent: progress ? (enrolment?.completedAt ? 100 : progress.percent) : null,
     doneOn: enrolment?.completedAt ? formatDate(enrolment.completedAt, { locale }) : null,
+    due: dueView(person && enrolment ? pathDueFor(db, person.id, path.id, { started: (progress?.percent ?? 0) > 0 }) : null),
     certificateId: person && enrolment?.completedAt ? (certificateForPath(db, person.id, path.id)?.id ?? null) : null,
     next: page.next,
     courseCount: new Set(page.steps.flatMap((s) => s.courses.map((c) => c.id))).size,
@@ -95,6 +97,11 @@ export async function pathLoader({ request, context, params }: LoaderFunctionArg
       ...stateView(s.state, locale),
     })),
   };
+}
+
+/** "Assigned to you — due …": the day written out on the server (a local day at noon UTC is that day anywhere). */
+function dueView(due: ReturnType<typeof pathDueFor>) {
+  return due ? { state: due.state, on: formatDate(`${due.dueOn}T12:00:00Z`, { timeZone: "UTC" }) } : null;
 }
 
 export type PathPageData = SerializeFrom<typeof pathLoader>;

@@ -29,6 +29,7 @@ export const FLASH_MESSAGES = [
   "flash.categorySaved",
   "flash.pathSaved",
   "flash.pathDeleted",
+  "flash.pathAssigned",
   "flash.categoryDeleted",
   "flash.carouselSaved",
   "flash.carouselDeleted",

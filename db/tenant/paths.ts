@@ -4,6 +4,7 @@ import { id, timestamps } from "../columns";
 import { certificateTemplates } from "./certificates";
 import { categories, courses } from "./courses";
 import { badges } from "./leaderboard";
+import { ASSIGNMENT_DUE_KINDS, ASSIGNMENT_TARGETS } from "./assignments";
 import { groups } from "./groups";
 import { users } from "./people";
 
@@ -124,6 +125,67 @@ export const pathEnrolments = sqliteTable(
   (t) => [primaryKey({ columns: [t.pathId, t.userId] }), index("path_enrolments_user_idx").on(t.userId)],
 );
 
+/*
+ * ——— A path assigned (issue 49), as a course is (db/tenant/assignments.ts): to a person or a group's members, due
+ * on a local day or N days after each person was assigned or joined. Its people are materialized in
+ * `path_assignment_people`, one row each, kept (marked `left_at`) when they leave the group; each is enrolled on
+ * the path (`path_enrolments.source = assigned` when the assignment brought them).
+ */
+export const pathAssignments = sqliteTable(
+  "path_assignments",
+  {
+    id: id(),
+    pathId: integer("path_id")
+      .notNull()
+      .references(() => learningPaths.id, { onDelete: "cascade" }),
+    target: text("target", { enum: ASSIGNMENT_TARGETS }).notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    groupId: integer("group_id").references(() => groups.id, { onDelete: "set null" }),
+    dueKind: text("due_kind", { enum: ASSIGNMENT_DUE_KINDS }).notNull(),
+    dueDate: text("due_date"),
+    dueDays: integer("due_days"),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    ...timestamps(),
+  },
+  (t) => [
+    index("path_assignments_path_idx").on(t.pathId),
+    index("path_assignments_group_idx").on(t.groupId),
+    index("path_assignments_user_idx").on(t.userId),
+    check(
+      "path_assignments_target_check",
+      sql`(${t.target} = 'person' and ${t.groupId} is null) or (${t.target} = 'group' and ${t.userId} is null)`,
+    ),
+    check(
+      "path_assignments_due_check",
+      sql`(${t.dueKind} = 'date' and ${t.dueDate} is not null and ${t.dueDays} is null) or (${t.dueKind} = 'days' and ${t.dueDays} between 0 and 3650 and ${t.dueDate} is null)`,
+    ),
+  ],
+);
+
+export const pathAssignmentPeople = sqliteTable(
+  "path_assignment_people",
+  {
+    assignmentId: integer("assignment_id")
+      .notNull()
+      .references(() => pathAssignments.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    assignedAt: integer("assigned_at", { mode: "timestamp" }).notNull(),
+    /** The local day (YYYY-MM-DD, organization's zone) by the end of which the path is due. */
+    dueOn: text("due_on").notNull(),
+    /** When the path was done (a completion before the assignment counts too); null while open. */
+    completedAt: integer("completed_at", { mode: "timestamp" }),
+    leftAt: integer("left_at", { mode: "timestamp" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.assignmentId, t.userId] }),
+    index("path_assignment_people_user_idx").on(t.userId, t.dueOn),
+    index("path_assignment_people_due_idx").on(t.assignmentId, t.dueOn),
+  ],
+);
+
 export type LearningPath = typeof learningPaths.$inferSelect;
+export type PathAssignment = typeof pathAssignments.$inferSelect;
 export type PathStep = typeof pathSteps.$inferSelect;
 export type PathEnrolment = typeof pathEnrolments.$inferSelect;

@@ -62,6 +62,8 @@ describe.each([
     await page.type("#new-path-title", `${run} path`);
     await clickAndWait(page, '[data-testid="create-path"]');
     const id = Number(/\/paths\/(\d+)$/.exec(pathOf(page))?.[1]);
+    // The editor, once drawn (with JavaScript the router may still be drawing it after the address changed).
+    await page.waitForSelector('input[name="published"]');
     expect(id).toBeGreaterThan(0);
     for (const name of ["published", "allow_certificates"]) await page.click(`input[name="${name}"]`);
     await clickAndWait(page, '[data-testid="save-path"]');

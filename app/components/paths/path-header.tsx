@@ -1,5 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import type { PathPageData } from "~/screens/paths.server";
+import { StateBadge } from "~/components/assignment-state";
 import { ProviderImage } from "~/components/provider-image";
 import { useTranslation } from "~/utils/translate";
 
@@ -25,6 +26,11 @@ export function PathHeader({ data }: { data: PathPageData }) {
         </p>
         <h1>{path.title}</h1>
         {path.description ? <div className="path-description" dangerouslySetInnerHTML={{ __html: path.description }} /> : null}
+        {data.due ? (
+          <p className="path-due" data-testid="path-due">
+            <span>{t("paths.dueOn", { date: data.due.on })}</span> <StateBadge state={data.due.state} />
+          </p>
+        ) : null}
         {data.percent !== null ? (
           <div className="path-progress" data-testid="path-progress">
             <span className="progress-text">

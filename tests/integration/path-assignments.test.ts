@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, postForm, tenantDb } from "../helpers/auth";
+import { request } from "../helpers/http";
+import { startInProcess, type InProcessServer } from "../helpers/in-process";
+import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
+
+/**
+ * Learning paths assigned (issue 49) against the real server, as the editor's forms post them without JavaScript:
+ * to a group with a due day (its members enrolled as assigned, told which of them cannot open a course of the path),
+ * someone joining the group later assigned too and someone leaving kept as history, each person's due state (not
+ * started, in progress, overdue, done when the path is), the report of each step per person, the learner's page
+ * saying when it is due; a learner refused, the assignment taken back.
+ */
+let server: InProcessServer;
+const ORG = "acme.localhost";
+let admin: string;
+let adminToken: string;
+let pathId: number;
+let groupId: number;
+const courses: number[] = [];
+const members = ["zoe.lee.5@acme.test", "tom.young.6@acme.test", "omar.clark.4@acme.test"];
+const latecomer = "liam.lee.7@acme.test";
+let editor: string;
+
+function read<T>(sql: string, ...params: unknown[]): T[] {
+  const db = tenantDb(server, 1);
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+const idOf = (email: string) => read<{ id: number }>("select id from users where email = ?", email)[0].id;
+const rowsOf = (assignment: number) =>
+  read<{ email: string; due_on: string; completed_at: number | null; left_at: number | null }>(
+    `select u.email, p.due_on, p.completed_at, p.left_at from path_assignment_people p join users u on u.id = p.user_id
+     where p.assignment_id = ? order by u.email`,
+    assignment,
+  );
+
+beforeAll(async () => {
+  server = await startInProcess();
+  admin = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "admin@acme.test", kind: "web" }));
+  adminToken = insertSession(server, { organizationId: 1 }, { email: "admin@acme.test", kind: "api" });
+  for (const title of ["Assigned basics", "Assigned secrets"]) {
+    const id = (await api(server, ORG, "POST", "courses", { token: adminToken, body: { title, type: "series", published: true } })).json()
+      .payload.id;
+    await api(server, ORG, "POST", "lessons", { token: adminToken, body: { course_id: id, title: `${title} lesson`, kind: "text" } });
+    courses.push(id);
+  }
+  // The second course is open to one group the members are not in: the path does not open it for them.
+  const closed = (await api(server, ORG, "POST", "groups", { token: adminToken, body: { name: "Secret keepers" } })).json().payload.id;
+  execTenant(server, 1, "update courses set block_default_access = 1 where id = ?", courses[1]);
+  execTenant(server, 1, "insert into group_courses (group_id, course_id) values (?, ?)", closed, courses[1]);
+  groupId = (await api(server, ORG, "POST", "groups", { token: adminToken, body: { name: "Path cohort" } })).json().payload.id;
+  await api(server, ORG, "POST", `groups/${groupId}/attach`, { token: adminToken, body: { user_ids: members.map(idOf) } });
+  const made = await api(server, ORG, "POST", "learning-paths", {
+    token: adminToken,
+    body: { title: "Assigned path", published: true, self_enrol: false },
+  });
+  pathId = made.json().payload.id;
+  await api(server, ORG, "PUT", `learning-paths/${pathId}/steps`, {
+    token: adminToken,
+    body: { steps: [{ course_ids: [courses[0]] }, { course_ids: [courses[1]] }] },
+  });
+  editor = `/dashboard/organizations/1/paths/${pathId}`;
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("a learning path assigned", () => {
+  let assignment: number;
+
+  it("to a group with a due day enrols its members as assigned, and names who cannot open a course of it", async () => {
+    const refused = await postForm(server, ORG, editor, { intent: "assign", target: "group", due: "date", dueDate: "not-a-day" }, admin);
+    expect(refused.status).toBe(400);
+    expect(read("select id from path_assignments where path_id = ?", pathId)).toEqual([]);
+    const res = await postForm(
+      server,
+      ORG,
+      editor,
+      { intent: "assign", target: "group", groupId: String(groupId), due: "date", dueDate: "2020-01-31" },
+      admin,
+    );
+    expect(res.status).toBe(302);
+    assignment = Number(/assignment=(\d+)/.exec(res.headers.location ?? "")?.[1]);
+    expect(rowsOf(assignment).map((r) => [r.email, r.due_on])).toEqual(members.toSorted().map((m) => [m, "2020-01-31"]));
+    expect(read("select count(*) as n from path_enrolments where path_id = ? and source = 'assigned'", pathId)).toEqual([{ n: 3 }]);
+    // The same target again is refused; the page lists the people and who cannot open the second course, and why.
+    expect(
+      (
+        await postForm(
+          server,
+          ORG,
+          editor,
+          { intent: "assign", target: "group", groupId: String(groupId), due: "days", dueDays: "5" },
+          admin,
+        )
+      ).status,
+    ).toBe(400);
+    const page = await request(server.port, ORG, `${editor}?assignment=${assignment}`, { headers: { Cookie: admin } });
+    expect(page.body).toContain('data-testid="path-cannot-open"');
+    expect(page.body).toContain("3 people assigned cannot open Assigned secrets, a course of this path:");
+    expect(page.body).toContain("Limited access to the course");
+    for (const m of members) expect(page.body).toContain(`data-person="${m}"`);
+  });
+
+  it("follows the group: someone joining is assigned, someone leaving is kept as history", async () => {
+    await api(server, ORG, "POST", `groups/${groupId}/attach`, { token: adminToken, body: { user_ids: [idOf(latecomer)] } });
+    expect(rowsOf(assignment).find((r) => r.email === latecomer)).toMatchObject({ due_on: "2020-01-31", left_at: null });
+    // Removed on the group's screen, as an admin does.
+    const removed = await postForm(
+      server,
+      ORG,
+      `/dashboard/organizations/1/groups/${groupId}`,
+      { intent: "remove-member", userId: String(idOf(members[2])) },
+      admin,
+    );
+    expect(removed.status).toBeLessThan(400);
+    expect(rowsOf(assignment).find((r) => r.email === members[2])?.left_at).not.toBeNull();
+  });
+
+  it("gives each person a due state and each step's, done when the path is, and tells the learner when it is due", async () => {
+    const learner = members[0];
+    // Overdue (the day has passed) with nothing done; then the first course done: still overdue, the step done.
+    const before = await request(server.port, ORG, `${editor}?assignment=${assignment}`, { headers: { Cookie: admin } });
+    expect(before.body).toMatch(new RegExp(`data-person="${learner.replace(".", "\\.")}".*?data-state="overdue"`, "s"));
+    const cookie = await cookieFor(insertSession(server, { organizationId: 1 }, { email: learner, kind: "web" }));
+    const mine = await request(server.port, ORG, `/paths/${pathId}`, { headers: { Cookie: cookie } });
+    expect(mine.body).toContain('data-testid="path-due"');
+    expect(mine.body).toContain("Assigned to you, due ");
+    // Completing both courses finishes the path, and the assignment's row with it.
+    const token = insertSession(server, { organizationId: 1 }, { email: learner, kind: "api" });
+    // Let into the group the second course is open to, so they can finish.
+    const keepers = read<{ id: number }>("select id from groups where name = 'Secret keepers'")[0].id;
+    await api(server, ORG, "POST", `groups/${keepers}/attach`, { token: adminToken, body: { user_ids: [idOf(learner)] } });
+    for (const course of courses) {
+      const lesson = read<{ id: number }>("select id from lessons where course_id = ?", course)[0].id;
+      const done = await api(server, ORG, "POST", "lesson-progresses", {
+        token,
+        body: { lesson_id: lesson, position_seconds: 0, watched_seconds: 0, completed: true },
+      });
+      expect(done.status).toBe(200);
+    }
+    expect(rowsOf(assignment).find((r) => r.email === learner)?.completed_at).not.toBeNull();
+    const after = await request(server.port, ORG, `${editor}?assignment=${assignment}`, { headers: { Cookie: admin } });
+    expect(after.body).toMatch(new RegExp(`data-person="${learner.replace(".", "\\.")}".*?data-state="done"`, "s"));
+  });
+
+  it("is refused to a learner (the path editor is the organization admins'), and taken back by an admin", async () => {
+    const groupAdmin = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
+    expect(
+      (
+        await postForm(
+          server,
+          ORG,
+          editor,
+          { intent: "assign", target: "person", person: members[0], due: "days", dueDays: "3" },
+          groupAdmin,
+        )
+      ).status,
+    ).toBe(403);
+    const removed = await postForm(server, ORG, editor, { intent: "unassign", assignmentId: String(assignment) }, admin);
+    expect(removed.status).toBe(302);
+    expect(read("select id from path_assignments where id = ?", assignment)).toEqual([]);
+    // Their enrolments stay, with what they did.
+    expect(read("select count(*) as n from path_enrolments where path_id = ?", pathId)).toEqual([{ n: 4 }]);
+  });
+});
