@@ -3026,6 +3026,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/learning-paths/{id}/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A path's assignments
+         * @description Each with whom it is for, its due rule, and how many of its people are assigned and done.
+         *
+         *     **Who:** Capability `write:group`.
+         */
+        get: operations["getLearningPathsByIdAssignments"];
+        put?: never;
+        /**
+         * Assign a path
+         * @description To a person (`user_id`, organization admins only) or a group (`group_id`; group admins: one of theirs), due on a local day (`due_date`, YYYY-MM-DD) or `due_days` after each person is assigned or joins. Its people are enrolled as assigned; `cannot_open` names, per course of the path, the people the access policy keeps out of it: the path never opens it for them.
+         *
+         *     **Who:** Capability `write:group`.
+         */
+        post: operations["postLearningPathsByIdAssignments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/learning-path-assignments/{id}/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A path assignment's people
+         * @description Its open people by name, a page at a time, each with their due day, state (as a course assignment's) and each step's state on the path. Group admins see their groups' people.
+         *
+         *     **Who:** Capability `write:group`.
+         */
+        get: operations["getLearningPathAssignmentsByIdPeople"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/learning-path-assignments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take a path assignment back
+         * @description With its people's rows; their enrolments stay, with what they did. The same rule as assigning decides who may.
+         *
+         *     **Who:** Capability `write:group`.
+         */
+        delete: operations["deleteLearningPathAssignmentsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -21309,6 +21381,367 @@ export interface operations {
                                 /** Format: date-time */
                                 opens_at: string | null;
                             }[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller); `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getLearningPathsByIdAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "data": [
+                     *           {
+                     *             "id": 3,
+                     *             "path_id": 2,
+                     *             "target": "group",
+                     *             "group_name": "Sales",
+                     *             "email": null,
+                     *             "due": {
+                     *               "kind": "days",
+                     *               "date": null,
+                     *               "days": 30
+                     *             },
+                     *             "counts": {
+                     *               "assigned": 14,
+                     *               "done": 3
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            data: {
+                                id: number;
+                                path_id: number;
+                                /** @enum {string} */
+                                target: "person" | "group";
+                                group_name: string | null;
+                                email: string | null;
+                                due: {
+                                    /** @enum {string} */
+                                    kind: "date" | "days";
+                                    date: string | null;
+                                    days: number | null;
+                                };
+                                counts: {
+                                    assigned: number;
+                                    done: number;
+                                };
+                            }[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller); `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postLearningPathsByIdAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "group_id": 2,
+                 *       "due_days": 30
+                 *     }
+                 */
+                "application/json": {
+                    user_id?: number;
+                    group_id?: number;
+                    due_date?: string;
+                    due_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "assignment_id": 3,
+                     *         "assigned": 14,
+                     *         "cannot_open": []
+                     *       },
+                     *       "status": 201
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            assignment_id: number;
+                            assigned: number;
+                            cannot_open: {
+                                course_id: number;
+                                title: string;
+                                user_ids: number[];
+                            }[];
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller); `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getLearningPathAssignmentsByIdPeople: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "data": [
+                     *           {
+                     *             "user_id": 12,
+                     *             "name": "Ada Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "due_on": "2026-12-31",
+                     *             "state": "in_progress",
+                     *             "steps": [
+                     *               "done",
+                     *               "open"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "meta": {
+                     *           "current_page": 1,
+                     *           "per_page": 25,
+                     *           "total": 1,
+                     *           "last_page": 1
+                     *         }
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            data: {
+                                user_id: number;
+                                name: string;
+                                email: string;
+                                due_on: string;
+                                /** @enum {string} */
+                                state: "not_started" | "in_progress" | "overdue" | "done";
+                                steps: ("done" | "open" | "waiting" | "locked")[];
+                            }[];
+                            meta: {
+                                current_page: number;
+                                per_page: number;
+                                total: number;
+                                last_page: number;
+                            };
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller); `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteLearningPathAssignmentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 3,
+                     *         "deleted": true
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            /** @enum {boolean} */
+                            deleted: true;
                         };
                         status: number;
                     };

@@ -167,4 +167,36 @@ describe("a learning path assigned", () => {
     // Their enrolments stay, with what they did.
     expect(read("select count(*) as n from path_enrolments where path_id = ?", pathId)).toEqual([{ n: 4 }]);
   });
+
+  it("through /api: made, listed, its people with each step's state, and taken back; a learner is refused", async () => {
+    const person = idOf(members[1]);
+    const learner = insertSession(server, { organizationId: 1 }, { email: members[1], kind: "api" });
+    expect(
+      (await api(server, ORG, "POST", `learning-paths/${pathId}/assignments`, { token: learner, body: { user_id: person, due_days: 3 } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await api(server, ORG, "POST", `learning-paths/${pathId}/assignments`, {
+          token: adminToken,
+          body: { user_id: person, group_id: groupId, due_days: 3 },
+        })
+      ).status,
+    ).toBe(422);
+    const made = await api(server, ORG, "POST", `learning-paths/${pathId}/assignments`, {
+      token: adminToken,
+      body: { user_id: person, due_days: 3 },
+    });
+    expect(made.status).toBe(201);
+    expect(made.json().payload).toMatchObject({ assigned: 1, cannot_open: [{ course_id: courses[1], user_ids: [person] }] });
+    const id = made.json().payload.assignment_id;
+    const listed = (await api(server, ORG, "GET", `learning-paths/${pathId}/assignments`, { token: adminToken })).json().payload.data;
+    expect(listed).toEqual([
+      expect.objectContaining({ id, target: "person", email: members[1], due: { kind: "days", date: null, days: 3 } }),
+    ]);
+    const people = (await api(server, ORG, "GET", `learning-path-assignments/${id}/people`, { token: adminToken })).json().payload;
+    expect(people.data).toEqual([expect.objectContaining({ email: members[1], state: "not_started", steps: ["open", "locked"] })]);
+    expect((await api(server, ORG, "DELETE", `learning-path-assignments/${id}`, { token: adminToken })).status).toBe(200);
+    expect((await api(server, ORG, "GET", `learning-path-assignments/${id}/people`, { token: adminToken })).status).toBe(404);
+  });
 });

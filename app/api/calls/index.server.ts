@@ -25,6 +25,7 @@ import { reminderCalls } from "./reminders.server"; // reminders by e-mail (issu
 import { auditCalls } from "./audit.server"; // the audit of what admins did (issue 44)
 import { xapiCalls } from "./xapi.server"; // the Learning Record Store (issue 47)
 import { pathCalls } from "./paths.server"; // learning paths (issue 49)
+import { pathAssignmentCalls } from "./path-assignments.server"; // learning paths assigned (issue 49)
 
 /** Every /api call (docs/decisions/023-openapi-and-logs.md), in the order the reference lists them. */
 export const API_CALLS: readonly ApiCall[] = [
@@ -56,4 +57,5 @@ export const API_CALLS: readonly ApiCall[] = [
   ...reminderCalls, // reminders by e-mail (issue 34)
   ...xapiCalls, // the Learning Record Store (issue 47)
   ...pathCalls, // learning paths (issue 49)
+  ...pathAssignmentCalls, // learning paths assigned (issue 49)
 ];
