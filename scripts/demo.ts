@@ -12,7 +12,7 @@ import { seedContent } from "./demo/content";
 import { seedHistory } from "./demo/history";
 import { seedScormDemo } from "./demo/scorm";
 import { seedPackagesDemo } from "./demo/packages";
-import { seedPathsDemo } from "./demo/paths";
+import { seedPathAssignmentsDemo, seedPathsDemo } from "./demo/paths";
 import { seedSsoDemo } from "./demo/sso";
 import { seedAnalyticsDemo } from "./demo/analytics";
 import { rebuildDailyRollups } from "../app/models/analytics-daily.server";
@@ -245,6 +245,8 @@ export async function seedDemo(
       // Recertification (issue 34): Acme's safety course valid 12 months, certificates expiring and expired.
       if (history && demo.urlPrefix === "acme") await seedRecertificationDemo(db, { courseTitle: demo.courses[1].title, now });
       seedGroupsDemo(db);
+      // The paths assigned (issue 49): to the first group, and the demo learner's own, once the groups exist.
+      seedPathAssignmentsDemo(db, { now });
       // Compliance assignments (issue 34): Acme's safety, data protection and welcome courses, due in the past and the future.
       if (demo.urlPrefix === "acme") seedAssignmentsDemo(db, { adminEmail: "admin@acme.test", learnerEmail: "learner@acme.test", now });
       // Issue 34's compliance report: assignments with due days behind and ahead (none when some exist already).

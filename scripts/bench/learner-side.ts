@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { benchAnalytics } from "./analytics";
 import { benchCompliance } from "./compliance";
+import { benchPathReport } from "./path-report";
 import { SEARCH_WORDS, seedLearnerBench, type LearnerBenchData } from "./learner";
 import { ratio, run, type Load, type Measured } from "./measure";
 import { reportHeartbeatFloor, reportPageFloors } from "./page-floors";
@@ -94,6 +95,22 @@ async function reportCompliance({ table, json }: Report, big: LearnerBenchData, 
   json.compliance = c;
 }
 
+/** Issue 49: a learning path's assignment report over every learner (scripts/bench/path-report.ts). */
+async function reportPathReport({ table, json }: Report, big: LearnerBenchData, port: number, pid: number | undefined) {
+  const r = await benchPathReport({ port, host: big.host, dataDir: big.dataDir, pid, pathId: big.pathIds[0] });
+  for (const row of r.results) {
+    console.log(`  ${row.label}: p50 ${row.p50} ms, p95 ${row.p95} ms, ${row.cpu} CPU ms/request`);
+    if (row.target !== null)
+      table.push({
+        what: `path report, ${r.people.toLocaleString("en")} people: ${row.label}, p95 ms`,
+        p95: row.p95,
+        cpu: row.cpu ?? undefined,
+        ...atMost(row.p95, row.target),
+      });
+  }
+  json.path_report = r;
+}
+
 /** 3. The learner's side at the size of a large organization. */
 export async function benchLearnerSide(report: Report, baseline: Measured, only: (part: string) => boolean) {
   const { table, rssPeaks } = report;
@@ -132,6 +149,7 @@ export async function benchLearnerSide(report: Report, baseline: Measured, only:
   if (only("quizzes")) await benchQuizzes(big, port, run, baseline.rps);
   if (only("analytics")) await benchAnalytics({ port, host: big.host, dataDir: big.dataDir, pid });
   if (only("compliance")) await reportCompliance(report, big, port, pid);
+  if (only("paths")) await reportPathReport(report, big, port, pid);
   rssPeaks.push(peakRssMiB(pid!));
   await stopProcess(learnerServer);
   fs.rmSync(big.dataDir, { recursive: true, force: true });

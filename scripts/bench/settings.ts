@@ -10,7 +10,7 @@ export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 export const ORGANIZATIONS = Number(process.env.BENCH_ORGANIZATIONS ?? 1000);
 export const POOL_SIZE = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : null;
-/** `BENCH_ONLY=home,learner`: run only these parts (resolve, home, spread, learner, load, clone, certificates, scorm, captions; compliance within learner); the baseline always runs. */
+/** `BENCH_ONLY=home,learner`: run only these parts (resolve, home, spread, learner, load, clone, certificates, scorm, captions; compliance and paths within learner); the baseline always runs. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((s) => s.trim())) : null;
 export const only = (part: string) => !ONLY || ONLY.has(part);
 /** `BENCH_PROFILE=<dir>`: the Lectern servers write V8 CPU profiles there (node --cpu-prof) when they stop. */

@@ -1,6 +1,9 @@
 import { and, asc, desc, eq, inArray, like, min, ne } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
-import { courseCompletions, courses, lessons, pathEnrolments, users } from "../../db/tenant";
+import { courseCompletions, courses, groups, learningPaths, lessons, pathEnrolments, users } from "../../db/tenant";
+import { viewerOfMember } from "../../app/access/viewer";
+import { membershipsOf } from "../../app/models/group-members.server";
+import { assignPath } from "../../app/models/paths/assignments.server";
 import { pathSchema, pathStepsSchema } from "../../app/models/forms/paths";
 import { enrolInPath, progressOnPath } from "../../app/models/paths/enrolments.server";
 import { createPath, setPathSteps } from "../../app/models/paths/paths.server";
@@ -21,6 +24,35 @@ const TEXTS: Record<string, { title: string; description: string; electives: str
     safetyText: "<p>Først det grundlæggende om sikkerhed, så sikkerhedskurset et par dage senere, og til sidst en kort test.</p>",
   },
 };
+
+/**
+ * Paths assigned (issue 49), as the admin assigns them: the spaced path to the organization's first group, due in
+ * two weeks, and the onboarding to the demo's own learner, due in a week (they have begun it by themselves).
+ */
+export function seedPathAssignmentsDemo(db: TenantConn, { now }: { now: Date }) {
+  const [onboarding, safety] = db
+    .select({ id: learningPaths.id })
+    .from(learningPaths)
+    .orderBy(asc(learningPaths.id))
+    .all()
+    .map((p) => p.id);
+  if (!onboarding) return;
+  const admin = db.select().from(users).where(eq(users.role, "admin")).orderBy(asc(users.id)).get();
+  if (!admin) return;
+  const viewer = viewerOfMember({ organization: null, db: db as never, language: "en" }, admin, membershipsOf(db, admin.id));
+  const day = (days: number) => new Date(now.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+  const group = db.select({ id: groups.id }).from(groups).orderBy(asc(groups.id)).get();
+  if (safety && group)
+    assignPath(db, viewer, { pathId: safety, target: { kind: "group", groupId: group.id }, due: { kind: "date", date: day(14) } }, now);
+  const learner = db.select({ id: users.id }).from(users).where(like(users.email, "learner@%")).get();
+  if (learner)
+    assignPath(
+      db,
+      viewer,
+      { pathId: onboarding, target: { kind: "person", userId: learner.id }, due: { kind: "date", date: day(7) } },
+      now,
+    );
+}
 
 /** A course's cover, for a path that starts with it. */
 const coverOf = (db: TenantConn, courseId: number) =>
