@@ -72,6 +72,8 @@ const ORGANIZATION = [
   ["paths", "paths/index.tsx"],
   ["paths/:pathId", "paths/$pathId/index.tsx"],
   ["paths/:pathId/delete", "paths/$pathId/delete.tsx"],
+  ["paths/:pathId/report", "paths/$pathId/report.tsx"],
+  ["paths/:pathId/export", "paths/$pathId/export.ts"],
   ["quizzes", "quizzes/index.tsx"],
   ["quizzes/create", "quizzes/create.tsx"],
   ["quizzes/:quizId", "quizzes/$quizId/index.tsx"],

@@ -17,6 +17,8 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
 import { readForm } from "~/utils/form-data.server";
 import { redirect } from "~/utils/redirect";
+import { csvResponse, toCsv } from "~/utils/csv.server";
+import { getFixedT } from "~/utils/i18n.server";
 
 /*
  * The admins' learning path screens (issue 49): the list with a form to make a path, one path's fields, its steps
@@ -86,7 +88,6 @@ export function pathLoader(area: Area) {
         templates: listTemplates(m.db).map((t) => ({ id: t.id, name: t.name })),
         badges: listBadges(m.db).map((b) => ({ id: b.id, name: b.name })),
         images: coverChoices(m.db),
-        analytics: pathAnalytics(m.db, path.id),
         ...assignmentsOf(m, path.id, new URL(request.url).searchParams),
       };
     });
@@ -96,21 +97,63 @@ export type PathEditorData = SerializeFrom<ReturnType<ReturnType<typeof pathLoad
 
 const positive = (value: string | null) => (value && /^\d{1,9}$/.test(value) && Number(value) > 0 ? Number(value) : null);
 
-/**
- * The path's assignments and, for `?assignment=` (the one just made, or one asked for), its people a page at a time
- * with each step's state, and the people who could not open some of its courses.
- */
+/** The path's assignments and, for `?assignment=` (the one just made), the people who could not open some of its courses. */
 function assignmentsOf(m: Managed, pathId: number, query: URLSearchParams) {
   const list = pathAssignmentList(m.db, pathId);
   const shownId = positive(query.get("assignment"));
   const shown = shownId !== null && list.some((a) => a.id === shownId) ? shownId : null;
-  const report = shown === null ? null : pathAssignmentReport(m.db, m.viewer, shown, { page: positive(query.get("page")) ?? 1 });
   return {
     assignments: list,
     groups: listGroups(m.db, m.viewer).map((g) => ({ id: g.id, name: g.name })),
-    report,
     cannotOpen: shown === null ? [] : cannotOpenOfPathAssignment(m.db, m.viewer, shown),
   };
+}
+
+/**
+ * A path's analytics and, for `?assignment=`, that assignment's people a page at a time with each step's state (and
+ * their CSV): a page of its own, so the editor does not work out every enrolment's progress each time it is shown.
+ */
+export function pathReportLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: CAPABILITY }, (m) => {
+      const path = pathFrom(m, params.pathId);
+      const query = new URL(request.url).searchParams;
+      const list = pathAssignmentList(m.db, path.id);
+      const shownId = positive(query.get("assignment"));
+      const shown = shownId !== null && list.some((a) => a.id === shownId) ? shownId : null;
+      return {
+        base: base(m),
+        path: { id: path.id, title: path.title },
+        analytics: pathAnalytics(m.db, path.id),
+        assignments: list,
+        report: shown === null ? null : pathAssignmentReport(m.db, m.viewer, shown, { page: positive(query.get("page")) ?? 1 }),
+      };
+    });
+}
+
+export type PathReportData = SerializeFrom<ReturnType<ReturnType<typeof pathReportLoader>>>;
+
+/** Every open person of a path assignment with their due day, state and each step's state, as CSV. */
+export function pathReportCsvLoader(area: Area) {
+  return ({ request, context, params }: LoaderFunctionArgs) =>
+    withManagedOrganization(request, context, params, { area, capability: CAPABILITY }, async (m) => {
+      const path = pathFrom(m, params.pathId);
+      const id = positive(new URL(request.url).searchParams.get("assignment"));
+      const first = id === null ? null : pathAssignmentReport(m.db, m.viewer, id, { perPage: 1 });
+      if (!first || first.assignment.pathId !== path.id) throw new Response("Not Found", { status: 404 });
+      const all = pathAssignmentReport(m.db, m.viewer, id!, { perPage: Math.max(1, first.total) })!;
+      const t = await getFixedT(m.viewer.language);
+      const header = [t("paths.assign.person"), "E-mail", t("assigning.columns.dueOn"), t("assigning.columns.state")];
+      for (let i = 1; i <= all.steps; i++) header.push(t("paths.stepNumber", { number: i }));
+      const rows = all.people.map((p) => [
+        p.name,
+        p.email,
+        p.dueOn,
+        t(`assigning.state.${p.state}`),
+        ...p.steps.map((s) => t(`paths.stateName.${s}`)),
+      ]);
+      return csvResponse(`path-${path.id}-assignment-${id}.csv`, toCsv(header, rows));
+    });
 }
 
 /** What the assign form answers when refused: conform's reply, and the people an ambiguous search found. */

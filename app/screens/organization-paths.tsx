@@ -61,46 +61,7 @@ export function Paths() {
   );
 }
 
-/** Where people are on a path: how many, under way, done, the median time, and the step each is at. */
-function PathAnalytics({ analytics }: { analytics: PathEditorData["analytics"] }) {
-  const { t } = useTranslation();
-  return (
-    <section className="panel" aria-labelledby="path-analytics">
-      <h3 id="path-analytics">{t("paths.admin.analytics")}</h3>
-      <dl className="facts" data-testid="path-analytics">
-        <dt>{t("paths.admin.enrolled")}</dt>
-        <dd>{analytics.enrolled}</dd>
-        <dt>{t("paths.admin.inProgress")}</dt>
-        <dd>{analytics.inProgress}</dd>
-        <dt>{t("paths.admin.completed")}</dt>
-        <dd>{analytics.completed}</dd>
-        <dt>{t("paths.admin.median")}</dt>
-        <dd>{analytics.medianDays === null ? "—" : t("paths.admin.days", { count: analytics.medianDays })}</dd>
-      </dl>
-      {analytics.steps.length ? (
-        <table className="table">
-          <caption>{t("paths.admin.whereStop")}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("paths.admin.step")}</th>
-              <th scope="col">{t("paths.admin.atStep")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {analytics.steps.map((s) => (
-              <tr key={s.id}>
-                <td>{t("paths.stepNumber", { number: s.number })}</td>
-                <td>{s.at}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
-    </section>
-  );
-}
-
-/** One path: its fields, its steps and its analytics (issue 49). */
+/** One path: its fields, its steps and its assignments (issue 49); its analytics are a page of their own. */
 export function EditPath() {
   const { t } = useTranslation();
   const data = useLoaderData<PathEditorData>();
@@ -115,13 +76,15 @@ export function EditPath() {
         <Link to={data.base}>← {t("paths.title")}</Link>
       </p>
       <h2>{data.path.title}</h2>
-      <p>
+      <p className="path-admin-links">
         <Link to={data.learnerUrl}>{t("paths.admin.asLearner")}</Link>
+        <Link to={`${data.base}/${data.path.id}/report`} data-testid="path-report-link">
+          {t("paths.admin.analytics")}
+        </Link>
       </p>
       <PathFieldsForm data={data} errors={reply?.form === "path" ? reply.result.error : undefined} />
       <PathStepsEditor data={data} failed={failed} />
       <PathAssignments data={data} failed={reply?.form === "assign" ? { errors: reply.result.error, choices: reply.choices } : null} />
-      <PathAnalytics analytics={data.analytics} />
       <div className="panel danger-zone">
         <Link to={`${data.base}/${data.path.id}/delete`} className="button danger" data-testid="delete-path">
           {t("paths.admin.delete")}

@@ -103,8 +103,14 @@ export async function benchPathReport({
       null,
     ],
     [
-      "the path editor with the report (its analytics over every enrolment too)",
-      `/dashboard/organizations/${folder.slice(4)}/paths/${pathId}?assignment=${seeded.assignmentId}`,
+      "the path editor (its assignments, no report)",
+      `/dashboard/organizations/${folder.slice(4)}/paths/${pathId}`,
+      { cookie: seeded.cookie },
+      null,
+    ],
+    [
+      "the path's analytics and people page (every enrolment's progress, a page of the report)",
+      `/dashboard/organizations/${folder.slice(4)}/paths/${pathId}/report?assignment=${seeded.assignmentId}`,
       { cookie: seeded.cookie },
       null,
     ],

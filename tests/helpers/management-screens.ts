@@ -38,6 +38,8 @@ export const EXCLUDED: Record<string, string> = {
   "/dashboard/organizations/:id/quizzes/:quizId/export": "a CSV download (a resource route without markup)",
   "/admin/organizations/:id/quizzes/:quizId/export": "a CSV download (a resource route without markup)",
   "/dashboard/organizations/:id/lrs/statements/export": "a CSV download (a resource route without markup)",
+  "/dashboard/organizations/:id/paths/:pathId/export": "a CSV download (a resource route without markup)",
+  "/admin/organizations/:id/paths/:pathId/export": "a CSV download (a resource route without markup)",
   "/admin/organizations/:id/lrs/statements/export": "a CSV download (a resource route without markup)",
   // Every tab shown has a route of its own ("checks every tab of an organization's screens" below), so these only answer 404.
   "/dashboard/organizations/:id/:tab": "the fallback for a tab without a route of its own",

@@ -103,7 +103,13 @@ describe("a learning path assigned", () => {
     expect(page.body).toContain('data-testid="path-cannot-open"');
     expect(page.body).toContain("3 people assigned cannot open Assigned secrets, a course of this path:");
     expect(page.body).toContain("Limited access to the course");
-    for (const m of members) expect(page.body).toContain(`data-person="${m}"`);
+    const report = await request(server.port, ORG, `${editor}/report?assignment=${assignment}`, { headers: { Cookie: admin } });
+    for (const m of members) expect(report.body).toContain(`data-person="${m}"`);
+    // The same people as CSV, each step's state in words.
+    const csv = await request(server.port, ORG, `${editor}/export?assignment=${assignment}`, { headers: { Cookie: admin } });
+    expect(csv.headers["content-type"]).toContain("text/csv");
+    expect(csv.body.split("\n")[0]).toContain("Step 2");
+    expect(csv.body).toContain(`${members[0]},2020-01-31,Overdue,open,locked`);
   });
 
   it("follows the group: someone joining is assigned, someone leaving is kept as history", async () => {
@@ -124,7 +130,7 @@ describe("a learning path assigned", () => {
   it("gives each person a due state and each step's, done when the path is, and tells the learner when it is due", async () => {
     const learner = members[0];
     // Overdue (the day has passed) with nothing done; then the first course done: still overdue, the step done.
-    const before = await request(server.port, ORG, `${editor}?assignment=${assignment}`, { headers: { Cookie: admin } });
+    const before = await request(server.port, ORG, `${editor}/report?assignment=${assignment}`, { headers: { Cookie: admin } });
     expect(before.body).toMatch(new RegExp(`data-person="${learner.replace(".", "\\.")}".*?data-state="overdue"`, "s"));
     const cookie = await cookieFor(insertSession(server, { organizationId: 1 }, { email: learner, kind: "web" }));
     const mine = await request(server.port, ORG, `/paths/${pathId}`, { headers: { Cookie: cookie } });
@@ -144,7 +150,7 @@ describe("a learning path assigned", () => {
       expect(done.status).toBe(200);
     }
     expect(rowsOf(assignment).find((r) => r.email === learner)?.completed_at).not.toBeNull();
-    const after = await request(server.port, ORG, `${editor}?assignment=${assignment}`, { headers: { Cookie: admin } });
+    const after = await request(server.port, ORG, `${editor}/report?assignment=${assignment}`, { headers: { Cookie: admin } });
     expect(after.body).toMatch(new RegExp(`data-person="${learner.replace(".", "\\.")}".*?data-state="done"`, "s"));
   });
 

@@ -156,7 +156,7 @@ describe("the admins' learning path screens", () => {
     expect((await post(at, { intent: "explode" })).status).toBe(400);
     const shown = await page(at);
     expect(shown.body).toContain("Step 1");
-    expect(shown.body).toContain('data-testid="path-analytics"');
+    expect((await page(`${at}/report`)).body).toContain('data-testid="path-analytics"');
   });
 
   it("delete the path, with its steps", async () => {

@@ -1,5 +1,4 @@
 import { Form, Link } from "@remix-run/react";
-import { StateBadge } from "~/components/assignment-state";
 import { ErrorList } from "~/components/form";
 import type { PathEditorData } from "~/screens/organization-paths.server";
 import { useTranslation } from "~/utils/translate";
@@ -82,59 +81,6 @@ function AssignForm({ groups, errors, choices }: { groups: PathEditorData["group
   );
 }
 
-/** The people of one assignment, a page at a time: their due day, their state and each step's. */
-function Report({ report, here }: { report: NonNullable<PathEditorData["report"]>; here: string }) {
-  const { t } = useTranslation();
-  const pages = Math.max(1, Math.ceil(report.total / report.perPage));
-  const at = (page: number) => `${here}?assignment=${report.assignment.id}&page=${page}#assignments`;
-  return (
-    <div className="path-report" data-testid="path-report">
-      <table className="table">
-        <caption>{t("paths.assign.report", { count: report.total })}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t("paths.assign.person")}</th>
-            <th scope="col">{t("assigning.columns.dueOn")}</th>
-            <th scope="col">{t("assigning.columns.state")}</th>
-            {Array.from({ length: report.steps }, (_, i) => (
-              <th scope="col" key={i}>
-                {t("paths.stepNumber", { number: i + 1 })}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {report.people.map((p) => (
-            <tr key={p.userId} data-person={p.email}>
-              <td>
-                {p.name}
-                <br />
-                <small>{p.email}</small>
-              </td>
-              <td>{p.dueOn}</td>
-              <td>
-                <StateBadge state={p.state} />
-              </td>
-              {p.steps.map((s, i) => (
-                <td key={i} data-step-state={s}>
-                  {t(`paths.stateName.${s}`)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {pages > 1 ? (
-        <nav aria-label={t("assigning.people.pages")} className="pager">
-          {report.page > 1 ? <Link to={at(report.page - 1)}>{t("assigning.people.previous")}</Link> : null}{" "}
-          <span>{t("assigning.people.page", { page: report.page, pages })}</span>{" "}
-          {report.page < pages ? <Link to={at(report.page + 1)}>{t("assigning.people.next")}</Link> : null}
-        </nav>
-      ) : null}
-    </div>
-  );
-}
-
 /**
  * A path's assignments on its editor (issue 49), as a course's: each with whom it is for, its due rule, its people
  * and how many are done, its people's report, removing it; the people who cannot open some of its courses; and the
@@ -167,7 +113,7 @@ export function PathAssignments({ data, failed }: { data: PathEditorData; failed
                 <td>{a.people}</td>
                 <td>{a.done}</td>
                 <td className="actions">
-                  <Link to={`${here}?assignment=${a.id}#assignments`}>{t("paths.assign.people")}</Link>{" "}
+                  <Link to={`${here}/report?assignment=${a.id}#people`}>{t("paths.assign.people")}</Link>{" "}
                   <Form method="post" className="inline-form">
                     <input type="hidden" name="assignmentId" value={a.id} />
                     <button type="submit" name="intent" value="unassign" className="danger">
@@ -194,7 +140,6 @@ export function PathAssignments({ data, failed }: { data: PathEditorData; failed
           </ul>
         </div>
       ))}
-      {data.report ? <Report report={data.report} here={here} /> : null}
       <AssignForm groups={data.groups} errors={failed?.errors} choices={failed?.choices} />
     </section>
   );
