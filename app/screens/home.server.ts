@@ -6,6 +6,7 @@ import { dueSoon } from "~/models/assignment-learner.server";
 import { carouselCourseRows, listCarousels } from "~/models/carousel.server";
 import { listVisibleCourses } from "~/models/course.server";
 import { findVisibleCourse } from "~/models/course-lookup.server";
+import { pathsDueSoon } from "~/models/paths/assignments.server";
 import { yourPaths } from "~/models/paths/learner.server";
 import { richTextToPlain } from "~/utils/sanitize.server";
 import { formatDate } from "~/utils/dates";
@@ -59,15 +60,28 @@ export async function loader({ context }: LoaderFunctionArgs) {
           .slice(0, HOME_PATH_LIMIT)
           .map((p) => ({ ...p, cover: cover(p.coverFileId) }))
       : [],
-    dueSoon: due.map((d) => ({
-      id: d.courseId,
-      title: d.title,
-      state: d.state,
-      // Local days, written out here like the other dates (a day at noon UTC is that day in any zone).
-      due: formatDate(`${d.dueOn}T12:00:00Z`, { timeZone: "UTC" }),
-      done: d.completedAt ? formatDate(d.completedAt) : null,
-      locked: !d.access.allowed,
-    })),
+    dueSoon: [
+      // Assigned learning paths first (issue 49): each a program of several of the courses below.
+      ...(learnerId ? pathsDueSoon(db, viewer) : []).map((d) => ({
+        id: d.pathId,
+        path: true,
+        title: d.title,
+        state: d.state,
+        due: formatDate(`${d.dueOn}T12:00:00Z`, { timeZone: "UTC" }),
+        done: d.completedAt ? formatDate(d.completedAt) : null,
+        locked: false,
+      })),
+      ...due.map((d) => ({
+        id: d.courseId,
+        path: false,
+        title: d.title,
+        state: d.state,
+        // Local days, written out here like the other dates (a day at noon UTC is that day in any zone).
+        due: formatDate(`${d.dueOn}T12:00:00Z`, { timeZone: "UTC" }),
+        done: d.completedAt ? formatDate(d.completedAt) : null,
+        locked: !d.access.allowed,
+      })),
+    ],
     // Started and not finished, most recently watched first.
     continueWatching: cards(recent)
       .filter((c) => (c.progress ?? 0) < 100)

@@ -136,6 +136,10 @@ describe("a learning path assigned", () => {
     const mine = await request(server.port, ORG, `/paths/${pathId}`, { headers: { Cookie: cookie } });
     expect(mine.body).toContain('data-testid="path-due"');
     expect(mine.body).toContain("Assigned to you, due ");
+    // And first in "Due soon" on their home, overdue, linking to the path.
+    const home = await request(server.port, ORG, "/", { headers: { Cookie: cookie } });
+    expect(home.body).toMatch(/data-path="Assigned path" data-state="overdue"/);
+    expect(home.body).toContain(`href="/paths/${pathId}"`);
     // Completing both courses finishes the path, and the assignment's row with it.
     const token = insertSession(server, { organizationId: 1 }, { email: learner, kind: "api" });
     // Let into the group the second course is open to, so they can finish.

@@ -19,8 +19,15 @@ export function DueSoon({ items }: { items: OrganizationHome["dueSoon"] }) {
       {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must take focus */}
       <ul className="row-track due-list" tabIndex={0} aria-labelledby="due-soon-title">
         {items.map((item) => (
-          <li key={item.id} className={`due-item due-${item.state.replace("_", "-")}`} data-course={item.title} data-state={item.state}>
-            <ListLink to={`/courses/${item.id}`} className="due-link">
+          <li
+            key={`${item.path ? "path" : "course"}-${item.id}`}
+            className={`due-item due-${item.state.replace("_", "-")}`}
+            data-course={item.path ? undefined : item.title}
+            data-path={item.path ? item.title : undefined}
+            data-state={item.state}
+          >
+            <ListLink to={item.path ? `/paths/${item.id}` : `/courses/${item.id}`} className="due-link">
+              {item.path ? <span className="path-kicker">{t("paths.kicker")} </span> : null}
               {item.title}
             </ListLink>
             <p className="due-date">

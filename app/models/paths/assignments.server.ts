@@ -11,7 +11,7 @@ import {
   pathEnrolments,
   users,
 } from "../../../db/tenant";
-import { isPathVisible } from "../../access/paths";
+import { isPathVisible, visiblePathsPrepared } from "../../access/paths";
 import { mayAssign } from "../../access/rules";
 import type { Viewer } from "../../access/viewer";
 import { whoCannotOpen, type CannotOpen } from "../assignment-access.server";
@@ -19,7 +19,7 @@ import { assignmentState, localToday, type AssignmentTarget, type DueRule } from
 import { MAX_DUE_DAYS } from "../forms/assignments";
 import { isDate } from "../../utils/calendar";
 import type { PathCompleted } from "../events.server";
-import { stepRules } from "./enrolments.server";
+import { completionTimes, stepRules } from "./enrolments.server";
 
 /*
  * Learning paths assigned (issue 49, docs/decisions/045-learning-paths.md) exactly as courses are (decision 035):
@@ -239,4 +239,46 @@ export function pathDueFor(
   ).get({ userId, pathId });
   if (!row) return null;
   return { dueOn: row.dueOn, completedAt: row.completedAt, state: assignmentState(row, started, localToday(db, now)) };
+}
+
+/**
+ * A learner's assigned paths for the home's "Due soon" (issue 49), as its courses are: open ones by due day, then those
+ * done within `doneWithinDays`. One prepared read by the person's id (`path_assignment_people_user_idx`) with the
+ * paths they still see; nothing more for someone with no path assigned.
+ */
+export function pathsDueSoon(
+  db: TenantConn,
+  viewer: Viewer,
+  { now = new Date(), doneWithinDays = 14 }: { now?: Date; doneWithinDays?: number } = {},
+) {
+  const person = viewer.person;
+  if (!person) return [];
+  const rule = visiblePathsPrepared(viewer);
+  const rows = preparedOnce(db, `paths.dueSoon.${rule.key}`, () =>
+    db
+      .select({
+        pathId: pathAssignments.pathId,
+        title: learningPaths.title,
+        dueOn: pathAssignmentPeople.dueOn,
+        completedAt: pathAssignmentPeople.completedAt,
+      })
+      .from(pathAssignmentPeople)
+      .innerJoin(pathAssignments, eq(pathAssignments.id, pathAssignmentPeople.assignmentId))
+      .innerJoin(learningPaths, eq(learningPaths.id, pathAssignments.pathId))
+      .where(and(eq(pathAssignmentPeople.userId, sql.placeholder("userId")), sql`${pathAssignmentPeople.leftAt} is null`, rule.where))
+      .orderBy(asc(pathAssignmentPeople.dueOn))
+      .prepare(),
+  ).all({ userId: person.id, ...rule.params });
+  if (rows.length === 0) return [];
+  const today = localToday(db, now);
+  const since = new Date(now.getTime() - doneWithinDays * 86_400_000);
+  const seen = new Set<number>();
+  const ordered = [...rows.filter((r) => !r.completedAt), ...rows.filter((r) => r.completedAt && r.completedAt >= since)];
+  return ordered.flatMap((r) => {
+    if (seen.has(r.pathId)) return [];
+    seen.add(r.pathId);
+    const started =
+      r.completedAt !== null || stepRules(db, r.pathId).some((s) => s.courseIds.some((c) => completionTimes(db, person.id).has(c)));
+    return [{ pathId: r.pathId, title: r.title, dueOn: r.dueOn, completedAt: r.completedAt, state: assignmentState(r, started, today) }];
+  });
 }
