@@ -7,8 +7,9 @@ import { cookieFor, insertSession } from "../helpers/sessions";
 
 /**
  * Learning paths in Chromium, with JavaScript on and off (issue 49): an admin makes a path on the editor (its
- * fields, then a course step and a choice step), a learner finds it, starts it, follows "Continue" lesson by
- * lesson through its courses, and ends on the path's certificate. Each run has its own courses, path and learner.
+ * fields, then a course step and a choice step) and assigns it to a learner by their e-mail; the learner finds it due
+ * soon on their home, follows "Continue" lesson by lesson through its courses, and ends on the path's certificate.
+ * Each run has its own courses, path and learner. (Enrolling by oneself is tests/integration/path-pages.test.ts's.)
  */
 const ORG = "acme.localhost";
 let server: InProcessServer;
@@ -55,7 +56,7 @@ describe.each([
 ])("a learning path with JavaScript $javascript", ({ javascript, run, learner }) => {
   let pathUrl: string;
 
-  it("is made by an admin on the editor: its fields, a course step and a choice of two", async () => {
+  it("is made by an admin on the editor (its fields, a course step and a choice of two) and assigned to a learner", async () => {
     const courses = await coursesFor(run);
     const page = await signedIn("admin@acme.test", javascript);
     await page.goto(`${origin}/dashboard/organizations/1/paths`, { waitUntil: "load" });
@@ -80,15 +81,22 @@ describe.each([
     expect(steps[1]).toContain("Electives");
     expect(steps[1]).toContain(`${run} Elective B`);
     pathUrl = `/paths/${id}`;
+    // Assigned to the learner by their e-mail, due seven days after.
+    await page.type("#assign-person", learner);
+    await page.click('input[name="due"][value="days"]');
+    await page.type("#assign-days", "7");
+    await clickAndWait(page, '[data-testid="assign-path"]');
+    expect(await page.$eval('[data-testid="path-assignments"]', (el) => el.textContent)).toContain(learner);
     await page.browserContext().close();
   });
 
-  it("is started by a learner, followed lesson by lesson, and ends on its certificate", async () => {
+  it("is followed by the learner it is assigned to from their home, lesson by lesson, to its certificate", async () => {
     const page = await signedIn(learner, javascript);
-    await page.goto(`${origin}/paths`, { waitUntil: "load" });
-    await clickAndWait(page, `[data-path="${run} path"] a`);
+    // The assigned path is due soon on their home, and they are on it already.
+    await page.goto(`${origin}/`, { waitUntil: "load" });
+    await clickAndWait(page, `[data-testid="due-soon"] [data-path="${run} path"] a`);
     expect(pathOf(page)).toBe(pathUrl);
-    await clickAndWait(page, '[data-testid="path-enrol"]');
+    expect(await page.$eval('[data-testid="path-due"]', (el) => el.textContent)).toContain("Assigned to you, due");
     expect(await page.$eval('[data-testid="path-progress"]', (el) => el.textContent)).toContain("0 % done");
     // Continue leads to the next lesson; marking it complete finishes its course, and the path moves on.
     for (const expected of [`${run} Basics lesson`, `${run} Elective A lesson`]) {
