@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, SerializeFrom } from "@remix-run/node";
 import { z } from "zod";
-import { mayEnrolInPath } from "~/access/paths";
+import { isPathVisible, mayEnrolInPath } from "~/access/paths";
+import { localToday } from "~/models/assignment.server";
 import { learnerContext } from "~/kernel/learner.server";
 import { certificateForPath } from "~/models/certificate.server";
 import { pathDueFor } from "~/models/paths/assignments.server";
-import { enrolInPath } from "~/models/paths/enrolments.server";
+import { enrolInPath, pathExpired, renewPath } from "~/models/paths/enrolments.server";
 import { pathCatalogue, pathPage, yourPaths, type PathCard } from "~/models/paths/learner.server";
 import { getPath } from "~/models/paths/paths.server";
 import { formatDate } from "~/utils/dates";
@@ -81,6 +82,11 @@ export async function pathLoader({ request, context, params }: LoaderFunctionArg
     assigned: enrolment?.source === "assigned",
     percent: progress ? (enrolment?.completedAt ? 100 : progress.percent) : null,
     doneOn: enrolment?.completedAt ? formatDate(enrolment.completedAt, { locale }) : null,
+    // Recertification: a completion that expired, which the person may renew by taking the path again.
+    expiredOn:
+      enrolment && pathExpired(enrolment, localToday(db, new Date()))
+        ? formatDate(`${enrolment.expiresOn}T12:00:00Z`, { timeZone: "UTC" })
+        : null,
     due: dueView(person && enrolment ? pathDueFor(db, person.id, path.id, { started: (progress?.percent ?? 0) > 0 }) : null),
     certificateId: person && enrolment?.completedAt ? (certificateForPath(db, person.id, path.id)?.id ?? null) : null,
     next: page.next,
@@ -107,7 +113,7 @@ function dueView(due: ReturnType<typeof pathDueFor>) {
 export type PathPageData = SerializeFrom<typeof pathLoader>;
 export type PathsPageData = SerializeFrom<typeof pathsLoader>;
 
-const actionSchema = z.object({ intent: z.literal("enrol") });
+const actionSchema = z.object({ intent: z.enum(["enrol", "renew"]) });
 
 /** Enrolment by the learner, where the path takes it; back to the path's page. */
 export async function pathAction({ request, context, params }: ActionFunctionArgs) {
@@ -115,9 +121,15 @@ export async function pathAction({ request, context, params }: ActionFunctionArg
   const id = pathId(params);
   if (!person) throw redirect(`/auth/login?${new URLSearchParams({ redirectTo: `/paths/${id}` })}`);
   const path = getPath(db, id);
-  if (!path || !mayEnrolInPath(db, viewer, path)) throw new Response("Not Found", { status: 404 });
+  if (!path || !isPathVisible(db, viewer, path)) throw new Response("Not Found", { status: 404 });
   const parsed = actionSchema.safeParse(Object.fromEntries(await readForm(request, context)));
   if (!parsed.success) throw await formRefusal(context, 400);
-  enrolInPath(db, { pathId: path.id, userId: person.id, source: "self" });
+  if (parsed.data.intent === "renew") {
+    // Taking an expired path again (recertification): only the person's own, once it has expired.
+    if (!renewPath(db, { pathId: path.id, userId: person.id })) throw new Response("Conflict", { status: 409 });
+  } else {
+    if (!mayEnrolInPath(db, viewer, path)) throw new Response("Not Found", { status: 404 });
+    enrolInPath(db, { pathId: path.id, userId: person.id, source: "self" });
+  }
   throw redirect(`/paths/${path.id}`, 303);
 }

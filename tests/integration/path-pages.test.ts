@@ -168,4 +168,32 @@ describe("the learner's learning path pages", () => {
       db.close();
     }
   });
+
+  it("offer to take an expired path again, which starts its next cycle (and refuse it before it expires)", async () => {
+    expect((await postForm(server, ORG, `/paths/${pathId}`, { intent: "renew" }, cookie)).status).toBe(409);
+    execTenant(
+      server,
+      1,
+      "update path_enrolments set completed_at = unixepoch() - 400 * 86400, expires_on = '2020-01-01' where path_id = ? and user_id = (select id from users where email = ?)",
+      pathId,
+      "priya.garcia.1@acme.test",
+    );
+    const expired = await page(`/paths/${pathId}`);
+    expect(text(expired.body)).toContain("Your completion expired on 1. jan. 2020");
+    expect(expired.body).toMatch(/<button[^>]*name="intent"[^>]*value="renew"/);
+    expect((await postForm(server, ORG, `/paths/${pathId}`, { intent: "renew" }, cookie)).status).toBe(303);
+    const db = tenantDb(server, 1);
+    try {
+      const row = db
+        .prepare(
+          "select cycle, completed_at, expires_on from path_enrolments where path_id = ? and user_id = (select id from users where email = ?)",
+        )
+        .get(pathId, "priya.garcia.1@acme.test");
+      expect(row).toEqual({ cycle: 2, completed_at: null, expires_on: null });
+    } finally {
+      db.close();
+    }
+    // The course completed in the first cycle does not count in the second.
+    expect(text((await page(`/paths/${pathId}`)).body)).toContain("0 % done");
+  });
 });

@@ -13,7 +13,14 @@ import {
   users,
 } from "../../db/tenant";
 import { ensureLeaderboard } from "~/models/points.server";
-import { completePathsAfterCourse, enrolInPath, progressOnPath, settledProgressOnPath, stepRules } from "~/models/paths/enrolments.server";
+import {
+  completePathsAfterCourse,
+  enrolInPath,
+  progressOnPath,
+  renewPath,
+  settledProgressOnPath,
+  stepRules,
+} from "~/models/paths/enrolments.server";
 import { subscribeLearningEvents } from "~/models/subscribers.server";
 import { tenantDatabasePerTest } from "../helpers/tenant-database";
 
@@ -156,5 +163,37 @@ describe("a learning path's enrolments", () => {
         .all()
         .map((b) => b.badgeId),
     ).toEqual([badge]);
+  });
+
+  it("is taken again once its completion expires: a new cycle where only new completions count, and its own certificate", () => {
+    const { db } = tenant;
+    ensureLeaderboard(db);
+    const id = path("Yearly", [{ courseIds: [courseIds[0]] }]);
+    db.update(learningPaths).set({ allowCertificates: true, validityMonths: 12 }).where(eq(learningPaths.id, id)).run();
+    enrolInPath(db, { pathId: id, userId, source: "self", now: T0 });
+    expect(complete(courseIds[0], 1)).toEqual([id]);
+    // Not expired yet: nothing to renew.
+    expect(renewPath(db, { pathId: id, userId, now: at(30) })).toBe(false);
+    const renewedAt = at(400);
+    expect(renewPath(db, { pathId: id, userId, now: renewedAt })).toBe(true);
+    const renewed = progressOnPath(db, { pathId: id, userId, now: renewedAt })!;
+    expect(renewed.enrolment).toMatchObject({ cycle: 2, completedAt: null, expiresOn: null, enrolledAt: renewedAt });
+    // The course completed a year ago no longer counts; its renewal is open, so its lessons count again.
+    expect(renewed.progress.percent).toBe(0);
+    expect(db.select().from(courseCompletions).where(eq(courseCompletions.userId, userId)).get()?.renewalStartedAt).toEqual(renewedAt);
+    // Completed again: the path is done in its second cycle, with a second certificate.
+    db.update(courseCompletions)
+      .set({ completedAt: at(401), cycle: 2, renewalStartedAt: null })
+      .where(eq(courseCompletions.userId, userId))
+      .run();
+    expect(completePathsAfterCourse(db, { userId, courseId: courseIds[0], at: at(401) })).toEqual([id]);
+    expect(
+      db
+        .select({ cycle: certificates.cycle })
+        .from(certificates)
+        .where(eq(certificates.issuedForPathId, id))
+        .all()
+        .map((c) => c.cycle),
+    ).toEqual([1, 2]);
   });
 });

@@ -59,6 +59,15 @@ export function PathHeader({ data }: { data: PathPageData }) {
 
 function PathAction({ data }: { data: PathPageData }) {
   const { t } = useTranslation();
+  if (data.expiredOn)
+    return (
+      <Form method="post" className="path-renew">
+        <p data-testid="path-expired">{t("paths.expiredOn", { date: data.expiredOn })}</p>
+        <button type="submit" name="intent" value="renew" className="primary" data-testid="path-renew">
+          {t("paths.renew")}
+        </button>
+      </Form>
+    );
   if (data.certificateId)
     return (
       <Link to={`/profile/certificates/${data.certificateId}`} className="button primary" data-testid="path-certificate">

@@ -3,7 +3,7 @@ import type { TenantConn } from "../../../db/open";
 import { courseCompletions, courses, learningPaths, pathEnrolments, pathSteps } from "../../../db/tenant";
 import type { PathStepsInput } from "../forms/paths";
 import type { WriteResult } from "../resource";
-import { stepRules } from "./enrolments.server";
+import { countedCompletions, stepRules } from "./enrolments.server";
 import { setPathSteps } from "./paths.server";
 import { pathProgress } from "./progress";
 
@@ -138,7 +138,11 @@ export function pathAnalytics(db: TenantConn, pathId: number, now = new Date()) 
       days.push((e.completedAt.getTime() - e.enrolledAt.getTime()) / 86_400_000);
       continue;
     }
-    const progress = pathProgress(rules, { enrolledAt: e.enrolledAt, completedAt: byUser.get(e.userId) ?? new Map(), now });
+    const progress = pathProgress(rules, {
+      enrolledAt: e.enrolledAt,
+      completedAt: countedCompletions(byUser.get(e.userId) ?? new Map(), e),
+      now,
+    });
     const current = progress.steps.findIndex((s) => s.state === "open" || s.state === "waiting");
     if (current >= 0) at[current]++;
   }

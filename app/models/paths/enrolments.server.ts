@@ -2,7 +2,8 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
 import { preparedOnce } from "../../../db/prepared";
 import { courseCompletions, learningPaths, pathEnrolments, pathStepCourses, pathSteps, type PathEnrolment } from "../../../db/tenant";
-import { expiryDay } from "../completion-cycle.server";
+import { expiryDay, openRenewal } from "../completion-cycle.server";
+import { dayIn } from "../../utils/calendar";
 import { publish, type CourseCompleted } from "../events.server";
 import { tenantTimeZone } from "../time-zone.server";
 import { pathProgress, type PathProgress, type StepRule } from "./progress";
@@ -70,13 +71,28 @@ export function completionTimes(db: TenantConn, userId: number): Map<number, Dat
   return new Map(rows.map((c) => [c.courseId, c.at]));
 }
 
+/**
+ * The course completions that count on an enrolment: all of them in its first cycle (a course done before enrolling
+ * counts), only those made since a renewal began in a later one (the path is taken again: renewPath).
+ */
+export function countedCompletions(completed: ReadonlyMap<number, Date>, enrolment: { cycle?: number; enrolledAt: Date }) {
+  if ((enrolment.cycle ?? 1) <= 1) return completed;
+  const since = enrolment.enrolledAt.getTime();
+  // After the renewal began: a completion of that same second is the earlier cycle's (times are kept to the second).
+  return new Map([...completed].filter(([, at]) => at.getTime() > since));
+}
+
 /** A person's progress on a path from their enrolment (read already), its steps and their completions. */
 export function progressOf(
   db: TenantConn,
-  enrolment: Pick<PathEnrolment, "pathId" | "userId" | "enrolledAt">,
-  { now = new Date(), completed = completionTimes(db, enrolment.userId) }: { now?: Date; completed?: Map<number, Date> } = {},
+  enrolment: Pick<PathEnrolment, "pathId" | "userId" | "enrolledAt"> & { cycle?: number },
+  { now = new Date(), completed = completionTimes(db, enrolment.userId) }: { now?: Date; completed?: ReadonlyMap<number, Date> } = {},
 ): PathProgress {
-  return pathProgress(stepRules(db, enrolment.pathId), { enrolledAt: enrolment.enrolledAt, completedAt: completed, now });
+  return pathProgress(stepRules(db, enrolment.pathId), {
+    enrolledAt: enrolment.enrolledAt,
+    completedAt: countedCompletions(completed, enrolment),
+    now,
+  });
 }
 
 /** A person's progress on a path they are enrolled in, or null when they are not. */
@@ -143,4 +159,35 @@ export function completePathsAfterCourse(tx: TenantConn, { userId, courseId, at 
     if (found?.progress.doneAt && markDone(tx, { pathId, userId, doneAt: found.progress.doneAt })) done.push(pathId);
   }
   return done;
+}
+
+/** Whether a person's completion of a path has expired on the organization's `today` (recertification). */
+export function pathExpired(enrolment: Pick<PathEnrolment, "completedAt" | "expiresOn">, today: string) {
+  return enrolment.completedAt !== null && enrolment.expiresOn !== null && enrolment.expiresOn < today;
+}
+
+/**
+ * Takes a path again once its completion has expired (recertification, as a course's: decision 035): a new cycle
+ * from `now`, in which only course completions made from then on count, and a renewal opened on each of its courses
+ * the person has completed, so their lessons count again. The earlier cycle's certificate stays. Answers false when
+ * there is nothing to renew (not enrolled, not done, or not expired).
+ */
+export function renewPath(db: TenantConn, { pathId, userId, now = new Date() }: { pathId: number; userId: number; now?: Date }): boolean {
+  const enrolment = db
+    .select()
+    .from(pathEnrolments)
+    .where(and(eq(pathEnrolments.pathId, pathId), eq(pathEnrolments.userId, userId)))
+    .get();
+  if (!enrolment || !pathExpired(enrolment, dayIn(tenantTimeZone(db), now))) return false;
+  const courseIds = [...new Set(stepRules(db, pathId).flatMap((r) => r.courseIds))];
+  return db.transaction((tx) => {
+    const renewed = tx
+      .update(pathEnrolments)
+      .set({ cycle: enrolment.cycle + 1, completedAt: null, expiresOn: null, enrolledAt: now })
+      .where(and(eq(pathEnrolments.pathId, pathId), eq(pathEnrolments.userId, userId), eq(pathEnrolments.cycle, enrolment.cycle)))
+      .run();
+    if (renewed.changes !== 1) return false;
+    for (const courseId of courseIds) openRenewal(tx, { userId, courseId, now });
+    return true;
+  });
 }

@@ -5,7 +5,7 @@ import { courseCompletions, courses, learningPaths, lessonProgress, lessons, pat
 import { isLessonHidden, visibleCourses } from "../../access/courses";
 import { isPathVisible, mayEnrolInPath, visiblePaths, visiblePathsPrepared } from "../../access/paths";
 import type { Viewer } from "../../access/viewer";
-import { completionTimes, progressOf, settledProgressOnPath, stepRules } from "./enrolments.server";
+import { completionTimes, countedCompletions, progressOf, settledProgressOnPath, stepRules } from "./enrolments.server";
 import { pathProgress, type PathProgress, type StepRule, type StepState } from "./progress";
 
 /*
@@ -55,6 +55,8 @@ function enrolmentsOf(db: TenantConn, viewer: Viewer, userId: number) {
         pathId: pathEnrolments.pathId,
         userId: pathEnrolments.userId,
         source: pathEnrolments.source,
+        cycle: pathEnrolments.cycle,
+        expiresOn: pathEnrolments.expiresOn,
         enrolledAt: pathEnrolments.enrolledAt,
         completedAt: pathEnrolments.completedAt,
         title: learningPaths.title,
@@ -75,7 +77,7 @@ export function yourPaths(db: TenantConn, viewer: Viewer, userId: number, now = 
   const completed = completionTimes(db, userId);
   const list = rows.map((e) => {
     const rules = stepRules(db, e.pathId);
-    const progress = pathProgress(rules, { enrolledAt: e.enrolledAt, completedAt: completed, now });
+    const progress = pathProgress(rules, { enrolledAt: e.enrolledAt, completedAt: countedCompletions(completed, e), now });
     const done = e.completedAt !== null || progress.doneAt !== null;
     return { id: e.pathId, title: e.title, coverFileId: e.coverFileId, ...size(rules), percent: done ? 100 : progress.percent, done };
   });

@@ -4,7 +4,7 @@ import { courseCompletions, pathAssignmentPeople, pathAssignments, pathEnrolment
 import { manageableGroupIds } from "../../access/rules";
 import type { Viewer } from "../../access/viewer";
 import { assignmentState, localToday, type AssignmentState } from "../assignment.server";
-import { stepRules } from "./enrolments.server";
+import { countedCompletions, stepRules } from "./enrolments.server";
 import { pathProgress, type StepState } from "./progress";
 
 /*
@@ -50,6 +50,7 @@ export function pathAssignmentReport(
       lastName: users.lastName,
       email: users.email,
       enrolledAt: pathEnrolments.enrolledAt,
+      cycle: pathEnrolments.cycle,
     })
     .from(pathAssignmentPeople)
     .innerJoin(users, eq(users.id, pathAssignmentPeople.userId))
@@ -82,7 +83,9 @@ export function pathAssignmentReport(
     }
   const today = localToday(db, now);
   const people: ReportRow[] = rows.map((r) => {
-    const progress = pathProgress(rules, { enrolledAt: r.enrolledAt ?? now, completedAt: completed.get(r.userId) ?? new Map(), now });
+    const enrolledAt = r.enrolledAt ?? now;
+    const counted = countedCompletions(completed.get(r.userId) ?? new Map(), { enrolledAt, cycle: r.cycle ?? 1 });
+    const progress = pathProgress(rules, { enrolledAt, completedAt: counted, now });
     const started = progress.steps.some((s) => s.completed > 0);
     return {
       userId: r.userId,
