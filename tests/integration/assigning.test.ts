@@ -78,8 +78,10 @@ const userId = (email: string) => one<{ id: number }>("select id from users wher
 
 beforeAll(async () => {
   server = await startInProcess();
-  // This file makes Nordlys's assignments itself: the demo's (scripts/demo/compliance.ts) are removed first.
+  // This file makes Nordlys's assignments itself: the demo's (scripts/demo/compliance.ts, and its learning paths'
+  // from scripts/demo/paths.ts) are removed first.
   execTenant(server, ORG_ID, "delete from assignments");
+  execTenant(server, ORG_ID, "delete from path_assignments");
   // A group admin of "Lager" (with the demo learner), and another group with someone else.
   for (const [email, first] of [
     ["gry@nordlys.test", "Gry"],
