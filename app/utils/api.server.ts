@@ -33,6 +33,22 @@ export async function apiNotFound(request: Request, context: AppLoadContext) {
   return apiError(404, { message: t("api.notFound"), code: "not_found" });
 }
 
+/** A 403 reply: the caller may not do this. */
+export async function apiForbidden(request: Request, context: AppLoadContext) {
+  const t = await apiT(request, context);
+  return apiError(403, { message: t("api.forbidden"), code: "forbidden" });
+}
+
+/** A 422 reply whose fields each carry one message, given as a translation key. */
+export async function apiRefusedFields(request: Request, context: AppLoadContext, fields: Record<string, string>) {
+  const t = await apiT(request, context);
+  return apiError(422, {
+    message: t("api.invalid"),
+    code: "invalid",
+    fields: Object.fromEntries(Object.entries(fields).map(([field, key]) => [field, [t(key)]])),
+  });
+}
+
 /** A 422 reply with one translated message per field. */
 export async function apiInvalid(request: Request, context: AppLoadContext, error: ZodError) {
   const t = await apiT(request, context);

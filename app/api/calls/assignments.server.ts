@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import type { Viewer } from "~/access/viewer";
 import {
@@ -13,7 +12,7 @@ import { MAX_DUE_DAYS } from "~/models/forms/assignments";
 import { whoCannotOpen } from "~/models/assignment-access.server";
 import { getCourse } from "~/models/course.server";
 import type { TenantDb } from "~/models/database.server";
-import { apiError, apiNotFound, apiT } from "~/utils/api.server";
+import { apiForbidden, apiNotFound, apiRefusedFields } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
 import { call, deleted, E, guarded, id, isoDate, page, type ApiCall } from "../contract.server";
 
@@ -115,20 +114,6 @@ function view(a: AssignmentSummary) {
   };
 }
 
-async function invalid(request: Request, context: AppLoadContext, fields: Record<string, string>) {
-  const t = await apiT(request, context);
-  return apiError(422, {
-    message: t("api.invalid"),
-    code: "invalid",
-    fields: Object.fromEntries(Object.entries(fields).map(([field, key]) => [field, [t(key)]])),
-  });
-}
-
-async function forbidden(request: Request, context: AppLoadContext) {
-  const t = await apiT(request, context);
-  return apiError(403, { message: t("api.forbidden"), code: "forbidden" });
-}
-
 /** The model's field names as the body spells them. */
 const BODY_FIELDS: Record<string, string> = {
   courseId: "course_id",
@@ -208,18 +193,18 @@ export const assignmentCalls: ApiCall[] = [
     handler: async ({ request, context, viewer, body }) => {
       const db = context.db!;
       if ((body.user_id === undefined) === (body.group_id === undefined))
-        return invalid(request, context, { [body.user_id === undefined ? "user_id" : "group_id"]: "assigning.errors.target" });
+        return apiRefusedFields(request, context, { [body.user_id === undefined ? "user_id" : "group_id"]: "assigning.errors.target" });
       if ((body.due_date === undefined) === (body.due_days === undefined))
-        return invalid(request, context, { [body.due_date === undefined ? "due_date" : "due_days"]: "assigning.errors.due" });
+        return apiRefusedFields(request, context, { [body.due_date === undefined ? "due_date" : "due_days"]: "assigning.errors.due" });
       const target: AssignmentTarget =
         body.user_id !== undefined ? { kind: "person", userId: body.user_id } : { kind: "group", groupId: body.group_id! };
       const due =
         body.due_date !== undefined ? { kind: "date" as const, date: body.due_date } : { kind: "days" as const, days: body.due_days! };
       const result = createAssignment(db, viewer, { courseId: body.course_id, target, due });
       if (!result.ok) {
-        if (result.status === 403) return forbidden(request, context);
+        if (result.status === 403) return apiForbidden(request, context);
         if (result.status === 404) return apiNotFound(request, context);
-        return invalid(request, context, { [BODY_FIELDS[result.field ?? "courseId"] ?? "course_id"]: result.message });
+        return apiRefusedFields(request, context, { [BODY_FIELDS[result.field ?? "courseId"] ?? "course_id"]: result.message });
       }
       return {
         assignment: view(assignmentSummary(db, viewer, result.assignment.id)!),
@@ -266,7 +251,7 @@ export const assignmentCalls: ApiCall[] = [
       // One the caller may not manage does not exist for them.
       if (assignmentId === null || !assignmentSummary(db, viewer, assignmentId)) return apiNotFound(request, context);
       const removed = deleteAssignment(db, viewer, assignmentId);
-      if (!removed.ok) return removed.status === 403 ? forbidden(request, context) : apiNotFound(request, context);
+      if (!removed.ok) return removed.status === 403 ? apiForbidden(request, context) : apiNotFound(request, context);
       return { id: assignmentId, deleted: true };
     },
   }),

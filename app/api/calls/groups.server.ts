@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { isOrganizationAdmin } from "~/access/rules";
 import type { Viewer } from "~/access/viewer";
@@ -9,7 +8,7 @@ import { attachSchema } from "~/models/group-members.server";
 import { canManageGroup, deleteGroup, getGroup, groupView as groupReply, listGroups, saveGroup } from "~/models/group.server";
 import { ruleSchema, type RuleInput } from "~/models/forms/groups";
 import { addToGroup } from "~/models/group-membership.server";
-import { apiError, apiNotFound, apiT } from "~/utils/api.server";
+import { apiError, apiForbidden, apiNotFound, apiRefusedFields, apiT } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
 import { call, deleted, E, guarded, id, isoDate, page, type ApiCall } from "../contract.server";
 
@@ -28,16 +27,6 @@ const NOT_MANAGED = {
 };
 
 export const groupSearchQuery = pageSchema.extend({ q: z.string().trim().min(1).max(200) });
-
-async function forbidden(request: Request, context: AppLoadContext) {
-  const t = await apiT(request, context);
-  return apiError(403, { message: t("api.forbidden"), code: "forbidden" });
-}
-
-async function invalid(request: Request, context: AppLoadContext, field: string, message: string) {
-  const t = await apiT(request, context);
-  return apiError(422, { message: t("api.invalid"), code: "invalid", fields: { [field]: [t(message)] } });
-}
 
 /** `POST groups` / `PUT groups/{id}` body. `rules` (create only) are added in order. */
 export const groupBodySchema = z.object({
@@ -125,14 +114,16 @@ export const groupCalls: ApiCall[] = [
       body: { name: "Warehouse", rule_match: "all", rules: [{ field: "email", operator: "ends_with", value: "@warehouse.example.com" }] },
       reply: groupExample,
     },
-    before: ({ request, context, viewer }) => (isOrganizationAdmin(viewer) ? undefined : forbidden(request, context)),
+    before: ({ request, context, viewer }) => (isOrganizationAdmin(viewer) ? undefined : apiForbidden(request, context)),
     handler: async ({ request, context, body }) => {
       const db = context.db!;
       const rules: RuleInput[] = [];
       for (const [i, raw] of body.rules.entries()) {
         const rule = ruleSchema.safeParse(raw);
         if (!rule.success)
-          return invalid(request, context, `rules.${i}.${rule.error.issues[0].path.join(".")}`, rule.error.issues[0].message);
+          return apiRefusedFields(request, context, {
+            [`rules.${i}.${rule.error.issues[0].path.join(".")}`]: rule.error.issues[0].message,
+          });
         rules.push(rule.data);
       }
       let refused: { field: string; message: string } | null = null;
@@ -159,7 +150,7 @@ export const groupCalls: ApiCall[] = [
       })();
       if (!created) {
         const { field, message } = refused as unknown as { field: string; message: string };
-        return invalid(request, context, field, message);
+        return apiRefusedFields(request, context, { [field]: message });
       }
       return groupReply(db, created);
     },
@@ -203,7 +194,7 @@ export const groupCalls: ApiCall[] = [
     example: { body: { name: "Warehouse (north)" }, reply: { ...groupExample, name: "Warehouse (north)" } },
     before: ({ request, context, params, viewer }) => {
       if (!manageable(context.db!, viewer, params)) return apiNotFound(request, context);
-      if (!isOrganizationAdmin(viewer)) return forbidden(request, context);
+      if (!isOrganizationAdmin(viewer)) return apiForbidden(request, context);
     },
     handler: async ({ request, context, params, viewer, body }) => {
       const db = context.db!;
@@ -215,7 +206,7 @@ export const groupCalls: ApiCall[] = [
         ruleMatch: body.rule_match,
       });
       if (!saved) return apiNotFound(request, context);
-      if (!saved.ok) return invalid(request, context, "cover_file_id", saved.message);
+      if (!saved.ok) return apiRefusedFields(request, context, { ["cover_file_id"]: saved.message });
       return groupReply(db, saved.group);
     },
   }),
@@ -233,7 +224,7 @@ export const groupCalls: ApiCall[] = [
       const db = context.db!;
       const group = manageable(db, viewer, params);
       if (!group) return apiNotFound(request, context);
-      if (!isOrganizationAdmin(viewer)) return forbidden(request, context);
+      if (!isOrganizationAdmin(viewer)) return apiForbidden(request, context);
       deleteGroup(db, group.id);
       return { id: group.id, deleted: true };
     },
@@ -258,7 +249,7 @@ export const groupCalls: ApiCall[] = [
     handler: async ({ request, context, params, viewer, body }) => {
       const db = context.db!;
       const group = manageable(db, viewer, params)!;
-      if (!isOrganizationAdmin(viewer) && (body.admin_ids.length || body.course_ids.length)) return forbidden(request, context);
+      if (!isOrganizationAdmin(viewer) && (body.admin_ids.length || body.course_ids.length)) return apiForbidden(request, context);
       const result = db.transaction((tx) => {
         const added = addToGroup(tx, viewer, group.id, { userIds: body.user_ids, adminIds: body.admin_ids }, "api");
         if (!added.ok) return added;

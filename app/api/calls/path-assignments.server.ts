@@ -6,7 +6,7 @@ import { MAX_DUE_DAYS } from "~/models/forms/assignments";
 import { assignPath, pathAssignmentList, unassignPath } from "~/models/paths/assignments.server";
 import { pathAssignmentReport } from "~/models/paths/path-report.server";
 import { getPath } from "~/models/paths/paths.server";
-import { apiError, apiNotFound, apiT } from "~/utils/api.server";
+import { apiForbidden, apiNotFound, apiRefusedFields } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
 import { call, deleted, E, guarded, id, page, type ApiCall } from "../contract.server";
 import { idOf } from "../resource.server";
@@ -49,20 +49,6 @@ const example = {
   due: { kind: "days" as const, date: null, days: 30 },
   counts: { assigned: 14, done: 3 },
 };
-
-async function invalid(request: Request, context: AppLoadContext, fields: Record<string, string>) {
-  const t = await apiT(request, context);
-  return apiError(422, {
-    message: t("api.invalid"),
-    code: "invalid",
-    fields: Object.fromEntries(Object.entries(fields).map(([field, key]) => [field, [t(key)]])),
-  });
-}
-
-async function forbidden(request: Request, context: AppLoadContext) {
-  const t = await apiT(request, context);
-  return apiError(403, { message: t("api.forbidden"), code: "forbidden" });
-}
 
 const view = (a: ReturnType<typeof pathAssignmentList>[number], pathId: number) => ({
   id: a.id,
@@ -123,18 +109,18 @@ export const pathAssignmentCalls: ApiCall[] = [
       const path = await pathOf(request, context, params, viewer);
       if (!path) return apiNotFound(request, context);
       if ((body.user_id === undefined) === (body.group_id === undefined))
-        return invalid(request, context, { [body.user_id === undefined ? "user_id" : "group_id"]: "assigning.errors.target" });
+        return apiRefusedFields(request, context, { [body.user_id === undefined ? "user_id" : "group_id"]: "assigning.errors.target" });
       if ((body.due_date === undefined) === (body.due_days === undefined))
-        return invalid(request, context, { [body.due_date === undefined ? "due_date" : "due_days"]: "assigning.errors.due" });
+        return apiRefusedFields(request, context, { [body.due_date === undefined ? "due_date" : "due_days"]: "assigning.errors.due" });
       const target: AssignmentTarget =
         body.user_id !== undefined ? { kind: "person", userId: body.user_id } : { kind: "group", groupId: body.group_id! };
       const due =
         body.due_date !== undefined ? { kind: "date" as const, date: body.due_date } : { kind: "days" as const, days: body.due_days! };
       const made = assignPath(context.db!, viewer, { pathId: path.id, target, due });
       if (!made.ok) {
-        if (made.status === 403) return forbidden(request, context);
+        if (made.status === 403) return apiForbidden(request, context);
         const field = { userId: "user_id", groupId: "group_id", dueDate: "due_date", dueDays: "due_days" }[made.field ?? ""] ?? "group_id";
-        return invalid(request, context, { [field]: made.message });
+        return apiRefusedFields(request, context, { [field]: made.message });
       }
       return {
         assignment_id: made.assignmentId,
@@ -197,7 +183,7 @@ export const pathAssignmentCalls: ApiCall[] = [
     handler: async ({ request, context, params, viewer }) => {
       const assignmentId = await idOf(request, context, params);
       const removed = unassignPath(context.db!, viewer, assignmentId);
-      if (!removed.ok) return removed.status === 403 ? forbidden(request, context) : apiNotFound(request, context);
+      if (!removed.ok) return removed.status === 403 ? apiForbidden(request, context) : apiNotFound(request, context);
       return { id: assignmentId, deleted: true as const };
     },
   }),
