@@ -130,6 +130,8 @@ export function seedPathsDemo(db: TenantConn, { language, now }: { language: str
       published: true,
       allow_certificates: true,
       cover_file_id: coverOf(db, a),
+      // In the catalogue under its first course's category, so the category's page lists it.
+      category_id: db.select({ category: courses.categoryId }).from(courses).where(eq(courses.id, a)).get()?.category ?? null,
     }),
   );
   if (!made.ok) throw new Error(`demo path: ${made.message}`);

@@ -196,4 +196,15 @@ describe("the learner's learning path pages", () => {
     // The course completed in the first cycle does not count in the second.
     expect(text((await page(`/paths/${pathId}`)).body)).toContain("0 % done");
   });
+
+  it("list a category's paths on its page, which a visitor's kept copy follows at once", async () => {
+    const category = Number(execTenant(server, 1, "insert into categories (name) values ('Path shelf')").lastInsertRowid);
+    execTenant(server, 1, "update learning_paths set category_id = ? where id = ?", category, pathId);
+    // Asked for twice by a visitor: kept (server/page-cache.ts); then renamed by another connection.
+    for (let i = 0; i < 2; i++) expect((await page(`/categories/${category}`, "")).body).toContain("Field onboarding");
+    execTenant(server, 1, "update learning_paths set title = 'Field onboarding, renewed' where id = ?", pathId);
+    const shown = await page(`/categories/${category}`, "");
+    expect(shown.body).toContain('data-testid="category-paths"');
+    expect(shown.body).toContain("Field onboarding, renewed");
+  });
 });

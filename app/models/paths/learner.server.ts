@@ -43,6 +43,18 @@ export function pathCatalogue(db: TenantConn, viewer: Viewer): PathCard[] {
     .map((p) => ({ id: p.id, title: p.title, coverFileId: p.coverFileId, ...size(stepRules(db, p.id)), percent: null, done: false }));
 }
 
+/** The paths of a category the viewer sees, in the admins' order: the category's page lists them above its courses. */
+export function categoryPaths(db: TenantConn, viewer: Viewer, categoryId: number): PathCard[] {
+  const where = visiblePaths(viewer);
+  return db
+    .select()
+    .from(learningPaths)
+    .where(where ? and(eq(learningPaths.categoryId, categoryId), where) : eq(learningPaths.categoryId, categoryId))
+    .orderBy(asc(learningPaths.position), asc(learningPaths.id))
+    .all()
+    .map((p) => ({ id: p.id, title: p.title, coverFileId: p.coverFileId, ...size(stepRules(db, p.id)), percent: null, done: false }));
+}
+
 /**
  * The paths a person is on that the viewer still sees, most recently enrolled first: one prepared read by the
  * person's id (`path_enrolments_user_idx`), so a learner on no path costs the home page nothing more.
