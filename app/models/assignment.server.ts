@@ -62,6 +62,25 @@ export const dueOnSql = (today: string) =>
   sql`case when ${assignments.dueKind} = 'date' then ${assignments.dueDate} else date(${today}, '+' || ${assignments.dueDays} || ' days') end`;
 
 /**
+ * What an assignment names, checked the same way for a course and a learning path: the person or group exists in
+ * this organization, and the due rule is a real day or a number of days within bounds. A refusal, or null.
+ */
+export function refusedTargetOrDue(
+  db: TenantConn,
+  target: AssignmentTarget,
+  due: DueRule,
+): { ok: false; status: 400; field: string; message: string } | null {
+  if (target.kind === "person" && !db.select({ id: users.id }).from(users).where(eq(users.id, target.userId)).get())
+    return { ok: false, status: 400, field: "userId", message: "assignments.errors.person" };
+  if (target.kind === "group" && !db.select({ id: groups.id }).from(groups).where(eq(groups.id, target.groupId)).get())
+    return { ok: false, status: 400, field: "groupId", message: "assignments.errors.group" };
+  if (due.kind === "date" && !isDate(due.date)) return { ok: false, status: 400, field: "dueDate", message: "assignments.errors.dueDate" };
+  if (due.kind === "days" && (!Number.isInteger(due.days) || due.days < 0 || due.days > MAX_DUE_DAYS))
+    return { ok: false, status: 400, field: "dueDays", message: "assignments.errors.dueDays" };
+  return null;
+}
+
+/**
  * Assigns a course to a person or a group, due on a day or N days after each person is assigned. The
  * group's current members are assigned now (a course they already completed counts as done), later ones
  * when they join. Returns the people among them the access policy does not let open the course (a draft,
@@ -80,13 +99,8 @@ export function createAssignment(
   const course = db.select().from(courses).where(eq(courses.id, input.courseId)).get();
   // Only a course the assigner sees listed (a group admin does not learn of drafts or others' courses).
   if (!course || !isVisible(db, viewer, course)) return { ok: false, status: 400, field: "courseId", message: "assignments.errors.course" };
-  if (target.kind === "person" && !db.select({ id: users.id }).from(users).where(eq(users.id, target.userId)).get())
-    return { ok: false, status: 400, field: "userId", message: "assignments.errors.person" };
-  if (target.kind === "group" && !db.select({ id: groups.id }).from(groups).where(eq(groups.id, target.groupId)).get())
-    return { ok: false, status: 400, field: "groupId", message: "assignments.errors.group" };
-  if (due.kind === "date" && !isDate(due.date)) return { ok: false, status: 400, field: "dueDate", message: "assignments.errors.dueDate" };
-  if (due.kind === "days" && (!Number.isInteger(due.days) || due.days < 0 || due.days > MAX_DUE_DAYS))
-    return { ok: false, status: 400, field: "dueDays", message: "assignments.errors.dueDays" };
+  const refused = refusedTargetOrDue(db, target, due);
+  if (refused) return refused;
   const sameTarget = target.kind === "person" ? eq(assignments.userId, target.userId) : eq(assignments.groupId, target.groupId);
   if (
     db

@@ -62,30 +62,45 @@ export function issueCertificate(
   const user = tx.select().from(users).where(eq(users.id, userId)).get();
   if (!user) return null;
   const template = templateForCourse(tx, courseId);
+  return insertCertificateOnce(
+    tx,
+    {
+      userId,
+      courseId,
+      issuedForCourseId: courseId,
+      templateId: template?.id ?? null,
+      learnerName: learnerName(user),
+      courseTitle: course.title,
+      locale: user.language ?? "",
+      score: certificateScore(tx, userId, courseId),
+      layout: template?.layout ?? DEFAULT_LAYOUT,
+      issuedAt: at,
+      cycle,
+      expiresOn: completion?.expiresOn ?? null,
+    },
+    () => tx.select().from(certificates).where(ofCycle).get(),
+  );
+}
+
+/**
+ * Inserts a certificate (a course's or a learning path's) with a fresh public id, once: when its unique key is
+ * taken meanwhile (another path issued it), the one `existing` finds; a public id that collided is drawn again.
+ */
+export function insertCertificateOnce(
+  tx: TenantConn,
+  values: Omit<typeof certificates.$inferInsert, "publicId">,
+  existing: () => Certificate | undefined,
+): Certificate {
   for (let attempt = 0; attempt < 5; attempt++) {
     const row = tx
       .insert(certificates)
-      .values({
-        publicId: newPublicId(),
-        userId,
-        courseId,
-        issuedForCourseId: courseId,
-        templateId: template?.id ?? null,
-        learnerName: learnerName(user),
-        courseTitle: course.title,
-        locale: user.language ?? "",
-        score: certificateScore(tx, userId, courseId),
-        layout: template?.layout ?? DEFAULT_LAYOUT,
-        issuedAt: at,
-        cycle,
-        expiresOn: completion?.expiresOn ?? null,
-      })
+      .values({ ...values, publicId: newPublicId() })
       .onConflictDoNothing()
       .returning()
       .get();
     if (row) return row;
     // Either the certificate exists (another path issued it) or the random id collided: look, then retry.
-    const now = tx.select().from(certificates).where(ofCycle).get();
+    const now = existing();
     if (now) return now;
   }
   throw new Error("could not pick a unique certificate id");

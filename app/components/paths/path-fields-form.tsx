@@ -39,6 +39,36 @@ function Choice({
   );
 }
 
+/** A whole number with its bounds, a hint under it and the server's message. */
+function NumberField({
+  id,
+  name,
+  label,
+  hint,
+  range: [min, max],
+  value,
+  errors,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  hint: string;
+  range: [number, number];
+  value: number | "";
+  errors?: string[] | null;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} name={name} type="number" min={min} max={max} defaultValue={value} aria-describedby={`${id}-hint`} />
+      <p className="hint" id={`${id}-hint`}>
+        {hint}
+      </p>
+      <ErrorList id={`${id}-error`} errors={errors} />
+    </div>
+  );
+}
+
 function Check({ name, label, checked }: { name: string; label: string; checked: boolean }) {
   return (
     <div className="field checkbox">
@@ -101,22 +131,15 @@ export function PathFieldsForm({ data, errors }: { data: PathEditorData; errors:
           options={data.templates}
           errors={errors?.certificate_template_id}
         />
-        <div className="field">
-          <label htmlFor="path-points">{t("paths.admin.points")}</label>
-          <input
-            id="path-points"
-            name="points"
-            type="number"
-            min={0}
-            max={10_000}
-            defaultValue={path.points}
-            aria-describedby="path-points-hint"
-          />
-          <p className="hint" id="path-points-hint">
-            {t("paths.admin.pointsHint")}
-          </p>
-          <ErrorList id="path-points-error" errors={errors?.points} />
-        </div>
+        <NumberField
+          id="path-points"
+          name="points"
+          label={t("paths.admin.points")}
+          hint={t("paths.admin.pointsHint")}
+          range={[0, 10_000]}
+          value={path.points}
+          errors={errors?.points}
+        />
         <Choice
           id="path-badge"
           name="badge_id"
@@ -125,22 +148,15 @@ export function PathFieldsForm({ data, errors }: { data: PathEditorData; errors:
           options={data.badges}
           errors={errors?.badge_id}
         />
-        <div className="field">
-          <label htmlFor="path-validity">{t("paths.admin.validity")}</label>
-          <input
-            id="path-validity"
-            name="validity_months"
-            type="number"
-            min={1}
-            max={120}
-            defaultValue={path.validityMonths ?? ""}
-            aria-describedby="path-validity-hint"
-          />
-          <p className="hint" id="path-validity-hint">
-            {t("paths.admin.validityHint")}
-          </p>
-          <ErrorList id="path-validity-error" errors={errors?.validity_months} />
-        </div>
+        <NumberField
+          id="path-validity"
+          name="validity_months"
+          label={t("paths.admin.validity")}
+          hint={t("paths.admin.validityHint")}
+          range={[1, 120]}
+          value={path.validityMonths ?? ""}
+          errors={errors?.validity_months}
+        />
       </fieldset>
       <button type="submit" name="intent" value="save" className="primary" data-testid="save-path">
         {t("paths.admin.save")}

@@ -1,4 +1,4 @@
-import { asc, count, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
 import { courseCompletions, courses, learningPaths, pathEnrolments, pathSteps } from "../../../db/tenant";
 import type { PathStepsInput } from "../forms/paths";
@@ -60,18 +60,13 @@ export function courseChoices(db: TenantConn) {
 
 /** A path's steps as the editor and /api take them. */
 export function editableSteps(db: TenantConn, pathId: number): PathStepsInput["steps"] {
-  const rows = new Map(
-    db
-      .select()
-      .from(pathSteps)
-      .where(eq(pathSteps.pathId, pathId))
-      .all()
-      .map((s) => [s.id, s]),
-  );
-  return stepRules(db, pathId).map((rule) => {
-    const row = rows.get(rule.id)!;
-    return { kind: row.kind, title: row.title, course_ids: [...rule.courseIds], required: row.required, delay_days: row.delayDays };
-  });
+  return stepRules(db, pathId).map((rule) => ({
+    kind: rule.kind,
+    title: rule.title,
+    course_ids: [...rule.courseIds],
+    required: rule.required,
+    delay_days: rule.delayDays,
+  }));
 }
 
 /** One change of the editor: a step added, replaced, removed or moved (its index, from 0). */
@@ -122,7 +117,7 @@ export function pathAnalytics(db: TenantConn, pathId: number, now = new Date()) 
       .from(courseCompletions)
       .innerJoin(pathEnrolments, eq(pathEnrolments.userId, courseCompletions.userId))
       .where(
-        sql`${eq(pathEnrolments.pathId, pathId)} and ${inArray(courseCompletions.courseId, courseIds)} and ${isNotNull(courseCompletions.completedAt)}`,
+        and(eq(pathEnrolments.pathId, pathId), inArray(courseCompletions.courseId, courseIds), isNotNull(courseCompletions.completedAt)),
       )
       .all()) {
       const mine = byUser.get(c.userId) ?? new Map<number, Date>();

@@ -15,9 +15,7 @@ import { isPathVisible, visiblePathsPrepared } from "../../access/paths";
 import { mayAssign } from "../../access/rules";
 import type { Viewer } from "../../access/viewer";
 import { whoCannotOpen, type CannotOpen } from "../assignment-access.server";
-import { assignmentState, localToday, type AssignmentTarget, type DueRule } from "../assignment.server";
-import { MAX_DUE_DAYS } from "../forms/assignments";
-import { isDate } from "../../utils/calendar";
+import { assignmentState, localToday, refusedTargetOrDue, type AssignmentTarget, type DueRule } from "../assignment.server";
 import type { PathCompleted } from "../events.server";
 import { completionTimes, stepRules } from "./enrolments.server";
 
@@ -90,13 +88,8 @@ export function assignPath(
     return { ok: false, status: 403, message: "errors.forbidden" };
   const path = db.select().from(learningPaths).where(eq(learningPaths.id, input.pathId)).get();
   if (!path || !isPathVisible(db, viewer, path)) return { ok: false, status: 400, field: "pathId", message: "paths.assign.errors.path" };
-  if (target.kind === "person" && !db.select({ id: users.id }).from(users).where(eq(users.id, target.userId)).get())
-    return { ok: false, status: 400, field: "userId", message: "assignments.errors.person" };
-  if (target.kind === "group" && !db.select({ id: groups.id }).from(groups).where(eq(groups.id, target.groupId)).get())
-    return { ok: false, status: 400, field: "groupId", message: "assignments.errors.group" };
-  if (due.kind === "date" && !isDate(due.date)) return { ok: false, status: 400, field: "dueDate", message: "assignments.errors.dueDate" };
-  if (due.kind === "days" && (!Number.isInteger(due.days) || due.days < 0 || due.days > MAX_DUE_DAYS))
-    return { ok: false, status: 400, field: "dueDays", message: "assignments.errors.dueDays" };
+  const refused = refusedTargetOrDue(db, target, due);
+  if (refused) return refused;
   const sameTarget = target.kind === "person" ? eq(pathAssignments.userId, target.userId) : eq(pathAssignments.groupId, target.groupId);
   if (
     db
@@ -274,11 +267,12 @@ export function pathsDueSoon(
   const since = new Date(now.getTime() - doneWithinDays * 86_400_000);
   const seen = new Set<number>();
   const ordered = [...rows.filter((r) => !r.completedAt), ...rows.filter((r) => r.completedAt && r.completedAt >= since)];
+  // Whether each path is begun: its courses against the person's completions, read once for all of them.
+  const completed = completionTimes(db, person.id);
   return ordered.flatMap((r) => {
     if (seen.has(r.pathId)) return [];
     seen.add(r.pathId);
-    const started =
-      r.completedAt !== null || stepRules(db, r.pathId).some((s) => s.courseIds.some((c) => completionTimes(db, person.id).has(c)));
+    const started = r.completedAt !== null || stepRules(db, r.pathId).some((s) => s.courseIds.some((c) => completed.has(c)));
     return [{ pathId: r.pathId, title: r.title, dueOn: r.dueOn, completedAt: r.completedAt, state: assignmentState(r, started, today) }];
   });
 }

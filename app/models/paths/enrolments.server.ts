@@ -1,7 +1,15 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
 import { preparedOnce } from "../../../db/prepared";
-import { courseCompletions, learningPaths, pathEnrolments, pathStepCourses, pathSteps, type PathEnrolment } from "../../../db/tenant";
+import {
+  courseCompletions,
+  learningPaths,
+  pathEnrolments,
+  pathStepCourses,
+  pathSteps,
+  type PathEnrolment,
+  type PathStep,
+} from "../../../db/tenant";
 import { expiryDay, openRenewal } from "../completion-cycle.server";
 import { dayIn } from "../../utils/calendar";
 import { publish, type CourseCompleted } from "../events.server";
@@ -15,14 +23,23 @@ import { pathProgress, type PathProgress, type StepRule } from "./progress";
  * Who may enrol, and in what, is app/access's to say before these are called.
  */
 
+/** A step as its path's pages show it: its rule, and its kind and title (a choice's own). */
+export type PathStepRule = StepRule & { kind: PathStep["kind"]; title: string };
+
 /**
  * A path's steps in order, each with its courses in order: two prepared reads (db/prepared.ts), as the learner's
  * home and course pages make them for each path the person is on.
  */
-export function stepRules(db: TenantConn, pathId: number): StepRule[] {
+export function stepRules(db: TenantConn, pathId: number): PathStepRule[] {
   const steps = preparedOnce(db, "paths.steps", () =>
     db
-      .select({ id: pathSteps.id, required: pathSteps.required, delayDays: pathSteps.delayDays })
+      .select({
+        id: pathSteps.id,
+        required: pathSteps.required,
+        delayDays: pathSteps.delayDays,
+        kind: pathSteps.kind,
+        title: pathSteps.title,
+      })
       .from(pathSteps)
       .where(eq(pathSteps.pathId, sql.placeholder("pathId")))
       .orderBy(asc(pathSteps.position))
@@ -42,6 +59,8 @@ export function stepRules(db: TenantConn, pathId: number): StepRule[] {
     id: s.id,
     required: s.required,
     delayDays: s.delayDays,
+    kind: s.kind,
+    title: s.title,
     courseIds: courses.filter((c) => c.stepId === s.id).map((c) => c.courseId),
   }));
 }

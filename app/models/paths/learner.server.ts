@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
 import { preparedOnce } from "../../../db/prepared";
-import { courseCompletions, courses, learningPaths, lessonProgress, lessons, pathEnrolments, pathSteps } from "../../../db/tenant";
+import { courseCompletions, courses, learningPaths, lessonProgress, lessons, pathEnrolments } from "../../../db/tenant";
 import { isLessonHidden, visibleCourses } from "../../access/courses";
 import { isPathVisible, mayEnrolInPath, visiblePaths, visiblePathsPrepared } from "../../access/paths";
 import type { Viewer } from "../../access/viewer";
@@ -147,14 +147,6 @@ export function pathPage(db: TenantConn, viewer: Viewer, pathId: number, userId:
   const path = db.select().from(learningPaths).where(eq(learningPaths.id, pathId)).get();
   if (!path || !isPathVisible(db, viewer, path)) return null;
   const rules = stepRules(db, path.id);
-  const stepRows = new Map(
-    db
-      .select()
-      .from(pathSteps)
-      .where(eq(pathSteps.pathId, path.id))
-      .all()
-      .map((s) => [s.id, s]),
-  );
   const courseIds = [...new Set(rules.flatMap((r) => r.courseIds))];
   const seenWhere = visibleCourses(viewer);
   const seen = new Map(
@@ -171,12 +163,11 @@ export function pathPage(db: TenantConn, viewer: Viewer, pathId: number, userId:
   const progress: PathProgress | null = found?.progress ?? null;
   const completed = new Set(progress && userId !== null ? completedAmong(db, userId, courseIds) : []);
   const steps: PathPageStep[] = rules.map((rule, index) => {
-    const row = stepRows.get(rule.id)!;
     return {
       id: rule.id,
       number: index + 1,
-      kind: row.kind,
-      title: row.title,
+      kind: rule.kind,
+      title: rule.title,
       required: progress?.steps[index].required ?? Math.max(1, Math.min(rule.required, rule.courseIds.length || 1)),
       delayDays: rule.delayDays,
       courses: rule.courseIds.map((id) => ({ id, title: seen.get(id) ?? null, completed: completed.has(id) })),

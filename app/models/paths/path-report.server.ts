@@ -92,7 +92,7 @@ export function pathAssignmentReport(
       name: `${r.firstName} ${r.lastName}`.trim() || r.email,
       email: r.email,
       dueOn: r.dueOn,
-      state: assignmentState({ dueOn: r.dueOn, completedAt: r.completedAt ?? (progress.doneAt ? progress.doneAt : null) }, started, today),
+      state: assignmentState({ dueOn: r.dueOn, completedAt: r.completedAt ?? progress.doneAt }, started, today),
       steps: progress.steps.map((s) => s.state),
     };
   });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
 import { certificates, certificateTemplates, learningPaths, pathEnrolments, userBadges, users, type Certificate } from "../../../db/tenant";
-import { learnerName, newPublicId } from "../certificate-issuing.server";
+import { insertCertificateOnce, learnerName } from "../certificate-issuing.server";
 import { DEFAULT_LAYOUT } from "../certificate-templates.server";
 import type { PathCompleted } from "../events.server";
 import { award, recordActiveDay } from "../points.server";
@@ -32,34 +32,26 @@ export function issuePathCertificate(tx: TenantConn, { userId, pathId, at, cycle
     .from(pathEnrolments)
     .where(and(eq(pathEnrolments.pathId, pathId), eq(pathEnrolments.userId, userId)))
     .get();
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const row = tx
-      .insert(certificates)
-      .values({
-        publicId: newPublicId(),
-        userId,
-        courseId: null,
-        // A path's certificate is no course's: the one-per-course rule leaves it out (issued_for_path_id is set).
-        issuedForCourseId: 0,
-        issuedForPathId: pathId,
-        templateId: template?.id ?? null,
-        learnerName: learnerName(user),
-        courseTitle: path.title,
-        locale: user.language ?? "",
-        score: null,
-        layout: template?.layout ?? DEFAULT_LAYOUT,
-        issuedAt: at,
-        cycle,
-        expiresOn: enrolment?.expiresOn ?? null,
-      })
-      .onConflictDoNothing()
-      .returning()
-      .get();
-    if (row) return row;
-    const now = tx.select().from(certificates).where(ofCycle).get();
-    if (now) return now;
-  }
-  throw new Error("could not pick a unique certificate id");
+  return insertCertificateOnce(
+    tx,
+    {
+      userId,
+      courseId: null,
+      // A path's certificate is no course's: the one-per-course rule leaves it out (issued_for_path_id is set).
+      issuedForCourseId: 0,
+      issuedForPathId: pathId,
+      templateId: template?.id ?? null,
+      learnerName: learnerName(user),
+      courseTitle: path.title,
+      locale: user.language ?? "",
+      score: null,
+      layout: template?.layout ?? DEFAULT_LAYOUT,
+      issuedAt: at,
+      cycle,
+      expiresOn: enrolment?.expiresOn ?? null,
+    },
+    () => tx.select().from(certificates).where(ofCycle).get(),
+  );
 }
 
 /** The "path completed" points, once per path (renewals earn none, as a course's), and the path's badge. */
