@@ -2583,7 +2583,7 @@ export interface paths {
         };
         /**
          * Compliance report
-         * @description Per course (people assigned it) and per group (its current members' assigned courses): assigned, done, in progress, not started, overdue and expiring within 30 days, on the organization's local day. `course_id` and `group_id` narrow it. Group admins get their groups' current members.
+         * @description Per course (people assigned it), per learning path (people assigned it; none when narrowed to a course) and per group (its current members' assigned courses): assigned, done, in progress, not started, overdue and expiring within 30 days, on the organization's local day. `course_id` and `group_id` narrow it. Group admins get their groups' current members.
          *
          *     **Who:** Capability `read:analytics`.
          */
@@ -2605,7 +2605,7 @@ export interface paths {
         };
         /**
          * The people behind the compliance report
-         * @description Each person and assigned course matching the filters, overdue first: `course_id`, `group_id`, `state` (assigned, done, in_progress, not_started, overdue, expiring), `due_from` and `due_to` (local days), `q` (part of a name or e-mail address), `page`, `per_page`.
+         * @description Each person and assigned course matching the filters, overdue first: `course_id`, or `path_id` for the people of a learning path (each row then names the path, not a course), `group_id`, `state` (assigned, done, in_progress, not_started, overdue, expiring), `due_from` and `due_to` (local days), `q` (part of a name or e-mail address), `page`, `per_page`.
          *
          *     **Who:** Capability `read:analytics`.
          */
@@ -18771,6 +18771,7 @@ export interface operations {
                      *             "expiring": 1
                      *           }
                      *         ],
+                     *         "paths": [],
                      *         "groups": [
                      *           {
                      *             "group_id": 2,
@@ -18806,6 +18807,16 @@ export interface operations {
                             };
                             courses: {
                                 course_id: number;
+                                title: string;
+                                assigned: number;
+                                done: number;
+                                in_progress: number;
+                                not_started: number;
+                                overdue: number;
+                                expiring: number;
+                            }[];
+                            paths: {
+                                path_id: number;
                                 title: string;
                                 assigned: number;
                                 done: number;
@@ -18872,6 +18883,7 @@ export interface operations {
             query?: {
                 course_id?: string;
                 group_id?: string;
+                path_id?: string;
                 state?: "assigned" | "done" | "in_progress" | "not_started" | "overdue" | "expiring";
                 due_from?: string;
                 due_to?: string;
@@ -18902,6 +18914,8 @@ export interface operations {
                      *             "last_name": "Berg",
                      *             "course_id": 7,
                      *             "course_title": "Fire safety",
+                     *             "path_id": null,
+                     *             "path_title": null,
                      *             "state": "overdue",
                      *             "due_on": "2026-06-11",
                      *             "started": true,
@@ -18926,8 +18940,10 @@ export interface operations {
                                 email: string;
                                 first_name: string | null;
                                 last_name: string | null;
-                                course_id: number;
-                                course_title: string;
+                                course_id: number | null;
+                                course_title: string | null;
+                                path_id: number | null;
+                                path_title: string | null;
                                 /** @enum {string} */
                                 state: "overdue" | "not_started" | "in_progress" | "done";
                                 due_on: string;
@@ -20325,6 +20341,7 @@ export interface operations {
                      *             "allow_certificates": true,
                      *             "points": 50,
                      *             "validity_months": null,
+                     *             "reassign_days_before": 30,
                      *             "certificate_template_id": null,
                      *             "badge_id": null,
                      *             "position": 0,
@@ -20377,6 +20394,7 @@ export interface operations {
                                 allow_certificates: boolean;
                                 points: number;
                                 validity_months: number | null;
+                                reassign_days_before: number;
                                 certificate_template_id: number | null;
                                 badge_id: number | null;
                                 position: number;
@@ -20477,6 +20495,8 @@ export interface operations {
                     points?: number;
                     /** @default null */
                     validity_months?: number | null;
+                    /** @default 30 */
+                    reassign_days_before?: number;
                     /** @default null */
                     certificate_template_id?: number | null;
                     /** @default null */
@@ -20506,6 +20526,7 @@ export interface operations {
                      *         "allow_certificates": true,
                      *         "points": 50,
                      *         "validity_months": null,
+                     *         "reassign_days_before": 30,
                      *         "certificate_template_id": null,
                      *         "badge_id": null,
                      *         "position": 0,
@@ -20549,6 +20570,7 @@ export interface operations {
                             allow_certificates: boolean;
                             points: number;
                             validity_months: number | null;
+                            reassign_days_before: number;
                             certificate_template_id: number | null;
                             badge_id: number | null;
                             position: number;
@@ -20641,6 +20663,7 @@ export interface operations {
                      *             "allow_certificates": true,
                      *             "points": 50,
                      *             "validity_months": null,
+                     *             "reassign_days_before": 30,
                      *             "certificate_template_id": null,
                      *             "badge_id": null,
                      *             "position": 0,
@@ -20693,6 +20716,7 @@ export interface operations {
                                 allow_certificates: boolean;
                                 points: number;
                                 validity_months: number | null;
+                                reassign_days_before: number;
                                 certificate_template_id: number | null;
                                 badge_id: number | null;
                                 position: number;
@@ -20788,6 +20812,7 @@ export interface operations {
                      *         "allow_certificates": true,
                      *         "points": 50,
                      *         "validity_months": null,
+                     *         "reassign_days_before": 30,
                      *         "certificate_template_id": null,
                      *         "badge_id": null,
                      *         "position": 0,
@@ -20831,6 +20856,7 @@ export interface operations {
                             allow_certificates: boolean;
                             points: number;
                             validity_months: number | null;
+                            reassign_days_before: number;
                             certificate_template_id: number | null;
                             badge_id: number | null;
                             position: number;
@@ -20917,6 +20943,8 @@ export interface operations {
                     points?: number;
                     /** @default null */
                     validity_months?: number | null;
+                    /** @default 30 */
+                    reassign_days_before?: number;
                     /** @default null */
                     certificate_template_id?: number | null;
                     /** @default null */
@@ -20946,6 +20974,7 @@ export interface operations {
                      *         "allow_certificates": true,
                      *         "points": 50,
                      *         "validity_months": null,
+                     *         "reassign_days_before": 30,
                      *         "certificate_template_id": null,
                      *         "badge_id": null,
                      *         "position": 0,
@@ -20989,6 +21018,7 @@ export interface operations {
                             allow_certificates: boolean;
                             points: number;
                             validity_months: number | null;
+                            reassign_days_before: number;
                             certificate_template_id: number | null;
                             badge_id: number | null;
                             position: number;

@@ -286,8 +286,11 @@ export interface CompliancePerson {
   email: string;
   first_name: string | null;
   last_name: string | null;
-  course_id: number;
-  course_title: string;
+  /** The course assigned, or (app/models/compliance-paths.server.ts) the learning path: one pair is null. */
+  course_id: number | null;
+  course_title: string | null;
+  path_id: number | null;
+  path_title: string | null;
   state: ComplianceState;
   due_on: string;
   started: boolean;
@@ -295,7 +298,9 @@ export interface CompliancePerson {
   expires_on: string | null;
 }
 
-type PersonRow = Omit<CompliancePerson, "state" | "started" | "completed_at"> & {
+type PersonRow = Omit<CompliancePerson, "state" | "started" | "completed_at" | "course_id" | "course_title" | "path_id" | "path_title"> & {
+  course_id: number;
+  course_title: string;
   done: number;
   started: number;
   completed_at: number | null;
@@ -338,6 +343,8 @@ function toPerson(r: PersonRow, today: string): CompliancePerson {
     last_name: r.last_name,
     course_id: r.course_id,
     course_title: r.course_title,
+    path_id: null,
+    path_title: null,
     state: complianceStateOf({ done: r.done, dueOn: r.due_on, started: r.started }, today),
     due_on: r.due_on,
     started: Boolean(r.started),

@@ -8,6 +8,7 @@ import { addDays, dayIn } from "../utils/calendar";
 import { localToday } from "./assignment.server";
 import type { JobContext } from "./clone.server";
 import { completionOf, isExpired, openRenewal } from "./completion-cycle.server";
+import { pathRecertificationDue, reassignExpiringPaths } from "./paths/recertification.server";
 import { tenantTimeZone } from "./time-zone.server";
 
 /**
@@ -59,9 +60,13 @@ function dueForReassignment(db: TenantConn, today: string, limit: number): Candi
     limit ${limit}`);
 }
 
-/** Whether anyone is due for re-assignment on the clock `now` (the scheduler's cheap look before queueing the job). */
+/**
+ * Whether anyone is due for re-assignment of a course or a learning path on the clock `now` (the scheduler's
+ * cheap look before queueing the job).
+ */
 export function recertificationDue(db: TenantConn, now = new Date()) {
-  return dueForReassignment(db, localToday(db, now), 1).length > 0;
+  const today = localToday(db, now);
+  return dueForReassignment(db, today, 1).length > 0 || pathRecertificationDue(db, today);
 }
 
 /**
@@ -87,8 +92,9 @@ function reassign(db: TenantConn, c: Candidate, now: Date) {
 
 /**
  * Re-assigns everyone due on the clock `now`, a person at a time (each its own transaction, `pause` between
- * them so requests are answered meanwhile). Safe to run again or after an interruption: what was done is
- * not done twice. Returns how many were re-assigned by this run.
+ * them so requests are answered meanwhile): courses, then learning paths (app/models/paths/recertification.server.ts).
+ * Safe to run again or after an interruption: what was done is not done twice. Returns how many were
+ * re-assigned by this run.
  */
 export async function reassignExpiring(db: TenantConn, { now = new Date(), pause }: { now?: Date; pause?: () => Promise<void> } = {}) {
   const today = localToday(db, now);
@@ -96,7 +102,7 @@ export async function reassignExpiring(db: TenantConn, { now = new Date(), pause
   let reassigned = 0;
   for (;;) {
     const batch = dueForReassignment(db, today, 100).filter((c) => !tried.has(`${c.userId}:${c.courseId}:${c.expiresOn}`));
-    if (batch.length === 0) return { reassigned };
+    if (batch.length === 0) return { reassigned, paths: await reassignExpiringPaths(db, today, now, pause) };
     for (const c of batch) {
       tried.add(`${c.userId}:${c.courseId}:${c.expiresOn}`);
       if (reassign(db, c, now)) reassigned++;

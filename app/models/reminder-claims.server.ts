@@ -29,6 +29,8 @@ export const secondsAt = (name: string) => sql<Date>`${sql.placeholder(name)}`;
 /** A reminder's key: unique in `reminders`, never mailed twice. */
 export interface ReminderKey {
   userId: number;
+  /** A course's assignment or a learning path's (their ids are two sequences). */
+  subject: "course" | "path";
   assignmentId: number;
   kind: ReminderKind;
   dueOn: string;
@@ -51,12 +53,13 @@ export function markCutOffClaims(db: TenantDb) {
 export function reminderClaims(db: TenantDb) {
   const key = {
     userId: sql.placeholder("userId"),
+    subject: sql.placeholder("subject"),
     assignmentId: sql.placeholder("assignmentId"),
     kind: sql.placeholder("kind"),
     dueOn: sql.placeholder("dueOn"),
     week: sql.placeholder("week"),
   };
-  const target = [reminders.userId, reminders.assignmentId, reminders.kind, reminders.dueOn, reminders.week];
+  const target = [reminders.userId, reminders.subject, reminders.assignmentId, reminders.kind, reminders.dueOn, reminders.week];
   // A key not claimed yet, or one that failed and is due to be tried again.
   const claim = db
     .insert(reminders)

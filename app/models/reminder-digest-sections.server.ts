@@ -1,20 +1,32 @@
 import { and, eq, isNotNull, isNull, lt } from "drizzle-orm";
 import type { TenantDb } from "../../db/open";
-import { assignmentPeople, assignments, courses, groups, users } from "../../db/tenant";
+import {
+  assignmentPeople,
+  assignments,
+  courses,
+  groups,
+  learningPaths,
+  pathAssignmentPeople,
+  pathAssignments,
+  users,
+} from "../../db/tenant";
 import { daysBetween } from "../utils/calendar";
 import { DIGEST_MAX_LINES, type DigestLine, type DigestSection } from "./reminder-mail.server";
 import { fullName, type RunContext } from "./reminder-run.server";
 
 /**
  * What the weekly digest lists (docs/decisions/038-reminders.md "The weekly digest"): the overdue people,
- * by course for organization admins and by group for group admins. Each section is worked out once,
- * whoever gets it.
+ * by course (and learning path, issue 49) for organization admins and by group for group admins. Each section
+ * is worked out once, whoever gets it.
  */
 
 interface OverdueRow {
   userId: number;
   person: { firstName: string; lastName: string; email: string };
+  /** A course's id, or a learning path's (`path`). */
   courseId: number;
+  path: boolean;
+  /** The course's title, or the path's. */
   courseTitle: string;
   groupId: number | null;
   dueOn: string;
@@ -62,17 +74,39 @@ function overdueRows(db: TenantDb, today: string): OverdueRow[] {
     .all();
   for (const r of open) {
     const person = people.get(r.userId);
-    if (person) overdue.push({ ...r, person, courseTitle: titles.get(r.courseId) ?? "" });
+    if (person) overdue.push({ ...r, path: false, person, courseTitle: titles.get(r.courseId) ?? "" });
+  }
+  for (const r of overduePathRows(db, today)) {
+    const person = people.get(r.userId);
+    if (person) overdue.push({ ...r, path: true, person, courseTitle: r.title });
   }
   const before = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return overdue.sort(
     (a, b) =>
       before(a.courseTitle, b.courseTitle) ||
+      Number(a.path) - Number(b.path) ||
       a.courseId - b.courseId ||
       before(a.person.lastName, b.person.lastName) ||
       before(a.person.firstName, b.person.firstName) ||
       a.userId - b.userId,
   );
+}
+
+/** The open path assignments overdue on `today`, with their path's title. */
+function overduePathRows(db: TenantDb, today: string) {
+  return db
+    .select({
+      userId: pathAssignmentPeople.userId,
+      courseId: pathAssignments.pathId,
+      title: learningPaths.title,
+      groupId: pathAssignments.groupId,
+      dueOn: pathAssignmentPeople.dueOn,
+    })
+    .from(pathAssignmentPeople)
+    .innerJoin(pathAssignments, eq(pathAssignments.id, pathAssignmentPeople.assignmentId))
+    .innerJoin(learningPaths, eq(learningPaths.id, pathAssignments.pathId))
+    .where(and(isNull(pathAssignmentPeople.completedAt), isNull(pathAssignmentPeople.leftAt), lt(pathAssignmentPeople.dueOn, today)))
+    .all();
 }
 
 /** The sections of this week's digests: the organization's (by course) and each group's, each made when first asked for. */
@@ -103,12 +137,13 @@ export class DigestSections {
   /** An organization admin's: every overdue person, by course. */
   organization(): DigestContents {
     if (!this.#organization) {
-      const byCourse = new Map<number, DigestSection>();
+      const byCourse = new Map<string, DigestSection>();
       for (const r of this.#overdue) {
-        let section = byCourse.get(r.courseId);
+        const key = `${r.path ? "paths" : "courses"}/${r.courseId}`;
+        let section = byCourse.get(key);
         if (!section) {
-          section = { title: r.courseTitle, url: `${this.run.origin}/courses/${r.courseId}`, lines: [], hidden: 0 };
-          byCourse.set(r.courseId, section);
+          section = { title: r.courseTitle, path: r.path, url: `${this.run.origin}/${key}`, lines: [], hidden: 0 };
+          byCourse.set(key, section);
         }
         if (section.lines.length < DIGEST_MAX_LINES) section.lines.push(this.#line(r));
         else section.hidden!++;
@@ -145,6 +180,7 @@ export class DigestSections {
       name: fullName(r.person),
       email: r.person.email,
       courseTitle: r.courseTitle,
+      path: r.path,
       dueOn: r.dueOn,
       daysOverdue: daysBetween(r.dueOn, this.run.today),
     };

@@ -9,8 +9,9 @@ import type { ReminderSettingsValues } from "./reminder-settings.server";
 
 /**
  * Who is due for which reminder on a run's clock (docs/decisions/038-reminders.md "Which reminder is due"):
- * one pass over the open rows of `assignment_people`, with the person read alongside. Whether each course
- * is visible to them is asked of the access policy when they are claimed (app/models/reminder-person.server.ts).
+ * one pass over the open rows of `assignment_people` and of `path_assignment_people` (learning paths, issue
+ * 49: the same kinds and days), with the person read alongside. Whether each course or path is visible to them
+ * is asked of the access policy when they are claimed (app/models/reminder-person.server.ts).
  */
 
 /** An assignment older than this gets no "assigned" mail (reminders turned on later, a long outage). */
@@ -21,7 +22,10 @@ export interface Candidate {
   userId: number;
   /** [email, first name, last name, language, role] (the same on each of the person's rows). */
   person: string;
-  courseId: number;
+  /** What the assignment assigns: a course, or a learning path. */
+  subject: "course" | "path";
+  /** The course's or the path's id. */
+  itemId: number;
   dueOn: string;
   dayKind: Exclude<ReminderKind, "assigned"> | null;
   week: number;
@@ -57,18 +61,27 @@ export function dueReminders(
  */
 function candidatesQuery(sqlite: Database.Database) {
   return sqlite.prepare<Record<string, string | number>, Candidate>(`
-    with open as (
-      select ap.assignment_id, ap.user_id, ap.due_on, ap.assigned_at, a.course_id,
-        case when @today > ap.due_on then 'overdue' when @today = ap.due_on then 'due'
-             when ap.due_on <= @beforeUntil then 'before' end as day_kind,
-        case when @today > ap.due_on then (cast(julianday(@today) - julianday(ap.due_on) as integer) - 1) / 7 + 1 else 0 end as week
+    with open_rows as (
+      select ap.assignment_id, ap.user_id, ap.due_on, ap.assigned_at, 'course' as subject, a.course_id as item_id
       from assignment_people ap
       join assignments a on a.id = ap.assignment_id
-      join users u on u.id = ap.user_id
       where ap.completed_at is null and ap.left_at is null
         and (ap.assigned_at >= @assignedSince or ap.due_on <= @beforeUntil)
-        and u.disabled_at is null and u.role is not null
-        and not exists (select 1 from reminder_opt_outs o where o.user_id = ap.user_id)
+      union all
+      select pp.assignment_id, pp.user_id, pp.due_on, pp.assigned_at, 'path', pa.path_id
+      from path_assignment_people pp
+      join path_assignments pa on pa.id = pp.assignment_id
+      where pp.completed_at is null and pp.left_at is null
+        and (pp.assigned_at >= @assignedSince or pp.due_on <= @beforeUntil)
+    ), open as (
+      select r.*,
+        case when @today > r.due_on then 'overdue' when @today = r.due_on then 'due'
+             when r.due_on <= @beforeUntil then 'before' end as day_kind,
+        case when @today > r.due_on then (cast(julianday(@today) - julianday(r.due_on) as integer) - 1) / 7 + 1 else 0 end as week
+      from open_rows r
+      join users u on u.id = r.user_id
+      where u.disabled_at is null and u.role is not null
+        and not exists (select 1 from reminder_opt_outs o where o.user_id = r.user_id)
     ), keyed as (
       select o.*,
         (@onAssignment and o.assigned_at >= @assignedSince
@@ -77,18 +90,18 @@ function candidatesQuery(sqlite: Database.Database) {
         rd.id is null as day_free,
         (rd.id is null or (rd.status = 'failed' and rd.attempts < @maxAttempts and rd.retry_at <= @now)) as day_open
       from open o
-      left join reminders ra on ra.assignment_id = o.assignment_id and ra.user_id = o.user_id
+      left join reminders ra on ra.assignment_id = o.assignment_id and ra.user_id = o.user_id and ra.subject = o.subject
         and ra.kind = 'assigned' and ra.due_on = o.due_on and ra.week = 0
-      left join reminders rd on rd.assignment_id = o.assignment_id and rd.user_id = o.user_id
+      left join reminders rd on rd.assignment_id = o.assignment_id and rd.user_id = o.user_id and rd.subject = o.subject
         and rd.kind = o.day_kind and rd.due_on = o.due_on and rd.week = o.week
     )
-    select assignment_id as assignmentId, user_id as userId, course_id as courseId, due_on as dueOn,
+    select assignment_id as assignmentId, user_id as userId, subject, item_id as itemId, due_on as dueOn,
       (select json_array(u.email, u.first_name, u.last_name, u.language, u.role) from users u where u.id = user_id) as person,
       day_kind as dayKind, week, assigned_due as assignedDue, (day_enabled and day_open and @dayKindsNow) as dayDue,
       (day_enabled and day_free) as dayFree
     from keyed
     where assigned_due or (day_enabled and day_open and @dayKindsNow)
-    order by user_id, due_on, assignment_id`);
+    order by user_id, due_on, subject, assignment_id`);
 }
 
 /** The candidates split into each person's rows (they come ordered by person). */

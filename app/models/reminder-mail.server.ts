@@ -13,9 +13,12 @@ export type OpenState = "not_started" | "in_progress" | "overdue";
 
 export interface ReminderItem {
   kind: ReminderKind;
-  courseTitle: string;
-  /** The course's address on the organization's host. */
-  courseUrl: string;
+  /** What is assigned: a course, or a learning path (issue 49). */
+  subject: "course" | "path";
+  /** The course's or the path's title. */
+  title: string;
+  /** The course's or the path's address on the organization's host. */
+  url: string;
   /** The due day (YYYY-MM-DD, the organization's local day). */
   dueOn: string;
   state: OpenState;
@@ -119,13 +122,22 @@ function itemNote(texts: Texts, item: ReminderItem) {
   }
 }
 
+/** "A course …" or "A learning path …": the keys of a single item's texts that name what it is. */
+const ofPath = (item: ReminderItem) => (item.subject === "path" ? "Path" : "");
+const withPaths = (items: ReminderItem[]) => (items.some((i) => i.subject === "path") ? "WithPaths" : "");
+
 function subjectOf(t: TFunction, items: ReminderItem[], organization: string) {
-  if (items.length > 1) return t("reminders.mail.subject.several", { count: items.length, organization });
+  if (items.length > 1) return t(`reminders.mail.subject.several${withPaths(items)}`, { count: items.length, organization });
   const [item] = items;
-  const course = item.courseTitle;
+  const course = item.title;
   if (item.kind === "before") return t("reminders.mail.subject.before", { count: item.daysLeft, course });
+  if (item.kind === "assigned") return t(`reminders.mail.subject.assigned${ofPath(item)}`, { course, organization });
   return t(`reminders.mail.subject.${item.kind}`, { course, organization });
 }
+
+/** An item's title as the mail shows it: a path's says it is one. */
+const titleOf = (texts: Texts, item: ReminderItem) =>
+  item.subject === "path" ? `${texts.get("reminders.mail.pathLabel")}: ${item.title}` : item.title;
 
 /** The shell every reminder and digest shares: a heading, the body, and why the reader gets it. */
 function htmlPage({ language, organization, body, footer }: { language: Language; organization: string; body: string; footer: string }) {
@@ -151,7 +163,8 @@ const link = (href: string, text: string, style = "color:#1d4ed8;") =>
 
 /**
  * One person's reminders of one run, in one mail: a person assigned a bundle of courses gets one mail,
- * not one per course. Each item names its course (linked), its due day, its state and why it is mailed now.
+ * not one per course. Each item names its course or learning path (linked), its due day, its state and why it
+ * is mailed now.
  */
 export function composeReminder(
   t: TFunction,
@@ -167,7 +180,9 @@ export function composeReminder(
   const texts = textsFor(t, language, organization);
   const sorted = [...items].sort((a, b) => URGENCY[a.kind] - URGENCY[b.kind] || a.dueOn.localeCompare(b.dueOn));
   const subject = subjectOf(t, sorted, organization);
-  const intro = texts.get(sorted.length > 1 ? "reminders.mail.intro.several" : `reminders.mail.intro.${sorted[0].kind}`);
+  const intro = texts.get(
+    sorted.length > 1 ? `reminders.mail.intro.several${withPaths(sorted)}` : `reminders.mail.intro.${sorted[0].kind}${ofPath(sorted[0])}`,
+  );
   const lines = sorted.map((item) => ({ item, note: itemNote(texts, item), due: texts.due(item.dueOn), state: texts.state(item.state) }));
   const why = texts.get("reminders.mail.why");
   const greeting = t("mail.greeting", { name });
@@ -175,7 +190,7 @@ export function composeReminder(
   const text = [
     greeting,
     intro,
-    ...lines.map(({ item, note, due, state }) => `${item.courseTitle}\n${note} · ${due} · ${state}\n${item.courseUrl}`),
+    ...lines.map(({ item, note, due, state }) => `${titleOf(texts, item)}\n${note} · ${due} · ${state}\n${item.url}`),
     signature,
     `--\n${why}\n${texts.get("reminders.mail.unsubscribe")}: ${unsubscribeUrl}\n${texts.get("reminders.mail.settings")}: ${settingsUrl}`,
   ].join("\n\n");
@@ -184,9 +199,9 @@ export function composeReminder(
       ({ item, note, due, state }) => `<div style="border:1px solid #e4e4e7;border-left:4px solid ${
         item.state === "overdue" ? "#b91c1c" : item.kind === "due" ? "#b45309" : "#1d4ed8"
       };border-radius:6px;padding:12px 16px;margin:0 0 12px;">
-<p style="margin:0 0 4px;font-size:17px;font-weight:600;line-height:1.4;">${link(item.courseUrl, item.courseTitle, "color:#18181b;text-decoration:none;")}</p>
+<p style="margin:0 0 4px;font-size:17px;font-weight:600;line-height:1.4;">${link(item.url, titleOf(texts, item), "color:#18181b;text-decoration:none;")}</p>
 <p style="margin:0 0 8px;font-size:14px;line-height:1.5;color:#3f3f46;">${escapeHtml(note)} · ${escapeHtml(due)} · ${escapeHtml(state)}</p>
-<p style="margin:0;font-size:14px;">${link(item.courseUrl, texts.get("reminders.mail.open"), "color:#1d4ed8;font-weight:600;")}</p>
+<p style="margin:0;font-size:14px;">${link(item.url, texts.get(item.subject === "path" ? "reminders.mail.openPath" : "reminders.mail.open"), "color:#1d4ed8;font-weight:600;")}</p>
 </div>`,
     )
     .join("\n");
@@ -203,13 +218,17 @@ export interface DigestLine {
   name: string;
   email: string;
   courseTitle: string;
+  /** The line is about a learning path (`courseTitle` is its title). */
+  path?: boolean;
   dueOn: string;
   daysOverdue: number;
 }
 
 export interface DigestSection {
-  /** A course (organization admins) or a group (group admins). */
+  /** A course or learning path (organization admins) or a group (group admins). */
   title: string;
+  /** The section is a learning path's. */
+  path?: boolean;
   url: string;
   lines: DigestLine[];
   /** Lines of the section not given (beyond what a digest lists), counted in "… and N more". */
@@ -258,12 +277,14 @@ export function composeDigest(
     t(scope === "organization" ? "reminders.digest.lineInCourse" : "reminders.digest.line", {
       name: l.name,
       email: l.email,
-      course: l.courseTitle,
+      course: l.path ? `${t("reminders.mail.pathLabel")}: ${l.courseTitle}` : l.courseTitle,
       date: mailDate(l.dueOn, language),
       count: l.daysOverdue,
     });
   const why = t("reminders.digest.why", { organization });
-  const visible = shown.filter((s) => s.lines.length);
+  const visible = shown
+    .filter((s) => s.lines.length)
+    .map((s) => (s.path ? { ...s, title: `${t("reminders.mail.pathLabel")}: ${s.title}` } : s));
   const text = [
     t("mail.greeting", { name }),
     intro,

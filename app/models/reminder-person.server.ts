@@ -1,8 +1,18 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { TenantDb } from "../../db/open";
-import { courses, lessonProgress, type Course, type User } from "../../db/tenant";
+import {
+  courses,
+  learningPaths,
+  lessonProgress,
+  pathStepCourses,
+  pathSteps,
+  type Course,
+  type LearningPath,
+  type User,
+} from "../../db/tenant";
 import type { ReminderServices } from "../../server/services";
 import { isVisible } from "../access/courses";
+import { isPathVisible } from "../access/paths";
 import { viewerOfMember } from "../access/viewer";
 import { daysBetween } from "../utils/calendar";
 import { mailLanguage } from "./auth/mail.server";
@@ -13,8 +23,9 @@ import { unsubscribeLink } from "./reminder-opt-outs.server";
 import { fullName, type RunContext } from "./reminder-run.server";
 
 /**
- * One person's reminders in a run (docs/decisions/038-reminders.md): the courses due claimed (those they may
- * see), mailed together in one mail, and given back when the run stops before trying them.
+ * One person's reminders in a run (docs/decisions/038-reminders.md): the courses and learning paths due
+ * claimed (those they may see), mailed together in one mail, and given back when the run stops before trying
+ * them.
  */
 
 /** One person's claimed reminders, each with what its mail says. */
@@ -35,8 +46,9 @@ export interface PersonScope {
   /** The organization as the access policy sees it from no one's request. */
   base: { organization: RunContext["organization"]; db: TenantDb; language: ReturnType<typeof mailLanguage> };
   courseOf: (id: number) => Course | null;
-  /** Whether the person has begun the course (any lesson). */
-  started: (userId: number, courseId: number) => boolean;
+  pathOf: (id: number) => LearningPath | null;
+  /** Whether the person has begun the course (any lesson), or any course of the path. */
+  started: (userId: number, subject: Candidate["subject"], id: number) => boolean;
 }
 
 export function personScope(
@@ -47,11 +59,22 @@ export function personScope(
 ): PersonScope {
   const { db, organization } = run;
   const known = new Map<number, Course | null>();
+  const knownPaths = new Map<number, LearningPath | null>();
   // No LIMIT: `get` reads the first row only.
   const anyProgress = db
     .select({ one: sql<number>`1` })
     .from(lessonProgress)
     .where(and(eq(lessonProgress.userId, sql.placeholder("userId")), eq(lessonProgress.courseId, sql.placeholder("courseId"))))
+    .prepare();
+  const pathCourses = db
+    .select({ courseId: pathStepCourses.courseId })
+    .from(pathStepCourses)
+    .innerJoin(pathSteps, eq(pathSteps.id, pathStepCourses.stepId))
+    .where(eq(pathSteps.pathId, sql.placeholder("pathId")));
+  const anyPathProgress = db
+    .select({ one: sql<number>`1` })
+    .from(lessonProgress)
+    .where(and(eq(lessonProgress.userId, sql.placeholder("userId")), inArray(lessonProgress.courseId, pathCourses)))
     .prepare();
   return {
     run,
@@ -63,7 +86,12 @@ export function personScope(
       if (!known.has(id)) known.set(id, db.select().from(courses).where(eq(courses.id, id)).get() ?? null);
       return known.get(id)!;
     },
-    started: (userId, courseId) => anyProgress.get({ userId, courseId }) !== undefined,
+    pathOf: (id) => {
+      if (!knownPaths.has(id)) knownPaths.set(id, db.select().from(learningPaths).where(eq(learningPaths.id, id)).get() ?? null);
+      return knownPaths.get(id)!;
+    },
+    started: (userId, subject, id) =>
+      (subject === "path" ? anyPathProgress.get({ userId, pathId: id }) : anyProgress.get({ userId, courseId: id })) !== undefined,
   };
 }
 
@@ -72,16 +100,16 @@ export function personScope(
  * because the courses are hidden from them (as on their "Due soon") or another run holds the keys.
  */
 export function claimPerson(scope: PersonScope, rows: Candidate[]): Claim | null {
-  const { run, claims, base, courseOf } = scope;
+  const { run, claims, base } = scope;
   const userId = rows[0].userId;
   const person = personOf(userId, rows[0].person);
   const viewer = viewerOfMember(base, person, scope.memberships.get(userId) ?? []);
   const claim: Claim = { person, claimed: [], skipped: [] };
   for (const r of rows) {
-    const course = courseOf(r.courseId);
-    if (!course || !isVisible(base.db, viewer, course)) continue;
+    const title = visibleTitle(scope, viewer, r);
+    if (title === null) continue;
     const kind: ReminderKind = r.assignedDue ? "assigned" : r.dayKind!;
-    const key = { userId, assignmentId: r.assignmentId, dueOn: r.dueOn };
+    const key = { userId, subject: r.subject, assignmentId: r.assignmentId, dueOn: r.dueOn };
     const got = claims.claim({ ...key, kind, week: kind === "assigned" ? 0 : r.week }, run.at);
     if (!got) continue;
     // The assignment mail says what the day's reminder would have: that one is not sent as well.
@@ -90,14 +118,25 @@ export function claimPerson(scope: PersonScope, rows: Candidate[]): Claim | null
       if (skipped) claim.skipped.push(skipped.id);
     }
     const daysLeft = daysBetween(run.today, r.dueOn);
-    const state: OpenState = daysLeft < 0 ? "overdue" : scope.started(userId, r.courseId) ? "in_progress" : "not_started";
+    const state: OpenState = daysLeft < 0 ? "overdue" : scope.started(userId, r.subject, r.itemId) ? "in_progress" : "not_started";
+    const url = `${run.origin}/${r.subject === "path" ? "paths" : "courses"}/${r.itemId}`;
     claim.claimed.push({
       id: got.id,
       attempts: got.attempts,
-      item: { kind, courseTitle: course.title, courseUrl: `${run.origin}/courses/${r.courseId}`, dueOn: r.dueOn, state, daysLeft },
+      item: { kind, subject: r.subject, title, url, dueOn: r.dueOn, state, daysLeft },
     });
   }
   return claim.claimed.length ? claim : null;
+}
+
+/** The title of the candidate's course or path, or null when it is gone or the person may not see it. */
+function visibleTitle(scope: PersonScope, viewer: ReturnType<typeof viewerOfMember>, r: Candidate): string | null {
+  if (r.subject === "path") {
+    const path = scope.pathOf(r.itemId);
+    return path && isPathVisible(scope.base.db, viewer, path) ? path.title : null;
+  }
+  const course = scope.courseOf(r.itemId);
+  return course && isVisible(scope.base.db, viewer, course) ? course.title : null;
 }
 
 /** A claim not tried (the run stops): as it was before, so a later run claims it again. In a transaction. */

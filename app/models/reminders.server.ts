@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { TenantDb } from "../../db/open";
 import type { Organization } from "../../db/platform";
-import { assignmentPeople, jobs } from "../../db/tenant";
+import { assignmentPeople, jobs, pathAssignmentPeople } from "../../db/tenant";
 import type { ReminderServices } from "../../server/services";
 import type { JobContext } from "./clone.server";
 import { getOrganization } from "./organization.server";
@@ -16,13 +16,14 @@ import { getReminderSettings } from "./reminder-settings.server";
  * Reminders by e-mail and the weekly digest (issue 34; docs/decisions/038-reminders.md). A background job
  * (REMINDERS_JOB, queued for each organization every few minutes by server/reminders.ts) works out, on the
  * clock it is given, which reminders are due:
+ * Course assignments and learning path assignments (issue 49) alike:
  *  - `assigned`: the person was assigned within the last week and has not been told;
  *  - `before`: the due day is 1–N days away (N per organization, 3 by default);
  *  - `due`: the due day is today;
  *  - `overdue`: once in each week of being overdue (days 1–7 after the due day are week 1, and so on).
  * Day kinds go from 08:00 in the organization's time zone; an `assigned` mail goes at once and stands in
  * for the day kind that also applies that day (recorded as skipped). A person gets one mail per run, listing
- * every course due for a reminder.
+ * every course and path due for a reminder.
  *
  * Exactly once: every reminder has a key (assignment, person, kind, due day, overdue week) that is unique in
  * `reminders` (db/tenant.ts). A run claims a person's keys in one transaction (status `sending`), sends,
@@ -159,7 +160,7 @@ async function sendReminders(
 
 // ---- What the schedule asks ----------------------------------------------------------------------------------
 
-/** Whether the organization has anything a run could act on: an open assignment, or an admin to digest. */
+/** Whether the organization has anything a run could act on: an open assignment of a course or a learning path. */
 export function hasReminderWork(db: TenantDb) {
   // No LIMIT: `get` steps to the first row only.
   const open = db
@@ -167,7 +168,13 @@ export function hasReminderWork(db: TenantDb) {
     .from(assignmentPeople)
     .where(and(isNull(assignmentPeople.completedAt), isNull(assignmentPeople.leftAt)))
     .get();
-  return open !== undefined;
+  if (open !== undefined) return true;
+  const openPath = db
+    .select({ one: sql`1` })
+    .from(pathAssignmentPeople)
+    .where(and(isNull(pathAssignmentPeople.completedAt), isNull(pathAssignmentPeople.leftAt)))
+    .get();
+  return openPath !== undefined;
 }
 
 /** Finished reminder runs older than a week leave the jobs table (one is queued every few minutes). */

@@ -14,6 +14,7 @@ import {
   type ComplianceScope,
   type CompliancePerson,
 } from "../models/compliance.server";
+import { assignedPathOptions, pathComplianceCounts, pathCompliancePeople, pathExists } from "../models/compliance-paths.server";
 import type { TenantDb } from "../models/database.server";
 import { tenantTimeZone } from "../models/time-zone.server";
 import { apiError, apiT, issueMessage } from "../utils/api.server";
@@ -38,9 +39,10 @@ export function complianceFieldErrors(error: ZodError, t: TFunction) {
   return fields;
 }
 
-/** A course that does not exist, or a group that does not or that the viewer does not reach, is not found. */
-function filtersFound(db: TenantDb, scope: ComplianceScope, query: Pick<ComplianceQuery, "courseId" | "groupId">) {
+/** A course or path that does not exist, or a group that does not or that the viewer does not reach, is not found. */
+function filtersFound(db: TenantDb, scope: ComplianceScope, query: Pick<ComplianceQuery, "courseId" | "pathId" | "groupId">) {
   if (query.courseId !== undefined && !courseExists(db, query.courseId)) return false;
+  if (query.pathId !== undefined && !pathExists(db, query.pathId)) return false;
   if (query.groupId !== undefined && !groupInScope(db, scope, query.groupId)) return false;
   return true;
 }
@@ -61,12 +63,26 @@ async function pageInput(request: Request, context: AppLoadContext) {
   return { db, auth, scope, query, errors };
 }
 
-/** /dashboard/compliance: the tables per course and per group, with the filters' choices. */
+/** The per-path rows of the report: none when it is narrowed to a course. */
+const pathRows = (db: TenantDb, scope: ComplianceScope, query: Pick<ComplianceQuery, "courseId" | "groupId">) =>
+  query.courseId === undefined ? pathComplianceCounts(db, scope, query.groupId) : [];
+
+/** The people behind a number: a learning path's (`path_id`), or a course's, or every course's. */
+function peopleOf(db: TenantDb, scope: ComplianceScope, query: ComplianceQuery) {
+  return query.pathId === undefined
+    ? compliancePeople(db, scope, query)
+    : pathCompliancePeople(db, scope, { ...query, pathId: query.pathId });
+}
+
+const optionsOf = (db: TenantDb, scope: ComplianceScope) => ({ ...complianceOptions(db, scope), paths: assignedPathOptions(db, scope) });
+
+/** /dashboard/compliance: the tables per course, per learning path and per group, with the filters' choices. */
 export async function loadComplianceReport(request: Request, context: AppLoadContext) {
   const { db, auth, scope, query, errors } = await pageInput(request, context);
   return {
     report: complianceReport(db, scope, query),
-    options: complianceOptions(db, scope),
+    paths: pathRows(db, scope, query),
+    options: optionsOf(db, scope),
     query: { courseId: query.courseId, groupId: query.groupId },
     search: complianceSearch({ courseId: query.courseId, groupId: query.groupId }),
     timeZone: tenantTimeZone(db),
@@ -78,14 +94,14 @@ export async function loadComplianceReport(request: Request, context: AppLoadCon
 /** /dashboard/compliance/people: the people behind a number, a page at a time. */
 export async function loadCompliancePeople(request: Request, context: AppLoadContext) {
   const { db, auth, scope, query, errors } = await pageInput(request, context);
-  const { today, total, people } = compliancePeople(db, scope, query);
+  const { today, total, people } = peopleOf(db, scope, query);
   const pages = Math.max(1, Math.ceil(total / query.perPage));
   return {
     today,
     total,
     people,
     page: { page: query.page, pages, first: (query.page - 1) * query.perPage + 1 },
-    options: complianceOptions(db, scope),
+    options: optionsOf(db, scope),
     query,
     search: complianceSearch({ ...query, page: 1 }),
     timeZone: tenantTimeZone(db),
@@ -106,6 +122,8 @@ const CSV_HEADER = [
   "started",
   "completed_at",
   "expires_on",
+  "path_id",
+  "path",
 ];
 
 /**
@@ -120,7 +138,10 @@ export async function complianceCsv(request: Request, context: AppLoadContext) {
   const parsed = parseComplianceQuery(new URL(request.url));
   if (!parsed.ok) throw new Response("Bad Request", { status: 400 });
   if (!filtersFound(db, scope, parsed.query)) throw new Response("Not Found", { status: 404 });
-  const { today, people } = allCompliancePeople(db, scope, parsed.query);
+  const { today, people } =
+    parsed.query.pathId === undefined
+      ? allCompliancePeople(db, scope, parsed.query)
+      : pathCompliancePeople(db, scope, { ...parsed.query, pathId: parsed.query.pathId, perPage: null });
   const rows = people.map((p) => [
     p.user_id,
     p.email,
@@ -133,6 +154,8 @@ export async function complianceCsv(request: Request, context: AppLoadContext) {
     p.started,
     p.completed_at?.toISOString() ?? "",
     p.expires_on ?? "",
+    p.path_id ?? "",
+    p.path_title ?? "",
   ]);
   const name = `compliance-${today}${parsed.query.state === "assigned" ? "" : `-${parsed.query.state}`}.csv`;
   return csvResponse(name, toCsv(CSV_HEADER, rows));
@@ -173,6 +196,7 @@ export async function complianceReportApi({ request, context, viewer }: { reques
     group_id: query.groupId ?? null,
     totals: report.totals,
     courses: report.courses,
+    paths: pathRows(db, scope, query),
     groups: report.groups,
   };
 }
@@ -184,6 +208,6 @@ function personReply(p: CompliancePerson) {
 /** GET /api/compliance/people: the people behind a number, with the report's filters, a page at a time. */
 export async function compliancePeopleApi({ request, context, viewer }: { request: Request; context: AppLoadContext; viewer: Viewer }) {
   const { scope, query } = await apiInput(request, context, viewer);
-  const { total, people } = compliancePeople(context.db!, scope, query);
+  const { total, people } = peopleOf(context.db!, scope, query);
   return paginated(people.map(personReply), total, { page: query.page, perPage: query.perPage });
 }

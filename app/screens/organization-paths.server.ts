@@ -77,6 +77,7 @@ export function pathLoader(area: Area) {
           points: path.points,
           badgeId: path.badgeId,
           validityMonths: path.validityMonths,
+          reassignDaysBefore: path.reassignDaysBefore,
         },
         preview: path.coverFileId ? context.platform.imageUrl(m.organization.id, path.coverFileId, "cover") : null,
         steps: editableSteps(m.db, path.id).map((s) => ({

@@ -28,13 +28,15 @@ const id = z
 const day = z.string().trim().refine(isDate, "compliance.errors.date");
 
 /**
- * The filters, as URL parameters (a GET form on the dashboard, the query of the /api calls): `course_id`,
- * `group_id`, `state` (one of the columns), `due_from` / `due_to` (local days, inclusive), `q` (part of a
+ * The filters, as URL parameters (a GET form on the dashboard, the query of the /api calls): `course_id` or
+ * `path_id`, `group_id`, `state` (one of the columns), `due_from` / `due_to` (local days, inclusive), `q` (part of a
  * name or e-mail address) and `page`. Empty parameters are left out before parsing.
  */
 export const complianceQuerySchema = z
   .object({
     course_id: id.optional(),
+    /** A learning path (issue 49): the people list shows its people instead of a course's. */
+    path_id: id.optional(),
     group_id: id.optional(),
     state: z.enum(COMPLIANCE_COLUMNS, { errorMap: () => ({ message: "compliance.errors.state" }) }).optional(),
     due_from: day.optional(),
@@ -58,10 +60,13 @@ export const complianceQuerySchema = z
   .superRefine((q, ctx) => {
     if (q.due_from && q.due_to && isDate(q.due_from) && isDate(q.due_to) && q.due_from > q.due_to)
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["due_to"], message: "compliance.errors.order" });
+    if (q.course_id !== undefined && q.path_id !== undefined)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["path_id"], message: "compliance.errors.courseOrPath" });
   });
 
 export interface ComplianceQuery {
   courseId?: number;
+  pathId?: number;
   groupId?: number;
   state: ComplianceColumn;
   dueFrom?: string;
@@ -87,6 +92,7 @@ export function parseComplianceQuery(url: URL, { perPage = PEOPLE_PER_PAGE } = {
 function toQuery(q: z.infer<typeof complianceQuerySchema>, perPage: number): ComplianceQuery {
   return {
     courseId: q.course_id,
+    pathId: q.path_id,
     groupId: q.group_id,
     state: q.state ?? "assigned",
     dueFrom: q.due_from,
@@ -104,6 +110,7 @@ export function complianceSearch(query: Partial<ComplianceQuery>, extra: Record<
     if (value !== undefined && value !== "") params.set(key, String(value));
   };
   set("course_id", query.courseId);
+  set("path_id", query.pathId);
   set("group_id", query.groupId);
   if (query.state && query.state !== "assigned") set("state", query.state);
   set("due_from", query.dueFrom);

@@ -41,6 +41,8 @@ export const learningPaths = sqliteTable(
     badgeId: integer("badge_id").references(() => badges.id, { onDelete: "set null" }),
     /** A completion of the path is valid this many months (1–120); null: for good. */
     validityMonths: integer("validity_months"),
+    /** With a validity: its assigned holders are assigned the path again this many days before it expires. */
+    reassignDaysBefore: integer("reassign_days_before").notNull().default(30),
     position: integer("position").notNull().default(0),
     ...timestamps(),
   },
@@ -122,7 +124,12 @@ export const pathEnrolments = sqliteTable(
     /** The last local day (YYYY-MM-DD) the completion is valid on; null: for good. */
     expiresOn: text("expires_on"),
   },
-  (t) => [primaryKey({ columns: [t.pathId, t.userId] }), index("path_enrolments_user_idx").on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.pathId, t.userId] }),
+    index("path_enrolments_user_idx").on(t.userId),
+    // The completions coming up for re-assignment, per path (app/models/paths/recertification.server.ts).
+    index("path_enrolments_expiry_idx").on(t.pathId, t.expiresOn).where(sql`expires_on is not null`),
+  ],
 );
 
 /*

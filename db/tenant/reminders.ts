@@ -6,7 +6,8 @@ import { users } from "./people";
 /*
  * ——— Reminders by e-mail and weekly digests (issue 34; app/models/reminders.server.ts,
  * docs/decisions/038-reminders.md) ———
- * Every reminder a person may get is recorded here under a unique key (person, assignment, kind, the due day
+ * Every reminder a person may get is recorded here under a unique key (person, assignment of a course or a
+ * path, kind, the due day
  * it is for and, for overdue ones, the week of being overdue), claimed in a transaction before its mail is
  * sent: a key is never mailed twice, whatever restarts or crashes come between.
  */
@@ -16,6 +17,8 @@ export const REMINDER_KINDS = ["assigned", "before", "due", "overdue"] as const;
  * it went out is unknown, so it is never sent again: `unknown`); sent; failed: the mail server refused or
  * could not be reached, tried again later while it still applies; skipped: a more timely mail said the same.
  */
+/** What an assignment a reminder is for assigns: a course (`assignments`) or a learning path (`path_assignments`, issue 49). */
+export const REMINDER_SUBJECTS = ["course", "path"] as const;
 export const REMINDER_STATUSES = ["sending", "sent", "failed", "skipped", "unknown"] as const;
 
 /** The organization's reminder settings: one row, id 1 (absent: every kind on, 3 days before). */
@@ -52,6 +55,8 @@ export const reminders = sqliteTable(
      * bench's 10,000 learners; docs/decisions/038-reminders.md). Assignment ids are never reused.
      */
     assignmentId: integer("assignment_id").notNull(),
+    /** Which table `assignment_id` names: their ids are two sequences. */
+    subject: text("subject", { enum: REMINDER_SUBJECTS }).notNull().default("course"),
     kind: text("kind", { enum: REMINDER_KINDS }).notNull(),
     /** The due day (YYYY-MM-DD) the reminder is for: a new due day (re-assigned) is a new cycle. */
     dueOn: text("due_on").notNull(),
@@ -67,7 +72,7 @@ export const reminders = sqliteTable(
   (t) => [
     // Person first: a person's claims of one run sit on one page (each claim is a commit of its own), and
     // deleting a person (the cascade above) finds theirs by it.
-    uniqueIndex("reminders_key_unique").on(t.userId, t.assignmentId, t.kind, t.dueOn, t.week),
+    uniqueIndex("reminders_key_unique").on(t.userId, t.subject, t.assignmentId, t.kind, t.dueOn, t.week),
     // Only claims under way: a run looks for those left by a crash (a full index would change on every send).
     index("reminders_sending_idx").on(t.status).where(sql`status = 'sending'`),
   ],

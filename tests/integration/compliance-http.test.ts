@@ -271,7 +271,7 @@ describe("the dashboard's pages (JavaScript off)", () => {
       .replace(/^\uFEFF/, "")
       .trim()
       .split("\r\n");
-    expect(header).toBe("user_id,email,first_name,last_name,course_id,course,state,due_on,started,completed_at,expires_on");
+    expect(header).toBe("user_id,email,first_name,last_name,course_id,course,state,due_on,started,completed_at,expires_on,path_id,path");
     expect(rows.map((r) => r.split(",").slice(1, 3).join(" ")).sort()).toEqual(["kim@compliance.test Kim", "per@compliance.test Per"]);
     expect((await page("/dashboard/compliance/export?state=nope")).status).toBe(400);
   });

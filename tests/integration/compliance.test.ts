@@ -69,7 +69,7 @@ const counts = (assigned: number, done: number, in_progress: number, not_started
 });
 const pick = (row: ComplianceCounts | undefined) => row && Object.fromEntries(COMPLIANCE_COLUMNS.map((c) => [c, row[c]]));
 const query = (q: Partial<ComplianceQuery> = {}): ComplianceQuery => ({ state: "assigned", page: 1, perPage: 50, ...q });
-const who = (people: { email: string; course_title: string; state: string }[]) =>
+const who = (people: { email: string; course_title: string | null; state: string }[]) =>
   people.map((p) => `${p.email.split("@")[0]} ${p.course_title} ${p.state}`);
 
 beforeAll(async () => {
@@ -328,10 +328,10 @@ describe("who sees what", () => {
     const fromPeople = (scope: ComplianceScope) => {
       const out = new Map<number, Record<string, number>>();
       for (const p of allCompliancePeople(db, scope, query(), now).people) {
-        const c = out.get(p.course_id) ?? { assigned: 0, done: 0, in_progress: 0, not_started: 0, overdue: 0, expiring: 0 };
+        const c = out.get(p.course_id!) ?? { assigned: 0, done: 0, in_progress: 0, not_started: 0, overdue: 0, expiring: 0 };
         c.assigned++;
         c[p.state]++;
-        out.set(p.course_id, c);
+        out.set(p.course_id!, c);
       }
       return out;
     };

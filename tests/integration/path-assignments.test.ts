@@ -158,6 +158,46 @@ describe("a learning path assigned", () => {
     expect(after.body).toMatch(new RegExp(`data-person="${learner.replace(".", "\\.")}".*?data-state="done"`, "s"));
   });
 
+  it("counts in the compliance report: per path, the people behind each number, the CSV", async () => {
+    // Zoe is done; Tom and Liam (who joined) are overdue with nothing begun; Omar left the group and no longer counts.
+    const report = await api(server, ORG, "GET", "compliance", { token: adminToken });
+    expect(report.status).toBe(200);
+    const row = report.json().payload.paths.find((p: { path_id: number }) => p.path_id === pathId);
+    expect(row).toEqual({
+      path_id: pathId,
+      title: "Assigned path",
+      assigned: 3,
+      done: 1,
+      in_progress: 0,
+      not_started: 0,
+      overdue: 2,
+      expiring: 0,
+    });
+    const overdue = await api(server, ORG, "GET", `compliance/people?path_id=${pathId}&state=overdue`, { token: adminToken });
+    const people = overdue.json().payload.data as { email: string; path_title: string; course_id: number | null; state: string }[];
+    expect(people.map((p) => p.email).toSorted()).toEqual([latecomer, members[1]].toSorted());
+    expect(people[0]).toMatchObject({ path_title: "Assigned path", course_id: null, state: "overdue" });
+    const both = await api(server, ORG, "GET", `compliance/people?path_id=${pathId}&course_id=${courses[0]}`, { token: adminToken });
+    expect(both.status).toBe(422);
+    expect(both.json().payload.fields.path_id).toEqual(["Choose a course or a learning path, not both."]);
+    // The report's page has the table, each count a link to its people; the people list and its CSV.
+    const page = await request(server.port, ORG, "/dashboard/compliance", { headers: { Cookie: admin } });
+    expect(page.body).toContain('data-testid="compliance-paths"');
+    expect(page.body).toContain(`href="/dashboard/compliance/people?path_id=${pathId}&amp;state=overdue"`);
+    const list = await request(server.port, ORG, `/dashboard/compliance/people?path_id=${pathId}&state=done`, {
+      headers: { Cookie: admin },
+    });
+    expect(list.body).toContain("1 person assigned the learning path matches the filters.");
+    expect(list.body).toMatch(/<th scope="col">Learning path<\/th>.*<td>Assigned path<\/td>/s);
+    const csv = await request(server.port, ORG, `/dashboard/compliance/export?path_id=${pathId}&state=overdue`, {
+      headers: { Cookie: admin },
+    });
+    expect(csv.body.split("\r\n")[0]).toMatch(/,path_id,path$/);
+    expect(csv.body).toContain(`,overdue,2020-01-31,false,,,${pathId},Assigned path`);
+    // Narrowed to a course, the report has no paths.
+    expect((await api(server, ORG, "GET", `compliance?course_id=${courses[0]}`, { token: adminToken })).json().payload.paths).toEqual([]);
+  });
+
   it("is refused to a learner (the path editor is the organization admins'), and taken back by an admin", async () => {
     const groupAdmin = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "learner@acme.test", kind: "web" }));
     expect(

@@ -169,13 +169,13 @@ describe("recertification", () => {
       .run();
     // 28 Jan 2027 in New York is 31 days before: nobody yet.
     expect(recertificationDue(db, at("2027-01-29T04:00:00Z"))).toBe(false);
-    expect(await reassignExpiring(db, { now: at("2027-01-29T04:00:00Z") })).toEqual({ reassigned: 0 });
+    expect(await reassignExpiring(db, { now: at("2027-01-29T04:00:00Z") })).toEqual({ reassigned: 0, paths: 0 });
     // 29 Jan (local) is 30 days before 28 Feb.
     const now = at("2027-01-29T06:00:00Z");
     expect(recertificationDue(db, now)).toBe(true);
-    expect(await reassignExpiring(db, { now })).toEqual({ reassigned: 2 });
-    expect(await reassignExpiring(db, { now })).toEqual({ reassigned: 0 });
-    expect(await reassignExpiring(db, { now: at("2027-02-10T12:00:00Z") })).toEqual({ reassigned: 0 });
+    expect(await reassignExpiring(db, { now })).toEqual({ reassigned: 2, paths: 0 });
+    expect(await reassignExpiring(db, { now })).toEqual({ reassigned: 0, paths: 0 });
+    expect(await reassignExpiring(db, { now: at("2027-02-10T12:00:00Z") })).toEqual({ reassigned: 0, paths: 0 });
     expect(rows("select user_id from recertifications order by user_id").map((r) => r.user_id)).toEqual([ids.ann, ids.bo]);
     for (const name of ["ann", "bo"]) {
       expect(row("select cycle, due_on, completed_at from assignment_people where user_id = ?", ids[name])).toEqual({

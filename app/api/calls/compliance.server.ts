@@ -28,6 +28,7 @@ const report = z.object({
   group_id: id.nullable(),
   totals: z.object(counts),
   courses: z.array(z.object({ course_id: id, title: z.string(), ...counts })),
+  paths: z.array(z.object({ path_id: id, title: z.string(), ...counts })),
   groups: z.array(z.object({ group_id: id, name: z.string(), ...counts })),
 });
 const person = z.object({
@@ -35,8 +36,10 @@ const person = z.object({
   email: z.string(),
   first_name: z.string().nullable(),
   last_name: z.string().nullable(),
-  course_id: id,
-  course_title: z.string(),
+  course_id: id.nullable(),
+  course_title: z.string().nullable(),
+  path_id: id.nullable(),
+  path_title: z.string().nullable(),
   state,
   due_on: day,
   started: z.boolean(),
@@ -49,6 +52,7 @@ const person = z.object({
 const digits = z.string().regex(/^\d+$/);
 const reportQuery = z.object({ course_id: digits.optional(), group_id: digits.optional() });
 const peopleQuery = reportQuery.extend({
+  path_id: digits.optional(),
   state: z.enum(COMPLIANCE_COLUMNS).optional(),
   due_from: day.optional(),
   due_to: day.optional(),
@@ -66,7 +70,7 @@ export const complianceCalls: ApiCall[] = [
     tag: "Compliance",
     summary: "Compliance report",
     description:
-      "Per course (people assigned it) and per group (its current members' assigned courses): assigned, done, in progress, not started, overdue and expiring within 30 days, on the organization's local day. `course_id` and `group_id` narrow it. Group admins get their groups' current members.",
+      "Per course (people assigned it), per learning path (people assigned it; none when narrowed to a course) and per group (its current members' assigned courses): assigned, done, in progress, not started, overdue and expiring within 30 days, on the organization's local day. `course_id` and `group_id` narrow it. Group admins get their groups' current members.",
     access: "read:analytics",
     query: reportQuery,
     reply: report,
@@ -82,6 +86,7 @@ export const complianceCalls: ApiCall[] = [
         group_id: null,
         totals: sample,
         courses: [{ course_id: 7, title: "Fire safety", ...sample }],
+        paths: [],
         groups: [{ group_id: 2, name: "Warehouse", ...sample }],
       },
     },
@@ -94,7 +99,7 @@ export const complianceCalls: ApiCall[] = [
     tag: "Compliance",
     summary: "The people behind the compliance report",
     description:
-      "Each person and assigned course matching the filters, overdue first: `course_id`, `group_id`, `state` (assigned, done, in_progress, not_started, overdue, expiring), `due_from` and `due_to` (local days), `q` (part of a name or e-mail address), `page`, `per_page`.",
+      "Each person and assigned course matching the filters, overdue first: `course_id`, or `path_id` for the people of a learning path (each row then names the path, not a course), `group_id`, `state` (assigned, done, in_progress, not_started, overdue, expiring), `due_from` and `due_to` (local days), `q` (part of a name or e-mail address), `page`, `per_page`.",
     access: "read:analytics",
     query: peopleQuery,
     reply: page(person),
@@ -110,6 +115,8 @@ export const complianceCalls: ApiCall[] = [
             last_name: "Berg",
             course_id: 7,
             course_title: "Fire safety",
+            path_id: null,
+            path_title: null,
             state: "overdue",
             due_on: "2026-06-11",
             started: true,

@@ -5,12 +5,15 @@ import { ErrorList } from "~/components/form";
 
 export interface ComplianceOptions {
   courses: { id: number; title: string }[];
+  /** Learning paths assigned to anyone in scope (issue 49): the people list shows a path's people. */
+  paths: { id: number; title: string }[];
   groups: { id: number; name: string }[];
 }
 
 /**
  * The report's filters: a GET form, so it works without JavaScript and every view has an address. The
- * report takes a course and a group; the people list also a state, due days and a name or e-mail address.
+ * report takes a course and a group; the people list also a learning path (instead of a course), a state, due
+ * days and a name or e-mail address.
  */
 export function ComplianceFilters({
   action,
@@ -29,7 +32,7 @@ export function ComplianceFilters({
   const error = (field: string) => errors?.[field] ?? [];
   const invalid = (field: string) => (error(field).length ? { "aria-invalid": true, "aria-describedby": `compliance-${field}-error` } : {});
   const fieldErrors = (field: string) => <ErrorList id={`compliance-${field}-error`} errors={error(field)} />;
-  const known = new Set(["course_id", "group_id", "state", "due_from", "due_to", "q"]);
+  const known = new Set(["course_id", "path_id", "group_id", "state", "due_from", "due_to", "q"]);
   const other = Object.entries(errors ?? {})
     .filter(([field]) => !known.has(field))
     .flatMap(([, list]) => list);
@@ -61,6 +64,20 @@ export function ComplianceFilters({
         </select>
         {fieldErrors("group_id")}
       </div>
+      {people && options.paths.length > 0 && (
+        <div className="field">
+          <label htmlFor="compliance-path">{t("compliance.filters.path")}</label>
+          <select id="compliance-path" name="path_id" defaultValue={query.pathId ?? ""} {...invalid("path_id")}>
+            <option value="">{t("compliance.filters.noPath")}</option>
+            {options.paths.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.title}
+              </option>
+            ))}
+          </select>
+          {fieldErrors("path_id")}
+        </div>
+      )}
       {people && (
         <>
           <div className="field">

@@ -8,8 +8,19 @@ export type PersonRow = Omit<CompliancePerson, "started" | "completed_at"> & { c
 /** A local day (YYYY-MM-DD) as a date in the reader's language. */
 export const formatDay = (day: string, locale: string) => formatDate(`${day}T00:00:00Z`, { locale, timeZone: "UTC", dateStyle: "medium" });
 
-/** The people behind a number: who, which course, their state today, when it is (was) due, done and expiring. */
-export function PeopleTable({ people, locale, timeZone }: { people: PersonRow[]; locale: string; timeZone: string }) {
+/** The people behind a number: who, which course (or learning path), their state today, when it is (was) due, done and expiring. */
+export function PeopleTable({
+  people,
+  locale,
+  timeZone,
+  path = false,
+}: {
+  people: PersonRow[];
+  locale: string;
+  timeZone: string;
+  /** A learning path's people (every row names the path). */
+  path?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <div className="table-scroll">
@@ -17,7 +28,7 @@ export function PeopleTable({ people, locale, timeZone }: { people: PersonRow[];
         <thead>
           <tr>
             <th scope="col">{t("compliance.people.person")}</th>
-            <th scope="col">{t("compliance.people.course")}</th>
+            <th scope="col">{t(path ? "compliance.filters.path" : "compliance.people.course")}</th>
             <th scope="col">{t("compliance.people.state")}</th>
             <th scope="col">{t("compliance.people.due")}</th>
             <th scope="col">{t("compliance.people.completed")}</th>
@@ -28,12 +39,17 @@ export function PeopleTable({ people, locale, timeZone }: { people: PersonRow[];
           {people.map((p) => {
             const name = [p.first_name, p.last_name].filter(Boolean).join(" ");
             return (
-              <tr key={`${p.user_id}-${p.course_id}`} data-user={p.user_id} data-course={p.course_id}>
+              <tr
+                key={`${p.user_id}-${p.course_id ?? `path-${p.path_id}`}`}
+                data-user={p.user_id}
+                data-course={p.course_id ?? undefined}
+                data-path={p.path_id ?? undefined}
+              >
                 <th scope="row">
                   <span className="person-name">{name || p.email}</span>
                   {name && <span className="person-email">{p.email}</span>}
                 </th>
-                <td>{p.course_title}</td>
+                <td>{p.path_title ?? p.course_title}</td>
                 <td>
                   <span className={`state-badge state-${p.state}`} data-state={p.state}>
                     {t(`compliance.columns.${p.state}`)}

@@ -24,8 +24,9 @@ export interface CountsRow extends Counts {
 }
 
 /**
- * One of the report's tables (per course, or per group): each count links to the people behind it, on the
- * people list with the same filters and that row's course or group. Zero is plain text: nobody to show.
+ * One of the report's tables (per course, per learning path, or per group): each count links to the people behind
+ * it, on the people list with the same filters and that row's course, path or group. Zero is plain text: nobody to
+ * show.
  */
 export function CountsTable({
   id,
@@ -45,7 +46,7 @@ export function CountsTable({
   rowHeader: string;
   rows: CountsRow[];
   totals?: Counts;
-  kind: "course" | "group";
+  kind: "course" | "group" | "path";
   filters: { courseId?: number; groupId?: number };
   locale: string;
   empty: string;
@@ -57,7 +58,13 @@ export function CountsTable({
     if (value === 0) return text;
     const search = complianceSearch({
       ...filters,
-      ...(row.id === undefined ? {} : kind === "course" ? { courseId: row.id } : { groupId: row.id }),
+      ...(row.id === undefined
+        ? {}
+        : kind === "course"
+          ? { courseId: row.id }
+          : kind === "path"
+            ? { pathId: row.id }
+            : { groupId: row.id }),
       state: column,
     });
     return (

@@ -157,6 +157,15 @@ export function PathFieldsForm({ data, errors }: { data: PathEditorData; errors:
           value={path.validityMonths ?? ""}
           errors={errors?.validity_months}
         />
+        <NumberField
+          id="path-reassign"
+          name="reassign_days_before"
+          label={t("recertification.fields.reassignDays")}
+          hint={t("recertification.fields.reassignHint")}
+          range={[1, 365]}
+          value={path.reassignDaysBefore}
+          errors={errors?.reassign_days_before}
+        />
       </fieldset>
       <button type="submit" name="intent" value="save" className="primary" data-testid="save-path">
         {t("paths.admin.save")}

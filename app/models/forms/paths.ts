@@ -16,6 +16,8 @@ export const pathFields = {
   allow_certificates: z.boolean().default(false),
   points: z.number().int().min(0).max(10_000).default(0),
   validity_months: z.number().int().min(1).max(120).nullable().default(null),
+  /** With a validity: assigned holders are assigned the path again this many days before it expires. */
+  reassign_days_before: z.number().int().min(1).max(365).default(30),
   /** The template its certificate is printed from; null: the organization's default. */
   certificate_template_id: z.number().int().positive().nullable().default(null),
   /** A badge given when the path is done; null: none. */

@@ -24,6 +24,7 @@ export function pathView(db: TenantDb, path: LearningPath) {
     allow_certificates: path.allowCertificates,
     points: path.points,
     validity_months: path.validityMonths,
+    reassign_days_before: path.reassignDaysBefore,
     certificate_template_id: path.certificateTemplateId,
     badge_id: path.badgeId,
     position: path.position,

@@ -34,12 +34,16 @@ const columns = (input: PathInput) => ({
   allowCertificates: input.allow_certificates,
   points: input.points,
   validityMonths: input.validity_months,
+  reassignDaysBefore: input.reassign_days_before,
   certificateTemplateId: input.certificate_template_id,
   badgeId: input.badge_id,
 });
 
 /** A path's references point inside this organization, to rows that exist: its category, an image for its cover. */
 function unknownReference(db: TenantConn, input: PathInput): WriteResult<never> | null {
+  // Re-assignment comes after the completion (a month counted as its shortest, 28 days), as a course's does.
+  if (input.validity_months !== null && input.reassign_days_before >= input.validity_months * 28)
+    return { ok: false, field: "reassign_days_before", message: "recertification.errors.reassignTooEarly" };
   if (input.category_id !== null && !db.select({ id: categories.id }).from(categories).where(eq(categories.id, input.category_id)).get())
     return { ok: false, field: "category_id", message: "validation.invalid" };
   if (input.cover_file_id !== null) {

@@ -135,13 +135,14 @@ function signInOf(db: TenantConn, userId: number) {
   };
 }
 
-/** The reminder mails about their assigned courses, and (for admins) the weekly digests, as recorded. */
+/** The reminder mails about their assigned courses and learning paths, and (for admins) the weekly digests, as recorded. */
 function remindersOf(db: TenantConn, userId: number) {
   const mails = db.select().from(reminders).where(eq(reminders.userId, userId)).orderBy(asc(reminders.id)).all();
   const digests = db.select().from(reminderDigests).where(eq(reminderDigests.userId, userId)).orderBy(asc(reminderDigests.id)).all();
   return {
     mails: mails.map((r) => ({
       assignment_id: r.assignmentId,
+      assignment_of: r.subject,
       kind: r.kind,
       due_on: r.dueOn,
       overdue_week: r.week || null,

@@ -14,8 +14,8 @@ import styles from "~/styles/compliance.css";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 /**
- * /dashboard/compliance (issue 34): per course and per group, assigned, done, in progress, not started,
- * overdue and expiring within 30 days, each count a link to the people behind it; a course and a group
+ * /dashboard/compliance (issue 34): per course, per learning path (issue 49) and per group, assigned, done, in
+ * progress, not started, overdue and expiring within 30 days, each count a link to the people behind it; a course and a group
  * narrow it (a GET form). The numbers are app/models/compliance.server.ts's.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -29,7 +29,7 @@ export default function Compliance() {
   const data = useLoaderData<typeof loader>();
   const { report, dateLocale: locale } = data;
   const filtered = data.query.courseId !== undefined || data.query.groupId !== undefined;
-  const nothingAssigned = report.totals.assigned === 0 && !filtered && data.options.courses.length === 0;
+  const nothingAssigned = report.totals.assigned === 0 && !filtered && data.options.courses.length === 0 && data.options.paths.length === 0;
   return (
     <section className="compliance">
       <div className="toolbar">
@@ -69,6 +69,19 @@ export default function Compliance() {
             locale={locale}
             empty={t("compliance.noneMatch")}
           />
+          {data.options.paths.length > 0 && data.query.courseId === undefined && (
+            <CountsTable
+              id="compliance-paths"
+              title={t("compliance.byPath")}
+              hint={t("compliance.byPathHint")}
+              rowHeader={t("compliance.filters.path")}
+              rows={data.paths.map((p) => ({ ...p, id: p.path_id, name: p.title }))}
+              kind="path"
+              filters={data.query}
+              locale={locale}
+              empty={t("compliance.noneMatch")}
+            />
+          )}
           <CountsTable
             id="compliance-groups"
             title={t("compliance.byGroup")}

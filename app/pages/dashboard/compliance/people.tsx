@@ -14,8 +14,8 @@ import styles from "~/styles/compliance.css";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 /**
- * /dashboard/compliance/people (issue 34): the people behind a number of the report, with its filters (course,
- * group, state, due days, name or e-mail) as a GET form, a page at a time, and as CSV.
+ * /dashboard/compliance/people (issue 34): the people behind a number of the report, with its filters (course or
+ * learning path, group, state, due days, name or e-mail) as a GET form, a page at a time, and as CSV.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // The organization admins' page: asked here, not left to the layout, which a `?_data` request skips.
@@ -46,13 +46,16 @@ export default function CompliancePeople() {
       <ComplianceFilters action="/dashboard/compliance/people" options={data.options} query={query} errors={data.errors} people />
       {data.errors && <ErrorList errors={[t("compliance.errors.showingAll")]} />}
       <p className="compliance-count" data-testid="compliance-count" aria-live="polite">
-        {t("compliance.people.count", { count: data.total, formatted: formatNumber(data.total, locale) })}
+        {t(query.pathId === undefined ? "compliance.people.count" : "compliance.people.countPath", {
+          count: data.total,
+          formatted: formatNumber(data.total, locale),
+        })}
       </p>
       {data.people.length === 0 ? (
         <EmptyState title={t("compliance.people.empty")} body={t("compliance.people.emptyBody")} testId="compliance-people-empty" compact />
       ) : (
         <>
-          <PeopleTable people={data.people} locale={locale} timeZone={data.timeZone} />
+          <PeopleTable people={data.people} locale={locale} timeZone={data.timeZone} path={query.pathId !== undefined} />
           {page.pages > 1 && (
             <nav className="pager" aria-label={t("compliance.people.pages")}>
               {page.page > 1 && (

@@ -1,0 +1,164 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { TenantConn } from "../../db/open";
+import { addDays } from "../utils/calendar";
+import { EXPIRING_WITHIN_DAYS, type ComplianceColumn, type ComplianceQuery } from "../utils/compliance-query";
+import { localToday } from "./assignment.server";
+import { progressInCycle } from "./completion-cycle.server";
+import { complianceStateOf, type ComplianceCounts, type ComplianceScope, type CompliancePerson } from "./compliance.server";
+
+/**
+ * Learning paths in the compliance report (issue 49; docs/decisions/045-learning-paths.md): per path, how many
+ * people are assigned it, done, in progress, not started, overdue and expiring within 30 days, and the people
+ * behind each number, by the same rules as a course's (app/models/compliance.server.ts): a person counts while
+ * one of their assignment rows of the path is current; assigned a path twice, they count once, done when every
+ * current row is done, otherwise due on the earliest open row's day; in progress with any lesson progress in
+ * a course of the path (in its current cycle); expiring when their completion of the path
+ * (`path_enrolments.expires_on`, recertification) ends within 30 days.
+ *
+ * Read from the assignments themselves rather than from counters kept by triggers as the courses' are: an
+ * organization has few paths, and a path's rows are found by its index. The bench's "compliance report with
+ * paths" row measures it over 10,000 people assigned a path.
+ */
+
+export interface PathCounts extends ComplianceCounts {
+  path_id: number;
+  title: string;
+}
+
+const idList = (ids: readonly number[]) => JSON.stringify(ids);
+
+/** The current rows of `path_assignment_people pp` (joined to `path_assignments pa`) of the scope's people. */
+function currentRows(scope: ComplianceScope, { groupId, pathId }: { groupId?: number; pathId?: number }) {
+  const where: SQL[] = [sql`pp.left_at is null`];
+  const members = (ids: readonly number[]) =>
+    sql`pp.user_id in (select user_id from group_members where group_id in (select value from json_each(${idList(ids)})))`;
+  if (scope.kind === "groups") where.push(members(scope.groupIds));
+  if (groupId !== undefined) where.push(members([groupId]));
+  if (pathId !== undefined) where.push(sql`pa.path_id = ${pathId}`);
+  return sql.join(where, sql` and `);
+}
+
+/**
+ * One row per person and path assigned (user_id, path_id, done, due_on, completed_at, expires_on, started), as
+ * SQL to select from: the people of the scope, narrowed to a group's current members and to a path.
+ */
+function assignedRows(scope: ComplianceScope, filters: { groupId?: number; pathId?: number }) {
+  return sql`select r.*, pe.expires_on,
+      exists (select 1 from lesson_progress lp where lp.user_id = r.user_id and ${progressInCycle}
+        and lp.course_id in (select psc.course_id from path_step_courses psc join path_steps ps on ps.id = psc.step_id
+          where ps.path_id = r.path_id)) as started
+    from (select pp.user_id, pa.path_id, min(pp.completed_at is not null) as done,
+        coalesce(min(case when pp.completed_at is null then pp.due_on end), max(pp.due_on)) as due_on,
+        max(pp.completed_at) as completed_at
+      from path_assignment_people pp join path_assignments pa on pa.id = pp.assignment_id
+      where ${currentRows(scope, filters)}
+      group by pa.path_id, pp.user_id) r
+    left join path_enrolments pe on pe.path_id = r.path_id and pe.user_id = r.user_id`;
+}
+
+/** The report's rows per path (by title), for the scope, narrowed to a group's current members. */
+export function pathComplianceCounts(db: TenantConn, scope: ComplianceScope, groupId?: number, now = new Date()): PathCounts[] {
+  if (scope.kind === "groups" && scope.groupIds.length === 0) return [];
+  const today = localToday(db, now);
+  const until = addDays(today, EXPIRING_WITHIN_DAYS);
+  return db.all<PathCounts>(sql`select k.path_id, p.title, count(*) as assigned,
+      coalesce(sum(k.done), 0) as done,
+      coalesce(sum(not k.done and k.due_on >= ${today} and k.started), 0) as in_progress,
+      coalesce(sum(not k.done and k.due_on >= ${today} and not k.started), 0) as not_started,
+      coalesce(sum(not k.done and k.due_on < ${today}), 0) as overdue,
+      coalesce(sum(k.expires_on between ${today} and ${until}), 0) as expiring
+    from (${assignedRows(scope, { groupId })}) k join learning_paths p on p.id = k.path_id
+    group by k.path_id order by p.title, k.path_id`);
+}
+
+/** What a column's number counts, as a condition on the rows of `assignedRows`. */
+function stateWhere(state: ComplianceColumn, today: string, until: string): SQL {
+  const where: Record<ComplianceColumn, SQL> = {
+    assigned: sql`1`,
+    done: sql`k.done = 1`,
+    overdue: sql`k.done = 0 and k.due_on < ${today}`,
+    in_progress: sql`k.done = 0 and k.due_on >= ${today} and k.started = 1`,
+    not_started: sql`k.done = 0 and k.due_on >= ${today} and k.started = 0`,
+    expiring: sql`k.expires_on between ${today} and ${until}`,
+  };
+  return where[state];
+}
+
+/** `%text%` for LIKE, where the text's own % _ and \ match only themselves. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+type PathPersonRow = {
+  user_id: number;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  path_id: number;
+  path_title: string;
+  done: number;
+  due_on: string;
+  started: number;
+  completed_at: number | null;
+  expires_on: string | null;
+};
+
+/**
+ * The people behind a path's number (`query.pathId`), with the people list's filters, overdue first; a page at a
+ * time, or all of them (`perPage` null: the CSV download). Each is a CompliancePerson naming the path.
+ */
+export function pathCompliancePeople(
+  db: TenantConn,
+  scope: ComplianceScope,
+  query: Omit<ComplianceQuery, "page" | "perPage"> & { pathId: number; page?: number; perPage?: number | null },
+  now = new Date(),
+) {
+  const today = localToday(db, now);
+  if (scope.kind === "groups" && scope.groupIds.length === 0) return { today, total: 0, people: [] as CompliancePerson[] };
+  const until = addDays(today, EXPIRING_WITHIN_DAYS);
+  const where: SQL[] = [stateWhere(query.state, today, until)];
+  if (query.dueFrom) where.push(sql`k.due_on >= ${query.dueFrom}`);
+  if (query.dueTo) where.push(sql`k.due_on <= ${query.dueTo}`);
+  if (query.q) {
+    const p = likePattern(query.q);
+    where.push(sql`(u.email like ${p} escape '\\' or u.first_name like ${p} escape '\\' or u.last_name like ${p} escape '\\'
+      or (coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) like ${p} escape '\\')`);
+  }
+  const from = sql`from (${assignedRows(scope, { groupId: query.groupId, pathId: query.pathId })}) k
+    join users u on u.id = k.user_id join learning_paths p on p.id = k.path_id
+    where ${sql.join(where, sql` and `)}`;
+  const total = db.get<{ n: number }>(sql`select count(*) as n ${from}`)?.n ?? 0;
+  const perPage = query.perPage ?? null;
+  const window = perPage === null ? sql`` : sql`limit ${perPage} offset ${((query.page ?? 1) - 1) * perPage}`;
+  const rows = db.all<PathPersonRow>(sql`select k.user_id, u.email, u.first_name, u.last_name, k.path_id, p.title as path_title,
+      k.done, k.due_on, k.started, k.completed_at, k.expires_on
+    ${from} order by k.done, k.due_on, k.user_id ${window}`);
+  const people = rows.map(
+    (r): CompliancePerson => ({
+      user_id: r.user_id,
+      email: r.email,
+      first_name: r.first_name,
+      last_name: r.last_name,
+      course_id: null,
+      course_title: null,
+      path_id: r.path_id,
+      path_title: r.path_title,
+      state: complianceStateOf({ done: r.done, dueOn: r.due_on, started: r.started }, today),
+      due_on: r.due_on,
+      started: Boolean(r.started),
+      completed_at: r.completed_at === null ? null : new Date(r.completed_at * 1000),
+      expires_on: r.expires_on,
+    }),
+  );
+  return { today, total, people };
+}
+
+/** The paths anyone in scope is assigned (the filters' choices), by title. */
+export function assignedPathOptions(db: TenantConn, scope: ComplianceScope) {
+  if (scope.kind === "groups" && scope.groupIds.length === 0) return [];
+  return db.all<{ id: number; title: string }>(sql`select p.id, p.title from learning_paths p
+    where p.id in (select pa.path_id from path_assignment_people pp join path_assignments pa on pa.id = pp.assignment_id
+      where ${currentRows(scope, {})}) order by p.title, p.id`);
+}
+
+export function pathExists(db: TenantConn, pathId: number) {
+  return Boolean(db.get(sql`select 1 as found from learning_paths where id = ${pathId}`));
+}
