@@ -4,7 +4,7 @@ import { addDays } from "../utils/calendar";
 import { EXPIRING_WITHIN_DAYS, type ComplianceColumn, type ComplianceQuery } from "../utils/compliance-query";
 import { localToday } from "./assignment.server";
 import { progressInCycle } from "./completion-cycle.server";
-import { complianceStateOf, type ComplianceCounts, type ComplianceScope, type CompliancePerson } from "./compliance.server";
+import { complianceStateOf, likePattern, type ComplianceCounts, type ComplianceScope, type CompliancePerson } from "./compliance.server";
 
 /**
  * Learning paths in the compliance report (issue 49; docs/decisions/045-learning-paths.md): per path, how many
@@ -39,14 +39,11 @@ function currentRows(scope: ComplianceScope, { groupId, pathId }: { groupId?: nu
 }
 
 /**
- * One row per person and path assigned (user_id, path_id, done, due_on, completed_at, expires_on, started), as
- * SQL to select from: the people of the scope, narrowed to a group's current members and to a path.
+ * One row per person and path assigned (user_id, path_id, done, due_on, completed_at, expires_on), as SQL to
+ * select from: the people of the scope, narrowed to a group's current members and to a path.
  */
 function assignedRows(scope: ComplianceScope, filters: { groupId?: number; pathId?: number }) {
-  return sql`select r.*, pe.expires_on,
-      exists (select 1 from lesson_progress lp where lp.user_id = r.user_id and ${progressInCycle}
-        and lp.course_id in (select psc.course_id from path_step_courses psc join path_steps ps on ps.id = psc.step_id
-          where ps.path_id = r.path_id)) as started
+  return sql`select r.*, pe.expires_on
     from (select pp.user_id, pa.path_id, min(pp.completed_at is not null) as done,
         coalesce(min(case when pp.completed_at is null then pp.due_on end), max(pp.due_on)) as due_on,
         max(pp.completed_at) as completed_at
@@ -56,19 +53,29 @@ function assignedRows(scope: ComplianceScope, filters: { groupId?: number; pathI
     left join path_enrolments pe on pe.path_id = r.path_id and pe.user_id = r.user_id`;
 }
 
+/**
+ * Whether the person of row `k` has begun a course of its path (lesson progress in its current cycle), as SQL.
+ * Asked only where a state needs it (open and not overdue) or for the rows of a page, never of every row.
+ */
+const startedOf = sql`exists (select 1 from path_steps ps join path_step_courses psc on psc.step_id = ps.id
+  join lesson_progress lp on lp.user_id = k.user_id and lp.course_id = psc.course_id
+  where ps.path_id = k.path_id and ${progressInCycle})`;
+
 /** The report's rows per path (by title), for the scope, narrowed to a group's current members. */
 export function pathComplianceCounts(db: TenantConn, scope: ComplianceScope, groupId?: number, now = new Date()): PathCounts[] {
   if (scope.kind === "groups" && scope.groupIds.length === 0) return [];
   const today = localToday(db, now);
   const until = addDays(today, EXPIRING_WITHIN_DAYS);
-  return db.all<PathCounts>(sql`select k.path_id, p.title, count(*) as assigned,
+  // CASE asks `startedOf` only of the open rows not yet due.
+  const rows = db.all<PathCounts & { open: number }>(sql`select k.path_id, p.title, count(*) as assigned,
       coalesce(sum(k.done), 0) as done,
-      coalesce(sum(not k.done and k.due_on >= ${today} and k.started), 0) as in_progress,
-      coalesce(sum(not k.done and k.due_on >= ${today} and not k.started), 0) as not_started,
+      coalesce(sum(case when not k.done and k.due_on >= ${today} then 1 else 0 end), 0) as open,
+      coalesce(sum(case when not k.done and k.due_on >= ${today} then ${startedOf} else 0 end), 0) as in_progress,
       coalesce(sum(not k.done and k.due_on < ${today}), 0) as overdue,
       coalesce(sum(k.expires_on between ${today} and ${until}), 0) as expiring
     from (${assignedRows(scope, { groupId })}) k join learning_paths p on p.id = k.path_id
     group by k.path_id order by p.title, k.path_id`);
+  return rows.map(({ open, ...r }) => ({ ...r, not_started: open - r.in_progress }));
 }
 
 /** What a column's number counts, as a condition on the rows of `assignedRows`. */
@@ -77,15 +84,12 @@ function stateWhere(state: ComplianceColumn, today: string, until: string): SQL 
     assigned: sql`1`,
     done: sql`k.done = 1`,
     overdue: sql`k.done = 0 and k.due_on < ${today}`,
-    in_progress: sql`k.done = 0 and k.due_on >= ${today} and k.started = 1`,
-    not_started: sql`k.done = 0 and k.due_on >= ${today} and k.started = 0`,
+    in_progress: sql`k.done = 0 and k.due_on >= ${today} and ${startedOf}`,
+    not_started: sql`k.done = 0 and k.due_on >= ${today} and not ${startedOf}`,
     expiring: sql`k.expires_on between ${today} and ${until}`,
   };
   return where[state];
 }
-
-/** `%text%` for LIKE, where the text's own % _ and \ match only themselves. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 type PathPersonRow = {
   user_id: number;
@@ -119,18 +123,20 @@ export function pathCompliancePeople(
   if (query.dueTo) where.push(sql`k.due_on <= ${query.dueTo}`);
   if (query.q) {
     const p = likePattern(query.q);
-    where.push(sql`(u.email like ${p} escape '\\' or u.first_name like ${p} escape '\\' or u.last_name like ${p} escape '\\'
-      or (coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) like ${p} escape '\\')`);
+    where.push(sql`k.user_id in (select id from users where email like ${p} escape '\\' or first_name like ${p} escape '\\'
+      or last_name like ${p} escape '\\' or (coalesce(first_name, '') || ' ' || coalesce(last_name, '')) like ${p} escape '\\')`);
   }
-  const from = sql`from (${assignedRows(scope, { groupId: query.groupId, pathId: query.pathId })}) k
-    join users u on u.id = k.user_id join learning_paths p on p.id = k.path_id
+  const matching = sql`select k.* from (${assignedRows(scope, { groupId: query.groupId, pathId: query.pathId })}) k
     where ${sql.join(where, sql` and `)}`;
-  const total = db.get<{ n: number }>(sql`select count(*) as n ${from}`)?.n ?? 0;
+  const total = db.get<{ n: number }>(sql`select count(*) as n from (${matching})`)?.n ?? 0;
   const perPage = query.perPage ?? null;
-  const window = perPage === null ? sql`` : sql`limit ${perPage} offset ${((query.page ?? 1) - 1) * perPage}`;
+  // The page is cut first (`limit -1`: all, for the CSV), then its people's names and whether they began are read.
+  const window = perPage === null ? sql`limit -1` : sql`limit ${perPage} offset ${((query.page ?? 1) - 1) * perPage}`;
   const rows = db.all<PathPersonRow>(sql`select k.user_id, u.email, u.first_name, u.last_name, k.path_id, p.title as path_title,
-      k.done, k.due_on, k.started, k.completed_at, k.expires_on
-    ${from} order by k.done, k.due_on, k.user_id ${window}`);
+      k.done, k.due_on, ${startedOf} as started, k.completed_at, k.expires_on
+    from (${matching} order by k.done, k.due_on, k.user_id ${window}) k
+    join users u on u.id = k.user_id join learning_paths p on p.id = k.path_id
+    order by k.done, k.due_on, k.user_id`);
   const people = rows.map(
     (r): CompliancePerson => ({
       user_id: r.user_id,

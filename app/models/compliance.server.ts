@@ -307,7 +307,7 @@ type PersonRow = Omit<CompliancePerson, "state" | "started" | "completed_at" | "
 };
 
 /** `%text%` for LIKE, where the text's own % _ and \ match only themselves. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The conditions of the people list on `compliance_people k`. */
 function peopleWhere(scope: ComplianceScope, query: Omit<ComplianceQuery, "page" | "perPage">, today: string, until: string) {

@@ -194,6 +194,18 @@ describe("a learning path assigned", () => {
     });
     expect(csv.body.split("\r\n")[0]).toMatch(/,path_id,path$/);
     expect(csv.body).toContain(`,overdue,2020-01-31,false,,,${pathId},Assigned path`);
+    // Every path's numbers (the demo's too, with people in progress and not started) add up, and each is the
+    // total of its people list.
+    for (const p of report.json().payload.paths as Record<string, number>[]) {
+      expect(p.done + p.in_progress + p.not_started + p.overdue).toBe(p.assigned);
+      for (const state of ["assigned", "done", "in_progress", "not_started", "overdue", "expiring"]) {
+        const listed = await api(server, ORG, "GET", `compliance/people?path_id=${p.path_id}&state=${state}&per_page=1`, {
+          token: adminToken,
+        });
+        expect(listed.json().payload.meta.total, `${p.path_id} ${state}`).toBe(p[state]);
+      }
+    }
+    expect(report.json().payload.paths.some((p: Record<string, number>) => p.in_progress > 0 && p.not_started > 0)).toBe(true);
     // Narrowed to a course, the report has no paths.
     expect((await api(server, ORG, "GET", `compliance?course_id=${courses[0]}`, { token: adminToken })).json().payload.paths).toEqual([]);
   });
