@@ -128,15 +128,17 @@ export function pathCompliancePeople(
   }
   const matching = sql`select k.* from (${assignedRows(scope, { groupId: query.groupId, pathId: query.pathId })}) k
     where ${sql.join(where, sql` and `)}`;
-  const total = db.get<{ n: number }>(sql`select count(*) as n from (${matching})`)?.n ?? 0;
   const perPage = query.perPage ?? null;
-  // The page is cut first (`limit -1`: all, for the CSV), then its people's names and whether they began are read.
+  // The page is cut first (`limit -1`: all, for the CSV), counting every match on the way (one pass over the
+  // assignments, not one for the count and one for the page); then its people's names and whether they began.
   const window = perPage === null ? sql`limit -1` : sql`limit ${perPage} offset ${((query.page ?? 1) - 1) * perPage}`;
-  const rows = db.all<PathPersonRow>(sql`select k.user_id, u.email, u.first_name, u.last_name, k.path_id, p.title as path_title,
-      k.done, k.due_on, ${startedOf} as started, k.completed_at, k.expires_on
-    from (${matching} order by k.done, k.due_on, k.user_id ${window}) k
+  const rows = db.all<PathPersonRow & { total: number }>(sql`select k.user_id, u.email, u.first_name, u.last_name, k.path_id,
+      p.title as path_title, k.done, k.due_on, ${startedOf} as started, k.completed_at, k.expires_on, k.total
+    from (select m.*, count(*) over () as total from (${matching}) m order by m.done, m.due_on, m.user_id ${window}) k
     join users u on u.id = k.user_id join learning_paths p on p.id = k.path_id
     order by k.done, k.due_on, k.user_id`);
+  // A page past the last has no row to carry the count.
+  const total = rows[0]?.total ?? db.get<{ n: number }>(sql`select count(*) as n from (${matching})`)?.n ?? 0;
   const people = rows.map(
     (r): CompliancePerson => ({
       user_id: r.user_id,
