@@ -58,58 +58,55 @@ const org = { remind: 0, nordisk: 0 };
 const HOST = "remind.localhost";
 const NORDISK = "nordisk.localhost";
 
+/**
+ * The test's own connection to an organization's file, opened once and kept until the end. Opened and closed
+ * around each look, the test's connection was at times the file's last one: closing it checkpoints and removes the
+ * write-ahead log under an exclusive lock, and the server starting meanwhile found the file locked, left that
+ * organization's jobs for a second later and ran the other's first, which these tests' order of mails rules out.
+ */
+const connections = new Map<number, Database.Database>();
 function tenant(organizationId: number) {
-  const db = new Database(path.join(dataDir, `org-${organizationId}`, "db.sqlite"));
-  db.pragma("busy_timeout = 5000");
+  let db = connections.get(organizationId);
+  if (!db) {
+    db = new Database(path.join(dataDir, `org-${organizationId}`, "db.sqlite"));
+    db.pragma("busy_timeout = 5000");
+    connections.set(organizationId, db);
+  }
   return db;
 }
 
 /** Queues reminder runs as of these instants, in order, while no server runs. */
 function queueRuns(organizationId: number, instants: string[]) {
-  const db = tenant(organizationId);
-  try {
-    const insert = db.prepare("insert into jobs (kind, status, payload) values ('reminders.send', 'queued', ?)");
-    for (const now of instants) insert.run(JSON.stringify({ now }));
-  } finally {
-    db.close();
-  }
+  const insert = tenant(organizationId).prepare("insert into jobs (kind, status, payload) values ('reminders.send', 'queued', ?)");
+  for (const now of instants) insert.run(JSON.stringify({ now }));
 }
 
 /** Waits until every queued reminder run of these organizations has finished, and says how each ended. */
 async function runsFinished(...organizationIds: number[]) {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const pending = organizationIds.reduce((n, id) => {
-      const db = tenant(id);
-      try {
-        return n + (db.prepare("select count(*) as n from jobs where status in ('queued', 'running')").get() as { n: number }).n;
-      } finally {
-        db.close();
-      }
-    }, 0);
+    const pending = organizationIds.reduce(
+      (n, id) => n + (tenant(id).prepare("select count(*) as n from jobs where status in ('queued', 'running')").get() as { n: number }).n,
+      0,
+    );
     if (pending === 0) break;
     if (Date.now() > deadline) {
       const db = tenant(organizationIds[0]);
       const jobs = db.prepare("select id, status, attempts, payload, error from jobs").all();
       const claims = db.prepare("select status, count(*) n from reminders group by status").all();
-      db.close();
       throw new Error(
         `reminder runs still pending:\n${JSON.stringify({ jobs, claims, mails: mailbox.mails.length })}\n${server?.output()}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return organizationIds.flatMap((id) => {
-    const db = tenant(id);
-    try {
-      return db.prepare("select status, result from jobs where kind = 'reminders.send' order by id").all() as {
+  return organizationIds.flatMap(
+    (id) =>
+      tenant(id).prepare("select status, result from jobs where kind = 'reminders.send' order by id").all() as {
         status: string;
         result: string;
-      }[];
-    } finally {
-      db.close();
-    }
-  });
+      }[],
+  );
 }
 
 const env = () => ({ SMTP_URL: mailbox.url, MAIL_FROM: "Lectern <no-reply@lectern.test>" });
@@ -202,6 +199,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await mailbox?.close();
+  for (const db of connections.values()) db.close();
 });
 
 describe("reminders by e-mail, exactly once across restarts", () => {
@@ -384,18 +382,15 @@ describe("reminders by e-mail, exactly once across restarts", () => {
     expect(after.filter((m) => m.to.includes("ida@nordisk.test")).map((m) => m.subject)).toEqual(["Frist om 5 dage: Førstehjælp"]);
     expect(after.filter((m) => m.to.includes("admin@nordisk.test"))).toEqual([]);
     expect(after).toHaveLength(reminded.length + 2 + 1);
-    const db = tenant(org.remind);
-    try {
-      // Week 3's reminders: Ann's two courses, Fay's, Gil's and Lead's one each.
-      const unknown = cut.to[0] === "ann@remind.test" ? 2 : 1;
-      const statuses = db.prepare("select status, count(*) as n from reminders where week = 3 group by status order by status").all();
-      expect(statuses).toEqual([
-        { status: "sent", n: 5 - unknown },
-        { status: "unknown", n: unknown },
-      ]);
-    } finally {
-      db.close();
-    }
+    // Week 3's reminders: Ann's two courses, Fay's, Gil's and Lead's one each.
+    const unknown = cut.to[0] === "ann@remind.test" ? 2 : 1;
+    const statuses = tenant(org.remind)
+      .prepare("select status, count(*) as n from reminders where week = 3 group by status order by status")
+      .all();
+    expect(statuses).toEqual([
+      { status: "sent", n: 5 - unknown },
+      { status: "unknown", n: unknown },
+    ]);
     await server.stop();
   });
 });
