@@ -4,7 +4,13 @@ import { addDays } from "../utils/calendar";
 import { EXPIRING_WITHIN_DAYS, type ComplianceColumn, type ComplianceQuery } from "../utils/compliance-query";
 import { localToday } from "./assignment.server";
 import { progressInCycle } from "./completion-cycle.server";
-import { complianceStateOf, likePattern, type ComplianceCounts, type ComplianceScope, type CompliancePerson } from "./compliance.server";
+import {
+  complianceStateOf,
+  dueAndNameFilters,
+  type ComplianceCounts,
+  type ComplianceScope,
+  type CompliancePerson,
+} from "./compliance.server";
 
 /**
  * Learning paths in the compliance report (issue 49; docs/decisions/045-learning-paths.md): per path, how many
@@ -118,14 +124,7 @@ export function pathCompliancePeople(
   const today = localToday(db, now);
   if (scope.kind === "groups" && scope.groupIds.length === 0) return { today, total: 0, people: [] as CompliancePerson[] };
   const until = addDays(today, EXPIRING_WITHIN_DAYS);
-  const where: SQL[] = [stateWhere(query.state, today, until)];
-  if (query.dueFrom) where.push(sql`k.due_on >= ${query.dueFrom}`);
-  if (query.dueTo) where.push(sql`k.due_on <= ${query.dueTo}`);
-  if (query.q) {
-    const p = likePattern(query.q);
-    where.push(sql`k.user_id in (select id from users where email like ${p} escape '\\' or first_name like ${p} escape '\\'
-      or last_name like ${p} escape '\\' or (coalesce(first_name, '') || ' ' || coalesce(last_name, '')) like ${p} escape '\\')`);
-  }
+  const where: SQL[] = [stateWhere(query.state, today, until), ...dueAndNameFilters(query)];
   const matching = sql`select k.* from (${assignedRows(scope, { groupId: query.groupId, pathId: query.pathId })}) k
     where ${sql.join(where, sql` and `)}`;
   const perPage = query.perPage ?? null;

@@ -307,7 +307,23 @@ type PersonRow = Omit<CompliancePerson, "state" | "started" | "completed_at" | "
 };
 
 /** `%text%` for LIKE, where the text's own % _ and \ match only themselves. */
-export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The people list's due days and name or e-mail, as conditions on a row `k` with `user_id` and `due_on` (a
+ * course's row of `compliance_people`, or a path's: app/models/compliance-paths.server.ts).
+ */
+export function dueAndNameFilters(query: Pick<ComplianceQuery, "dueFrom" | "dueTo" | "q">): SQL[] {
+  const where: SQL[] = [];
+  if (query.dueFrom) where.push(sql`k.due_on >= ${query.dueFrom}`);
+  if (query.dueTo) where.push(sql`k.due_on <= ${query.dueTo}`);
+  if (query.q) {
+    const p = likePattern(query.q);
+    where.push(sql`k.user_id in (select id from users where email like ${p} escape '\\' or first_name like ${p} escape '\\'
+      or last_name like ${p} escape '\\' or (coalesce(first_name, '') || ' ' || coalesce(last_name, '')) like ${p} escape '\\')`);
+  }
+  return where;
+}
 
 /** The conditions of the people list on `compliance_people k`. */
 function peopleWhere(scope: ComplianceScope, query: Omit<ComplianceQuery, "page" | "perPage">, today: string, until: string) {
@@ -325,13 +341,7 @@ function peopleWhere(scope: ComplianceScope, query: Omit<ComplianceQuery, "page"
   };
   const s = state[query.state];
   if (s) where.push(s);
-  if (query.dueFrom) where.push(sql`k.due_on >= ${query.dueFrom}`);
-  if (query.dueTo) where.push(sql`k.due_on <= ${query.dueTo}`);
-  if (query.q) {
-    const p = likePattern(query.q);
-    where.push(sql`k.user_id in (select id from users where email like ${p} escape '\\' or first_name like ${p} escape '\\'
-      or last_name like ${p} escape '\\' or (coalesce(first_name, '') || ' ' || coalesce(last_name, '')) like ${p} escape '\\')`);
-  }
+  where.push(...dueAndNameFilters(query));
   return where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
 }
 
