@@ -3,6 +3,10 @@ import { redirect } from "~/utils/redirect";
 import type { SubmissionResult } from "@conform-to/react";
 import { listCategories } from "~/models/category.server";
 import { courseLinks, courseResource, getCourse, moveCourse } from "~/models/course.server";
+import { courseList, courseListCategories } from "~/models/course-list.server";
+import { COURSE_LIST } from "~/models/forms/course-list";
+import { isWholeList, listSearch, parseListQuery } from "~/utils/list-query";
+import { dateLocaleFor } from "./analytics.server";
 import { addMaterial, deleteMaterial, listMaterials } from "~/models/material.server";
 import { createLesson, deleteLesson, getLesson, listLessons, moveLesson, updateLesson } from "~/models/lesson.server";
 import { getFile, listFiles } from "~/models/file.server";
@@ -76,15 +80,30 @@ function formChoices(managed: Managed) {
 
 // ——— list ———
 
+/** The courses list (issue 50): searched, filtered, sorted and paged from its address (app/utils/list-query.ts). */
 export function coursesLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, (managed) => {
-      const { items } = courseResource.list(managed.db, managed.viewer, { page: 1, perPage: 500 }, {}) as {
-        items: Array<{ id: number; title: string; type: string; published: boolean }>;
-      };
+      const { query, errors } = parseListQuery(new URL(request.url), COURSE_LIST);
+      const list = courseList(managed.db, managed.viewer, query);
       return {
         base: coursesBase(managed),
-        courses: items.map((c) => ({ id: c.id, title: c.title, type: c.type, published: c.published })),
+        query: { ...query, page: list.page },
+        errors,
+        page: { page: list.page, pages: list.pages, total: list.total, perPage: list.perPage },
+        // Moving a course up or down is about the whole list in its own order.
+        movable: isWholeList(query, COURSE_LIST),
+        filtered: !isWholeList(query, COURSE_LIST),
+        categories: courseListCategories(managed.db),
+        locale: dateLocaleFor(managed.viewer),
+        courses: list.rows.map((c) => ({
+          id: c.id,
+          title: c.title,
+          type: c.type,
+          published: c.published,
+          category: c.category,
+          updatedAt: c.updatedAt.toISOString(),
+        })),
       };
     });
 }
@@ -94,7 +113,9 @@ export function coursesAction(area: Area) {
     withManagedOrganization(request, context, params, { area, capability: "write:course" }, async (managed) => {
       const move = moveIntent(await readForm(request, context));
       if (move) moveCourse(managed.db, move.id, { direction: move.direction });
-      return redirect(coursesBase(managed));
+      // Back to the same view of the list (its state as read, never the address as sent).
+      const { query } = parseListQuery(new URL(request.url), COURSE_LIST);
+      return redirect(`${coursesBase(managed)}${listSearch(query, COURSE_LIST)}`);
     });
 }
 

@@ -6,6 +6,10 @@ import { ConfirmDelete } from "~/components/confirm-delete";
 import { FormErrors, FormMessage, useZodForm } from "~/components/form";
 import { lessonFormSchema } from "~/models/forms/courses";
 import { MoveButtons } from "~/components/move-buttons";
+import { ListControls, ListPager, type ListFilter } from "~/components/list/list-controls";
+import { listSearch, type ListErrors } from "~/utils/list-query";
+import { COURSE_LIST, type CourseListQuery } from "~/models/forms/course-list";
+import { COURSE_TYPES } from "~/models/vocabulary";
 import type { CoursePageReply } from "./organization-courses.server";
 import { CourseFields, useCourseForm, type CourseFormData } from "./organization-course-fields";
 import { LessonsPanel, LinksPanel, MaterialsPanel } from "./organization-course-contents";
@@ -19,10 +23,37 @@ import { LessonFields, type QuizChoice } from "./organization-lesson-fields";
 
 export function CoursesList() {
   const { t } = useTranslation();
-  const { base, courses } = useLoaderData<{
-    base: string;
-    courses: Array<{ id: number; title: string; type: string; published: boolean }>;
-  }>();
+  const data = useLoaderData<CoursesListData>();
+  const { base, courses, query, page } = data;
+  const spec = COURSE_LIST;
+  const link = (n: number) => `${base}${listSearch(query, spec, { page: n })}`;
+  const filters: ListFilter[] = [
+    {
+      name: "category",
+      label: t("lists.courses.category"),
+      any: t("lists.courses.anyCategory"),
+      options: data.categories.map((c) => ({ value: String(c.id), label: c.name })),
+    },
+    {
+      name: "kind",
+      label: t("lists.courses.kind"),
+      any: t("lists.courses.anyKind"),
+      options: COURSE_TYPES.map((k) => ({ value: k, label: t(`courseType.${k}`) })),
+    },
+    {
+      name: "state",
+      label: t("lists.courses.state"),
+      any: t("lists.courses.anyState"),
+      options: [
+        { value: "published", label: t("courses.published") },
+        { value: "draft", label: t("courses.draft") },
+      ],
+    },
+  ];
+  const sorts = COURSE_LIST.sorts.map((s) => ({
+    value: s,
+    label: t(`lists.courses.${s === "position" ? "order" : s}`),
+  }));
   return (
     <section>
       <div className="toolbar">
@@ -31,34 +62,70 @@ export function CoursesList() {
           {t("courses.create")}
         </Link>
       </div>
-      {courses.length === 0 ? (
+      {page.total === 0 && !data.filtered ? (
         <p className="empty-state">{t("courses.empty")}</p>
       ) : (
-        <table className="table" data-testid="courses">
-          <tbody>
-            {courses.map((c, i) => (
-              <tr key={c.id} data-course={c.title}>
-                <td>
-                  <Link to={`${base}/${c.id}`}>{c.title}</Link>
-                </td>
-                <td>{t(`courseType.${c.type}`)}</td>
-                <td>
-                  {c.published ? (
-                    <span className="badge published">{t("courses.published")}</span>
-                  ) : (
-                    <span className="badge">{t("courses.draft")}</span>
-                  )}
-                </td>
-                <td className="actions">
-                  <MoveButtons id={c.id} first={i === 0} last={i === courses.length - 1} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <ListControls
+            id="courses-list"
+            label={t("lists.courses.label")}
+            searchLabel={t("lists.courses.search")}
+            query={query}
+            filters={filters}
+            sorts={sorts}
+            errors={data.errors}
+            clear={base}
+          />
+          {courses.length > 0 && (
+            <div className="table-scroll">
+              <table className="table" data-testid="courses">
+                <tbody>
+                  {courses.map((c, i) => (
+                    <tr key={c.id} data-course={c.title}>
+                      <td>
+                        <Link to={`${base}/${c.id}`}>{c.title}</Link>
+                      </td>
+                      <td>{t(`courseType.${c.type}`)}</td>
+                      <td>{c.category ?? ""}</td>
+                      <td>
+                        {c.published ? (
+                          <span className="badge published">{t("courses.published")}</span>
+                        ) : (
+                          <span className="badge">{t("courses.draft")}</span>
+                        )}
+                      </td>
+                      {data.movable && (
+                        <td className="actions">
+                          <MoveButtons
+                            id={c.id}
+                            first={page.page === 1 && i === 0}
+                            last={page.page === page.pages && i === courses.length - 1}
+                          />
+                        </td>
+                      )}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <ListPager {...page} shown={courses.length} locale={data.locale} link={link} label={t("lists.pages")} />
+        </>
       )}
     </section>
   );
+}
+
+interface CoursesListData {
+  base: string;
+  query: CourseListQuery;
+  errors: ListErrors | null;
+  page: { page: number; pages: number; total: number; perPage: number };
+  movable: boolean;
+  filtered: boolean;
+  categories: { id: number; name: string }[];
+  locale: string;
+  courses: Array<{ id: number; title: string; type: string; published: boolean; category: string | null }>;
 }
 
 // ——— create and edit ———
