@@ -26,12 +26,15 @@ export function listPage<T>(
   return { rows: total ? read.rows(query.perPage, (page - 1) * query.perPage) : [], total, page, pages, perPage: query.perPage };
 }
 
-/** The ORDER BY of a list: the sort's column in the direction asked, then the row's id in the same direction. */
+/**
+ * The ORDER BY of a list: the sort's column (or columns: a name is last name, then first) in the direction asked,
+ * then the row's id in the same direction.
+ */
 export function listOrder<S extends string>(
   query: Pick<ListQuery<string, S>, "sort" | "dir">,
-  columns: Record<S, SQLiteColumn | SQL>,
+  columns: Record<S, SQLiteColumn | SQL | (SQLiteColumn | SQL)[]>,
   id: SQLiteColumn,
 ): SQL[] {
   const by = query.dir === "desc" ? desc : asc;
-  return [by(columns[query.sort]), by(id)];
+  return [...[columns[query.sort]].flat().map((c) => by(c)), by(id)];
 }

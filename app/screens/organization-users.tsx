@@ -2,15 +2,19 @@ import { getFormProps, getSelectProps } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "~/utils/redirect";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "~/utils/translate";
-import { z } from "zod";
+import { useTranslation, type Translate } from "~/utils/translate";
 import { ConfirmDelete } from "~/components/confirm-delete";
 import { ErrorList, Field, useZodForm } from "~/components/form";
 import { ASSIGNABLE_ROLES, userFormSchema } from "~/models/forms/users";
 import { organizationRealm } from "~/models/auth/realm.server";
 import { revokeSessionsOf } from "~/models/auth/session.server";
 import { inviteUser } from "~/models/provision.server";
-import { deleteUser, editUser, getUser, listUsers, setUserDisabled } from "~/models/user.server";
+import { deleteUser, editUser, getUser, setUserDisabled } from "~/models/user.server";
+import { userList, userListGroups } from "~/models/user-list.server";
+import { USER_LIST } from "~/models/forms/user-list";
+import { ListControls, ListPager, type ListFilter } from "~/components/list/list-controls";
+import { isWholeList, listSearch, parseListQuery } from "~/utils/list-query";
+import { dateLocaleFor } from "./analytics.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
@@ -29,26 +33,23 @@ export interface UsersMount {
   usersBase: (managed: Managed) => string;
 }
 
-const PER_PAGE = 50;
-const listQuery = z.object({
-  q: z.string().trim().max(100).optional().catch(undefined),
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
-});
-
+/** The people list (issue 50): searched, filtered, sorted and paged from its address (app/utils/list-query.ts). */
 export function usersListLoader(mount: UsersMount) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area: mount.area, capability: "read:user" }, (managed) => {
-      const query = listQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
-      const { items, total } = listUsers(managed.db, { q: query.q, page: query.page, perPage: PER_PAGE });
+      const { query, errors } = parseListQuery(new URL(request.url), USER_LIST);
+      const list = userList(managed.db, query);
       return {
         base: mount.usersBase(managed),
         exportUrl: managed.area === "dashboard" ? "/api/users/export" : null,
         dashboard: managed.area === "dashboard", // groups and import (issue 14): CSV import and settings live there
-        q: query.q ?? "",
-        page: query.page,
-        pages: Math.max(1, Math.ceil(total / PER_PAGE)),
-        total,
-        users: items.map((u) => ({
+        query: { ...query, page: list.page },
+        errors,
+        page: { page: list.page, pages: list.pages, total: list.total, perPage: list.perPage },
+        filtered: !isWholeList(query, USER_LIST),
+        groups: userListGroups(managed.db),
+        locale: dateLocaleFor(managed.viewer),
+        users: list.rows.map((u) => ({
           id: u.id,
           name: [u.firstName, u.lastName].filter(Boolean).join(" "),
           email: u.email,
@@ -88,49 +89,89 @@ export function UsersList() {
           </>
         ) : null}
       </div>
-      <Form method="get" className="search">
-        <label>
-          <span className="visually-hidden">{t("admin.searchLabel")}</span>
-          <input type="search" name="q" defaultValue={data.q} placeholder={t("admin.searchLabel")} />
-        </label>
-        <button type="submit">{t("admin.search")}</button>
-      </Form>
-      {data.users.length === 0 ? (
-        <p className="empty-state">{data.q ? t("admin.noUsers") : t("users.empty")}</p>
+      {data.page.total === 0 && !data.filtered ? (
+        <p className="empty-state">{t("users.empty")}</p>
       ) : (
-        <table className="table" data-testid="users">
-          <thead>
-            <tr>
-              <th>{t("users.name")}</th>
-              <th>{t("users.email")}</th>
-              <th>{t("users.type")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.users.map((u) => (
-              <tr key={u.id} data-email={u.email}>
-                <td>
-                  <Link to={`${data.base}/${u.id}`}>{u.name || u.email}</Link>
-                  {u.disabled ? <span className="badge">{t("admin.disabled")}</span> : null}
-                </td>
-                <td>{u.email}</td>
-                <td>{t(`users.roles.${u.role ?? "none"}`)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <ListControls
+            id="users-list"
+            label={t("lists.users.label")}
+            searchLabel={t("admin.searchLabel")}
+            query={data.query}
+            filters={userFilters(t, data.groups)}
+            sorts={USER_LIST.sorts.map((s) => ({ value: s, label: t(`lists.users.${s}`) }))}
+            errors={data.errors}
+            clear={data.base}
+          />
+          {data.users.length > 0 && (
+            <div className="table-scroll">
+              <table className="table" data-testid="users">
+                <thead>
+                  <tr>
+                    <th>{t("users.name")}</th>
+                    <th>{t("users.email")}</th>
+                    <th>{t("users.type")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.users.map((u) => (
+                    <tr key={u.id} data-email={u.email}>
+                      <td>
+                        <Link to={`${data.base}/${u.id}`}>{u.name || u.email}</Link>
+                        {u.disabled ? <span className="badge">{t("admin.disabled")}</span> : null}
+                      </td>
+                      <td>{u.email}</td>
+                      <td>{t(`users.roles.${u.role ?? "none"}`)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <ListPager
+            {...data.page}
+            shown={data.users.length}
+            locale={data.locale}
+            link={(n) => `${data.base}${listSearch(data.query, USER_LIST, { page: n })}`}
+            label={t("lists.pages")}
+          />
+        </>
       )}
-      {data.pages > 1 ? (
-        <nav className="pager" aria-label="pages">
-          {data.page > 1 ? <Link to={`?${new URLSearchParams({ q: data.q, page: String(data.page - 1) })}`}>‹</Link> : null}
-          <span>
-            {data.page} / {data.pages}
-          </span>
-          {data.page < data.pages ? <Link to={`?${new URLSearchParams({ q: data.q, page: String(data.page + 1) })}`}>›</Link> : null}
-        </nav>
-      ) : null}
     </section>
   );
+}
+
+/** The people list's filters, with their choices. */
+function userFilters(t: Translate, groups: { id: number; name: string }[]): ListFilter[] {
+  return [
+    {
+      name: "role",
+      label: t("users.type"),
+      any: t("lists.users.anyRole"),
+      options: (["admin", "learner", "none"] as const).map((r) => ({ value: r, label: t(`users.roles.${r}`) })),
+    },
+    {
+      name: "group",
+      label: t("lists.users.group"),
+      any: t("lists.users.anyGroup"),
+      options: groups.map((g) => ({ value: String(g.id), label: g.name })),
+    },
+    {
+      name: "status",
+      label: t("lists.users.status"),
+      any: t("lists.users.anyStatus"),
+      options: [
+        { value: "active", label: t("lists.users.active") },
+        { value: "disabled", label: t("admin.disabled") },
+      ],
+    },
+    {
+      name: "language",
+      label: t("users.language"),
+      any: t("lists.users.anyLanguage"),
+      options: [...LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] })), { value: "default", label: t("users.languageDefault") }],
+    },
+  ];
 }
 
 function UserFields({ fields }: { fields: ReturnType<typeof useUserForm>[1] }) {

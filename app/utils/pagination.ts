@@ -27,8 +27,8 @@ export function paginated<T>(items: T[], total: number, { page, perPage }: Page)
   };
 }
 
-/** `column LIKE %text%` where the text's own % _ and \\ match only themselves. */
-export function contains(column: SQLiteColumn, text: string): SQL {
+/** `column LIKE %text%` (or an expression's) where the text's own % _ and \\ match only themselves. */
+export function contains(column: SQLiteColumn | SQL, text: string): SQL {
   const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return sql`${column} like ${pattern} escape '\\'`;
 }
