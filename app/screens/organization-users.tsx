@@ -13,7 +13,7 @@ import { deleteUser, editUser, getUser, setUserDisabled } from "~/models/user.se
 import { userList, userListGroups } from "~/models/user-list.server";
 import { USER_LIST } from "~/models/forms/user-list";
 import { ListControls, ListPager, type ListFilter } from "~/components/list/list-controls";
-import { isWholeList, listSearch, parseListQuery } from "~/utils/list-query";
+import { isWholeList, listSearch, PAGE_SIZES, parseListQuery } from "~/utils/list-query";
 import { dateLocaleFor } from "./analytics.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
@@ -141,6 +141,8 @@ export function UsersList() {
   );
 }
 
+const NEWEST_FIRST = { q: "", filters: {}, sort: "created", dir: "desc", page: 1, perPage: PAGE_SIZES[0] } as const;
+
 /** The people list's filters, with their choices. */
 function userFilters(t: Translate, groups: { id: number; name: string }[]): ListFilter[] {
   return [
@@ -226,7 +228,8 @@ export function createUserAction(mount: UsersMount) {
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
       const added = await inviteUser(context.platform, managed.db, managed.organization, submission.value);
       if (!added.ok) return json(submission.reply({ fieldErrors: added.fields }), { status: 400 });
-      return redirectWithFlash(mount.usersBase(managed), "flash.userCreated");
+      // The list newest first, so the person just added is at its top, whatever its size.
+      return redirectWithFlash(`${mount.usersBase(managed)}${listSearch(NEWEST_FIRST, USER_LIST)}`, "flash.userCreated");
     });
 }
 

@@ -13,6 +13,7 @@ import { CONNECTIONS, DURATION, only } from "./settings";
 import { atMost, printTable, type Report } from "./table";
 import { reportXapi } from "./xapi";
 import { reportPackages } from "./packages";
+import { benchManagement } from "./management";
 
 /**
  * `npm run bench`: throughput of Lectern against a bare Express + better-sqlite3 baseline measured in the
@@ -55,6 +56,23 @@ async function main() {
     }
   }
   if (only("reminders")) await reportReminders(report);
+  // Management lists at 100,000 people (issue 50, management.ts): each list's first, filtered and sorted page.
+  if (only("management")) {
+    const m = await benchManagement();
+    console.log(
+      `  management: ${m.people} people, ${m.courses} courses, ${m.groups} groups, ${m.progressRows} progress rows (seeded in ${m.seedSeconds} s)`,
+    );
+    for (const r of m.results) {
+      console.log(`    ${r.label}: p50 ${r.p50} ms, p95 ${r.p95} ms, ${r.cpu} CPU ms/request`);
+      table.push({
+        what: `management, ${m.people.toLocaleString("en")} people: ${r.label}, p95 ms`,
+        p95: r.p95,
+        cpu: r.cpu,
+        ...atMost(r.p95, r.target),
+      });
+    }
+    json.management = m;
+  }
   // The Learning Record Store (issue 47): ingest, a filtered GET among 1,000,000 statements, `more` paging (xapi.ts).
   if (only("xapi")) reportXapi(report);
   // xAPI and cmi5 packages (issue 48): an AU's statements through its launch's rules, launches (packages.ts).

@@ -156,7 +156,10 @@ describe("the organization admin manages users", () => {
       admin,
     );
     expect(add.status).toBe(302);
-    expect(add.headers.location).toBe("/dashboard/users");
+    // Back to the list newest first, the person just added at its top.
+    expect(add.headers.location).toBe("/dashboard/users?sort=created&dir=desc");
+    const newest = await page("nordlys.localhost", add.headers.location!, admin);
+    expect(/<tr data-email="([^"]+)"/.exec(newest.body)?.[1]).toBe("ny@nordlys.test");
     const mail = await mailbox.next("ny@nordlys.test");
     expect(mail.subject).toBe("Du er blevet inviteret til Nordlys Akademi");
     const table = await page("nordlys.localhost", "/dashboard/users?q=kollega", admin);
