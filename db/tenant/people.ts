@@ -22,7 +22,12 @@ export const users = sqliteTable(
     /** When the lesson player's instructions were shown to this person (docs/product.md §7 "player-window"). */
     playerInstructionsShownAt: integer("player_instructions_shown_at", { mode: "timestamp" }),
   },
-  (t) => [uniqueIndex("users_email_unique").on(t.email), index("users_created_at_idx").on(t.createdAt)],
+  (t) => [
+    uniqueIndex("users_email_unique").on(t.email),
+    index("users_created_at_idx").on(t.createdAt),
+    // The people list in name order (issue 50, app/models/user-list.server.ts): any page read along the index.
+    index("users_name_idx").on(t.lastName, t.firstName),
+  ],
 );
 
 /** The organization's defaults for new people (the users screen's "settings"): one row, id 1. */
