@@ -5,7 +5,12 @@ import { useTranslation } from "~/utils/translate";
 import { ConfirmDelete } from "~/components/confirm-delete";
 import { controlProps, ErrorList, useZodForm } from "~/components/form";
 import { listFiles } from "~/models/file.server";
-import { deleteGroup, getGroup, listGroups, saveGroup } from "~/models/group.server";
+import { deleteGroup, getGroup, saveGroup } from "~/models/group.server";
+import { groupList } from "~/models/group-list.server";
+import { GROUP_LIST } from "~/models/forms/group-list";
+import { ListControls, ListPager } from "~/components/list/list-controls";
+import { isWholeList, listSearch, parseListQuery } from "~/utils/list-query";
+import { dateLocaleFor } from "./analytics.server";
 import { groupFormSchema, type GroupForm } from "~/models/forms/groups";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
@@ -18,22 +23,20 @@ import { readForm } from "~/utils/form-data.server";
  */
 export const groupsBase = (m: Managed) => `${m.base}/groups`;
 
+/** The groups list (issue 50): searched, filtered, sorted and paged from its address (app/utils/list-query.ts). */
 export function groupsLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:group" }, (m) => {
-      const q = new URL(request.url).searchParams.get("q")?.trim().slice(0, 100) ?? "";
+      const { query, errors } = parseListQuery(new URL(request.url), GROUP_LIST);
+      const list = groupList(m.db, m.viewer, query);
       return {
         base: groupsBase(m),
-        q,
-        groups: listGroups(m.db, m.viewer, { q }).map((g) => ({
-          id: g.id,
-          name: g.name,
-          description: g.description,
-          members: g.members,
-          rules: g.rules,
-          courses: g.courses,
-          ruleMatch: g.ruleMatch,
-        })),
+        query: { ...query, page: list.page },
+        errors,
+        page: { page: list.page, pages: list.pages, total: list.total, perPage: list.perPage },
+        filtered: !isWholeList(query, GROUP_LIST),
+        locale: dateLocaleFor(m.viewer),
+        groups: list.rows,
       };
     });
 }
@@ -49,31 +52,55 @@ export function Groups() {
           {t("groups.create")}
         </Link>
       </div>
-      <Form method="get" className="search">
-        <label>
-          <span className="visually-hidden">{t("groups.search")}</span>
-          <input type="search" name="q" defaultValue={data.q} placeholder={t("groups.search")} />
-        </label>
-        <button type="submit">{t("admin.search")}</button>
-      </Form>
-      {data.groups.length === 0 ? (
-        <p className="empty-state panel">{data.q ? t("groups.noMatches") : t("groups.empty")}</p>
+      {data.page.total === 0 && !data.filtered ? (
+        <p className="empty-state panel">{t("groups.empty")}</p>
       ) : (
-        <ul className="course-grid" data-testid="groups">
-          {data.groups.map((g) => (
-            <li key={g.id} className="course-card group-card" data-group={g.name}>
-              <span className="course-type">{g.rules > 0 ? t("groups.kind.rules") : t("groups.kind.manual")}</span>
-              <h3 className="course-title">
-                <Link to={`${data.base}/${g.id}`}>{g.name}</Link>
-              </h3>
-              {g.description ? <p className="course-description">{g.description}</p> : null}
-              <p className="course-meta">
-                {t("groups.counts", { members: g.members, courses: g.courses })}
-                {g.rules > 0 ? ` · ${t("groups.ruleCount", { count: g.rules })}` : ""}
-              </p>
-            </li>
-          ))}
-        </ul>
+        <>
+          <ListControls
+            id="groups-list"
+            label={t("lists.groups.label")}
+            searchLabel={t("groups.search")}
+            query={data.query}
+            filters={[
+              {
+                name: "kind",
+                label: t("lists.groups.kind"),
+                any: t("lists.groups.anyKind"),
+                options: [
+                  { value: "rules", label: t("groups.kind.rules") },
+                  { value: "manual", label: t("groups.kind.manual") },
+                ],
+              },
+            ]}
+            sorts={GROUP_LIST.sorts.map((s) => ({ value: s, label: t(`lists.groups.${s}`) }))}
+            errors={data.errors}
+            clear={data.base}
+          />
+          {data.groups.length > 0 && (
+            <ul className="course-grid" data-testid="groups">
+              {data.groups.map((g) => (
+                <li key={g.id} className="course-card group-card" data-group={g.name}>
+                  <span className="course-type">{g.rules > 0 ? t("groups.kind.rules") : t("groups.kind.manual")}</span>
+                  <h3 className="course-title">
+                    <Link to={`${data.base}/${g.id}`}>{g.name}</Link>
+                  </h3>
+                  {g.description ? <p className="course-description">{g.description}</p> : null}
+                  <p className="course-meta">
+                    {t("groups.counts", { members: g.members, courses: g.courses })}
+                    {g.rules > 0 ? ` · ${t("groups.ruleCount", { count: g.rules })}` : ""}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          )}
+          <ListPager
+            {...data.page}
+            shown={data.groups.length}
+            locale={data.locale}
+            link={(n) => `${data.base}${listSearch(data.query, GROUP_LIST, { page: n })}`}
+            label={t("lists.pages")}
+          />
+        </>
       )}
     </section>
   );
