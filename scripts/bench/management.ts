@@ -5,7 +5,7 @@ import path from "node:path";
 import { createOrganization } from "../../app/models/organization.server";
 import { readConfig } from "../../server/config";
 import { Platform } from "../../server/platform";
-import { cpuMs, get, stopProcess } from "./processes";
+import { stopProcess, timeOneByOne } from "./processes";
 import { start } from "./servers";
 
 /**
@@ -115,19 +115,11 @@ export async function benchManagement({
   const results: Array<{ label: string; p50: number; p95: number; cpu: number; target: number }> = [];
   try {
     for (const [label, url] of rows) {
-      for (let i = 0; i < 10; i++) await get(server.port, org.host, url, { cookie: org.cookie });
-      const before = cpuMs(server.child.pid!);
-      const times: number[] = [];
-      for (let i = 0; i < requests; i++) times.push(await get(server.port, org.host, url, { cookie: org.cookie }));
-      times.sort((a, b) => a - b);
-      const p = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(times.length * q))] * 10) / 10;
-      results.push({
-        label,
-        p50: p(0.5),
-        p95: p(0.95),
-        cpu: Math.round(((cpuMs(server.child.pid!) - before) / requests) * 100) / 100,
-        target: TARGET_MS,
-      });
+      const timed = await timeOneByOne(
+        { port: server.port, host: org.host, url, headers: { cookie: org.cookie }, pid: server.child.pid },
+        { requests, warm: 10 },
+      );
+      results.push({ label, ...timed, cpu: timed.cpu ?? 0, target: TARGET_MS });
     }
   } finally {
     await stopProcess(server);

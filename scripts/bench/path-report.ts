@@ -1,9 +1,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { cpuMs } from "./processes";
+import { timeOneByOne } from "./processes";
 
 /**
  * Issue 49: a learning path's assignment report over 10,000 people, each with their due state and every step's
@@ -14,19 +13,6 @@ import { cpuMs } from "./processes";
  * of the path's overdue people; target p95 ≤ 50 ms each.
  */
 const TARGET_MS = 50;
-
-function get(port: number, host: string, url: string, headers: Record<string, string>) {
-  return new Promise<number>((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const req = http.get({ host: "127.0.0.1", port, path: url, headers: { host, ...headers }, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () =>
-        res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${url}: ${res.statusCode}`)),
-      );
-    });
-    req.on("error", reject);
-  });
-}
 
 /** Every learner in one group the path is assigned to (due 10 days ago: overdue unless done), and an admin's sessions. */
 function seed(file: string, pathId: number) {
@@ -125,20 +111,7 @@ export async function benchPathReport({
     ],
   ];
   const results: Array<{ label: string; p50: number; p95: number; cpu: number | null; target: number | null }> = [];
-  for (const [label, url, headers, target] of calls) {
-    for (let i = 0; i < 30; i++) await get(port, host, url, headers);
-    const times: number[] = [];
-    const before = pid ? cpuMs(pid) : 0;
-    for (let i = 0; i < requests; i++) times.push(await get(port, host, url, headers));
-    times.sort((a, b) => a - b);
-    const p = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(times.length * q))] * 10) / 10;
-    results.push({
-      label,
-      p50: p(0.5),
-      p95: p(0.95),
-      cpu: pid ? Math.round(((cpuMs(pid) - before) / requests) * 100) / 100 : null,
-      target,
-    });
-  }
+  for (const [label, url, headers, target] of calls)
+    results.push({ label, ...(await timeOneByOne({ port, host, url, headers, pid }, { requests, warm: 30 })), target });
   return { people: seeded.people, results };
 }

@@ -64,3 +64,20 @@ export function get(port: number, host: string, url: string, headers: Record<str
     req.end();
   });
 }
+
+/**
+ * The same GET `requests` times one after another, after `warm` unmeasured ones: p50 and p95 in ms, and the
+ * server's CPU per request when its pid is known (the one-at-a-time rows of an admin's screen).
+ */
+export async function timeOneByOne(
+  { port, host, url, headers, pid }: { port: number; host: string; url: string; headers: Record<string, string>; pid?: number },
+  { requests, warm }: { requests: number; warm: number },
+) {
+  for (let i = 0; i < warm; i++) await get(port, host, url, headers);
+  const times: number[] = [];
+  const before = pid ? cpuMs(pid) : 0;
+  for (let i = 0; i < requests; i++) times.push(await get(port, host, url, headers));
+  times.sort((a, b) => a - b);
+  const p = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(times.length * q))] * 10) / 10;
+  return { p50: p(0.5), p95: p(0.95), cpu: pid ? Math.round(((cpuMs(pid) - before) / requests) * 100) / 100 : null };
+}
