@@ -87,4 +87,14 @@ describe("a learning path's recertification", () => {
     // The others keep their completion as it was.
     for (const userId of [left, unassigned]) expect(enrolment(userId)).toMatchObject({ cycle: 1, expiresOn: EXPIRES });
   });
+
+  it("does not re-assign a one-month path the day it is done, whatever days before it was given", async () => {
+    const { db } = tenant;
+    const { held, path } = setUp();
+    db.update(learningPaths).set({ validityMonths: 1, reassignDaysBefore: 30 }).where(eq(learningPaths.id, path)).run();
+    // Valid to 31 March: 30 days before is 1 March; capped at 27 (a month counted as 28 days, less one), 4 March.
+    db.update(pathEnrolments).set({ expiresOn: "2027-03-31" }).where(eq(pathEnrolments.userId, held)).run();
+    expect(recertificationDue(db, at("2027-03-01T12:00:00Z"))).toBe(false);
+    expect(recertificationDue(db, at("2027-03-04T12:00:00Z"))).toBe(true);
+  });
 });

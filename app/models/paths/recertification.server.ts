@@ -26,13 +26,16 @@ interface Candidate {
 /**
  * Path completions whose re-assignment day has come on `today`: of a path that still has a validity, held by
  * an enabled person who has an assignment of the path they have not left. Read per path (a cross join keeps the
- * paths the outer loop) by the (path, expiry) index up to its day.
+ * paths the outer loop) by the (path, expiry) index up to its day. The days before are at most the validity less
+ * a day (a month counted as its shortest, as the editor checks): a one-month path given the default 30 would
+ * otherwise be re-assigned the day it is done.
  */
 function dueForPathReassignment(db: TenantConn, today: string, limit: number): Candidate[] {
   return db.all<Candidate>(sql`select pe.user_id as userId, pe.path_id as pathId, pe.expires_on as expiresOn, pe.cycle as cycle
     from learning_paths p
     cross join path_enrolments pe on pe.path_id = p.id
-      and pe.expires_on is not null and pe.expires_on <= date(${today}, '+' || p.reassign_days_before || ' days')
+      and pe.expires_on is not null
+      and pe.expires_on <= date(${today}, '+' || min(p.reassign_days_before, p.validity_months * 28 - 1) || ' days')
     join users u on u.id = pe.user_id
     where p.validity_months is not null
       and u.disabled_at is null
