@@ -7,7 +7,7 @@ import {
   PERSON_STATES,
   type AssignmentSummary,
 } from "~/models/assignment-reports.server";
-import { createAssignment, deleteAssignment, type AssignmentTarget } from "~/models/assignment.server";
+import { createAssignment, deleteAssignment, type AssignmentTarget, type DueRule } from "~/models/assignment.server";
 import { MAX_DUE_DAYS } from "~/models/forms/assignments";
 import { whoCannotOpen } from "~/models/assignment-access.server";
 import { getCourse } from "~/models/course.server";
@@ -98,6 +98,26 @@ export const assignmentBody = z.object({
   due_date: z.string().max(10).optional(),
   due_days: z.number().int().min(0).max(MAX_DUE_DAYS).optional(),
 });
+
+/**
+ * An assignment body's target (one of `user_id` and `group_id`) and due rule (one of `due_date` and `due_days`), or
+ * the field to name when both or neither is given: a course's assignments and a learning path's read them alike.
+ */
+export function targetAndDue(body: {
+  user_id?: number;
+  group_id?: number;
+  due_date?: string;
+  due_days?: number;
+}): { target: AssignmentTarget; due: DueRule } | { refused: Record<string, string> } {
+  if ((body.user_id === undefined) === (body.group_id === undefined))
+    return { refused: { [body.user_id === undefined ? "user_id" : "group_id"]: "assigning.errors.target" } };
+  if ((body.due_date === undefined) === (body.due_days === undefined))
+    return { refused: { [body.due_date === undefined ? "due_date" : "due_days"]: "assigning.errors.due" } };
+  return {
+    target: body.user_id !== undefined ? { kind: "person", userId: body.user_id } : { kind: "group", groupId: body.group_id! },
+    due: body.due_date !== undefined ? { kind: "date", date: body.due_date } : { kind: "days", days: body.due_days! },
+  };
+}
 
 function view(a: AssignmentSummary) {
   return {
@@ -192,15 +212,9 @@ export const assignmentCalls: ApiCall[] = [
     },
     handler: async ({ request, context, viewer, body }) => {
       const db = context.db!;
-      if ((body.user_id === undefined) === (body.group_id === undefined))
-        return apiRefusedFields(request, context, { [body.user_id === undefined ? "user_id" : "group_id"]: "assigning.errors.target" });
-      if ((body.due_date === undefined) === (body.due_days === undefined))
-        return apiRefusedFields(request, context, { [body.due_date === undefined ? "due_date" : "due_days"]: "assigning.errors.due" });
-      const target: AssignmentTarget =
-        body.user_id !== undefined ? { kind: "person", userId: body.user_id } : { kind: "group", groupId: body.group_id! };
-      const due =
-        body.due_date !== undefined ? { kind: "date" as const, date: body.due_date } : { kind: "days" as const, days: body.due_days! };
-      const result = createAssignment(db, viewer, { courseId: body.course_id, target, due });
+      const read = targetAndDue(body);
+      if ("refused" in read) return apiRefusedFields(request, context, read.refused);
+      const result = createAssignment(db, viewer, { courseId: body.course_id, ...read });
       if (!result.ok) {
         if (result.status === 403) return apiForbidden(request, context);
         if (result.status === 404) return apiNotFound(request, context);

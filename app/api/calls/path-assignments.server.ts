@@ -1,7 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { isPathVisible } from "~/access/paths";
-import type { AssignmentTarget } from "~/models/assignment.server";
 import { MAX_DUE_DAYS } from "~/models/forms/assignments";
 import { assignPath, pathAssignmentList, unassignPath } from "~/models/paths/assignments.server";
 import { pathAssignmentReport } from "~/models/paths/path-report.server";
@@ -10,6 +9,7 @@ import { apiForbidden, apiNotFound, apiRefusedFields } from "~/utils/api.server"
 import { pageSchema, paginated } from "~/utils/pagination";
 import { call, deleted, E, guarded, id, page, type ApiCall } from "../contract.server";
 import { idOf } from "../resource.server";
+import { targetAndDue } from "./assignments.server";
 
 /**
  * Learning paths assigned through /api (issue 49), as courses are (`/api/assignments`): a path's assignments, one
@@ -108,15 +108,9 @@ export const pathAssignmentCalls: ApiCall[] = [
     handler: async ({ request, context, params, viewer, body }) => {
       const path = await pathOf(request, context, params, viewer);
       if (!path) return apiNotFound(request, context);
-      if ((body.user_id === undefined) === (body.group_id === undefined))
-        return apiRefusedFields(request, context, { [body.user_id === undefined ? "user_id" : "group_id"]: "assigning.errors.target" });
-      if ((body.due_date === undefined) === (body.due_days === undefined))
-        return apiRefusedFields(request, context, { [body.due_date === undefined ? "due_date" : "due_days"]: "assigning.errors.due" });
-      const target: AssignmentTarget =
-        body.user_id !== undefined ? { kind: "person", userId: body.user_id } : { kind: "group", groupId: body.group_id! };
-      const due =
-        body.due_date !== undefined ? { kind: "date" as const, date: body.due_date } : { kind: "days" as const, days: body.due_days! };
-      const made = assignPath(context.db!, viewer, { pathId: path.id, target, due });
+      const read = targetAndDue(body);
+      if ("refused" in read) return apiRefusedFields(request, context, read.refused);
+      const made = assignPath(context.db!, viewer, { pathId: path.id, ...read });
       if (!made.ok) {
         if (made.status === 403) return apiForbidden(request, context);
         const field = { userId: "user_id", groupId: "group_id", dueDate: "due_date", dueDays: "due_days" }[made.field ?? ""] ?? "group_id";
