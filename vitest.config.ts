@@ -69,7 +69,8 @@ export default defineConfig({
           server,
           // As the integration files: the build, puppeteer and the helpers loaded once per worker.
           isolate: false,
-          env: { NODE_ENV: "production" },
+          // LECTERN_TEST_SHARED_RENDERS: the files' image renders drawn once a run (tests/helpers/server.ts).
+          env: { NODE_ENV: "production", LECTERN_TEST_SHARED_RENDERS: "1" },
           include: ["tests/e2e/**/*.test.ts"],
           environment: "node",
           globalSetup: ["./tests/setup/global.ts", "./tests/setup/demo-template.ts", "./tests/setup/chromium.ts"],

@@ -25,13 +25,32 @@ export interface RunningServer {
 /**
  * A data directory for one server, removed when the test file ends: a copy of the demo seeded once for
  * the whole run (tests/setup/global.ts), or empty with `{ empty: true }` (and the server leaves it so: it
- * never seeds; tests/integration/no-default-accounts.test.ts).
+ * never seeds; tests/integration/no-default-accounts.test.ts). The e2e files share their image renders
+ * (`shareImageRenders`).
  */
 export function makeDataDir({ prefix = "lectern-test-", empty = false }: { prefix?: string; empty?: boolean } = {}) {
   const dir = tempDir(prefix);
   const template = process.env.LECTERN_TEST_TEMPLATE;
-  if (!empty && template) fs.cpSync(template, dir, { recursive: true });
+  if (!empty && template) {
+    fs.cpSync(template, dir, { recursive: true });
+    if (process.env.LECTERN_TEST_SHARED_RENDERS) shareImageRenders(dir);
+  }
   return dir;
+}
+
+/**
+ * Links a data directory's image renders (`cache/images`) to one folder for the run, for the e2e project
+ * (vitest.config.ts sets LECTERN_TEST_SHARED_RENDERS there). A render's name is its file's id, the first 16 hex
+ * digits of the file's SHA-256, the bucket and the width (server/images.ts), so a name means the same pixels in
+ * every copy of the demo: the 54 different renders the e2e files ask for are drawn once a run instead of 220
+ * times (docs/decisions/006-testing.md). Renders are written whole and renamed into place, so files drawing the
+ * same one side by side each leave a whole image. Integration files keep a cache of their own: they look into it.
+ */
+function shareImageRenders(dataDir: string) {
+  const shared = path.join(process.env.TMPDIR!, "image-renders");
+  fs.mkdirSync(shared, { recursive: true });
+  fs.mkdirSync(path.join(dataDir, "cache"), { recursive: true });
+  fs.symlinkSync(shared, path.join(dataDir, "cache", "images"));
 }
 
 /**
