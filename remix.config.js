@@ -191,6 +191,9 @@ const PAGES = [
       ["users/audit", "dashboard/users/audit.tsx"],
       ["users/import", "dashboard/users/import/index.tsx"],
       ["users/import/:importId", "dashboard/users/import/$importId.tsx"],
+      // Bulk actions on people (issue 50).
+      ["users/bulk", "dashboard/users/bulk/index.tsx"],
+      ["users/bulk/:jobId", "dashboard/users/bulk/$jobId.tsx"],
       // Compliance report (issue 34).
       ["compliance", "dashboard/compliance/index.tsx"],
       ["compliance/people", "dashboard/compliance/people.tsx"],

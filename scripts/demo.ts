@@ -28,6 +28,7 @@ import { seedCaptionsDemo } from "./demo/captions";
 import { seedComplianceDemo } from "./demo/compliance";
 import { seedRemindersDemo } from "./demo/reminders";
 import { seedAuditDemo } from "./demo/audit";
+import { seedPeopleBulkDemo } from "./demo/people-bulk";
 import { seedXapiDemo } from "./demo/xapi";
 
 interface DemoCourse {
@@ -253,6 +254,8 @@ export async function seedDemo(
       if (history) seedComplianceDemo(db, { language: demo.language, now });
       // The audit of what admins did (issue 44): the hand-picked groups' members, added over four months.
       seedAuditDemo(db, { language: demo.language, now });
+      // A bulk action on people (issue 50): every active learner put in a group of their own, as a finished job.
+      await seedPeopleBulkDemo(db, { language: demo.language, now });
       await seedBrowseDemo(target);
       // Recertification (issue 34): last, so that every assignment the demo made is covered: whoever is due is
       // re-assigned as of `now`, and a server started on the demo finds nothing to do.

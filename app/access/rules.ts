@@ -1,5 +1,5 @@
 import type { UserRole } from "../../db/vocabulary";
-import type { Capability } from "../utils/capabilities";
+import { mayGrant, type Capability, type Role } from "../utils/capabilities";
 import type { Viewer } from "./viewer";
 
 /**
@@ -112,4 +112,51 @@ export function mayOpenDashboard(viewer: Viewer): boolean {
 
 export function isSuperAdmin(viewer: Viewer): boolean {
   return viewer.role === "super_admin" && !viewer.organization;
+}
+
+/** The bulk actions on people (issue 50; app/models/people-bulk/). */
+export type PeopleBulkAction = "add_to_group" | "remove_from_group" | "assign_course" | "deactivate" | "reactivate" | "change_role";
+
+/**
+ * Who may start a bulk action on people (issue 50; docs/decisions/046-management-lists.md): adding to or taking
+ * out of a group, whoever may manage that group (each person is then asked about as `mayAddToGroup` and
+ * `mayRemoveFromGroup` say, so a group admin never reaches past their groups); assigning a course to people one
+ * by one, whoever may assign to a person (`mayAssign`); deactivating, reactivating and changing a role, the
+ * organization's admins with `write:user`, a role never above what they may grant (`mayGrant`).
+ */
+export function mayStartPeopleBulk(
+  viewer: Viewer,
+  action: PeopleBulkAction,
+  { groupId, role }: { groupId?: number; role?: Role | null } = {},
+): boolean {
+  switch (action) {
+    case "add_to_group":
+    case "remove_from_group": {
+      const reach = manageableGroupIds(viewer);
+      return mayAct(viewer, "write:group") && groupId !== undefined && (reach === null || reach.includes(groupId));
+    }
+    case "assign_course":
+      return mayAssign(viewer, { kind: "person" });
+    case "deactivate":
+    case "reactivate":
+      return mayAct(viewer, "write:user") && isOrganizationAdmin(viewer);
+    case "change_role":
+      return mayAct(viewer, "write:user") && isOrganizationAdmin(viewer) && role !== undefined && mayGrant(viewer, role);
+  }
+}
+
+/** Whether a bulk action that changes a person's account (not their groups) may touch this one: never the viewer's own. */
+export function mayChangeAccountOf(viewer: Viewer, personId: number): boolean {
+  return viewer.role === "super_admin" || viewer.person?.id !== personId;
+}
+
+/** Who reads a bulk action's job (issue 50): the organization's admins every one; anyone else the ones they started. */
+export function mayReadPeopleBulk(viewer: Viewer, startedBy: number | null): boolean {
+  if (!viewer.role || viewer.session?.twoFactorPending) return false;
+  return isOrganizationAdmin(viewer) || (startedBy !== null && viewer.person?.id === startedBy);
+}
+
+/** Whether a viewer may start some bulk action on people: a group's manager (`write:group`) or an organization admin with `write:user`. */
+export function mayStartAnyPeopleBulk(viewer: Viewer): boolean {
+  return mayAct(viewer, "write:group") || (mayAct(viewer, "write:user") && isOrganizationAdmin(viewer));
 }

@@ -81,3 +81,45 @@ export function viewerOfMember(
   const role = roleOfMember(person.role, administeredGroupIds);
   return { ...viewer, via: "system", person, role, capabilities: capabilitiesOf(role), groupIds, administeredGroupIds };
 }
+
+/**
+ * What a background job keeps of the viewer who started it (a bulk action on people, issue 50), so that the
+ * access policy can be asked, as that viewer, about each person the job reaches: their role and
+ * capabilities, who they are (for the audit), and the groups they administer.
+ */
+export interface ViewerSnapshot {
+  role: Role;
+  capabilities: Capability[];
+  person: { id: number; email: string } | null;
+  token: string | null;
+  groupIds: number[];
+  administeredGroupIds: number[];
+}
+
+export function snapshotOf(viewer: Viewer & { role: Role }): ViewerSnapshot {
+  return {
+    role: viewer.role,
+    capabilities: [...viewer.capabilities],
+    person: viewer.person ? { id: viewer.person.id, email: viewer.person.email } : null,
+    token: viewer.token?.name ?? null,
+    groupIds: [...viewer.groupIds],
+    administeredGroupIds: [...viewer.administeredGroupIds],
+  };
+}
+
+/**
+ * The viewer a snapshot stands for, in a job (`via: "system"`): the rights it had when it asked. Only the
+ * person's id and address are kept, which is all a job's checks and audit read of them; a token, by its name.
+ */
+export function viewerOfSnapshot(base: Pick<Viewer, "organization" | "db" | "language">, snapshot: ViewerSnapshot): Viewer {
+  return {
+    ...anonymousViewer(base.organization, base.db, base.language),
+    via: "system",
+    person: snapshot.person as User | null,
+    token: snapshot.token ? ({ name: snapshot.token } as ApiToken) : null,
+    role: snapshot.role,
+    capabilities: new Set(snapshot.capabilities),
+    groupIds: snapshot.groupIds,
+    administeredGroupIds: snapshot.administeredGroupIds,
+  };
+}

@@ -2388,6 +2388,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act on many people at once
+         * @description Adds people to a group or takes them out (`group_id`), assigns them a course due on a day (`course_id`, `due_date`), deactivates or reactivates them, or gives them a type (`role`): the people named by `user_ids`, or every person the people list's `filter` matches (its `q`, `role`, `group`, `status` and `language`). Runs as a background job: the reply is the job, to be read with `GET /api/users/bulk/{id}` until its `status` is `done`, then `done`, `unchanged` and `refused` (counts by reason: `gone`, `not_managed`, `not_member`, `self`). Group admins may add to and remove from their own groups only; the rest is the organization admins'. Nothing is changed when the action is refused.
+         *
+         *     **Who:** Anyone signed in here (a token or a session).
+         */
+        post: operations["postUsersBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/bulk/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bulk action's progress and outcome
+         * @description The job `POST /api/users/bulk` started, as it is now. Only whoever may start bulk actions reads them.
+         *
+         *     **Who:** Anyone signed in here (a token or a session).
+         */
+        get: operations["getUsersBulkById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/assignments": {
         parameters: {
             query?: never;
@@ -17548,6 +17592,211 @@ export interface operations {
             };
             /** @description `invalid`: a field is missing or wrong; `fields` names each one */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postUsersBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "add_to_group",
+                 *       "filter": {
+                 *         "status": "active",
+                 *         "language": "pl"
+                 *       },
+                 *       "group_id": 4
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    action: "add_to_group" | "remove_from_group" | "assign_course" | "deactivate" | "reactivate" | "change_role";
+                    user_ids?: number[];
+                    filter?: {
+                        q?: string;
+                        /** @enum {string} */
+                        role?: "admin" | "learner" | "none";
+                        group?: number;
+                        /** @enum {string} */
+                        status?: "active" | "disabled";
+                        language?: string;
+                    };
+                    group_id?: number;
+                    course_id?: number;
+                    due_date?: string;
+                    /** @enum {string} */
+                    role?: "learner" | "admin" | "none";
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 31,
+                     *         "status": "queued",
+                     *         "progress": 0,
+                     *         "action": "add_to_group",
+                     *         "total": 1200,
+                     *         "done": null,
+                     *         "unchanged": null,
+                     *         "refused": null,
+                     *         "error": null
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "failed";
+                            progress: number;
+                            /** @enum {string} */
+                            action: "add_to_group" | "remove_from_group" | "assign_course" | "deactivate" | "reactivate" | "change_role";
+                            total: number;
+                            done: number | null;
+                            unchanged: number | null;
+                            refused: {
+                                [key: string]: number;
+                            } | null;
+                            error: string | null;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getUsersBulkById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 31,
+                     *         "status": "done",
+                     *         "progress": 100,
+                     *         "action": "add_to_group",
+                     *         "total": 1200,
+                     *         "done": 1180,
+                     *         "unchanged": 15,
+                     *         "refused": {
+                     *           "not_managed": 5
+                     *         },
+                     *         "error": null
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "failed";
+                            progress: number;
+                            /** @enum {string} */
+                            action: "add_to_group" | "remove_from_group" | "assign_course" | "deactivate" | "reactivate" | "change_role";
+                            total: number;
+                            done: number | null;
+                            unchanged: number | null;
+                            refused: {
+                                [key: string]: number;
+                            } | null;
+                            error: string | null;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

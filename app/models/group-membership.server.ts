@@ -22,7 +22,7 @@ export type MembershipRefusal = "not_managed" | "unknown";
 type Person = GroupCandidate & { id: number; email: string };
 
 /** The people named, with their role and groups, as the access rules need them. */
-function candidates(db: TenantConn, ids: number[]): Map<number, Person> {
+export function candidates(db: TenantConn, ids: number[]): Map<number, Person> {
   const people = new Map<number, Person>();
   if (ids.length === 0) return people;
   for (const u of db.select({ id: users.id, email: users.email, role: users.role }).from(users).where(inArray(users.id, ids)).all())
@@ -66,6 +66,7 @@ export function addToGroup(
   groupId: number,
   { userIds, adminIds = [] }: { userIds: number[]; adminIds?: number[] },
   via: AuditVia,
+  at = new Date(),
 ): AddOutcome {
   const group = getGroup(db, groupId);
   if (!group || !canManageGroup(viewer, groupId)) return { ok: false, refused: "no_group" };
@@ -87,7 +88,7 @@ export function addToGroup(
     for (const id of admins) setMemberAdmin(tx, groupId, id, true);
     for (const id of new Set([...members, ...admins])) if (!before.has(id)) note("member_added", id);
     for (const id of admins) if (!before.get(id)) note("admin_granted", id);
-    recordAudit(tx, viewer, via, changes);
+    recordAudit(tx, viewer, via, changes, at);
     return { ok: true as const, added: members.length, admins: admins.length };
   });
 }
@@ -111,7 +112,14 @@ export function addToGroupByEmail(db: TenantConn, viewer: Viewer, groupId: numbe
 }
 
 /** Takes a member out of the group; null when they are not a member, false when the viewer may not. */
-export function removeFromGroup(db: TenantConn, viewer: Viewer, groupId: number, userId: number, via: AuditVia): boolean | null {
+export function removeFromGroup(
+  db: TenantConn,
+  viewer: Viewer,
+  groupId: number,
+  userId: number,
+  via: AuditVia,
+  at = new Date(),
+): boolean | null {
   const group = getGroup(db, groupId);
   const membership = group && canManageGroup(viewer, groupId) ? getMembership(db, groupId, userId) : undefined;
   if (!group || !membership) return null;
@@ -119,7 +127,13 @@ export function removeFromGroup(db: TenantConn, viewer: Viewer, groupId: number,
   return db.transaction((tx) => {
     const email = tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email ?? "";
     if (!removeMember(tx, groupId, userId)) return true;
-    recordAudit(tx, viewer, via, [{ action: "member_removed", subject: { id: userId, email }, group: { id: group.id, name: group.name } }]);
+    recordAudit(
+      tx,
+      viewer,
+      via,
+      [{ action: "member_removed", subject: { id: userId, email }, group: { id: group.id, name: group.name } }],
+      at,
+    );
     return true;
   });
 }

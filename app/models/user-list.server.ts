@@ -11,6 +11,57 @@ import { listOrder, listPage } from "./list-page.server";
  * time. Who may read it is the screen's capability (read:user).
  */
 export function userList(db: TenantConn, query: UserListQuery) {
+  const where = userListWhere(db, query);
+  const q = query.q;
+  // In name order the index (users_name_idx) gives any page at once; but with a search it would have SQLite walk
+  // all 100,000 in name order to test each, fetching every row from the table. Searched, the names are sorted as
+  // expressions, which no index offers: one pass over the table, then only the matches sorted.
+  const name = q ? [sql`${users.lastName} || ''`, sql`${users.firstName} || ''`] : [users.lastName, users.firstName];
+  const order = listOrder(query, { name, email: users.email, created: users.createdAt }, users.id);
+  return listPage(query, {
+    count: () => userListCount(db, query),
+    rows: (limit, offset) =>
+      db
+        .select()
+        .from(users)
+        .where(where)
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset)
+        .all(),
+  });
+}
+
+/** Every id the list's search and filters match (its sort and page aside), in id order: "all N that match" of a bulk action. */
+export function userListIds(db: TenantConn, query: Pick<UserListQuery, "q" | "filters">): number[] {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(userListWhere(db, query))
+    .orderBy(users.id)
+    .all()
+    .map((r) => r.id);
+}
+
+/** How many people the list's search and filters match. */
+export function userListCount(db: TenantConn, query: Pick<UserListQuery, "q" | "filters">): number {
+  return db.select({ n: count() }).from(users).where(userListWhere(db, query)).get()?.n ?? 0;
+}
+
+/** Those of these ids that are people here. */
+export function existingUserIds(db: TenantConn, ids: number[]): number[] {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(inArray(users.id, ids))
+    .orderBy(users.id)
+    .all()
+    .map((r) => r.id);
+}
+
+/** What the list's search and filters ask of a person. */
+function userListWhere(db: TenantConn, query: Pick<UserListQuery, "q" | "filters">) {
   const { role, group, status, language } = query.filters;
   const q = query.q;
   const conditions: (SQL | undefined)[] = [
@@ -29,24 +80,7 @@ export function userList(db: TenantConn, query: UserListQuery) {
     status === "disabled" ? isNotNull(users.disabledAt) : status === "active" ? isNull(users.disabledAt) : undefined,
     language === "default" ? isNull(users.language) : language ? eq(users.language, language) : undefined,
   ];
-  const where = and(...conditions);
-  // In name order the index (users_name_idx) gives any page at once; but with a search it would have SQLite walk
-  // all 100,000 in name order to test each, fetching every row from the table. Searched, the names are sorted as
-  // expressions, which no index offers: one pass over the table, then only the matches sorted.
-  const name = q ? [sql`${users.lastName} || ''`, sql`${users.firstName} || ''`] : [users.lastName, users.firstName];
-  const order = listOrder(query, { name, email: users.email, created: users.createdAt }, users.id);
-  return listPage(query, {
-    count: () => db.select({ n: count() }).from(users).where(where).get()?.n ?? 0,
-    rows: (limit, offset) =>
-      db
-        .select()
-        .from(users)
-        .where(where)
-        .orderBy(...order)
-        .limit(limit)
-        .offset(offset)
-        .all(),
-  });
+  return and(...conditions);
 }
 
 /** The groups people may be filtered by, by name. */

@@ -20,6 +20,7 @@ import { parseForm } from "~/utils/form";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { Heading } from "~/components/heading";
+import { PeopleBulkStart, PersonTick } from "./people-bulk";
 import { readForm } from "~/utils/form-data.server";
 
 /**
@@ -103,11 +104,15 @@ export function UsersList() {
             errors={data.errors}
             clear={data.base}
           />
+          {data.dashboard && data.page.total > 0 ? (
+            <PeopleBulkStart total={data.page.total} filters={{ q: data.query.q, ...data.query.filters }} locale={data.locale} />
+          ) : null}
           {data.users.length > 0 && (
             <div className="table-scroll">
               <table className="table" data-testid="users">
                 <thead>
                   <tr>
+                    {data.dashboard ? <th className="tick">{t("bulk.tickColumn")}</th> : null}
                     <th>{t("users.name")}</th>
                     <th>{t("users.email")}</th>
                     <th>{t("users.type")}</th>
@@ -116,6 +121,11 @@ export function UsersList() {
                 <tbody>
                   {data.users.map((u) => (
                     <tr key={u.id} data-email={u.email}>
+                      {data.dashboard ? (
+                        <td className="tick">
+                          <PersonTick id={u.id} name={u.name || u.email} />
+                        </td>
+                      ) : null}
                       <td>
                         <Link to={`${data.base}/${u.id}`}>{u.name || u.email}</Link>
                         {u.disabled ? <span className="badge">{t("admin.disabled")}</span> : null}

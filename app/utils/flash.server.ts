@@ -52,6 +52,7 @@ export const FLASH_MESSAGES = [
   "groups.flash.recomputed",
   "groups.flash.membersChanged",
   "import.flash.started",
+  "bulk.flash.started",
   "import.flash.settingsSaved",
   // assigning courses (issue 34): texts in locales/<lng>/assigning.json
   "assigning.flash.assigned",

@@ -66,6 +66,8 @@ export interface Demo {
   scormLesson: { id: number; courseId: number };
   /** A finished and a failed background job. */
   jobIds: number[];
+  /** The demo's finished bulk action on people (issue 50). */
+  bulkJobId: number;
   importId: number;
   /** Courses with assignments (issue 34): the demo's, and a draft assigned here, whose people cannot open it. */
   assignments: { courseId: number; assignmentId: number }[];
@@ -88,6 +90,11 @@ export function addressesOf(pattern: string, demo: Demo): string[] {
     return demo.lessons.flatMap((l) => one({ courseId: l.courseId, lessonId: l.id }));
   if (pattern.endsWith("/courses/:courseId")) return demo.courses.flatMap((c) => one({ courseId: c.id }));
   if (pattern.endsWith("/jobs/:jobId")) return demo.jobIds.flatMap((jobId) => one({ jobId }));
+  if (pattern.endsWith("/users/bulk/:jobId")) return one({ jobId: demo.bulkJobId });
+  // A bulk action's confirmation, for all that match a filter (with a course and its due day to choose) and for
+  // one ticked person (a group to choose); and what it says when nobody was chosen.
+  if (pattern.endsWith("/users/bulk"))
+    return [`${org}?bulkAction=assign_course&scope=all&status=active`, `${org}?bulkAction=add_to_group&ids=${demo.userId}`, org];
   // A course's assignments: the list (with who cannot open a draft), one assignment's people, and removing one.
   if (pattern.endsWith("/courses/:courseId/assignments")) {
     const [first, ...rest] = demo.assignments;
@@ -162,6 +169,7 @@ function readDemo(server: InProcessServer): Omit<Demo, "jobIds" | "importId" | "
       groupId: first("groups"),
       quizId: first("quizzes"),
       pathId: first("learning_paths"),
+      bulkJobId: (db.prepare("select id from jobs where kind = 'people.bulk' order by id limit 1").get() as { id: number }).id,
       driverId: first("sso_drivers"),
       userId: (db.prepare("select id from users where email = 'learner@acme.test'").get() as { id: number }).id,
       statementId: (db.prepare("select id from xapi_statements order by seq limit 1").get() as { id: string }).id,

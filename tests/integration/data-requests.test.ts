@@ -169,6 +169,7 @@ function sampleFor(pattern: string, s: Samples): string {
         // The organization's screens' `:tab` route answers the tabs no screen of its own has.
         ":id/:tab": "no-such-tab",
         "jobs/:jobId": s.jobId,
+        "bulk/:jobId": s.jobId,
         "import/:importId": s.importId,
         "sso/:driverId": s.ssoDriverId,
         "sso/:driver": s.ssoSlug,

@@ -23,6 +23,7 @@ import { userCalls } from "./users.server";
 import { captionCalls } from "./captions.server";
 import { reminderCalls } from "./reminders.server"; // reminders by e-mail (issue 34)
 import { auditCalls } from "./audit.server"; // the audit of what admins did (issue 44)
+import { peopleBulkCalls } from "./people-bulk.server"; // bulk actions on people (issue 50)
 import { xapiCalls } from "./xapi.server"; // the Learning Record Store (issue 47)
 import { pathCalls } from "./paths.server"; // learning paths (issue 49)
 import { pathAssignmentCalls } from "./path-assignments.server"; // learning paths assigned (issue 49)
@@ -48,6 +49,7 @@ export const API_CALLS: readonly ApiCall[] = [
   ...fileCalls,
   ...groupCalls,
   ...auditCalls,
+  ...peopleBulkCalls,
   // Compliance assignments (issue 34).
   ...assignmentCalls,
   ...analyticsCalls,

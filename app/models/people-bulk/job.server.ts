@@ -1,0 +1,134 @@
+import { eq } from "drizzle-orm";
+import type { TenantConn, TenantDb } from "../../../db/open";
+import { courses, type Job } from "../../../db/tenant";
+import { isVisible } from "../../access/courses";
+import { mayStartPeopleBulk, type PeopleBulkAction } from "../../access/rules";
+import { snapshotOf, viewerOfSnapshot, type Viewer, type ViewerSnapshot } from "../../access/viewer";
+import type { Role } from "../../utils/capabilities";
+import type { AuditVia } from "../admin-audit.server";
+import type { JobContext } from "../clone.server";
+import { getGroup } from "../group.server";
+import { runSlice, type BulkParams, type BulkRefusal, type SliceOutcome } from "./steps.server";
+
+/**
+ * Bulk actions on people as background jobs (issue 50; docs/decisions/046-management-lists.md): the people list's
+ * ticked rows or every person its filters match, and `POST /api/users/bulk`. The request checks what the action
+ * needs (the viewer may start it, the group or course is theirs to use) and fixes the people it is about; the job
+ * then works through them a slice at a time, each slice one short transaction (the organization's write lock is
+ * held for one slice, then other requests run), each person done, unchanged or refused with a reason, and
+ * reports its progress. A slice is all-or-nothing; a job stopped by a restart runs again from the start, and what
+ * it had done is found unchanged.
+ */
+export const PEOPLE_BULK_JOB = "people.bulk";
+
+/** People a slice takes: 250 people added to a group hold the write lock for about 40 ms (npm run bench). */
+export const SLICE = 250;
+
+/** The most people one action may reach: every person of the largest organization the bench builds. */
+export const MAX_PEOPLE = 200_000;
+
+export type PeopleBulkPayload = {
+  action: PeopleBulkAction;
+  params: BulkParams;
+  ids: number[];
+  actor: ViewerSnapshot;
+  via: AuditVia;
+};
+
+export interface PeopleBulkResult extends SliceOutcome {
+  action: PeopleBulkAction;
+  total: number;
+  /** The longest slice, in milliseconds: the longest the job held the write lock at once. */
+  longestSliceMs?: number;
+}
+
+type Refusal = { ok: false; status: 400 | 403; field?: string; message: string };
+
+/**
+ * Checks a bulk action before any person is touched, and gives the job's payload: the action may be started by
+ * this viewer, its group is one they manage, its course one they see and may assign. A refusal changes nothing.
+ */
+export function preparePeopleBulk(
+  db: TenantConn,
+  viewer: Viewer,
+  input: { action: PeopleBulkAction; params: BulkParams; ids: number[] },
+  via: AuditVia,
+): { ok: true; payload: PeopleBulkPayload } | Refusal {
+  const { action, params, ids } = input;
+  const role = action === "change_role" ? (params.role ?? null) : undefined;
+  if (!viewer.role || !mayStartPeopleBulk(viewer, action, { groupId: params.groupId, role: role as Role | null | undefined }))
+    return { ok: false, status: 403, message: "errors.forbidden" };
+  if ((action === "add_to_group" || action === "remove_from_group") && !getGroup(db, params.groupId!))
+    return { ok: false, status: 400, field: "bulkGroup", message: "bulk.errors.group" };
+  if (action === "assign_course") {
+    const course = db.select().from(courses).where(eq(courses.id, params.courseId!)).get();
+    if (!course || !isVisible(db, viewer, course)) return { ok: false, status: 400, field: "bulkCourse", message: "bulk.errors.course" };
+  }
+  if (ids.length === 0) return { ok: false, status: 400, field: "ids", message: "bulk.errors.none" };
+  if (ids.length > MAX_PEOPLE) return { ok: false, status: 400, field: "ids", message: "bulk.errors.tooMany" };
+  const actor = snapshotOf(viewer as Viewer & { role: Role });
+  return { ok: true, payload: { action, params, ids: [...new Set(ids)].sort((a, b) => a - b), actor, via } };
+}
+
+/** The job: the people a slice at a time, with progress, and what was done, left and refused. */
+export function peopleBulkJob({ db, job, progress, pause }: JobContext): Promise<Record<string, unknown>> {
+  return runPeopleBulk(db, job.payload as unknown as PeopleBulkPayload, { progress, pause, now: new Date() });
+}
+
+/** Works through a bulk action's people (the job, and the demo's seeding as of its moment). */
+export async function runPeopleBulk(
+  db: TenantDb,
+  payload: PeopleBulkPayload,
+  { progress, pause, now }: { progress: (percent: number) => void; pause: () => Promise<void>; now: Date },
+): Promise<Record<string, unknown>> {
+  const viewer = viewerOfSnapshot({ organization: null, db, language: "en" }, payload.actor);
+  const result: PeopleBulkResult = { action: payload.action, total: payload.ids.length, done: 0, unchanged: 0, refused: {} };
+  for (let i = 0; i < payload.ids.length; i += SLICE) {
+    const started = performance.now();
+    const slice = runSlice(db, viewer, payload.action, payload.params, payload.ids.slice(i, i + SLICE), { via: payload.via, now });
+    // How long the slice's transaction kept the organization's write lock, at most (npm run bench reads it).
+    result.longestSliceMs = Math.max(result.longestSliceMs ?? 0, Math.round(performance.now() - started));
+    result.done += slice.done;
+    result.unchanged += slice.unchanged;
+    for (const [reason, n] of Object.entries(slice.refused) as [BulkRefusal, number][])
+      result.refused[reason] = (result.refused[reason] ?? 0) + n;
+    progress(((i + SLICE) / payload.ids.length) * 100);
+    await pause();
+  }
+  return result as unknown as Record<string, unknown>;
+}
+
+/** A bulk job as its page and /api show it. */
+export function peopleBulkView(job: Job) {
+  const payload = job.payload as unknown as PeopleBulkPayload;
+  const result = job.result as unknown as PeopleBulkResult | null;
+  return {
+    id: job.id,
+    status: job.status,
+    progress: job.progress,
+    action: payload.action,
+    total: payload.ids.length,
+    done: result?.done ?? null,
+    unchanged: result?.unchanged ?? null,
+    refused: result?.refused ?? null,
+    error: job.error,
+  };
+}
+
+/** What a bulk job's page names beside its action: the group, or the course and its due day, or the type given. */
+export function peopleBulkDetail(db: TenantConn, job: Job) {
+  const { params } = job.payload as unknown as PeopleBulkPayload;
+  return {
+    group: params.groupId ? (getGroup(db, params.groupId)?.name ?? null) : null,
+    course: params.courseId
+      ? (db.select({ title: courses.title }).from(courses).where(eq(courses.id, params.courseId)).get()?.title ?? null)
+      : null,
+    due: params.dueDate ?? null,
+    role: params.role === undefined ? null : (params.role ?? "none"),
+  };
+}
+
+/** The job, when it is a bulk action on people. */
+export function peopleBulkJobOf(job: Job | undefined) {
+  return job && job.kind === PEOPLE_BULK_JOB ? job : undefined;
+}

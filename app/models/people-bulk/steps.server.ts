@@ -1,0 +1,195 @@
+import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import type { TenantConn } from "../../../db/open";
+import { toSeconds } from "../../../db/prepared";
+import { assignmentPeople, assignments, sessions, users } from "../../../db/tenant";
+import { manageableGroupIds, mayAddToGroup, mayChangeAccountOf, mayRemoveFromGroup } from "../../access/rules";
+import type { Viewer } from "../../access/viewer";
+import type { AuditVia } from "../admin-audit.server";
+import { dueOnSql, localToday, stillValid } from "../assignment.server";
+import { renewExpiredAssignees } from "../completion-cycle.server";
+import { getMembership } from "../group-members.server";
+import { addToGroup, candidates, removeFromGroup } from "../group-membership.server";
+import { recomputeUserMemberships } from "../group-rule-members.server";
+
+/**
+ * One slice of a bulk action on people (issue 50; app/models/people-bulk/job.server.ts runs them): a few hundred
+ * people, in one transaction, each person done, left as they were (nothing to change), or refused with a
+ * reason. Whether the viewer may touch each person is app/access/rules.ts's answer, asked here per person.
+ */
+export type BulkRefusal = "gone" | "not_managed" | "not_member" | "self";
+
+export interface SliceOutcome {
+  done: number;
+  unchanged: number;
+  refused: Partial<Record<BulkRefusal, number>>;
+}
+
+export interface BulkParams {
+  groupId?: number;
+  courseId?: number;
+  dueDate?: string;
+  role?: "learner" | "admin" | null;
+}
+
+const outcome = (): SliceOutcome => ({ done: 0, unchanged: 0, refused: {} });
+const refuse = (o: SliceOutcome, reason: BulkRefusal, n = 1) => {
+  if (n > 0) o.refused[reason] = (o.refused[reason] ?? 0) + n;
+};
+
+/** People added to a group by hand: those the viewer may add (`mayAddToGroup`), in the audit as one change each. */
+function addSlice(db: TenantConn, viewer: Viewer, groupId: number, ids: number[], via: AuditVia, now: Date): SliceOutcome {
+  const o = outcome();
+  const people = candidates(db, ids);
+  // A group admin learns nothing of who has an account here: nobody by an id is out of their reach, as for mayAddToGroup.
+  refuse(o, manageableGroupIds(viewer) === null ? "gone" : "not_managed", ids.length - people.size);
+  const allowed: number[] = [];
+  for (const [id, person] of people) {
+    if (mayAddToGroup(viewer, person) !== "allowed") refuse(o, "not_managed");
+    else if (person.groupIds.includes(groupId) && getMembership(db, groupId, id)?.source === "manual") o.unchanged++;
+    else allowed.push(id);
+  }
+  if (allowed.length) {
+    const added = addToGroup(db, viewer, groupId, { userIds: allowed }, via, now);
+    if (!added.ok) refuse(o, "not_managed", allowed.length);
+    else o.done += allowed.length;
+  }
+  return o;
+}
+
+/** People taken out of a group: never one of its admins by a group admin (`mayRemoveFromGroup`). */
+function removeSlice(db: TenantConn, viewer: Viewer, groupId: number, ids: number[], via: AuditVia, now: Date): SliceOutcome {
+  const o = outcome();
+  for (const id of ids) {
+    const membership = getMembership(db, groupId, id);
+    if (!membership) refuse(o, "not_member");
+    else if (!mayRemoveFromGroup(viewer, membership)) refuse(o, "not_managed");
+    else if (removeFromGroup(db, viewer, groupId, id, via, now)) o.done++;
+    else refuse(o, "not_managed");
+  }
+  return o;
+}
+
+/**
+ * A course assigned to each person on their own, due on one day, as the course's assignments screen assigns to a
+ * person (app/models/assignment.server.ts `createAssignment`, whose checks of the course and the viewer the job
+ * made before its first slice): someone it is assigned to already is left as they are.
+ */
+function assignSlice(db: TenantConn, viewer: Viewer, params: BulkParams, ids: number[], now: Date): SliceOutcome {
+  const o = outcome();
+  const courseId = params.courseId!;
+  const existing = new Set(
+    db
+      .select({ id: users.id })
+      .from(users)
+      .where(inArray(users.id, ids))
+      .all()
+      .map((r) => r.id),
+  );
+  refuse(o, "gone", ids.length - existing.size);
+  const already = new Set(
+    db
+      .select({ userId: assignments.userId })
+      .from(assignments)
+      .where(and(eq(assignments.courseId, courseId), inArray(assignments.userId, [...existing])))
+      .all()
+      .map((r) => r.userId),
+  );
+  o.unchanged += already.size;
+  const fresh = [...existing].filter((id) => !already.has(id));
+  if (fresh.length === 0) return o;
+  const createdBy = viewer.role === "super_admin" ? null : (viewer.person?.id ?? null);
+  const made = db
+    .insert(assignments)
+    .values(
+      fresh.map((userId) => ({
+        courseId,
+        target: "person" as const,
+        userId,
+        dueKind: "date" as const,
+        dueDate: params.dueDate!,
+        createdBy,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
+    .returning({ id: assignments.id })
+    .all()
+    .map((r) => r.id);
+  const today = localToday(db, now);
+  db.run(sql`insert into ${assignmentPeople} (assignment_id, user_id, assigned_at, due_on, completed_at)
+    select ${assignments.id}, ${assignments.userId}, ${toSeconds(now)}, ${dueOnSql(today)}, cc.completed_at
+    from ${assignments}
+    left join course_completions cc on cc.user_id = ${assignments.userId} and cc.course_id = ${assignments.courseId} and ${stillValid(today)}
+    where ${inArray(assignments.id, made)}
+    on conflict (assignment_id, user_id) do nothing`);
+  // Recertification: those whose completion has expired take the course again.
+  renewExpiredAssignees(db, sql`ap.assignment_id in (${sql.join(made, sql`, `)})`, { today, now });
+  o.done += made.length;
+  return o;
+}
+
+/** People deactivated (signed out everywhere) or reactivated; never the viewer themselves. */
+function activeSlice(db: TenantConn, viewer: Viewer, ids: number[], disable: boolean, now: Date): SliceOutcome {
+  const o = outcome();
+  const people = db.select({ id: users.id, disabledAt: users.disabledAt }).from(users).where(inArray(users.id, ids)).all();
+  refuse(o, "gone", ids.length - people.length);
+  const change: number[] = [];
+  for (const p of people) {
+    if (!mayChangeAccountOf(viewer, p.id)) refuse(o, "self");
+    else if ((p.disabledAt !== null) === disable) o.unchanged++;
+    else change.push(p.id);
+  }
+  if (change.length === 0) return o;
+  db.update(users)
+    .set({ disabledAt: disable ? now : null })
+    .where(and(inArray(users.id, change), disable ? isNull(users.disabledAt) : isNotNull(users.disabledAt)))
+    .run();
+  if (disable) db.delete(sessions).where(inArray(sessions.userId, change)).run();
+  o.done += change.length;
+  return o;
+}
+
+/** People given a role (or none); never the viewer themselves. Groups kept by rules follow the new role. */
+function roleSlice(db: TenantConn, viewer: Viewer, ids: number[], role: "learner" | "admin" | null): SliceOutcome {
+  const o = outcome();
+  const people = db.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, ids)).all();
+  refuse(o, "gone", ids.length - people.length);
+  for (const p of people) {
+    if (!mayChangeAccountOf(viewer, p.id)) refuse(o, "self");
+    else if (p.role === role) o.unchanged++;
+    else {
+      db.update(users).set({ role }).where(eq(users.id, p.id)).run();
+      recomputeUserMemberships(db, p.id);
+      o.done++;
+    }
+  }
+  return o;
+}
+
+/** Runs one slice of an action in one transaction. */
+export function runSlice(
+  db: TenantConn,
+  viewer: Viewer,
+  action: string,
+  params: BulkParams,
+  ids: number[],
+  { via, now }: { via: AuditVia; now: Date },
+): SliceOutcome {
+  return db.transaction((tx) => {
+    switch (action) {
+      case "add_to_group":
+        return addSlice(tx, viewer, params.groupId!, ids, via, now);
+      case "remove_from_group":
+        return removeSlice(tx, viewer, params.groupId!, ids, via, now);
+      case "assign_course":
+        return assignSlice(tx, viewer, params, ids, now);
+      case "deactivate":
+      case "reactivate":
+        return activeSlice(tx, viewer, ids, action === "deactivate", now);
+      case "change_role":
+        return roleSlice(tx, viewer, ids, params.role ?? null);
+      default:
+        throw new Error(`unknown bulk action: ${action}`);
+    }
+  });
+}

@@ -1,0 +1,118 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { withManagedOrganization } from "~/kernel/manage.server";
+import { listVisibleCourses } from "~/models/course.server";
+import { peopleBulkSchema, peopleBulkSelectionSchema } from "~/models/forms/people-bulk";
+import { USER_LIST, type UserListQuery } from "~/models/forms/user-list";
+import { listGroups } from "~/models/group.server";
+import { getJob } from "~/models/job.server";
+import { PEOPLE_BULK_JOB, peopleBulkDetail, peopleBulkJobOf, peopleBulkView, preparePeopleBulk } from "~/models/people-bulk/job.server";
+import { existingUserIds, userListCount, userListIds } from "~/models/user-list.server";
+import { redirectWithFlash } from "~/utils/flash.server";
+import { parseForm } from "~/utils/form";
+import { readForm } from "~/utils/form-data.server";
+import { listSearch, parseListQuery } from "~/utils/list-query";
+import { dateLocaleFor } from "./analytics.server";
+
+/**
+ * A bulk action on people from /dashboard/users (issue 50; app/models/people-bulk/): the list's "Continue" opens
+ * /dashboard/users/bulk with the action and whom (the ticked rows, or every person the list's filters match),
+ * which names how many people it reaches and asks what the action needs; its form starts a background job, whose
+ * page (/dashboard/users/bulk/{job}) shows the progress and then what was done, left as it was, and refused.
+ */
+const area = { area: "dashboard" as const, capability: "write:user" as const };
+export const PEOPLE = "/dashboard/users";
+
+/** The list's search and filters sent along with "all that match": each must parse, or nobody is reached. */
+function filtersOf(fields: URLSearchParams | FormData): { query: Pick<UserListQuery, "q" | "filters">; invalid: boolean } {
+  const url = new URL("http://list/");
+  for (const name of ["q", ...Object.keys(USER_LIST.filters)]) {
+    const value = fields.get(name);
+    if (typeof value === "string" && value) url.searchParams.set(name, value);
+  }
+  const { query, errors } = parseListQuery(url, USER_LIST);
+  return { query: { q: query.q, filters: query.filters }, invalid: errors !== null };
+}
+
+/** The people list as it was, to go back to. */
+const listOf = (query: Pick<UserListQuery, "q" | "filters">) =>
+  `${PEOPLE}${listSearch({ ...query, sort: USER_LIST.defaultSort, dir: "asc", page: 1, perPage: 25 }, USER_LIST)}`;
+
+export function peopleBulkLoader({ request, context, params }: LoaderFunctionArgs) {
+  return withManagedOrganization(request, context, params, area, (m) => {
+    const search = new URL(request.url).searchParams;
+    const selection = parseForm(search, peopleBulkSelectionSchema);
+    const { query, invalid } = filtersOf(search);
+    const back = listOf(query);
+    if (selection.status !== "success" || invalid) {
+      const error = selection.status === "success" ? "bulk.errors.filters" : Object.values(selection.error ?? {}).flat()[0];
+      return { ok: false as const, back, error: error ?? "bulk.errors.action" };
+    }
+    const { bulkAction, scope, ids } = selection.value;
+    const count = scope === "all" ? userListCount(m.db, query) : existingUserIds(m.db, ids).length;
+    return {
+      ok: true as const,
+      back,
+      action: bulkAction,
+      scope,
+      ids: scope === "all" ? [] : ids,
+      filters: (scope === "all" ? { q: query.q, ...query.filters } : {}) as Record<string, string>,
+      count,
+      locale: dateLocaleFor(m.viewer),
+      groups: listGroups(m.db, m.viewer).map((g) => ({ id: g.id, name: g.name })),
+      courses:
+        bulkAction === "assign_course"
+          ? listVisibleCourses(m.db, m.viewer, { page: 1, perPage: 500 }).items.map((c) => ({
+              id: c.id,
+              title: c.title,
+              draft: !c.published,
+            }))
+          : [],
+    };
+  });
+}
+
+export function peopleBulkAction({ request, context, params }: ActionFunctionArgs) {
+  return withManagedOrganization(request, context, params, area, async (m) => {
+    const form = await readForm(request, context);
+    const submission = parseForm(form, peopleBulkSchema);
+    if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+    const { query, invalid } = filtersOf(form);
+    if (invalid) return json(submission.reply({ formErrors: ["bulk.errors.filters"] }), { status: 400 });
+    const v = submission.value;
+    const ids = v.scope === "all" ? userListIds(m.db, query) : v.ids;
+    const prepared = preparePeopleBulk(
+      m.db,
+      m.viewer,
+      {
+        action: v.bulkAction,
+        params: {
+          groupId: v.bulkGroup,
+          courseId: v.bulkCourse,
+          dueDate: v.bulkDue,
+          role: v.bulkRole === undefined ? undefined : v.bulkRole === "none" ? null : v.bulkRole,
+        },
+        ids,
+      },
+      "page",
+    );
+    if (!prepared.ok) {
+      if (prepared.status === 403) throw new Response("Forbidden", { status: 403 });
+      return json(
+        submission.reply(prepared.field ? { fieldErrors: { [prepared.field]: [prepared.message] } } : { formErrors: [prepared.message] }),
+        {
+          status: 400,
+        },
+      );
+    }
+    const job = context.platform.jobs.enqueue(m.organization.id, m.db, PEOPLE_BULK_JOB, prepared.payload);
+    return redirectWithFlash(`${PEOPLE}/bulk/${job.id}`, "bulk.flash.started");
+  });
+}
+
+export function peopleBulkJobLoader({ request, context, params }: LoaderFunctionArgs) {
+  return withManagedOrganization(request, context, params, area, (m) => {
+    const job = /^\d{1,15}$/.test(params.jobId ?? "") ? peopleBulkJobOf(getJob(m.db, Number(params.jobId))) : undefined;
+    if (!job) throw new Response("Not Found", { status: 404 });
+    return { job: peopleBulkView(job), detail: peopleBulkDetail(m.db, job), back: PEOPLE, locale: dateLocaleFor(m.viewer) };
+  });
+}
