@@ -32,6 +32,8 @@ const USERS = [
   ["users/create", "users/create.tsx"],
   ["users/:userId", "users/$userId/index.tsx"],
   ["users/:userId/delete", "users/$userId/delete.tsx"],
+  // A person, whole (issue 50).
+  ["users/:userId/overview", "users/$userId/overview.tsx"],
 ];
 
 /** An organization's screens, below its layout (app/pages/organization/). @type {Page[]} */

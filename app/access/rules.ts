@@ -160,3 +160,13 @@ export function mayReadPeopleBulk(viewer: Viewer, startedBy: number | null): boo
 export function mayStartAnyPeopleBulk(viewer: Viewer): boolean {
   return mayAct(viewer, "write:group") || (mayAct(viewer, "write:user") && isOrganizationAdmin(viewer));
 }
+
+/**
+ * Who sees a person whole (issue 50; the person's page and `GET /api/users/{id}/overview`): whoever reads people
+ * (`read:user`) — the organization's admins anyone, a group admin only someone in a group they administer.
+ */
+export function maySeePerson(viewer: Viewer, personGroupIds: readonly number[]): boolean {
+  if (!mayAct(viewer, "read:user")) return false;
+  const reach = manageableGroupIds(viewer);
+  return reach === null || personGroupIds.some((id) => reach.includes(id));
+}

@@ -2432,6 +2432,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{id}/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A person, whole
+         * @description Their profile and when they were last seen, groups, each course begun with its progress and last activity, learning paths, assignments and their state, quiz attempts, certificates, points and badges, SCORM results, how many xAPI statements are about them, and what admins changed about them (each list its 50 most recent). Organization admins read anyone; a group admin only the people of the groups they administer.
+         *
+         *     **Who:** Capability `read:user`.
+         */
+        get: operations["getUsersByIdOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/assignments": {
         parameters: {
             query?: never;
@@ -17772,6 +17794,159 @@ export interface operations {
                                 [key: string]: number;
                             } | null;
                             error: string | null;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getUsersByIdOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "profile": {
+                     *           "id": 12,
+                     *           "email": "sam@example.com",
+                     *           "first_name": "Sam",
+                     *           "last_name": "Berg",
+                     *           "phone": null,
+                     *           "role": "learner",
+                     *           "language": null,
+                     *           "disabled": false,
+                     *           "created_at": "2026-05-04T09:30:00.000Z",
+                     *           "last_seen_at": "2026-11-28T08:10:00.000Z"
+                     *         },
+                     *         "groups": [
+                     *           {
+                     *             "id": 2,
+                     *             "name": "Warehouse",
+                     *             "admin": false,
+                     *             "source": "manual"
+                     *           }
+                     *         ],
+                     *         "courses": [
+                     *           {
+                     *             "id": 4,
+                     *             "title": "Fire safety",
+                     *             "done": 3,
+                     *             "lessons": 5,
+                     *             "last": "2026-11-27T14:00:00.000Z",
+                     *             "completed_at": null
+                     *           }
+                     *         ],
+                     *         "paths": [],
+                     *         "assignments": [
+                     *           {
+                     *             "kind": "course",
+                     *             "title": "Fire safety",
+                     *             "due_on": "2026-12-15",
+                     *             "group": "Warehouse",
+                     *             "state": "in_progress"
+                     *           }
+                     *         ],
+                     *         "quiz_attempts": [],
+                     *         "certificates": [],
+                     *         "points": 120,
+                     *         "badges": [],
+                     *         "scorm": [],
+                     *         "xapi": {
+                     *           "statements": 0,
+                     *           "last": null
+                     *         },
+                     *         "audit": []
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            profile: {
+                                id: number;
+                                email: string;
+                                first_name: string;
+                                last_name: string;
+                                phone: string | null;
+                                /** @enum {string|null} */
+                                role: "admin" | "learner" | null;
+                                language: string | null;
+                                disabled: boolean;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                last_seen_at: string | null;
+                            };
+                            groups: {
+                                id: number;
+                                name: string;
+                                admin: boolean;
+                                source: string;
+                            }[];
+                            courses: Record<string, never>[];
+                            paths: Record<string, never>[];
+                            assignments: {
+                                /** @enum {string} */
+                                kind: "course" | "path";
+                                title: string;
+                                due_on: string;
+                                group: string | null;
+                                /** @enum {string} */
+                                state: "not_started" | "in_progress" | "overdue" | "done";
+                            }[];
+                            quiz_attempts: Record<string, never>[];
+                            certificates: Record<string, never>[];
+                            points: number;
+                            badges: Record<string, never>[];
+                            scorm: Record<string, never>[];
+                            xapi: {
+                                statements: number;
+                                /** Format: date-time */
+                                last: string | null;
+                            };
+                            audit: Record<string, never>[];
                         };
                         status: number;
                     };

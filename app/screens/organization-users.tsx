@@ -127,7 +127,7 @@ export function UsersList() {
                         </td>
                       ) : null}
                       <td>
-                        <Link to={`${data.base}/${u.id}`}>{u.name || u.email}</Link>
+                        <Link to={`${data.base}/${u.id}/overview`}>{u.name || u.email}</Link>
                         {u.disabled ? <span className="badge">{t("admin.disabled")}</span> : null}
                       </td>
                       <td>{u.email}</td>

@@ -53,6 +53,7 @@ export const FLASH_MESSAGES = [
   "groups.flash.membersChanged",
   "import.flash.started",
   "bulk.flash.started",
+  "person.flash.deviceSignedOut",
   "import.flash.settingsSaved",
   // assigning courses (issue 34): texts in locales/<lng>/assigning.json
   "assigning.flash.assigned",

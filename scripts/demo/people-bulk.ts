@@ -7,7 +7,7 @@ import { groups, jobs, users } from "../../db/tenant";
 
 /**
  * A bulk action on people (issue 50; /dashboard/users/bulk/{job}): a day before `now`, the organization admin made
- * a group of every active learner ("All learners", by hand, with no courses of its own), from the people list's
+ * a group of every active learner for the winter all-hands ("Winter all-hands", by hand, with no courses of its own), from the people list's
  * "all that match" (type learner, active).
  * The job ran as the server runs it (app/models/people-bulk/job.server.ts), as of that moment, so the group's
  * members, the audit and the job's page agree, and a second seeding as of the same moment is the same.
@@ -18,7 +18,7 @@ export async function seedPeopleBulkDemo(db: TenantDb, { language, now = new Dat
   const at = new Date(Math.floor((now.getTime() - 86_400_000) / 1000) * 1000);
   const group = db
     .insert(groups)
-    .values({ name: language === "da" ? "Alle kursister" : "All learners", createdAt: at, updatedAt: at })
+    .values({ name: language === "da" ? "Vintermøde" : "Winter all-hands", createdAt: at, updatedAt: at })
     .returning()
     .get();
   const viewer = viewerOfMember({ organization: null, db, language }, admin, membershipsOf(db, admin.id));

@@ -8,7 +8,8 @@ import { tenantDb } from "../helpers/auth";
 /**
  * Issue 50 end to end, with JavaScript on and off: Nordlys's admin searches the people list, ticks "all that match",
  * chooses to assign a course, confirms on the page that names how many people it reaches with a course and a due
- * day, and watches the job to its end; each of the three people found then has the course due on that day.
+ * day, and watches the job to its end; each of the three people found then has the course due on that day, which
+ * one of them's page (the person, whole) lists.
  */
 const HOST = "nordlys.localhost";
 let server: InProcessServer;
@@ -57,7 +58,7 @@ describe.each([
   { javascript: true, run: "on" },
   { javascript: false, run: "off" },
 ])("JavaScript $run", ({ javascript, run }) => {
-  it("filters the people, assigns a course with a due day to all that match, and sees the job finish", async () => {
+  it("filters the people, assigns a course with a due day to all that match, sees the job finish, and opens one person's page", async () => {
     const admin = await asAdmin(javascript);
     await admin.goto(url("/dashboard/users"), { waitUntil: "load" });
     await settled(admin);
@@ -82,6 +83,12 @@ describe.each([
     );
     expect(await text(admin, '[data-testid="bulk-job"] .form-message')).toBe("Udført for 3 personer af 3.");
     expect(await text(admin, ".bulk-detail")).toContain(course.title);
+    // One of them, whole: the person's page lists the course, due on that day.
+    await admin.goto(url(`/dashboard/users?q=bulk${run}1`), { waitUntil: "load" });
+    await clickUntil(admin, '[data-testid="users"] tbody tr a', async () => (await admin.$('[data-testid="person"]')) !== null);
+    expect(await text(admin, "h1")).toBe(`Massevis Bulk${run}1`);
+    expect(await text(admin, '[data-testid="person-assignments"] tbody')).toContain(course.title);
+    expect(await text(admin, '[data-testid="person-groups"]')).toBeTruthy();
     expect((admin as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
     await admin.browserContext().close();
     const db = tenantDb(server, 2);

@@ -164,7 +164,7 @@ describe("the organization admin manages users", () => {
     expect(mail.subject).toBe("Du er blevet inviteret til Nordlys Akademi");
     const table = await page("nordlys.localhost", "/dashboard/users?q=kollega", admin);
     expect(table.body).toContain("ny@nordlys.test");
-    const id = Number(table.body.match(/href="\/dashboard\/users\/(\d+)">Ny Kollega/)![1]);
+    const id = Number(table.body.match(/href="\/dashboard\/users\/(\d+)\/overview">Ny Kollega/)![1]);
 
     const duplicate = await postForm(
       server,
