@@ -113,6 +113,8 @@ export async function benchManagement({
     ["courses, first page", list],
     ["courses, filtered (a category's drafts)", `${list}?category=5&state=draft`],
     ["courses, sorted (last changed)", `${list}?sort=updated`],
+    // A person, whole: one of the 100,000, with their 20 lessons' progress among the 2,000,000 rows.
+    ["a person's page", `${users}/50000/overview`],
   ];
   const results: Array<{ label: string; p50: number; p95: number; cpu: number; target: number }> = [];
   let bulk: Awaited<ReturnType<typeof benchBulk>> | null = null;
