@@ -2375,7 +2375,7 @@ export interface paths {
         };
         /**
          * What admins did
-         * @description Changes of groups' members and admins made by organization admins, group admins and super-admins, newest first: who (`actor`, with the API token's name when one was used), what (`action`), to whom (`person`), in which group, when and how (`via`: a page or /api). Names are as they were then. Organization admins only.
+         * @description Changes of groups' members and admins made by organization admins, group admins and super-admins, and each person a bulk action deactivated, reactivated, gave a type or assigned a course, newest first: who (`actor`, with the API token's name when one was used), what (`action`), to whom (`person`), in which group (`group`, for members and admins) or about what (`detail`: the course and due day, the type), when and how (`via`: a page or /api). Names are as they were then. Organization admins only.
          *
          *     **Who:** Capability `read:organization`.
          */
@@ -17544,7 +17544,8 @@ export interface operations {
                      *             "group": {
                      *               "id": 2,
                      *               "name": "Warehouse"
-                     *             }
+                     *             },
+                     *             "detail": null
                      *           }
                      *         ],
                      *         "meta": {
@@ -17564,7 +17565,7 @@ export interface operations {
                                 /** Format: date-time */
                                 at: string;
                                 /** @enum {string} */
-                                action: "member_added" | "member_removed" | "admin_granted" | "admin_revoked";
+                                action: "member_added" | "member_removed" | "admin_granted" | "admin_revoked" | "deactivated" | "reactivated" | "role_changed" | "course_assigned";
                                 /** @enum {string} */
                                 via: "page" | "api";
                                 actor: {
@@ -17581,7 +17582,8 @@ export interface operations {
                                 group: {
                                     id: number;
                                     name: string;
-                                };
+                                } | null;
+                                detail: string | null;
                             }[];
                             meta: {
                                 current_page: number;

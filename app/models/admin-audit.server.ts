@@ -14,7 +14,8 @@ import type { Viewer } from "../access/viewer";
 /**
  * The audit of what admins did (issue 44; docs/decisions/017-groups-and-import.md "Who a group admin may
  * add"): each change of a group's membership made by an organization admin, a group admin or a super-admin
- * managing the organization, recorded in the transaction of the change itself. Organization admins read it
+ * managing the organization, and each person a bulk action deactivated, reactivated, gave a type or assigned a
+ * course (issue 50), recorded in the transaction of the change itself. Organization admins read it
  * on /dashboard/users/audit and through `GET /api/audit`, newest first.
  */
 export { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_VIA };
@@ -23,7 +24,10 @@ export type AuditVia = (typeof ADMIN_AUDIT_VIA)[number];
 export interface AuditChange {
   action: AdminAuditAction;
   subject: { id: number; email: string };
-  group: { id: number; name: string };
+  /** The group whose members or admins changed; none for the other actions. */
+  group?: { id: number; name: string } | null;
+  /** The course's title and due day assigned, or the type given (issue 50). */
+  detail?: string | null;
 }
 
 /** Who the viewer is, as an entry names them: the person (a super-admin by address only), and the API token if one acted. */
@@ -50,8 +54,9 @@ export function recordAudit(db: TenantConn, viewer: Viewer, via: AuditVia, chang
         via,
         subjectId: c.subject.id,
         subjectEmail: c.subject.email,
-        groupId: c.group.id,
-        groupName: c.group.name,
+        groupId: c.group?.id ?? null,
+        groupName: c.group?.name ?? null,
+        detail: c.detail ?? null,
       })),
     )
     .run();
@@ -79,6 +84,7 @@ export function auditView(entry: AdminAuditEntry) {
     via: entry.via,
     actor: { id: entry.actorId, email: entry.actorEmail, role: entry.actorRole, token: entry.actorToken },
     person: { id: entry.subjectId, email: entry.subjectEmail },
-    group: { id: entry.groupId, name: entry.groupName },
+    group: entry.groupId === null ? null : { id: entry.groupId, name: entry.groupName ?? "" },
+    detail: entry.detail,
   };
 }

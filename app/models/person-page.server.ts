@@ -128,8 +128,9 @@ function auditOf(db: TenantConn, id: number) {
       actor_email: string | null;
       actor_role: string;
       via: string;
-      group_name: string;
-    }>(sql`select at, action, actor_email, actor_role, via, group_name from admin_audit
+      group_name: string | null;
+      detail: string | null;
+    }>(sql`select at, action, actor_email, actor_role, via, group_name, detail from admin_audit
       where subject_id = ${id} order by id desc limit ${LIMIT}`)
     .map((a) => ({ ...a, at: when(a.at) }));
 }

@@ -37,6 +37,7 @@ export function adminAuditLoader({ request, context, params }: LoaderFunctionArg
         token: e.actorToken,
         person: e.subjectEmail,
         group: e.groupName,
+        detail: e.detail,
       })),
     };
   });
@@ -79,9 +80,17 @@ export function AdminAudit() {
                   <br />
                   <small className="hint">{t(`audit.roles.${e.actorRole}`)}</small>
                 </td>
-                <td>{t(`audit.actions.${e.action}`)}</td>
+                <td>
+                  {t(`audit.actions.${e.action}`)}
+                  {e.detail ? (
+                    <>
+                      <br />
+                      <small className="hint">{e.action === "role_changed" ? t(`users.roles.${e.detail}`) : e.detail}</small>
+                    </>
+                  ) : null}
+                </td>
                 <td>{e.person}</td>
-                <td>{e.group}</td>
+                <td>{e.group ?? "—"}</td>
                 <td>{e.via === "api" && e.token && e.actor ? t("audit.token", { name: e.token }) : t(`audit.via.${e.via}`)}</td>
               </tr>
             ))}

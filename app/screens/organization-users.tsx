@@ -10,6 +10,7 @@ import { organizationRealm } from "~/models/auth/realm.server";
 import { revokeSessionsOf } from "~/models/auth/session.server";
 import { inviteUser } from "~/models/provision.server";
 import { deleteUser, editUser, getUser, setUserDisabled } from "~/models/user.server";
+import { recordAudit } from "~/models/admin-audit.server";
 import { userList, userListGroups } from "~/models/user-list.server";
 import { USER_LIST } from "~/models/forms/user-list";
 import { ListControls, ListPager, type ListFilter } from "~/components/list/list-controls";
@@ -304,6 +305,9 @@ export function editUserAction(mount: UsersMount) {
         if (isSelf) throw new Response("Forbidden", { status: 403 });
         setUserDisabled(managed.db, user.id, intent === "disable");
         if (intent === "disable") revokeSessionsOf(realm, user.id);
+        recordAudit(managed.db, managed.viewer, "page", [
+          { action: intent === "disable" ? "deactivated" : "reactivated", subject: { id: user.id, email: user.email } },
+        ]);
         return redirectWithFlash(back, "flash.userUpdated");
       }
       if (intent === "sign-out-everywhere") {
@@ -316,6 +320,10 @@ export function editUserAction(mount: UsersMount) {
       const result = editUser(managed.db, user.id, submission.value);
       if (!result) throw new Response("Not Found", { status: 404 });
       if (!result.ok) return json(submission.reply({ fieldErrors: result.fields }), { status: 400 });
+      if (result.user.role !== user.role)
+        recordAudit(managed.db, managed.viewer, "page", [
+          { action: "role_changed", subject: { id: user.id, email: result.user.email }, detail: result.user.role ?? "none" },
+        ]);
       return redirectWithFlash(mount.usersBase(managed), "flash.userUpdated");
     });
 }

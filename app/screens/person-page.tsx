@@ -232,7 +232,7 @@ export function PersonPage() {
           head={[t("person.when"), t("person.what"), t("person.who")]}
           rows={data.person.audit.map((a) => [
             at(a.at),
-            t(`person.auditActions.${String(a.action)}`, { group: String(a.group_name) }),
+            `${t(`person.auditActions.${a.action}`, { group: a.group_name ?? "" })}${a.detail ? ` · ${a.action === "role_changed" ? t(`users.roles.${a.detail}`) : a.detail}` : ""}`,
             String(a.actor_email ?? t("person.token")),
           ])}
         />

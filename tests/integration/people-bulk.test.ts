@@ -116,6 +116,12 @@ describe("a bulk action from the people list", () => {
     expect(job.body).toContain("2 people already were as asked, and were left so.");
     expect(scalar("select count(*) from users where email like 'zbulk%' and disabled_at is not null")).toBe(10);
     expect(scalar("select count(*) from sessions where user_id = ?", ids[2])).toBe(0);
+    // Each person it changed, in the audit: who did it, how, to whom.
+    expect(
+      scalar(
+        "select count(*) from admin_audit where action = 'deactivated' and via = 'page' and actor_email = 'admin@acme.test' and subject_email like 'zbulk%'",
+      ),
+    ).toBe(8);
     const back = await post("/dashboard/users/bulk", [
       ["bulkAction", "reactivate"],
       ["scope", "all"],
@@ -140,6 +146,7 @@ describe("a bulk action from the people list", () => {
         id,
       );
     expect(ids.slice(6, 9).map(assigned)).toEqual([1, 1, 1]);
+    expect(scalar("select count(*) from admin_audit where action = 'course_assigned' and detail like '% · 2027-03-31'")).toBe(4);
     const again = await post("/dashboard/users/bulk", [
       ["bulkAction", "assign_course"],
       ["bulkCourse", course],
@@ -158,6 +165,8 @@ describe("a bulk action from the people list", () => {
     expect(job.result).toMatchObject({ total: 2, done: 1, refused: { self: 1 } });
     expect(job.body).toContain("Your own account was left as it is.");
     expect(scalar("select role from users where id = ?", adminId)).toBe("admin");
+    expect(scalar<string>("select detail from admin_audit where action = 'role_changed' and subject_id = ?", ids[10])).toBe("learner");
+    expect(scalar("select count(*) from admin_audit where action = 'role_changed' and subject_id = ?", adminId)).toBe(0);
   });
 
   it("refuses bad input with a translated message and starts nothing", async () => {

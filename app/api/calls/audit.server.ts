@@ -22,7 +22,8 @@ const entry = z.object({
     token: z.string().nullable(),
   }),
   person: z.object({ id, email: z.string() }),
-  group: z.object({ id, name: z.string() }),
+  group: z.object({ id, name: z.string() }).nullable(),
+  detail: z.string().nullable(),
 });
 
 const example = {
@@ -33,6 +34,7 @@ const example = {
   actor: { id: 3, email: "lea@example.com", role: "group_admin", token: null },
   person: { id: 12, email: "sam@example.com" },
   group: { id: 2, name: "Warehouse" },
+  detail: null,
 };
 
 export const auditCalls: ApiCall[] = [
@@ -42,7 +44,7 @@ export const auditCalls: ApiCall[] = [
     tag: "Audit",
     summary: "What admins did",
     description:
-      "Changes of groups' members and admins made by organization admins, group admins and super-admins, newest first: who (`actor`, with the API token's name when one was used), what (`action`), to whom (`person`), in which group, when and how (`via`: a page or /api). Names are as they were then. Organization admins only.",
+      "Changes of groups' members and admins made by organization admins, group admins and super-admins, and each person a bulk action deactivated, reactivated, gave a type or assigned a course, newest first: who (`actor`, with the API token's name when one was used), what (`action`), to whom (`person`), in which group (`group`, for members and admins) or about what (`detail`: the course and due day, the type), when and how (`via`: a page or /api). Names are as they were then. Organization admins only.",
     access: "read:organization",
     query: pageSchema,
     reply: page(entry),

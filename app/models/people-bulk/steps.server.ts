@@ -1,10 +1,10 @@
 import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
 import { toSeconds } from "../../../db/prepared";
-import { assignmentPeople, assignments, sessions, users } from "../../../db/tenant";
+import { assignmentPeople, assignments, courses, sessions, users } from "../../../db/tenant";
 import { manageableGroupIds, mayAddToGroup, mayChangeAccountOf, mayRemoveFromGroup } from "../../access/rules";
 import type { Viewer } from "../../access/viewer";
-import type { AuditVia } from "../admin-audit.server";
+import { recordAudit, type AuditChange, type AuditVia } from "../admin-audit.server";
 import { dueOnSql, localToday, stillValid } from "../assignment.server";
 import { renewExpiredAssignees } from "../completion-cycle.server";
 import { getMembership } from "../group-members.server";
@@ -30,6 +30,8 @@ export interface BulkParams {
   dueDate?: string;
   role?: "learner" | "admin" | null;
 }
+
+type SliceContext = { via: AuditVia; now: Date };
 
 const outcome = (): SliceOutcome => ({ done: 0, unchanged: 0, refused: {} });
 const refuse = (o: SliceOutcome, reason: BulkRefusal, n = 1) => {
@@ -74,17 +76,18 @@ function removeSlice(db: TenantConn, viewer: Viewer, groupId: number, ids: numbe
  * person (app/models/assignment.server.ts `createAssignment`, whose checks of the course and the viewer the job
  * made before its first slice): someone it is assigned to already is left as they are.
  */
-function assignSlice(db: TenantConn, viewer: Viewer, params: BulkParams, ids: number[], now: Date): SliceOutcome {
+function assignSlice(db: TenantConn, viewer: Viewer, params: BulkParams, ids: number[], { via, now }: SliceContext): SliceOutcome {
   const o = outcome();
   const courseId = params.courseId!;
-  const existing = new Set(
+  const emails = new Map(
     db
-      .select({ id: users.id })
+      .select({ id: users.id, email: users.email })
       .from(users)
       .where(inArray(users.id, ids))
       .all()
-      .map((r) => r.id),
+      .map((r) => [r.id, r.email] as const),
   );
+  const existing = new Set(emails.keys());
   refuse(o, "gone", ids.length - existing.size);
   const already = new Set(
     db
@@ -112,32 +115,61 @@ function assignSlice(db: TenantConn, viewer: Viewer, params: BulkParams, ids: nu
         updatedAt: now,
       })),
     )
-    .returning({ id: assignments.id })
-    .all()
-    .map((r) => r.id);
+    .returning({ id: assignments.id, userId: assignments.userId })
+    .all();
+  const title = db.select({ title: courses.title }).from(courses).where(eq(courses.id, courseId)).get()?.title ?? "";
+  recordAudit(
+    db,
+    viewer,
+    via,
+    made.map((r) => ({
+      action: "course_assigned" as const,
+      subject: { id: r.userId!, email: emails.get(r.userId!) ?? "" },
+      detail: `${title} · ${params.dueDate}`,
+    })),
+    now,
+  );
   const today = localToday(db, now);
   db.run(sql`insert into ${assignmentPeople} (assignment_id, user_id, assigned_at, due_on, completed_at)
     select ${assignments.id}, ${assignments.userId}, ${toSeconds(now)}, ${dueOnSql(today)}, cc.completed_at
     from ${assignments}
     left join course_completions cc on cc.user_id = ${assignments.userId} and cc.course_id = ${assignments.courseId} and ${stillValid(today)}
-    where ${inArray(assignments.id, made)}
+    where ${inArray(
+      assignments.id,
+      made.map((r) => r.id),
+    )}
     on conflict (assignment_id, user_id) do nothing`);
   // Recertification: those whose completion has expired take the course again.
-  renewExpiredAssignees(db, sql`ap.assignment_id in (${sql.join(made, sql`, `)})`, { today, now });
+  renewExpiredAssignees(
+    db,
+    sql`ap.assignment_id in (${sql.join(
+      made.map((r) => r.id),
+      sql`, `,
+    )})`,
+    { today, now },
+  );
   o.done += made.length;
   return o;
 }
 
 /** People deactivated (signed out everywhere) or reactivated; never the viewer themselves. */
-function activeSlice(db: TenantConn, viewer: Viewer, ids: number[], disable: boolean, now: Date): SliceOutcome {
+function activeSlice(db: TenantConn, viewer: Viewer, ids: number[], disable: boolean, { via, now }: SliceContext): SliceOutcome {
   const o = outcome();
-  const people = db.select({ id: users.id, disabledAt: users.disabledAt }).from(users).where(inArray(users.id, ids)).all();
+  const people = db
+    .select({ id: users.id, email: users.email, disabledAt: users.disabledAt })
+    .from(users)
+    .where(inArray(users.id, ids))
+    .all();
   refuse(o, "gone", ids.length - people.length);
   const change: number[] = [];
+  const changes: AuditChange[] = [];
   for (const p of people) {
     if (!mayChangeAccountOf(viewer, p.id)) refuse(o, "self");
     else if ((p.disabledAt !== null) === disable) o.unchanged++;
-    else change.push(p.id);
+    else {
+      change.push(p.id);
+      changes.push({ action: disable ? "deactivated" : "reactivated", subject: { id: p.id, email: p.email } });
+    }
   }
   if (change.length === 0) return o;
   db.update(users)
@@ -145,14 +177,21 @@ function activeSlice(db: TenantConn, viewer: Viewer, ids: number[], disable: boo
     .where(and(inArray(users.id, change), disable ? isNull(users.disabledAt) : isNotNull(users.disabledAt)))
     .run();
   if (disable) db.delete(sessions).where(inArray(sessions.userId, change)).run();
+  recordAudit(db, viewer, via, changes, now);
   o.done += change.length;
   return o;
 }
 
 /** People given a role (or none); never the viewer themselves. Groups kept by rules follow the new role. */
-function roleSlice(db: TenantConn, viewer: Viewer, ids: number[], role: "learner" | "admin" | null): SliceOutcome {
+function roleSlice(
+  db: TenantConn,
+  viewer: Viewer,
+  ids: number[],
+  role: "learner" | "admin" | null,
+  { via, now }: SliceContext,
+): SliceOutcome {
   const o = outcome();
-  const people = db.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, ids)).all();
+  const people = db.select({ id: users.id, email: users.email, role: users.role }).from(users).where(inArray(users.id, ids)).all();
   refuse(o, "gone", ids.length - people.length);
   for (const p of people) {
     if (!mayChangeAccountOf(viewer, p.id)) refuse(o, "self");
@@ -160,6 +199,7 @@ function roleSlice(db: TenantConn, viewer: Viewer, ids: number[], role: "learner
     else {
       db.update(users).set({ role }).where(eq(users.id, p.id)).run();
       recomputeUserMemberships(db, p.id);
+      recordAudit(db, viewer, via, [{ action: "role_changed", subject: { id: p.id, email: p.email }, detail: role ?? "none" }], now);
       o.done++;
     }
   }
@@ -182,12 +222,12 @@ export function runSlice(
       case "remove_from_group":
         return removeSlice(tx, viewer, params.groupId!, ids, via, now);
       case "assign_course":
-        return assignSlice(tx, viewer, params, ids, now);
+        return assignSlice(tx, viewer, params, ids, { via, now });
       case "deactivate":
       case "reactivate":
-        return activeSlice(tx, viewer, ids, action === "deactivate", now);
+        return activeSlice(tx, viewer, ids, action === "deactivate", { via, now });
       case "change_role":
-        return roleSlice(tx, viewer, ids, params.role ?? null);
+        return roleSlice(tx, viewer, ids, params.role ?? null, { via, now });
       default:
         throw new Error(`unknown bulk action: ${action}`);
     }
