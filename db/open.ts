@@ -214,7 +214,7 @@ function openWith(
     applyPragmas(sqlite, busyTimeoutMs);
     const db = drizzleOver(sqlite);
     if (!create && !hasMigrationsTable(sqlite)) {
-      // Every database we create is migrated at once; one without the table was never ours or lost it.
+      // Every database we create is migrated at once; one without the table is not one of ours, or has lost it.
       throw new DatabaseUnavailableError("database has no migration history", file);
     }
     migrateIfNeeded(db, folder);
