@@ -191,6 +191,7 @@ const PAGES = [
       ["users/settings", "dashboard/users/settings.tsx"],
       // The audit of what admins did (issue 44).
       ["users/audit", "dashboard/users/audit.tsx"],
+      ["users/audit/export", "dashboard/users/audit/export.ts"],
       ["users/import", "dashboard/users/import/index.tsx"],
       ["users/import/:importId", "dashboard/users/import/$importId.tsx"],
       // Bulk actions on people (issue 50).

@@ -76,3 +76,19 @@ export type UserRole = (typeof USER_ROLES)[number];
 /** An identity provider's kinds (docs/decisions/019-sso.md). */
 export const SSO_DRIVER_KINDS = ["oidc", "oauth2"] as const;
 export type SsoDriverKind = (typeof SSO_DRIVER_KINDS)[number];
+
+/** The audit of what admins did (db/tenant/admin-audit.ts): its actions, who acted, and how. */
+export const ADMIN_AUDIT_ACTIONS = [
+  "member_added",
+  "member_removed",
+  "admin_granted",
+  "admin_revoked",
+  "deactivated",
+  "reactivated",
+  "role_changed",
+  "course_assigned",
+] as const;
+export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
+/** Who acted: an organization admin, a group admin, or a super-admin managing the organization. */
+export const ADMIN_AUDIT_ROLES = ["admin", "group_admin", "super_admin"] as const;
+export const ADMIN_AUDIT_VIA = ["page", "api"] as const;

@@ -1,4 +1,4 @@
-import { count, desc } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import {
   adminAudit,
@@ -9,6 +9,9 @@ import {
   type AdminAuditEntry,
 } from "../../db/tenant";
 import { manageableGroupIds } from "../access/rules";
+import { contains } from "../utils/pagination";
+import type { AuditListQuery } from "./forms/audit-list";
+import { listPage } from "./list-page.server";
 import type { Viewer } from "../access/viewer";
 
 /**
@@ -62,17 +65,37 @@ export function recordAudit(db: TenantConn, viewer: Viewer, via: AuditVia, chang
     .run();
 }
 
-/** One page of the audit, newest first (ids grow with time, so the primary key orders it). */
-export function listAudit(db: TenantConn, { page, perPage }: { page: number; perPage: number }) {
-  const items: AdminAuditEntry[] = db
-    .select()
-    .from(adminAudit)
-    .orderBy(desc(adminAudit.id))
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .all();
-  const total = db.select({ n: count() }).from(adminAudit).get()?.n ?? 0;
-  return { items, total };
+/** What the audit list's search and filters ask of an entry. */
+function auditWhere(query: Pick<AuditListQuery, "q" | "filters">) {
+  const { action, via } = query.filters;
+  return and(
+    query.q
+      ? contains(
+          sql`(${adminAudit.subjectEmail} || ' ' || coalesce(${adminAudit.actorEmail}, '') || ' ' || coalesce(${adminAudit.groupName}, '') || ' ' || coalesce(${adminAudit.detail}, ''))`,
+          query.q,
+        )
+      : undefined,
+    action ? eq(adminAudit.action, action as AdminAuditAction) : undefined,
+    via ? eq(adminAudit.via, via as AuditVia) : undefined,
+  );
+}
+
+/** One page of the audit as its list asks (issue 50): searched and filtered, newest first unless asked otherwise (ids grow with time). */
+export function auditList(db: TenantConn, query: AuditListQuery) {
+  const where = auditWhere(query);
+  const order = query.dir === "asc" ? asc(adminAudit.id) : desc(adminAudit.id);
+  return listPage(query, {
+    count: () => db.select({ n: count() }).from(adminAudit).where(where).get()?.n ?? 0,
+    rows: (limit, offset): AdminAuditEntry[] => db.select().from(adminAudit).where(where).orderBy(order).limit(limit).offset(offset).all(),
+  });
+}
+
+/** The most entries a CSV export holds: the newest that match. */
+export const AUDIT_EXPORT_MAX = 100_000;
+
+/** The entries the list's search and filters match, newest first, for its CSV: at most `AUDIT_EXPORT_MAX`. */
+export function auditExportRows(db: TenantConn, query: Pick<AuditListQuery, "q" | "filters">) {
+  return db.select().from(adminAudit).where(auditWhere(query)).orderBy(desc(adminAudit.id)).limit(AUDIT_EXPORT_MAX).all();
 }
 
 /** An entry as /api shows it. */

@@ -1,32 +1,39 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { mayReadAdminAudit } from "~/access/rules";
 import { Heading } from "~/components/heading";
 import { withManagedOrganization } from "~/kernel/manage.server";
-import { listAudit } from "~/models/admin-audit.server";
+import { auditList } from "~/models/admin-audit.server";
+import { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_VIA } from "~/models/vocabulary";
+import { AUDIT_LIST } from "~/models/forms/audit-list";
+import { ListControls, ListPager } from "~/components/list/list-controls";
+import { isWholeList, listSearch, parseListQuery } from "~/utils/list-query";
+import { dateLocaleFor } from "./analytics.server";
 import { formatDate } from "~/utils/dates";
 import { useTranslation } from "~/utils/translate";
 
 /**
  * The audit of what admins did (issue 44; app/models/admin-audit.server.ts), for the organization's admins
  * under the dashboard's people: who added or removed whom in which group, and who made or unmade a group's
- * admins, newest first, a page at a time. Plain links and a table: the same without JavaScript.
+ * admins, and each person a bulk action changed (issue 50), newest first, a page at a time; searched and filtered
+ * (app/models/forms/audit-list.ts) and exported as CSV with the same search and filters (/dashboard/users/audit/export).
+ * Plain links, a GET form and a table: the same without JavaScript.
  */
-const PER_PAGE = 50;
-const query = z.object({ page: z.coerce.number().int().min(1).max(100_000).catch(1) });
-
+export const BASE = "/dashboard/users/audit";
 export function adminAuditLoader({ request, context, params }: LoaderFunctionArgs) {
   return withManagedOrganization(request, context, params, { area: "dashboard", capability: "read:organization" }, (m) => {
     if (!mayReadAdminAudit(m.viewer)) throw new Response("Forbidden", { status: 403 });
-    const { page } = query.parse(Object.fromEntries(new URL(request.url).searchParams));
-    const { items, total } = listAudit(m.db, { page, perPage: PER_PAGE });
+    const { query, errors } = parseListQuery(new URL(request.url), AUDIT_LIST);
+    const list = auditList(m.db, query);
     const timeZone = m.organization.timeZone;
     return {
-      page,
-      pages: Math.max(1, Math.ceil(total / PER_PAGE)),
-      total,
-      entries: items.map((e) => ({
+      query: { ...query, page: list.page },
+      errors,
+      filtered: !isWholeList(query, AUDIT_LIST),
+      page: { page: list.page, pages: list.pages, total: list.total, perPage: list.perPage },
+      locale: dateLocaleFor(m.viewer),
+      exportUrl: `${BASE}/export${listSearch({ ...query, page: 1 }, AUDIT_LIST)}`,
+      entries: list.rows.map((e) => ({
         id: e.id,
         at: e.at.toISOString(),
         when: formatDate(e.at, { dateStyle: "short", timeStyle: "short", timeZone }),
@@ -50,12 +57,42 @@ export function AdminAudit() {
     <section>
       <div className="toolbar">
         <Heading>{t("audit.title")}</Heading>
+        {data.page.total > 0 ? (
+          <a href={data.exportUrl} className="button" download data-testid="audit-export">
+            {t("audit.export")}
+          </a>
+        ) : null}
         <Link to="/dashboard/users">{t("audit.back")}</Link>
       </div>
       <p className="hint">{t("audit.intro")}</p>
+      {data.page.total > 0 || data.filtered ? (
+        <ListControls
+          id="audit-list"
+          label={t("audit.find")}
+          searchLabel={t("audit.search")}
+          query={data.query}
+          filters={[
+            {
+              name: "action",
+              label: t("audit.columns.what"),
+              any: t("audit.anyAction"),
+              options: ADMIN_AUDIT_ACTIONS.map((a) => ({ value: a, label: t(`audit.actions.${a}`) })),
+            },
+            {
+              name: "via",
+              label: t("audit.columns.via"),
+              any: t("audit.anyVia"),
+              options: ADMIN_AUDIT_VIA.map((v) => ({ value: v, label: t(`audit.via.${v}`) })),
+            },
+          ]}
+          sorts={[{ value: "at", label: t("audit.columns.when") }]}
+          errors={data.errors}
+          clear={BASE}
+        />
+      ) : null}
       {data.entries.length === 0 ? (
         <p className="empty-state" data-testid="audit-empty">
-          {t("audit.empty")}
+          {data.filtered ? t("lists.none") : t("audit.empty")}
         </p>
       ) : (
         <table className="table" data-testid="audit">
@@ -97,13 +134,13 @@ export function AdminAudit() {
           </tbody>
         </table>
       )}
-      {data.pages > 1 ? (
-        <nav className="pager" aria-label={t("audit.pages")}>
-          {data.page > 1 ? <Link to={`?page=${data.page - 1}`}>{t("audit.previous")}</Link> : null}
-          <span>{t("audit.page", { page: data.page, pages: data.pages })}</span>
-          {data.page < data.pages ? <Link to={`?page=${data.page + 1}`}>{t("audit.next")}</Link> : null}
-        </nav>
-      ) : null}
+      <ListPager
+        {...data.page}
+        shown={data.entries.length}
+        locale={data.locale}
+        link={(n) => `${BASE}${listSearch({ ...data.query, page: n }, AUDIT_LIST)}`}
+        label={t("audit.pages")}
+      />
     </section>
   );
 }

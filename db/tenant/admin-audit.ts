@@ -1,5 +1,6 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { id } from "../columns";
+import { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_VIA } from "../vocabulary";
 
 /*
  * ——— The audit of what admins did (issue 44; app/models/admin-audit.server.ts,
@@ -10,20 +11,8 @@ import { id } from "../columns";
  * The names are kept as they were, and the ids carry no foreign key: an entry outlives the person, the
  * group and the admin it names (ids are never reused), and deleting a person scans no audit for them.
  */
-export const ADMIN_AUDIT_ACTIONS = [
-  "member_added",
-  "member_removed",
-  "admin_granted",
-  "admin_revoked",
-  "deactivated",
-  "reactivated",
-  "role_changed",
-  "course_assigned",
-] as const;
-export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
-/** Who acted: an organization admin, a group admin, or a super-admin managing the organization. */
-export const ADMIN_AUDIT_ROLES = ["admin", "group_admin", "super_admin"] as const;
-export const ADMIN_AUDIT_VIA = ["page", "api"] as const;
+export { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_VIA };
+export type { AdminAuditAction } from "../vocabulary";
 
 export const adminAudit = sqliteTable(
   "admin_audit",

@@ -35,6 +35,7 @@ export const ORGANIZATION = { id: 1, host: "acme.localhost" };
 export const EXCLUDED: Record<string, string> = {
   "/dashboard/analytics/export": "a CSV download (a resource route without markup)",
   "/dashboard/compliance/export": "a CSV download (a resource route without markup)",
+  "/dashboard/users/audit/export": "a CSV download (a resource route without markup)",
   "/dashboard/organizations/:id/quizzes/:quizId/export": "a CSV download (a resource route without markup)",
   "/admin/organizations/:id/quizzes/:quizId/export": "a CSV download (a resource route without markup)",
   "/dashboard/organizations/:id/lrs/statements/export": "a CSV download (a resource route without markup)",

@@ -214,6 +214,35 @@ describe("a bulk action from the people list", () => {
   });
 });
 
+describe("the audit of a bulk action", () => {
+  it("finds its people by action and by address, and exports what it finds as CSV", async () => {
+    const rows = async (search: string) => {
+      const res = await request(server.port, ORG, `/dashboard/users/audit${search}`, { headers: { Cookie: admin } });
+      expect(res.status).toBe(200);
+      return [...res.body.matchAll(/<tr data-action="([a-z_]+)" data-actor="[^"]*" data-person="([^"]*)"/g)].map((m) => [m[1], m[2]]);
+    };
+    const deactivated = await rows("?action=deactivated&q=zbulk");
+    expect(deactivated).toHaveLength(8);
+    expect(new Set(deactivated.map((r) => r[0]))).toEqual(new Set(["deactivated"]));
+    expect(await rows("?q=zbulk08%40acme.test&action=course_assigned")).toEqual([["course_assigned", "zbulk08@acme.test"]]);
+    const csv = await request(server.port, ORG, "/dashboard/users/audit/export?action=course_assigned&via=page", {
+      headers: { Cookie: admin },
+    });
+    expect(csv.status).toBe(200);
+    expect(csv.headers["content-type"]).toMatch(/^text\/csv/);
+    const lines = csv.body
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
+    expect(lines[0]).toBe("at,action,via,actor_email,actor_role,actor_token,person_id,person_email,group,detail");
+    // Four assigned in the first run, one more in the second.
+    expect(lines.slice(1).map((l) => l.split(",")[1])).toEqual(Array(5).fill("course_assigned"));
+    expect((await request(server.port, ORG, "/dashboard/users/audit/export?action=exploded", { headers: { Cookie: admin } })).status).toBe(
+      400,
+    );
+  });
+});
+
 describe("POST /api/users/bulk", () => {
   it("lets a group admin add only people of their own groups, and nothing of anyone else's", async () => {
     // Person 1 (in both groups since the first test) administers them.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { mayReadAdminAudit } from "~/access/rules";
-import { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_VIA, auditView, listAudit } from "~/models/admin-audit.server";
+import { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_VIA, auditList, auditView } from "~/models/admin-audit.server";
 import { apiError, apiT } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
 import { call, E, id, isoDate, page, type ApiCall } from "../contract.server";
@@ -44,9 +44,13 @@ export const auditCalls: ApiCall[] = [
     tag: "Audit",
     summary: "What admins did",
     description:
-      "Changes of groups' members and admins made by organization admins, group admins and super-admins, and each person a bulk action deactivated, reactivated, gave a type or assigned a course, newest first: who (`actor`, with the API token's name when one was used), what (`action`), to whom (`person`), in which group (`group`, for members and admins) or about what (`detail`: the course and due day, the type), when and how (`via`: a page or /api). Names are as they were then. Organization admins only.",
+      "Changes of groups' members and admins made by organization admins, group admins and super-admins, and each person a bulk action deactivated, reactivated, gave a type or assigned a course, newest first: who (`actor`, with the API token's name when one was used), what (`action`), to whom (`person`), in which group (`group`, for members and admins) or about what (`detail`: the course and due day, the type), when and how (`via`: a page or /api). Names are as they were then. Searched by `q` (the person's or actor's address, the group, the detail) and filtered by `action` and `via`. Organization admins only.",
     access: "read:organization",
-    query: pageSchema,
+    query: pageSchema.extend({
+      q: z.string().trim().max(200).optional(),
+      action: z.enum(ADMIN_AUDIT_ACTIONS).optional(),
+      via: z.enum(ADMIN_AUDIT_VIA).optional(),
+    }),
     reply: page(entry),
     errors: [E.unauthenticated, E.twoFactorPending, E.organization, E.forbidden, E.invalid],
     example: { reply: { data: [example], meta: { current_page: 1, per_page: 20, total: 1, last_page: 1 } } },
@@ -56,8 +60,9 @@ export const auditCalls: ApiCall[] = [
         return apiError(403, { message: t("api.forbidden"), code: "forbidden" });
       }
       const p = { page: query.page, perPage: query.per_page };
-      const { items, total } = listAudit(context.db!, p);
-      return paginated(items.map(auditView), total, p);
+      const filters = { ...(query.action ? { action: query.action } : {}), ...(query.via ? { via: query.via } : {}) };
+      const list = auditList(context.db!, { q: query.q ?? "", filters, sort: "at", dir: "desc", ...p });
+      return paginated(list.page === p.page ? list.rows.map(auditView) : [], list.total, p);
     },
   }),
 ];
