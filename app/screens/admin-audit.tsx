@@ -95,44 +95,46 @@ export function AdminAudit() {
           {data.filtered ? t("lists.none") : t("audit.empty")}
         </p>
       ) : (
-        <table className="table" data-testid="audit">
-          <thead>
-            <tr>
-              <th>{t("audit.columns.when")}</th>
-              <th>{t("audit.columns.who")}</th>
-              <th>{t("audit.columns.what")}</th>
-              <th>{t("audit.columns.person")}</th>
-              <th>{t("audit.columns.group")}</th>
-              <th>{t("audit.columns.via")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.entries.map((e) => (
-              <tr key={e.id} data-action={e.action} data-actor={e.actor ?? ""} data-person={e.person}>
-                <td>
-                  <time dateTime={e.at}>{e.when}</time>
-                </td>
-                <td>
-                  {e.actor ?? t("audit.token", { name: e.token ?? "" })}
-                  <br />
-                  <small className="hint">{t(`audit.roles.${e.actorRole}`)}</small>
-                </td>
-                <td>
-                  {t(`audit.actions.${e.action}`)}
-                  {e.detail ? (
-                    <>
-                      <br />
-                      <small className="hint">{e.action === "role_changed" ? t(`users.roles.${e.detail}`) : e.detail}</small>
-                    </>
-                  ) : null}
-                </td>
-                <td>{e.person}</td>
-                <td>{e.group ?? "—"}</td>
-                <td>{e.via === "api" && e.token && e.actor ? t("audit.token", { name: e.token }) : t(`audit.via.${e.via}`)}</td>
+        <div className="table-scroll">
+          <table className="table" data-testid="audit">
+            <thead>
+              <tr>
+                <th>{t("audit.columns.when")}</th>
+                <th>{t("audit.columns.who")}</th>
+                <th>{t("audit.columns.what")}</th>
+                <th>{t("audit.columns.person")}</th>
+                <th>{t("audit.columns.group")}</th>
+                <th>{t("audit.columns.via")}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.entries.map((e) => (
+                <tr key={e.id} data-action={e.action} data-actor={e.actor ?? ""} data-person={e.person}>
+                  <td>
+                    <time dateTime={e.at}>{e.when}</time>
+                  </td>
+                  <td>
+                    {e.actor ?? t("audit.token", { name: e.token ?? "" })}
+                    <br />
+                    <small className="hint">{t(`audit.roles.${e.actorRole}`)}</small>
+                  </td>
+                  <td>
+                    {t(`audit.actions.${e.action}`)}
+                    {e.detail ? (
+                      <>
+                        <br />
+                        <small className="hint">{e.action === "role_changed" ? t(`users.roles.${e.detail}`) : e.detail}</small>
+                      </>
+                    ) : null}
+                  </td>
+                  <td>{e.person}</td>
+                  <td>{e.group ?? "—"}</td>
+                  <td>{e.via === "api" && e.token && e.actor ? t("audit.token", { name: e.token }) : t(`audit.via.${e.via}`)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <ListPager
         {...data.page}
