@@ -48,13 +48,13 @@ function assignmentsOf(db: TenantConn, id: number, today: string) {
       exists (select 1 from lesson_progress lp where lp.user_id = ap.user_id and lp.course_id = a.course_id) as started
     from assignment_people ap join assignments a on a.id = ap.assignment_id join courses c on c.id = a.course_id
     left join groups g on g.id = a.group_id
-    where ap.user_id = ${id} order by ap.due_on desc limit ${LIMIT}`);
-  const paths = db.all<{ title: string; due_on: string; completed_at: number | null; group_name: string | null }>(sql`
-    select p.title, pap.due_on, e.completed_at, g.name as group_name
+    where ap.user_id = ${id} and ap.left_at is null order by ap.due_on desc limit ${LIMIT}`);
+  const paths = db.all<{ title: string; due_on: string; completed_at: number | null; started: number; group_name: string | null }>(sql`
+    select p.title, pap.due_on, pap.completed_at, g.name as group_name,
+      exists (select 1 from path_enrolments e where e.path_id = a.path_id and e.user_id = pap.user_id) as started
     from path_assignment_people pap join path_assignments a on a.id = pap.assignment_id
     join learning_paths p on p.id = a.path_id left join groups g on g.id = a.group_id
-    left join path_enrolments e on e.path_id = a.path_id and e.user_id = pap.user_id
-    where pap.user_id = ${id} order by pap.due_on desc limit ${LIMIT}`);
+    where pap.user_id = ${id} and pap.left_at is null order by pap.due_on desc limit ${LIMIT}`);
   const state = (r: { due_on: string; completed_at: number | null }, started: boolean) =>
     assignmentState({ dueOn: r.due_on, completedAt: r.completed_at === null ? null : new Date(r.completed_at * 1000) }, started, today);
   return [
@@ -65,7 +65,13 @@ function assignmentsOf(db: TenantConn, id: number, today: string) {
       group: r.group_name,
       state: state(r, r.started === 1),
     })),
-    ...paths.map((r) => ({ kind: "path" as const, title: r.title, due_on: r.due_on, group: r.group_name, state: state(r, true) })),
+    ...paths.map((r) => ({
+      kind: "path" as const,
+      title: r.title,
+      due_on: r.due_on,
+      group: r.group_name,
+      state: state(r, r.started === 1),
+    })),
   ].sort((a, b) => b.due_on.localeCompare(a.due_on));
 }
 
@@ -113,8 +119,8 @@ function scormOf(db: TenantConn, id: number) {
     .map((s) => ({ ...s, updated_at: when(s.updated_at) }));
 }
 
-function xapiOf(db: TenantConn, person: { id: number; email: string }) {
-  const keys = agentKeysOf(person, []);
+function xapiOf(db: TenantConn, person: { id: number; email: string }, origins: string[]) {
+  const keys = agentKeysOf(person, origins);
   const row = db.get<{ n: number; last: number | null }>(sql`select count(*) as n, max(stored) / 1000 as last from xapi_statements
     where actor_key in (${sql.join(keys, sql`, `)}) and voided = 0`);
   return { statements: row?.n ?? 0, last: when(row?.last ?? null) };
@@ -135,8 +141,19 @@ function auditOf(db: TenantConn, id: number) {
     .map((a) => ({ ...a, at: when(a.at) }));
 }
 
+/**
+ * What a viewer may see of the person besides their learning (app/access/rules.ts decides): the groups among those
+ * they manage (null: all), whether the audit about them, and the organization's origins, which name the person in
+ * statements of content Lectern launched.
+ */
+export interface OverviewReach {
+  groups: readonly number[] | null;
+  audit: boolean;
+  origins: string[];
+}
+
 /** Everything the person's page shows, or undefined when nobody has that id here. */
-export function personOverview(db: TenantConn, id: number, now = new Date()) {
+export function personOverview(db: TenantConn, id: number, reach: OverviewReach, now = new Date()) {
   const person = getUser(db, id);
   if (!person) return undefined;
   const seen = db.get<{ last: number | null }>(sql`select max(last_seen_at) as last from sessions where user_id = ${id}`);
@@ -153,7 +170,9 @@ export function personOverview(db: TenantConn, id: number, now = new Date()) {
       created_at: person.createdAt.toISOString(),
       last_seen_at: when(seen?.last ?? null),
     },
-    groups: groupsOf(db, id).map((g) => ({ id: g.id, name: g.name, admin: g.is_admin === 1, source: g.source })),
+    groups: groupsOf(db, id)
+      .filter((g) => reach.groups === null || reach.groups.includes(g.id))
+      .map((g) => ({ id: g.id, name: g.name, admin: g.is_admin === 1, source: g.source })),
     courses: coursesOf(db, id),
     paths: pathsOf(db, id),
     assignments: assignmentsOf(db, id, localToday(db, now)),
@@ -161,8 +180,8 @@ export function personOverview(db: TenantConn, id: number, now = new Date()) {
     certificates: certificatesOf(db, id),
     ...rewardsOf(db, id),
     scorm: scormOf(db, id),
-    xapi: xapiOf(db, person),
-    audit: auditOf(db, id),
+    xapi: xapiOf(db, person, reach.origins),
+    audit: reach.audit ? auditOf(db, id) : [],
   };
 }
 

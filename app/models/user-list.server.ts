@@ -32,12 +32,28 @@ export function userList(db: TenantConn, query: UserListQuery) {
   });
 }
 
-/** Every id the list's search and filters match (its sort and page aside), in id order: "all N that match" of a bulk action. */
-export function userListIds(db: TenantConn, query: Pick<UserListQuery, "q" | "filters">): number[] {
+/**
+ * Every id the list's search and filters match (its sort and page aside), in id order: "all N that match" of a bulk
+ * action; only the members of `within` when given (a group admin's groups: app/access/rules.ts `manageableGroupIds`).
+ */
+export function userListIds(
+  db: TenantConn,
+  query: Pick<UserListQuery, "q" | "filters">,
+  within: readonly number[] | null = null,
+): number[] {
+  const reach = within
+    ? inArray(
+        users.id,
+        db
+          .select({ id: groupMembers.userId })
+          .from(groupMembers)
+          .where(inArray(groupMembers.groupId, within.length ? [...within] : [-1])),
+      )
+    : undefined;
   return db
     .select({ id: users.id })
     .from(users)
-    .where(userListWhere(db, query))
+    .where(and(userListWhere(db, query), reach))
     .orderBy(users.id)
     .all()
     .map((r) => r.id);

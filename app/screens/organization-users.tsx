@@ -303,11 +303,15 @@ export function editUserAction(mount: UsersMount) {
       const back = `${mount.usersBase(managed)}/${user.id}`;
       if (intent === "disable" || intent === "enable") {
         if (isSelf) throw new Response("Forbidden", { status: 403 });
-        setUserDisabled(managed.db, user.id, intent === "disable");
+        // In the audit when it changes something (issue 50), in the change's own transaction.
+        if ((user.disabledAt !== null) !== (intent === "disable"))
+          managed.db.transaction((tx) => {
+            setUserDisabled(tx, user.id, intent === "disable");
+            recordAudit(tx, managed.viewer, "page", [
+              { action: intent === "disable" ? "deactivated" : "reactivated", subject: { id: user.id, email: user.email } },
+            ]);
+          });
         if (intent === "disable") revokeSessionsOf(realm, user.id);
-        recordAudit(managed.db, managed.viewer, "page", [
-          { action: intent === "disable" ? "deactivated" : "reactivated", subject: { id: user.id, email: user.email } },
-        ]);
         return redirectWithFlash(back, "flash.userUpdated");
       }
       if (intent === "sign-out-everywhere") {

@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { maySeePerson } from "~/access/rules";
+import { manageableGroupIds, mayReadAdminAudit, maySeePerson } from "~/access/rules";
+import type { AppLoadContext } from "@remix-run/node";
 import { withManagedOrganization, type Managed } from "~/kernel/manage.server";
 import { organizationRealm } from "~/models/auth/realm.server";
 import { deviceView, listDevices, revokeDevice } from "~/models/auth/session.server";
@@ -15,9 +16,10 @@ import type { UsersMount } from "./organization-users";
  * their devices to sign out one by one, and links to edit, deactivate or delete them. Mounted with the other people
  * screens (/dashboard/users/{id}/overview, and under an organization's screens in /dashboard and /admin).
  */
-function personFrom(managed: Managed, userId: string | undefined) {
+function personFrom(managed: Managed, userId: string | undefined, origins: string[]) {
   const id = /^\d{1,15}$/.test(userId ?? "") ? Number(userId) : 0;
-  const overview = id ? personOverview(managed.db, id) : undefined;
+  const reach = { groups: manageableGroupIds(managed.viewer), audit: mayReadAdminAudit(managed.viewer), origins };
+  const overview = id ? personOverview(managed.db, id, reach) : undefined;
   if (
     !overview ||
     !maySeePerson(
@@ -29,10 +31,16 @@ function personFrom(managed: Managed, userId: string | undefined) {
   return overview;
 }
 
+/** The organization's own address and this request's: the accounts its launched content names people by. */
+const originsOf = (context: AppLoadContext, managed: Managed, request: Request) => [
+  context.platform.originFor(managed.organization),
+  new URL(request.url).origin,
+];
+
 export function personLoader(mount: UsersMount) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area: mount.area, capability: "read:user" }, (managed) => {
-      const overview = personFrom(managed, params.userId);
+      const overview = personFrom(managed, params.userId, originsOf(context, managed, request));
       const realm = organizationRealm(managed.db, managed.organization);
       return {
         base: mount.usersBase(managed),
@@ -48,7 +56,7 @@ export function personLoader(mount: UsersMount) {
 export function personAction(mount: UsersMount) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, async (managed) => {
-      const overview = personFrom(managed, params.userId);
+      const overview = personFrom(managed, params.userId, []);
       const form = await readForm(request, context);
       const device = Number(form.get("device"));
       if (form.get("intent") !== "revoke-device" || !Number.isInteger(device) || device <= 0)

@@ -271,5 +271,12 @@ describe("POST /api/users/bulk", () => {
     expect(
       scalar("select actor_role from admin_audit where group_id = ? and subject_id = ? order by id desc limit 1", target, ids[3]),
     ).toBe("group_admin");
+    // A filter of theirs reaches the people of their own groups only (1 to 4 of the twelve): its count tells of nobody else.
+    const filtered = await api(server, ORG, "POST", "users/bulk", {
+      token,
+      body: { action: "add_to_group", group_id: target, filter: { q: "zbulk" } },
+    });
+    expect(filtered.status, filtered.body).toBe(200);
+    expect(filtered.json().payload.total).toBe(4);
   });
 });

@@ -39,6 +39,14 @@ beforeAll(async () => {
   execTenant(server, 1, "insert into groups (name) values ('Page team')");
   team = value("select id from groups where name = 'Page team'");
   execTenant(server, 1, "insert into group_members (group_id, user_id, source) values (?, ?, 'manual')", team, pia);
+  // A group Gus, the group admin, does not manage: the organization's admins see it on her page, he does not.
+  execTenant(server, 1, "insert into groups (name) values ('Other team')");
+  execTenant(
+    server,
+    1,
+    "insert into group_members (group_id, user_id, source) select id, ?, 'manual' from groups where name = 'Other team'",
+    pia,
+  );
   execTenant(
     server,
     1,
@@ -140,14 +148,18 @@ describe("GET /api/users/{id}/overview", () => {
     expect(res.status).toBe(200);
     const person = res.json().payload;
     expect(person.profile).toMatchObject({ email: "pia@acme.test", first_name: "Pia", role: "learner", disabled: false });
-    expect(person.groups).toEqual([{ id: team, name: "Page team", admin: false, source: "manual" }]);
+    expect(person.groups.map((g: { name: string }) => g.name)).toEqual(["Other team", "Page team"]);
     expect(person.courses).toEqual([
       { id: course.id, title: "Page course", done: 1, lessons: 3, last: "2026-09-21T14:13:20.000Z", completed_at: null },
     ]);
     expect(person.assignments).toEqual([{ kind: "course", title: "Page course", due_on: "2020-01-31", group: null, state: "overdue" }]);
     expect(person.audit).toHaveLength(1);
     const groupAdmin = insertSession(server, { organizationId: 1 }, { email: "gus@acme.test", kind: "api" });
-    expect((await api(server, ORG, "GET", `users/${pia}/overview`, { token: groupAdmin })).status).toBe(200);
+    const seen = await api(server, ORG, "GET", `users/${pia}/overview`, { token: groupAdmin });
+    expect(seen.status).toBe(200);
+    // Of her groups, his; and not the audit, which is the organization admins'.
+    expect(seen.json().payload.groups).toEqual([{ id: team, name: "Page team", admin: false, source: "manual" }]);
+    expect(seen.json().payload.audit).toEqual([]);
     expect((await api(server, ORG, "GET", `users/${other}/overview`, { token: groupAdmin })).status).toBe(404);
     const learner = insertSession(server, { organizationId: 1 }, { email: "learner@acme.test", kind: "api" });
     expect((await api(server, ORG, "GET", `users/${pia}/overview`, { token: learner })).status).toBe(403);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { mayReadPeopleBulk, mayStartAnyPeopleBulk } from "~/access/rules";
+import { manageableGroupIds, mayReadPeopleBulk, mayStartAnyPeopleBulk } from "~/access/rules";
 import { PEOPLE_BULK_ACTIONS } from "~/models/forms/people-bulk";
 import { USER_LIST } from "~/models/forms/user-list";
 import { getJob } from "~/models/job.server";
@@ -99,7 +99,8 @@ export const peopleBulkCalls: ApiCall[] = [
         const t = await apiT(request, context);
         if (errors)
           return apiError(422, { message: t("bulk.errors.filters"), code: "invalid", fields: { filter: [t("bulk.errors.filters")] } });
-        ids = userListIds(db, query);
+        // A group admin's filter reaches the people of their own groups only: its count tells them of nobody else.
+        ids = userListIds(db, query, manageableGroupIds(viewer));
       }
       const role = body.role === undefined ? undefined : body.role === "none" ? null : body.role;
       const prepared = preparePeopleBulk(

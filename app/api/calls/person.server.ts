@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { maySeePerson } from "~/access/rules";
+import { manageableGroupIds, mayReadAdminAudit, maySeePerson } from "~/access/rules";
 import { membershipsOf } from "~/models/group-members.server";
 import { personOverview } from "~/models/person-page.server";
 import { apiNotFound } from "~/utils/api.server";
@@ -51,7 +51,7 @@ export const personCalls: ApiCall[] = [
     tag: "Users",
     summary: "A person, whole",
     description:
-      "Their profile and when they were last seen, groups, each course begun with its progress and last activity, learning paths, assignments and their state, quiz attempts, certificates, points and badges, SCORM results, how many xAPI statements are about them, and what admins changed about them (each list its 50 most recent). Organization admins read anyone; a group admin only the people of the groups they administer.",
+      "Their profile and when they were last seen, groups, each course begun with its progress and last activity, learning paths, assignments and their state, quiz attempts, certificates, points and badges, SCORM results, how many xAPI statements are about them, and what admins changed about them (each list its 50 most recent). Organization admins read anyone; a group admin only the people of the groups they administer, and of them only those groups, without the audit (which is the organization admins').",
     access: "read:user",
     reply: overview,
     errors: guarded(),
@@ -85,7 +85,9 @@ export const personCalls: ApiCall[] = [
     handler: ({ request, context, params, viewer }) => {
       const db = context.db!;
       const personId = /^\d{1,15}$/.test(params.id ?? "") ? Number(params.id) : 0;
-      const found = personId ? personOverview(db, personId) : undefined;
+      const origins = [context.platform.originFor(context.organization!), new URL(request.url).origin];
+      const reach = { groups: manageableGroupIds(viewer), audit: mayReadAdminAudit(viewer), origins };
+      const found = personId ? personOverview(db, personId, reach) : undefined;
       if (
         !found ||
         !maySeePerson(
