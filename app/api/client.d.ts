@@ -2441,7 +2441,7 @@ export interface paths {
         };
         /**
          * A person, whole
-         * @description Their profile and when they were last seen, groups, each course begun with its progress and last activity, learning paths, assignments and their state, quiz attempts, certificates, points and badges, SCORM results, how many xAPI statements are about them, and what admins changed about them (each list its 50 most recent). Organization admins read anyone; a group admin only the people of the groups they administer.
+         * @description Their profile and when they were last seen, groups, each course begun with its progress and last activity, learning paths, assignments and their state, quiz attempts, certificates, points and badges, SCORM results, how many xAPI statements are about them, and what admins changed about them (each list its 50 most recent). Organization admins read anyone; a group admin only the people of the groups they administer, and of them only those groups, without the audit (which is the organization admins').
          *
          *     **Who:** Capability `read:user`.
          */
