@@ -9,9 +9,11 @@ import {
   getJob,
   hasPendingJobs,
   JobError,
+  JobInterrupted,
   nextJob,
   reportProgress,
   startJob,
+  uncountAttempt,
 } from "../app/models/job.server";
 import { listOrganizations } from "../app/models/organization.server";
 import { sweepIncoming } from "../app/models/file.server";
@@ -174,6 +176,11 @@ export class JobRunner {
         const result = await HANDLERS[job.kind](context, this.platform);
         if (getJob(db, job.id)?.status !== "done") finishJob(db, job.id, result);
       } catch (error) {
+        if (error instanceof JobInterrupted) {
+          // Left running with what it kept: it goes on after the restart, this attempt not counted.
+          uncountAttempt(db, job);
+          return false;
+        }
         if (isBusyError(error)) {
           // Left running, as after a restart: it runs again from the start once the file is free.
           this.#lockedOut.add(key);

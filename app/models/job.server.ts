@@ -10,6 +10,30 @@ export class JobError extends Error {
   }
 }
 
+/**
+ * Thrown by a job that stopped because the server is stopping, having kept what it did (a bulk action on people
+ * keeps its place after each slice): the runner leaves it running, uncounted, and it goes on after the restart.
+ */
+export class JobInterrupted extends Error {
+  constructor() {
+    super("stopped with the server; goes on after the restart");
+    this.name = "JobInterrupted";
+  }
+}
+
+/** Gives back the attempt a job's interrupted run took: an orderly stop is not the job's failure. */
+export function uncountAttempt(db: TenantConn, job: Job) {
+  db.update(jobs)
+    .set({ attempts: Math.max(0, job.attempts - 1) })
+    .where(eq(jobs.id, job.id))
+    .run();
+}
+
+/** A job's place so far, kept in its result while it runs (a bulk action on people resumes from it). */
+export function keepPlace(db: TenantConn, id: number, place: Record<string, unknown>) {
+  db.update(jobs).set({ result: place }).where(eq(jobs.id, id)).run();
+}
+
 export function enqueueJob(db: TenantConn, kind: string, payload: Record<string, unknown>) {
   return db.insert(jobs).values({ kind, payload }).returning().get();
 }

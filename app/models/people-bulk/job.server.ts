@@ -7,6 +7,7 @@ import { snapshotOf, viewerOfSnapshot, type Viewer, type ViewerSnapshot } from "
 import type { Role } from "../../utils/capabilities";
 import type { AuditVia } from "../admin-audit.server";
 import type { JobContext } from "../clone.server";
+import { JobInterrupted, keepPlace } from "../job.server";
 import { getGroup } from "../group.server";
 import { runSlice, type BulkParams, type BulkRefusal, type SliceOutcome } from "./steps.server";
 
@@ -16,8 +17,8 @@ import { runSlice, type BulkParams, type BulkRefusal, type SliceOutcome } from "
  * needs (the viewer may start it, the group or course is theirs to use) and fixes the people it is about; the job
  * then works through them a slice at a time, each slice one short transaction (the organization's write lock is
  * held for one slice, then other requests run), each person done, unchanged or refused with a reason, and
- * reports its progress. A slice is all-or-nothing; a job stopped by a restart runs again from the start, and what
- * it had done is found unchanged.
+ * reports its progress. A slice is all-or-nothing, and keeps the job's place with it: a job stopped by the server
+ * stopping or by a crash goes on from there (`runPeopleBulk`).
  */
 export const PEOPLE_BULK_JOB = "people.bulk";
 
@@ -71,27 +72,54 @@ export function preparePeopleBulk(
 }
 
 /** The job: the people a slice at a time, with progress, and what was done, left and refused. */
-export function peopleBulkJob({ db, job, progress, pause }: JobContext): Promise<Record<string, unknown>> {
-  return runPeopleBulk(db, job.payload as unknown as PeopleBulkPayload, { progress, pause, now: new Date() });
+export function peopleBulkJob({ db, job, progress, pause, stopping }: JobContext): Promise<Record<string, unknown>> {
+  return runPeopleBulk(db, job.payload as unknown as PeopleBulkPayload, { progress, pause, stopping, now: new Date(), job });
 }
 
-/** Works through a bulk action's people (the job, and the demo's seeding as of its moment). */
+/** Where a bulk job stopped, kept in its result after each slice: the next person's index, and the counts so far. */
+type Kept = PeopleBulkResult & { next: number };
+
+/**
+ * Works through a bulk action's people (the job, and the demo's seeding as of its moment). With a job, each slice's
+ * counts and the next slice's start are kept in the job's row in the slice's own transaction, so a job stopped by
+ * the server stopping (`JobInterrupted`) or by a crash goes on where it was, not from the start.
+ */
 export async function runPeopleBulk(
   db: TenantDb,
   payload: PeopleBulkPayload,
-  { progress, pause, now }: { progress: (percent: number) => void; pause: () => Promise<void>; now: Date },
+  {
+    progress,
+    pause,
+    stopping,
+    now,
+    job,
+  }: { progress: (percent: number) => void; pause: () => Promise<void>; stopping?: () => boolean; now: Date; job?: Job },
 ): Promise<Record<string, unknown>> {
   const viewer = viewerOfSnapshot({ organization: null, db, language: "en" }, payload.actor);
-  const result: PeopleBulkResult = { action: payload.action, total: payload.ids.length, done: 0, unchanged: 0, refused: {} };
-  for (let i = 0; i < payload.ids.length; i += SLICE) {
+  const kept = job?.result as Kept | null | undefined;
+  const result: PeopleBulkResult = kept?.next
+    ? {
+        action: kept.action,
+        total: kept.total,
+        done: kept.done,
+        unchanged: kept.unchanged,
+        refused: { ...kept.refused },
+        longestSliceMs: kept.longestSliceMs,
+      }
+    : { action: payload.action, total: payload.ids.length, done: 0, unchanged: 0, refused: {} };
+  for (let i = kept?.next ?? 0; i < payload.ids.length; i += SLICE) {
+    if (stopping?.()) throw new JobInterrupted();
     const started = performance.now();
-    const slice = runSlice(db, viewer, payload.action, payload.params, payload.ids.slice(i, i + SLICE), { via: payload.via, now });
+    db.transaction((tx) => {
+      const slice = runSlice(tx, viewer, payload.action, payload.params, payload.ids.slice(i, i + SLICE), { via: payload.via, now });
+      result.done += slice.done;
+      result.unchanged += slice.unchanged;
+      for (const [reason, n] of Object.entries(slice.refused) as [BulkRefusal, number][])
+        result.refused[reason] = (result.refused[reason] ?? 0) + n;
+      if (job) keepPlace(tx, job.id, { ...result, next: i + SLICE });
+    });
     // How long the slice's transaction kept the organization's write lock, at most (npm run bench reads it).
     result.longestSliceMs = Math.max(result.longestSliceMs ?? 0, Math.round(performance.now() - started));
-    result.done += slice.done;
-    result.unchanged += slice.unchanged;
-    for (const [reason, n] of Object.entries(slice.refused) as [BulkRefusal, number][])
-      result.refused[reason] = (result.refused[reason] ?? 0) + n;
     progress(((i + SLICE) / payload.ids.length) * 100);
     await pause();
   }
