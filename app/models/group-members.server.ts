@@ -134,6 +134,19 @@ export function listMembers(db: TenantConn, groupId: number, { page, perPage }: 
   return { items, total, courseTotal, lessonTotal };
 }
 
+/** Which of these people are in the group by hand (not only by its rules), in one query. */
+export function manualMemberIds(db: TenantConn, groupId: number, userIds: number[]): Set<number> {
+  if (userIds.length === 0) return new Set();
+  return new Set(
+    db
+      .select({ id: groupMembers.userId })
+      .from(groupMembers)
+      .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.source, "manual"), inArray(groupMembers.userId, userIds)))
+      .all()
+      .map((r) => r.id),
+  );
+}
+
 export function getMembership(db: TenantConn, groupId: number, userId: number) {
   return db
     .select()

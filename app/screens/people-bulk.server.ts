@@ -1,8 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { manageableGroupIds } from "~/access/rules";
 import { withManagedOrganization } from "~/kernel/manage.server";
 import { listVisibleCourses } from "~/models/course.server";
 import { peopleBulkSchema, peopleBulkSelectionSchema } from "~/models/forms/people-bulk";
-import { USER_LIST, type UserListQuery } from "~/models/forms/user-list";
+import { USER_LIST, userListFilters, type UserListQuery } from "~/models/forms/user-list";
 import { listGroups } from "~/models/group.server";
 import { getJob } from "~/models/job.server";
 import { PEOPLE_BULK_JOB, peopleBulkDetail, peopleBulkJobOf, peopleBulkView, preparePeopleBulk } from "~/models/people-bulk/job.server";
@@ -10,7 +11,7 @@ import { existingUserIds, userListCount, userListIds } from "~/models/user-list.
 import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
 import { readForm } from "~/utils/form-data.server";
-import { listSearch, parseListQuery } from "~/utils/list-query";
+import { listSearch } from "~/utils/list-query";
 import { dateLocaleFor } from "./analytics.server";
 
 /**
@@ -22,17 +23,6 @@ import { dateLocaleFor } from "./analytics.server";
 const area = { area: "dashboard" as const, capability: "write:user" as const };
 export const PEOPLE = "/dashboard/users";
 
-/** The list's search and filters sent along with "all that match": each must parse, or nobody is reached. */
-function filtersOf(fields: URLSearchParams | FormData): { query: Pick<UserListQuery, "q" | "filters">; invalid: boolean } {
-  const url = new URL("http://list/");
-  for (const name of ["q", ...Object.keys(USER_LIST.filters)]) {
-    const value = fields.get(name);
-    if (typeof value === "string" && value) url.searchParams.set(name, value);
-  }
-  const { query, errors } = parseListQuery(url, USER_LIST);
-  return { query: { q: query.q, filters: query.filters }, invalid: errors !== null };
-}
-
 /** The people list as it was, to go back to. */
 const listOf = (query: Pick<UserListQuery, "q" | "filters">) =>
   `${PEOPLE}${listSearch({ ...query, sort: USER_LIST.defaultSort, dir: "asc", page: 1, perPage: 25 }, USER_LIST)}`;
@@ -41,7 +31,7 @@ export function peopleBulkLoader({ request, context, params }: LoaderFunctionArg
   return withManagedOrganization(request, context, params, area, (m) => {
     const search = new URL(request.url).searchParams;
     const selection = parseForm(search, peopleBulkSelectionSchema);
-    const { query, invalid } = filtersOf(search);
+    const { query, invalid } = userListFilters((name) => search.get(name));
     const back = listOf(query);
     if (selection.status !== "success" || invalid) {
       const error = selection.status === "success" ? "bulk.errors.filters" : Object.values(selection.error ?? {}).flat()[0];
@@ -76,10 +66,10 @@ export function peopleBulkAction({ request, context, params }: ActionFunctionArg
     const form = await readForm(request, context);
     const submission = parseForm(form, peopleBulkSchema);
     if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-    const { query, invalid } = filtersOf(form);
+    const { query, invalid } = userListFilters((name) => form.get(name));
     if (invalid) return json(submission.reply({ formErrors: ["bulk.errors.filters"] }), { status: 400 });
     const v = submission.value;
-    const ids = v.scope === "all" ? userListIds(m.db, query) : v.ids;
+    const ids = v.scope === "all" ? userListIds(m.db, query, manageableGroupIds(m.viewer)) : v.ids;
     const prepared = preparePeopleBulk(
       m.db,
       m.viewer,

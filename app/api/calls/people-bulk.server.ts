@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { manageableGroupIds, mayReadPeopleBulk, mayStartAnyPeopleBulk } from "~/access/rules";
 import { PEOPLE_BULK_ACTIONS } from "~/models/forms/people-bulk";
-import { USER_LIST } from "~/models/forms/user-list";
+import { userListFilters } from "~/models/forms/user-list";
 import { getJob } from "~/models/job.server";
 import { MAX_PEOPLE, PEOPLE_BULK_JOB, peopleBulkJobOf, peopleBulkView, preparePeopleBulk } from "~/models/people-bulk/job.server";
 import { userListIds } from "~/models/user-list.server";
 import { apiError, apiForbidden, apiNotFound, apiT } from "~/utils/api.server";
 import { isDate } from "~/utils/calendar";
-import { parseListQuery } from "~/utils/list-query";
 import { call, E, guarded, id, type ApiCall } from "../contract.server";
 
 /**
@@ -93,11 +92,10 @@ export const peopleBulkCalls: ApiCall[] = [
       const db = context.db!;
       let ids = body.user_ids ?? [];
       if (body.filter) {
-        const url = new URL("http://list/");
-        for (const [name, value] of Object.entries(body.filter)) if (value !== undefined) url.searchParams.set(name, String(value));
-        const { query, errors } = parseListQuery(url, USER_LIST);
+        const filter: Record<string, unknown> = body.filter;
+        const { query, invalid } = userListFilters((name) => filter[name]);
         const t = await apiT(request, context);
-        if (errors)
+        if (invalid)
           return apiError(422, { message: t("bulk.errors.filters"), code: "invalid", fields: { filter: [t("bulk.errors.filters")] } });
         // A group admin's filter reaches the people of their own groups only: its count tells them of nobody else.
         ids = userListIds(db, query, manageableGroupIds(viewer));

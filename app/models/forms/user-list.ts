@@ -1,5 +1,5 @@
 import { LANGUAGES } from "../../utils/i18n";
-import type { ListQuery, ListSpec } from "../../utils/list-query";
+import { parseListQuery, type ListQuery, type ListSpec } from "../../utils/list-query";
 
 /**
  * The people management list's filters and sorts (issue 50; app/utils/list-query.ts), read by its model
@@ -19,3 +19,18 @@ export const USER_LIST: ListSpec<"role" | "group" | "status" | "language", "name
 };
 
 export type UserListQuery = ListQuery<keyof typeof USER_LIST.filters, (typeof USER_LIST.sorts)[number]>;
+
+/**
+ * The list's search and filters as a bulk action sends them along (issue 50; the confirmation's fields, or
+ * `POST /api/users/bulk`'s `filter`): `invalid` when one does not parse, which refuses the action rather than
+ * leaving the filter out and widening it.
+ */
+export function userListFilters(read: (name: string) => unknown): { query: Pick<UserListQuery, "q" | "filters">; invalid: boolean } {
+  const url = new URL("http://list/");
+  for (const name of ["q", ...Object.keys(USER_LIST.filters)]) {
+    const value = read(name);
+    if ((typeof value === "string" && value) || typeof value === "number") url.searchParams.set(name, String(value));
+  }
+  const { query, errors } = parseListQuery(url, USER_LIST);
+  return { query: { q: query.q, filters: query.filters }, invalid: errors !== null };
+}

@@ -7,7 +7,7 @@ import type { Viewer } from "../../access/viewer";
 import { recordAudit, type AuditChange, type AuditVia } from "../admin-audit.server";
 import { dueOnSql, localToday, stillValid } from "../assignment.server";
 import { renewExpiredAssignees } from "../completion-cycle.server";
-import { getMembership } from "../group-members.server";
+import { getMembership, manualMemberIds } from "../group-members.server";
 import { addToGroup, candidates, removeFromGroup } from "../group-membership.server";
 import { recomputeUserMemberships } from "../group-rule-members.server";
 
@@ -45,9 +45,10 @@ function addSlice(db: TenantConn, viewer: Viewer, groupId: number, ids: number[]
   // A group admin learns nothing of who has an account here: nobody by an id is out of their reach, as for mayAddToGroup.
   refuse(o, manageableGroupIds(viewer) === null ? "gone" : "not_managed", ids.length - people.size);
   const allowed: number[] = [];
+  const byHand = manualMemberIds(db, groupId, [...people.keys()]);
   for (const [id, person] of people) {
     if (mayAddToGroup(viewer, person) !== "allowed") refuse(o, "not_managed");
-    else if (person.groupIds.includes(groupId) && getMembership(db, groupId, id)?.source === "manual") o.unchanged++;
+    else if (byHand.has(id)) o.unchanged++;
     else allowed.push(id);
   }
   if (allowed.length) {
