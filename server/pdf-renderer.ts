@@ -395,4 +395,13 @@ async function closeHard(browser: Browser | null) {
     child.kill("SIGKILL");
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
   }
+  // Chromium's helpers (zygote, GPU and utility processes) may outlive the browser by a moment, and one of them
+  // made the profile's folder again after it was removed (seen on a busy machine: an empty folder left behind).
+  // Puppeteer starts the browser as the leader of a process group of its own: the whole group goes.
+  if (child?.pid)
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // the group is gone already
+    }
 }
