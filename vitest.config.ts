@@ -12,9 +12,9 @@ const server = { deps: { external: [/[\\/]build[\\/](index|in-process)\.js$/] } 
  * Three projects, all run by `npm test`: unit (pure functions and components), integration (a real server
  * on a random port over HTTP, real SQLite files) and e2e (Debian's Chromium through puppeteer).
  *
- * Four test files run at a time, from all three projects together (e2e first, longest first): vitest's own
+ * Three test files run at a time, from all three projects together (e2e first, longest first): vitest's own
  * default on a two-core machine is one (cores - 1), and a file spends much of its time waiting on its server
- * or browser. Every file has its own ports, data directories and browser contexts, so files do not see each
+ * or browser; a fourth only adds contention (9% more CPU for the same run). Every file has its own ports, data directories and browser contexts, so files do not see each
  * other; a worker runs file after file with the modules it has loaded (`isolate: false`), which each project
  * sets below (docs/decisions/006-testing.md, with the figures).
  */
@@ -22,7 +22,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ["default", "./tests/helpers/summary-reporter.ts"],
-    maxWorkers: 4,
+    maxWorkers: 3,
     // `npm run test:changed` (vitest's --changed) runs every file when one of these changed.
     forceRerunTriggers: ["**/package.json/**", "**/vitest.config.*/**", "**/tests/setup/**"],
     projects: [
