@@ -14,9 +14,10 @@ const server = { deps: { external: [/[\\/]build[\\/](index|in-process)\.js$/] } 
  *
  * Three test files run at a time, from all three projects together (e2e first, longest first): vitest's own
  * default on a two-core machine is one (cores - 1), and a file spends much of its time waiting on its server
- * or browser; a fourth only adds contention (9% more CPU for the same run). Every file has its own ports, data directories and browser contexts, so files do not see each
- * other; a worker runs file after file with the modules it has loaded (`isolate: false`), which each project
- * sets below (docs/decisions/006-testing.md, with the figures).
+ * or browser; a fourth only adds contention (9% more CPU for the same run). Every file has its own ports, data
+ * directories and browser contexts, so files do not see each other; a worker runs file after file with the
+ * modules it has loaded (`isolate: false`), which each project sets below (docs/decisions/006-testing.md, with
+ * the figures).
  */
 export default defineConfig({
   resolve: { alias },

@@ -374,6 +374,10 @@ async function removeQuietly(profile: string) {
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       fs.rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+      // A helper of the browser that was in the middle of making the folder when its group was killed (closeHard)
+      // may still finish that one call: look again a moment later.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      if (fs.existsSync(profile)) continue;
       liveProfiles.delete(profile);
       return;
     } catch {
