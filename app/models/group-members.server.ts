@@ -90,6 +90,33 @@ export function removeMember(db: TenantConn, groupId: number, userId: number) {
   });
 }
 
+/** Removes people from the group at once (a bulk action's slice); as `removeMember`, each person's rule groups recomputed. */
+export function removeMembers(db: TenantConn, groupId: number, userIds: number[], now = new Date()) {
+  if (userIds.length === 0) return [];
+  return db.transaction((tx) => {
+    const gone = tx
+      .delete(groupMembers)
+      .where(and(eq(groupMembers.groupId, groupId), inArray(groupMembers.userId, userIds)))
+      .returning({ userId: groupMembers.userId })
+      .all()
+      .map((m) => m.userId);
+    markLeft(tx, groupId, gone, now);
+    for (const userId of gone) recomputeUserMemberships(tx, userId);
+    return gone;
+  });
+}
+
+/** The group's memberships of these people, by person. */
+export function groupMembershipsOf(db: TenantConn, groupId: number, userIds: number[]) {
+  if (userIds.length === 0) return new Map<number, typeof groupMembers.$inferSelect>();
+  const rows = db
+    .select()
+    .from(groupMembers)
+    .where(and(eq(groupMembers.groupId, groupId), inArray(groupMembers.userId, userIds)))
+    .all();
+  return new Map(rows.map((m) => [m.userId, m]));
+}
+
 export function setMemberAdmin(db: TenantConn, groupId: number, userId: number, isAdmin: boolean) {
   // An admin is kept by hand: a rule change must not drop the person who manages the group.
   return (

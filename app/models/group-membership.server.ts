@@ -5,7 +5,7 @@ import { groupMembers, users } from "../../db/tenant";
 import { mayAddToGroup, mayChangeGroupAdmins, mayRemoveFromGroup, type GroupCandidate } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import { recordAudit, type AuditChange, type AuditVia } from "./admin-audit.server";
-import { addMembers, getMembership, removeMember, setMemberAdmin } from "./group-members.server";
+import { addMembers, getMembership, groupMembershipsOf, removeMember, removeMembers, setMemberAdmin } from "./group-members.server";
 import { canManageGroup, getGroup } from "./group.server";
 import { findUserByEmail } from "./user.server";
 
@@ -135,6 +135,46 @@ export function removeFromGroup(
       at,
     );
     return true;
+  });
+}
+
+/**
+ * Takes many people out of a group at once (a bulk action's slice), each as `removeFromGroup` would: only members,
+ * never one the viewer may not remove (`mayRemoveFromGroup`), each in the audit. Null when the viewer may not
+ * manage the group or it is gone.
+ */
+export function removeManyFromGroup(
+  db: TenantConn,
+  viewer: Viewer,
+  groupId: number,
+  userIds: number[],
+  via: AuditVia,
+  at = new Date(),
+): { removed: number; notMember: number; notManaged: number } | null {
+  const group = getGroup(db, groupId);
+  if (!group || !canManageGroup(viewer, groupId)) return null;
+  return db.transaction((tx) => {
+    const memberships = groupMembershipsOf(tx, groupId, userIds);
+    const leaving = userIds.filter((id) => memberships.has(id) && mayRemoveFromGroup(viewer, memberships.get(id)!));
+    const gone = removeMembers(tx, groupId, leaving, at);
+    const emails = new Map(
+      gone.length
+        ? tx
+            .select({ id: users.id, email: users.email })
+            .from(users)
+            .where(inArray(users.id, gone))
+            .all()
+            .map((u) => [u.id, u.email])
+        : [],
+    );
+    const changes: AuditChange[] = gone.map((id) => ({
+      action: "member_removed",
+      subject: { id, email: emails.get(id) ?? "" },
+      group: { id: group.id, name: group.name },
+    }));
+    if (changes.length) recordAudit(tx, viewer, via, changes, at);
+    const notMember = userIds.filter((id) => !memberships.has(id)).length;
+    return { removed: gone.length, notMember, notManaged: userIds.length - notMember - gone.length };
   });
 }
 

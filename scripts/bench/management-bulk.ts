@@ -82,8 +82,35 @@ export async function benchBulk({
   const { token, group } = adminToken(dbFile);
   // People 2 to 50,001 (the admin is 1): every one is in a group of 200 already, none in the new one.
   const ids = Array.from({ length: BULK_PEOPLE }, (_, i) => i + 2);
+  const run = (action: string) => runJob({ port, host, dbFile, cookie, token, body: { action, group_id: group, user_ids: ids } });
+  const added = await run("add_to_group");
+  // Then the same people out of it again: removal goes person by person through the group's own rules.
+  const removed = await run("remove_from_group");
+  return {
+    people: BULK_PEOPLE,
+    ...added,
+    removal: { done: removed.done, seconds: removed.seconds, longestSliceMs: removed.longestSliceMs },
+  };
+}
+
+/** Starts a bulk job through /api and asks for a list page, one after another, until it ends. */
+async function runJob({
+  port,
+  host,
+  dbFile,
+  cookie,
+  token,
+  body,
+}: {
+  port: number;
+  host: string;
+  dbFile: string;
+  cookie: string;
+  token: string;
+  body: unknown;
+}) {
   const started = performance.now();
-  const reply = await post(port, host, "/api/users/bulk", token, { action: "add_to_group", group_id: group, user_ids: ids });
+  const reply = await post(port, host, "/api/users/bulk", token, body);
   if (reply.status !== 200) throw new Error(`POST /api/users/bulk: ${reply.status} ${reply.body}`);
   const jobId = JSON.parse(reply.body).payload.id as number;
   const others: number[] = [];
@@ -98,7 +125,6 @@ export async function benchBulk({
   others.sort((a, b) => a - b);
   const p95 = others.length ? Math.round(others[Math.min(others.length - 1, Math.floor(others.length * 0.95))]) : 0;
   return {
-    people: BULK_PEOPLE,
     done: result.done,
     seconds,
     longestSliceMs: result.longestSliceMs,

@@ -29,6 +29,15 @@ function scalar<T = number>(sql: string, ...params: unknown[]): T {
   }
 }
 
+function rows(sql: string, ...params: unknown[]) {
+  const db = tenantDb(server, 1);
+  try {
+    return db.prepare(sql).all(...params);
+  } finally {
+    db.close();
+  }
+}
+
 function post(path: string, fields: [string, string | number][], cookie = admin) {
   const body = new URLSearchParams(fields.map(([k, v]) => [k, String(v)])).toString();
   return request(server.port, ORG, path, {
@@ -278,5 +287,46 @@ describe("POST /api/users/bulk", () => {
     });
     expect(filtered.status, filtered.body).toBe(200);
     expect(filtered.json().payload.total).toBe(4);
+  });
+
+  it("lets a group admin take members out of their group, never its admins, each in the audit", async () => {
+    const token = insertSession(server, { organizationId: 1 }, { email: "zbulk01@acme.test", kind: "api" });
+    const settle = async (jobId: number) => {
+      for (let i = 0; i < 200 && scalar<string>("select status from jobs where id = ?", jobId) !== "done"; i++)
+        await new Promise((r) => setTimeout(r, 25));
+    };
+    await settle(scalar("select max(id) from jobs where kind = 'people.bulk'"));
+    // In "Bulk target" now: 1 (its admin), 2, 3 and 4. 9 and 999,999 are not members.
+    const members = () =>
+      rows("select user_id from group_members where group_id = ? order by user_id", target).map((r) => (r as { user_id: number }).user_id);
+    expect(members()).toEqual(ids.slice(0, 4));
+    const started = await api(server, ORG, "POST", "users/bulk", {
+      token,
+      body: { action: "remove_from_group", group_id: target, user_ids: [ids[0], ids[1], ids[2], ids[8], 999_999] },
+    });
+    expect(started.status, started.body).toBe(200);
+    const jobId = started.json().payload.id as number;
+    await settle(jobId);
+    const read = await api(server, ORG, "GET", `users/bulk/${jobId}`, { token });
+    expect(read.json().payload).toMatchObject({
+      status: "done",
+      total: 5,
+      done: 2,
+      unchanged: 0,
+      refused: { not_managed: 1, not_member: 2 },
+    });
+    expect(members()).toEqual([ids[0], ids[3]]);
+    const audit = rows(
+      "select subject_id, subject_email, actor_role, via from admin_audit where group_id = ? and action = 'member_removed' order by subject_id",
+      target,
+    );
+    expect(audit).toEqual(
+      [ids[1], ids[2]].map((id, i) => ({
+        subject_id: id,
+        subject_email: `zbulk${pad(i + 2)}@acme.test`,
+        actor_role: "group_admin",
+        via: "api",
+      })),
+    );
   });
 });

@@ -2,13 +2,13 @@ import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
 import { toSeconds } from "../../../db/prepared";
 import { assignmentPeople, assignments, courses, sessions, users } from "../../../db/tenant";
-import { manageableGroupIds, mayAddToGroup, mayChangeAccountOf, mayRemoveFromGroup } from "../../access/rules";
+import { manageableGroupIds, mayAddToGroup, mayChangeAccountOf } from "../../access/rules";
 import type { Viewer } from "../../access/viewer";
 import { recordAudit, type AuditChange, type AuditVia } from "../admin-audit.server";
 import { dueOnSql, localToday, stillValid } from "../assignment.server";
 import { renewExpiredAssignees } from "../completion-cycle.server";
-import { getMembership, manualMemberIds } from "../group-members.server";
-import { addToGroup, candidates, removeFromGroup } from "../group-membership.server";
+import { manualMemberIds } from "../group-members.server";
+import { addToGroup, candidates, removeManyFromGroup } from "../group-membership.server";
 import { recomputeUserMemberships } from "../group-rule-members.server";
 
 /**
@@ -62,13 +62,14 @@ function addSlice(db: TenantConn, viewer: Viewer, groupId: number, ids: number[]
 /** People taken out of a group: never one of its admins by a group admin (`mayRemoveFromGroup`). */
 function removeSlice(db: TenantConn, viewer: Viewer, groupId: number, ids: number[], via: AuditVia, now: Date): SliceOutcome {
   const o = outcome();
-  for (const id of ids) {
-    const membership = getMembership(db, groupId, id);
-    if (!membership) refuse(o, "not_member");
-    else if (!mayRemoveFromGroup(viewer, membership)) refuse(o, "not_managed");
-    else if (removeFromGroup(db, viewer, groupId, id, via, now)) o.done++;
-    else refuse(o, "not_managed");
+  const removed = removeManyFromGroup(db, viewer, groupId, ids, via, now);
+  if (!removed) {
+    refuse(o, "not_managed", ids.length);
+    return o;
   }
+  o.done += removed.removed;
+  refuse(o, "not_member", removed.notMember);
+  refuse(o, "not_managed", removed.notManaged);
   return o;
 }
 
