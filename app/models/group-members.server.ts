@@ -76,21 +76,10 @@ export function addMembers(db: TenantConn, groupId: number, userIds: number[], {
 
 /** Removes a person from the group; a rule member who still matches comes back at the next recompute. */
 export function removeMember(db: TenantConn, groupId: number, userId: number) {
-  return db.transaction((tx) => {
-    const gone =
-      tx
-        .delete(groupMembers)
-        .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)))
-        .run().changes > 0;
-    if (gone) {
-      markLeft(tx, groupId, [userId]);
-      recomputeUserMemberships(tx, userId);
-    }
-    return gone;
-  });
+  return removeMembers(db, groupId, [userId]).length > 0;
 }
 
-/** Removes people from the group at once (a bulk action's slice); as `removeMember`, each person's rule groups recomputed. */
+/** Removes people from the group at once; each one's rule groups recomputed (a rule member who still matches comes back). */
 export function removeMembers(db: TenantConn, groupId: number, userIds: number[], now = new Date()) {
   if (userIds.length === 0) return [];
   return db.transaction((tx) => {

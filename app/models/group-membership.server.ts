@@ -5,7 +5,7 @@ import { groupMembers, users } from "../../db/tenant";
 import { mayAddToGroup, mayChangeGroupAdmins, mayRemoveFromGroup, type GroupCandidate } from "../access/rules";
 import type { Viewer } from "../access/viewer";
 import { recordAudit, type AuditChange, type AuditVia } from "./admin-audit.server";
-import { addMembers, getMembership, groupMembershipsOf, removeMember, removeMembers, setMemberAdmin } from "./group-members.server";
+import { addMembers, getMembership, groupMembershipsOf, removeMembers, setMemberAdmin } from "./group-members.server";
 import { canManageGroup, getGroup } from "./group.server";
 import { findUserByEmail } from "./user.server";
 
@@ -120,22 +120,9 @@ export function removeFromGroup(
   via: AuditVia,
   at = new Date(),
 ): boolean | null {
-  const group = getGroup(db, groupId);
-  const membership = group && canManageGroup(viewer, groupId) ? getMembership(db, groupId, userId) : undefined;
-  if (!group || !membership) return null;
-  if (!mayRemoveFromGroup(viewer, membership)) return false;
-  return db.transaction((tx) => {
-    const email = tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email ?? "";
-    if (!removeMember(tx, groupId, userId)) return true;
-    recordAudit(
-      tx,
-      viewer,
-      via,
-      [{ action: "member_removed", subject: { id: userId, email }, group: { id: group.id, name: group.name } }],
-      at,
-    );
-    return true;
-  });
+  const outcome = removeManyFromGroup(db, viewer, groupId, [userId], via, at);
+  if (!outcome || outcome.notMember) return null;
+  return outcome.removed === 1;
 }
 
 /**
