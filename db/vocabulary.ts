@@ -92,3 +92,5 @@ export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
 /** Who acted: an organization admin, a group admin, or a super-admin managing the organization. */
 export const ADMIN_AUDIT_ROLES = ["admin", "group_admin", "super_admin"] as const;
 export const ADMIN_AUDIT_VIA = ["page", "api"] as const;
+/** What an audit entry is about: a person, or a course (bulk actions on courses). */
+export const ADMIN_AUDIT_SUBJECTS = ["person", "course"] as const;

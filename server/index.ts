@@ -12,6 +12,7 @@ import { settleImageRenders } from "./images";
 import { readConfig } from "./config";
 import { Platform } from "./platform";
 import { scheduleRecertification } from "./recertification";
+import { scheduleAuditRetention } from "./audit-retention";
 import { ReminderSchedule } from "./reminders";
 import { logger } from "./logger";
 import { removePidFile, writePidFile } from "./pid-file";
@@ -43,6 +44,7 @@ async function main() {
 
   const app = createApp(platform, build);
   let stopRecertification = () => {};
+  let stopAuditRetention = () => {};
   const reminders = new ReminderSchedule(platform, config.REMINDERS_EVERY_MINUTES);
   const server = app.listen(config.PORT, config.HOST, () => {
     const { port } = server.address() as AddressInfo;
@@ -56,6 +58,7 @@ async function main() {
     reminders.start(); // reminders by e-mail and weekly digests (issue 34)
     platform.summaries.gatherMissing(); // organizations the platform has no summary of yet (server/tenant-summaries.ts)
     stopRecertification = scheduleRecertification(platform); // re-assign before completions expire (issue 34)
+    stopAuditRetention = scheduleAuditRetention(platform); // delete the audit past its retention (issue 50)
   });
   server.keepAliveTimeout = 65_000;
 
@@ -67,6 +70,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     stopRecertification();
+    stopAuditRetention();
     reminders.stop();
     server.close(() => {
       void settleImageRenders()

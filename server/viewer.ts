@@ -4,6 +4,7 @@ import type { Organization } from "../db/platform";
 import type { Viewer } from "../app/access/viewer";
 import { identify } from "../app/kernel/viewer.server";
 import type { Platform } from "./platform";
+import { clientAddress } from "./protection";
 
 /**
  * The request's viewer (app/access/viewer.ts), identified once and kept on the response: server/body-limits.ts
@@ -23,6 +24,8 @@ export async function viewerOf(req: Request, res: Response, platform: Platform):
     { headers },
     { organization: tenant.organization, db: tenant.db, platformDb: platform.db, superAdminTwoFactor: platform.config.SUPER_ADMIN_2FA },
   );
-  res.locals.viewer = viewer;
-  return viewer;
+  // From where the request came: the audit of what admins did records it (issue 50).
+  const located = { ...viewer, address: clientAddress(req) };
+  res.locals.viewer = located;
+  return located;
 }

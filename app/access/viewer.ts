@@ -32,6 +32,8 @@ export interface Viewer {
   administeredGroupIds: readonly number[];
   /** The request's interface language (docs/decisions/005-language-and-theme.md). */
   language: Language;
+  /** From where: the client's address (server/protection.ts `clientAddress`); null with no request (jobs keep the one that started them). */
+  address: string | null;
 }
 
 /** A viewer the page guards have let through: signed in on a device, code confirmed, with a role here. */
@@ -51,6 +53,7 @@ export function anonymousViewer(organization: Organization | null, db: TenantDb 
     groupIds: [],
     administeredGroupIds: [],
     language,
+    address: null,
   };
 }
 
@@ -94,6 +97,8 @@ export interface ViewerSnapshot {
   token: string | null;
   groupIds: number[];
   administeredGroupIds: number[];
+  /** The address of the request that started the job (the audit's "from where"). */
+  address?: string | null;
 }
 
 export function snapshotOf(viewer: Viewer & { role: Role }): ViewerSnapshot {
@@ -104,6 +109,7 @@ export function snapshotOf(viewer: Viewer & { role: Role }): ViewerSnapshot {
     token: viewer.token?.name ?? null,
     groupIds: [...viewer.groupIds],
     administeredGroupIds: [...viewer.administeredGroupIds],
+    address: viewer.address,
   };
 }
 
@@ -121,5 +127,6 @@ export function viewerOfSnapshot(base: Pick<Viewer, "organization" | "db" | "lan
     capabilities: new Set(snapshot.capabilities),
     groupIds: snapshot.groupIds,
     administeredGroupIds: snapshot.administeredGroupIds,
+    address: snapshot.address ?? null,
   };
 }

@@ -2375,7 +2375,7 @@ export interface paths {
         };
         /**
          * What admins did
-         * @description Changes of groups' members and admins made by organization admins, group admins and super-admins, and each person a bulk action deactivated, reactivated, gave a type or assigned a course, newest first: who (`actor`, with the API token's name when one was used), what (`action`), to whom (`person`), in which group (`group`, for members and admins) or about what (`detail`: the course and due day, the type), when and how (`via`: a page or /api). Names are as they were then. Searched by `q` (the person's or actor's address, the group, the detail) and filtered by `action` and `via`. Organization admins only.
+         * @description Changes of groups' members and admins made by organization admins, group admins and super-admins, and each person a bulk action deactivated, reactivated, gave a type or assigned a course, newest first: who (`actor`, with the API token's name when one was used), what (`action`), about whom or what (`subject`: a person, or a course for bulk actions on courses; `person` repeats a person, null for a course), in which group (`group`, for members and admins) or about what (`detail`: the course and due day, the type), when, how (`via`: a page or /api) and from where (`address`: the request's client address; null for entries older than 30 Nov 2026). Names are as they were then. Searched by `q` (the person's or actor's address, the group, the detail, the client address) and filtered by `action`, `via` and `subject`. Entries older than the organization's retention (`audit_retention_days` of its user settings) are deleted. Organization admins only.
          *
          *     **Who:** Capability `read:organization`.
          */
@@ -17512,6 +17512,7 @@ export interface operations {
                 q?: string;
                 action?: "member_added" | "member_removed" | "admin_granted" | "admin_revoked" | "deactivated" | "reactivated" | "role_changed" | "course_assigned";
                 via?: "page" | "api";
+                subject?: "person" | "course";
             };
             header?: never;
             path?: never;
@@ -17540,6 +17541,11 @@ export interface operations {
                      *               "role": "group_admin",
                      *               "token": null
                      *             },
+                     *             "subject": {
+                     *               "kind": "person",
+                     *               "id": 12,
+                     *               "name": "sam@example.com"
+                     *             },
                      *             "person": {
                      *               "id": 12,
                      *               "email": "sam@example.com"
@@ -17548,7 +17554,8 @@ export interface operations {
                      *               "id": 2,
                      *               "name": "Warehouse"
                      *             },
-                     *             "detail": null
+                     *             "detail": null,
+                     *             "address": "203.0.113.7"
                      *           }
                      *         ],
                      *         "meta": {
@@ -17578,15 +17585,22 @@ export interface operations {
                                     role: "admin" | "group_admin" | "super_admin";
                                     token: string | null;
                                 };
+                                subject: {
+                                    /** @enum {string} */
+                                    kind: "person" | "course";
+                                    id: number;
+                                    name: string;
+                                };
                                 person: {
                                     id: number;
                                     email: string;
-                                };
+                                } | null;
                                 group: {
                                     id: number;
                                     name: string;
                                 } | null;
                                 detail: string | null;
+                                address: string | null;
                             }[];
                             meta: {
                                 current_page: number;

@@ -56,7 +56,7 @@ export function bearerToken(request: Credentials) {
 export async function identify(request: Credentials, tenancy: Tenancy): Promise<Viewer> {
   const realm = realmOf(tenancy);
   const bearer = bearerToken(request);
-  let found: Omit<Viewer, "organization" | "db" | "language"> | null = null;
+  let found: Omit<Viewer, "organization" | "db" | "language" | "address"> | null = null;
   if (bearer) found = bearerViewer(realm, tenancy, bearer);
   else {
     const token = await sessionCookie.parse(request.headers.get("Cookie"));

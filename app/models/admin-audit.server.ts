@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import {
   adminAudit,
   ADMIN_AUDIT_ACTIONS,
   ADMIN_AUDIT_ROLES,
+  ADMIN_AUDIT_SUBJECTS,
   ADMIN_AUDIT_VIA,
   type AdminAuditAction,
   type AdminAuditEntry,
@@ -12,6 +13,7 @@ import { manageableGroupIds } from "../access/rules";
 import { contains } from "../utils/pagination";
 import type { AuditListQuery } from "./forms/audit-list";
 import { listPage } from "./list-page.server";
+import { getUserSettings } from "./user-settings.server";
 import type { Viewer } from "../access/viewer";
 
 /**
@@ -21,8 +23,9 @@ import type { Viewer } from "../access/viewer";
  * course (issue 50), recorded in the transaction of the change itself. Organization admins read it
  * on /dashboard/users/audit and through `GET /api/audit`, newest first.
  */
-export { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_VIA };
+export { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_SUBJECTS, ADMIN_AUDIT_VIA };
 export type AuditVia = (typeof ADMIN_AUDIT_VIA)[number];
+export type AdminAuditSubject = (typeof ADMIN_AUDIT_SUBJECTS)[number];
 
 export interface AuditChange {
   action: AdminAuditAction;
@@ -31,6 +34,8 @@ export interface AuditChange {
   group?: { id: number; name: string } | null;
   /** The course's title and due day assigned, or the type given (issue 50). */
   detail?: string | null;
+  /** What the change is about: a person (the default; `subject.email` their address) or a course (`subject.email` its title). */
+  subjectKind?: AdminAuditSubject;
 }
 
 /** Who the viewer is, as an entry names them: the person (a super-admin by address only), and the API token if one acted. */
@@ -60,6 +65,8 @@ export function recordAudit(db: TenantConn, viewer: Viewer, via: AuditVia, chang
         groupId: c.group?.id ?? null,
         groupName: c.group?.name ?? null,
         detail: c.detail ?? null,
+        subjectKind: c.subjectKind ?? "person",
+        ip: viewer.address,
       })),
     )
     .run();
@@ -67,16 +74,17 @@ export function recordAudit(db: TenantConn, viewer: Viewer, via: AuditVia, chang
 
 /** What the audit list's search and filters ask of an entry. */
 function auditWhere(query: Pick<AuditListQuery, "q" | "filters">) {
-  const { action, via } = query.filters;
+  const { action, via, subject } = query.filters;
   return and(
     query.q
       ? contains(
-          sql`(${adminAudit.subjectEmail} || ' ' || coalesce(${adminAudit.actorEmail}, '') || ' ' || coalesce(${adminAudit.groupName}, '') || ' ' || coalesce(${adminAudit.detail}, ''))`,
+          sql`(${adminAudit.subjectEmail} || ' ' || coalesce(${adminAudit.actorEmail}, '') || ' ' || coalesce(${adminAudit.groupName}, '') || ' ' || coalesce(${adminAudit.detail}, '') || ' ' || coalesce(${adminAudit.ip}, ''))`,
           query.q,
         )
       : undefined,
     action ? eq(adminAudit.action, action as AdminAuditAction) : undefined,
     via ? eq(adminAudit.via, via as AuditVia) : undefined,
+    subject ? eq(adminAudit.subjectKind, subject as AdminAuditSubject) : undefined,
   );
 }
 
@@ -106,8 +114,38 @@ export function auditView(entry: AdminAuditEntry) {
     action: entry.action,
     via: entry.via,
     actor: { id: entry.actorId, email: entry.actorEmail, role: entry.actorRole, token: entry.actorToken },
-    person: { id: entry.subjectId, email: entry.subjectEmail },
+    subject: { kind: entry.subjectKind, id: entry.subjectId, name: entry.subjectEmail },
+    person: entry.subjectKind === "person" ? { id: entry.subjectId, email: entry.subjectEmail } : null,
     group: entry.groupId === null ? null : { id: entry.groupId, name: entry.groupName ?? "" },
     detail: entry.detail,
+    address: entry.ip,
   };
+}
+
+/** The most entries one turn of the retention sweep deletes: a short hold of the organization's write lock. */
+export const AUDIT_PURGE_BATCH = 2_000;
+
+/**
+ * The moment before which the organization's audit is no longer kept (its `audit_retention_days`, issue 50), or
+ * null when it keeps everything.
+ */
+export function auditCutoff(db: TenantConn, now = new Date()): Date | null {
+  const days = getUserSettings(db).auditRetentionDays;
+  return days === null ? null : new Date(now.getTime() - days * 86_400_000);
+}
+
+/** Whether some entry is older than `cutoff` (along admin_audit_at_idx). */
+export function hasAuditBefore(db: TenantConn, cutoff: Date): boolean {
+  return db.select({ id: adminAudit.id }).from(adminAudit).where(lt(adminAudit.at, cutoff)).limit(1).get() !== undefined;
+}
+
+/** Deletes up to `AUDIT_PURGE_BATCH` entries older than `cutoff`, oldest first; how many it deleted. */
+export function purgeAuditBefore(db: TenantConn, cutoff: Date): number {
+  const oldest = db
+    .select({ id: adminAudit.id })
+    .from(adminAudit)
+    .where(lt(adminAudit.at, cutoff))
+    .orderBy(asc(adminAudit.at))
+    .limit(AUDIT_PURGE_BATCH);
+  return db.delete(adminAudit).where(inArray(adminAudit.id, oldest)).run().changes;
 }

@@ -156,7 +156,8 @@ export interface OverviewReach {
 export function personOverview(db: TenantConn, id: number, reach: OverviewReach, now = new Date()) {
   const person = getUser(db, id);
   if (!person) return undefined;
-  const seen = db.get<{ last: number | null }>(sql`select max(last_seen_at) as last from sessions where user_id = ${id}`);
+  // Kept as they sign in and use their sessions (user_activity), so it outlives a session signed out of.
+  const seen = db.get<{ last: number | null }>(sql`select last_active_at as last from user_activity where user_id = ${id}`);
   return {
     profile: {
       id: person.id,

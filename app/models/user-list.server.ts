@@ -1,14 +1,14 @@
-import { and, count, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, gte, inArray, isNotNull, isNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
-import { groupMembers, groups, users } from "../../db/tenant";
+import { groupMembers, groups, userActivity, users } from "../../db/tenant";
 import { contains } from "../utils/pagination";
-import type { UserListQuery } from "./forms/user-list";
+import { SEEN_DAYS, type UserListQuery } from "./forms/user-list";
 import { listOrder, listPage } from "./list-page.server";
 
 /**
  * The people management list (issue 50; docs/decisions/046-management-lists.md): searched by name or e-mail
- * address, filtered by role, group, status and language, sorted by name, e-mail address or when added, a page at a
- * time. Who may read it is the screen's capability (read:user).
+ * address, filtered by role, group, status, language and when last active, sorted by name, e-mail address, when
+ * added or when last active, a page at a time. Who may read it is the screen's capability (read:user).
  */
 export function userList(db: TenantConn, query: UserListQuery) {
   const where = userListWhere(db, query);
@@ -17,12 +17,12 @@ export function userList(db: TenantConn, query: UserListQuery) {
   // all 100,000 in name order to test each, fetching every row from the table. Searched, the names are sorted as
   // expressions, which no index offers: one pass over the table, then only the matches sorted.
   const name = q ? [sql`${users.lastName} || ''`, sql`${users.firstName} || ''`] : [users.lastName, users.firstName];
-  const order = listOrder(query, { name, email: users.email, created: users.createdAt }, users.id);
+  const order = listOrder(query, { name, email: users.email, created: users.createdAt, seen: lastActive }, users.id);
   return listPage(query, {
     count: () => userListCount(db, query),
     rows: (limit, offset) =>
       db
-        .select()
+        .select({ user: users, lastActive })
         .from(users)
         .where(where)
         .orderBy(...order)
@@ -30,6 +30,21 @@ export function userList(db: TenantConn, query: UserListQuery) {
         .offset(offset)
         .all(),
   });
+}
+
+/** When the person was last active (seconds; null: never since it is kept). */
+const lastActive = sql<
+  number | null
+>`(select ${userActivity.lastActiveAt} from ${userActivity} where ${userActivity.userId} = ${users.id})`;
+
+/** The people active since `days` ago, or (`before`) not since then but once. */
+function activeSince(db: TenantConn, days: number, before = false) {
+  const cutoff = new Date(Date.now() - days * 86_400_000);
+  const seen = db
+    .select({ id: userActivity.userId })
+    .from(userActivity)
+    .where(before ? lt(userActivity.lastActiveAt, cutoff) : gte(userActivity.lastActiveAt, cutoff));
+  return inArray(users.id, seen);
 }
 
 /**
@@ -78,7 +93,7 @@ export function existingUserIds(db: TenantConn, ids: number[]): number[] {
 
 /** What the list's search and filters ask of a person. */
 function userListWhere(db: TenantConn, query: Pick<UserListQuery, "q" | "filters">) {
-  const { role, group, status, language } = query.filters;
+  const { role, group, status, language, seen } = query.filters;
   const q = query.q;
   const conditions: (SQL | undefined)[] = [
     // One LIKE over the address and the name together: a scan of 100,000 people asks one question of each.
@@ -95,6 +110,11 @@ function userListWhere(db: TenantConn, query: Pick<UserListQuery, "q" | "filters
       : undefined,
     status === "disabled" ? isNotNull(users.disabledAt) : status === "active" ? isNull(users.disabledAt) : undefined,
     language === "default" ? isNull(users.language) : language ? eq(users.language, language) : undefined,
+    seen === "never"
+      ? notInArray(users.id, db.select({ id: userActivity.userId }).from(userActivity))
+      : seen
+        ? activeSince(db, SEEN_DAYS[seen as keyof typeof SEEN_DAYS], seen === "over_90d")
+        : undefined,
   ];
   return and(...conditions);
 }

@@ -3,11 +3,12 @@ import type { TenantConn } from "../../db/open";
 import { groupMembers, groups, userSettings } from "../../db/tenant";
 import type { LANGUAGES } from "../utils/i18n";
 import { assignJoined } from "./assignment-membership.server";
-import type { UserSettingsForm } from "./forms/user-settings";
+import { DEFAULT_AUDIT_RETENTION_DAYS, type UserSettingsForm } from "./forms/user-settings";
 
 /**
  * The organization's defaults for new people (docs/product.md §2: the users screen's "settings"): their language,
- * the groups they join, and whether people added by a CSV import get an invitation. Whether sign-in needs
+ * the groups they join, whether people added by a CSV import get an invitation, and how long the audit of what
+ * admins did is kept (issue 50). Whether sign-in needs
  * a second factor is the organization's own setting (organizations.two_factor_required), shown beside these.
  */
 export function getUserSettings(db: TenantConn) {
@@ -24,6 +25,7 @@ export function getUserSettings(db: TenantConn) {
     defaultLanguage: (row?.defaultLanguage ?? null) as (typeof LANGUAGES)[number] | null,
     defaultGroupIds: existingGroups,
     inviteImported: row?.inviteImported ?? true,
+    auditRetentionDays: row ? row.auditRetentionDays : DEFAULT_AUDIT_RETENTION_DAYS,
   };
 }
 export type UserSettings = ReturnType<typeof getUserSettings>;
@@ -41,7 +43,12 @@ export function saveUserSettings(db: TenantConn, input: Omit<UserSettingsForm, "
     : [];
   if (known.length !== input.defaultGroupIds.length)
     return { ok: false as const, field: "defaultGroupIds", message: "validation.invalidOption" };
-  const values = { defaultLanguage: input.defaultLanguage, defaultGroupIds: known, inviteImported: input.inviteImported };
+  const values = {
+    defaultLanguage: input.defaultLanguage,
+    defaultGroupIds: known,
+    inviteImported: input.inviteImported,
+    auditRetentionDays: input.auditRetentionDays,
+  };
   db.insert(userSettings)
     .values({ id: 1, ...values })
     .onConflictDoUpdate({ target: userSettings.id, set: values })

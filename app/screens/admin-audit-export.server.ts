@@ -27,8 +27,24 @@ export function adminAuditCsv({ request, context, params }: LoaderFunctionArgs) 
       e.subjectEmail,
       e.groupName,
       e.detail,
+      e.subjectKind,
+      e.ip,
     ]);
-    const header = ["at", "action", "via", "actor_email", "actor_role", "actor_token", "person_id", "person_email", "group", "detail"];
+    // person_id and person_email name the subject: a course's id and title when subject_kind is "course".
+    const header = [
+      "at",
+      "action",
+      "via",
+      "actor_email",
+      "actor_role",
+      "actor_token",
+      "person_id",
+      "person_email",
+      "group",
+      "detail",
+      "subject_kind",
+      "address",
+    ];
     return csvResponse(`audit-${m.organization.urlPrefix ?? m.organization.id}.csv`, toCsv(header, rows));
   });
 }

@@ -3,8 +3,9 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { mayReadAdminAudit } from "~/access/rules";
 import { Heading } from "~/components/heading";
 import { withManagedOrganization } from "~/kernel/manage.server";
+import { getUserSettings } from "~/models/user-settings.server";
 import { auditList } from "~/models/admin-audit.server";
-import { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_VIA } from "~/models/vocabulary";
+import { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_SUBJECTS, ADMIN_AUDIT_VIA } from "~/models/vocabulary";
 import { AUDIT_LIST } from "~/models/forms/audit-list";
 import { ListControls, ListPager } from "~/components/list/list-controls";
 import { isWholeList, listSearch, parseListQuery } from "~/utils/list-query";
@@ -29,6 +30,7 @@ export function adminAuditLoader({ request, context, params }: LoaderFunctionArg
     return {
       query: { ...query, page: list.page },
       errors,
+      retentionDays: getUserSettings(m.db).auditRetentionDays,
       filtered: !isWholeList(query, AUDIT_LIST),
       page: { page: list.page, pages: list.pages, total: list.total, perPage: list.perPage },
       locale: dateLocaleFor(m.viewer),
@@ -43,8 +45,10 @@ export function adminAuditLoader({ request, context, params }: LoaderFunctionArg
         actorRole: e.actorRole,
         token: e.actorToken,
         person: e.subjectEmail,
+        subject: e.subjectKind,
         group: e.groupName,
         detail: e.detail,
+        address: e.ip,
       })),
     };
   });
@@ -65,6 +69,10 @@ export function AdminAudit() {
         <Link to="/dashboard/users">{t("audit.back")}</Link>
       </div>
       <p className="hint">{t("audit.intro")}</p>
+      <p className="hint" data-testid="audit-retention">
+        {data.retentionDays === null ? t("audit.retention.keptForever") : t("audit.retention.kept", { days: data.retentionDays })}{" "}
+        <Link to="/dashboard/users/settings">{t("import.settings.title")}</Link>
+      </p>
       {data.page.total > 0 || data.filtered ? (
         <ListControls
           id="audit-list"
@@ -83,6 +91,12 @@ export function AdminAudit() {
               label: t("audit.columns.via"),
               any: t("audit.anyVia"),
               options: ADMIN_AUDIT_VIA.map((v) => ({ value: v, label: t(`audit.via.${v}`) })),
+            },
+            {
+              name: "subject",
+              label: t("audit.subject.label"),
+              any: t("audit.subject.any"),
+              options: ADMIN_AUDIT_SUBJECTS.map((k) => ({ value: k, label: t(`audit.subject.${k}`) })),
             },
           ]}
           sorts={[{ value: "at", label: t("audit.columns.when") }]}
@@ -105,6 +119,7 @@ export function AdminAudit() {
                 <th>{t("audit.columns.person")}</th>
                 <th>{t("audit.columns.group")}</th>
                 <th>{t("audit.columns.via")}</th>
+                <th>{t("audit.columns.from")}</th>
               </tr>
             </thead>
             <tbody>
@@ -127,9 +142,10 @@ export function AdminAudit() {
                       </>
                     ) : null}
                   </td>
-                  <td>{e.person}</td>
+                  <td>{e.subject === "course" ? t("audit.subject.courseNamed", { title: e.person }) : e.person}</td>
                   <td>{e.group ?? "—"}</td>
                   <td>{e.via === "api" && e.token && e.actor ? t("audit.token", { name: e.token }) : t(`audit.via.${e.via}`)}</td>
+                  <td>{e.address ?? "—"}</td>
                 </tr>
               ))}
             </tbody>

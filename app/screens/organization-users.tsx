@@ -12,7 +12,8 @@ import { inviteUser } from "~/models/provision.server";
 import { deleteUser, editUser, getUser, setUserDisabled } from "~/models/user.server";
 import { recordAudit } from "~/models/admin-audit.server";
 import { userList, userListGroups } from "~/models/user-list.server";
-import { USER_LIST } from "~/models/forms/user-list";
+import { SEEN, USER_LIST } from "~/models/forms/user-list";
+import { formatDate } from "~/utils/dates";
 import { ListControls, ListPager, type ListFilter } from "~/components/list/list-controls";
 import { isWholeList, listSearch, PAGE_SIZES, parseListQuery } from "~/utils/list-query";
 import { dateLocaleFor } from "./analytics.server";
@@ -51,12 +52,14 @@ export function usersListLoader(mount: UsersMount) {
         filtered: !isWholeList(query, USER_LIST),
         groups: userListGroups(managed.db),
         locale: dateLocaleFor(managed.viewer),
-        users: list.rows.map((u) => ({
+        users: list.rows.map(({ user: u, lastActive }) => ({
           id: u.id,
           name: [u.firstName, u.lastName].filter(Boolean).join(" "),
           email: u.email,
           role: u.role,
           disabled: u.disabledAt !== null,
+          // Written out by the server, in the viewer's language (app/utils/dates.ts).
+          lastActive: lastActive === null ? null : formatDate(lastActive * 1000, { locale: dateLocaleFor(managed.viewer) }),
         })),
       };
     });
@@ -117,6 +120,7 @@ export function UsersList() {
                     <th>{t("users.name")}</th>
                     <th>{t("users.email")}</th>
                     <th>{t("users.type")}</th>
+                    <th>{t("lists.users.seen")}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -133,6 +137,7 @@ export function UsersList() {
                       </td>
                       <td>{u.email}</td>
                       <td>{t(`users.roles.${u.role ?? "none"}`)}</td>
+                      <td>{u.lastActive ?? t("lists.users.never")}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -183,6 +188,12 @@ function userFilters(t: Translate, groups: { id: number; name: string }[]): List
       label: t("users.language"),
       any: t("lists.users.anyLanguage"),
       options: [...LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] })), { value: "default", label: t("users.languageDefault") }],
+    },
+    {
+      name: "seen",
+      label: t("lists.users.seen"),
+      any: t("lists.users.anySeen"),
+      options: SEEN.map((s) => ({ value: s, label: t(`lists.users.seenChoices.${s}`) })),
     },
   ];
 }

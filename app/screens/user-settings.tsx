@@ -6,7 +6,7 @@ import { controlProps, ErrorList, FormErrors, useZodForm } from "~/components/fo
 import { listGroups } from "~/models/group.server";
 import { updateOrganization } from "~/models/organization.server";
 import { getUserSettings, saveUserSettings } from "~/models/user-settings.server";
-import { userSettingsSchema } from "~/models/forms/user-settings";
+import { AUDIT_RETENTION_CHOICES, userSettingsSchema } from "~/models/forms/user-settings";
 import { parseForm } from "~/utils/form";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { LANGUAGE_NAMES, LANGUAGES } from "~/utils/i18n";
@@ -54,6 +54,7 @@ export function UserSettings() {
       defaultGroupIds: data.settings.defaultGroupIds.map(String),
       inviteImported: data.settings.inviteImported ? "on" : undefined,
       twoFactorRequired: data.twoFactorRequired ? "on" : undefined,
+      auditRetentionDays: data.settings.auditRetentionDays === null ? "forever" : String(data.settings.auditRetentionDays),
     },
   });
   const chosenGroups = ([] as unknown[]).concat(fields.defaultGroupIds.initialValue ?? []);
@@ -119,6 +120,24 @@ export function UserSettings() {
             {t("import.settings.twoFactor")}
           </label>
           <p className="hint">{t("import.settings.twoFactorHint")}</p>
+        </div>
+        <div className="field">
+          <label htmlFor="settings-audit-retention">{t("audit.retention.label")}</label>
+          <select
+            {...controlProps(fields.auditRetentionDays, "settings-audit-retention")}
+            key={fields.auditRetentionDays.key}
+            aria-describedby={`settings-audit-retention-hint${fields.auditRetentionDays.errors?.length ? " settings-audit-retention-error" : ""}`}
+          >
+            {AUDIT_RETENTION_CHOICES.map((c) => (
+              <option key={c} value={c}>
+                {c === "forever" ? t("audit.retention.forever") : t("audit.retention.days", { count: Number(c) })}
+              </option>
+            ))}
+          </select>
+          <p className="hint" id="settings-audit-retention-hint">
+            {t("audit.retention.hint")}
+          </p>
+          <ErrorList id="settings-audit-retention-error" errors={fields.auditRetentionDays.errors} />
         </div>
         <button type="submit" className="primary" data-testid="save-settings">
           {t("users.save")}

@@ -1,6 +1,6 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { id } from "../columns";
-import { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_VIA } from "../vocabulary";
+import { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_SUBJECTS, ADMIN_AUDIT_VIA } from "../vocabulary";
 
 /*
  * ——— The audit of what admins did (issue 44; app/models/admin-audit.server.ts,
@@ -11,7 +11,7 @@ import { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_VIA } from "../voca
  * The names are kept as they were, and the ids carry no foreign key: an entry outlives the person, the
  * group and the admin it names (ids are never reused), and deleting a person scans no audit for them.
  */
-export { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_VIA };
+export { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_SUBJECTS, ADMIN_AUDIT_VIA };
 export type { AdminAuditAction } from "../vocabulary";
 
 export const adminAudit = sqliteTable(
@@ -36,9 +36,14 @@ export const adminAudit = sqliteTable(
     groupName: text("group_name"),
     /** What else the change was about, as it was then: the course's title and due day, or the type given. */
     detail: text("detail"),
+    /** What the change was about: a person (`subject_email` their address) or a course (`subject_email` its title). */
+    subjectKind: text("subject_kind", { enum: ADMIN_AUDIT_SUBJECTS }).notNull().default("person"),
+    /** From where: the address of the request that made the change (or started the bulk job); null before 30 Nov 2026. */
+    ip: text("ip"),
   },
   // A person's page lists what admins changed about them (issue 50).
-  (t) => [index("admin_audit_subject_idx").on(t.subjectId, t.id)],
+  // The retention sweep deletes what is older than the organization keeps (server/audit-retention.ts).
+  (t) => [index("admin_audit_subject_idx").on(t.subjectId, t.id), index("admin_audit_at_idx").on(t.at)],
 );
 
 export type AdminAuditEntry = typeof adminAudit.$inferSelect;

@@ -40,6 +40,8 @@ export const userSettings = sqliteTable(
     defaultGroupIds: text("default_group_ids", { mode: "json" }).$type<number[]>().notNull().default(sql`'[]'`),
     /** Whether people added by a CSV import are mailed an invitation (after the import commits). */
     inviteImported: integer("invite_imported", { mode: "boolean" }).notNull().default(true),
+    /** How many days the audit of what admins did is kept (issue 50; server/audit-retention.ts); null: for ever. */
+    auditRetentionDays: integer("audit_retention_days").default(730),
     ...timestamps(),
   },
   (t) => [check("user_settings_single_row", sql`${t.id} = 1`)],

@@ -34,6 +34,23 @@ export const passwordResets = sqliteTable(
   ],
 );
 
+/**
+ * When each person was last active (issue 50: the people list's "last active" filter and sort, a person's page):
+ * moved when they sign in and as their sessions are used (app/models/auth/session.server.ts, at most every few
+ * minutes). Kept apart from `users`, whose updates move the learner pages' versions, and from `sessions`, which are
+ * deleted when a person signs out.
+ */
+export const userActivity = sqliteTable(
+  "user_activity",
+  {
+    userId: integer("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    lastActiveAt: integer("last_active_at", { mode: "timestamp" }).notNull(),
+  },
+  (t) => [index("user_activity_last_active_idx").on(t.lastActiveAt)],
+);
+
 /** Single-use sign-in codes, exchanged by POST /api/auth/magic-link or the /auth/magic page. */
 export const magicLinks = sqliteTable(
   "magic_links",

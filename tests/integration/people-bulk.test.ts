@@ -243,9 +243,11 @@ describe("the audit of a bulk action", () => {
       .replace(/^\uFEFF/, "")
       .trim()
       .split("\r\n");
-    expect(lines[0]).toBe("at,action,via,actor_email,actor_role,actor_token,person_id,person_email,group,detail");
-    // Four assigned in the first run, one more in the second.
+    expect(lines[0]).toBe("at,action,via,actor_email,actor_role,actor_token,person_id,person_email,group,detail,subject_kind,address");
+    // Four assigned in the first run, one more in the second: each about a person, from the address the admin's
+    // request came from (the job keeps the one that started it).
     expect(lines.slice(1).map((l) => l.split(",")[1])).toEqual(Array(5).fill("course_assigned"));
+    expect(lines.slice(1).map((l) => l.split(",").slice(-2).join(","))).toEqual(Array(5).fill("person,127.0.0.1"));
     expect((await request(server.port, ORG, "/dashboard/users/audit/export?action=exploded", { headers: { Cookie: admin } })).status).toBe(
       400,
     );

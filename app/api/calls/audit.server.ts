@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { mayReadAdminAudit } from "~/access/rules";
-import { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_VIA, auditList, auditView } from "~/models/admin-audit.server";
+import {
+  ADMIN_AUDIT_ACTIONS,
+  ADMIN_AUDIT_ROLES,
+  ADMIN_AUDIT_SUBJECTS,
+  ADMIN_AUDIT_VIA,
+  auditList,
+  auditView,
+} from "~/models/admin-audit.server";
 import { apiError, apiT } from "~/utils/api.server";
 import { pageSchema, paginated } from "~/utils/pagination";
 import { call, E, id, isoDate, page, type ApiCall } from "../contract.server";
@@ -21,9 +28,11 @@ const entry = z.object({
     role: z.enum(ADMIN_AUDIT_ROLES),
     token: z.string().nullable(),
   }),
-  person: z.object({ id, email: z.string() }),
+  subject: z.object({ kind: z.enum(ADMIN_AUDIT_SUBJECTS), id, name: z.string() }),
+  person: z.object({ id, email: z.string() }).nullable(),
   group: z.object({ id, name: z.string() }).nullable(),
   detail: z.string().nullable(),
+  address: z.string().nullable(),
 });
 
 const example = {
@@ -32,9 +41,11 @@ const example = {
   action: "member_added",
   via: "page",
   actor: { id: 3, email: "lea@example.com", role: "group_admin", token: null },
+  subject: { kind: "person", id: 12, name: "sam@example.com" },
   person: { id: 12, email: "sam@example.com" },
   group: { id: 2, name: "Warehouse" },
   detail: null,
+  address: "203.0.113.7",
 };
 
 export const auditCalls: ApiCall[] = [
@@ -44,12 +55,13 @@ export const auditCalls: ApiCall[] = [
     tag: "Audit",
     summary: "What admins did",
     description:
-      "Changes of groups' members and admins made by organization admins, group admins and super-admins, and each person a bulk action deactivated, reactivated, gave a type or assigned a course, newest first: who (`actor`, with the API token's name when one was used), what (`action`), to whom (`person`), in which group (`group`, for members and admins) or about what (`detail`: the course and due day, the type), when and how (`via`: a page or /api). Names are as they were then. Searched by `q` (the person's or actor's address, the group, the detail) and filtered by `action` and `via`. Organization admins only.",
+      "Changes of groups' members and admins made by organization admins, group admins and super-admins, and each person a bulk action deactivated, reactivated, gave a type or assigned a course, newest first: who (`actor`, with the API token's name when one was used), what (`action`), about whom or what (`subject`: a person, or a course for bulk actions on courses; `person` repeats a person, null for a course), in which group (`group`, for members and admins) or about what (`detail`: the course and due day, the type), when, how (`via`: a page or /api) and from where (`address`: the request's client address; null for entries older than 30 Nov 2026). Names are as they were then. Searched by `q` (the person's or actor's address, the group, the detail, the client address) and filtered by `action`, `via` and `subject`. Entries older than the organization's retention (`audit_retention_days` of its user settings) are deleted. Organization admins only.",
     access: "read:organization",
     query: pageSchema.extend({
       q: z.string().trim().max(200).optional(),
       action: z.enum(ADMIN_AUDIT_ACTIONS).optional(),
       via: z.enum(ADMIN_AUDIT_VIA).optional(),
+      subject: z.enum(ADMIN_AUDIT_SUBJECTS).optional(),
     }),
     reply: page(entry),
     errors: [E.unauthenticated, E.twoFactorPending, E.organization, E.forbidden, E.invalid],
@@ -60,7 +72,11 @@ export const auditCalls: ApiCall[] = [
         return apiError(403, { message: t("api.forbidden"), code: "forbidden" });
       }
       const p = { page: query.page, perPage: query.per_page };
-      const filters = { ...(query.action ? { action: query.action } : {}), ...(query.via ? { via: query.via } : {}) };
+      const filters = {
+        ...(query.action ? { action: query.action } : {}),
+        ...(query.via ? { via: query.via } : {}),
+        ...(query.subject ? { subject: query.subject } : {}),
+      };
       const list = auditList(context.db!, { q: query.q ?? "", filters, sort: "at", dir: "desc", ...p });
       return paginated(list.page === p.page ? list.rows.map(auditView) : [], list.total, p);
     },

@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { platformLoginThrottle, platformPasswordResets, platformSessions, superAdmins, type Organization } from "../../../db/platform";
 import type { PlatformDb, TenantDb } from "../../../db/open";
-import { loginThrottle, passwordResets, sessions, users, type UserRole } from "../../../db/tenant";
+import { loginThrottle, passwordResets, sessions, userActivity, users, type UserRole } from "../../../db/tenant";
 
 /**
  * Where people sign in: an organization (its users, in its own database) or the platform (super-admins,
@@ -17,6 +17,8 @@ export interface AuthRealm {
   sessions: typeof sessions;
   resets: typeof passwordResets;
   throttle: typeof loginThrottle;
+  /** When each person was last active (an organization's people; none kept for super-admins). */
+  activity: typeof userActivity | null;
   twoFactorRequired: boolean;
 }
 
@@ -31,6 +33,7 @@ export function organizationRealm(db: TenantDb, organization: Organization): Aut
     sessions,
     resets: passwordResets,
     throttle: loginThrottle,
+    activity: userActivity,
     twoFactorRequired: organization.twoFactorRequired,
   };
 }
@@ -48,6 +51,7 @@ export function platformRealm(db: PlatformDb, { twoFactorRequired }: { twoFactor
     sessions: platformSessions as unknown as typeof sessions,
     resets: platformPasswordResets as unknown as typeof passwordResets,
     throttle: platformLoginThrottle as unknown as typeof loginThrottle,
+    activity: null,
     twoFactorRequired,
   };
 }

@@ -38,7 +38,22 @@ export function createSession(
     })
     .returning()
     .get();
+  markActive(realm, personId, now);
   return { token, session };
+}
+
+/**
+ * Keeps when the person was last active (issue 50: the people list's "last active", a person's page): on signing in
+ * and as a session is used, at most every TOUCH_INTERVAL_MS.
+ */
+function markActive(realm: AuthRealm, personId: number, now: Date) {
+  const activity = realm.activity;
+  if (!activity) return;
+  realm.db
+    .insert(activity)
+    .values({ userId: personId, lastActiveAt: now })
+    .onConflictDoUpdate({ target: activity.userId, set: { lastActiveAt: now } })
+    .run();
 }
 
 /**
@@ -61,8 +76,9 @@ export function findSession(realm: AuthRealm, token: string, now = new Date()): 
     // Best effort: a busy or full disk must not turn every page of a signed-in person into an error.
     try {
       realm.db.update(realm.sessions).set({ lastSeenAt: now }).where(eq(realm.sessions.id, row.session.id)).run();
+      markActive(realm, row.person.id, now);
     } catch {
-      // last_seen_at is informational
+      // last_seen_at and the last activity are informational
     }
   }
   return row as { session: Session; person: User };
