@@ -27,6 +27,7 @@ import { reassignExpiring } from "../app/models/recertification.server";
 import { seedCaptionsDemo } from "./demo/captions";
 import { seedComplianceDemo } from "./demo/compliance";
 import { seedRemindersDemo } from "./demo/reminders";
+import { seedActivityDemo } from "./demo/activity";
 import { seedAuditDemo } from "./demo/audit";
 import { seedPeopleBulkDemo } from "./demo/people-bulk";
 import { seedXapiDemo } from "./demo/xapi";
@@ -254,6 +255,8 @@ export async function seedDemo(
       if (history) seedComplianceDemo(db, { language: demo.language, now });
       // The audit of what admins did (issue 44): the hand-picked groups' members, added over four months.
       seedAuditDemo(db, { language: demo.language, now });
+      // When each person was last active (issue 50): the people list's "last active".
+      seedActivityDemo(db, { now });
       // A bulk action on people (issue 50): every active learner put in a group of their own, as a finished job.
       await seedPeopleBulkDemo(db, { language: demo.language, now });
       await seedBrowseDemo(target);
