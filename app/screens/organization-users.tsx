@@ -59,7 +59,7 @@ export function usersListLoader(mount: UsersMount) {
           role: u.role,
           disabled: u.disabledAt !== null,
           // Written out by the server, in the viewer's language (app/utils/dates.ts).
-          lastActive: lastActive === null ? null : formatDate(lastActive * 1000, { locale: dateLocaleFor(managed.viewer) }),
+          lastActive: lastActive === null ? null : formatDate(lastActive, { locale: dateLocaleFor(managed.viewer) }),
         })),
       };
     });
