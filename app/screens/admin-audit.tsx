@@ -119,7 +119,6 @@ export function AdminAudit() {
                 <th>{t("audit.columns.person")}</th>
                 <th>{t("audit.columns.group")}</th>
                 <th>{t("audit.columns.via")}</th>
-                <th>{t("audit.columns.from")}</th>
               </tr>
             </thead>
             <tbody>
@@ -144,8 +143,18 @@ export function AdminAudit() {
                   </td>
                   <td>{e.subject === "course" ? t("audit.subject.courseNamed", { title: e.person }) : e.person}</td>
                   <td>{e.group ?? "—"}</td>
-                  <td>{e.via === "api" && e.token && e.actor ? t("audit.token", { name: e.token }) : t(`audit.via.${e.via}`)}</td>
-                  <td>{e.address ?? "—"}</td>
+                  <td>
+                    {e.via === "api" && e.token && e.actor ? t("audit.token", { name: e.token }) : t(`audit.via.${e.via}`)}
+                    {e.address ? (
+                      <>
+                        <br />
+                        <small className="hint" data-testid="audit-address">
+                          <span className="visually-hidden">{t("audit.columns.from")}: </span>
+                          {e.address}
+                        </small>
+                      </>
+                    ) : null}
+                  </td>
                 </tr>
               ))}
             </tbody>
