@@ -65,7 +65,9 @@ function seed({ people, courses, groups, progressRows }: { people: number; cours
       sqlite.prepare("insert into group_members (group_id, user_id) select ((id - 2) % ?) + 1, id from users where id > 1").run(groups);
       // Last active (issue 50): nine in ten people, spread over 200 days.
       sqlite
-        .prepare("insert into user_activity (user_id, last_active_at) select id, ? - ((id * 37) % 200) * 86400 - id % 86400 from users where id % 10 != 0")
+        .prepare(
+          "insert into user_activity (user_id, last_active_at) select id, ? - ((id * 37) % 200) * 86400 - id % 86400 from users where id % 10 != 0",
+        )
         .run(now);
     })();
     // Progress: each person a spread of lessons, in chunks of people.
