@@ -87,6 +87,10 @@ export const ADMIN_AUDIT_ACTIONS = [
   "reactivated",
   "role_changed",
   "course_assigned",
+  // An admin's changes to one person (issue 50; app/models/user-audited.server.ts).
+  "created",
+  "profile_changed",
+  "deleted",
 ] as const;
 export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
 /** Who acted: an organization admin, a group admin, or a super-admin managing the organization. */

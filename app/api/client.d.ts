@@ -17510,7 +17510,7 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 q?: string;
-                action?: "member_added" | "member_removed" | "admin_granted" | "admin_revoked" | "deactivated" | "reactivated" | "role_changed" | "course_assigned";
+                action?: "member_added" | "member_removed" | "admin_granted" | "admin_revoked" | "deactivated" | "reactivated" | "role_changed" | "course_assigned" | "created" | "profile_changed" | "deleted";
                 via?: "page" | "api";
                 subject?: "person" | "course";
             };
@@ -17575,7 +17575,7 @@ export interface operations {
                                 /** Format: date-time */
                                 at: string;
                                 /** @enum {string} */
-                                action: "member_added" | "member_removed" | "admin_granted" | "admin_revoked" | "deactivated" | "reactivated" | "role_changed" | "course_assigned";
+                                action: "member_added" | "member_removed" | "admin_granted" | "admin_revoked" | "deactivated" | "reactivated" | "role_changed" | "course_assigned" | "created" | "profile_changed" | "deleted";
                                 /** @enum {string} */
                                 via: "page" | "api";
                                 actor: {

@@ -21,6 +21,8 @@ import { useTranslation } from "~/utils/translate";
  * Plain links, a GET form and a table: the same without JavaScript.
  */
 export const BASE = "/dashboard/users/audit";
+/** The actions whose detail is a type (learner, admin, none). */
+const ROLE_DETAIL = new Set(["role_changed", "created", "deleted"]);
 export function adminAuditLoader({ request, context, params }: LoaderFunctionArgs) {
   return withManagedOrganization(request, context, params, { area: "dashboard", capability: "read:organization" }, (m) => {
     if (!mayReadAdminAudit(m.viewer)) throw new Response("Forbidden", { status: 403 });
@@ -137,7 +139,7 @@ export function AdminAudit() {
                     {e.detail ? (
                       <>
                         <br />
-                        <small className="hint">{e.action === "role_changed" ? t(`users.roles.${e.detail}`) : e.detail}</small>
+                        <small className="hint">{ROLE_DETAIL.has(e.action) ? t(`users.roles.${e.detail}`) : e.detail}</small>
                       </>
                     ) : null}
                   </td>

@@ -13,7 +13,8 @@ import {
 } from "~/models/user-import.server";
 import { listVisibleUsers, userCreateSchema, userResource, userUpdateSchema, userView as userReply } from "~/models/user-resource.server";
 import { getUserSettings } from "~/models/user-settings.server";
-import { deleteUser, editUser, getUser } from "~/models/user.server";
+import { getUser } from "~/models/user.server";
+import { deleteUserAudited, editUserAudited } from "~/models/user-audited.server";
 import { apiError, apiNotFound, apiOk, apiT } from "~/utils/api.server";
 import { mayGrant } from "~/utils/capabilities";
 import { csvResponse, toCsv } from "~/utils/csv.server";
@@ -104,7 +105,7 @@ export const userCalls: ApiCall[] = [
         const t = await apiT(request, context);
         return apiError(403, { message: t("users.cannotGrantRole"), code: "forbidden" });
       }
-      const added = await inviteUser(context.platform, context.db!, context.organization!, body);
+      const added = await inviteUser(context.platform, context.db!, context.organization!, body, { viewer, via: "api" });
       if (!added.ok) {
         return invalidFields(await apiT(request, context), added.fields);
       }
@@ -148,7 +149,7 @@ export const userCalls: ApiCall[] = [
       if (viewer.person?.id === user.id && newRole) return apiError(403, { message: t("api.forbidden"), code: "self" });
       if (newRole && !mayGrant(viewer, patch.role ?? null))
         return apiError(403, { message: t("users.cannotGrantRole"), code: "forbidden" });
-      const result = editUser(db, user.id, patch);
+      const result = editUserAudited(db, viewer, "api", user, patch);
       if (!result) return apiNotFound(request, context);
       if (!result.ok) {
         return invalidFields(t, result.fields);
@@ -173,7 +174,7 @@ export const userCalls: ApiCall[] = [
         const t = await apiT(request, context);
         return apiError(403, { message: t("users.cannotDeleteSelf"), code: "self" });
       }
-      deleteUser(db, user.id);
+      deleteUserAudited(db, viewer, "api", user);
       return { id: user.id, deleted: true };
     },
   }),

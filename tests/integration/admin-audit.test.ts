@@ -5,10 +5,13 @@ import { request } from "../helpers/http";
 import { startInProcess, type InProcessServer } from "../helpers/in-process";
 import { makeDataDir } from "../helpers/server";
 import { cookieFor, execTenant, insertSession } from "../helpers/sessions";
-import { postForm } from "../helpers/auth";
+import { api, postForm } from "../helpers/auth";
 
 /**
- * The audit's retention (issue 50; server/audit-retention.ts): entries past an organization's
+ * The audit of what admins did (issue 50). An admin's changes to one person, on the pages and through /api alike
+ * (app/models/user-audited.server.ts), each an entry with who, what, how and from where.
+ *
+ * Its retention (server/audit-retention.ts): entries past an organization's
  * `audit_retention_days` are deleted by the server's own sweep at start, a batch of 2,000 at a time, and nothing
  * younger; each organization by its own setting. The setting is chosen on the people settings page, where a value
  * outside the choices is refused with a translated error and changes nothing.
@@ -119,3 +122,42 @@ describe("the audit's retention", () => {
     execTenant(server, 1, "update user_settings set audit_retention_days = 730 where id = 1");
   });
 });
+
+describe("an admin's changes to one person", () => {
+  it("are each in the audit, made on a page or through /api, with the address they came from", async () => {
+    const admin = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "admin@acme.test", kind: "web" }));
+    const token = insertSession(server, { organizationId: 1 }, { email: "admin@acme.test", kind: "api" });
+    const person = { firstName: "Audra", lastName: "Trail", email: "audra.trail@acme.test", phone: "", role: "learner", language: "" };
+    expect((await postForm(server, "acme.localhost", "/dashboard/users/create", person, admin)).status).toBe(302);
+    const id = (read1("select id from users where email = 'audra.trail@acme.test'") as { id: number }).id;
+    const put = await api(server, "acme.localhost", "PUT", `users/${id}`, { token, body: { last_name: "Trailblazer", type: "admin" } });
+    expect(put.status).toBe(200);
+    expect((await postForm(server, "acme.localhost", `/dashboard/users/${id}`, { intent: "disable" }, admin)).status).toBe(302);
+    // Deactivating someone already deactivated changes nothing, and writes nothing.
+    expect((await postForm(server, "acme.localhost", `/dashboard/users/${id}`, { intent: "disable" }, admin)).status).toBe(302);
+    expect((await api(server, "acme.localhost", "DELETE", `users/${id}`, { token })).status).toBe(200);
+    const entries = await api(server, "acme.localhost", "GET", "audit?q=audra.trail", { token });
+    expect(entries.status, entries.body).toBe(200);
+    const data = (JSON.parse(entries.body) as { payload: { data: Array<Record<string, unknown>> } }).payload.data;
+    expect(data.map((e) => [e.action, e.via, e.detail, e.address])).toEqual([
+      ["deleted", "api", "admin", "127.0.0.1"],
+      ["deactivated", "page", null, "127.0.0.1"],
+      ["profile_changed", "api", "last_name", "127.0.0.1"],
+      ["role_changed", "api", "admin", "127.0.0.1"],
+      ["created", "page", "learner", "127.0.0.1"],
+    ]);
+    expect(data[0].subject).toEqual({ kind: "person", id, name: "audra.trail@acme.test" });
+    // The screen names them in the organization's words.
+    const screen = await request(server.port, "acme.localhost", "/dashboard/users/audit?q=audra.trail", { headers: { Cookie: admin } });
+    for (const text of ["Removed", "Deactivated", "Details changed", "Type changed", "Added"]) expect(screen.body).toContain(`>${text}<`);
+  });
+});
+
+function read1(sql: string) {
+  const db = tenant(1);
+  try {
+    return db.prepare(sql).get();
+  } finally {
+    db.close();
+  }
+}
