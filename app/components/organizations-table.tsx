@@ -61,9 +61,7 @@ export function OrganizationsTable({
                 <>
                   <td>{isLanguage(o.details.language) ? LANGUAGE_NAMES[o.details.language] : o.details.language}</td>
                   <td>{t(`platformLists.organizations.twoFactors.${o.details.twoFactor ? "required" : "optional"}`)}</td>
-                  <td data-people={o.details.people ?? ""}>
-                    {count(o.details.people)}
-                  </td>
+                  <td data-people={o.details.people ?? ""}>{count(o.details.people)}</td>
                   <td>{count(o.details.courses)}</td>
                   <td>{formatDate(o.details.createdAt, { locale })}</td>
                 </>

@@ -1,10 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import {
-  createXapiCredential,
-  DEFAULT_CREDENTIAL_DAYS,
-  MAX_CREDENTIAL_DAYS,
-  revokeXapiCredential,
-} from "~/models/xapi/credentials.server";
+import { createXapiCredential, DEFAULT_CREDENTIAL_DAYS, MAX_CREDENTIAL_DAYS, revokeXapiCredential } from "~/models/xapi/credentials.server";
 import { lrsCredentialList } from "~/models/xapi/credential-list.server";
 import { LRS_CREDENTIAL_LIST } from "~/models/forms/lrs-credential-list";
 import { isWholeList, listSearch, parseListQuery } from "~/utils/list-query";

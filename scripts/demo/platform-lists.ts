@@ -55,7 +55,10 @@ export function seedPlatformListsDemo(
       now: ago(token.made),
     });
     if ("error" in made || token.used === null) continue;
-    db.update(apiTokens).set({ lastUsedAt: ago(token.used) }).where(eq(apiTokens.id, made.apiToken.id)).run();
+    db.update(apiTokens)
+      .set({ lastUsedAt: ago(token.used) })
+      .where(eq(apiTokens.id, made.apiToken.id))
+      .run();
   }
   const old = createXapiCredential(db, { name: text.oldTool, scope: "write", version: "1.0.3", userId: null, days: 365, now: ago(60) });
   if (!("error" in old)) revokeXapiCredential(db, old.credential.id, ago(10));

@@ -17,9 +17,7 @@ export function tokenList(db: TenantConn, query: TokenListQuery, now = new Date(
   const conditions: (SQL | undefined)[] = [
     query.q ? contains(apiTokens.name, query.q) : undefined,
     state === "active" ? gt(apiTokens.expiresAt, now) : state === "expired" ? lte(apiTokens.expiresAt, now) : undefined,
-    capability
-      ? sql`exists (select 1 from json_each(${apiTokens.capabilities}) c where c.value = ${capability})`
-      : undefined,
+    capability ? sql`exists (select 1 from json_each(${apiTokens.capabilities}) c where c.value = ${capability})` : undefined,
     owner === "organization" ? isNull(apiTokens.userId) : owner === "person" ? isNotNull(apiTokens.userId) : undefined,
   ];
   const where = and(...conditions);

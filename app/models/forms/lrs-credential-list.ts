@@ -17,7 +17,4 @@ export const LRS_CREDENTIAL_LIST: ListSpec<"state" | "scope" | "version", "creat
   defaultDir: (sort) => (sort === "name" ? "asc" : "desc"),
 };
 
-export type LrsCredentialListQuery = ListQuery<
-  keyof typeof LRS_CREDENTIAL_LIST.filters,
-  (typeof LRS_CREDENTIAL_LIST.sorts)[number]
->;
+export type LrsCredentialListQuery = ListQuery<keyof typeof LRS_CREDENTIAL_LIST.filters, (typeof LRS_CREDENTIAL_LIST.sorts)[number]>;

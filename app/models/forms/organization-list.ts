@@ -18,7 +18,4 @@ export const ORGANIZATION_LIST: ListSpec<"language" | "twoFactor" | "address", "
   defaultDir: (sort) => (sort === "name" ? "asc" : "desc"),
 };
 
-export type OrganizationListQuery = ListQuery<
-  keyof typeof ORGANIZATION_LIST.filters,
-  (typeof ORGANIZATION_LIST.sorts)[number]
->;
+export type OrganizationListQuery = ListQuery<keyof typeof ORGANIZATION_LIST.filters, (typeof ORGANIZATION_LIST.sorts)[number]>;

@@ -28,11 +28,7 @@ export function lrsCredentialList(db: TenantConn, query: LrsCredentialListQuery,
     version ? eq(c.version, version as XapiVersion) : undefined,
   ];
   const where = and(...conditions);
-  const order = listOrder(
-    query,
-    { created: c.createdAt, name: sql`lower(${c.name})`, lastUsed: c.lastUsedAt, expires: c.expiresAt },
-    c.id,
-  );
+  const order = listOrder(query, { created: c.createdAt, name: sql`lower(${c.name})`, lastUsed: c.lastUsedAt, expires: c.expiresAt }, c.id);
   const page = listPage(query, {
     count: () => db.select({ n: count() }).from(c).where(where).get()?.n ?? 0,
     rows: (limit, offset) =>
