@@ -31,6 +31,7 @@ import { seedActivityDemo } from "./demo/activity";
 import { seedAuditDemo } from "./demo/audit";
 import { seedPeopleBulkDemo } from "./demo/people-bulk";
 import { seedXapiDemo } from "./demo/xapi";
+import { seedPlatformListsDemo } from "./demo/platform-lists";
 
 interface DemoCourse {
   title: string;
@@ -266,6 +267,8 @@ export async function seedDemo(
 
       // Issue 47: the Learning Record Store's credentials and a month of an outside course's statements.
       seedXapiDemo(db, { seed: demo.urlPrefix, language: demo.language, now });
+      // Issue 50: the API tokens and LRS credentials lists with rows of every state.
+      seedPlatformListsDemo(db, { language: demo.language, adminEmail: demo.people.find((p) => p.role === "admin")!.email, now });
       // Issue 35: captions on every demo video (English; Nordlys's in Danish too).
       seedCaptionsDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, demo: demo.urlPrefix });
       // Analytics' daily rollups in the organization's zone, so the first report reads them (the server
