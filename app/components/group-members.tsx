@@ -88,7 +88,9 @@ export function GroupMembers({ members, canSetAdmin, errors }: { members: Member
         />
       ) : null}
       {members.items.length === 0 ? (
-        members.filtered ? null : <p className="empty-state">{t("groups.members.empty")}</p>
+        members.filtered ? null : (
+          <p className="empty-state">{t("groups.members.empty")}</p>
+        )
       ) : (
         <table className="table">
           <thead>

@@ -222,29 +222,32 @@ export function assignmentPeoplePage(
     { name: [users.lastName, users.firstName], due: assignmentPeople.dueOn, state: stateRank },
     users.id,
   );
-  const list = listPage({ page, perPage }, {
-    count: () => total,
-    rows: (limit, offset) =>
-      db
-        .select({
-          userId: assignmentPeople.userId,
-          email: users.email,
-          firstName: users.firstName,
-          lastName: users.lastName,
-          assignedAt: assignmentPeople.assignedAt,
-          dueOn: assignmentPeople.dueOn,
-          completedAt: assignmentPeople.completedAt,
-          leftAt: assignmentPeople.leftAt,
-          state: stateSql,
-        })
-        .from(assignmentPeople)
-        .innerJoin(users, eq(users.id, assignmentPeople.userId))
-        .where(and(searched, state ? sql`${stateSql} = ${state}` : undefined))
-        .orderBy(...order)
-        .limit(limit)
-        .offset(offset)
-        .all(),
-  });
+  const list = listPage(
+    { page, perPage },
+    {
+      count: () => total,
+      rows: (limit, offset) =>
+        db
+          .select({
+            userId: assignmentPeople.userId,
+            email: users.email,
+            firstName: users.firstName,
+            lastName: users.lastName,
+            assignedAt: assignmentPeople.assignedAt,
+            dueOn: assignmentPeople.dueOn,
+            completedAt: assignmentPeople.completedAt,
+            leftAt: assignmentPeople.leftAt,
+            state: stateSql,
+          })
+          .from(assignmentPeople)
+          .innerJoin(users, eq(users.id, assignmentPeople.userId))
+          .where(and(searched, state ? sql`${stateSql} = ${state}` : undefined))
+          .orderBy(...order)
+          .limit(limit)
+          .offset(offset)
+          .all(),
+    },
+  );
   return { assignment: row, items: list.rows, total, counts, page: list.page, pages: list.pages };
 }
 

@@ -8,6 +8,9 @@ import { contains } from "../utils/pagination";
 import type { CourseLearnerListQuery, LearnerState } from "./forms/course-learner-list";
 import { listOrder, listPage } from "./list-page.server";
 
+/** The listed person, named with its table: drizzle leaves a lone table's columns bare, which a subquery would take for its own. */
+const person = sql`"users"."id"`;
+
 /**
  * A course's learners (issue 50; docs/decisions/046-management-lists.md): everyone with progress in the course, a
  * completion of it, or an open assignment of it (assignment_people still in the group), with their progress (the
@@ -25,8 +28,12 @@ import { listOrder, listPage } from "./list-page.server";
 export function courseLearnerList(db: TenantConn, viewer: Viewer, courseId: number, query: CourseLearnerListQuery) {
   const where = learnerWhere(viewer, courseId, query);
   const done = doneLessons(courseId);
-  const last = sql<number | null>`(select max(lp.updated_at) from lesson_progress lp where lp.user_id = ${users.id} and lp.course_id = ${courseId})`;
-  const completedAt = sql<number | null>`(select cc.completed_at from course_completions cc where cc.user_id = ${users.id} and cc.course_id = ${courseId} and cc.renewal_started_at is null)`;
+  const last = sql<
+    number | null
+  >`(select max(lp.updated_at) from lesson_progress lp where lp.user_id = ${person} and lp.course_id = ${courseId})`;
+  const completedAt = sql<
+    number | null
+  >`(select cc.completed_at from course_completions cc where cc.user_id = ${person} and cc.course_id = ${courseId} and cc.renewal_started_at is null)`;
   // As the people list: searched, the names are sorted as expressions, so SQLite does not walk every person in name order.
   const name = query.q ? [sql`${users.lastName} || ''`, sql`${users.firstName} || ''`] : [users.lastName, users.firstName];
   const order = listOrder(query, { name, progress: done, activity: last, completed: completedAt }, users.id);
@@ -43,7 +50,7 @@ export function courseLearnerList(db: TenantConn, viewer: Viewer, courseId: numb
           done,
           last,
           completedAt,
-          started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${users.id} and lp.course_id = ${courseId})`,
+          started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${person} and lp.course_id = ${courseId})`,
           assigned: assignedTo(courseId),
         })
         .from(users)
@@ -72,21 +79,22 @@ export function courseLearnerList(db: TenantConn, viewer: Viewer, courseId: numb
 
 /** The course's counted lessons the person has completed. */
 const doneLessons = (courseId: number) =>
-  sql<number>`(select count(*) from lesson_progress lp where lp.user_id = ${users.id} and lp.course_id = ${courseId}
+  sql<number>`(select count(*) from lesson_progress lp where lp.user_id = ${person} and lp.course_id = ${courseId}
     and lp.completed_at is not null and lp.lesson_id in (select ${lessons.id} from ${lessons} where ${countedLessons(courseId)}))`;
 
 /** The person has an open assignment of the course (still in its group). */
 const assignedTo = (courseId: number) =>
-  sql<number>`exists (select 1 from assignment_people ap where ap.user_id = ${users.id} and ap.left_at is null
+  sql<number>`exists (select 1 from assignment_people ap where ap.user_id = ${person} and ap.left_at is null
     and ap.assignment_id in (select a.id from assignments a where a.course_id = ${courseId}))`;
 
-const started = (courseId: number) => sql`exists (select 1 from lesson_progress lp where lp.user_id = ${users.id} and lp.course_id = ${courseId})`;
+const started = (courseId: number) =>
+  sql`exists (select 1 from lesson_progress lp where lp.user_id = ${person} and lp.course_id = ${courseId})`;
 const completion = (courseId: number) =>
-  sql`exists (select 1 from course_completions cc where cc.user_id = ${users.id} and cc.course_id = ${courseId})`;
+  sql`exists (select 1 from course_completions cc where cc.user_id = ${person} and cc.course_id = ${courseId})`;
 const completedNow = (courseId: number) =>
-  sql`exists (select 1 from course_completions cc where cc.user_id = ${users.id} and cc.course_id = ${courseId} and cc.renewal_started_at is null)`;
+  sql`exists (select 1 from course_completions cc where cc.user_id = ${person} and cc.course_id = ${courseId} and cc.renewal_started_at is null)`;
 const memberOf = (groupIds: readonly number[]) =>
-  sql`exists (select 1 from group_members gm where gm.user_id = ${users.id} and gm.group_id in (select value from json_each(${JSON.stringify(groupIds)})))`;
+  sql`exists (select 1 from group_members gm where gm.user_id = ${person} and gm.group_id in (select value from json_each(${JSON.stringify(groupIds)})))`;
 
 function stateIs(courseId: number, state: LearnerState): SQL {
   if (state === "completed") return completedNow(courseId);
@@ -103,10 +111,9 @@ function learnerWhere(viewer: Viewer, courseId: number, query: CourseLearnerList
     reach ? memberOf(reach) : undefined,
     query.q ? contains(sql`(${users.email} || ' ' || ${users.firstName} || ' ' || ${users.lastName})`, query.q) : undefined,
     state ? stateIs(courseId, state as LearnerState) : undefined,
-    group ? sql`exists (select 1 from group_members gm where gm.user_id = ${users.id} and gm.group_id = ${Number(group)})` : undefined,
+    group ? sql`exists (select 1 from group_members gm where gm.user_id = ${person} and gm.group_id = ${Number(group)})` : undefined,
     assigned === "yes" ? assignedTo(courseId) : assigned === "no" ? sql`not ${assignedTo(courseId)}` : undefined,
   );
 }
 
 export type CourseLearnerRow = ReturnType<typeof courseLearnerList>["rows"][number];
-

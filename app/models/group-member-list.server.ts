@@ -54,7 +54,11 @@ export function groupMemberList(db: TenantConn, groupId: number, query: GroupMem
         .offset(offset)
         .all(),
   });
-  const progress = memberProgress(db, groupId, list.rows.map((r) => r.id));
+  const progress = memberProgress(
+    db,
+    groupId,
+    list.rows.map((r) => r.id),
+  );
   return {
     ...list,
     rows: list.rows.map((r) => ({ ...r, disabled: Boolean(r.disabled), ...(progress.get(r.id) ?? { completed: 0, lessonsDone: 0 }) })),
@@ -73,8 +77,8 @@ function memberProgress(db: TenantConn, groupId: number, userIds: number[]) {
   const rows = db
     .select({
       id: users.id,
-      completed: sql<number>`(select count(*) from ${courseCompletions} where ${courseCompletions.userId} = ${users.id} and ${courseCompletions.courseId} in ${courseIds})`,
-      lessonsDone: sql<number>`(select count(*) from ${lessonProgress} where ${lessonProgress.userId} = ${users.id} and ${lessonProgress.completedAt} is not null and ${lessonProgress.lessonId} in ${lessonIds})`,
+      completed: sql<number>`(select count(*) from ${courseCompletions} where ${courseCompletions.userId} = "users"."id" and ${courseCompletions.courseId} in ${courseIds})`,
+      lessonsDone: sql<number>`(select count(*) from ${lessonProgress} where ${lessonProgress.userId} = "users"."id" and ${lessonProgress.completedAt} is not null and ${lessonProgress.lessonId} in ${lessonIds})`,
     })
     .from(users)
     .where(inArray(users.id, userIds))

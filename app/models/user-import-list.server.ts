@@ -40,4 +40,3 @@ export function importList(db: TenantConn, query: ImportListQuery) {
         .all(),
   });
 }
-

@@ -237,7 +237,9 @@ function People({ data }: { data: Data }) {
         hidden={{ assignment: String(row.id) }}
       />
       {selected.people.length === 0 ? (
-        selected.filtered ? null : <p className="empty-state">{t("assigning.people.empty")}</p>
+        selected.filtered ? null : (
+          <p className="empty-state">{t("assigning.people.empty")}</p>
+        )
       ) : (
         <div className="assignments-scroll">
           <table className="table" data-testid="people">
@@ -272,12 +274,12 @@ function People({ data }: { data: Data }) {
       )}
       {selected.total > 0 || selected.filtered ? (
         <ListPager
-        {...selected.page}
-        shown={selected.people.length}
-        locale={selected.locale}
-        link={(n) => at({ page: n })}
-        label={t("assigning.people.pages")}
-      />
+          {...selected.page}
+          shown={selected.people.length}
+          locale={selected.locale}
+          link={(n) => at({ page: n })}
+          label={t("assigning.people.pages")}
+        />
       ) : null}
     </section>
   );

@@ -91,7 +91,9 @@ export function CourseLearners() {
                         </div>
                       </td>
                       <td>
-                        <span className={`state-badge state-${l.state === "completed" ? "done" : l.state.replace("_", "-")}`}>{t(`peopleLists.learners.states.${l.state}`)}</span>
+                        <span className={`state-badge state-${l.state === "completed" ? "done" : l.state.replace("_", "-")}`}>
+                          {t(`peopleLists.learners.states.${l.state}`)}
+                        </span>
                       </td>
                       <td>{l.lastActivity ?? "—"}</td>
                       <td>{l.completedOn ?? "—"}</td>

@@ -69,7 +69,9 @@ export function PastImports({ list }: { list: List }) {
                         <Link to={`${list.base}/${r.id}`}>{r.fileName}</Link>
                       </td>
                       <td>
-                        <span className={`state-badge${r.status === "done" ? " state-done" : r.status === "failed" ? " state-overdue" : ""}`}>
+                        <span
+                          className={`state-badge${r.status === "done" ? " state-done" : r.status === "failed" ? " state-overdue" : ""}`}
+                        >
                           {t(`peopleLists.imports.states.${r.status}`)}
                         </span>
                       </td>
