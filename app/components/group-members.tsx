@@ -56,37 +56,7 @@ export function GroupMembers({ members, canSetAdmin, errors }: { members: Member
         </button>
         <ErrorList errors={errors} />
       </Form>
-      {members.total > 0 || members.filtered ? (
-        <ListControls
-          id="group-members-list"
-          label={t("peopleLists.members.label")}
-          searchLabel={t("peopleLists.search")}
-          query={members.query}
-          filters={[
-            {
-              name: "role",
-              label: t("peopleLists.members.role"),
-              any: t("peopleLists.members.anyRole"),
-              options: [
-                { value: "admin", label: t("peopleLists.members.admins") },
-                { value: "member", label: t("peopleLists.members.members") },
-              ],
-            },
-            {
-              name: "status",
-              label: t("lists.users.status"),
-              any: t("lists.users.anyStatus"),
-              options: [
-                { value: "active", label: t("lists.users.active") },
-                { value: "disabled", label: t("admin.disabled") },
-              ],
-            },
-          ]}
-          sorts={GROUP_MEMBER_LIST.sorts.map((s) => ({ value: s, label: t(`peopleLists.members.sorts.${s}`) }))}
-          errors={members.errors}
-          clear={members.base}
-        />
-      ) : null}
+      {members.total > 0 || members.filtered ? <MemberControls members={members} /> : null}
       {members.items.length === 0 ? (
         members.filtered ? null : (
           <p className="empty-state">{t("groups.members.empty")}</p>
@@ -165,5 +135,41 @@ export function GroupMembers({ members, canSetAdmin, errors }: { members: Member
       ) : null}
       <p className="hint">{t("groups.members.ruleHint")}</p>
     </div>
+  );
+}
+
+/** The members list's search, filters, sort and page size (the shared ListControls). */
+function MemberControls({ members }: { members: MembersPage }) {
+  const { t } = useTranslation();
+  return (
+    <ListControls
+      id="group-members-list"
+      label={t("peopleLists.members.label")}
+      searchLabel={t("peopleLists.search")}
+      query={members.query}
+      filters={[
+        {
+          name: "role",
+          label: t("peopleLists.members.role"),
+          any: t("peopleLists.members.anyRole"),
+          options: [
+            { value: "admin", label: t("peopleLists.members.admins") },
+            { value: "member", label: t("peopleLists.members.members") },
+          ],
+        },
+        {
+          name: "status",
+          label: t("lists.users.status"),
+          any: t("lists.users.anyStatus"),
+          options: [
+            { value: "active", label: t("lists.users.active") },
+            { value: "disabled", label: t("admin.disabled") },
+          ],
+        },
+      ]}
+      sorts={GROUP_MEMBER_LIST.sorts.map((s) => ({ value: s, label: t(`peopleLists.members.sorts.${s}`) }))}
+      errors={members.errors}
+      clear={members.base}
+    />
   );
 }
