@@ -62,64 +62,66 @@ export function GroupMembers({ members, canSetAdmin, errors }: { members: Member
           <p className="empty-state">{t("groups.members.empty")}</p>
         )
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th>{t("users.name")}</th>
-              <th>{t("groups.members.how")}</th>
-              <th>{t("groups.members.progress")}</th>
-              <th>
-                <span className="visually-hidden">{t("groups.members.actions")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.items.map((m) => {
-              const percent = members.lessonTotal ? Math.round((m.lessonsDone / members.lessonTotal) * 100) : 0;
-              return (
-                <tr key={m.id} data-member={m.email}>
-                  <td>
-                    <span className="user-name">{[m.firstName, m.lastName].filter(Boolean).join(" ") || m.email}</span>
-                    {m.disabled ? <span className="badge">{t("admin.disabled")}</span> : null}
-                    <br />
-                    <small className="hint">{m.email}</small>
-                  </td>
-                  <td>
-                    <span className={`badge group-source-${m.source}`}>{t(`groups.members.source.${m.source}`)}</span>
-                    {m.isAdmin ? <span className="badge group-admin-badge">{t("groups.members.admin")}</span> : null}
-                  </td>
-                  <td>
-                    <div
-                      className="group-progress"
-                      title={t("groups.members.lessons", { done: m.lessonsDone, total: members.lessonTotal })}
-                    >
-                      <progress max={100} value={percent} aria-label={t("groups.members.progress")} />
-                      <small>{t("groups.members.courses", { done: m.completed, total: members.courseTotal })}</small>
-                    </div>
-                  </td>
-                  <td className="actions">
-                    {canSetAdmin ? (
-                      <Form method="post" className="inline-form">
-                        <input type="hidden" name="userId" value={m.id} />
-                        <button type="submit" name="intent" value={m.isAdmin ? "unmake-admin" : "make-admin"}>
-                          {m.isAdmin ? t("groups.members.unmakeAdmin") : t("groups.members.makeAdmin")}
-                        </button>
-                      </Form>
-                    ) : null}
-                    {canSetAdmin || !m.isAdmin ? (
-                      <Form method="post" className="inline-form">
-                        <input type="hidden" name="userId" value={m.id} />
-                        <button type="submit" name="intent" value="remove-member" className="danger" data-testid="remove-member">
-                          {t("groups.members.remove")}
-                        </button>
-                      </Form>
-                    ) : null}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>{t("users.name")}</th>
+                <th>{t("groups.members.how")}</th>
+                <th>{t("groups.members.progress")}</th>
+                <th>
+                  <span className="visually-hidden">{t("groups.members.actions")}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.items.map((m) => {
+                const percent = members.lessonTotal ? Math.round((m.lessonsDone / members.lessonTotal) * 100) : 0;
+                return (
+                  <tr key={m.id} data-member={m.email}>
+                    <td>
+                      <span className="user-name">{[m.firstName, m.lastName].filter(Boolean).join(" ") || m.email}</span>
+                      {m.disabled ? <span className="badge">{t("admin.disabled")}</span> : null}
+                      <br />
+                      <small className="hint">{m.email}</small>
+                    </td>
+                    <td>
+                      <span className={`badge group-source-${m.source}`}>{t(`groups.members.source.${m.source}`)}</span>
+                      {m.isAdmin ? <span className="badge group-admin-badge">{t("groups.members.admin")}</span> : null}
+                    </td>
+                    <td>
+                      <div
+                        className="group-progress"
+                        title={t("groups.members.lessons", { done: m.lessonsDone, total: members.lessonTotal })}
+                      >
+                        <progress max={100} value={percent} aria-label={t("groups.members.progress")} />
+                        <small>{t("groups.members.courses", { done: m.completed, total: members.courseTotal })}</small>
+                      </div>
+                    </td>
+                    <td className="actions">
+                      {canSetAdmin ? (
+                        <Form method="post" className="inline-form">
+                          <input type="hidden" name="userId" value={m.id} />
+                          <button type="submit" name="intent" value={m.isAdmin ? "unmake-admin" : "make-admin"}>
+                            {m.isAdmin ? t("groups.members.unmakeAdmin") : t("groups.members.makeAdmin")}
+                          </button>
+                        </Form>
+                      ) : null}
+                      {canSetAdmin || !m.isAdmin ? (
+                        <Form method="post" className="inline-form">
+                          <input type="hidden" name="userId" value={m.id} />
+                          <button type="submit" name="intent" value="remove-member" className="danger" data-testid="remove-member">
+                            {t("groups.members.remove")}
+                          </button>
+                        </Form>
+                      ) : null}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
       {members.total > 0 || members.filtered ? (
         <ListPager
