@@ -30,6 +30,7 @@ import { seedRemindersDemo } from "./demo/reminders";
 import { seedActivityDemo } from "./demo/activity";
 import { seedAuditDemo } from "./demo/audit";
 import { seedPeopleBulkDemo } from "./demo/people-bulk";
+import { seedImportsDemo } from "./demo/imports";
 import { seedXapiDemo } from "./demo/xapi";
 import { seedPlatformListsDemo } from "./demo/platform-lists";
 
@@ -260,6 +261,8 @@ export async function seedDemo(
       seedActivityDemo(db, { now });
       // A bulk action on people (issue 50): every active learner put in a group of their own, as a finished job.
       await seedPeopleBulkDemo(db, { language: demo.language, now });
+      // Earlier CSV imports (issue 50): the list under the import form.
+      seedImportsDemo(db, { domain: `${demo.urlPrefix}.test`, now });
       await seedBrowseDemo(target);
       // Recertification (issue 34): last, so that every assignment the demo made is covered: whoever is due is
       // re-assigned as of `now`, and a server started on the demo finds nothing to do.
