@@ -20,17 +20,18 @@ const person = sql`"users"."id"`;
  * people the viewer may see: an organization's admins everyone, anyone else the members of the groups they manage
  * (app/access/rules.ts `manageableGroupIds`).
  *
- * **Speed.** A learner is found by probing, for each person, the indexes that start with the person (lesson_progress
- * by user and course, course_completions' key, assignment_people's key per assignment of the course), so the first
- * page in name order walks users_name_idx and stops after one page; the total probes every person once (about 90 ms
- * at 100,000 people). Sorting by progress or activity reads each learner's rows of the course.
+ * **Speed.** The learners are read from the course's own rows: its range of lesson_progress_course_user_idx
+ * (migration 0051: who has progress, their completed lessons and last activity, without the table), its completions
+ * and its assignments' people; the first page in name order then walks users_name_idx and stops after one page.
+ * Before that index a learner was found by probing every person's own rows (the total about 90 ms at 100,000 people,
+ * a sort by progress about 620 ms).
  */
 export function courseLearnerList(db: TenantConn, viewer: Viewer, courseId: number, query: CourseLearnerListQuery) {
   const where = learnerWhere(viewer, courseId, query);
   const done = doneLessons(courseId);
   const last = sql<
     number | null
-  >`(select max(lp.updated_at) from lesson_progress lp where lp.user_id = ${person} and lp.course_id = ${courseId})`;
+  >`(select max(lp.updated_at) from lesson_progress lp where lp.course_id = ${courseId} and lp.user_id = ${person})`;
   const completedAt = sql<
     number | null
   >`(select cc.completed_at from course_completions cc where cc.user_id = ${person} and cc.course_id = ${courseId} and cc.renewal_started_at is null)`;
@@ -50,7 +51,7 @@ export function courseLearnerList(db: TenantConn, viewer: Viewer, courseId: numb
           done,
           last,
           completedAt,
-          started: sql<number>`exists (select 1 from lesson_progress lp where lp.user_id = ${person} and lp.course_id = ${courseId})`,
+          started: sql<number>`exists (select 1 from lesson_progress lp where lp.course_id = ${courseId} and lp.user_id = ${person})`,
           assigned: assignedTo(courseId),
         })
         .from(users)
@@ -79,7 +80,7 @@ export function courseLearnerList(db: TenantConn, viewer: Viewer, courseId: numb
 
 /** The course's counted lessons the person has completed. */
 const doneLessons = (courseId: number) =>
-  sql<number>`(select count(*) from lesson_progress lp where lp.user_id = ${person} and lp.course_id = ${courseId}
+  sql<number>`(select count(*) from lesson_progress lp where lp.course_id = ${courseId} and lp.user_id = ${person}
     and lp.completed_at is not null and lp.lesson_id in (select ${lessons.id} from ${lessons} where ${countedLessons(courseId)}))`;
 
 /** The person has an open assignment of the course (still in its group). */
@@ -87,10 +88,9 @@ const assignedTo = (courseId: number) =>
   sql<number>`exists (select 1 from assignment_people ap where ap.user_id = ${person} and ap.left_at is null
     and ap.assignment_id in (select a.id from assignments a where a.course_id = ${courseId}))`;
 
-const started = (courseId: number) =>
-  sql`exists (select 1 from lesson_progress lp where lp.user_id = ${person} and lp.course_id = ${courseId})`;
-const completion = (courseId: number) =>
-  sql`exists (select 1 from course_completions cc where cc.user_id = ${person} and cc.course_id = ${courseId})`;
+/** Who has progress in the course, along its range of lesson_progress_course_user_idx. */
+const started = (courseId: number) => sql`${person} in (select lp.user_id from lesson_progress lp where lp.course_id = ${courseId})`;
+
 const completedNow = (courseId: number) =>
   sql`exists (select 1 from course_completions cc where cc.user_id = ${person} and cc.course_id = ${courseId} and cc.renewal_started_at is null)`;
 const memberOf = (groupIds: readonly number[]) =>
@@ -104,24 +104,24 @@ function stateIs(courseId: number, state: LearnerState): SQL {
 
 /** Who is a learner of the course, with the list's search and filters, among the people the viewer may see. */
 function learnerWhere(viewer: Viewer, courseId: number, query: CourseLearnerListQuery) {
-  return and(sql`(${started(courseId)} or ${completion(courseId)} or ${assignedTo(courseId)})`, filtersWhere(viewer, courseId, query));
+  return and(learners(courseId), filtersWhere(viewer, courseId, query));
 }
 
-/**
- * How many learners match, counted in three parts that do not overlap: those with progress (one probe of each person's
- * index), then those with only a completion and those with only an assignment, each read from the course's own rows.
- * One probe a person instead of three: about 40 % less than counting `learnerWhere`.
- */
+/** Everyone with progress in the course, a completion of it or an open assignment of it: one list of ids. */
+const learners = (courseId: number) =>
+  sql`${person} in (select lp.user_id from lesson_progress lp where lp.course_id = ${courseId}
+    union select cc.user_id from course_completions cc where cc.course_id = ${courseId}
+    union select ap.user_id from assignment_people ap where ap.left_at is null
+      and ap.assignment_id in (select a.id from assignments a where a.course_id = ${courseId}))`;
+
+/** How many learners match. */
 function learnerCount(db: TenantConn, viewer: Viewer, courseId: number, query: CourseLearnerListQuery) {
-  const filters = filtersWhere(viewer, courseId, query);
-  const n = (condition: SQL) => db.select({ n: count() }).from(users).where(and(condition, filters)).get()?.n ?? 0;
-  const completions = sql`(select cc.user_id from course_completions cc where cc.course_id = ${courseId})`;
-  const assigned = sql`(select ap.user_id from assignment_people ap where ap.left_at is null
-    and ap.assignment_id in (select a.id from assignments a where a.course_id = ${courseId}))`;
   return (
-    n(started(courseId)) +
-    n(sql`${person} in ${completions} and not ${started(courseId)}`) +
-    n(sql`${person} in ${assigned} and not ${started(courseId)} and not ${completion(courseId)}`)
+    db
+      .select({ n: count() })
+      .from(users)
+      .where(learnerWhere(viewer, courseId, query))
+      .get()?.n ?? 0
   );
 }
 

@@ -248,7 +248,10 @@ export function createUserAction(mount: UsersMount) {
     withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, async (managed) => {
       const submission = parseForm(await readForm(request, context), userFormSchema);
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-      const added = await inviteUser(context.platform, managed.db, managed.organization, submission.value, { viewer: managed.viewer, via: "page" });
+      const added = await inviteUser(context.platform, managed.db, managed.organization, submission.value, {
+        viewer: managed.viewer,
+        via: "page",
+      });
       if (!added.ok) return json(submission.reply({ fieldErrors: added.fields }), { status: 400 });
       // The list newest first, so the person just added is at its top, whatever its size.
       return redirectWithFlash(`${mount.usersBase(managed)}${listSearch(NEWEST_FIRST, USER_LIST)}`, "flash.userCreated");
