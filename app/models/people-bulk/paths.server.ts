@@ -29,7 +29,8 @@ export function pathSlice(db: TenantConn, viewer: Viewer, params: BulkParams, id
     return o;
   }
   o.unchanged += assigned.already.length;
-  const title = db.select({ title: learningPaths.title }).from(learningPaths).where(eq(learningPaths.id, params.pathId!)).get()?.title ?? "";
+  const title =
+    db.select({ title: learningPaths.title }).from(learningPaths).where(eq(learningPaths.id, params.pathId!)).get()?.title ?? "";
   recordAudit(
     db,
     viewer,
