@@ -259,6 +259,9 @@ describe("exporting the chosen people", () => {
     expect(confirm.body).toContain("This reaches all 9 people who match the list.");
     const href = /href="(\/api\/users\/export[^"]*)"/.exec(confirm.body)?.[1]?.replace(/&amp;/g, "&");
     expect(href).toBe("/api/users/export?q=zmore&status=active");
+    // The list's own "Export as CSV" is of the list as it is filtered.
+    const list = await request(server.port, ORG, "/dashboard/users?q=zmore&status=active&sort=email", { headers: { Cookie: admin } });
+    expect(list.body).toContain('href="/api/users/export?q=zmore&amp;status=active"');
     const csv = await request(server.port, ORG, href!, { headers: { Cookie: admin } });
     expect(csv.status).toBe(200);
     expect(csv.headers["content-type"]).toMatch(/^text\/csv/);
