@@ -44,7 +44,7 @@ export const auditCalls: ApiCall[] = [
     tag: "Audit",
     summary: "What admins did",
     description:
-      "Changes of groups' members and admins made by organization admins, group admins and super-admins, and each person a bulk action deactivated, reactivated, gave a type or assigned a course, newest first: who (`actor`, with the API token's name when one was used), what (`action`), to whom (`person`), in which group (`group`, for members and admins) or about what (`detail`: the course and due day, the type), when and how (`via`: a page or /api). Names are as they were then. Searched by `q` (the person's or actor's address, the group, the detail) and filtered by `action` and `via`. Organization admins only.",
+      "Changes of groups' members and admins made by organization admins, group admins and super-admins, and each person a bulk action deactivated, reactivated, gave a type, assigned a course or a learning path, or mailed the invitation again, newest first: who (`actor`, with the API token's name when one was used), what (`action`), to whom (`person`), in which group (`group`, for members and admins) or about what (`detail`: the course or path and due day, the type), when and how (`via`: a page or /api). Names are as they were then. Searched by `q` (the person's or actor's address, the group, the detail) and filtered by `action` and `via`. Organization admins only.",
     access: "read:organization",
     query: pageSchema.extend({
       q: z.string().trim().max(200).optional(),
