@@ -91,6 +91,9 @@ export const ADMIN_AUDIT_ACTIONS = [
   "created",
   "profile_changed",
   "deleted",
+  // Issue 50's bulk actions on people; a value of a text column without a CHECK, so no migration (0033, 0049).
+  "path_assigned",
+  "invitation_resent",
 ] as const;
 export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
 /** Who acted: an organization admin, a group admin, or a super-admin managing the organization. */

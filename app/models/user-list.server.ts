@@ -78,6 +78,35 @@ export function userListIds(
     .map((r) => r.id);
 }
 
+/**
+ * The people an export holds (issue 50; `GET /api/users/export`): those the list's search and filters match, only
+ * `only` when given (the ticked rows), only the members of `within` when given (a group admin's groups), in name
+ * order as the list first shows them.
+ */
+export function userExportIds(
+  db: TenantConn,
+  query: Pick<UserListQuery, "q" | "filters">,
+  within: readonly number[] | null,
+  only?: readonly number[],
+): number[] {
+  const reach = within
+    ? inArray(
+        users.id,
+        db
+          .select({ id: groupMembers.userId })
+          .from(groupMembers)
+          .where(inArray(groupMembers.groupId, within.length ? [...within] : [-1])),
+      )
+    : undefined;
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(userListWhere(db, query), reach, only ? inArray(users.id, only.length ? [...only] : [-1]) : undefined))
+    .orderBy(users.lastName, users.firstName, users.id)
+    .all()
+    .map((r) => r.id);
+}
+
 /** How many people the list's search and filters match. */
 export function userListCount(db: TenantConn, query: Pick<UserListQuery, "q" | "filters">): number {
   return db.select({ n: count() }).from(users).where(userListWhere(db, query)).get()?.n ?? 0;

@@ -36,6 +36,12 @@ export interface UsersMount {
   usersBase: (managed: Managed) => string;
 }
 
+/** The CSV of the people the list's search and filters match. */
+function exportOf(query: { q: string; filters: Record<string, string | undefined> }) {
+  const search = new URLSearchParams(Object.entries({ q: query.q, ...query.filters }).filter((e): e is [string, string] => Boolean(e[1])));
+  return `/api/users/export${search.size ? `?${search}` : ""}`;
+}
+
 /** The people list (issue 50): searched, filtered, sorted and paged from its address (app/utils/list-query.ts). */
 export function usersListLoader(mount: UsersMount) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
@@ -44,7 +50,8 @@ export function usersListLoader(mount: UsersMount) {
       const list = userList(managed.db, query);
       return {
         base: mount.usersBase(managed),
-        exportUrl: managed.area === "dashboard" ? "/api/users/export" : null,
+        // The list as it is filtered, as CSV (`GET /api/users/export` takes the same search and filters).
+        exportUrl: managed.area === "dashboard" ? exportOf(query) : null,
         dashboard: managed.area === "dashboard", // groups and import (issue 14): CSV import and settings live there
         query: { ...query, page: list.page },
         errors,

@@ -1,14 +1,20 @@
 import { eq } from "drizzle-orm";
 import type { TenantConn, TenantDb } from "../../../db/open";
-import { courses, type Job } from "../../../db/tenant";
+import { courses, learningPaths, type Job } from "../../../db/tenant";
+import type { UserImportServices } from "../../../server/services";
 import { isVisible } from "../../access/courses";
+import { isPathVisible } from "../../access/paths";
 import { mayStartPeopleBulk, type PeopleBulkAction } from "../../access/rules";
 import { snapshotOf, viewerOfSnapshot, type Viewer, type ViewerSnapshot } from "../../access/viewer";
 import type { Role } from "../../utils/capabilities";
 import type { AuditVia } from "../admin-audit.server";
+import { organizationRealm, type AuthRealm } from "../auth/realm.server";
 import type { JobContext } from "../clone.server";
-import { JobInterrupted, keepPlace } from "../job.server";
+import { JobError, JobInterrupted, keepPlace } from "../job.server";
 import { getGroup } from "../group.server";
+import { getOrganization } from "../organization.server";
+import { getPath } from "../paths/paths.server";
+import { mailInvitations } from "./invitations.server";
 import { runSlice, type BulkParams, type BulkRefusal, type SliceOutcome } from "./steps.server";
 
 /**
@@ -65,6 +71,10 @@ export function preparePeopleBulk(
     const course = db.select().from(courses).where(eq(courses.id, params.courseId!)).get();
     if (!course || !isVisible(db, viewer, course)) return { ok: false, status: 400, field: "bulkCourse", message: "bulk.errors.course" };
   }
+  if (action === "assign_path") {
+    const path = getPath(db, params.pathId ?? 0);
+    if (!path || !isPathVisible(db, viewer, path)) return { ok: false, status: 400, field: "bulkPath", message: "bulkMore.errors.path" };
+  }
   if (ids.length === 0) return { ok: false, status: 400, field: "ids", message: "bulk.errors.none" };
   if (ids.length > MAX_PEOPLE) return { ok: false, status: 400, field: "ids", message: "bulk.errors.tooMany" };
   const actor = snapshotOf(viewer as Viewer & { role: Role });
@@ -72,9 +82,23 @@ export function preparePeopleBulk(
 }
 
 /** The job: the people a slice at a time, with progress, and what was done, left and refused. */
-export function peopleBulkJob({ db, job, progress, pause, stopping }: JobContext): Promise<Record<string, unknown>> {
-  return runPeopleBulk(db, job.payload as unknown as PeopleBulkPayload, { progress, pause, stopping, now: new Date(), job });
+export function peopleBulkJob(
+  { db, job, organizationId, progress, pause, stopping }: JobContext,
+  platform?: UserImportServices,
+): Promise<Record<string, unknown>> {
+  const payload = job.payload as unknown as PeopleBulkPayload;
+  let mail: Mailing | undefined;
+  if (payload.action === "resend_invitation") {
+    const organization = platform ? getOrganization(platform.db, organizationId) : undefined;
+    if (!platform) throw new JobError("Mailing invitations needs the platform's mailer.");
+    if (!organization) throw new JobError("The organization no longer exists.");
+    mail = { platform, realm: organizationRealm(db, organization) };
+  }
+  return runPeopleBulk(db, payload, { progress, pause, stopping, now: new Date(), job, mail });
 }
+
+/** How a job that mails invitations sends them: the platform's mailer, and the organization's sign-in realm. */
+type Mailing = { platform: UserImportServices; realm: AuthRealm };
 
 /** Where a bulk job stopped, kept in its result after each slice: the next person's index, and the counts so far. */
 type Kept = PeopleBulkResult & { next: number };
@@ -93,7 +117,15 @@ export async function runPeopleBulk(
     stopping,
     now,
     job,
-  }: { progress: (percent: number) => void; pause: () => Promise<void>; stopping?: () => boolean; now: Date; job?: Job },
+    mail,
+  }: {
+    progress: (percent: number) => void;
+    pause: () => Promise<void>;
+    stopping?: () => boolean;
+    now: Date;
+    job?: Job;
+    mail?: Mailing;
+  },
 ): Promise<Record<string, unknown>> {
   const viewer = viewerOfSnapshot({ organization: null, db, language: "en" }, payload.actor);
   const kept = job?.result as Kept | null | undefined;
@@ -110,16 +142,27 @@ export async function runPeopleBulk(
   for (let i = kept?.next ?? 0; i < payload.ids.length; i += SLICE) {
     if (stopping?.()) throw new JobInterrupted();
     const started = performance.now();
-    db.transaction((tx) => {
-      const slice = runSlice(tx, viewer, payload.action, payload.params, payload.ids.slice(i, i + SLICE), { via: payload.via, now });
+    const mails = db.transaction((tx) => {
+      const slice = runSlice(tx, viewer, payload.action, payload.params, payload.ids.slice(i, i + SLICE), {
+        via: payload.via,
+        now,
+        realm: mail?.realm,
+      });
       result.done += slice.done;
       result.unchanged += slice.unchanged;
       for (const [reason, n] of Object.entries(slice.refused) as [BulkRefusal, number][])
         result.refused[reason] = (result.refused[reason] ?? 0) + n;
       if (job) keepPlace(tx, job.id, { ...result, next: i + SLICE });
+      return slice.mails ?? [];
     });
     // How long the slice's transaction kept the organization's write lock, at most (npm run bench reads it).
     result.longestSliceMs = Math.max(result.longestSliceMs ?? 0, Math.round(performance.now() - started));
+    // Invitations go once their slice has committed: at most once each, even if the job stops here (its place is kept).
+    if (mails.length && mail) {
+      const failed = await mailInvitations(mail.platform, mail.realm, mails);
+      result.done -= failed;
+      if (failed) result.refused.mail_failed = (result.refused.mail_failed ?? 0) + failed;
+    }
     progress(((i + SLICE) / payload.ids.length) * 100);
     await pause();
   }
@@ -143,13 +186,16 @@ export function peopleBulkView(job: Job) {
   };
 }
 
-/** What a bulk job's page names beside its action: the group, or the course and its due day, or the type given. */
+/** What a bulk job's page names beside its action: the group, or the course or path and its due day, or the type given. */
 export function peopleBulkDetail(db: TenantConn, job: Job) {
   const { params } = job.payload as unknown as PeopleBulkPayload;
   return {
     group: params.groupId ? (getGroup(db, params.groupId)?.name ?? null) : null,
     course: params.courseId
       ? (db.select({ title: courses.title }).from(courses).where(eq(courses.id, params.courseId)).get()?.title ?? null)
+      : null,
+    path: params.pathId
+      ? (db.select({ title: learningPaths.title }).from(learningPaths).where(eq(learningPaths.id, params.pathId)).get()?.title ?? null)
       : null,
     due: params.dueDate ?? null,
     role: params.role === undefined ? null : (params.role ?? "none"),
