@@ -103,6 +103,8 @@ beforeAll(async () => {
   for (const n of [1, 10])
     execTenant(server, 1, "insert into group_members (group_id, user_id, source) values (?, ?, 'manual')", other, person(n));
   insertSession(server, { organizationId: 1 }, { email: "zmore08@acme.test", kind: "web" });
+  // Signing in keeps when they were last active (app/models/auth/session.server.ts): the export's last_seen_at.
+  execTenant(server, 1, "insert into user_activity (user_id, last_active_at) values (?, unixepoch())", person(8));
   groupAdmin = insertSession(server, { organizationId: 1 }, { email: "zmore09@acme.test", kind: "api" });
   const db = tenantDb(server, 1);
   try {
