@@ -11,8 +11,9 @@ import { listOrder, listPage } from "./list-page.server";
  * made, a page at a time. The courses using a template are those naming it, and for the default also the courses
  * with certificates on that name none (they are issued with it). Who may read it is the screen's capability.
  */
-const courses = sql<number>`((select count(*) from course_certificate_templates cct where cct.template_id = ${certificateTemplates.id})
-  + case when ${certificateTemplates.isDefault} then (select count(*) from courses c where c.allow_certificates = 1
+// The template's columns named with their table: in a select list drizzle writes a column without it.
+const courses = sql<number>`((select count(*) from course_certificate_templates cct where cct.template_id = "certificate_templates"."id")
+  + case when "certificate_templates"."is_default" then (select count(*) from courses c where c.allow_certificates = 1
       and not exists (select 1 from course_certificate_templates x where x.course_id = c.id)) else 0 end)`;
 
 export function certificateTemplateList(db: TenantConn, query: CertificateTemplateListQuery) {

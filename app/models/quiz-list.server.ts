@@ -11,10 +11,13 @@ import { listOrder, listPage } from "./list-page.server";
  * changed, a page at a time. Each row's questions, lessons and finished attempts are counted for the page's
  * quizzes only, unless the list is sorted by one of them. Who may read it is the screen's capability (write:quiz).
  */
-const questions = sql<number>`(select count(*) from quiz_questions qq where qq.quiz_id = ${quizzes.id})`;
-const lessons = sql<number>`(select count(*) from quiz_lessons ql where ql.quiz_id = ${quizzes.id})`;
-const attempts = sql<number>`(select count(*) from quiz_attempts qa where qa.quiz_id = ${quizzes.id} and qa.ended_at is not null)`;
-const used = sql`exists (select 1 from quiz_lessons ql where ql.quiz_id = ${quizzes.id})`;
+// The quiz's id named with its table: in a select list drizzle writes a column without it, and a bare "id" in
+// these subqueries would be their own table's (quiz_questions.id, quiz_attempts.id).
+const quizId = sql.raw('"quizzes"."id"');
+const questions = sql<number>`(select count(*) from quiz_questions qq where qq.quiz_id = ${quizId})`;
+const lessons = sql<number>`(select count(*) from quiz_lessons ql where ql.quiz_id = ${quizId})`;
+const attempts = sql<number>`(select count(*) from quiz_attempts qa where qa.quiz_id = ${quizId} and qa.ended_at is not null)`;
+const used = sql`exists (select 1 from quiz_lessons ql where ql.quiz_id = ${quizId})`;
 
 export function quizList(db: TenantConn, query: QuizListQuery, now = new Date()) {
   const { use, deadline } = query.filters;
@@ -33,7 +36,8 @@ export function quizList(db: TenantConn, query: QuizListQuery, now = new Date())
       questions,
       lessons,
       attempts,
-      deadline: quizzes.deadline,
+      // No deadline is the furthest: last going forward, first going back.
+      deadline: [sql`${quizzes.deadline} is null`, quizzes.deadline],
       created: quizzes.createdAt,
       updated: quizzes.updatedAt,
     },
