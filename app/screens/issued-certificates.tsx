@@ -113,24 +113,26 @@ export function IssuedCertificates() {
             clear={data.base}
           />
           {data.certificates.length > 0 && (
-            <table className="table" data-testid="issued-certificates">
-              <thead>
-                <tr>
-                  <th>{t("certificates.issued.learner")}</th>
-                  <th>{t("certificates.issued.course")}</th>
-                  <th>{t("certificates.issued.date")}</th>
-                  <th>{t("certificates.issued.status")}</th>
-                  <th>
-                    <span className="visually-hidden">{t("certificates.issued.actions")}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.certificates.map((c) => (
-                  <IssuedRow key={c.id} certificate={c} locale={data.locale} reply={reply} />
-                ))}
-              </tbody>
-            </table>
+            <div className="list-table">
+              <table className="table" data-testid="issued-certificates">
+                <thead>
+                  <tr>
+                    <th>{t("certificates.issued.learner")}</th>
+                    <th>{t("certificates.issued.course")}</th>
+                    <th>{t("certificates.issued.date")}</th>
+                    <th>{t("certificates.issued.status")}</th>
+                    <th>
+                      <span className="visually-hidden">{t("certificates.issued.actions")}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.certificates.map((c) => (
+                    <IssuedRow key={c.id} certificate={c} locale={data.locale} reply={reply} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
           <ListPager
             {...data.page}
@@ -177,15 +179,17 @@ function IssuedRow({ certificate: c, locale, reply }: { certificate: IssuedCerti
     <tr data-certificate={c.publicId} data-state={c.state}>
       <td>
         {c.learnerName}
-        {c.email ? <div className="muted">{c.email}</div> : null}
+        {c.email ? <div className="muted email">{c.email}</div> : null}
       </td>
       <td>{c.courseTitle}</td>
-      <td>{formatDate(c.issuedAt, { locale })}</td>
+      <td className="nowrap">{formatDate(c.issuedAt, { locale })}</td>
       <td>
         <span className={BADGE[c.state]} title={c.state === "revoked" ? (c.revokedReason ?? "") : undefined}>
           {t(`contentLists.certificates.states.${c.state}`)}
         </span>{" "}
-        <a href={c.verify}>{c.publicId}</a>
+        <a href={c.verify} className="nowrap">
+          {c.publicId}
+        </a>
       </td>
       <td className="actions">
         {c.state === "revoked" ? (
