@@ -49,6 +49,8 @@ const ORGANIZATION = [
   ["certificate-templates", "certificate-templates/index.tsx"],
   ["certificate-templates/:certificateTemplateId", "certificate-templates/$certificateTemplateId/index.tsx"],
   ["certificate-templates/:certificateTemplateId/delete", "certificate-templates/$certificateTemplateId/delete.tsx"],
+  // Issue 50: the issued certificates, a list of their own beside the templates'.
+  ["certificates", "certificates/index.tsx"],
   ["courses", "courses/index.tsx"],
   ["courses/create", "courses/create.tsx"],
   ["courses/:courseId", "courses/$courseId/index.tsx"],

@@ -8,6 +8,7 @@ import { categories, courses, type CourseType } from "../db/tenant";
 import type { Platform } from "../server/platform";
 import { CATALOG } from "./demo/catalog";
 import { seedCertificatesDemo } from "./demo/certificates";
+import { seedContentListsDemo } from "./demo/content-lists";
 import { seedContent } from "./demo/content";
 import { seedHistory } from "./demo/history";
 import { seedScormDemo } from "./demo/scorm";
@@ -248,6 +249,8 @@ export async function seedDemo(
       seedPathsDemo(db, { language: demo.language, now });
       // Recertification (issue 34): Acme's safety course valid 12 months, certificates expiring and expired.
       if (history && demo.urlPrefix === "acme") await seedRecertificationDemo(db, { courseTitle: demo.courses[1].title, now });
+      // The content lists' filters (issue 50): an unused quiz, a second template, a revoked certificate.
+      seedContentListsDemo(db, { language: demo.language, learnerEmail: demo.people.find((p) => p.role === "learner")!.email, now });
       seedGroupsDemo(db);
       // The paths assigned (issue 49): to the first group, and the demo learner's own, once the groups exist.
       seedPathAssignmentsDemo(db, { now });
