@@ -234,7 +234,9 @@ function uncovered(triggers: VersionTrigger[], rowidColumn: (table: string) => s
         const bySession = table === "users" && read.plan.some((s) => /^SEARCH sessions USING INDEX \S+ \(token_hash=\?\)$/.test(s.detail));
         const byPerson =
           // The person's id among the search's equalities (an index may start with the course, then the person).
-          read.plan.filter((s) => s.table === table).every((s) => new RegExp(`\\((?:\\w+=\\? AND )*(?:${person}|rowid)=\\?`).test(s.detail)) &&
+          read.plan
+            .filter((s) => s.table === table)
+            .every((s) => new RegExp(`\\((?:\\w+=\\? AND )*(?:${person}|rowid)=\\?`).test(s.detail)) &&
           read.runs.every((args) => flat(args).includes(page.userId));
         if (!bySession && !byPerson) found.add(`${table}: others' rows, which only their own versions follow, read by ${where}`);
       }
