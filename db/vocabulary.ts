@@ -87,6 +87,11 @@ export const ADMIN_AUDIT_ACTIONS = [
   "reactivated",
   "role_changed",
   "course_assigned",
+  // Bulk actions on courses (issue 50): the subject is the course (`subject_kind` "course").
+  "course_published",
+  "course_unpublished",
+  "course_moved",
+  "course_deleted",
 ] as const;
 export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
 /** Who acted: an organization admin, a group admin, or a super-admin managing the organization. */

@@ -5,6 +5,7 @@ import { assignmentPeople, assignments, courses, sessions, users } from "../../.
 import { manageableGroupIds, mayAddToGroup, mayChangeAccountOf } from "../../access/rules";
 import type { Viewer } from "../../access/viewer";
 import { recordAudit, type AuditChange, type AuditVia } from "../admin-audit.server";
+import { outcome as emptyOutcome, refuse, type SliceOutcome as BulkOutcome } from "../bulk-job.server";
 import { dueOnSql, localToday, stillValid } from "../assignment.server";
 import { renewExpiredAssignees } from "../completion-cycle.server";
 import { manualMemberIds } from "../group-members.server";
@@ -18,11 +19,7 @@ import { recomputeUserMemberships } from "../group-rule-members.server";
  */
 export type BulkRefusal = "gone" | "not_managed" | "not_member" | "self";
 
-export interface SliceOutcome {
-  done: number;
-  unchanged: number;
-  refused: Partial<Record<BulkRefusal, number>>;
-}
+export type SliceOutcome = BulkOutcome<BulkRefusal>;
 
 export interface BulkParams {
   groupId?: number;
@@ -33,10 +30,7 @@ export interface BulkParams {
 
 type SliceContext = { via: AuditVia; now: Date };
 
-const outcome = (): SliceOutcome => ({ done: 0, unchanged: 0, refused: {} });
-const refuse = (o: SliceOutcome, reason: BulkRefusal, n = 1) => {
-  if (n > 0) o.refused[reason] = (o.refused[reason] ?? 0) + n;
-};
+const outcome = (): SliceOutcome => emptyOutcome<BulkRefusal>();
 
 /** People added to a group by hand: those the viewer may add (`mayAddToGroup`), in the audit as one change each. */
 function addSlice(db: TenantConn, viewer: Viewer, groupId: number, ids: number[], via: AuditVia, now: Date): SliceOutcome {
