@@ -73,7 +73,9 @@ function updateSlice(
     if (!result?.ok) refuse(o, result ? "invalid" : "gone");
     else {
       changes.push(
-        action === "move" ? audited("course_moved", course, category) : audited(action === "publish" ? "course_published" : "course_unpublished", course),
+        action === "move"
+          ? audited("course_moved", course, category)
+          : audited(action === "publish" ? "course_published" : "course_unpublished", course),
       );
       o.done++;
     }

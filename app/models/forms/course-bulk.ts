@@ -30,7 +30,9 @@ const some = (value: Selection, ctx: z.RefinementCtx) => {
 };
 
 /** What the courses list's "Continue" asks: an action, and which courses (the confirmation page then asks the rest). */
-export const courseBulkSelectionSchema = z.object({ bulkAction: fields.bulkAction, scope: fields.scope, ids: fields.ids }).superRefine(some);
+export const courseBulkSelectionSchema = z
+  .object({ bulkAction: fields.bulkAction, scope: fields.scope, ids: fields.ids })
+  .superRefine(some);
 
 /** The whole action, as the confirmation page sends it. */
 export const courseBulkSchema = z.object(fields).superRefine((value, ctx) => {

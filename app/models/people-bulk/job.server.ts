@@ -71,7 +71,6 @@ export function peopleBulkJob({ db, job, progress, pause, stopping }: JobContext
   return runPeopleBulk(db, job.payload as unknown as PeopleBulkPayload, { progress, pause, stopping, now: new Date(), job });
 }
 
-
 /**
  * Works through a bulk action's people (the job, and the demo's seeding as of its moment), a slice at a time
  * (app/models/bulk-job.server.ts `runBulkSlices`: each slice one transaction, the job's place kept with it, so a job
