@@ -10,6 +10,7 @@ import { parseForm } from "~/utils/form";
 import { readForm } from "~/utils/form-data.server";
 import { listSearch } from "~/utils/list-query";
 import { dateLocaleFor } from "./analytics.server";
+import { readBulkSelection } from "./bulk.server";
 
 /**
  * A bulk action on courses from the courses list (issue 50; app/models/course-bulk/), in both areas
@@ -28,26 +29,20 @@ const listOf = (m: Managed, query: Pick<CourseListQuery, "q" | "filters">) =>
 export function courseBulkLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, guard(area), (m) => {
-      const search = new URL(request.url).searchParams;
-      const selection = parseForm(search, courseBulkSelectionSchema);
-      const { query, invalid } = courseListFilters((name) => search.get(name));
+      const read = readBulkSelection(new URL(request.url).searchParams, courseBulkSelectionSchema, courseListFilters, "courseBulk");
+      const { query } = read;
       const back = listOf(m, query);
-      if (selection.status !== "success" || invalid) {
-        const error = selection.status === "success" ? "courseBulk.errors.filters" : Object.values(selection.error ?? {}).flat()[0];
-        return { ok: false as const, back, error: error ?? "courseBulk.errors.action" };
-      }
-      const { bulkAction, scope, ids } = selection.value;
-      const count = scope === "all" ? courseListCount(m.db, m.viewer, query) : existingCourseIds(m.db, m.viewer, ids).length;
+      if (!read.ok) return { ok: false as const, back, error: read.error };
+      const { selection } = read;
+      const count =
+        selection.scope === "all" ? courseListCount(m.db, m.viewer, query) : existingCourseIds(m.db, m.viewer, read.ticked).length;
       return {
         ok: true as const,
         back,
-        action: bulkAction,
-        scope,
-        ids: scope === "all" ? [] : ids,
-        filters: (scope === "all" ? { q: query.q, ...query.filters } : {}) as Record<string, string>,
+        ...selection,
         count,
         locale: dateLocaleFor(m.viewer),
-        categories: bulkAction === "move" ? courseListCategories(m.db) : [],
+        categories: selection.action === "move" ? courseListCategories(m.db) : [],
       };
     });
 }

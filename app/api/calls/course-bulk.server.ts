@@ -6,7 +6,8 @@ import { COURSE_BULK_ACTIONS } from "~/models/forms/course-bulk";
 import { courseListFilters } from "~/models/forms/course-list";
 import { COURSE_TYPES } from "~/models/vocabulary";
 import { getJob } from "~/models/job.server";
-import { apiError, apiNotFound, apiT } from "~/utils/api.server";
+import { apiNotFound } from "~/utils/api.server";
+import { bulkFilterRefused, bulkJobReply, bulkRefused } from "../bulk.server";
 import { call, E, guarded, id, type ApiCall } from "../contract.server";
 
 /**
@@ -38,17 +39,7 @@ const bulkBody = z
       ctx.addIssue({ code: "custom", path: ["category_id"], message: "Required for this action (null: no category)." });
   });
 
-const jobReply = z.object({
-  id,
-  status: z.enum(["queued", "running", "done", "failed"]),
-  progress: z.number().int().min(0).max(100),
-  action: z.enum(COURSE_BULK_ACTIONS),
-  total: z.number().int(),
-  done: z.number().int().nullable(),
-  unchanged: z.number().int().nullable(),
-  refused: z.record(z.number().int()).nullable(),
-  error: z.string().nullable(),
-});
+const jobReply = bulkJobReply(COURSE_BULK_ACTIONS);
 
 const exampleJob = {
   id: 42,
@@ -84,23 +75,11 @@ export const courseBulkCalls: ApiCall[] = [
       if (body.filter) {
         const filter: Record<string, unknown> = body.filter;
         const { query, invalid } = courseListFilters((name) => filter[name]);
-        if (invalid) {
-          const t = await apiT(request, context);
-          return apiError(422, {
-            message: t("courseBulk.errors.filters"),
-            code: "invalid",
-            fields: { filter: [t("courseBulk.errors.filters")] },
-          });
-        }
+        if (invalid) return bulkFilterRefused(request, context, "courseBulk.errors.filters");
         ids = courseListIds(db, viewer, query);
       }
       const prepared = prepareCourseBulk(db, viewer, { action: body.action, params: { categoryId: body.category_id }, ids }, "api");
-      if (!prepared.ok) {
-        const t = await apiT(request, context);
-        if (prepared.status === 403) return apiError(403, { message: t("api.forbidden"), code: "forbidden" });
-        const field = { bulkCategory: "category_id", ids: "course_ids" }[prepared.field ?? ""] ?? "action";
-        return apiError(422, { message: t(prepared.message), code: "invalid", fields: { [field]: [t(prepared.message)] } });
-      }
+      if (!prepared.ok) return bulkRefused(request, context, prepared, { bulkCategory: "category_id", ids: "course_ids" });
       const job = context.platform.jobs.enqueue(context.organization!.id, db, COURSE_BULK_JOB, prepared.payload);
       return courseBulkView(job);
     },
