@@ -29,6 +29,7 @@ import { seedComplianceDemo } from "./demo/compliance";
 import { seedRemindersDemo } from "./demo/reminders";
 import { seedAuditDemo } from "./demo/audit";
 import { seedPeopleBulkDemo } from "./demo/people-bulk";
+import { seedCourseBulkDemo } from "./demo/course-bulk";
 import { seedXapiDemo } from "./demo/xapi";
 
 interface DemoCourse {
@@ -256,6 +257,8 @@ export async function seedDemo(
       seedAuditDemo(db, { language: demo.language, now });
       // A bulk action on people (issue 50): every active learner put in a group of their own, as a finished job.
       await seedPeopleBulkDemo(db, { language: demo.language, now });
+      // Bulk actions on courses (issue 50): a category's courses unpublished, then published again, as finished jobs.
+      await seedCourseBulkDemo(db, { now });
       await seedBrowseDemo(target);
       // Recertification (issue 34): last, so that every assignment the demo made is covered: whoever is due is
       // re-assigned as of `now`, and a server started on the demo finds nothing to do.
