@@ -52,9 +52,22 @@ type Kept = BulkResult & { next: number };
  * Works through a bulk action's ids `size` at a time, each slice in one transaction by `slice`, and gives the
  * counts. With a job, it starts where the job's kept place says, and keeps it after each slice.
  */
-export async function runBulkSlices<A extends string, R extends string>(
+export async function runBulkSlices<A extends string, R extends string, O extends SliceOutcome<R> = SliceOutcome<R>>(
   db: TenantDb,
-  { action, ids, size, slice }: { action: A; ids: number[]; size: number; slice: (tx: TenantConn, ids: number[]) => SliceOutcome<R> },
+  {
+    action,
+    ids,
+    size,
+    slice,
+    committed,
+  }: {
+    action: A;
+    ids: number[];
+    size: number;
+    slice: (tx: TenantConn, ids: number[]) => O;
+    /** What is done once a slice has committed, outside its transaction (mail, say), correcting the counts if need be. */
+    committed?: (outcome: O, result: BulkResult<A, R>) => Promise<void>;
+  },
   { progress, pause, stopping, job }: BulkRun,
 ): Promise<BulkResult<A, R>> {
   const kept = job?.result as Kept | null | undefined;
@@ -71,15 +84,17 @@ export async function runBulkSlices<A extends string, R extends string>(
   for (let i = kept?.next ?? 0; i < ids.length; i += size) {
     if (stopping?.()) throw new JobInterrupted();
     const started = performance.now();
-    db.transaction((tx) => {
-      const counted = slice(tx, ids.slice(i, i + size));
-      result.done += counted.done;
-      result.unchanged += counted.unchanged;
-      for (const [reason, n] of Object.entries(counted.refused) as [R, number][]) refuse(result, reason, n);
+    const counted = db.transaction((tx) => {
+      const outcome = slice(tx, ids.slice(i, i + size));
+      result.done += outcome.done;
+      result.unchanged += outcome.unchanged;
+      for (const [reason, n] of Object.entries(outcome.refused) as [R, number][]) refuse(result, reason, n);
       if (job) keepPlace(tx, job.id, { ...result, next: i + size });
+      return outcome;
     });
     // How long the slice's transaction kept the organization's write lock, at most (npm run bench reads it).
     result.longestSliceMs = Math.max(result.longestSliceMs ?? 0, Math.round(performance.now() - started));
+    await committed?.(counted, result);
     progress(((i + size) / ids.length) * 100);
     await pause();
   }
