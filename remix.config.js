@@ -57,6 +57,8 @@ const ORGANIZATION = [
   ["courses/:courseId", "courses/$courseId/index.tsx"],
   ["courses/:courseId/delete", "courses/$courseId/delete.tsx"],
   ["courses/:courseId/assignments", "courses/$courseId/assignments.tsx"],
+  // Issue 50: the course's learners with their progress.
+  ["courses/:courseId/learners", "courses/$courseId/learners.tsx"],
   ["courses/:courseId/lessons/:lessonId", "courses/$courseId/lessons/$lessonId.tsx"],
   ["courses/:courseId/lessons/:lessonId/scorm", "courses/$courseId/lessons/$lessonId/scorm.tsx"],
   // Issue 35: a video lesson's caption tracks.

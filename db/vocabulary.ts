@@ -92,6 +92,13 @@ export const ADMIN_AUDIT_ACTIONS = [
   "course_unpublished",
   "course_moved",
   "course_deleted",
+  // An admin's changes to one person (issue 50; app/models/user-audited.server.ts).
+  "created",
+  "profile_changed",
+  "deleted",
+  // Issue 50's bulk actions on people; a value of a text column without a CHECK, so no migration (0033, 0049).
+  "path_assigned",
+  "invitation_resent",
 ] as const;
 export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
 /** Who acted: an organization admin, a group admin, or a super-admin managing the organization. */

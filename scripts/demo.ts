@@ -27,10 +27,13 @@ import { reassignExpiring } from "../app/models/recertification.server";
 import { seedCaptionsDemo } from "./demo/captions";
 import { seedComplianceDemo } from "./demo/compliance";
 import { seedRemindersDemo } from "./demo/reminders";
+import { seedActivityDemo } from "./demo/activity";
 import { seedAuditDemo } from "./demo/audit";
 import { seedPeopleBulkDemo } from "./demo/people-bulk";
 import { seedCourseBulkDemo } from "./demo/course-bulk";
+import { seedImportsDemo } from "./demo/imports";
 import { seedXapiDemo } from "./demo/xapi";
+import { seedPlatformListsDemo } from "./demo/platform-lists";
 
 interface DemoCourse {
   title: string;
@@ -255,10 +258,14 @@ export async function seedDemo(
       if (history) seedComplianceDemo(db, { language: demo.language, now });
       // The audit of what admins did (issue 44): the hand-picked groups' members, added over four months.
       seedAuditDemo(db, { language: demo.language, now });
+      // When each person was last active (issue 50): the people list's "last active".
+      seedActivityDemo(db, { now });
       // A bulk action on people (issue 50): every active learner put in a group of their own, as a finished job.
       await seedPeopleBulkDemo(db, { language: demo.language, now });
       // Bulk actions on courses (issue 50): a category's courses unpublished, then published again, as finished jobs.
       await seedCourseBulkDemo(db, { now });
+      // Earlier CSV imports (issue 50): the list under the import form.
+      seedImportsDemo(db, { domain: `${demo.urlPrefix}.test`, now });
       await seedBrowseDemo(target);
       // Recertification (issue 34): last, so that every assignment the demo made is covered: whoever is due is
       // re-assigned as of `now`, and a server started on the demo finds nothing to do.
@@ -266,6 +273,8 @@ export async function seedDemo(
 
       // Issue 47: the Learning Record Store's credentials and a month of an outside course's statements.
       seedXapiDemo(db, { seed: demo.urlPrefix, language: demo.language, now });
+      // Issue 50: the API tokens and LRS credentials lists with rows of every state.
+      seedPlatformListsDemo(db, { language: demo.language, adminEmail: demo.people.find((p) => p.role === "admin")!.email, now });
       // Issue 35: captions on every demo video (English; Nordlys's in Danish too).
       seedCaptionsDemo(db, { dataDir: platform.dataDir, organizationId: organization.id, demo: demo.urlPrefix });
       // Analytics' daily rollups in the organization's zone, so the first report reads them (the server

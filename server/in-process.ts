@@ -9,4 +9,5 @@ export { settleImageRenders } from "./images";
 export { subscribeLearningEvents } from "../app/models/subscribers.server";
 export { SERVER_BUSY_TIMEOUT_MS } from "../db/write-lock";
 export { scheduleRecertification } from "./recertification";
+export { scheduleAuditRetention } from "./audit-retention";
 export { logger } from "./logger";

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
+import { clientAddress } from "./client-address";
 import type { Config } from "./config";
 import { clientKey, WindowLimiter } from "./rate-limit";
 import { safeRedirectPath } from "../app/utils/redirect";
@@ -75,13 +76,6 @@ function isBearer(authorization: string | undefined) {
  * (draft 7: `RateLimit-Policy: 5;w=60`, `RateLimit: limit=5, remaining=2, reset=41`); a refused one also
  * `Retry-After`, in seconds.
  */
-/**
- * Express's req.ip without its cost when no proxy is trusted: then it is the socket's address, which Express
- * finds only after parsing X-Forwarded-For (gone by then: server/app.ts forwardedHeaders) on every read.
- */
-export function clientAddress(req: Request): string {
-  return (req.app.get("trust proxy") === false ? req.socket.remoteAddress : req.ip) ?? "";
-}
 
 export function rateLimits(config: Pick<Config, "RATE_LIMIT_AUTH" | "RATE_LIMIT_MUTATIONS">) {
   const windowMs = 60_000;

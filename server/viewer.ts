@@ -4,7 +4,7 @@ import type { Organization } from "../db/platform";
 import type { Viewer } from "../app/access/viewer";
 import { identify } from "../app/kernel/viewer.server";
 import type { Platform } from "./platform";
-import { clientAddress } from "./protection";
+import { clientAddress } from "./client-address";
 
 /**
  * The request's viewer (app/access/viewer.ts), identified once and kept on the response: server/body-limits.ts

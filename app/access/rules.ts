@@ -115,14 +115,24 @@ export function isSuperAdmin(viewer: Viewer): boolean {
 }
 
 /** The bulk actions on people (issue 50; app/models/people-bulk/). */
-export type PeopleBulkAction = "add_to_group" | "remove_from_group" | "assign_course" | "deactivate" | "reactivate" | "change_role";
+export type PeopleBulkAction =
+  | "add_to_group"
+  | "remove_from_group"
+  | "assign_course"
+  | "assign_path"
+  | "deactivate"
+  | "reactivate"
+  | "change_role"
+  | "resend_invitation";
 
 /**
  * Who may start a bulk action on people (issue 50; docs/decisions/046-management-lists.md): adding to or taking
  * out of a group, whoever may manage that group (each person is then asked about as `mayAddToGroup` and
  * `mayRemoveFromGroup` say, so a group admin never reaches past their groups); assigning a course to people one
- * by one, whoever may assign to a person (`mayAssign`); deactivating, reactivating and changing a role, the
- * organization's admins with `write:user`, a role never above what they may grant (`mayGrant`).
+ * by one, or a learning path (issue 49: a path is assigned to a person as a course is), whoever may assign to a
+ * person (`mayAssign`: the organization's admins; a group admin assigns to their groups only, never to people one
+ * by one); deactivating, reactivating, changing a role and mailing the invitation again, the organization's admins
+ * with `write:user` (who add people and so invite them), a role never above what they may grant (`mayGrant`).
  */
 export function mayStartPeopleBulk(
   viewer: Viewer,
@@ -136,13 +146,25 @@ export function mayStartPeopleBulk(
       return mayAct(viewer, "write:group") && groupId !== undefined && (reach === null || reach.includes(groupId));
     }
     case "assign_course":
+    case "assign_path":
       return mayAssign(viewer, { kind: "person" });
     case "deactivate":
     case "reactivate":
+    case "resend_invitation":
       return mayAct(viewer, "write:user") && isOrganizationAdmin(viewer);
     case "change_role":
       return mayAct(viewer, "write:user") && isOrganizationAdmin(viewer) && role !== undefined && mayGrant(viewer, role);
   }
+}
+
+/**
+ * Whom a viewer may export (issue 50; the people list's "Export" and `GET /api/users/export`): whoever reads people
+ * (`read:user`) — the organization's admins everyone (null), a group admin the members of the groups they administer
+ * (whose group names are all the export shows them); false when refused.
+ */
+export function peopleExportReach(viewer: Viewer): readonly number[] | null | false {
+  if (!mayAct(viewer, "read:user")) return false;
+  return manageableGroupIds(viewer);
 }
 
 /** Whether a bulk action that changes a person's account (not their groups) may touch this one: never the viewer's own. */

@@ -1926,8 +1926,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The users the caller may read, as CSV
-         * @description Cells that look like formulas are neutralised.
+         * People as CSV
+         * @description The people the caller may read (group admins: the members of their groups, with those groups only), by name: those the people list's search and filters match (`q`, `role`, `group`, `status`, `language`, as on /dashboard/users), only those of `ids` when given. Columns `id`, `first_name`, `last_name`, `phone`, `email`, `type`, `status`, `created_at`, then `language`, `groups` (separated by semicolons) and `last_seen_at` (blank when unknown). Written as it is read, so the whole organization may be asked for. Cells that look like formulas are neutralised. An unknown parameter is refused (422).
          *
          *     **Who:** Capability `read:user`.
          */
@@ -2375,7 +2375,7 @@ export interface paths {
         };
         /**
          * What admins did
-         * @description Changes of groups' members and admins made by organization admins, group admins and super-admins, and each person a bulk action deactivated, reactivated, gave a type or assigned a course, newest first: who (`actor`, with the API token's name when one was used), what (`action`), about whom or what (`subject`: a person, or a course for bulk actions on courses; `person` repeats a person, null for a course), in which group (`group`, for members and admins) or about what (`detail`: the course and due day, the type), when, how (`via`: a page or /api) and from where (`address`: the request's client address; null for entries older than 30 Nov 2026). Names are as they were then. Searched by `q` (the person's or actor's address, the group, the detail, the client address) and filtered by `action`, `via` and `subject`. Entries older than the organization's retention (`audit_retention_days` of its user settings) are deleted. Organization admins only.
+         * @description Changes of groups' members and admins made by organization admins, group admins and super-admins; each person an admin added, changed (`profile_changed`: the fields named in `detail`), gave a type, deactivated, reactivated or removed, on a page or through /api; each person a bulk action deactivated, reactivated, gave a type, assigned a course or a learning path, or mailed the invitation again; and each course a bulk action published, unpublished, moved or deleted; newest first: who (`actor`, with the API token's name when one was used), what (`action`), about whom or what (`subject`: a person, or a course; `person` repeats a person, null for a course), in which group (`group`, for members and admins) or about what (`detail`: the course or path and due day, the type, the fields changed), when, how (`via`: a page or /api) and from where (`address`: the request's client address; null for entries older than 30 Nov 2026). Names are as they were then. Searched by `q` (the person's or actor's address, the group, the detail, the client address) and filtered by `action`, `via` and `subject`. Entries older than the organization's retention (`audit_retention_days` of its user settings) are deleted. Organization admins only.
          *
          *     **Who:** Capability `read:organization`.
          */
@@ -2399,7 +2399,7 @@ export interface paths {
         put?: never;
         /**
          * Act on many people at once
-         * @description Adds people to a group or takes them out (`group_id`), assigns them a course due on a day (`course_id`, `due_date`), deactivates or reactivates them, or gives them a type (`role`): the people named by `user_ids`, or every person the people list's `filter` matches (its `q`, `role`, `group`, `status` and `language`). Runs as a background job: the reply is the job, to be read with `GET /api/users/bulk/{id}` until its `status` is `done`, then `done`, `unchanged` and `refused` (counts by reason: `gone`, `not_managed`, `not_member`, `self`). Group admins may add to and remove from their own groups only; the rest is the organization admins'. Nothing is changed when the action is refused.
+         * @description Adds people to a group or takes them out (`group_id`), assigns them a course or a learning path due on a day (`course_id` or `path_id`, `due_date`), deactivates or reactivates them, gives them a type (`role`), or mails the invitation to choose a password again (`resend_invitation`: to those who never signed in, none twice within an hour): the people named by `user_ids`, or every person the people list's `filter` matches (its `q`, `role`, `group`, `status` and `language`). Runs as a background job: the reply is the job, to be read with `GET /api/users/bulk/{id}` until its `status` is `done`, then `done`, `unchanged` and `refused` (counts by reason: `gone`, `not_managed`, `not_member`, `self`; for invitations `signed_in`, `deactivated`, `external`, `recently_invited`, `mail_failed`). Group admins may add to and remove from their own groups only; the rest is the organization admins'. Nothing is changed when the action is refused. To download the same people as CSV: `GET /api/users/export`.
          *
          *     **Who:** Anyone signed in here (a token or a session).
          */
@@ -14881,7 +14881,15 @@ export interface operations {
     };
     getUsersExport: {
         parameters: {
-            query?: never;
+            query?: {
+                q?: string;
+                role?: "admin" | "learner" | "none";
+                group?: number;
+                status?: "active" | "disabled";
+                language?: string;
+                /** @description the people chosen, by id, separated by commas (at most 1,000) */
+                ids?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -14917,6 +14925,15 @@ export interface operations {
             };
             /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17554,7 +17571,7 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 q?: string;
-                action?: "member_added" | "member_removed" | "admin_granted" | "admin_revoked" | "deactivated" | "reactivated" | "role_changed" | "course_assigned" | "course_published" | "course_unpublished" | "course_moved" | "course_deleted";
+                action?: "member_added" | "member_removed" | "admin_granted" | "admin_revoked" | "deactivated" | "reactivated" | "role_changed" | "course_assigned" | "course_published" | "course_unpublished" | "course_moved" | "course_deleted" | "created" | "profile_changed" | "deleted" | "path_assigned" | "invitation_resent";
                 via?: "page" | "api";
                 subject?: "person" | "course";
             };
@@ -17619,7 +17636,7 @@ export interface operations {
                                 /** Format: date-time */
                                 at: string;
                                 /** @enum {string} */
-                                action: "member_added" | "member_removed" | "admin_granted" | "admin_revoked" | "deactivated" | "reactivated" | "role_changed" | "course_assigned" | "course_published" | "course_unpublished" | "course_moved" | "course_deleted";
+                                action: "member_added" | "member_removed" | "admin_granted" | "admin_revoked" | "deactivated" | "reactivated" | "role_changed" | "course_assigned" | "course_published" | "course_unpublished" | "course_moved" | "course_deleted" | "created" | "profile_changed" | "deleted" | "path_assigned" | "invitation_resent";
                                 /** @enum {string} */
                                 via: "page" | "api";
                                 actor: {
@@ -17707,7 +17724,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @enum {string} */
-                    action: "add_to_group" | "remove_from_group" | "assign_course" | "deactivate" | "reactivate" | "change_role";
+                    action: "add_to_group" | "remove_from_group" | "assign_course" | "assign_path" | "deactivate" | "reactivate" | "change_role" | "resend_invitation";
                     user_ids?: number[];
                     filter?: {
                         q?: string;
@@ -17720,6 +17737,7 @@ export interface operations {
                     };
                     group_id?: number;
                     course_id?: number;
+                    path_id?: number;
                     due_date?: string;
                     /** @enum {string} */
                     role?: "learner" | "admin" | "none";
@@ -17756,7 +17774,7 @@ export interface operations {
                             status: "queued" | "running" | "done" | "failed";
                             progress: number;
                             /** @enum {string} */
-                            action: "add_to_group" | "remove_from_group" | "assign_course" | "deactivate" | "reactivate" | "change_role";
+                            action: "add_to_group" | "remove_from_group" | "assign_course" | "assign_path" | "deactivate" | "reactivate" | "change_role" | "resend_invitation";
                             total: number;
                             done: number | null;
                             unchanged: number | null;
@@ -17849,7 +17867,7 @@ export interface operations {
                             status: "queued" | "running" | "done" | "failed";
                             progress: number;
                             /** @enum {string} */
-                            action: "add_to_group" | "remove_from_group" | "assign_course" | "deactivate" | "reactivate" | "change_role";
+                            action: "add_to_group" | "remove_from_group" | "assign_course" | "assign_path" | "deactivate" | "reactivate" | "change_role" | "resend_invitation";
                             total: number;
                             done: number | null;
                             unchanged: number | null;

@@ -19,8 +19,8 @@ import type { Viewer } from "../access/viewer";
 /**
  * The audit of what admins did (issue 44; docs/decisions/017-groups-and-import.md "Who a group admin may
  * add"): each change of a group's membership made by an organization admin, a group admin or a super-admin
- * managing the organization, and each person a bulk action deactivated, reactivated, gave a type or assigned a
- * course (issue 50), recorded in the transaction of the change itself. Organization admins read it
+ * managing the organization, and each person a bulk action deactivated, reactivated, gave a type, assigned a
+ * course or a learning path, or mailed the invitation again (issue 50), recorded in the transaction of the change itself. Organization admins read it
  * on /dashboard/users/audit and through `GET /api/audit`, newest first.
  */
 export { ADMIN_AUDIT_ACTIONS, ADMIN_AUDIT_ROLES, ADMIN_AUDIT_SUBJECTS, ADMIN_AUDIT_VIA };

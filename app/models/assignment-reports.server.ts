@@ -7,6 +7,9 @@ import type { Viewer } from "../access/viewer";
 import { whoCannotOpen, type CannotOpen } from "./assignment-access.server";
 import { assignmentState, getAssignment, localToday, targetOf, type AssignmentState } from "./assignment.server";
 import { progressInCycle } from "./completion-cycle.server";
+import { PERSON_STATES, type AssignmentPeopleQuery, type PersonState } from "./forms/assignment-people-list";
+import { listOrder, listPage } from "./list-page.server";
+import { contains } from "../utils/pagination";
 
 /**
  * What the management screens and /api read of assignments (issue 34): the assignments a viewer may manage
@@ -164,19 +167,26 @@ export function assignmentSummary(db: TenantConn, viewer: Viewer, id: number, no
   return assignmentSummaries(db, viewer, { courseId: row.courseId }, now).find((a) => a.id === id) ?? null;
 }
 
-/** Where a person stands with an assignment, and "left" for someone no longer in its group. */
-export const PERSON_STATES = ["not_started", "in_progress", "overdue", "done", "left"] as const;
-export type PersonState = (typeof PERSON_STATES)[number];
+export { PERSON_STATES, type PersonState } from "./forms/assignment-people-list";
 
 /**
- * A page of an assignment's people with their states on the organization's clock (those who left the group
- * last, as `left`), optionally of one state; null when there is no such assignment the viewer may manage.
+ * A page of an assignment's people with their states on the organization's clock, optionally searched by name or
+ * e-mail address and of one state, sorted by name (the default), due day or state (in `PERSON_STATES`' order; issue
+ * 50, app/models/forms/assignment-people-list.ts), with how many of the search's people are in each state; null when
+ * there is no such assignment the viewer may manage.
  */
 export function assignmentPeoplePage(
   db: TenantConn,
   viewer: Viewer,
   id: number,
-  { page = 1, perPage = 50, state }: { page?: number; perPage?: number; state?: PersonState } = {},
+  {
+    page = 1,
+    perPage = 50,
+    state,
+    q = "",
+    sort = "name",
+    dir = "asc",
+  }: { page?: number; perPage?: number; state?: PersonState; q?: string; sort?: AssignmentPeopleQuery["sort"]; dir?: "asc" | "desc" } = {},
   now = new Date(),
 ) {
   const row = getAssignment(db, id);
@@ -188,37 +198,57 @@ export function assignmentPeoplePage(
     when ${assignmentPeople.dueOn} < ${today} then 'overdue'
     when exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${row.courseId} and ${progressInCycle}) then 'in_progress'
     else 'not_started' end`;
-  const where = and(eq(assignmentPeople.assignmentId, id), state ? sql`${stateSql} = ${state}` : undefined);
+  const searched = and(
+    eq(assignmentPeople.assignmentId, id),
+    q ? contains(sql`(${users.email} || ' ' || ${users.firstName} || ' ' || ${users.lastName})`, q) : undefined,
+  );
   // How many people are in each state (the screen's filter says so), and of them those asked for.
   const counts = Object.fromEntries(PERSON_STATES.map((s) => [s, 0])) as Record<PersonState, number>;
   for (const r of db
     .select({ state: stateSql, n: count() })
     .from(assignmentPeople)
-    .where(eq(assignmentPeople.assignmentId, id))
+    .innerJoin(users, eq(users.id, assignmentPeople.userId))
+    .where(searched)
     .groupBy(stateSql)
     .all())
     counts[r.state] = r.n;
   const total = state ? counts[state] : PERSON_STATES.reduce((sum, s) => sum + counts[s], 0);
-  const items = db
-    .select({
-      userId: assignmentPeople.userId,
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      assignedAt: assignmentPeople.assignedAt,
-      dueOn: assignmentPeople.dueOn,
-      completedAt: assignmentPeople.completedAt,
-      leftAt: assignmentPeople.leftAt,
-      state: stateSql,
-    })
-    .from(assignmentPeople)
-    .innerJoin(users, eq(users.id, assignmentPeople.userId))
-    .where(where)
-    .orderBy(sql`${assignmentPeople.leftAt} is not null`, asc(users.lastName), asc(users.firstName), asc(users.id))
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .all();
-  return { assignment: row, items, total, counts };
+  const stateRank = sql`case ${stateSql} ${sql.join(
+    PERSON_STATES.map((s, i) => sql`when ${s} then ${i}`),
+    sql` `,
+  )} end`;
+  const order = listOrder(
+    { sort, dir },
+    { name: [users.lastName, users.firstName], due: assignmentPeople.dueOn, state: stateRank },
+    users.id,
+  );
+  const list = listPage(
+    { page, perPage },
+    {
+      count: () => total,
+      rows: (limit, offset) =>
+        db
+          .select({
+            userId: assignmentPeople.userId,
+            email: users.email,
+            firstName: users.firstName,
+            lastName: users.lastName,
+            assignedAt: assignmentPeople.assignedAt,
+            dueOn: assignmentPeople.dueOn,
+            completedAt: assignmentPeople.completedAt,
+            leftAt: assignmentPeople.leftAt,
+            state: stateSql,
+          })
+          .from(assignmentPeople)
+          .innerJoin(users, eq(users.id, assignmentPeople.userId))
+          .where(and(searched, state ? sql`${stateSql} = ${state}` : undefined))
+          .orderBy(...order)
+          .limit(limit)
+          .offset(offset)
+          .all(),
+    },
+  );
+  return { assignment: row, items: list.rows, total, counts, page: list.page, pages: list.pages };
 }
 
 /**

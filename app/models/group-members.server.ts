@@ -1,8 +1,8 @@
-import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { TenantConn } from "../../db/open";
 import { preparedOnce } from "../../db/prepared";
-import { courseCompletions, groupCourses, groupMembers, lessonProgress, lessons, users } from "../../db/tenant";
+import { groupMembers, users } from "../../db/tenant";
 import { assignJoined, markLeft } from "./assignment-membership.server";
 import { recomputeUserMemberships } from "./group-rule-members.server";
 
@@ -115,39 +115,6 @@ export function setMemberAdmin(db: TenantConn, groupId: number, userId: number, 
       .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)))
       .run().changes > 0
   );
-}
-
-/**
- * The group's members with their progress in the group's courses (what a group admin sees, docs/product.md §6):
- * how many of the group's courses each person has completed.
- */
-export function listMembers(db: TenantConn, groupId: number, { page, perPage }: { page: number; perPage: number }) {
-  const groupCourseIds = db.select({ id: groupCourses.courseId }).from(groupCourses).where(eq(groupCourses.groupId, groupId));
-  const completed = sql<number>`(select count(*) from ${courseCompletions} where ${courseCompletions.userId} = ${users.id} and ${courseCompletions.courseId} in ${groupCourseIds})`;
-  const groupLessonIds = db.select({ id: lessons.id }).from(lessons).where(inArray(lessons.courseId, groupCourseIds));
-  const lessonsDone = sql<number>`(select count(*) from ${lessonProgress} where ${lessonProgress.userId} = ${users.id} and ${lessonProgress.completedAt} is not null and ${lessonProgress.lessonId} in ${groupLessonIds})`;
-  const items = db
-    .select({
-      id: users.id,
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      isAdmin: groupMembers.isAdmin,
-      source: groupMembers.source,
-      completed,
-      lessonsDone,
-    })
-    .from(groupMembers)
-    .innerJoin(users, eq(users.id, groupMembers.userId))
-    .where(eq(groupMembers.groupId, groupId))
-    .orderBy(sql`${groupMembers.isAdmin} desc`, asc(users.lastName), asc(users.firstName), asc(users.id))
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .all();
-  const total = db.select({ n: count() }).from(groupMembers).where(eq(groupMembers.groupId, groupId)).get()?.n ?? 0;
-  const courseTotal = db.select({ n: count() }).from(groupCourses).where(eq(groupCourses.groupId, groupId)).get()?.n ?? 0;
-  const lessonTotal = db.select({ n: count() }).from(lessons).where(inArray(lessons.courseId, groupCourseIds)).get()?.n ?? 0;
-  return { items, total, courseTotal, lessonTotal };
 }
 
 /** Which of these people are in the group by hand (not only by its rules), in one query. */

@@ -4,6 +4,9 @@ import { organizationRealm } from "./auth/realm.server";
 import { issueInvitation } from "./auth/tokens.server";
 import { createOrganization, hostConflicts, prefixFromName, type FieldErrors } from "./organization.server";
 import { addUser, type UserForm } from "./user.server";
+import { addUserAudited } from "./user-audited.server";
+import type { AuditVia } from "./admin-audit.server";
+import type { Viewer } from "../access/viewer";
 import type { TenantDb } from "../../db/open";
 import type { Organization } from "../../db/platform";
 
@@ -39,9 +42,15 @@ export async function provisionOrganization(
   return { ok: true, organization };
 }
 
-/** Adds a person and mails them a link to choose their password. */
-export async function inviteUser(platform: ProvisionServices, db: TenantDb, organization: Organization, input: UserForm) {
-  const added = addUser(db, input);
+/** Adds a person and mails them a link to choose their password; an admin's addition is in the audit (`by`). */
+export async function inviteUser(
+  platform: ProvisionServices,
+  db: TenantDb,
+  organization: Organization,
+  input: UserForm,
+  by?: { viewer: Viewer; via: AuditVia },
+) {
+  const added = by ? addUserAudited(db, by.viewer, by.via, input) : addUser(db, input);
   if (!added.ok) return added;
   const realm = organizationRealm(db, organization);
   const issued = issueInvitation(realm, added.user.email);

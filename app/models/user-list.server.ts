@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, isNotNull, isNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, exists, gte, inArray, isNotNull, isNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { groupMembers, groups, userActivity, users } from "../../db/tenant";
 import { contains } from "../utils/pagination";
@@ -17,13 +17,15 @@ export function userList(db: TenantConn, query: UserListQuery) {
   // all 100,000 in name order to test each, fetching every row from the table. Searched, the names are sorted as
   // expressions, which no index offers: one pass over the table, then only the matches sorted.
   const name = q ? [sql`${users.lastName} || ''`, sql`${users.firstName} || ''`] : [users.lastName, users.firstName];
-  const order = listOrder(query, { name, email: users.email, created: users.createdAt, seen: lastActive }, users.id);
+  // When each was last active is joined: 16 against 36 ms for the first page in that order than a subquery a person.
+  const order = listOrder(query, { name, email: users.email, created: users.createdAt, seen: userActivity.lastActiveAt }, users.id);
   return listPage(query, {
     count: () => userListCount(db, query),
     rows: (limit, offset) =>
       db
-        .select({ user: users, lastActive })
+        .select({ user: users, lastActive: userActivity.lastActiveAt })
         .from(users)
+        .leftJoin(userActivity, eq(userActivity.userId, users.id))
         .where(where)
         .orderBy(...order)
         .limit(limit)
@@ -32,19 +34,21 @@ export function userList(db: TenantConn, query: UserListQuery) {
   });
 }
 
-/** When the person was last active (seconds; null: never since it is kept). */
-const lastActive = sql<
-  number | null
->`(select ${userActivity.lastActiveAt} from ${userActivity} where ${userActivity.userId} = ${users.id})`;
-
-/** The people active since `days` ago, or (`before`) not since then but once. */
+/**
+ * The people active since `days` ago, or (`before`) not since then but once. The recent few are found along the
+ * activity's index (`in`); the many who have not been for months are tested as the list walks people in its own
+ * order (`exists`): a count of half of 100,000 people took 41 against 24 ms the other way round, a page 37 against 6.
+ */
 function activeSince(db: TenantConn, days: number, before = false) {
   const cutoff = new Date(Date.now() - days * 86_400_000);
-  const seen = db
-    .select({ id: userActivity.userId })
-    .from(userActivity)
-    .where(before ? lt(userActivity.lastActiveAt, cutoff) : gte(userActivity.lastActiveAt, cutoff));
-  return inArray(users.id, seen);
+  if (before)
+    return exists(
+      db
+        .select({ one: sql`1` })
+        .from(userActivity)
+        .where(and(eq(userActivity.userId, users.id), lt(userActivity.lastActiveAt, cutoff))),
+    );
+  return inArray(users.id, db.select({ id: userActivity.userId }).from(userActivity).where(gte(userActivity.lastActiveAt, cutoff)));
 }
 
 /**
@@ -70,6 +74,35 @@ export function userListIds(
     .from(users)
     .where(and(userListWhere(db, query), reach))
     .orderBy(users.id)
+    .all()
+    .map((r) => r.id);
+}
+
+/**
+ * The people an export holds (issue 50; `GET /api/users/export`): those the list's search and filters match, only
+ * `only` when given (the ticked rows), only the members of `within` when given (a group admin's groups), in name
+ * order as the list first shows them.
+ */
+export function userExportIds(
+  db: TenantConn,
+  query: Pick<UserListQuery, "q" | "filters">,
+  within: readonly number[] | null,
+  only?: readonly number[],
+): number[] {
+  const reach = within
+    ? inArray(
+        users.id,
+        db
+          .select({ id: groupMembers.userId })
+          .from(groupMembers)
+          .where(inArray(groupMembers.groupId, within.length ? [...within] : [-1])),
+      )
+    : undefined;
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(userListWhere(db, query), reach, only ? inArray(users.id, only.length ? [...only] : [-1]) : undefined))
+    .orderBy(users.lastName, users.firstName, users.id)
     .all()
     .map((r) => r.id);
 }

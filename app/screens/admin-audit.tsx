@@ -21,6 +21,8 @@ import { useTranslation } from "~/utils/translate";
  * Plain links, a GET form and a table: the same without JavaScript.
  */
 export const BASE = "/dashboard/users/audit";
+/** The actions whose detail is a type (learner, admin, none). */
+const ROLE_DETAIL = new Set(["role_changed", "created", "deleted"]);
 export function adminAuditLoader({ request, context, params }: LoaderFunctionArgs) {
   return withManagedOrganization(request, context, params, { area: "dashboard", capability: "read:organization" }, (m) => {
     if (!mayReadAdminAudit(m.viewer)) throw new Response("Forbidden", { status: 403 });
@@ -119,7 +121,6 @@ export function AdminAudit() {
                 <th>{t("audit.columns.person")}</th>
                 <th>{t("audit.columns.group")}</th>
                 <th>{t("audit.columns.via")}</th>
-                <th>{t("audit.columns.from")}</th>
               </tr>
             </thead>
             <tbody>
@@ -138,14 +139,24 @@ export function AdminAudit() {
                     {e.detail ? (
                       <>
                         <br />
-                        <small className="hint">{e.action === "role_changed" ? t(`users.roles.${e.detail}`) : e.detail}</small>
+                        <small className="hint">{ROLE_DETAIL.has(e.action) ? t(`users.roles.${e.detail}`) : e.detail}</small>
                       </>
                     ) : null}
                   </td>
                   <td>{e.subject === "course" ? t("audit.subject.courseNamed", { title: e.person }) : e.person}</td>
                   <td>{e.group ?? "—"}</td>
-                  <td>{e.via === "api" && e.token && e.actor ? t("audit.token", { name: e.token }) : t(`audit.via.${e.via}`)}</td>
-                  <td>{e.address ?? "—"}</td>
+                  <td>
+                    {e.via === "api" && e.token && e.actor ? t("audit.token", { name: e.token }) : t(`audit.via.${e.via}`)}
+                    {e.address ? (
+                      <>
+                        <br />
+                        <small className="hint" data-testid="audit-address">
+                          <span className="visually-hidden">{t("audit.columns.from")}: </span>
+                          {e.address}
+                        </small>
+                      </>
+                    ) : null}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -5,7 +5,6 @@ import {
   assignmentPeoplePage,
   assignmentSummaries,
   cannotOpenOf,
-  PERSON_STATES,
   type AssignmentSummary,
   type PersonState,
 } from "~/models/assignment-reports.server";
@@ -22,6 +21,9 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { requireOrganization } from "~/utils/tenant.server";
 import { readForm, text } from "~/utils/form-data.server";
 import { parseForm } from "~/utils/form";
+import { ASSIGNMENT_PEOPLE_LIST } from "~/models/forms/assignment-people-list";
+import { isWholeList, parseListQuery } from "~/utils/list-query";
+import { dateLocaleFor } from "./analytics.server";
 
 /**
  * The assignments screens (issue 34): a course's (organization admins, in /dashboard and /admin), a group's
@@ -32,7 +34,6 @@ import { parseForm } from "~/utils/form";
  * all of it works without JavaScript. The component is app/screens/assignments.tsx.
  */
 
-const PEOPLE_PER_PAGE = 50;
 /** People named under an assignment in the list; the rest are counted, and listed on its own view. */
 const NAMED_IN_LIST = 5;
 
@@ -85,7 +86,7 @@ function positive(value: string | null) {
 
 /**
  * What every assignments screen shows: the list, and — by the address, so it works without JavaScript —
- * one assignment's people (`?assignment=`, with `state` and `page`) or the confirmation to remove one
+ * one assignment's people (`?assignment=`, with the list's parameters: app/models/forms/assignment-people-list.ts) or the confirmation to remove one
  * (`?remove=`).
  */
 function screenData(db: TenantConn, viewer: Viewer, request: Request, scope: Scope) {
@@ -100,10 +101,9 @@ function screenData(db: TenantConn, viewer: Viewer, request: Request, scope: Sco
 
   const shownId = positive(url.searchParams.get("assignment"));
   const shown = rows.find((r) => r.id === shownId) ?? null;
-  const stateParam = url.searchParams.get("state");
-  const state = (PERSON_STATES as readonly string[]).includes(stateParam ?? "") ? (stateParam as PersonState) : undefined;
-  const page = Math.min(100_000, positive(url.searchParams.get("page")) ?? 1);
-  const people = shown ? assignmentPeoplePage(db, viewer, shown.id, { page, perPage: PEOPLE_PER_PAGE, state }) : null;
+  const { query, errors } = parseListQuery(url, ASSIGNMENT_PEOPLE_LIST);
+  const state = query.filters.state as PersonState | undefined;
+  const people = shown ? assignmentPeoplePage(db, viewer, shown.id, { ...query, state }) : null;
   const course = shown ? courseOf(shown.courseId) : undefined;
   const blocked = shown && course ? cannotOpenOf(db, viewer, shown.id) : [];
 
@@ -115,8 +115,11 @@ function screenData(db: TenantConn, viewer: Viewer, request: Request, scope: Sco
         ? {
             assignment: shown,
             state: state ?? null,
-            page,
-            pages: Math.max(1, Math.ceil(people.total / PEOPLE_PER_PAGE)),
+            query: { ...query, page: people.page },
+            errors,
+            page: { page: people.page, pages: people.pages, total: people.total, perPage: query.perPage },
+            filtered: !isWholeList(query, ASSIGNMENT_PEOPLE_LIST),
+            locale: dateLocaleFor(viewer),
             total: people.total,
             counts: people.counts,
             people: people.items.map((p) => ({

@@ -6,6 +6,9 @@ import { controlProps, ErrorList, FormErrors, useZodForm } from "~/components/fo
 import { StateBadge } from "~/components/assignment-state";
 import { Heading } from "~/components/heading";
 import { assignCourseFormSchema, assignFormSchema, MAX_DUE_DAYS } from "~/models/forms/assignments";
+import { ASSIGNMENT_PEOPLE_LIST, PERSON_STATES } from "~/models/forms/assignment-people-list";
+import { ListControls, ListPager } from "~/components/list/list-controls";
+import { listSearch } from "~/utils/list-query";
 import type { AssignReply, AssignmentRow, courseAssignmentsLoader, myGroupAssignmentsLoader } from "./assignments.server";
 
 /**
@@ -19,7 +22,7 @@ type Data = SerializeFrom<CourseData | GroupData>;
 type Row = SerializeFrom<AssignmentRow>;
 type Reason = Row["cannotOpen"]["named"][number]["reason"];
 
-const STATES = ["not_started", "in_progress", "overdue", "done", "left"] as const;
+const STATES = PERSON_STATES;
 
 export function Assignments() {
   const { t } = useTranslation();
@@ -176,11 +179,11 @@ function People({ data }: { data: Data }) {
   const { t } = useTranslation();
   const selected = data.selected!;
   const row = selected.assignment;
-  const at = (state: string | null, page = 1) => {
-    const query = new URLSearchParams({ assignment: String(row.id) });
-    if (state) query.set("state", state);
-    if (page > 1) query.set("page", String(page));
-    return `?${query}#people`;
+  // The list's addresses keep the assignment shown (app/models/forms/assignment-people-list.ts).
+  const here = `?assignment=${row.id}`;
+  const at = (change: Partial<typeof selected.query>, filters = selected.query.filters) => {
+    const rest = listSearch({ ...selected.query, filters }, ASSIGNMENT_PEOPLE_LIST, change).slice(1);
+    return `${here}${rest ? `&${rest}` : ""}#people`;
   };
   return (
     <section className="panel assignment-people" id="people" aria-labelledby="people-title" data-testid="assignment-people">
@@ -206,17 +209,37 @@ function People({ data }: { data: Data }) {
         </div>
       ) : null}
       <nav className="state-filter" aria-label={t("assigning.people.filter")}>
-        <Link to={at(null)} aria-current={selected.state === null ? "page" : undefined}>
+        <Link to={at({ page: 1 }, {})} aria-current={selected.state === null ? "page" : undefined}>
           {t("assigning.people.all")} <span className="count">{STATES.reduce((sum, s) => sum + selected.counts[s], 0)}</span>
         </Link>
         {STATES.map((state) => (
-          <Link key={state} to={at(state)} aria-current={selected.state === state ? "page" : undefined} data-state={state}>
+          <Link key={state} to={at({ page: 1 }, { state })} aria-current={selected.state === state ? "page" : undefined} data-state={state}>
             {t(`assigning.state.${state}`)} <span className="count">{selected.counts[state]}</span>
           </Link>
         ))}
       </nav>
+      <ListControls
+        id="assignment-people-list"
+        label={t("peopleLists.assignment.label")}
+        searchLabel={t("peopleLists.search")}
+        query={selected.query}
+        filters={[
+          {
+            name: "state",
+            label: t("assigning.columns.state"),
+            any: t("assigning.people.all"),
+            options: STATES.map((s) => ({ value: s, label: t(`assigning.state.${s}`) })),
+          },
+        ]}
+        sorts={ASSIGNMENT_PEOPLE_LIST.sorts.map((s) => ({ value: s, label: t(`peopleLists.assignment.sorts.${s}`) }))}
+        errors={selected.errors}
+        clear={`${here}#people`}
+        hidden={{ assignment: String(row.id) }}
+      />
       {selected.people.length === 0 ? (
-        <p className="empty-state">{t("assigning.people.empty")}</p>
+        selected.filtered ? null : (
+          <p className="empty-state">{t("assigning.people.empty")}</p>
+        )
       ) : (
         <div className="assignments-scroll">
           <table className="table" data-testid="people">
@@ -249,12 +272,14 @@ function People({ data }: { data: Data }) {
           </table>
         </div>
       )}
-      {selected.pages > 1 ? (
-        <nav className="pager" aria-label={t("assigning.people.pages")}>
-          {selected.page > 1 ? <Link to={at(selected.state, selected.page - 1)}>{t("assigning.people.previous")}</Link> : null}
-          <span>{t("assigning.people.page", { page: selected.page, pages: selected.pages })}</span>
-          {selected.page < selected.pages ? <Link to={at(selected.state, selected.page + 1)}>{t("assigning.people.next")}</Link> : null}
-        </nav>
+      {selected.total > 0 || selected.filtered ? (
+        <ListPager
+          {...selected.page}
+          shown={selected.people.length}
+          locale={selected.locale}
+          link={(n) => at({ page: n })}
+          label={t("assigning.people.pages")}
+        />
       ) : null}
     </section>
   );

@@ -105,7 +105,7 @@ export async function myGroupLoader({ request, context, params }: LoaderFunction
   return {
     group: { id: group.id, name: group.name, description: group.description },
     courses: groupCourseList(db, group.id).map((c) => ({ id: c.id, title: c.title })),
-    members: membersPage(db, group.id, request),
+    members: membersPage(db, viewer, group.id, request, `/groups/${group.id}`),
   };
 }
 

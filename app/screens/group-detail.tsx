@@ -8,7 +8,10 @@ import { GroupMembers } from "~/components/group-members";
 import { addRule, describeRules, removeRule } from "~/models/group-rules.server";
 import { attachCourses, coursesNotInGroup, detachCourse, groupCourseList } from "~/models/group-courses.server";
 import { listGroups, saveGroup } from "~/models/group.server";
-import { listMembers } from "~/models/group-members.server";
+import { groupMemberList } from "~/models/group-member-list.server";
+import { GROUP_MEMBER_LIST } from "~/models/forms/group-member-list";
+import { isWholeList, parseListQuery } from "~/utils/list-query";
+import { dateLocaleFor } from "./analytics.server";
 import { recomputeGroup } from "~/models/group-rule-members.server";
 import { addToGroupByEmail, changeGroupAdmin, removeFromGroup } from "~/models/group-membership.server";
 import type { Viewer } from "~/access/viewer";
@@ -23,13 +26,29 @@ import { withManagedOrganization, type Area } from "~/kernel/manage.server";
 import { groupFormDefaults, groupFrom, groupsBase, GroupFields, imageChoices } from "./groups";
 
 /** A group's page (docs/product.md §2 groups/{groupId}): its fields, rules, courses, members and admins. */
-const PER_PAGE = 50;
 const PERSON_FIELDS = GROUP_RULE_FIELDS.filter((f) => f !== "completed_course" && f !== "member_of_group");
 
-export function membersPage(db: TenantConn, groupId: number, request: Request) {
-  const page = Math.min(100_000, Math.max(1, Number(new URL(request.url).searchParams.get("page")) || 1));
-  const members = listMembers(db, groupId, { page, perPage: PER_PAGE });
-  return { ...members, page, pages: Math.max(1, Math.ceil(members.total / PER_PAGE)) };
+/**
+ * The group's members as a list (issue 50; app/models/group-member-list.server.ts), searched, filtered, sorted and
+ * paged from the page's address; `base` is the group's page. Shared with the group admin's screen.
+ */
+export function membersPage(db: TenantConn, viewer: Viewer, groupId: number, request: Request, base: string) {
+  const { query, errors } = parseListQuery(new URL(request.url), GROUP_MEMBER_LIST);
+  const list = groupMemberList(db, groupId, query);
+  return {
+    items: list.rows,
+    total: list.total,
+    courseTotal: list.courseTotal,
+    lessonTotal: list.lessonTotal,
+    page: list.page,
+    pages: list.pages,
+    perPage: list.perPage,
+    base,
+    query: { ...query, page: list.page },
+    errors,
+    filtered: !isWholeList(query, GROUP_MEMBER_LIST),
+    locale: dateLocaleFor(viewer),
+  };
 }
 
 /**
@@ -86,7 +105,7 @@ export function groupLoader(area: Area) {
         otherGroups: listGroups(m.db, m.viewer)
           .filter((g) => g.id !== group.id)
           .map((g) => ({ id: g.id, name: g.name })),
-        members: membersPage(m.db, group.id, request),
+        members: membersPage(m.db, m.viewer, group.id, request, `${groupsBase(m)}/${group.id}`),
       };
     });
 }

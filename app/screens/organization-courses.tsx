@@ -180,6 +180,10 @@ export function EditCourse() {
         <Link to={`${data.base}/${course.id}/assignments`} className="button" data-testid="course-assignments">
           {t("assigning.link")}
         </Link>
+        {/* The course's learners and their progress (issue 50): app/screens/course-learners.tsx. */}
+        <Link to={`${data.base}/${course.id}/learners`} className="button" data-testid="course-learners">
+          {t("peopleLists.learners.link")}
+        </Link>
         <Form method="post" className="inline-form">
           <button
             type="submit"

@@ -1,11 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import {
-  createXapiCredential,
-  DEFAULT_CREDENTIAL_DAYS,
-  listXapiCredentials,
-  MAX_CREDENTIAL_DAYS,
-  revokeXapiCredential,
-} from "~/models/xapi/credentials.server";
+import { createXapiCredential, DEFAULT_CREDENTIAL_DAYS, MAX_CREDENTIAL_DAYS, revokeXapiCredential } from "~/models/xapi/credentials.server";
+import { lrsCredentialList } from "~/models/xapi/credential-list.server";
+import { LRS_CREDENTIAL_LIST } from "~/models/forms/lrs-credential-list";
+import { isWholeList, listSearch, parseListQuery } from "~/utils/list-query";
+import { dateLocaleFor } from "./analytics.server";
 import { xapiCredentialFormSchema } from "~/models/forms/xapi-credentials";
 import { organizationHost } from "~/models/organization.server";
 import { parseForm } from "~/utils/form";
@@ -16,8 +14,9 @@ import { xapiCredentialLacks } from "~/access/xapi";
 
 /**
  * The organization's Learning Record Store (issue 47; docs/decisions/043-learning-record-store.md): its address,
- * its credentials (listed with their last use; made with a name, a scope, a version and a lifetime, the secret
- * shown once; revoked), and a way to its statements.
+ * its credentials (listed with their last use, searched, filtered, sorted and paged from the address as every
+ * management list is (issue 50); made with a name, a scope, a version and a lifetime, the secret shown once;
+ * revoked), and a way to its statements.
  */
 const createSchema = xapiCredentialFormSchema(MAX_CREDENTIAL_DAYS, DEFAULT_CREDENTIAL_DAYS);
 
@@ -30,22 +29,23 @@ function endpointOf(request: Request, { area, organization }: Managed, platformD
 
 export function lrsLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
-    withManagedOrganization(request, context, params, { area, capability: "manage:xapi" }, (managed) => ({
-      endpoint: endpointOf(request, managed, context.platform.config.PLATFORM_DOMAIN),
-      base: managed.base,
-      credentials: listXapiCredentials(managed.db).map((c) => ({
-        id: c.id,
-        name: c.name,
-        key: c.key,
-        scope: c.scope,
-        version: c.version,
-        expiresAt: c.expiresAt.toISOString(),
-        revokedAt: c.revokedAt?.toISOString() ?? null,
-        lastUsedAt: c.lastUsedAt?.toISOString() ?? null,
-      })),
-      maxDays: MAX_CREDENTIAL_DAYS,
-      defaultDays: DEFAULT_CREDENTIAL_DAYS,
-    }));
+    withManagedOrganization(request, context, params, { area, capability: "manage:xapi" }, (managed) => {
+      const { query, errors } = parseListQuery(new URL(request.url), LRS_CREDENTIAL_LIST);
+      const list = lrsCredentialList(managed.db, query);
+      return {
+        endpoint: endpointOf(request, managed, context.platform.config.PLATFORM_DOMAIN),
+        base: managed.base,
+        list: `${managed.base}/lrs`,
+        query: { ...query, page: list.page },
+        errors,
+        page: { page: list.page, pages: list.pages, total: list.total, perPage: list.perPage },
+        filtered: !isWholeList(query, LRS_CREDENTIAL_LIST),
+        locale: dateLocaleFor(managed.viewer),
+        credentials: list.rows,
+        maxDays: MAX_CREDENTIAL_DAYS,
+        defaultDays: DEFAULT_CREDENTIAL_DAYS,
+      };
+    });
 }
 
 export function lrsAction(area: Area) {
@@ -54,7 +54,9 @@ export function lrsAction(area: Area) {
       const formData = await readForm(request, context);
       if (formData.get("intent") === "revoke") {
         revokeXapiCredential(db, Number(formData.get("id")));
-        return redirectWithFlash(`${base}/lrs`, "lrs.flash.revoked");
+        // Back to the view the credential was revoked from (its search, filters, sort and page).
+        const { query } = parseListQuery(new URL(request.url), LRS_CREDENTIAL_LIST);
+        return redirectWithFlash(`${base}/lrs${listSearch(query, LRS_CREDENTIAL_LIST)}`, "lrs.flash.revoked");
       }
       const submission = parseForm(formData, createSchema);
       if (submission.status !== "success") return json({ made: null, result: submission.reply() }, { status: 400 });

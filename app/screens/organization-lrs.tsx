@@ -4,6 +4,9 @@ import { useTranslation } from "~/utils/translate";
 import { FormMessage, useZodForm } from "~/components/form";
 import { xapiCredentialFormSchema, XAPI_FORM_SCOPES, XAPI_FORM_VERSIONS } from "~/models/forms/xapi-credentials";
 import { formatDate } from "~/utils/dates";
+import { ListControls, ListPager } from "~/components/list/list-controls";
+import { LRS_CREDENTIAL_LIST } from "~/models/forms/lrs-credential-list";
+import { listSearch } from "~/utils/list-query";
 import type { lrsLoader } from "./organization-lrs.server";
 
 /** The LRS screen: its address and credentials; the loader and action (server-only) are in organization-lrs.server.ts. */
@@ -12,7 +15,8 @@ type Loaded = ReturnType<ReturnType<typeof lrsLoader>> extends Promise<infer T> 
 
 export function LrsScreen() {
   const { t } = useTranslation();
-  const { endpoint, base, credentials, maxDays, defaultDays } = useLoaderData<Loaded>();
+  const data = useLoaderData<Loaded>();
+  const { endpoint, base, maxDays, defaultDays } = data;
   const result = useActionData<{ made: { key: string; secret: string } | null; result: SubmissionResult<string[]> }>();
   const [form, fields] = useZodForm({
     schema: xapiCredentialFormSchema(maxDays, defaultDays),
@@ -49,7 +53,11 @@ export function LrsScreen() {
         </div>
       ) : null}
       <h3>{t("lrs.credentials.title")}</h3>
-      <CredentialsTable credentials={credentials} />
+      {data.page.total === 0 && !data.filtered ? (
+        <p className="empty-state">{t("lrs.credentials.empty")}</p>
+      ) : (
+        <CredentialsList data={data} />
+      )}
       <Form method="post" className="panel" {...getFormProps(form)}>
         <h3>{t("lrs.credentials.create")}</h3>
         <FormMessage>{errors.length ? errors.map((e) => t(e, { max: maxDays })).join(" ") : null}</FormMessage>
@@ -117,49 +125,93 @@ export function LrsScreen() {
   );
 }
 
-function CredentialsTable({ credentials }: { credentials: Loaded["credentials"] }) {
+/** The credentials list (issue 50): its controls, one page of credentials with a revoke button on the live ones, its pager. */
+function CredentialsList({ data }: { data: Loaded }) {
   const { t } = useTranslation();
-  return credentials.length === 0 ? (
-    <p className="empty-state">{t("lrs.credentials.empty")}</p>
-  ) : (
-    <table className="table" data-testid="lrs-credentials">
-      <thead>
-        <tr>
-          <th>{t("lrs.credentials.name")}</th>
-          <th>{t("lrs.credentials.key")}</th>
-          <th>{t("lrs.credentials.scope")}</th>
-          <th>{t("lrs.credentials.version")}</th>
-          <th>{t("lrs.credentials.expires")}</th>
-          <th>{t("lrs.credentials.lastUsed")}</th>
-          <th>
-            <span className="visually-hidden">{t("lrs.credentials.actions")}</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {credentials.map((c) => (
-          <tr key={c.id}>
-            <td>{c.name}</td>
-            <td>
-              <code>{c.key}</code>
-            </td>
-            <td>{t(`lrs.scopes.${c.scope}`)}</td>
-            <td>{c.version}</td>
-            <td>{c.revokedAt ? t("lrs.credentials.revoked") : formatDate(c.expiresAt)}</td>
-            <td>{c.lastUsedAt ? formatDate(c.lastUsedAt) : t("lrs.credentials.never")}</td>
-            <td>
-              {c.revokedAt ? null : (
-                <Form method="post">
-                  <input type="hidden" name="id" value={c.id} />
-                  <button type="submit" name="intent" value="revoke" className="danger">
-                    {t("lrs.credentials.revoke")}
-                  </button>
-                </Form>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+  const pick = (name: string, values: readonly string[], label: (v: string) => string) => ({
+    name,
+    label: t(name === "state" ? "platformLists.state" : `lrs.credentials.${name}`),
+    any: t(`platformLists.lrs.any.${name}`),
+    options: values.map((value) => ({ value, label: label(value) })),
+  });
+  const date = (iso: string) => formatDate(iso, { locale: data.locale });
+  return (
+    <>
+      <ListControls
+        id="lrs-list"
+        label={t("platformLists.lrs.label")}
+        searchLabel={t("platformLists.lrs.search")}
+        query={data.query}
+        filters={[
+          pick("state", ["active", "revoked", "expired"], (v) => t(`platformLists.states.${v}`)),
+          pick("scope", XAPI_FORM_SCOPES, (v) => t(`lrs.scopes.${v}`)),
+          pick("version", XAPI_FORM_VERSIONS, (v) => v),
+        ]}
+        sorts={LRS_CREDENTIAL_LIST.sorts.map((s) => ({ value: s, label: t(`platformLists.sorts.${s}`) }))}
+        errors={data.errors}
+        clear={data.list}
+      />
+      {data.credentials.length > 0 && (
+        <div className="table-scroll">
+          <table className="table" data-testid="lrs-credentials">
+            <thead>
+              <tr>
+                <th>{t("lrs.credentials.name")}</th>
+                <th>{t("lrs.credentials.key")}</th>
+                <th>{t("lrs.credentials.scope")}</th>
+                <th>{t("lrs.credentials.version")}</th>
+                <th>{t("platformLists.sorts.created")}</th>
+                <th>{t("lrs.credentials.expires")}</th>
+                <th>{t("lrs.credentials.lastUsed")}</th>
+                <th>
+                  <span className="visually-hidden">{t("lrs.credentials.actions")}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.credentials.map((c) => (
+                <tr key={c.id} data-credential={c.name}>
+                  <td>{c.name}</td>
+                  <td>
+                    <code>{c.key}</code>
+                  </td>
+                  <td>{t(`lrs.scopes.${c.scope}`)}</td>
+                  <td>{c.version}</td>
+                  <td>{date(c.createdAt)}</td>
+                  <td>
+                    {c.revokedAt ? (
+                      <span className="badge">{t("lrs.credentials.revoked")}</span>
+                    ) : (
+                      <>
+                        {date(c.expiresAt)}
+                        {c.expired ? <span className="badge">{t("platformLists.states.expired")}</span> : null}
+                      </>
+                    )}
+                  </td>
+                  <td>{c.lastUsedAt ? date(c.lastUsedAt) : t("lrs.credentials.never")}</td>
+                  <td>
+                    {c.revokedAt || c.expired ? null : (
+                      <Form method="post">
+                        <input type="hidden" name="id" value={c.id} />
+                        <button type="submit" name="intent" value="revoke" className="danger">
+                          {t("lrs.credentials.revoke")}
+                        </button>
+                      </Form>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ListPager
+        {...data.page}
+        shown={data.credentials.length}
+        locale={data.locale}
+        link={(n) => `${data.list}${listSearch(data.query, LRS_CREDENTIAL_LIST, { page: n })}`}
+        label={t("lists.pages")}
+      />
+    </>
   );
 }

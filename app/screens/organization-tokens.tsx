@@ -3,16 +3,21 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/utils/translate";
 import { FormMessage, useZodForm } from "~/components/form";
 import { tokenFormSchema } from "~/models/forms/tokens";
-import { CAPABILITY_GROUPS } from "~/utils/capabilities";
+import { CAPABILITIES, CAPABILITY_GROUPS } from "~/utils/capabilities";
 import { formatDate } from "~/utils/dates";
+import { ListControls, ListPager } from "~/components/list/list-controls";
+import { TOKEN_LIST } from "~/models/forms/token-list";
+import { listSearch } from "~/utils/list-query";
 import type { tokensLoader } from "./organization-tokens.server";
 
 /** The API tokens screen; its loader and action (server-only) are in organization-tokens.server.ts. */
 
+type Loaded = ReturnType<ReturnType<typeof tokensLoader>> extends Promise<infer T> ? T : never;
+
 export function TokensScreen() {
   const { t } = useTranslation();
-  const { tokens, maxDays, defaultDays } =
-    useLoaderData<ReturnType<ReturnType<typeof tokensLoader>> extends Promise<infer T> ? T : never>();
+  const data = useLoaderData<Loaded>();
+  const { maxDays, defaultDays } = data;
   const result = useActionData<{ token: string | null; result: SubmissionResult<string[]> }>();
   const [form, fields] = useZodForm({
     schema: tokenFormSchema(maxDays, defaultDays),
@@ -34,41 +39,7 @@ export function TokensScreen() {
           </code>
         </div>
       ) : null}
-      {tokens.length === 0 ? (
-        <p className="empty-state">{t("tokens.empty")}</p>
-      ) : (
-        <table className="table" data-testid="tokens">
-          <thead>
-            <tr>
-              <th>{t("tokens.name")}</th>
-              <th>{t("tokens.capabilities")}</th>
-              <th>{t("tokens.expires")}</th>
-              <th>{t("tokens.lastUsed")}</th>
-              <th>
-                <span className="visually-hidden">{t("tokens.actions")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.map((token) => (
-              <tr key={token.id}>
-                <td>{token.name}</td>
-                <td>{token.capabilities.join(", ")}</td>
-                <td>{formatDate(token.expires_at)}</td>
-                <td>{token.last_used_at ? formatDate(token.last_used_at) : t("tokens.never")}</td>
-                <td>
-                  <Form method="post">
-                    <input type="hidden" name="id" value={token.id} />
-                    <button type="submit" name="intent" value="revoke" className="danger">
-                      {t("tokens.revoke")}
-                    </button>
-                  </Form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {data.page.total === 0 && !data.filtered ? <p className="empty-state">{t("tokens.empty")}</p> : <TokensList data={data} />}
       <Form method="post" className="panel" {...getFormProps(form)}>
         <h3>{t("tokens.create")}</h3>
         <FormMessage>{errors.length ? errors.map((e) => t(e, { capabilities: "", max: maxDays })).join(" ") : null}</FormMessage>
@@ -122,5 +93,84 @@ export function TokensScreen() {
         </button>
       </Form>
     </section>
+  );
+}
+
+/** The tokens list (issue 50): its controls, one page of tokens with a revoke button each, and its pager. */
+function TokensList({ data }: { data: Loaded }) {
+  const { t } = useTranslation();
+  const pick = (name: string, values: readonly string[], label: (v: string) => string) => ({
+    name,
+    label: t(`platformLists.tokens.${name}`),
+    any: t(`platformLists.tokens.any.${name}`),
+    options: values.map((value) => ({ value, label: label(value) })),
+  });
+  const date = (iso: string) => formatDate(iso, { locale: data.locale });
+  return (
+    <>
+      <ListControls
+        id="tokens-list"
+        label={t("platformLists.tokens.label")}
+        searchLabel={t("tokens.name")}
+        query={data.query}
+        filters={[
+          pick("state", ["active", "expired"], (v) => t(`platformLists.states.${v}`)),
+          pick("capability", CAPABILITIES, (v) => `${t(`capabilities.${v}`)} (${v})`),
+          pick("owner", ["organization", "person"], (v) => t(`platformLists.tokens.owners.${v}`)),
+        ]}
+        sorts={TOKEN_LIST.sorts.map((s) => ({ value: s, label: t(`platformLists.sorts.${s}`) }))}
+        errors={data.errors}
+        clear={data.list}
+      />
+      {data.tokens.length > 0 && (
+        <div className="table-scroll">
+          <table className="table" data-testid="tokens">
+            <thead>
+              <tr>
+                <th>{t("tokens.name")}</th>
+                <th>{t("tokens.capabilities")}</th>
+                <th>{t("platformLists.tokens.owner")}</th>
+                <th>{t("platformLists.sorts.created")}</th>
+                <th>{t("tokens.expires")}</th>
+                <th>{t("tokens.lastUsed")}</th>
+                <th>
+                  <span className="visually-hidden">{t("tokens.actions")}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.tokens.map((token) => (
+                <tr key={token.id} data-token={token.name}>
+                  <td>{token.name}</td>
+                  <td>{token.capabilities.join(", ")}</td>
+                  <td>{token.madeBy ?? t("platformLists.tokens.owners.organization")}</td>
+                  <td>{date(token.createdAt)}</td>
+                  <td>
+                    {date(token.expiresAt)}
+                    {token.expired ? <span className="badge">{t("platformLists.states.expired")}</span> : null}
+                  </td>
+                  <td>{token.lastUsedAt ? date(token.lastUsedAt) : t("tokens.never")}</td>
+                  <td>
+                    <Form method="post">
+                      <input type="hidden" name="id" value={token.id} />
+                      <button type="submit" name="intent" value="revoke" className="danger">
+                        {t("tokens.revoke")}
+                      </button>
+                    </Form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ListPager
+        {...data.page}
+        shown={data.tokens.length}
+        locale={data.locale}
+        link={(n) => `${data.list}${listSearch(data.query, TOKEN_LIST, { page: n })}`}
+        label={t("lists.pages")}
+      />
+    </>
   );
 }

@@ -9,8 +9,8 @@ import { ASSIGNABLE_ROLES, userFormSchema } from "~/models/forms/users";
 import { organizationRealm } from "~/models/auth/realm.server";
 import { revokeSessionsOf } from "~/models/auth/session.server";
 import { inviteUser } from "~/models/provision.server";
-import { deleteUser, editUser, getUser, setUserDisabled } from "~/models/user.server";
-import { recordAudit } from "~/models/admin-audit.server";
+import { getUser } from "~/models/user.server";
+import { deleteUserAudited, editUserAudited, setUserDisabledAudited } from "~/models/user-audited.server";
 import { userList, userListGroups } from "~/models/user-list.server";
 import { SEEN, USER_LIST } from "~/models/forms/user-list";
 import { formatDate } from "~/utils/dates";
@@ -36,6 +36,12 @@ export interface UsersMount {
   usersBase: (managed: Managed) => string;
 }
 
+/** The CSV of the people the list's search and filters match. */
+function exportOf(query: { q: string; filters: Record<string, string | undefined> }) {
+  const search = new URLSearchParams(Object.entries({ q: query.q, ...query.filters }).filter((e): e is [string, string] => Boolean(e[1])));
+  return `/api/users/export${search.size ? `?${search}` : ""}`;
+}
+
 /** The people list (issue 50): searched, filtered, sorted and paged from its address (app/utils/list-query.ts). */
 export function usersListLoader(mount: UsersMount) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
@@ -44,7 +50,8 @@ export function usersListLoader(mount: UsersMount) {
       const list = userList(managed.db, query);
       return {
         base: mount.usersBase(managed),
-        exportUrl: managed.area === "dashboard" ? "/api/users/export" : null,
+        // The list as it is filtered, as CSV (`GET /api/users/export` takes the same search and filters).
+        exportUrl: managed.area === "dashboard" ? exportOf(query) : null,
         dashboard: managed.area === "dashboard", // groups and import (issue 14): CSV import and settings live there
         query: { ...query, page: list.page },
         errors,
@@ -59,7 +66,7 @@ export function usersListLoader(mount: UsersMount) {
           role: u.role,
           disabled: u.disabledAt !== null,
           // Written out by the server, in the viewer's language (app/utils/dates.ts).
-          lastActive: lastActive === null ? null : formatDate(lastActive * 1000, { locale: dateLocaleFor(managed.viewer) }),
+          lastActive: lastActive === null ? null : formatDate(lastActive, { locale: dateLocaleFor(managed.viewer) }),
         })),
       };
     });
@@ -248,7 +255,10 @@ export function createUserAction(mount: UsersMount) {
     withManagedOrganization(request, context, params, { area: mount.area, capability: "write:user" }, async (managed) => {
       const submission = parseForm(await readForm(request, context), userFormSchema);
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-      const added = await inviteUser(context.platform, managed.db, managed.organization, submission.value);
+      const added = await inviteUser(context.platform, managed.db, managed.organization, submission.value, {
+        viewer: managed.viewer,
+        via: "page",
+      });
       if (!added.ok) return json(submission.reply({ fieldErrors: added.fields }), { status: 400 });
       // The list newest first, so the person just added is at its top, whatever its size.
       return redirectWithFlash(`${mount.usersBase(managed)}${listSearch(NEWEST_FIRST, USER_LIST)}`, "flash.userCreated");
@@ -315,13 +325,7 @@ export function editUserAction(mount: UsersMount) {
       if (intent === "disable" || intent === "enable") {
         if (isSelf) throw new Response("Forbidden", { status: 403 });
         // In the audit when it changes something (issue 50), in the change's own transaction.
-        if ((user.disabledAt !== null) !== (intent === "disable"))
-          managed.db.transaction((tx) => {
-            setUserDisabled(tx, user.id, intent === "disable");
-            recordAudit(tx, managed.viewer, "page", [
-              { action: intent === "disable" ? "deactivated" : "reactivated", subject: { id: user.id, email: user.email } },
-            ]);
-          });
+        setUserDisabledAudited(managed.db, managed.viewer, "page", user, intent === "disable");
         if (intent === "disable") revokeSessionsOf(realm, user.id);
         return redirectWithFlash(back, "flash.userUpdated");
       }
@@ -332,13 +336,9 @@ export function editUserAction(mount: UsersMount) {
       if (isSelf) formData.set("role", user.role ?? "none"); // nobody lowers (or locks out) themselves here
       const submission = parseForm(formData, userFormSchema);
       if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-      const result = editUser(managed.db, user.id, submission.value);
+      const result = editUserAudited(managed.db, managed.viewer, "page", user, submission.value);
       if (!result) throw new Response("Not Found", { status: 404 });
       if (!result.ok) return json(submission.reply({ fieldErrors: result.fields }), { status: 400 });
-      if (result.user.role !== user.role)
-        recordAudit(managed.db, managed.viewer, "page", [
-          { action: "role_changed", subject: { id: user.id, email: result.user.email }, detail: result.user.role ?? "none" },
-        ]);
       return redirectWithFlash(mount.usersBase(managed), "flash.userUpdated");
     });
 }
@@ -396,7 +396,7 @@ export function deleteUserAction(mount: UsersMount) {
       const user = userFrom(managed, params.userId);
       if (managed.area === "dashboard" && managed.viewer.person.id === user.id) throw new Response("Forbidden", { status: 403 });
       await readForm(request, context);
-      deleteUser(managed.db, user.id);
+      deleteUserAudited(managed.db, managed.viewer, "page", user);
       return redirectWithFlash(mount.usersBase(managed), "flash.userDeleted");
     });
 }

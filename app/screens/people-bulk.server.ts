@@ -5,6 +5,7 @@ import { listVisibleCourses } from "~/models/course.server";
 import { peopleBulkSchema, peopleBulkSelectionSchema } from "~/models/forms/people-bulk";
 import { USER_LIST, userListFilters, type UserListQuery } from "~/models/forms/user-list";
 import { listGroups } from "~/models/group.server";
+import { assignablePaths } from "~/models/paths/assignments.server";
 import { getJob } from "~/models/job.server";
 import { PEOPLE_BULK_JOB, peopleBulkDetail, peopleBulkJobOf, peopleBulkView, preparePeopleBulk } from "~/models/people-bulk/job.server";
 import { existingUserIds, userListCount, userListIds } from "~/models/user-list.server";
@@ -20,9 +21,22 @@ import { readBulkSelection } from "./bulk.server";
  * /dashboard/users/bulk with the action and whom (the ticked rows, or every person the list's filters match),
  * which names how many people it reaches and asks what the action needs; its form starts a background job, whose
  * page (/dashboard/users/bulk/{job}) shows the progress and then what was done, left as it was, and refused.
+ * "Export" starts no job: its confirmation links to `GET /api/users/export` with the same people (the ticked ids, or
+ * the list's search and filters), which streams them as CSV.
  */
 const area = { area: "dashboard" as const, capability: "write:user" as const };
 export const PEOPLE = "/dashboard/users";
+
+/** The CSV of the chosen people: the ticked ids, or the list's search and filters (as the /api call reads them). */
+function exportUrl(scope: "selected" | "all", ids: number[], query: Pick<UserListQuery, "q" | "filters">) {
+  const search = new URLSearchParams();
+  if (scope === "all") {
+    if (query.q) search.set("q", query.q);
+    for (const [name, value] of Object.entries(query.filters)) if (value) search.set(name, String(value));
+  } else search.set("ids", ids.join(","));
+  const text = search.toString();
+  return `/api/users/export${text ? `?${text}` : ""}`;
+}
 
 /** The people list as it was, to go back to. */
 const listOf = (query: Pick<UserListQuery, "q" | "filters">) =>
@@ -42,7 +56,12 @@ export function peopleBulkLoader({ request, context, params }: LoaderFunctionArg
       ...selection,
       count,
       locale: dateLocaleFor(m.viewer),
+      exportUrl: selection.action === "export" ? exportUrl(selection.scope, read.ticked, query) : null,
       groups: listGroups(m.db, m.viewer).map((g) => ({ id: g.id, name: g.name })),
+      paths:
+        selection.action === "assign_path"
+          ? assignablePaths(m.db, m.viewer).map((p) => ({ id: p.id, title: p.title, draft: !p.published }))
+          : [],
       courses:
         selection.action === "assign_course"
           ? listVisibleCourses(m.db, m.viewer, { page: 1, perPage: 500 }).items.map((c) => ({
@@ -72,6 +91,7 @@ export function peopleBulkAction({ request, context, params }: ActionFunctionArg
         params: {
           groupId: v.bulkGroup,
           courseId: v.bulkCourse,
+          pathId: v.bulkPath,
           dueDate: v.bulkDue,
           role: v.bulkRole === undefined ? undefined : v.bulkRole === "none" ? null : v.bulkRole,
         },

@@ -2,7 +2,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { BulkConfirmForm, BulkDetail, BulkJobOutcome, bulkJobMeta, BulkRefused, BulkStart, BulkTick } from "~/components/bulk/bulk-parts";
 import { ErrorList } from "~/components/form";
 import { Heading } from "~/components/heading";
-import { PEOPLE_BULK_ACTIONS } from "~/models/forms/people-bulk";
+import { PEOPLE_BULK_CHOICES } from "~/models/forms/people-bulk";
 import { useTranslation } from "~/utils/translate";
 import type { peopleBulkJobLoader, peopleBulkLoader } from "./people-bulk.server";
 
@@ -20,7 +20,7 @@ export function PeopleBulkStart({ total, filters, locale }: { total: number; fil
       formId={PEOPLE_BULK_FORM}
       action="/dashboard/users/bulk"
       prefix="bulk"
-      actions={PEOPLE_BULK_ACTIONS}
+      actions={PEOPLE_BULK_CHOICES}
       total={total}
       filters={filters}
       locale={locale}
@@ -54,19 +54,23 @@ function ActionFields({ data, reply }: { data: Extract<Loaded, { ok: true }>; re
         <ErrorList errors={errors("bulkGroup")} />
       </div>
     );
-  if (data.action === "assign_course")
+  if (data.action === "assign_course" || data.action === "assign_path") {
+    const [name, label, choices] =
+      data.action === "assign_course"
+        ? (["bulkCourse", t("bulk.course"), data.courses] as const)
+        : (["bulkPath", t("bulkMore.path"), data.paths] as const);
     return (
       <>
         <div className="field">
-          <label htmlFor="bulk-course">{t("bulk.course")}</label>
-          <select id="bulk-course" name="bulkCourse" data-testid="bulk-course">
-            {data.courses.map((c) => (
+          <label htmlFor="bulk-choice">{label}</label>
+          <select id="bulk-choice" name={name} data-testid={data.action === "assign_course" ? "bulk-course" : "bulk-path"}>
+            {choices.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.draft ? `${c.title} (${t("bulk.draft")})` : c.title}
               </option>
             ))}
           </select>
-          <ErrorList errors={errors("bulkCourse")} />
+          <ErrorList errors={errors(name)} />
         </div>
         <div className="field">
           <label htmlFor="bulk-due">{t("bulk.due")}</label>
@@ -75,6 +79,8 @@ function ActionFields({ data, reply }: { data: Extract<Loaded, { ok: true }>; re
         </div>
       </>
     );
+  }
+  if (data.action === "resend_invitation") return <p className="hint">{t("bulkMore.invitationHint")}</p>;
   if (data.action === "change_role")
     return (
       <div className="field">
@@ -99,10 +105,27 @@ export function PeopleBulk() {
   const reply = useActionData<Reply & { error?: Record<string, string[] | null> }>();
   if (!data.ok) return <BulkRefused title={t("bulk.title")} error={data.error} back={data.back} backLabel={t("bulk.back")} />;
   const n = new Intl.NumberFormat(data.locale).format(data.count);
+  const reach = t(data.scope === "all" ? "bulk.reachAll" : "bulk.reachTicked", { count: data.count, n });
+  if (data.exportUrl)
+    return (
+      <section data-testid="bulk-confirm">
+        <Heading>{t("bulk.actions.export")}</Heading>
+        <div className="panel">
+          <p data-testid="bulk-count">{reach}</p>
+          <p className="hint">{t("bulkMore.exportHint")}</p>
+          {data.count > 0 ? (
+            <a href={data.exportUrl} className="button primary" download data-testid="bulk-export">
+              {t("bulkMore.download", { count: data.count, n })}
+            </a>
+          ) : null}{" "}
+          <Link to={data.back}>{t("confirm.cancel")}</Link>
+        </div>
+      </section>
+    );
   return (
     <BulkConfirmForm
       heading={t(`bulk.actions.${data.action}`)}
-      reach={t(data.scope === "all" ? "bulk.reachAll" : "bulk.reachTicked", { count: data.count, n })}
+      reach={reach}
       apply={t("bulk.apply", { count: data.count, n })}
       selection={data}
       formErrors={reply?.error?.[""] ?? null}
@@ -129,6 +152,7 @@ export function PeopleBulkJob() {
         <dl className="bulk-detail">
           {detail.group ? <BulkDetail term={t("bulk.group")} value={detail.group} /> : null}
           {detail.course ? <BulkDetail term={t("bulk.course")} value={detail.course} /> : null}
+          {detail.path ? <BulkDetail term={t("bulkMore.path")} value={detail.path} /> : null}
           {detail.due ? <BulkDetail term={t("bulk.due")} value={detail.due} /> : null}
           {detail.role ? <BulkDetail term={t("bulk.role")} value={t(`users.roles.${detail.role}`)} /> : null}
         </dl>

@@ -22,6 +22,12 @@ import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
 import { withManagedOrganization } from "~/kernel/manage.server";
 import { Heading } from "~/components/heading";
+import { PastImports } from "./user-import-list";
+import { importList } from "~/models/user-import-list.server";
+import { IMPORT_LIST } from "~/models/forms/import-list";
+import { isWholeList, parseListQuery } from "~/utils/list-query";
+import { formatDate } from "~/utils/dates";
+import { dateLocaleFor } from "./analytics.server";
 import { readForm } from "~/utils/form-data.server";
 
 /**
@@ -55,6 +61,21 @@ export function ProblemList({ problems }: { problems: ImportProblem[] }) {
   );
 }
 
+/** The organization's past imports under the form (issue 50): a list searched, filtered, sorted and paged from the address. */
+function pastImports(db: Parameters<typeof importList>[0], request: Request, locale: string) {
+  const { query, errors } = parseListQuery(new URL(request.url), IMPORT_LIST);
+  const list = importList(db, query);
+  return {
+    base: BASE,
+    query: { ...query, page: list.page },
+    errors,
+    page: { page: list.page, pages: list.pages, total: list.total, perPage: list.perPage },
+    filtered: !isWholeList(query, IMPORT_LIST),
+    locale,
+    rows: list.rows.map((r) => ({ ...r, createdAt: formatDate(r.createdAt, { locale, timeStyle: "short" }) })),
+  };
+}
+
 export function importLoader({ request, context, params }: LoaderFunctionArgs) {
   return withManagedOrganization(request, context, params, area, (m) => {
     const settings = getUserSettings(m.db);
@@ -62,6 +83,7 @@ export function importLoader({ request, context, params }: LoaderFunctionArgs) {
       groups: listGroups(m.db, m.viewer).map((g) => ({ id: g.id, name: g.name })),
       inviteImported: settings.inviteImported,
       groupId: new URL(request.url).searchParams.get("group") ?? "",
+      imports: pastImports(m.db, request, dateLocaleFor(m.viewer)),
     };
   });
 }
@@ -143,6 +165,7 @@ export function ImportUpload() {
           {t("import.check")}
         </button>
       </Form>
+      <PastImports list={data.imports} />
     </section>
   );
 }

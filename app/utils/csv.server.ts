@@ -13,7 +13,12 @@ export function toCsv(header: string[], rows: unknown[][]) {
 }
 
 export function csvResponse(filename: string, body: string) {
-  return new Response(`\uFEFF${body}`, {
+  return csvStreamResponse(filename, `\uFEFF${body}`);
+}
+
+/** A CSV download: a body made at once, or a stream written as the client reads (which writes its own byte-order mark). */
+export function csvStreamResponse(filename: string, body: string | ReadableStream<Uint8Array>) {
+  return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, "_")}"`,

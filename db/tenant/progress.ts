@@ -33,6 +33,9 @@ export const lessonProgress = sqliteTable(
   (t) => [
     uniqueIndex("lesson_progress_user_lesson_unique").on(t.userId, t.lessonId),
     index("lesson_progress_user_course_idx").on(t.userId, t.courseId),
+    // A course's learners (issue 50: app/models/course-learner-list.server.ts): who has progress in it, and each
+    // one's completed lessons and last activity, read from the course's own range without the table.
+    index("lesson_progress_course_user_idx").on(t.courseId, t.userId, t.lessonId, t.completedAt, t.updatedAt),
   ],
 );
 

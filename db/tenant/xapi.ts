@@ -43,7 +43,12 @@ export const xapiCredentials = sqliteTable(
     revokedAt: integer("revoked_at", { mode: "timestamp" }),
     lastUsedAt: integer("last_used_at", { mode: "timestamp" }),
   },
-  (t) => [uniqueIndex("xapi_credentials_key_unique").on(t.key), index("xapi_credentials_expires_idx").on(t.expiresAt)],
+  (t) => [
+    uniqueIndex("xapi_credentials_key_unique").on(t.key),
+    index("xapi_credentials_expires_idx").on(t.expiresAt),
+    // The LRS screen lists the admins' own credentials among every launch's (issue 50): 85 against 0.3 ms at 200,000.
+    index("xapi_credentials_purpose_created_idx").on(t.purpose, t.createdAt),
+  ],
 );
 
 /**

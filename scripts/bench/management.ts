@@ -63,6 +63,12 @@ function seed({ people, courses, groups, progressRows }: { people: number; cours
       const group = sqlite.prepare("insert into groups (name) values (?)");
       for (let g = 1; g <= groups; g++) group.run(`Team ${g}`);
       sqlite.prepare("insert into group_members (group_id, user_id) select ((id - 2) % ?) + 1, id from users where id > 1").run(groups);
+      // Last active (issue 50): nine in ten people, spread over 200 days.
+      sqlite
+        .prepare(
+          "insert into user_activity (user_id, last_active_at) select id, ? - ((id * 37) % 200) * 86400 - id % 86400 from users where id % 10 != 0",
+        )
+        .run(now);
     })();
     // Progress: each person a spread of lessons, in chunks of people.
     const perPerson = Math.ceil(progressRows / people);
@@ -109,6 +115,8 @@ export async function benchManagement({
     ["people, filtered (learners of one group, active)", `${users}?role=learner&group=250&status=active`],
     ["people, sorted (e-mail, descending)", `${users}?sort=email&dir=desc`],
     ["people, searched (part of a name)", `${users}?q=design123`],
+    ["people, filtered (not active for 90 days)", `${users}?seen=over_90d`],
+    ["people, sorted (last active)", `${users}?sort=seen`],
     ["people, page 2,000 of 25", `${users}?page=2000`],
     ["courses, first page", list],
     ["courses, filtered (a category's drafts)", `${list}?category=5&state=draft`],

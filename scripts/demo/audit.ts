@@ -17,7 +17,8 @@ const DAY = 86_400_000;
 export function seedAuditDemo(db: TenantDb, { language, now = new Date() }: { language: "en" | "da"; now?: Date }) {
   const admin = db.select().from(users).where(eq(users.role, "admin")).orderBy(asc(users.id)).get();
   if (!admin) return;
-  const viewer = viewerOfMember({ organization: null, db, language }, admin, membershipsOf(db, admin.id));
+  // From where (issue 50): an address of the documentation range (RFC 5737), as an office's would be.
+  const viewer = { ...viewerOfMember({ organization: null, db, language }, admin, membershipsOf(db, admin.id)), address: "198.51.100.23" };
   const rows = db
     .select({ groupId: groups.id, groupName: groups.name, userId: users.id, email: users.email })
     .from(groupMembers)

@@ -22,7 +22,7 @@ export async function seedPeopleBulkDemo(db: TenantDb, { language, now = new Dat
     .values({ name: language === "da" ? "Vintermøde" : "Winter all-hands", createdAt: at, updatedAt: at })
     .returning()
     .get();
-  const viewer = viewerOfMember({ organization: null, db, language }, admin, membershipsOf(db, admin.id));
+  const viewer = { ...viewerOfMember({ organization: null, db, language }, admin, membershipsOf(db, admin.id)), address: "198.51.100.23" };
   const ids = db
     .select({ id: users.id })
     .from(users)

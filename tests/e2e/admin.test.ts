@@ -39,7 +39,7 @@ describe("with JavaScript off", () => {
 
     await page.goto(url("localhost", "/admin/organizations"), { waitUntil: "load" });
     await page.type("input[name=name]", "Harbour Institute");
-    await page.select("select[name=language]", "sv");
+    await page.select("form[method=post] select[name=language]", "sv");
     await page.type("input[name=urlPrefix]", "harbour");
     await clickAndWait(page, '[data-testid="create-organization"]');
     expect(pathOf(page)).toMatch(/^\/admin\/organizations\/\d+$/);

@@ -92,6 +92,7 @@ async function start(dataDir: string, env: Record<string, string>): Promise<InPr
     subscribeLearningEvents,
     SERVER_BUSY_TIMEOUT_MS,
     scheduleRecertification,
+    scheduleAuditRetention,
     logger,
   } = await loadServerParts();
   // Settings are the server's own (server/config.ts); anything else a process would read from its
@@ -113,7 +114,8 @@ async function start(dataDir: string, env: Record<string, string>): Promise<InPr
   platform.jobs.resumeAll();
   platform.summaries.gatherMissing();
   const stopRecertification = scheduleRecertification(platform);
-  // The start-up sweeps (jobs, recertification) read the organizations list on the next turn of the event
+  const stopAuditRetention = scheduleAuditRetention(platform);
+  // The start-up sweeps (jobs, recertification, the audit's retention) read the organizations list on the next turn of the event
   // loop, and from then on look at whether they were stopped: a test that stops the server at once must
   // not close the databases under that first read.
   await new Promise((resolve) => setImmediate(resolve));
@@ -123,6 +125,7 @@ async function start(dataDir: string, env: Record<string, string>): Promise<InPr
     dataDir,
     stop: async () => {
       stopRecertification();
+      stopAuditRetention();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

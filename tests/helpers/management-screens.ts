@@ -99,9 +99,17 @@ export function addressesOf(pattern: string, demo: Demo): string[] {
   if (pattern.endsWith("/courses/bulk"))
     return [`${org}?bulkAction=move&scope=all&state=published`, `${org}?bulkAction=delete&ids=${demo.courses[0].id}`, org];
   // A bulk action's confirmation, for all that match a filter (with a course and its due day to choose) and for
-  // one ticked person (a group to choose); and what it says when nobody was chosen.
+  // one ticked person (a group to choose); a learning path, the invitation mailed again and the export (a link to the
+  // CSV); and what it says when nobody was chosen.
   if (pattern.endsWith("/users/bulk"))
-    return [`${org}?bulkAction=assign_course&scope=all&status=active`, `${org}?bulkAction=add_to_group&ids=${demo.userId}`, org];
+    return [
+      `${org}?bulkAction=assign_course&scope=all&status=active`,
+      `${org}?bulkAction=add_to_group&ids=${demo.userId}`,
+      `${org}?bulkAction=assign_path&ids=${demo.userId}`,
+      `${org}?bulkAction=resend_invitation&scope=all&role=learner`,
+      `${org}?bulkAction=export&scope=all&status=active`,
+      org,
+    ];
   // A course's assignments: the list (with who cannot open a draft), one assignment's people, and removing one.
   if (pattern.endsWith("/courses/:courseId/assignments")) {
     const [first, ...rest] = demo.assignments;

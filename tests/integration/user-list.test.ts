@@ -83,6 +83,49 @@ describe("the people list", () => {
     expect((await page("?q=ylist&sort=email&dir=desc")).emails.slice(0, 2)).toEqual(ylist(12, 11));
   });
 
+  it("filters and sorts by when each person was last active, kept as their sessions are used", async () => {
+    const day = 86_400;
+    const now = Math.floor(Date.now() / 1000);
+    // 1–3 two days ago, 4 twenty, 5 sixty, 6 two hundred; 8–12 never; 7 by using a session an hour old.
+    for (const [n, ago] of [
+      [1, 2],
+      [2, 2],
+      [3, 2],
+      [4, 20],
+      [5, 60],
+      [6, 200],
+    ])
+      execTenant(
+        server,
+        1,
+        "insert into user_activity (user_id, last_active_at) select id, ? from users where email = ?",
+        now - ago * day,
+        `ylist${pad(n)}@acme.test`,
+      );
+    const seven = await cookieFor(insertSession(server, { organizationId: 1 }, { email: "ylist07@acme.test", kind: "web" }));
+    execTenant(
+      server,
+      1,
+      "update sessions set last_seen_at = last_seen_at - 3600 where user_id = (select id from users where email = ?)",
+      "ylist07@acme.test",
+    );
+    expect((await page("?q=ylist&seen=never")).emails).toEqual(ylist(7, 8, 9, 10, 11, 12));
+    expect((await request(server.port, ORG, "/", { headers: { Cookie: seven } })).status).toBe(200);
+    expect((await page("?q=ylist&seen=7d")).emails).toEqual(ylist(1, 2, 3, 7));
+    expect((await page("?q=ylist&seen=30d")).emails).toEqual(ylist(1, 2, 3, 4, 7));
+    expect((await page("?q=ylist&seen=90d")).emails).toEqual(ylist(1, 2, 3, 4, 5, 7));
+    expect((await page("?q=ylist&seen=over_90d")).emails).toEqual(ylist(6));
+    expect((await page("?q=ylist&seen=never")).emails).toEqual(ylist(8, 9, 10, 11, 12));
+    // The most recent first; the same moment in id order (the same direction); never last.
+    const recent = await page("?q=ylist&sort=seen");
+    expect(recent.emails).toEqual(ylist(7, 3, 2, 1, 4, 5, 6, 12, 11, 10, 9, 8));
+    expect((await page("?q=ylist&sort=seen&dir=asc")).emails).toEqual(ylist(8, 9, 10, 11, 12, 6, 5, 4, 1, 2, 3, 7));
+    // The column: a date, or "Never".
+    const row = (email: string) => new RegExp(`<tr data-email="${email}">.*?</tr>`).exec(recent.body)?.[0] ?? "";
+    expect(row("ylist12@acme.test")).toContain("<td>Never</td>");
+    expect(row("ylist06@acme.test")).not.toContain("<td>Never</td>");
+  });
+
   it("leaves out a filter outside its choices and says so", async () => {
     const bad = await page("?q=ylist&role=owner&status=sleeping");
     expect(bad.emails).toHaveLength(12);

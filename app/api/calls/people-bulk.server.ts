@@ -15,13 +15,29 @@ import { call, E, guarded, id, type ApiCall } from "../contract.server";
  * filters, as a background job whose progress and outcome are read back. Organization admins do them all; a group
  * admin adds to and takes out of the groups they administer, each person as the group screens allow.
  */
-const filter = z
+const filterFields = {
+  q: z.string().trim().max(200).optional(),
+  role: z.enum(["admin", "learner", "none"]).optional(),
+  group: id.optional(),
+  status: z.enum(["active", "disabled"]).optional(),
+  language: z.string().max(10).optional(),
+};
+const filter = z.object(filterFields).strict();
+
+/**
+ * The people list's search and filters in a query (`GET /api/users/export`), and the ticked rows as `ids`: an unknown
+ * parameter is refused (422) rather than left out, as a misspelt filter would otherwise export everyone.
+ */
+export const peopleExportQuery = z
   .object({
-    q: z.string().trim().max(200).optional(),
-    role: z.enum(["admin", "learner", "none"]).optional(),
-    group: id.optional(),
-    status: z.enum(["active", "disabled"]).optional(),
-    language: z.string().max(10).optional(),
+    ...filterFields,
+    group: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    ids: z
+      .string()
+      .max(16_000)
+      .regex(/^\d{1,15}(,\d{1,15}){0,999}$/, "Up to 1,000 ids, separated by commas.")
+      .optional()
+      .describe("the people chosen, by id, separated by commas (at most 1,000)"),
   })
   .strict();
 
@@ -32,6 +48,7 @@ const bulkBody = z
     filter: filter.optional(),
     group_id: id.optional(),
     course_id: id.optional(),
+    path_id: id.optional(),
     due_date: z.string().refine(isDate, "bulk.errors.due").optional(),
     role: z.enum(["learner", "admin", "none"]).optional(),
   })
@@ -43,6 +60,8 @@ const bulkBody = z
       ctx.addIssue({ code: "custom", path: ["group_id"], message: "Required for this action." });
     if (v.action === "assign_course" && (v.course_id === undefined || v.due_date === undefined))
       ctx.addIssue({ code: "custom", path: [v.course_id === undefined ? "course_id" : "due_date"], message: "Required for this action." });
+    if (v.action === "assign_path" && (v.path_id === undefined || v.due_date === undefined))
+      ctx.addIssue({ code: "custom", path: [v.path_id === undefined ? "path_id" : "due_date"], message: "Required for this action." });
     if (v.action === "change_role" && v.role === undefined)
       ctx.addIssue({ code: "custom", path: ["role"], message: "Required for this action." });
   });
@@ -68,7 +87,7 @@ export const peopleBulkCalls: ApiCall[] = [
     tag: "Users",
     summary: "Act on many people at once",
     description:
-      "Adds people to a group or takes them out (`group_id`), assigns them a course due on a day (`course_id`, `due_date`), deactivates or reactivates them, or gives them a type (`role`): the people named by `user_ids`, or every person the people list's `filter` matches (its `q`, `role`, `group`, `status` and `language`). Runs as a background job: the reply is the job, to be read with `GET /api/users/bulk/{id}` until its `status` is `done`, then `done`, `unchanged` and `refused` (counts by reason: `gone`, `not_managed`, `not_member`, `self`). Group admins may add to and remove from their own groups only; the rest is the organization admins'. Nothing is changed when the action is refused.",
+      "Adds people to a group or takes them out (`group_id`), assigns them a course or a learning path due on a day (`course_id` or `path_id`, `due_date`), deactivates or reactivates them, gives them a type (`role`), or mails the invitation to choose a password again (`resend_invitation`: to those who never signed in, none twice within an hour): the people named by `user_ids`, or every person the people list's `filter` matches (its `q`, `role`, `group`, `status` and `language`). Runs as a background job: the reply is the job, to be read with `GET /api/users/bulk/{id}` until its `status` is `done`, then `done`, `unchanged` and `refused` (counts by reason: `gone`, `not_managed`, `not_member`, `self`; for invitations `signed_in`, `deactivated`, `external`, `recently_invited`, `mail_failed`). Group admins may add to and remove from their own groups only; the rest is the organization admins'. Nothing is changed when the action is refused. To download the same people as CSV: `GET /api/users/export`.",
     access: "signed-in",
     body: bulkBody,
     reply: jobReply,
@@ -93,10 +112,20 @@ export const peopleBulkCalls: ApiCall[] = [
       const prepared = preparePeopleBulk(
         db,
         viewer,
-        { action: body.action, params: { groupId: body.group_id, courseId: body.course_id, dueDate: body.due_date, role }, ids },
+        {
+          action: body.action,
+          params: { groupId: body.group_id, courseId: body.course_id, pathId: body.path_id, dueDate: body.due_date, role },
+          ids,
+        },
         "api",
       );
-      if (!prepared.ok) return bulkRefused(request, context, prepared, { bulkGroup: "group_id", bulkCourse: "course_id", ids: "user_ids" });
+      if (!prepared.ok)
+        return bulkRefused(request, context, prepared, {
+          bulkGroup: "group_id",
+          bulkCourse: "course_id",
+          bulkPath: "path_id",
+          ids: "user_ids",
+        });
       const job = context.platform.jobs.enqueue(context.organization!.id, db, PEOPLE_BULK_JOB, prepared.payload);
       return peopleBulkView(job);
     },

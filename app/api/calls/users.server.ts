@@ -1,6 +1,10 @@
 import type { TFunction } from "i18next";
 import { z } from "zod";
+import { peopleExportReach } from "~/access/rules";
+import { userListFilters } from "~/models/forms/user-list";
 import { jobView as jobReply } from "~/models/job.server";
+import { peopleCsvStream, type ReadTenant } from "~/models/people-export.server";
+import { userExportIds } from "~/models/user-list.server";
 import { inviteUser } from "~/models/provision.server";
 import {
   checkCsv,
@@ -11,15 +15,17 @@ import {
   storeImport,
   type ImportProblem,
 } from "~/models/user-import.server";
-import { listVisibleUsers, userCreateSchema, userResource, userUpdateSchema, userView as userReply } from "~/models/user-resource.server";
+import { userCreateSchema, userResource, userUpdateSchema, userView as userReply } from "~/models/user-resource.server";
 import { getUserSettings } from "~/models/user-settings.server";
-import { deleteUser, editUser, getUser } from "~/models/user.server";
-import { apiError, apiNotFound, apiOk, apiT } from "~/utils/api.server";
+import { getUser } from "~/models/user.server";
+import { deleteUserAudited, editUserAudited } from "~/models/user-audited.server";
+import { apiError, apiForbidden, apiNotFound, apiOk, apiT } from "~/utils/api.server";
 import { mayGrant } from "~/utils/capabilities";
-import { csvResponse, toCsv } from "~/utils/csv.server";
+import { csvStreamResponse } from "~/utils/csv.server";
 import { call, deleted, E, guarded, id, isoDate, type ApiCall } from "../contract.server";
 import { resourceCalls } from "../resource.server";
 import { jobExample, jobView } from "./courses.server";
+import { peopleExportQuery } from "./people-bulk.server";
 
 /** The organization's people (docs/product.md §7 "Users"). */
 /** A model's field problems (translation keys) as the 422 envelope, in the caller's language. */
@@ -104,7 +110,7 @@ export const userCalls: ApiCall[] = [
         const t = await apiT(request, context);
         return apiError(403, { message: t("users.cannotGrantRole"), code: "forbidden" });
       }
-      const added = await inviteUser(context.platform, context.db!, context.organization!, body);
+      const added = await inviteUser(context.platform, context.db!, context.organization!, body, { viewer, via: "api" });
       if (!added.ok) {
         return invalidFields(await apiT(request, context), added.fields);
       }
@@ -148,7 +154,7 @@ export const userCalls: ApiCall[] = [
       if (viewer.person?.id === user.id && newRole) return apiError(403, { message: t("api.forbidden"), code: "self" });
       if (newRole && !mayGrant(viewer, patch.role ?? null))
         return apiError(403, { message: t("users.cannotGrantRole"), code: "forbidden" });
-      const result = editUser(db, user.id, patch);
+      const result = editUserAudited(db, viewer, "api", user, patch);
       if (!result) return apiNotFound(request, context);
       if (!result.ok) {
         return invalidFields(t, result.fields);
@@ -173,7 +179,7 @@ export const userCalls: ApiCall[] = [
         const t = await apiT(request, context);
         return apiError(403, { message: t("users.cannotDeleteSelf"), code: "self" });
       }
-      deleteUser(db, user.id);
+      deleteUserAudited(db, viewer, "api", user);
       return { id: user.id, deleted: true };
     },
   }),
@@ -181,30 +187,24 @@ export const userCalls: ApiCall[] = [
     method: "GET",
     path: "/api/users/export",
     tag: "Users",
-    summary: "The users the caller may read, as CSV",
-    description: "Cells that look like formulas are neutralised.",
+    summary: "People as CSV",
+    description:
+      "The people the caller may read (group admins: the members of their groups, with those groups only), by name: those the people list's search and filters match (`q`, `role`, `group`, `status`, `language`, as on /dashboard/users), only those of `ids` when given. Columns `id`, `first_name`, `last_name`, `phone`, `email`, `type`, `status`, `created_at`, then `language`, `groups` (separated by semicolons) and `last_seen_at` (blank when unknown). Written as it is read, so the whole organization may be asked for. Cells that look like formulas are neutralised. An unknown parameter is refused (422).",
     access: "read:user",
+    query: peopleExportQuery,
     reply: { file: "text/csv" },
-    errors: guarded(),
-    example: {},
-    // Also reached from the dashboard's users table with the session cookie.
-    handler: ({ context, viewer }) => {
+    errors: guarded(E.invalid),
+    example: { query: { status: "active", group: "4" } },
+    // Also reached from the dashboard's people list with the session cookie (its "Export", and a bulk export).
+    handler: ({ request, context, viewer, query }) => {
+      const reach = peopleExportReach(viewer);
+      if (reach === false) return apiForbidden(request, context);
       const organization = context.organization!;
-      const { items } = listVisibleUsers(context.db!, viewer, { page: 1, perPage: 1_000_000 });
-      const rows = items.map((u) => [
-        u.id,
-        u.first_name,
-        u.last_name,
-        u.phone,
-        u.email,
-        u.type,
-        u.disabled ? "disabled" : "active",
-        u.created_at,
-      ]);
-      return csvResponse(
-        `users-${organization.urlPrefix ?? organization.id}.csv`,
-        toCsv(["id", "first_name", "last_name", "phone", "email", "type", "status", "created_at"], rows),
-      );
+      const { query: filters } = userListFilters((name) => query[name as keyof typeof query]);
+      const only = query.ids ? query.ids.split(",").map(Number) : undefined;
+      const ids = userExportIds(context.db!, filters, reach, only);
+      const read: ReadTenant = (work) => context.platform.tenants.withTenant(organization.id, work);
+      return csvStreamResponse(`users-${organization.urlPrefix ?? organization.id}.csv`, peopleCsvStream(read, ids, reach));
     },
   }),
   call({

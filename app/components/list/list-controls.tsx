@@ -27,6 +27,7 @@ export function ListControls({
   sorts,
   errors,
   clear,
+  hidden = {},
 }: {
   /** Prefix of the fields' ids. */
   id: string;
@@ -39,6 +40,8 @@ export function ListControls({
   errors: ListErrors | null;
   /** The list's address with nothing chosen. */
   clear: string;
+  /** Parameters of the page the list is on, kept when the form is sent (the assignments screen's `assignment`). */
+  hidden?: Record<string, string>;
 }) {
   const { t } = useTranslation();
   const invalid = (name: string) => (errors?.[name] ? { "aria-invalid": true, "aria-describedby": `${id}-${name}-error` } : {});
@@ -46,6 +49,9 @@ export function ListControls({
   // Remounted when the address changes, so the uncontrolled fields show the list's state.
   return (
     <Form method="get" className="filter-bar list-controls" aria-label={label} key={JSON.stringify(query)}>
+      {Object.entries(hidden).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <div className="field list-search">
         <label htmlFor={`${id}-q`}>{searchLabel}</label>
         <input id={`${id}-q`} type="search" name="q" defaultValue={query.q} maxLength={200} {...invalid("q")} />

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { TenantConn } from "../../../db/open";
 import { preparedOnce, toSeconds } from "../../../db/prepared";
 import {
@@ -11,7 +11,7 @@ import {
   pathEnrolments,
   users,
 } from "../../../db/tenant";
-import { isPathVisible, visiblePathsPrepared } from "../../access/paths";
+import { isPathVisible, visiblePaths, visiblePathsPrepared } from "../../access/paths";
 import { mayAssign } from "../../access/rules";
 import type { Viewer } from "../../access/viewer";
 import { whoCannotOpen, type CannotOpen } from "../assignment-access.server";
@@ -127,6 +127,66 @@ export function assignPath(
   const assigned =
     db.select({ n: sql<number>`count(*)` }).from(pathAssignmentPeople).where(eq(pathAssignmentPeople.assignmentId, row.id)).get()?.n ?? 0;
   return { ok: true, assignmentId: row.id, assigned, cannotOpen: cannotOpenOnPath(db, viewer, path.id, people) };
+}
+
+/**
+ * A path assigned to each of many people on their own (issue 50's bulk action, app/models/people-bulk/), as
+ * `assignPath` assigns it to one person — the same rule (`mayAssign`), one assignment a person due on one day, each
+ * enrolled on the path as assigned — for a slice of people at once: a row each in one insert, their people's rows
+ * and enrolments in one statement each. Someone the path is assigned to on their own already is left as they are
+ * (`assignPath` refuses that one as a duplicate). The caller checked the path as `assignPath` does, once.
+ */
+export function assignPathToPeople(
+  db: TenantConn,
+  viewer: Viewer,
+  { pathId, userIds, dueDate }: { pathId: number; userIds: readonly number[]; dueDate: string },
+  now = new Date(),
+): { ok: true; made: Array<{ id: number; userId: number }>; already: number[] } | { ok: false } {
+  if (!mayAssign(viewer, { kind: "person" })) return { ok: false };
+  if (userIds.length === 0) return { ok: true, made: [], already: [] };
+  const already = db
+    .select({ userId: pathAssignments.userId })
+    .from(pathAssignments)
+    .where(and(eq(pathAssignments.pathId, pathId), inArray(pathAssignments.userId, [...userIds])))
+    .all()
+    .map((r) => r.userId!);
+  const fresh = userIds.filter((id) => !already.includes(id));
+  if (fresh.length === 0) return { ok: true, made: [], already };
+  const createdBy = viewer.role === "super_admin" ? null : (viewer.person?.id ?? null);
+  const made = db
+    .insert(pathAssignments)
+    .values(
+      fresh.map((userId) => ({
+        pathId,
+        target: "person" as const,
+        userId,
+        dueKind: "date" as const,
+        dueDate,
+        createdBy,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
+    .returning({ id: pathAssignments.id, userId: pathAssignments.userId })
+    .all()
+    .map((r) => ({ id: r.id, userId: r.userId! }));
+  addPeople(
+    db,
+    sql`${pathAssignments.id} in (select value from json_each(${JSON.stringify(made.map((r) => r.id))})) and m.user_id = ${pathAssignments.userId}`,
+    sql`select value as user_id from json_each(${JSON.stringify(fresh)})`,
+    now,
+  );
+  return { ok: true, made, already };
+}
+
+/** The paths a viewer may assign, by title (a bulk action's choice). */
+export function assignablePaths(db: TenantConn, viewer: Viewer) {
+  return db
+    .select({ id: learningPaths.id, title: learningPaths.title, published: learningPaths.published })
+    .from(learningPaths)
+    .where(visiblePaths(viewer))
+    .orderBy(asc(learningPaths.title), asc(learningPaths.id))
+    .all();
 }
 
 /** For a path assignment: its path's courses each of its open people could not open, per course. */

@@ -1,14 +1,21 @@
 import { eq } from "drizzle-orm";
 import type { TenantConn, TenantDb } from "../../../db/open";
-import { courses, type Job } from "../../../db/tenant";
+import { courses, learningPaths, type Job } from "../../../db/tenant";
+import type { UserImportServices } from "../../../server/services";
 import { isVisible } from "../../access/courses";
+import { isPathVisible } from "../../access/paths";
 import { mayStartPeopleBulk, type PeopleBulkAction } from "../../access/rules";
 import { snapshotOf, viewerOfSnapshot, type Viewer, type ViewerSnapshot } from "../../access/viewer";
 import type { Role } from "../../utils/capabilities";
 import type { AuditVia } from "../admin-audit.server";
+import { organizationRealm, type AuthRealm } from "../auth/realm.server";
 import { bulkJobOf, bulkJobView, runBulkSlices, type BulkResult, type BulkRun } from "../bulk-job.server";
 import type { JobContext } from "../clone.server";
+import { JobError } from "../job.server";
 import { getGroup } from "../group.server";
+import { getOrganization } from "../organization.server";
+import { getPath } from "../paths/paths.server";
+import { mailInvitations } from "./invitations.server";
 import { runSlice, type BulkParams, type BulkRefusal } from "./steps.server";
 
 /**
@@ -60,6 +67,10 @@ export function preparePeopleBulk(
     const course = db.select().from(courses).where(eq(courses.id, params.courseId!)).get();
     if (!course || !isVisible(db, viewer, course)) return { ok: false, status: 400, field: "bulkCourse", message: "bulk.errors.course" };
   }
+  if (action === "assign_path") {
+    const path = getPath(db, params.pathId ?? 0);
+    if (!path || !isPathVisible(db, viewer, path)) return { ok: false, status: 400, field: "bulkPath", message: "bulkMore.errors.path" };
+  }
   if (ids.length === 0) return { ok: false, status: 400, field: "ids", message: "bulk.errors.none" };
   if (ids.length > MAX_PEOPLE) return { ok: false, status: 400, field: "ids", message: "bulk.errors.tooMany" };
   const actor = snapshotOf(viewer as Viewer & { role: Role });
@@ -67,9 +78,23 @@ export function preparePeopleBulk(
 }
 
 /** The job: the people a slice at a time, with progress, and what was done, left and refused. */
-export function peopleBulkJob({ db, job, progress, pause, stopping }: JobContext): Promise<Record<string, unknown>> {
-  return runPeopleBulk(db, job.payload as unknown as PeopleBulkPayload, { progress, pause, stopping, now: new Date(), job });
+export function peopleBulkJob(
+  { db, job, organizationId, progress, pause, stopping }: JobContext,
+  platform?: UserImportServices,
+): Promise<Record<string, unknown>> {
+  const payload = job.payload as unknown as PeopleBulkPayload;
+  let mail: Mailing | undefined;
+  if (payload.action === "resend_invitation") {
+    const organization = platform ? getOrganization(platform.db, organizationId) : undefined;
+    if (!platform) throw new JobError("Mailing invitations needs the platform's mailer.");
+    if (!organization) throw new JobError("The organization no longer exists.");
+    mail = { platform, realm: organizationRealm(db, organization) };
+  }
+  return runPeopleBulk(db, payload, { progress, pause, stopping, now: new Date(), job, mail });
 }
+
+/** How a job that mails invitations sends them: the platform's mailer, and the organization's sign-in realm. */
+type Mailing = { platform: UserImportServices; realm: AuthRealm };
 
 /**
  * Works through a bulk action's people (the job, and the demo's seeding as of its moment), a slice at a time
@@ -79,7 +104,7 @@ export function peopleBulkJob({ db, job, progress, pause, stopping }: JobContext
 export async function runPeopleBulk(
   db: TenantDb,
   payload: PeopleBulkPayload,
-  { now, ...run }: BulkRun & { now: Date },
+  { now, mail, ...run }: BulkRun & { now: Date; mail?: Mailing },
 ): Promise<Record<string, unknown>> {
   const viewer = viewerOfSnapshot({ organization: null, db, language: "en" }, payload.actor);
   const result: PeopleBulkResult = await runBulkSlices(
@@ -88,7 +113,14 @@ export async function runPeopleBulk(
       action: payload.action,
       ids: payload.ids,
       size: SLICE,
-      slice: (tx, ids) => runSlice(tx, viewer, payload.action, payload.params, ids, { via: payload.via, now }),
+      slice: (tx, ids) => runSlice(tx, viewer, payload.action, payload.params, ids, { via: payload.via, now, realm: mail?.realm }),
+      // Invitations go once their slice has committed: at most once each, even if the job stops here (its place is kept).
+      committed: async (slice, counts) => {
+        if (!slice.mails?.length || !mail) return;
+        const failed = await mailInvitations(mail.platform, mail.realm, slice.mails);
+        counts.done -= failed;
+        if (failed) counts.refused.mail_failed = (counts.refused.mail_failed ?? 0) + failed;
+      },
     },
     run,
   );
@@ -98,13 +130,16 @@ export async function runPeopleBulk(
 /** A bulk job as its page and /api show it. */
 export const peopleBulkView = (job: Job) => bulkJobView<PeopleBulkAction, BulkRefusal>(job);
 
-/** What a bulk job's page names beside its action: the group, or the course and its due day, or the type given. */
+/** What a bulk job's page names beside its action: the group, or the course or path and its due day, or the type given. */
 export function peopleBulkDetail(db: TenantConn, job: Job) {
   const { params } = job.payload as unknown as PeopleBulkPayload;
   return {
     group: params.groupId ? (getGroup(db, params.groupId)?.name ?? null) : null,
     course: params.courseId
       ? (db.select({ title: courses.title }).from(courses).where(eq(courses.id, params.courseId)).get()?.title ?? null)
+      : null,
+    path: params.pathId
+      ? (db.select({ title: learningPaths.title }).from(learningPaths).where(eq(learningPaths.id, params.pathId)).get()?.title ?? null)
       : null,
     due: params.dueDate ?? null,
     role: params.role === undefined ? null : (params.role ?? "none"),

@@ -5,32 +5,21 @@ import { assignmentPeople, assignments, courses, sessions, users } from "../../.
 import { manageableGroupIds, mayAddToGroup, mayChangeAccountOf } from "../../access/rules";
 import type { Viewer } from "../../access/viewer";
 import { recordAudit, type AuditChange, type AuditVia } from "../admin-audit.server";
-import { outcome as emptyOutcome, refuse, type SliceOutcome as BulkOutcome } from "../bulk-job.server";
 import { dueOnSql, localToday, stillValid } from "../assignment.server";
 import { renewExpiredAssignees } from "../completion-cycle.server";
 import { manualMemberIds } from "../group-members.server";
 import { addToGroup, candidates, removeManyFromGroup } from "../group-membership.server";
 import { recomputeUserMemberships } from "../group-rule-members.server";
+import { invitationSlice, type InvitationMail } from "./invitations.server";
+import { outcome, refuse, type BulkParams, type SliceContext, type SliceOutcome } from "./outcome.server";
+import { pathSlice } from "./paths.server";
 
 /**
  * One slice of a bulk action on people (issue 50; app/models/people-bulk/job.server.ts runs them): a few hundred
  * people, in one transaction, each person done, left as they were (nothing to change), or refused with a
  * reason. Whether the viewer may touch each person is app/access/rules.ts's answer, asked here per person.
  */
-export type BulkRefusal = "gone" | "not_managed" | "not_member" | "self";
-
-export type SliceOutcome = BulkOutcome<BulkRefusal>;
-
-export interface BulkParams {
-  groupId?: number;
-  courseId?: number;
-  dueDate?: string;
-  role?: "learner" | "admin" | null;
-}
-
-type SliceContext = { via: AuditVia; now: Date };
-
-const outcome = (): SliceOutcome => emptyOutcome<BulkRefusal>();
+export type { BulkParams, BulkRefusal, SliceOutcome } from "./outcome.server";
 
 /** People added to a group by hand: those the viewer may add (`mayAddToGroup`), in the audit as one change each. */
 function addSlice(db: TenantConn, viewer: Viewer, groupId: number, ids: number[], via: AuditVia, now: Date): SliceOutcome {
@@ -202,16 +191,16 @@ function roleSlice(
   return o;
 }
 
-/** Runs one slice of an action in one transaction. */
+/** Runs one slice of an action in one transaction; invitations it issued are mailed by the caller once it commits. */
 export function runSlice(
   db: TenantConn,
   viewer: Viewer,
   action: string,
   params: BulkParams,
   ids: number[],
-  { via, now }: { via: AuditVia; now: Date },
-): SliceOutcome {
-  return db.transaction((tx) => {
+  { via, now, realm }: SliceContext,
+): SliceOutcome & { mails?: InvitationMail[] } {
+  return db.transaction((tx): SliceOutcome & { mails?: InvitationMail[] } => {
     switch (action) {
       case "add_to_group":
         return addSlice(tx, viewer, params.groupId!, ids, via, now);
@@ -219,6 +208,10 @@ export function runSlice(
         return removeSlice(tx, viewer, params.groupId!, ids, via, now);
       case "assign_course":
         return assignSlice(tx, viewer, params, ids, { via, now });
+      case "assign_path":
+        return pathSlice(tx, viewer, params, ids, { via, now });
+      case "resend_invitation":
+        return invitationSlice(tx, viewer, ids, { via, now, realm });
       case "deactivate":
       case "reactivate":
         return activeSlice(tx, viewer, ids, action === "deactivate", { via, now });
