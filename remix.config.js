@@ -53,6 +53,9 @@ const ORGANIZATION = [
   ["certificates", "certificates/index.tsx"],
   ["courses", "courses/index.tsx"],
   ["courses/create", "courses/create.tsx"],
+  // Bulk actions on courses (issue 50): the confirmation, then the job's page.
+  ["courses/bulk", "courses/bulk/index.tsx"],
+  ["courses/bulk/:jobId", "courses/bulk/$jobId.tsx"],
   ["courses/:courseId", "courses/$courseId/index.tsx"],
   ["courses/:courseId/delete", "courses/$courseId/delete.tsx"],
   ["courses/:courseId/assignments", "courses/$courseId/assignments.tsx"],

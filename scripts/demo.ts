@@ -31,6 +31,7 @@ import { seedRemindersDemo } from "./demo/reminders";
 import { seedActivityDemo } from "./demo/activity";
 import { seedAuditDemo } from "./demo/audit";
 import { seedPeopleBulkDemo } from "./demo/people-bulk";
+import { seedCourseBulkDemo } from "./demo/course-bulk";
 import { seedImportsDemo } from "./demo/imports";
 import { seedXapiDemo } from "./demo/xapi";
 import { seedPlatformListsDemo } from "./demo/platform-lists";
@@ -264,6 +265,8 @@ export async function seedDemo(
       seedActivityDemo(db, { now });
       // A bulk action on people (issue 50): every active learner put in a group of their own, as a finished job.
       await seedPeopleBulkDemo(db, { language: demo.language, now });
+      // Bulk actions on courses (issue 50): a category's courses unpublished, then published again, as finished jobs.
+      await seedCourseBulkDemo(db, { now });
       // Earlier CSV imports (issue 50): the list under the import form.
       seedImportsDemo(db, { domain: `${demo.urlPrefix}.test`, now });
       await seedBrowseDemo(target);
