@@ -111,7 +111,8 @@ export function AdminAudit() {
           {data.filtered ? t("lists.none") : t("audit.empty")}
         </p>
       ) : (
-        <div className="table-scroll">
+        // A region of its own, reached by the keyboard, as the table may scroll sideways.
+        <div className="table-scroll" role="region" aria-label={t("audit.title")} tabIndex={0}>
           <table className="table" data-testid="audit">
             <thead>
               <tr>
