@@ -14886,7 +14886,8 @@ export interface operations {
                 role?: "admin" | "learner" | "none";
                 group?: number;
                 status?: "active" | "disabled";
-                language?: string;
+                language?: "en" | "pl" | "da" | "no" | "sv" | "default";
+                seen?: "7d" | "30d" | "90d" | "over_90d" | "never";
                 /** @description the people chosen, by id, separated by commas (at most 1,000) */
                 ids?: string;
             };
@@ -17733,7 +17734,10 @@ export interface operations {
                         group?: number;
                         /** @enum {string} */
                         status?: "active" | "disabled";
-                        language?: string;
+                        /** @enum {string} */
+                        language?: "en" | "pl" | "da" | "no" | "sv" | "default";
+                        /** @enum {string} */
+                        seen?: "7d" | "30d" | "90d" | "over_90d" | "never";
                     };
                     group_id?: number;
                     course_id?: number;

@@ -94,7 +94,12 @@ export async function runBulkSlices<A extends string, R extends string, O extend
     });
     // How long the slice's transaction kept the organization's write lock, at most (npm run bench reads it).
     result.longestSliceMs = Math.max(result.longestSliceMs ?? 0, Math.round(performance.now() - started));
-    await committed?.(counted, result);
+    if (committed) {
+      await committed(counted, result);
+      // What the step corrected (mail that failed after the commit) is kept too, so a job resumed from here starts
+      // from the corrected counts.
+      if (job) keepPlace(db, job.id, { ...result, next: i + size });
+    }
     progress(((i + size) / ids.length) * 100);
     await pause();
   }

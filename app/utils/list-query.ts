@@ -110,10 +110,13 @@ export function listFilters<F extends string, S extends string>(
   read: (name: string) => unknown,
 ): { query: Pick<ListQuery<F, S>, "q" | "filters">; invalid: boolean } {
   const url = new URL("http://list/");
+  // Present but neither text nor a number (a file part of a multipart form, an object in JSON): refused, not left out.
+  let odd = false;
   for (const name of ["q", ...Object.keys(spec.filters)]) {
     const value = read(name);
     if ((typeof value === "string" && value) || typeof value === "number") url.searchParams.set(name, String(value));
+    else if (value !== undefined && value !== null && value !== "") odd = true;
   }
   const { query, errors } = parseListQuery(url, spec);
-  return { query: { q: query.q, filters: query.filters }, invalid: errors !== null };
+  return { query: { q: query.q, filters: query.filters }, invalid: odd || errors !== null };
 }

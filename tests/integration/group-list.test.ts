@@ -77,6 +77,7 @@ describe("the groups list", () => {
     const card = (body: string, name: string) => new RegExp(`data-group="${name}">[\\s\\S]*?</li>`).exec(body)?.[0] ?? "";
     const fives = await page("?q=xgroup&kind=rules");
     expect(card(fives.body, "Xgroup 05")).toMatch(/Members: 5 · Courses: 0<!-- --> · Rules: 1</);
+    expect(card(most.body, "Xgroup 28")).toContain("Members: 28");
     expect(card(most.body, "Xgroup 28")).not.toContain("Rules:");
   });
 });

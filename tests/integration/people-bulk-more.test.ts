@@ -278,6 +278,18 @@ describe("exporting the chosen people", () => {
     expect(row(8)[10]).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(row(1)[10]).toBe("");
 
+    // From a list filtered by last activity: its export link is of the same people (person 8 alone signed in).
+    const seenList = await request(server.port, ORG, "/dashboard/users?q=zmore&seen=7d", { headers: { Cookie: admin } });
+    const seenHref = /href="(\/api\/users\/export[^"]*)"/.exec(seenList.body)![1].replace(/&amp;/g, "&");
+    expect(seenHref).toBe("/api/users/export?q=zmore&seen=7d");
+    const seen = await request(server.port, ORG, seenHref, { headers: { Cookie: admin } });
+    expect(seen.status).toBe(200);
+    expect(
+      csvLines(seen.body)
+        .slice(1)
+        .map((l) => l.split(",")[4]),
+    ).toEqual(["zmore08@acme.test"]);
+
     const ticked = await request(server.port, ORG, `/dashboard/users/bulk?bulkAction=export&ids=${person(2)}&ids=${person(6)}`, {
       headers: { Cookie: admin },
     });
@@ -302,7 +314,8 @@ describe("exporting the chosen people", () => {
     expect(csvLines((await api(server, ORG, "GET", `users/export?group=${other}&q=zmore`, { token: groupAdmin })).body).slice(1)).toEqual([
       expect.stringContaining("zmore01@acme.test"),
     ]);
-    for (const query of ["status=gone", "colour=red", "ids=1,x", "role=emperor"]) {
+    // A filter that does not parse refuses the export instead of exporting everyone.
+    for (const query of ["status=gone", "colour=red", "ids=1,x", "role=emperor", "language=xx", "group=9007199254740991", "seen=soon"]) {
       const res = await api(server, ORG, "GET", `users/export?${query}`, { token: adminToken });
       expect(res.status, query).toBe(422);
       expect(res.json().error).toBe(true);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { COURSE_LIST } from "~/models/forms/course-list";
-import { isWholeList, listSearch, parseListQuery } from "~/utils/list-query";
+import { isWholeList, listFilters, listSearch, parseListQuery } from "~/utils/list-query";
 
 /**
  * A management list's state in its address (issue 50; app/utils/list-query.ts): read against the list's spec, what
@@ -55,5 +55,16 @@ describe("a list's address", () => {
     expect(listSearch(parseListQuery(at("?sort=updated"), COURSE_LIST).query, COURSE_LIST)).toBe("?sort=updated&dir=desc");
     expect(isWholeList(query, COURSE_LIST)).toBe(false);
     expect(isWholeList(parseListQuery(at("?page=4&per_page=50"), COURSE_LIST).query, COURSE_LIST)).toBe(true);
+  });
+});
+
+describe("a list's filters as a bulk action sends them", () => {
+  it("refuses a filter that is present but not text or a number, rather than leaving it out", () => {
+    const read = (values: Record<string, unknown>) => (name: string) => values[name];
+    expect(listFilters(COURSE_LIST, read({ category: "5" }))).toEqual({ query: { q: "", filters: { category: "5" } }, invalid: false });
+    expect(listFilters(COURSE_LIST, read({ category: new Blob(["5"]) })).invalid).toBe(true);
+    expect(listFilters(COURSE_LIST, read({ category: ["5"] })).invalid).toBe(true);
+    expect(listFilters(COURSE_LIST, read({ category: "" })).invalid).toBe(false);
+    expect(listFilters(COURSE_LIST, read({ category: "x" })).invalid).toBe(true);
   });
 });

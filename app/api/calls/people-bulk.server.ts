@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { manageableGroupIds, mayReadPeopleBulk, mayStartAnyPeopleBulk } from "~/access/rules";
 import { PEOPLE_BULK_ACTIONS } from "~/models/forms/people-bulk";
-import { userListFilters } from "~/models/forms/user-list";
+import { SEEN, userListFilters } from "~/models/forms/user-list";
+import { LANGUAGES } from "~/utils/i18n";
 import { getJob } from "~/models/job.server";
 import { MAX_PEOPLE, PEOPLE_BULK_JOB, peopleBulkJobOf, peopleBulkView, preparePeopleBulk } from "~/models/people-bulk/job.server";
 import { userListIds } from "~/models/user-list.server";
@@ -20,7 +21,8 @@ const filterFields = {
   role: z.enum(["admin", "learner", "none"]).optional(),
   group: id.optional(),
   status: z.enum(["active", "disabled"]).optional(),
-  language: z.string().max(10).optional(),
+  language: z.enum([...LANGUAGES, "default"]).optional(),
+  seen: z.enum(SEEN).optional(),
 };
 const filter = z.object(filterFields).strict();
 
@@ -31,7 +33,7 @@ const filter = z.object(filterFields).strict();
 export const peopleExportQuery = z
   .object({
     ...filterFields,
-    group: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    group: z.coerce.number().int().positive().max(999_999_999_999_999).optional(),
     ids: z
       .string()
       .max(16_000)

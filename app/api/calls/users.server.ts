@@ -24,6 +24,7 @@ import { mayGrant } from "~/utils/capabilities";
 import { csvStreamResponse } from "~/utils/csv.server";
 import { call, deleted, E, guarded, id, isoDate, type ApiCall } from "../contract.server";
 import { resourceCalls } from "../resource.server";
+import { bulkFilterRefused } from "../bulk.server";
 import { jobExample, jobView } from "./courses.server";
 import { peopleExportQuery } from "./people-bulk.server";
 
@@ -200,7 +201,9 @@ export const userCalls: ApiCall[] = [
       const reach = peopleExportReach(viewer);
       if (reach === false) return apiForbidden(request, context);
       const organization = context.organization!;
-      const { query: filters } = userListFilters((name) => query[name as keyof typeof query]);
+      // A filter that does not parse refuses the export rather than widening it to everyone.
+      const { query: filters, invalid } = userListFilters((name) => query[name as keyof typeof query]);
+      if (invalid) return bulkFilterRefused(request, context, "bulk.errors.filters");
       const only = query.ids ? query.ids.split(",").map(Number) : undefined;
       const ids = userExportIds(context.db!, filters, reach, only);
       const read: ReadTenant = (work) => context.platform.tenants.withTenant(organization.id, work);
