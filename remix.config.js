@@ -49,8 +49,13 @@ const ORGANIZATION = [
   ["certificate-templates", "certificate-templates/index.tsx"],
   ["certificate-templates/:certificateTemplateId", "certificate-templates/$certificateTemplateId/index.tsx"],
   ["certificate-templates/:certificateTemplateId/delete", "certificate-templates/$certificateTemplateId/delete.tsx"],
+  // Issue 50: the issued certificates, a list of their own beside the templates'.
+  ["certificates", "certificates/index.tsx"],
   ["courses", "courses/index.tsx"],
   ["courses/create", "courses/create.tsx"],
+  // Bulk actions on courses (issue 50): the confirmation, then the job's page.
+  ["courses/bulk", "courses/bulk/index.tsx"],
+  ["courses/bulk/:jobId", "courses/bulk/$jobId.tsx"],
   ["courses/:courseId", "courses/$courseId/index.tsx"],
   ["courses/:courseId/delete", "courses/$courseId/delete.tsx"],
   ["courses/:courseId/assignments", "courses/$courseId/assignments.tsx"],

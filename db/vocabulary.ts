@@ -87,6 +87,11 @@ export const ADMIN_AUDIT_ACTIONS = [
   "reactivated",
   "role_changed",
   "course_assigned",
+  // Bulk actions on courses (issue 50): the subject is the course (`subject_kind` "course").
+  "course_published",
+  "course_unpublished",
+  "course_moved",
+  "course_deleted",
   // An admin's changes to one person (issue 50; app/models/user-audited.server.ts).
   "created",
   "profile_changed",

@@ -8,6 +8,7 @@ import { categories, courses, type CourseType } from "../db/tenant";
 import type { Platform } from "../server/platform";
 import { CATALOG } from "./demo/catalog";
 import { seedCertificatesDemo } from "./demo/certificates";
+import { seedContentListsDemo } from "./demo/content-lists";
 import { seedContent } from "./demo/content";
 import { seedHistory } from "./demo/history";
 import { seedScormDemo } from "./demo/scorm";
@@ -30,6 +31,7 @@ import { seedRemindersDemo } from "./demo/reminders";
 import { seedActivityDemo } from "./demo/activity";
 import { seedAuditDemo } from "./demo/audit";
 import { seedPeopleBulkDemo } from "./demo/people-bulk";
+import { seedCourseBulkDemo } from "./demo/course-bulk";
 import { seedImportsDemo } from "./demo/imports";
 import { seedXapiDemo } from "./demo/xapi";
 import { seedPlatformListsDemo } from "./demo/platform-lists";
@@ -248,6 +250,8 @@ export async function seedDemo(
       seedPathsDemo(db, { language: demo.language, now });
       // Recertification (issue 34): Acme's safety course valid 12 months, certificates expiring and expired.
       if (history && demo.urlPrefix === "acme") await seedRecertificationDemo(db, { courseTitle: demo.courses[1].title, now });
+      // The content lists' filters (issue 50): an unused quiz, a second template, a revoked certificate.
+      seedContentListsDemo(db, { language: demo.language, learnerEmail: demo.people.find((p) => p.role === "learner")!.email, now });
       seedGroupsDemo(db);
       // The paths assigned (issue 49): to the first group, and the demo learner's own, once the groups exist.
       seedPathAssignmentsDemo(db, { now });
@@ -261,6 +265,8 @@ export async function seedDemo(
       seedActivityDemo(db, { now });
       // A bulk action on people (issue 50): every active learner put in a group of their own, as a finished job.
       await seedPeopleBulkDemo(db, { language: demo.language, now });
+      // Bulk actions on courses (issue 50): a category's courses unpublished, then published again, as finished jobs.
+      await seedCourseBulkDemo(db, { now });
       // Earlier CSV imports (issue 50): the list under the import form.
       seedImportsDemo(db, { domain: `${demo.urlPrefix}.test`, now });
       await seedBrowseDemo(target);

@@ -22,6 +22,7 @@ import { importUsersJob } from "../app/models/user-import.server";
 import { reassignJob, RECERTIFICATION_JOB } from "../app/models/recertification.server";
 import { REMINDERS_JOB, sendRemindersJob } from "../app/models/reminders.server";
 import { PEOPLE_BULK_JOB, peopleBulkJob } from "../app/models/people-bulk/job.server";
+import { COURSE_BULK_JOB, courseBulkJob } from "../app/models/course-bulk/job.server";
 import type { JobServices } from "./services";
 import { renderCertificateJob } from "./certificates";
 import { logger } from "./logger";
@@ -48,6 +49,7 @@ const HANDLERS: Record<string, Handler> = {
   [RECERTIFICATION_JOB]: reassignJob, // recertification: re-assign before completions expire (issue 34; server/recertification.ts)
   [REMINDERS_JOB]: sendRemindersJob, // reminders by e-mail and weekly digests (issue 34), queued by server/reminders.ts
   [PEOPLE_BULK_JOB]: peopleBulkJob, // bulk actions on people (issue 50)
+  [COURSE_BULK_JOB]: courseBulkJob, // bulk actions on courses (issue 50)
 };
 
 /**

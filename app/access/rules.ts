@@ -192,3 +192,24 @@ export function maySeePerson(viewer: Viewer, personGroupIds: readonly number[]):
   const reach = manageableGroupIds(viewer);
   return reach === null || personGroupIds.some((id) => reach.includes(id));
 }
+
+/** The bulk actions on courses (issue 50; app/models/course-bulk/). */
+export type CourseBulkAction = "publish" | "unpublish" | "move" | "delete";
+
+/**
+ * Who may change and delete courses: whoever holds `write:course` (the organization's admins, and super-admins
+ * managing it; an API token given it). The course screens open to them alone (app/kernel/manage.server.ts), and
+ * the same holds for every course a bulk action reaches.
+ */
+export function mayChangeCourses(viewer: Viewer): boolean {
+  return mayAct(viewer, "write:course");
+}
+
+/**
+ * Who may start a bulk action on courses (issue 50; docs/decisions/046-management-lists.md), and read its job:
+ * publishing, unpublishing, moving to a category and deleting are what a single course's screens let
+ * `mayChangeCourses` do, so the same viewers may do them to many.
+ */
+export function mayStartCourseBulk(viewer: Viewer, _action?: CourseBulkAction): boolean {
+  return mayChangeCourses(viewer);
+}

@@ -2432,6 +2432,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/courses/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act on many courses at once
+         * @description Publishes or unpublishes courses, moves them to a category (`category_id`; null takes them out of every category) or deletes them with everything in them (lessons, materials, links, and every learner's progress, completions, ratings and assignments in them; certificates issued stay): the courses named by `course_ids`, or every course the courses list's `filter` matches (its `q`, `category`, `kind` and `state`; a filter that does not parse is refused, never widened). Runs as a background job: the reply is the job, to be read with `GET /api/courses/bulk/{id}` until its `status` is `done`, then `done`, `unchanged` and `refused` (counts by reason: `gone`, `invalid` — a course its own page would refuse so, such as a download course without its file published). Every course changed is in the audit. Nothing is changed when the action is refused.
+         *
+         *     **Who:** Capability `write:course`.
+         */
+        post: operations["postCoursesBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/courses/bulk/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bulk action on courses: its progress and outcome
+         * @description The job `POST /api/courses/bulk` started, as it is now.
+         *
+         *     **Who:** Capability `write:course`.
+         */
+        get: operations["getCoursesBulkById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{id}/overview": {
         parameters: {
             query?: never;
@@ -17527,7 +17571,7 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 q?: string;
-                action?: "member_added" | "member_removed" | "admin_granted" | "admin_revoked" | "deactivated" | "reactivated" | "role_changed" | "course_assigned" | "created" | "profile_changed" | "deleted" | "path_assigned" | "invitation_resent";
+                action?: "member_added" | "member_removed" | "admin_granted" | "admin_revoked" | "deactivated" | "reactivated" | "role_changed" | "course_assigned" | "course_published" | "course_unpublished" | "course_moved" | "course_deleted" | "created" | "profile_changed" | "deleted" | "path_assigned" | "invitation_resent";
                 via?: "page" | "api";
                 subject?: "person" | "course";
             };
@@ -17592,7 +17636,7 @@ export interface operations {
                                 /** Format: date-time */
                                 at: string;
                                 /** @enum {string} */
-                                action: "member_added" | "member_removed" | "admin_granted" | "admin_revoked" | "deactivated" | "reactivated" | "role_changed" | "course_assigned" | "created" | "profile_changed" | "deleted" | "path_assigned" | "invitation_resent";
+                                action: "member_added" | "member_removed" | "admin_granted" | "admin_revoked" | "deactivated" | "reactivated" | "role_changed" | "course_assigned" | "course_published" | "course_unpublished" | "course_moved" | "course_deleted" | "created" | "profile_changed" | "deleted" | "path_assigned" | "invitation_resent";
                                 /** @enum {string} */
                                 via: "page" | "api";
                                 actor: {
@@ -17824,6 +17868,203 @@ export interface operations {
                             progress: number;
                             /** @enum {string} */
                             action: "add_to_group" | "remove_from_group" | "assign_course" | "assign_path" | "deactivate" | "reactivate" | "change_role" | "resend_invitation";
+                            total: number;
+                            done: number | null;
+                            unchanged: number | null;
+                            refused: {
+                                [key: string]: number;
+                            } | null;
+                            error: string | null;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postCoursesBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "unpublish",
+                 *       "filter": {
+                 *         "category": 3,
+                 *         "state": "published"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    action: "publish" | "unpublish" | "move" | "delete";
+                    course_ids?: number[];
+                    filter?: {
+                        q?: string;
+                        category?: number;
+                        /** @enum {string} */
+                        kind?: "movie" | "series" | "download" | "external_link";
+                        /** @enum {string} */
+                        state?: "published" | "draft";
+                    };
+                    category_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 42,
+                     *         "status": "queued",
+                     *         "progress": 0,
+                     *         "action": "unpublish",
+                     *         "total": 40,
+                     *         "done": null,
+                     *         "unchanged": null,
+                     *         "refused": null,
+                     *         "error": null
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "failed";
+                            progress: number;
+                            /** @enum {string} */
+                            action: "publish" | "unpublish" | "move" | "delete";
+                            total: number;
+                            done: number | null;
+                            unchanged: number | null;
+                            refused: {
+                                [key: string]: number;
+                            } | null;
+                            error: string | null;
+                        };
+                        status: number;
+                    };
+                };
+            };
+            /** @description `unauthenticated`: no valid token or session; `two_factor_pending`: the token still waits for its two-factor code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `organization`: the caller has no role in this organization; `forbidden`: the caller lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `not_found`: no such thing in this organization (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `invalid`: a field is missing or wrong; `fields` names each one; `invalid_body`: the body is not JSON or a form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getCoursesBulkById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payload": {
+                     *         "id": 42,
+                     *         "status": "done",
+                     *         "progress": 100,
+                     *         "action": "unpublish",
+                     *         "total": 40,
+                     *         "done": 37,
+                     *         "unchanged": 3,
+                     *         "refused": {},
+                     *         "error": null
+                     *       },
+                     *       "status": 200
+                     *     }
+                     */
+                    "application/json": {
+                        payload: {
+                            id: number;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "failed";
+                            progress: number;
+                            /** @enum {string} */
+                            action: "publish" | "unpublish" | "move" | "delete";
                             total: number;
                             done: number | null;
                             unchanged: number | null;

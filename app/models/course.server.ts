@@ -264,28 +264,39 @@ export const courseResource: Resource<CourseView, typeof createSchema, typeof up
     });
     return { ok: true, value: courseView(row) };
   },
-  update: (db, viewer, id, input) => {
-    const existing = db.select().from(courses).where(eq(courses.id, id)).get();
-    if (!existing) return null;
-    const refs = checkReferences(db, input as CourseInput, id);
-    if (!refs.ok) return refs;
-    const changes = toColumns(input as CourseInput);
-    const merged = { ...existing, ...changes };
-    const kind = checkKind({ type: merged.type, externalUrl: merged.externalUrl ?? null, fileId: merged.fileId ?? null });
-    if (!kind.ok) return kind;
-    const recertification = checkRecertification(merged);
-    if (!recertification.ok) return recertification;
-    if (merged.type === "movie" && existing.type !== "movie" && lessonCount(db, id) > 1) {
-      return { ok: false, field: "type", message: "validation.movieSingleEpisode" };
-    }
-    const row = db.transaction((tx) => {
-      replaceLinks(tx, id, (input as CourseInput).links);
-      return Object.keys(changes).length > 0 ? tx.update(courses).set(changes).where(eq(courses.id, id)).returning().get() : existing;
-    });
-    return row ? { ok: true, value: courseView(row) } : null;
-  },
-  remove: (db, viewer, id) => db.delete(courses).where(eq(courses.id, id)).run().changes > 0,
+  update: (db, _viewer, id, input) => updateCourse(db, id, input as CourseInput),
+  remove: (db, _viewer, id) => removeCourse(db, id),
 };
+
+/**
+ * A course changed as its page, /api and bulk actions change it (only the fields given): references inside this
+ * organization, each kind's own piece, recertification's days, a movie's one episode. Null when there is no such course.
+ */
+export function updateCourse(db: TenantConn, id: number, input: CourseInput): WriteResult<CourseView> | null {
+  const existing = db.select().from(courses).where(eq(courses.id, id)).get();
+  if (!existing) return null;
+  const refs = checkReferences(db, input, id);
+  if (!refs.ok) return refs;
+  const changes = toColumns(input);
+  const merged = { ...existing, ...changes };
+  const kind = checkKind({ type: merged.type, externalUrl: merged.externalUrl ?? null, fileId: merged.fileId ?? null });
+  if (!kind.ok) return kind;
+  const recertification = checkRecertification(merged);
+  if (!recertification.ok) return recertification;
+  if (merged.type === "movie" && existing.type !== "movie" && lessonCount(db, id) > 1) {
+    return { ok: false, field: "type", message: "validation.movieSingleEpisode" };
+  }
+  const row = db.transaction((tx) => {
+    replaceLinks(tx, id, input.links);
+    return Object.keys(changes).length > 0 ? tx.update(courses).set(changes).where(eq(courses.id, id)).returning().get() : existing;
+  });
+  return row ? { ok: true, value: courseView(row) } : null;
+}
+
+/** A course deleted, with all the schema's cascades take with it (lessons, progress, assignments…): whether there was one. */
+export function removeCourse(db: TenantConn, id: number): boolean {
+  return db.delete(courses).where(eq(courses.id, id)).run().changes > 0;
+}
 
 export function countCourses(db: TenantConn) {
   return db.select({ n: count() }).from(courses).get()?.n ?? 0;

@@ -13,9 +13,12 @@ import { listOrder, listPage } from "./list-page.server";
  * members, rules and courses, counted for the page's groups only. Only the groups the viewer manages
  * (app/access/rules.ts `manageableGroupIds`).
  */
-const members = sql<number>`(select count(*) from group_members gm where gm.group_id = ${groups.id})`;
-const rules = sql<number>`(select count(*) from group_rules gr where gr.group_id = ${groups.id})`;
-const courses = sql<number>`(select count(*) from group_courses gc where gc.group_id = ${groups.id})`;
+// The group named with its table: among a lone table's selected fields drizzle writes `${groups.id}` as a bare "id",
+// which inside these subqueries would be the counted table's own id (group_rules and group_courses have one).
+const group = sql`"groups"."id"`;
+const members = sql<number>`(select count(*) from group_members gm where gm.group_id = ${group})`;
+const rules = sql<number>`(select count(*) from group_rules gr where gr.group_id = ${group})`;
+const courses = sql<number>`(select count(*) from group_courses gc where gc.group_id = ${group})`;
 
 export function groupList(db: TenantConn, viewer: Viewer, query: GroupListQuery) {
   const ids = manageableGroupIds(viewer);

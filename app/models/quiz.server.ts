@@ -1,4 +1,4 @@
-import { asc, count, desc, eq, sql } from "drizzle-orm";
+import { asc, count, desc, eq } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { quizQuestions, quizzes, type Quiz } from "../../db/tenant";
 import { contains } from "../utils/pagination";
@@ -30,16 +30,11 @@ export function questionCount(db: TenantConn, quizId: number) {
   return db.select({ n: count() }).from(quizQuestions).where(eq(quizQuestions.quizId, quizId)).get()?.n ?? 0;
 }
 
-/** Quizzes with their number of questions and attempts, optionally filtered by title. */
+/** Quizzes, newest first, optionally filtered by title (/api's list and the lesson form's choices). */
 export function listQuizzes(db: TenantConn, { q = "", limit = 100, offset = 0 }: { q?: string; limit?: number; offset?: number } = {}) {
   const where = q.trim() ? contains(quizzes.title, q.trim()) : undefined;
   const rows = db
-    .select({
-      quiz: quizzes,
-      questions: sql<number>`(select count(*) from quiz_questions qq where qq.quiz_id = ${quizzes.id})`,
-      attempts: sql<number>`(select count(*) from quiz_attempts qa where qa.quiz_id = ${quizzes.id} and qa.ended_at is not null)`,
-      lessons: sql<number>`(select count(*) from quiz_lessons ql where ql.quiz_id = ${quizzes.id})`,
-    })
+    .select({ quiz: quizzes })
     .from(quizzes)
     .where(where)
     .orderBy(desc(quizzes.createdAt), desc(quizzes.id))

@@ -1,66 +1,52 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "~/utils/translate";
+import { useTranslation, type Translate } from "~/utils/translate";
 import { ConfirmDelete } from "~/components/confirm-delete";
 import { controlProps, ErrorList, useZodForm } from "~/components/form";
-import { newTemplateSchema, revokeSchema } from "~/models/forms/certificates";
-import {
-  createTemplate,
-  deleteTemplate,
-  getTemplate,
-  listTemplates,
-  starterBlocks,
-  templateCourseIds,
-  DEFAULT_LAYOUT,
-} from "~/models/certificate-templates.server";
-import { getCertificate, listCertificates, restoreCertificate, revokeCertificate } from "~/models/certificate.server";
-import { verificationPath } from "~/models/certificate-render.server";
+import { newTemplateSchema } from "~/models/forms/certificates";
+import { createTemplate, deleteTemplate, getTemplate, starterBlocks, DEFAULT_LAYOUT } from "~/models/certificate-templates.server";
+import { certificateTemplateList } from "~/models/certificate-template-list.server";
+import { CERTIFICATE_TEMPLATE_LIST } from "~/models/forms/certificate-template-list";
+import { ListControls, ListPager, type ListFilter } from "~/components/list/list-controls";
+import { isWholeList, listSearch, parseListQuery } from "~/utils/list-query";
+import { dateLocaleFor } from "./analytics.server";
 import { redirectWithFlash } from "~/utils/flash.server";
-import { readForm, text } from "~/utils/form-data.server";
+import { readForm } from "~/utils/form-data.server";
 import { parseForm } from "~/utils/form";
 import { getFixedT } from "~/utils/i18n.server";
 import { languageFor } from "~/utils/preferences.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
-import { IssuedCertificates } from "./issued-certificates";
 
 /**
- * Certificate templates (docs/product.md §2 certificate-templates in both areas): the list, a create form, and the
- * organization's issued certificates with revoking (drawn by issued-certificates.tsx). The editor is in
- * certificate-template-editor.tsx.
+ * Certificate templates (docs/product.md §2 certificate-templates in both areas): the list (issue 50) and a create
+ * form. The editor is in certificate-template-editor.tsx; the organization's issued certificates, with revoking,
+ * have their own list (issued-certificates.tsx, at `certificates` beside this).
  */
 export const templatesBase = (m: Managed) => `${m.base}/certificate-templates`;
 const CAPABILITY = "write:certificate-template" as const;
 
+/** The templates list (issue 50): searched, filtered, sorted and paged from its address (app/utils/list-query.ts). */
 export function templatesLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: CAPABILITY }, (m) => {
-      const url = new URL(request.url);
-      const q = (url.searchParams.get("q") ?? "").trim().slice(0, 200);
-      const page = Math.max(1, Math.min(10_000, Number(url.searchParams.get("page")) || 1));
-      const issued = listCertificates(m.db, { page, perPage: 25 }, { q: q || undefined });
+      const { query, errors } = parseListQuery(new URL(request.url), CERTIFICATE_TEMPLATE_LIST);
+      const list = certificateTemplateList(m.db, query);
       return {
         base: templatesBase(m),
-        templates: listTemplates(m.db).map((t) => ({
+        issued: `${m.base}/certificates`,
+        query: { ...query, page: list.page },
+        errors,
+        page: { page: list.page, pages: list.pages, total: list.total, perPage: list.perPage },
+        filtered: !isWholeList(query, CERTIFICATE_TEMPLATE_LIST),
+        locale: dateLocaleFor(m.viewer),
+        templates: list.rows.map(({ template: t, courses }) => ({
           id: t.id,
           name: t.name,
           isDefault: t.isDefault,
           pageSize: t.layout.pageSize,
           orientation: t.layout.orientation,
-          courses: templateCourseIds(m.db, t.id).length,
-        })),
-        q,
-        page,
-        pages: Math.max(1, Math.ceil(issued.total / 25)),
-        certificates: issued.items.map((c) => ({
-          id: c.id,
-          publicId: c.publicId,
-          learnerName: c.learnerName,
-          courseTitle: c.courseTitle,
-          issuedAt: c.issuedAt.toISOString(),
-          revoked: Boolean(c.revokedAt),
-          revokedReason: c.revokedReason,
-          verify: verificationPath(c.publicId),
+          courses,
         })),
       };
     });
@@ -70,21 +56,6 @@ export function templatesAction(area: Area) {
   return ({ request, context, params }: ActionFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: CAPABILITY }, async (m) => {
       const formData = await readForm(request, context);
-      const intent = text(formData, "intent");
-      if (intent === "revoke" || intent === "restore") {
-        const id = Number(text(formData, "certificate_id"));
-        const certificate = Number.isSafeInteger(id) && id > 0 ? getCertificate(m.db, id) : undefined;
-        if (!certificate) throw new Response("Not Found", { status: 404 });
-        if (intent === "restore") {
-          restoreCertificate(m.db, certificate.id);
-          return redirectWithFlash(templatesBase(m), "certificates.flash.restored");
-        }
-        const submission = parseForm(formData, revokeSchema);
-        if (submission.status !== "success")
-          return json<TemplatesReply>({ form: `revoke-${certificate.id}`, result: submission.reply() }, { status: 400 });
-        revokeCertificate(m.db, certificate.id, submission.value.reason);
-        return redirectWithFlash(templatesBase(m), "certificates.flash.revoked");
-      }
       const submission = parseForm(formData, newTemplateSchema);
       if (submission.status !== "success") return json<TemplatesReply>({ form: "create", result: submission.reply() }, { status: 400 });
       const { name } = submission.value;
@@ -106,7 +77,7 @@ export function templatesAction(area: Area) {
     });
 }
 
-/** Which form of the page answered (the new template's, or one certificate's revoking) and conform's reply. */
+/** Which form of the page answered (the new template's) and conform's reply. */
 type TemplatesReply = { form: string; result: SubmissionResult<string[]> };
 
 type ListData = Awaited<ReturnType<ReturnType<typeof templatesLoader>>>;
@@ -122,12 +93,36 @@ export function CertificateTemplates() {
   });
   return (
     <section className="certificates-admin">
-      <h2>{t("certificates.templates.title")}</h2>
+      <div className="toolbar">
+        <h2>{t("certificates.templates.title")}</h2>
+        <Link to={data.issued} className="button" data-testid="issued-certificates-link">
+          {t("certificates.issued.title")}
+        </Link>
+      </div>
       <p className="muted">{t("certificates.templates.intro")}</p>
-      {data.templates.length === 0 ? (
+      {data.page.total === 0 && !data.filtered ? (
         <p className="empty-state">{t("certificates.templates.empty")}</p>
       ) : (
-        <TemplatesTable base={data.base} templates={data.templates} />
+        <>
+          <ListControls
+            id="templates-list"
+            label={t("contentLists.templates.label")}
+            searchLabel={t("certificates.templates.name")}
+            query={data.query}
+            filters={templateFilters(t)}
+            sorts={CERTIFICATE_TEMPLATE_LIST.sorts.map((s) => ({ value: s, label: t(`contentLists.templates.sorts.${s}`) }))}
+            errors={data.errors}
+            clear={data.base}
+          />
+          {data.templates.length > 0 && <TemplatesTable base={data.base} templates={data.templates} />}
+          <ListPager
+            {...data.page}
+            shown={data.templates.length}
+            locale={data.locale}
+            link={(n) => `${data.base}${listSearch(data.query, CERTIFICATE_TEMPLATE_LIST, { page: n })}`}
+            label={t("lists.pages")}
+          />
+        </>
       )}
       <Form method="post" className="panel" {...getFormProps(form)}>
         <h3>{t("certificates.templates.create")}</h3>
@@ -140,10 +135,29 @@ export function CertificateTemplates() {
           {t("certificates.templates.create")}
         </button>
       </Form>
-
-      <IssuedCertificates q={data.q} page={data.page} pages={data.pages} certificates={data.certificates} reply={reply} />
     </section>
   );
+}
+
+/** The templates list's filters, with their choices. */
+function templateFilters(t: Translate): ListFilter[] {
+  return [
+    {
+      name: "kind",
+      label: t("contentLists.templates.kind"),
+      any: t("contentLists.templates.anyKind"),
+      options: [
+        { value: "default", label: t("certificates.templates.default") },
+        { value: "other", label: t("contentLists.templates.other") },
+      ],
+    },
+    {
+      name: "use",
+      label: t("contentLists.templates.use"),
+      any: t("contentLists.templates.anyUse"),
+      options: (["used", "unused"] as const).map((v) => ({ value: v, label: t(`contentLists.templates.${v}`) })),
+    },
+  ];
 }
 
 /** The organization's templates: each with its page, the number of courses using it, and which is the default. */

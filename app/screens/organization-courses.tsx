@@ -14,6 +14,7 @@ import type { CoursePageReply } from "./organization-courses.server";
 import { CourseFields, useCourseForm, type CourseFormData } from "./organization-course-fields";
 import { LessonsPanel, LinksPanel, MaterialsPanel } from "./organization-course-contents";
 import { LessonFields, type QuizChoice } from "./organization-lesson-fields";
+import { CourseBulkStart, CourseTick } from "./course-bulk";
 
 /**
  * Course authoring screens (docs/product.md §2 courses tabs, create and detail pages), built once for /admin and
@@ -76,12 +77,18 @@ export function CoursesList() {
             errors={data.errors}
             clear={base}
           />
+          {page.total > 0 ? (
+            <CourseBulkStart base={base} total={page.total} filters={{ q: query.q, ...query.filters }} locale={data.locale} />
+          ) : null}
           {courses.length > 0 && (
             <div className="table-scroll">
               <table className="table" data-testid="courses">
                 <tbody>
                   {courses.map((c, i) => (
                     <tr key={c.id} data-course={c.title}>
+                      <td className="tick">
+                        <CourseTick id={c.id} title={c.title} />
+                      </td>
                       <td>
                         <Link to={`${base}/${c.id}`}>{c.title}</Link>
                       </td>

@@ -1,13 +1,19 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "~/utils/translate";
-import { z } from "zod";
+import { useTranslation, type Translate } from "~/utils/translate";
 import { ConfirmDelete } from "~/components/confirm-delete";
 import { controlProps, ErrorList, useZodForm } from "~/components/form";
 import { quizSettingsFormSchema } from "~/models/forms/quizzes";
 import { createQuiz, deleteQuiz } from "~/models/quiz-authoring.server";
-import { getQuiz, listQuizzes } from "~/models/quiz.server";
+import { getQuiz } from "~/models/quiz.server";
+import { quizList } from "~/models/quiz-list.server";
+import { QUIZ_LIST } from "~/models/forms/quiz-list";
+import { ListControls, ListPager, type ListFilter } from "~/components/list/list-controls";
+import { isWholeList, listSearch, parseListQuery } from "~/utils/list-query";
+import { formatDate } from "~/utils/dates";
+import { formatNumber } from "~/utils/numbers";
+import { dateLocaleFor } from "./analytics.server";
 import { redirectWithFlash } from "~/utils/flash.server";
 import { parseForm } from "~/utils/form";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
@@ -20,18 +26,20 @@ import { readForm } from "~/utils/form-data.server";
  */
 export const quizzesBase = (m: Managed) => `${m.base}/quizzes`;
 
-const listQuery = z.object({ q: z.string().trim().max(100).optional().catch(undefined) });
-
+/** The quizzes list (issue 50): searched, filtered, sorted and paged from its address (app/utils/list-query.ts). */
 export function quizzesLoader(area: Area) {
   return ({ request, context, params }: LoaderFunctionArgs) =>
     withManagedOrganization(request, context, params, { area, capability: "write:quiz" }, (m) => {
-      const { q } = listQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
-      const { items, total } = listQuizzes(m.db, { q, limit: 500 });
+      const { query, errors } = parseListQuery(new URL(request.url), QUIZ_LIST);
+      const list = quizList(m.db, query);
       return {
         base: quizzesBase(m),
-        q: q ?? "",
-        total,
-        quizzes: items.map((r) => ({
+        query: { ...query, page: list.page },
+        errors,
+        page: { page: list.page, pages: list.pages, total: list.total, perPage: list.perPage },
+        filtered: !isWholeList(query, QUIZ_LIST),
+        locale: dateLocaleFor(m.viewer),
+        quizzes: list.rows.map((r) => ({
           id: r.quiz.id,
           title: r.quiz.title,
           questions: r.questions,
@@ -43,11 +51,11 @@ export function quizzesLoader(area: Area) {
     });
 }
 
+type QuizzesData = Awaited<ReturnType<ReturnType<typeof quizzesLoader>>>;
+
 export function QuizzesList() {
-  const { t, i18n } = useTranslation();
-  const data = useLoaderData<Awaited<ReturnType<ReturnType<typeof quizzesLoader>>>>();
-  const date = (iso: string) =>
-    new Intl.DateTimeFormat(i18n.language === "en" ? "da" : i18n.language, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(iso));
+  const { t } = useTranslation();
+  const data = useLoaderData<QuizzesData>();
   return (
     <section>
       <div className="toolbar">
@@ -56,43 +64,80 @@ export function QuizzesList() {
           {t("quiz.admin.create")}
         </Link>
       </div>
-      <Form method="get" className="search" role="search">
-        <label htmlFor="quiz-search" className="visually-hidden">
-          {t("quiz.admin.search")}
-        </label>
-        <input id="quiz-search" type="search" name="q" defaultValue={data.q} placeholder={t("quiz.admin.search")} />
-        <button type="submit">{t("quiz.admin.searchButton")}</button>
-      </Form>
-      {data.quizzes.length === 0 ? (
-        <p className="empty-state panel">{data.q ? t("quiz.admin.noMatches") : t("quiz.admin.empty")}</p>
+      {data.page.total === 0 && !data.filtered ? (
+        <p className="empty-state panel">{t("quiz.admin.empty")}</p>
       ) : (
-        <table className="table" data-testid="quizzes">
-          <thead>
-            <tr>
-              <th>{t("quiz.admin.name")}</th>
-              <th>{t("quiz.admin.questions")}</th>
-              <th>{t("quiz.admin.usedIn")}</th>
-              <th>{t("quiz.admin.attempts")}</th>
-              <th>{t("quiz.admin.deadline")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.quizzes.map((q) => (
-              <tr key={q.id} data-quiz={q.title}>
-                <td>
-                  <Link to={`${data.base}/${q.id}`}>{q.title}</Link>
-                </td>
-                <td>{q.questions}</td>
-                <td>{t("quiz.admin.lessonCount", { count: q.lessons })}</td>
-                <td>{q.attempts}</td>
-                <td>{q.deadline ? date(q.deadline) : "—"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <ListControls
+            id="quizzes-list"
+            label={t("contentLists.quizzes.label")}
+            searchLabel={t("quiz.admin.name")}
+            query={data.query}
+            filters={quizFilters(t)}
+            sorts={QUIZ_LIST.sorts.map((s) => ({ value: s, label: t(`contentLists.quizzes.sorts.${s}`) }))}
+            errors={data.errors}
+            clear={data.base}
+          />
+          {data.quizzes.length > 0 && <QuizzesTable data={data} />}
+          <ListPager
+            {...data.page}
+            shown={data.quizzes.length}
+            locale={data.locale}
+            link={(n) => `${data.base}${listSearch(data.query, QUIZ_LIST, { page: n })}`}
+            label={t("lists.pages")}
+          />
+        </>
       )}
     </section>
   );
+}
+
+function QuizzesTable({ data }: { data: QuizzesData }) {
+  const { t } = useTranslation();
+  return (
+    <table className="table" data-testid="quizzes">
+      <thead>
+        <tr>
+          <th>{t("quiz.admin.name")}</th>
+          <th>{t("quiz.admin.questions")}</th>
+          <th>{t("quiz.admin.usedIn")}</th>
+          <th>{t("quiz.admin.attempts")}</th>
+          <th>{t("quiz.admin.deadline")}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {data.quizzes.map((q) => (
+          <tr key={q.id} data-quiz={q.title}>
+            <td>
+              <Link to={`${data.base}/${q.id}`}>{q.title}</Link>
+            </td>
+            <td>{formatNumber(q.questions, data.locale)}</td>
+            <td>{t("quiz.admin.lessonCount", { count: q.lessons })}</td>
+            <td>{formatNumber(q.attempts, data.locale)}</td>
+            <td>{q.deadline ? formatDate(q.deadline, { locale: data.locale, dateStyle: "medium", timeZone: "UTC" }) : "—"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The quizzes list's filters, with their choices. */
+function quizFilters(t: Translate): ListFilter[] {
+  return [
+    {
+      name: "use",
+      label: t("contentLists.quizzes.use"),
+      any: t("contentLists.quizzes.anyUse"),
+      options: (["used", "unused"] as const).map((v) => ({ value: v, label: t(`contentLists.quizzes.${v}`) })),
+    },
+    {
+      name: "deadline",
+      label: t("quiz.admin.deadline"),
+      any: t("contentLists.quizzes.anyDeadline"),
+      options: (["open", "passed", "none"] as const).map((v) => ({ value: v, label: t(`contentLists.quizzes.deadlines.${v}`) })),
+    },
+  ];
 }
 
 /** The settings fields as posted by the create and edit forms (datetime-local deadlines are UTC). */

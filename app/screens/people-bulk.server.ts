@@ -14,6 +14,7 @@ import { parseForm } from "~/utils/form";
 import { readForm } from "~/utils/form-data.server";
 import { listSearch } from "~/utils/list-query";
 import { dateLocaleFor } from "./analytics.server";
+import { readBulkSelection } from "./bulk.server";
 
 /**
  * A bulk action on people from /dashboard/users (issue 50; app/models/people-bulk/): the list's "Continue" opens
@@ -43,31 +44,26 @@ const listOf = (query: Pick<UserListQuery, "q" | "filters">) =>
 
 export function peopleBulkLoader({ request, context, params }: LoaderFunctionArgs) {
   return withManagedOrganization(request, context, params, area, (m) => {
-    const search = new URL(request.url).searchParams;
-    const selection = parseForm(search, peopleBulkSelectionSchema);
-    const { query, invalid } = userListFilters((name) => search.get(name));
+    const read = readBulkSelection(new URL(request.url).searchParams, peopleBulkSelectionSchema, userListFilters, "bulk");
+    const { query } = read;
     const back = listOf(query);
-    if (selection.status !== "success" || invalid) {
-      const error = selection.status === "success" ? "bulk.errors.filters" : Object.values(selection.error ?? {}).flat()[0];
-      return { ok: false as const, back, error: error ?? "bulk.errors.action" };
-    }
-    const { bulkAction, scope, ids } = selection.value;
-    const count = scope === "all" ? userListCount(m.db, query) : existingUserIds(m.db, ids).length;
+    if (!read.ok) return { ok: false as const, back, error: read.error };
+    const { selection } = read;
+    const count = selection.scope === "all" ? userListCount(m.db, query) : existingUserIds(m.db, read.ticked).length;
     return {
       ok: true as const,
       back,
-      action: bulkAction,
-      scope,
-      ids: scope === "all" ? [] : ids,
-      filters: (scope === "all" ? { q: query.q, ...query.filters } : {}) as Record<string, string>,
+      ...selection,
       count,
       locale: dateLocaleFor(m.viewer),
-      exportUrl: bulkAction === "export" ? exportUrl(scope, ids, query) : null,
+      exportUrl: selection.action === "export" ? exportUrl(selection.scope, read.ticked, query) : null,
       groups: listGroups(m.db, m.viewer).map((g) => ({ id: g.id, name: g.name })),
       paths:
-        bulkAction === "assign_path" ? assignablePaths(m.db, m.viewer).map((p) => ({ id: p.id, title: p.title, draft: !p.published })) : [],
+        selection.action === "assign_path"
+          ? assignablePaths(m.db, m.viewer).map((p) => ({ id: p.id, title: p.title, draft: !p.published }))
+          : [],
       courses:
-        bulkAction === "assign_course"
+        selection.action === "assign_course"
           ? listVisibleCourses(m.db, m.viewer, { page: 1, perPage: 500 }).items.map((c) => ({
               id: c.id,
               title: c.title,

@@ -1,9 +1,8 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ErrorList, FormMessage } from "~/components/form";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { BulkConfirmForm, BulkDetail, BulkJobOutcome, bulkJobMeta, BulkRefused, BulkStart, BulkTick } from "~/components/bulk/bulk-parts";
+import { ErrorList } from "~/components/form";
 import { Heading } from "~/components/heading";
 import { PEOPLE_BULK_CHOICES } from "~/models/forms/people-bulk";
-import { formMessage } from "~/utils/form";
 import { useTranslation } from "~/utils/translate";
 import type { peopleBulkJobLoader, peopleBulkLoader } from "./people-bulk.server";
 
@@ -16,36 +15,23 @@ export const PEOPLE_BULK_FORM = "people-bulk";
 
 /** The people list's bar: an action, and the ticked rows or every person the list's filters match. */
 export function PeopleBulkStart({ total, filters, locale }: { total: number; filters: Record<string, string>; locale: string }) {
-  const { t } = useTranslation();
   return (
-    <Form method="get" action="/dashboard/users/bulk" id={PEOPLE_BULK_FORM} className="filter-bar bulk-bar" data-testid="bulk-bar">
-      {Object.entries(filters).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
-      <label>
-        {t("bulk.action")}{" "}
-        <select name="bulkAction" data-testid="bulk-action">
-          {PEOPLE_BULK_CHOICES.map((a) => (
-            <option key={a} value={a}>
-              {t(`bulk.actions.${a}`)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        <input type="checkbox" name="scope" value="all" data-testid="bulk-all" />{" "}
-        {t("bulk.all", { count: total, n: new Intl.NumberFormat(locale).format(total) })}
-      </label>
-      <button type="submit" data-testid="bulk-continue">
-        {t("bulk.continue")}
-      </button>
-      <p className="hint">{t("bulk.hint")}</p>
-    </Form>
+    <BulkStart
+      formId={PEOPLE_BULK_FORM}
+      action="/dashboard/users/bulk"
+      prefix="bulk"
+      actions={PEOPLE_BULK_CHOICES}
+      total={total}
+      filters={filters}
+      locale={locale}
+    />
   );
 }
 
 /** The box that ticks one row for the bar's form (which it is not inside: the list's table is not a form). */
 export function PersonTick({ id, name }: { id: number; name: string }) {
   const { t } = useTranslation();
-  return <input type="checkbox" form={PEOPLE_BULK_FORM} name="ids" value={id} aria-label={t("bulk.tick", { name })} />;
+  return <BulkTick formId={PEOPLE_BULK_FORM} id={id} label={t("bulk.tick", { name })} />;
 }
 
 type Loaded = Awaited<ReturnType<typeof peopleBulkLoader>>;
@@ -117,16 +103,8 @@ export function PeopleBulk() {
   const { t } = useTranslation();
   const data = useLoaderData<typeof peopleBulkLoader>();
   const reply = useActionData<Reply & { error?: Record<string, string[] | null> }>();
-  if (!data.ok)
-    return (
-      <section className="panel" data-testid="bulk-refused">
-        <Heading>{t("bulk.title")}</Heading>
-        <FormMessage>{t(formMessage(data.error).key)}</FormMessage>
-        <Link to={data.back}>{t("bulk.back")}</Link>
-      </section>
-    );
+  if (!data.ok) return <BulkRefused title={t("bulk.title")} error={data.error} back={data.back} backLabel={t("bulk.back")} />;
   const n = new Intl.NumberFormat(data.locale).format(data.count);
-  const formErrors = reply?.error?.[""] ?? null;
   const reach = t(data.scope === "all" ? "bulk.reachAll" : "bulk.reachTicked", { count: data.count, n });
   if (data.exportUrl)
     return (
@@ -145,48 +123,25 @@ export function PeopleBulk() {
       </section>
     );
   return (
-    <section data-testid="bulk-confirm">
-      <Heading>{t(`bulk.actions.${data.action}`)}</Heading>
-      <Form method="post" className="panel">
-        <p data-testid="bulk-count">{reach}</p>
-        <input type="hidden" name="bulkAction" value={data.action} />
-        <input type="hidden" name="scope" value={data.scope} />
-        {data.ids.map((id) => (
-          <input key={id} type="hidden" name="ids" value={id} />
-        ))}
-        {Object.entries(data.filters).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
-        <ActionFields data={data} reply={reply} />
-        {formErrors ? <ErrorList errors={formErrors} /> : null}
-        <button type="submit" className="primary" data-testid="bulk-apply" disabled={data.count === 0}>
-          {t("bulk.apply", { count: data.count, n })}
-        </button>{" "}
-        <Link to={data.back}>{t("confirm.cancel")}</Link>
-      </Form>
-    </section>
+    <BulkConfirmForm
+      heading={t(`bulk.actions.${data.action}`)}
+      reach={reach}
+      apply={t("bulk.apply", { count: data.count, n })}
+      selection={data}
+      formErrors={reply?.error?.[""] ?? null}
+      back={data.back}
+    >
+      <ActionFields data={data} reply={reply} />
+    </BulkConfirmForm>
   );
 }
 
 /** Without JavaScript the job's page refreshes itself every two seconds while it runs. */
-export const peopleBulkJobMeta: MetaFunction = ({ data, matches }) => {
-  const inherited = matches.flatMap((m) => m.meta ?? []);
-  const status = (data as { job?: { status?: string } } | undefined)?.job?.status;
-  return status === "queued" || status === "running" ? [...inherited, { httpEquiv: "refresh", content: "2" }] : inherited;
-};
-
-function BulkDetail({ term, value }: { term: string; value: string }) {
-  return (
-    <>
-      <dt>{term}</dt>
-      <dd>{value}</dd>
-    </>
-  );
-}
+export const peopleBulkJobMeta = bulkJobMeta;
 
 export function PeopleBulkJob() {
   const { t } = useTranslation();
   const { job, detail, back, locale } = useLoaderData<typeof peopleBulkJobLoader>();
-  const number = (n: number) => new Intl.NumberFormat(locale).format(n);
-  const refused = Object.entries(job.refused ?? {}).filter(([, n]) => n > 0);
   return (
     <section data-testid="bulk-job" data-status={job.status}>
       <div className="toolbar">
@@ -201,29 +156,7 @@ export function PeopleBulkJob() {
           {detail.due ? <BulkDetail term={t("bulk.due")} value={detail.due} /> : null}
           {detail.role ? <BulkDetail term={t("bulk.role")} value={t(`users.roles.${detail.role}`)} /> : null}
         </dl>
-        {job.status === "queued" || job.status === "running" ? (
-          <>
-            <p>{t("bulk.running", { progress: job.progress, n: number(job.total) })}</p>
-            <progress max={100} value={job.progress} data-testid="bulk-progress" />
-            <p className="hint">{t("jobs.refreshHint")}</p>
-          </>
-        ) : null}
-        {job.status === "done" ? (
-          <>
-            <FormMessage kind="notice">
-              {t("bulk.done", { count: job.done ?? 0, n: number(job.done ?? 0), total: number(job.total) })}
-            </FormMessage>
-            <ul data-testid="bulk-outcome">
-              {job.unchanged ? <li>{t("bulk.unchanged", { count: job.unchanged, n: number(job.unchanged) })}</li> : null}
-              {refused.map(([reason, n]) => (
-                <li key={reason} data-reason={reason}>
-                  {t(`bulk.refused.${reason}`, { count: n, n: number(n) })}
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : null}
-        {job.status === "failed" ? <FormMessage>{t("jobs.failed", { error: job.error ?? "" })}</FormMessage> : null}
+        <BulkJobOutcome job={job} prefix="bulk" locale={locale} />
       </div>
     </section>
   );

@@ -99,3 +99,21 @@ export function listSearch<F extends string, S extends string>(
 /** Whether the list shows every row in its own order: no search, filter, other sort or page. */
 export const isWholeList = <F extends string, S extends string>(query: ListQuery<F, S>, spec: ListSpec<F, S>) =>
   !query.q && Object.values(query.filters).every((v) => !v) && query.sort === spec.defaultSort && query.dir === spec.defaultDir(query.sort);
+
+/**
+ * A list's search and filters as a bulk action sends them along (issue 50; a confirmation's fields, or the `filter`
+ * of `POST /api/users/bulk` and `/api/courses/bulk`): `invalid` when one does not parse, which refuses the action
+ * rather than leaving the filter out and widening it.
+ */
+export function listFilters<F extends string, S extends string>(
+  spec: ListSpec<F, S>,
+  read: (name: string) => unknown,
+): { query: Pick<ListQuery<F, S>, "q" | "filters">; invalid: boolean } {
+  const url = new URL("http://list/");
+  for (const name of ["q", ...Object.keys(spec.filters)]) {
+    const value = read(name);
+    if ((typeof value === "string" && value) || typeof value === "number") url.searchParams.set(name, String(value));
+  }
+  const { query, errors } = parseListQuery(url, spec);
+  return { query: { q: query.q, filters: query.filters }, invalid: errors !== null };
+}

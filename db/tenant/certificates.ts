@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "../columns";
 import { CERTIFICATE_ORIENTATIONS, CERTIFICATE_PAGE_SIZES } from "../vocabulary";
 import { courses } from "./courses";
@@ -101,6 +101,13 @@ export const certificates = sqliteTable(
     uniqueIndex("certificates_user_path_cycle_unique")
       .on(t.userId, t.issuedForPathId, t.cycle)
       .where(sql`${t.issuedForPathId} is not null`),
+    // The issued certificates list at 300,000 (issue 50; app/models/certificate-list.server.ts): newest first, a
+    // course's or a template's, by state, and searched or sorted by person without reading each row's layout.
+    index("certificates_issued_idx").on(t.issuedAt),
+    index("certificates_course_issued_idx").on(t.courseId, t.issuedAt),
+    index("certificates_template_issued_idx").on(t.templateId, t.issuedAt),
+    index("certificates_state_idx").on(t.revokedAt, t.expiresOn),
+    index("certificates_person_idx").on(t.learnerName, t.courseTitle, t.publicId, t.userId),
   ],
 );
 

@@ -3,7 +3,8 @@ import { viewerOfMember } from "../../app/access/viewer";
 import { membershipsOf } from "../../app/models/group-members.server";
 import { preparePeopleBulk, PEOPLE_BULK_JOB, runPeopleBulk } from "../../app/models/people-bulk/job.server";
 import type { TenantDb } from "../../db/open";
-import { groups, jobs, users } from "../../db/tenant";
+import { groups, users } from "../../db/tenant";
+import { finishedBulkJob } from "./bulk-job";
 
 /**
  * A bulk action on people (issue 50; /dashboard/users/bulk/{job}): a day before `now`, the organization admin made
@@ -31,15 +32,7 @@ export async function seedPeopleBulkDemo(db: TenantDb, { language, now = new Dat
     .map((r) => r.id);
   const prepared = preparePeopleBulk(db, viewer, { action: "add_to_group", params: { groupId: group.id }, ids }, "page");
   if (!prepared.ok) return;
-  const job = db.insert(jobs).values({ kind: PEOPLE_BULK_JOB, payload: prepared.payload, createdAt: at, updatedAt: at }).returning().get();
-  // The slices' timing is left out: a second seeding as of the same moment writes the same rows.
-  const { longestSliceMs: _timing, ...result } = await runPeopleBulk(db, prepared.payload, {
-    progress: () => {},
-    pause: async () => {},
-    now: at,
-  });
-  db.update(jobs)
-    .set({ status: "done", progress: 100, result, attempts: 1, startedAt: at, finishedAt: at, updatedAt: at })
-    .where(eq(jobs.id, job.id))
-    .run();
+  await finishedBulkJob(db, PEOPLE_BULK_JOB, prepared.payload, at, () =>
+    runPeopleBulk(db, prepared.payload, { progress: () => {}, pause: async () => {}, now: at }),
+  );
 }

@@ -146,7 +146,7 @@ describe.concurrent.each([false, true])("certificates with JavaScript %s", (java
     expect(verified).toContain("Nordlys Akademi");
 
     const publicId = card.share.split("/").pop()!;
-    await admin.goto(url("/dashboard/organizations/2/certificate-templates"), { waitUntil: "load" });
+    await admin.goto(url("/dashboard/organizations/2/certificates"), { waitUntil: "load" });
     await admin.type(`[data-certificate="${publicId}"] input[name=reason]`, "Udstedt ved en fejl");
     await clickAndWait(admin, `[data-testid="revoke-${publicId}"]`);
     expect(await admin.$eval(`[data-certificate="${publicId}"]`, (el) => el.textContent ?? "")).toContain(T.status.revoked);

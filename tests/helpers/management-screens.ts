@@ -69,6 +69,8 @@ export interface Demo {
   jobIds: number[];
   /** The demo's finished bulk action on people (issue 50). */
   bulkJobId: number;
+  /** The demo's finished bulk action on courses (issue 50). */
+  courseBulkJobId: number;
   importId: number;
   /** Courses with assignments (issue 34): the demo's, and a draft assigned here, whose people cannot open it. */
   assignments: { courseId: number; assignmentId: number }[];
@@ -92,6 +94,10 @@ export function addressesOf(pattern: string, demo: Demo): string[] {
   if (pattern.endsWith("/courses/:courseId")) return demo.courses.flatMap((c) => one({ courseId: c.id }));
   if (pattern.endsWith("/jobs/:jobId")) return demo.jobIds.flatMap((jobId) => one({ jobId }));
   if (pattern.endsWith("/users/bulk/:jobId")) return one({ jobId: demo.bulkJobId });
+  if (pattern.endsWith("/courses/bulk/:jobId")) return one({ jobId: demo.courseBulkJobId });
+  // A bulk action on courses: all that match (a category to choose), one ticked course to delete, and nothing chosen.
+  if (pattern.endsWith("/courses/bulk"))
+    return [`${org}?bulkAction=move&scope=all&state=published`, `${org}?bulkAction=delete&ids=${demo.courses[0].id}`, org];
   // A bulk action's confirmation, for all that match a filter (with a course and its due day to choose) and for
   // one ticked person (a group to choose); a learning path, the invitation mailed again and the export (a link to the
   // CSV); and what it says when nobody was chosen.
@@ -179,6 +185,7 @@ function readDemo(server: InProcessServer): Omit<Demo, "jobIds" | "importId" | "
       quizId: first("quizzes"),
       pathId: first("learning_paths"),
       bulkJobId: (db.prepare("select id from jobs where kind = 'people.bulk' order by id limit 1").get() as { id: number }).id,
+      courseBulkJobId: (db.prepare("select id from jobs where kind = 'courses.bulk' order by id limit 1").get() as { id: number }).id,
       driverId: first("sso_drivers"),
       userId: (db.prepare("select id from users where email = 'learner@acme.test'").get() as { id: number }).id,
       statementId: (db.prepare("select id from xapi_statements order by seq limit 1").get() as { id: string }).id,

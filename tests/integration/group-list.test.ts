@@ -72,5 +72,11 @@ describe("the groups list", () => {
     expect(most.names.slice(0, 3)).toEqual(["Xgroup 30", "Xgroup 29", "Xgroup 28"]);
     expect(most.body).toContain("Members: 28");
     expect((await page("?q=xgroup&sort=members&dir=asc")).names[0]).toBe("Xgroup 01");
+    // Each group's own counts: Xgroup 05 has its one rule, Xgroup 04 none (a count of every group's rules that named
+    // the rule's own id instead of the group's once read otherwise).
+    const card = (body: string, name: string) => new RegExp(`data-group="${name}">[\\s\\S]*?</li>`).exec(body)?.[0] ?? "";
+    const fives = await page("?q=xgroup&kind=rules");
+    expect(card(fives.body, "Xgroup 05")).toMatch(/Members: 5 · Courses: 0<!-- --> · Rules: 1</);
+    expect(card(most.body, "Xgroup 28")).not.toContain("Rules:");
   });
 });

@@ -233,7 +233,10 @@ function uncovered(triggers: VersionTrigger[], rowidColumn: (table: string) => s
         // The person's own rows only: the row found with their session, or an index search on their id with it bound to every run.
         const bySession = table === "users" && read.plan.some((s) => /^SEARCH sessions USING INDEX \S+ \(token_hash=\?\)$/.test(s.detail));
         const byPerson =
-          read.plan.filter((s) => s.table === table).every((s) => new RegExp(`\\((?:${person}|rowid)=\\?`).test(s.detail)) &&
+          // The person's id among the search's equalities (an index may start with the course, then the person).
+          read.plan
+            .filter((s) => s.table === table)
+            .every((s) => new RegExp(`\\((?:\\w+=\\? AND )*(?:${person}|rowid)=\\?`).test(s.detail)) &&
           read.runs.every((args) => flat(args).includes(page.userId));
         if (!bySession && !byPerson) found.add(`${table}: others' rows, which only their own versions follow, read by ${where}`);
       }

@@ -24,6 +24,7 @@ import { captionCalls } from "./captions.server";
 import { reminderCalls } from "./reminders.server"; // reminders by e-mail (issue 34)
 import { auditCalls } from "./audit.server"; // the audit of what admins did (issue 44)
 import { peopleBulkCalls } from "./people-bulk.server"; // bulk actions on people (issue 50)
+import { courseBulkCalls } from "./course-bulk.server"; // bulk actions on courses (issue 50)
 import { personCalls } from "./person.server"; // a person, whole (issue 50)
 import { xapiCalls } from "./xapi.server"; // the Learning Record Store (issue 47)
 import { pathCalls } from "./paths.server"; // learning paths (issue 49)
@@ -51,6 +52,7 @@ export const API_CALLS: readonly ApiCall[] = [
   ...groupCalls,
   ...auditCalls,
   ...peopleBulkCalls,
+  ...courseBulkCalls,
   ...personCalls,
   // Compliance assignments (issue 34).
   ...assignmentCalls,

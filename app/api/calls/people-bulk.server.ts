@@ -5,7 +5,8 @@ import { userListFilters } from "~/models/forms/user-list";
 import { getJob } from "~/models/job.server";
 import { MAX_PEOPLE, PEOPLE_BULK_JOB, peopleBulkJobOf, peopleBulkView, preparePeopleBulk } from "~/models/people-bulk/job.server";
 import { userListIds } from "~/models/user-list.server";
-import { apiError, apiForbidden, apiNotFound, apiT } from "~/utils/api.server";
+import { apiForbidden, apiNotFound } from "~/utils/api.server";
+import { bulkFilterRefused, bulkJobReply, bulkRefused } from "../bulk.server";
 import { isDate } from "~/utils/calendar";
 import { call, E, guarded, id, type ApiCall } from "../contract.server";
 
@@ -65,17 +66,7 @@ const bulkBody = z
       ctx.addIssue({ code: "custom", path: ["role"], message: "Required for this action." });
   });
 
-const jobReply = z.object({
-  id,
-  status: z.enum(["queued", "running", "done", "failed"]),
-  progress: z.number().int().min(0).max(100),
-  action: z.enum(PEOPLE_BULK_ACTIONS),
-  total: z.number().int(),
-  done: z.number().int().nullable(),
-  unchanged: z.number().int().nullable(),
-  refused: z.record(z.number().int()).nullable(),
-  error: z.string().nullable(),
-});
+const jobReply = bulkJobReply(PEOPLE_BULK_ACTIONS);
 
 const exampleJob = {
   id: 31,
@@ -113,9 +104,7 @@ export const peopleBulkCalls: ApiCall[] = [
       if (body.filter) {
         const filter: Record<string, unknown> = body.filter;
         const { query, invalid } = userListFilters((name) => filter[name]);
-        const t = await apiT(request, context);
-        if (invalid)
-          return apiError(422, { message: t("bulk.errors.filters"), code: "invalid", fields: { filter: [t("bulk.errors.filters")] } });
+        if (invalid) return bulkFilterRefused(request, context, "bulk.errors.filters");
         // A group admin's filter reaches the people of their own groups only: its count tells them of nobody else.
         ids = userListIds(db, query, manageableGroupIds(viewer));
       }
@@ -130,13 +119,13 @@ export const peopleBulkCalls: ApiCall[] = [
         },
         "api",
       );
-      if (!prepared.ok) {
-        const t = await apiT(request, context);
-        if (prepared.status === 403) return apiError(403, { message: t("api.forbidden"), code: "forbidden" });
-        const field =
-          { bulkGroup: "group_id", bulkCourse: "course_id", bulkPath: "path_id", ids: "user_ids" }[prepared.field ?? ""] ?? "action";
-        return apiError(422, { message: t(prepared.message), code: "invalid", fields: { [field]: [t(prepared.message)] } });
-      }
+      if (!prepared.ok)
+        return bulkRefused(request, context, prepared, {
+          bulkGroup: "group_id",
+          bulkCourse: "course_id",
+          bulkPath: "path_id",
+          ids: "user_ids",
+        });
       const job = context.platform.jobs.enqueue(context.organization!.id, db, PEOPLE_BULK_JOB, prepared.payload);
       return peopleBulkView(job);
     },

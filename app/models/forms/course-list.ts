@@ -1,4 +1,4 @@
-import type { ListQuery, ListSpec } from "../../utils/list-query";
+import { listFilters, type ListQuery, type ListSpec } from "../../utils/list-query";
 import { COURSE_TYPES } from "../vocabulary";
 
 /**
@@ -17,3 +17,6 @@ export const COURSE_LIST: ListSpec<"category" | "kind" | "state", "position" | "
 };
 
 export type CourseListQuery = ListQuery<keyof typeof COURSE_LIST.filters, (typeof COURSE_LIST.sorts)[number]>;
+
+/** The list's search and filters as a bulk action on courses sends them along: `invalid` refuses the action (app/utils/list-query.ts `listFilters`). */
+export const courseListFilters = (read: (name: string) => unknown) => listFilters(COURSE_LIST, read);

@@ -1,5 +1,5 @@
 import { LANGUAGES } from "../../utils/i18n";
-import { parseListQuery, type ListQuery, type ListSpec } from "../../utils/list-query";
+import { listFilters, type ListQuery, type ListSpec } from "../../utils/list-query";
 
 /**
  * The "last active" filter's choices: within the last 7, 30 or 90 days, not for more than 90, or never (no sign-in
@@ -36,11 +36,5 @@ export type UserListQuery = ListQuery<keyof typeof USER_LIST.filters, (typeof US
  * leaving the filter out and widening it.
  */
 export function userListFilters(read: (name: string) => unknown): { query: Pick<UserListQuery, "q" | "filters">; invalid: boolean } {
-  const url = new URL("http://list/");
-  for (const name of ["q", ...Object.keys(USER_LIST.filters)]) {
-    const value = read(name);
-    if ((typeof value === "string" && value) || typeof value === "number") url.searchParams.set(name, String(value));
-  }
-  const { query, errors } = parseListQuery(url, USER_LIST);
-  return { query: { q: query.q, filters: query.filters }, invalid: errors !== null };
+  return listFilters(USER_LIST, read);
 }

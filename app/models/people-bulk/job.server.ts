@@ -9,13 +9,14 @@ import { snapshotOf, viewerOfSnapshot, type Viewer, type ViewerSnapshot } from "
 import type { Role } from "../../utils/capabilities";
 import type { AuditVia } from "../admin-audit.server";
 import { organizationRealm, type AuthRealm } from "../auth/realm.server";
+import { bulkJobOf, bulkJobView, runBulkSlices, type BulkResult, type BulkRun } from "../bulk-job.server";
 import type { JobContext } from "../clone.server";
-import { JobError, JobInterrupted, keepPlace } from "../job.server";
+import { JobError } from "../job.server";
 import { getGroup } from "../group.server";
 import { getOrganization } from "../organization.server";
 import { getPath } from "../paths/paths.server";
 import { mailInvitations } from "./invitations.server";
-import { runSlice, type BulkParams, type BulkRefusal, type SliceOutcome } from "./steps.server";
+import { runSlice, type BulkParams, type BulkRefusal } from "./steps.server";
 
 /**
  * Bulk actions on people as background jobs (issue 50; docs/decisions/046-management-lists.md): the people list's
@@ -42,12 +43,7 @@ export type PeopleBulkPayload = {
   via: AuditVia;
 };
 
-export interface PeopleBulkResult extends SliceOutcome {
-  action: PeopleBulkAction;
-  total: number;
-  /** The longest slice, in milliseconds: the longest the job held the write lock at once. */
-  longestSliceMs?: number;
-}
+export type PeopleBulkResult = BulkResult<PeopleBulkAction, BulkRefusal>;
 
 type Refusal = { ok: false; status: 400 | 403; field?: string; message: string };
 
@@ -100,91 +96,39 @@ export function peopleBulkJob(
 /** How a job that mails invitations sends them: the platform's mailer, and the organization's sign-in realm. */
 type Mailing = { platform: UserImportServices; realm: AuthRealm };
 
-/** Where a bulk job stopped, kept in its result after each slice: the next person's index, and the counts so far. */
-type Kept = PeopleBulkResult & { next: number };
-
 /**
- * Works through a bulk action's people (the job, and the demo's seeding as of its moment). With a job, each slice's
- * counts and the next slice's start are kept in the job's row in the slice's own transaction, so a job stopped by
- * the server stopping (`JobInterrupted`) or by a crash goes on where it was, not from the start.
+ * Works through a bulk action's people (the job, and the demo's seeding as of its moment), a slice at a time
+ * (app/models/bulk-job.server.ts `runBulkSlices`: each slice one transaction, the job's place kept with it, so a job
+ * stopped by the server stopping or by a crash goes on where it was, not from the start).
  */
 export async function runPeopleBulk(
   db: TenantDb,
   payload: PeopleBulkPayload,
-  {
-    progress,
-    pause,
-    stopping,
-    now,
-    job,
-    mail,
-  }: {
-    progress: (percent: number) => void;
-    pause: () => Promise<void>;
-    stopping?: () => boolean;
-    now: Date;
-    job?: Job;
-    mail?: Mailing;
-  },
+  { now, mail, ...run }: BulkRun & { now: Date; mail?: Mailing },
 ): Promise<Record<string, unknown>> {
   const viewer = viewerOfSnapshot({ organization: null, db, language: "en" }, payload.actor);
-  const kept = job?.result as Kept | null | undefined;
-  const result: PeopleBulkResult = kept?.next
-    ? {
-        action: kept.action,
-        total: kept.total,
-        done: kept.done,
-        unchanged: kept.unchanged,
-        refused: { ...kept.refused },
-        longestSliceMs: kept.longestSliceMs,
-      }
-    : { action: payload.action, total: payload.ids.length, done: 0, unchanged: 0, refused: {} };
-  for (let i = kept?.next ?? 0; i < payload.ids.length; i += SLICE) {
-    if (stopping?.()) throw new JobInterrupted();
-    const started = performance.now();
-    const mails = db.transaction((tx) => {
-      const slice = runSlice(tx, viewer, payload.action, payload.params, payload.ids.slice(i, i + SLICE), {
-        via: payload.via,
-        now,
-        realm: mail?.realm,
-      });
-      result.done += slice.done;
-      result.unchanged += slice.unchanged;
-      for (const [reason, n] of Object.entries(slice.refused) as [BulkRefusal, number][])
-        result.refused[reason] = (result.refused[reason] ?? 0) + n;
-      if (job) keepPlace(tx, job.id, { ...result, next: i + SLICE });
-      return slice.mails ?? [];
-    });
-    // How long the slice's transaction kept the organization's write lock, at most (npm run bench reads it).
-    result.longestSliceMs = Math.max(result.longestSliceMs ?? 0, Math.round(performance.now() - started));
-    // Invitations go once their slice has committed: at most once each, even if the job stops here (its place is kept).
-    if (mails.length && mail) {
-      const failed = await mailInvitations(mail.platform, mail.realm, mails);
-      result.done -= failed;
-      if (failed) result.refused.mail_failed = (result.refused.mail_failed ?? 0) + failed;
-    }
-    progress(((i + SLICE) / payload.ids.length) * 100);
-    await pause();
-  }
+  const result: PeopleBulkResult = await runBulkSlices(
+    db,
+    {
+      action: payload.action,
+      ids: payload.ids,
+      size: SLICE,
+      slice: (tx, ids) => runSlice(tx, viewer, payload.action, payload.params, ids, { via: payload.via, now, realm: mail?.realm }),
+      // Invitations go once their slice has committed: at most once each, even if the job stops here (its place is kept).
+      committed: async (slice, counts) => {
+        if (!slice.mails?.length || !mail) return;
+        const failed = await mailInvitations(mail.platform, mail.realm, slice.mails);
+        counts.done -= failed;
+        if (failed) counts.refused.mail_failed = (counts.refused.mail_failed ?? 0) + failed;
+      },
+    },
+    run,
+  );
   return result as unknown as Record<string, unknown>;
 }
 
 /** A bulk job as its page and /api show it. */
-export function peopleBulkView(job: Job) {
-  const payload = job.payload as unknown as PeopleBulkPayload;
-  const result = job.result as unknown as PeopleBulkResult | null;
-  return {
-    id: job.id,
-    status: job.status,
-    progress: job.progress,
-    action: payload.action,
-    total: payload.ids.length,
-    done: result?.done ?? null,
-    unchanged: result?.unchanged ?? null,
-    refused: result?.refused ?? null,
-    error: job.error,
-  };
-}
+export const peopleBulkView = (job: Job) => bulkJobView<PeopleBulkAction, BulkRefusal>(job);
 
 /** What a bulk job's page names beside its action: the group, or the course or path and its due day, or the type given. */
 export function peopleBulkDetail(db: TenantConn, job: Job) {
@@ -203,6 +147,4 @@ export function peopleBulkDetail(db: TenantConn, job: Job) {
 }
 
 /** The job, when it is a bulk action on people. */
-export function peopleBulkJobOf(job: Job | undefined) {
-  return job && job.kind === PEOPLE_BULK_JOB ? job : undefined;
-}
+export const peopleBulkJobOf = (job: Job | undefined) => bulkJobOf(job, PEOPLE_BULK_JOB);

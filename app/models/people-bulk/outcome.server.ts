@@ -1,5 +1,6 @@
 import type { AuditVia } from "../admin-audit.server";
 import type { AuthRealm } from "../auth/realm.server";
+import { outcome as emptyOutcome, refuse, type SliceOutcome as BulkOutcome } from "../bulk-job.server";
 
 /**
  * What a slice of a bulk action on people answers (issue 50; app/models/people-bulk/steps.server.ts runs them): each
@@ -17,11 +18,7 @@ export type BulkRefusal =
   | "recently_invited"
   | "mail_failed";
 
-export interface SliceOutcome {
-  done: number;
-  unchanged: number;
-  refused: Partial<Record<BulkRefusal, number>>;
-}
+export type SliceOutcome = BulkOutcome<BulkRefusal>;
 
 export interface BulkParams {
   groupId?: number;
@@ -34,8 +31,7 @@ export interface BulkParams {
 /** How the slice came (a page or /api), its moment, and, for mailing invitations, the organization's sign-in realm. */
 export type SliceContext = { via: AuditVia; now: Date; realm?: AuthRealm };
 
-export const outcome = (): SliceOutcome => ({ done: 0, unchanged: 0, refused: {} });
+export const outcome = (): SliceOutcome => emptyOutcome<BulkRefusal>();
 
-export const refuse = (o: SliceOutcome, reason: BulkRefusal, n = 1) => {
-  if (n > 0) o.refused[reason] = (o.refused[reason] ?? 0) + n;
-};
+/** Counts `n` people refused for `reason` (app/models/bulk-job.server.ts). */
+export { refuse };
