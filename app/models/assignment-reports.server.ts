@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { assignmentPeople, assignments, courses, groupRules, groups, users } from "../../db/tenant";
 import { isVisible } from "../access/courses";
@@ -222,33 +222,61 @@ export function assignmentPeoplePage(
     { name: [users.lastName, users.firstName], due: assignmentPeople.dueOn, state: stateRank },
     users.id,
   );
+  const columns = {
+    userId: assignmentPeople.userId,
+    email: users.email,
+    firstName: users.firstName,
+    lastName: users.lastName,
+    assignedAt: assignmentPeople.assignedAt,
+    dueOn: assignmentPeople.dueOn,
+    completedAt: assignmentPeople.completedAt,
+    leftAt: assignmentPeople.leftAt,
+    state: stateSql,
+  };
   const list = listPage(
     { page, perPage },
     {
       count: () => total,
-      rows: (limit, offset) =>
-        db
-          .select({
-            userId: assignmentPeople.userId,
-            email: users.email,
-            firstName: users.firstName,
-            lastName: users.lastName,
-            assignedAt: assignmentPeople.assignedAt,
-            dueOn: assignmentPeople.dueOn,
-            completedAt: assignmentPeople.completedAt,
-            leftAt: assignmentPeople.leftAt,
-            state: stateSql,
-          })
+      // The page's people first, by the sort alone, then their rows: SQLite keeps every selected column of every
+      // sorted row, so the state (a probe of their progress) would otherwise be worked out for all 50,000 of a group.
+      rows: (limit, offset) => {
+        const ids = db
+          .select({ userId: assignmentPeople.userId })
           .from(assignmentPeople)
           .innerJoin(users, eq(users.id, assignmentPeople.userId))
-          .where(and(searched, state ? sql`${stateSql} = ${state}` : undefined))
+          .where(and(searched, state ? stateIs(state, stateSql, today) : undefined))
           .orderBy(...order)
           .limit(limit)
           .offset(offset)
-          .all(),
+          .all()
+          .map((r) => r.userId);
+        if (ids.length === 0) return [];
+        const rows = new Map(
+          db
+            .select(columns)
+            .from(assignmentPeople)
+            .innerJoin(users, eq(users.id, assignmentPeople.userId))
+            .where(and(eq(assignmentPeople.assignmentId, id), inArray(assignmentPeople.userId, ids)))
+            .all()
+            .map((r) => [r.userId, r]),
+        );
+        return ids.map((userId) => rows.get(userId)!);
+      },
     },
   );
   return { assignment: row, items: list.rows, total, counts, page: list.page, pages: list.pages };
+}
+
+/**
+ * The people of one state: left, done and overdue by their own row, so that only the others' progress is probed
+ * (what `stateSql` says of each, without working it out for everyone).
+ */
+function stateIs(state: PersonState, stateSql: SQL, today: string): SQL {
+  const open = and(isNull(assignmentPeople.leftAt), isNull(assignmentPeople.completedAt))!;
+  if (state === "left") return isNotNull(assignmentPeople.leftAt);
+  if (state === "done") return and(isNull(assignmentPeople.leftAt), isNotNull(assignmentPeople.completedAt))!;
+  if (state === "overdue") return and(open, lt(assignmentPeople.dueOn, today))!;
+  return and(open, gte(assignmentPeople.dueOn, today), sql`${stateSql} = ${state}`)!;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, count, sql, type SQL } from "drizzle-orm";
+import { and, count, inArray, sql, type SQL } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { lessons, users } from "../../db/tenant";
 import { countedLessons } from "../access/courses";
@@ -37,29 +37,43 @@ export function courseLearnerList(db: TenantConn, viewer: Viewer, courseId: numb
   >`(select cc.completed_at from course_completions cc where cc.user_id = ${person} and cc.course_id = ${courseId} and cc.renewal_started_at is null)`;
   // As the people list: searched, the names are sorted as expressions, so SQLite does not walk every person in name order.
   const name = query.q ? [sql`${users.lastName} || ''`, sql`${users.firstName} || ''`] : [users.lastName, users.firstName];
-  const order = listOrder(query, { name, progress: done, activity: last, completed: completedAt }, users.id);
+  const order = listOrder(query, { name, progress: doneOfAll(courseId), activity: lastOfAll(courseId), completed: completedAt }, users.id);
   const lessonTotal = db.select({ n: count() }).from(lessons).where(countedLessons(courseId)).get()?.n ?? 0;
   const list = listPage(query, {
     count: () => learnerCount(db, viewer, courseId, query),
-    rows: (limit, offset) =>
-      db
-        .select({
-          id: users.id,
-          email: users.email,
-          firstName: users.firstName,
-          lastName: users.lastName,
-          done,
-          last,
-          completedAt,
-          started: sql<number>`exists (select 1 from lesson_progress lp where lp.course_id = ${courseId} and lp.user_id = ${person})`,
-          assigned: assignedTo(courseId),
-        })
+    // The page's people first, by the sort alone, then their columns: SQLite keeps every selected column of every
+    // sorted row, so each of the five probes below would otherwise run for every learner (50,000 of a big course).
+    rows: (limit, offset) => {
+      const ids = db
+        .select({ id: users.id })
         .from(users)
         .where(where)
         .orderBy(...order)
         .limit(limit)
         .offset(offset)
-        .all(),
+        .all()
+        .map((r) => r.id);
+      if (ids.length === 0) return [];
+      const byId = new Map(
+        db
+          .select({
+            id: users.id,
+            email: users.email,
+            firstName: users.firstName,
+            lastName: users.lastName,
+            done,
+            last,
+            completedAt,
+            started: sql<number>`exists (select 1 from lesson_progress lp where lp.course_id = ${courseId} and lp.user_id = ${person})`,
+            assigned: assignedTo(courseId),
+          })
+          .from(users)
+          .where(inArray(users.id, ids))
+          .all()
+          .map((r) => [r.id, r]),
+      );
+      return ids.map((id) => byId.get(id)!);
+    },
   });
   return {
     ...list,
@@ -82,6 +96,19 @@ export function courseLearnerList(db: TenantConn, viewer: Viewer, courseId: numb
 const doneLessons = (courseId: number) =>
   sql<number>`(select count(*) from lesson_progress lp where lp.course_id = ${courseId} and lp.user_id = ${person}
     and lp.completed_at is not null and lp.lesson_id in (select ${lessons.id} from ${lessons} where ${countedLessons(courseId)}))`;
+
+/**
+ * The same two as sort keys: each learner's figure looked up in the course's figures, counted in one pass over its
+ * range of lesson_progress_course_user_idx (SQLite keeps them, indexed, for the statement), rather than counted for
+ * each learner (a sort by progress of 50,000 learners: 110 → 45 ms).
+ */
+const doneOfAll = (courseId: number) =>
+  sql`coalesce((select d.n from (select lp.user_id as uid, count(*) as n from lesson_progress lp where lp.course_id = ${courseId}
+    and lp.completed_at is not null and lp.lesson_id in (select ${lessons.id} from ${lessons} where ${countedLessons(courseId)})
+    group by lp.user_id) d where d.uid = ${person}), 0)`;
+const lastOfAll = (courseId: number) =>
+  sql`(select d.t from (select lp.user_id as uid, max(lp.updated_at) as t from lesson_progress lp where lp.course_id = ${courseId}
+    group by lp.user_id) d where d.uid = ${person})`;
 
 /** The person has an open assignment of the course (still in its group). */
 const assignedTo = (courseId: number) =>

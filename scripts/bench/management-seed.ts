@@ -13,7 +13,7 @@ import { Platform } from "../../server/platform";
  * The organization of issue 50's management bench (scripts/bench/management.ts), written straight into its SQLite
  * file: 100,000 people, 2,000 courses, 500 groups of 200 and one of 50,000, 2,000,000 progress rows, and beside them
  * what every management list reads at that size: 1,000 quizzes with 10,000 questions and 200,000 attempts, 30
- * certificate templates and 200,000 issued certificates, assignments with 70,000 people (one course assigned to the
+ * certificate templates and 200,000 issued certificates (each with its completion), assignments with 70,000 people (one course assigned to the
  * big group: a course with about 50,000 learners), 3,000 imports, 2,000 API tokens, 200,000 LRS credentials for
  * launches beside 60 made by admins, 300,000 audit entries; and in the platform's database 1,000 more organizations
  * (only their rows: the organizations list reads no organization's own file) and a super-admin's session.
@@ -210,6 +210,12 @@ function seedCertificates(sqlite: Sqlite, { people, courses }: { people: number;
        left join course_certificate_templates cct on cct.course_id = c.course_id`,
     )
     .run(Math.floor(courses / 2), courses, layout, now, now, now);
+  // A certificate is issued on a completion: each its course's completion (the big course's are there already).
+  sqlite
+    .prepare(
+      "insert or ignore into course_completions (user_id, course_id, completed_at, expires_on) select user_id, issued_for_course_id, issued_at, expires_on from certificates",
+    )
+    .run();
 }
 
 /** Past imports, API tokens, LRS credentials (launches' and admins'), the audit. */
