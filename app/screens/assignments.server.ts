@@ -13,7 +13,7 @@ import type { CannotOpen } from "~/models/assignment-access.server";
 import { getCourse, listVisibleCourses } from "~/models/course.server";
 import type { TenantConn } from "~/models/database.server";
 import { assignCourseFormSchema, assignFormSchema, dueRuleOf } from "~/models/forms/assignments";
-import { canManageGroup, getGroup, listGroups } from "~/models/group.server";
+import { canManageGroup, getGroup, listGroupChoices } from "~/models/group.server";
 import { requireCapability } from "~/kernel/auth.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { formatDate } from "~/utils/dates";
@@ -158,7 +158,7 @@ export function courseAssignmentsLoader(area: Area) {
         back: `${m.base}/courses/${course.id}`,
         title: course.title,
         draft: !course.published,
-        groups: listGroups(m.db, m.viewer).map((g) => ({ id: g.id, name: g.name, ruleGroup: g.rules > 0 })),
+        groups: listGroupChoices(m.db, m.viewer),
         courses: [] as { id: number; title: string; draft: boolean }[],
         ...screenData(m.db, m.viewer, request, { kind: "course", course }),
       };
