@@ -34,7 +34,15 @@ export function whoCannotOpen(
   const listed = Array.isArray(people) ? sql`(select value from json_each(${JSON.stringify(people)}))` : people;
   // Only those the access policy might refuse are read and asked (`mayBeRefused`), not 10,000 people;
   // `courseAccess` decides for them.
-  const chosen = sql`(select id from users where users.id in ${listed} and ${mayBeRefused(course)})`;
+  // Read once, not once for the memberships and again for the people (50,000 probed for an assignment to a big group).
+  const chosenIds = db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`users.id in ${listed} and ${mayBeRefused(course)}`)
+    .all()
+    .map((r) => r.id);
+  if (chosenIds.length === 0) return out;
+  const chosen = sql`(select value from json_each(${JSON.stringify(chosenIds)}))`;
   const memberships = new Map<number, { groupId: number; isAdmin: boolean }[]>();
   for (const m of db
     .select({ userId: groupMembers.userId, groupId: groupMembers.groupId, isAdmin: groupMembers.isAdmin })

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { TenantConn } from "../../db/open";
 import { assignmentPeople, assignments, courses, groupRules, groups, users } from "../../db/tenant";
 import { isVisible } from "../access/courses";
@@ -107,8 +107,6 @@ export function assignmentSummaries(
   now = new Date(),
 ): AssignmentSummary[] {
   const today = localToday(db, now);
-  const people = (condition: SQL) =>
-    sql<number>`(select count(*) from ${assignmentPeople} ap where ap.assignment_id = ${assignments.id} and ap.left_at is null and ${condition})`;
   const rows = db
     .select({
       assignment: assignments,
@@ -118,9 +116,6 @@ export function assignmentSummaries(
       email: users.email,
       firstName: users.firstName,
       lastName: users.lastName,
-      assigned: people(sql`1`),
-      done: people(sql`ap.completed_at is not null`),
-      overdue: people(sql`ap.completed_at is null and ap.due_on < ${today}`),
     })
     .from(assignments)
     .innerJoin(courses, eq(courses.id, assignments.courseId))
@@ -135,6 +130,11 @@ export function assignmentSummaries(
     )
     .orderBy(asc(courses.title), asc(assignments.id))
     .all();
+  const counts = peopleCounts(
+    db,
+    rows.map((r) => r.assignment.id),
+    today,
+  );
   return (
     rows
       // As in assigning: only a course the viewer sees listed (a group admin learns nothing of drafts or other groups' courses).
@@ -153,11 +153,35 @@ export function assignmentSummaries(
         dueDate: r.assignment.dueDate,
         dueDays: r.assignment.dueDays,
         createdAt: r.assignment.createdAt,
-        assigned: r.assigned,
-        done: r.done,
-        overdue: r.overdue,
+        ...(counts.get(r.assignment.id) ?? { assigned: 0, done: 0, overdue: 0 }),
       }))
   );
+}
+
+/**
+ * The assignments' people still in their group, and of them those done and those overdue: one pass over each
+ * assignment's people rather than one a figure (three of 50,000 for a course assigned to a big group).
+ */
+function peopleCounts(db: TenantConn, ids: number[], today: string) {
+  const rows = ids.length
+    ? db
+        .select({
+          id: assignmentPeople.assignmentId,
+          assigned: count(),
+          done: sql<number>`sum(${assignmentPeople.completedAt} is not null)`,
+          overdue: sql<number>`sum(${assignmentPeople.completedAt} is null and ${assignmentPeople.dueOn} < ${today})`,
+        })
+        .from(assignmentPeople)
+        .where(
+          and(
+            sql`${assignmentPeople.assignmentId} in (select value from json_each(${JSON.stringify(ids)}))`,
+            isNull(assignmentPeople.leftAt),
+          ),
+        )
+        .groupBy(assignmentPeople.assignmentId)
+        .all()
+    : [];
+  return new Map(rows.map(({ id, ...n }) => [id, n]));
 }
 
 /** One assignment as `assignmentSummaries` gives it, or null when there is none the viewer may manage. */
@@ -192,26 +216,48 @@ export function assignmentPeoplePage(
   const row = getAssignment(db, id);
   if (!row || !mayAssign(viewer, targetOf(row))) return null;
   const today = localToday(db, now);
+  const started = sql`exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${row.courseId} and ${progressInCycle})`;
   const stateSql = sql<PersonState>`case
     when ${assignmentPeople.leftAt} is not null then 'left'
     when ${assignmentPeople.completedAt} is not null then 'done'
     when ${assignmentPeople.dueOn} < ${today} then 'overdue'
-    when exists (select 1 from lesson_progress lp where lp.user_id = ${assignmentPeople.userId} and lp.course_id = ${row.courseId} and ${progressInCycle}) then 'in_progress'
+    when ${started} then 'in_progress'
     else 'not_started' end`;
   const searched = and(
     eq(assignmentPeople.assignmentId, id),
     q ? contains(sql`(${users.email} || ' ' || ${users.firstName} || ' ' || ${users.lastName})`, q) : undefined,
   );
-  // How many people are in each state (the screen's filter says so), and of them those asked for.
-  const counts = Object.fromEntries(PERSON_STATES.map((s) => [s, 0])) as Record<PersonState, number>;
-  for (const r of db
-    .select({ state: stateSql, n: count() })
-    .from(assignmentPeople)
-    .innerJoin(users, eq(users.id, assignmentPeople.userId))
+  // The person's row is read only for a search, or to sort by name.
+  const withPerson = <T extends { innerJoin: (...args: never[]) => unknown }>(query: T, needed: boolean) =>
+    needed ? (query.innerJoin as (table: typeof users, on: SQL) => T)(users, eq(users.id, assignmentPeople.userId)) : query;
+  // How many people are in each state (the screen's filter says so), and of them those asked for: those of a state
+  // by their own row in one pass, then only the open ones not yet due asked about their progress (along
+  // assignment_people_due_idx), rather than the state grouped by (its expression sorted, and worked out twice a row).
+  const byRow = withPerson(
+    db
+      .select({
+        all: count(),
+        left: sql<number>`coalesce(sum(${assignmentPeople.leftAt} is not null), 0)`,
+        done: sql<number>`coalesce(sum(${assignmentPeople.leftAt} is null and ${assignmentPeople.completedAt} is not null), 0)`,
+        overdue: sql<number>`coalesce(sum(${stateIs("overdue", started, today)}), 0)`,
+      })
+      .from(assignmentPeople)
+      .$dynamic(),
+    Boolean(q),
+  )
     .where(searched)
-    .groupBy(stateSql)
-    .all())
-    counts[r.state] = r.n;
+    .get() ?? { all: 0, left: 0, done: 0, overdue: 0 };
+  const inProgress =
+    withPerson(db.select({ n: count() }).from(assignmentPeople).$dynamic(), Boolean(q))
+      .where(and(searched, stateIs("in_progress", started, today)))
+      .get()?.n ?? 0;
+  const counts: Record<PersonState, number> = {
+    not_started: byRow.all - byRow.left - byRow.done - byRow.overdue - inProgress,
+    in_progress: inProgress,
+    overdue: byRow.overdue,
+    done: byRow.done,
+    left: byRow.left,
+  };
   const total = state ? counts[state] : PERSON_STATES.reduce((sum, s) => sum + counts[s], 0);
   const stateRank = sql`case ${stateSql} ${sql.join(
     PERSON_STATES.map((s, i) => sql`when ${s} then ${i}`),
@@ -220,35 +266,63 @@ export function assignmentPeoplePage(
   const order = listOrder(
     { sort, dir },
     { name: [users.lastName, users.firstName], due: assignmentPeople.dueOn, state: stateRank },
-    users.id,
+    assignmentPeople.userId,
   );
+  const columns = {
+    userId: assignmentPeople.userId,
+    email: users.email,
+    firstName: users.firstName,
+    lastName: users.lastName,
+    assignedAt: assignmentPeople.assignedAt,
+    dueOn: assignmentPeople.dueOn,
+    completedAt: assignmentPeople.completedAt,
+    leftAt: assignmentPeople.leftAt,
+    state: stateSql,
+  };
   const list = listPage(
     { page, perPage },
     {
       count: () => total,
-      rows: (limit, offset) =>
-        db
-          .select({
-            userId: assignmentPeople.userId,
-            email: users.email,
-            firstName: users.firstName,
-            lastName: users.lastName,
-            assignedAt: assignmentPeople.assignedAt,
-            dueOn: assignmentPeople.dueOn,
-            completedAt: assignmentPeople.completedAt,
-            leftAt: assignmentPeople.leftAt,
-            state: stateSql,
-          })
-          .from(assignmentPeople)
-          .innerJoin(users, eq(users.id, assignmentPeople.userId))
-          .where(and(searched, state ? sql`${stateSql} = ${state}` : undefined))
+      // The page's people first, by the sort alone, then their rows: SQLite keeps every selected column of every
+      // sorted row, so the state (a probe of their progress) would otherwise be worked out for all 50,000 of a group.
+      rows: (limit, offset) => {
+        const ids = withPerson(
+          db.select({ userId: assignmentPeople.userId }).from(assignmentPeople).$dynamic(),
+          Boolean(q) || sort === "name",
+        )
+          .where(and(searched, state ? stateIs(state, started, today) : undefined))
           .orderBy(...order)
           .limit(limit)
           .offset(offset)
-          .all(),
+          .all()
+          .map((r) => r.userId);
+        if (ids.length === 0) return [];
+        const rows = new Map(
+          db
+            .select(columns)
+            .from(assignmentPeople)
+            .innerJoin(users, eq(users.id, assignmentPeople.userId))
+            .where(and(eq(assignmentPeople.assignmentId, id), inArray(assignmentPeople.userId, ids)))
+            .all()
+            .map((r) => [r.userId, r]),
+        );
+        return ids.map((userId) => rows.get(userId)!);
+      },
     },
   );
   return { assignment: row, items: list.rows, total, counts, page: list.page, pages: list.pages };
+}
+
+/**
+ * The people of one state: left, done and overdue by their own row, so that only the others' progress is probed
+ * (what the state's expression says of each, without working it out for everyone).
+ */
+function stateIs(state: PersonState, started: SQL, today: string): SQL {
+  const open = and(isNull(assignmentPeople.leftAt), isNull(assignmentPeople.completedAt))!;
+  if (state === "left") return isNotNull(assignmentPeople.leftAt);
+  if (state === "done") return and(isNull(assignmentPeople.leftAt), isNotNull(assignmentPeople.completedAt))!;
+  if (state === "overdue") return and(open, lt(assignmentPeople.dueOn, today))!;
+  return and(open, gte(assignmentPeople.dueOn, today), state === "in_progress" ? started : sql`not ${started}`)!;
 }
 
 /**

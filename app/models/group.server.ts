@@ -93,6 +93,26 @@ export function groupChoices(db: TenantConn) {
   return db.select({ id: groups.id, name: groups.name }).from(groups).orderBy(asc(groups.name)).all();
 }
 
+/**
+ * The groups the viewer may manage by name, and whether rules keep their members, for choosing one: `listGroups`
+ * without its counts, which read every membership of the organization (150,000 of 100,000 people: 6 ms a page).
+ */
+export function listGroupChoices(db: TenantConn, viewer: Viewer) {
+  const ids = manageableGroupIds(viewer);
+  if (ids && ids.length === 0) return [];
+  return db
+    .select({
+      id: groups.id,
+      name: groups.name,
+      ruleGroup: sql<number>`exists (select 1 from group_rules gr where gr.group_id = ${groups.id})`,
+    })
+    .from(groups)
+    .where(ids ? inArray(groups.id, ids) : undefined)
+    .orderBy(asc(groups.name), asc(groups.id))
+    .all()
+    .map((g) => ({ ...g, ruleGroup: Boolean(g.ruleGroup) }));
+}
+
 /** Groups with their numbers of members, rules and courses; only those the viewer may manage. */
 export function listGroups(db: TenantConn, viewer: Viewer, { q }: { q?: string } = {}) {
   const ids = manageableGroupIds(viewer);

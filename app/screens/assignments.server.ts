@@ -13,7 +13,7 @@ import type { CannotOpen } from "~/models/assignment-access.server";
 import { getCourse, listVisibleCourses } from "~/models/course.server";
 import type { TenantConn } from "~/models/database.server";
 import { assignCourseFormSchema, assignFormSchema, dueRuleOf } from "~/models/forms/assignments";
-import { canManageGroup, getGroup, listGroups } from "~/models/group.server";
+import { canManageGroup, getGroup, listGroupChoices } from "~/models/group.server";
 import { requireCapability } from "~/kernel/auth.server";
 import { withManagedOrganization, type Area, type Managed } from "~/kernel/manage.server";
 import { formatDate } from "~/utils/dates";
@@ -52,8 +52,7 @@ function reasonOf(course: Pick<Course, "published">, person: CannotOpen) {
   return !course.published ? "draft" : person.reason;
 }
 
-function summaryView(db: TenantConn, viewer: Viewer, a: AssignmentSummary, course: Pick<Course, "published"> | undefined) {
-  const blocked = cannotOpenOf(db, viewer, a.id);
+function summaryView(a: AssignmentSummary, course: Pick<Course, "published"> | undefined, blocked: CannotOpen[]) {
   return {
     id: a.id,
     courseId: a.courseId,
@@ -97,7 +96,9 @@ function screenData(db: TenantConn, viewer: Viewer, request: Request, scope: Sco
     if (!courses.has(id)) courses.set(id, getCourse(db, id));
     return courses.get(id);
   };
-  const rows = summaries.map((a) => summaryView(db, viewer, a, courseOf(a.courseId)));
+  // Who cannot open each course, asked once an assignment: the list names a few, the shown assignment all of them.
+  const blockedOf = new Map(summaries.map((a) => [a.id, cannotOpenOf(db, viewer, a.id)]));
+  const rows = summaries.map((a) => summaryView(a, courseOf(a.courseId), blockedOf.get(a.id)!));
 
   const shownId = positive(url.searchParams.get("assignment"));
   const shown = rows.find((r) => r.id === shownId) ?? null;
@@ -105,7 +106,7 @@ function screenData(db: TenantConn, viewer: Viewer, request: Request, scope: Sco
   const state = query.filters.state as PersonState | undefined;
   const people = shown ? assignmentPeoplePage(db, viewer, shown.id, { ...query, state }) : null;
   const course = shown ? courseOf(shown.courseId) : undefined;
-  const blocked = shown && course ? cannotOpenOf(db, viewer, shown.id) : [];
+  const blocked = shown && course ? (blockedOf.get(shown.id) ?? []) : [];
 
   const removeId = positive(url.searchParams.get("remove"));
   return {
@@ -157,7 +158,7 @@ export function courseAssignmentsLoader(area: Area) {
         back: `${m.base}/courses/${course.id}`,
         title: course.title,
         draft: !course.published,
-        groups: listGroups(m.db, m.viewer).map((g) => ({ id: g.id, name: g.name, ruleGroup: g.rules > 0 })),
+        groups: listGroupChoices(m.db, m.viewer),
         courses: [] as { id: number; title: string; draft: boolean }[],
         ...screenData(m.db, m.viewer, request, { kind: "course", course }),
       };

@@ -7,7 +7,7 @@ import { ErrorList, useZodForm } from "~/components/form";
 import { GroupMembers } from "~/components/group-members";
 import { addRule, describeRules, removeRule } from "~/models/group-rules.server";
 import { attachCourses, coursesNotInGroup, detachCourse, groupCourseList } from "~/models/group-courses.server";
-import { listGroups, saveGroup } from "~/models/group.server";
+import { listGroupChoices, saveGroup } from "~/models/group.server";
 import { groupMemberList } from "~/models/group-member-list.server";
 import { GROUP_MEMBER_LIST } from "~/models/forms/group-member-list";
 import { isWholeList, parseListQuery } from "~/utils/list-query";
@@ -102,7 +102,7 @@ export function groupLoader(area: Area) {
         rules: describeRules(m.db, group.id),
         courses: groupCourseList(m.db, group.id),
         otherCourses: coursesNotInGroup(m.db, group.id),
-        otherGroups: listGroups(m.db, m.viewer)
+        otherGroups: listGroupChoices(m.db, m.viewer)
           .filter((g) => g.id !== group.id)
           .map((g) => ({ id: g.id, name: g.name })),
         members: membersPage(m.db, m.viewer, group.id, request, `${groupsBase(m)}/${group.id}`),

@@ -5,7 +5,7 @@ import { useTranslation } from "~/utils/translate";
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { controlProps, ErrorList, FormErrors, FormMessage, useZodForm } from "~/components/form";
 import { importOptionsSchema } from "~/models/forms/users";
-import { listGroups } from "~/models/group.server";
+import { listGroupChoices } from "~/models/group.server";
 import { getJob } from "~/models/job.server";
 import {
   checkCsv,
@@ -80,7 +80,7 @@ export function importLoader({ request, context, params }: LoaderFunctionArgs) {
   return withManagedOrganization(request, context, params, area, (m) => {
     const settings = getUserSettings(m.db);
     return {
-      groups: listGroups(m.db, m.viewer).map((g) => ({ id: g.id, name: g.name })),
+      groups: listGroupChoices(m.db, m.viewer).map((g) => ({ id: g.id, name: g.name })),
       inviteImported: settings.inviteImported,
       groupId: new URL(request.url).searchParams.get("group") ?? "",
       imports: pastImports(m.db, request, dateLocaleFor(m.viewer)),
@@ -180,7 +180,7 @@ export function importStatusLoader({ request, context, params }: LoaderFunctionA
   return withManagedOrganization(request, context, params, area, (m) => {
     const found = importFrom(m.db, params.importId);
     const job = found.jobId ? getJob(m.db, found.jobId) : undefined;
-    const group = found.groupId ? listGroups(m.db, m.viewer).find((g) => g.id === found.groupId) : undefined;
+    const group = found.groupId ? listGroupChoices(m.db, m.viewer).find((g) => g.id === found.groupId) : undefined;
     const base = {
       id: found.id,
       fileName: found.fileName,
