@@ -36,6 +36,8 @@ import { dateLocaleFor } from "./analytics.server";
 
 /** People named under an assignment in the list; the rest are counted, and listed on its own view. */
 const NAMED_IN_LIST = 5;
+/** How many of those who cannot open the course the shown assignment names. */
+const NAMED_ON_ITS_PAGE = 100;
 
 type Course = NonNullable<ReturnType<typeof getCourse>>;
 type Group = NonNullable<ReturnType<typeof getGroup>>;
@@ -132,7 +134,11 @@ function screenData(db: TenantConn, viewer: Viewer, request: Request, scope: Sco
               leftOn: p.leftAt ? formatDate(p.leftAt) : null,
               state: p.state,
             })),
-            cannotOpen: blocked.map((p) => ({ userId: p.userId, name: personName(p), email: p.email, reason: reasonOf(course!, p) })),
+            // A hundred of them, and how many more: an assignment of 50,000 may have hundreds who cannot.
+            cannotOpen: blocked
+              .slice(0, NAMED_ON_ITS_PAGE)
+              .map((p) => ({ userId: p.userId, name: personName(p), email: p.email, reason: reasonOf(course!, p) })),
+            cannotOpenTotal: blocked.length,
           }
         : null,
     removing: rows.find((r) => r.id === removeId) ?? null,

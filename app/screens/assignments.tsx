@@ -197,7 +197,7 @@ function People({ data }: { data: Data }) {
       </p>
       {selected.cannotOpen.length ? (
         <div className="assignment-warning" data-testid="people-cannot-open">
-          <strong>{t("assigning.cannotOpen.count", { count: selected.cannotOpen.length })}</strong>
+          <strong>{t("assigning.cannotOpen.count", { count: selected.cannotOpenTotal })}</strong>
           <p>{t("assigning.cannotOpen.explain")}</p>
           <ul>
             {selected.cannotOpen.map((p) => (
@@ -206,6 +206,9 @@ function People({ data }: { data: Data }) {
               </li>
             ))}
           </ul>
+          {selected.cannotOpenTotal > selected.cannotOpen.length ? (
+            <p>{t("assigning.cannotOpen.more", { count: selected.cannotOpenTotal - selected.cannotOpen.length })}</p>
+          ) : null}
         </div>
       ) : null}
       <nav className="state-filter" aria-label={t("assigning.people.filter")}>
