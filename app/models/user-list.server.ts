@@ -51,6 +51,16 @@ function activeSince(db: TenantConn, days: number, before = false) {
   return inArray(users.id, db.select({ id: userActivity.userId }).from(userActivity).where(gte(userActivity.lastActiveAt, cutoff)));
 }
 
+/** Only the members of these groups (a group admin's: app/access/rules.ts `manageableGroupIds`); anyone for null. */
+function memberOfAny(db: TenantConn, within: readonly number[] | null) {
+  if (!within) return undefined;
+  const members = db
+    .select({ id: groupMembers.userId })
+    .from(groupMembers)
+    .where(inArray(groupMembers.groupId, within.length ? [...within] : [-1]));
+  return inArray(users.id, members);
+}
+
 /**
  * Every id the list's search and filters match (its sort and page aside), in id order: "all N that match" of a bulk
  * action; only the members of `within` when given (a group admin's groups: app/access/rules.ts `manageableGroupIds`).
@@ -60,15 +70,7 @@ export function userListIds(
   query: Pick<UserListQuery, "q" | "filters">,
   within: readonly number[] | null = null,
 ): number[] {
-  const reach = within
-    ? inArray(
-        users.id,
-        db
-          .select({ id: groupMembers.userId })
-          .from(groupMembers)
-          .where(inArray(groupMembers.groupId, within.length ? [...within] : [-1])),
-      )
-    : undefined;
+  const reach = memberOfAny(db, within);
   return db
     .select({ id: users.id })
     .from(users)
@@ -89,15 +91,7 @@ export function userExportIds(
   within: readonly number[] | null,
   only?: readonly number[],
 ): number[] {
-  const reach = within
-    ? inArray(
-        users.id,
-        db
-          .select({ id: groupMembers.userId })
-          .from(groupMembers)
-          .where(inArray(groupMembers.groupId, within.length ? [...within] : [-1])),
-      )
-    : undefined;
+  const reach = memberOfAny(db, within);
   return db
     .select({ id: users.id })
     .from(users)
