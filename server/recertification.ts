@@ -1,9 +1,7 @@
-import { isBusyError } from "../db/write-lock";
 import { hasPendingJobOfKind } from "../app/models/job.server";
-import { listOrganizations } from "../app/models/organization.server";
 import { recertificationDue, RECERTIFICATION_JOB } from "../app/models/recertification.server";
 import type { Platform } from "./platform";
-import { logger } from "./logger";
+import { sweepOrganizations } from "./organization-sweep";
 
 /** How often every organization is looked at for completions about to expire. */
 const CHECK_EVERY_MS = 60 * 60_000;
@@ -16,34 +14,12 @@ const CHECK_EVERY_MS = 60 * 60_000;
  * restart; the job itself never re-assigns twice for one expiry. Returns a function that stops the clock.
  */
 export function scheduleRecertification(platform: Pick<Platform, "db" | "tenants" | "jobs">, { everyMs = CHECK_EVERY_MS } = {}) {
-  let stopped = false;
-  const sweep = () => {
-    const organizations = listOrganizations(platform.db);
-    let next = 0;
-    // One organization per turn of the event loop, so requests are answered meanwhile.
-    const step = () => {
-      if (stopped || next >= organizations.length) return;
-      const { id } = organizations[next++];
-      try {
-        const now = new Date();
-        const due = platform.tenants.peek(id, (db) => recertificationDue(db, now) && !hasPendingJobOfKind(db, RECERTIFICATION_JOB));
-        if (due)
-          platform.tenants.withTenant(id, (db) => {
-            if (!hasPendingJobOfKind(db, RECERTIFICATION_JOB)) platform.jobs.enqueue(id, db, RECERTIFICATION_JOB, {});
-          });
-      } catch (error) {
-        // A locked or unreadable organization is looked at again at the next sweep.
-        if (!isBusyError(error)) logger.warn({ org: id, error: String(error) }, "recertification check");
-      }
-      setImmediate(step);
-    };
-    step();
-  };
-  const timer = setInterval(sweep, everyMs);
-  timer.unref();
-  setImmediate(sweep);
-  return () => {
-    stopped = true;
-    clearInterval(timer);
-  };
+  return sweepOrganizations(platform, { everyMs, what: "recertification check" }, (id) => {
+    const now = new Date();
+    const due = platform.tenants.peek(id, (db) => recertificationDue(db, now) && !hasPendingJobOfKind(db, RECERTIFICATION_JOB));
+    if (due)
+      platform.tenants.withTenant(id, (db) => {
+        if (!hasPendingJobOfKind(db, RECERTIFICATION_JOB)) platform.jobs.enqueue(id, db, RECERTIFICATION_JOB, {});
+      });
+  });
 }

@@ -23,12 +23,19 @@ const HOUR_MS = 60 * 60 * 1000;
 type TokenTable = typeof passwordResets;
 
 function issue(realm: AuthRealm, table: TokenTable, personId: number, lifetimeMs: number, now: Date) {
-  const token = randomToken();
+  return issueMany(realm, table, [personId], lifetimeMs, now).get(personId)!;
+}
+
+/** A token each for these people, in one insert (a bulk action's slice mails many). */
+function issueMany(realm: AuthRealm, table: TokenTable, personIds: readonly number[], lifetimeMs: number, now: Date) {
+  const tokens = new Map(personIds.map((id) => [id, randomToken()] as const));
+  if (tokens.size === 0) return tokens;
+  const expiresAt = new Date(now.getTime() + lifetimeMs);
   realm.db
     .insert(table)
-    .values({ userId: personId, tokenHash: hashToken(token), createdAt: now, expiresAt: new Date(now.getTime() + lifetimeMs) })
+    .values([...tokens].map(([userId, token]) => ({ userId, tokenHash: hashToken(token), createdAt: now, expiresAt })))
     .run();
-  return token;
+  return tokens;
 }
 
 /** How many tokens of a table the person was sent in the hour before `now`. */
@@ -138,14 +145,7 @@ export function issueInvitation(realm: AuthRealm, email: string, now = new Date(
  * one insert: the caller has checked each person as it does (not deactivated, not signed in elsewhere). A token each.
  */
 export function issueInvitations(realm: AuthRealm, personIds: readonly number[], now = new Date()): Map<number, string> {
-  const tokens = new Map(personIds.map((id) => [id, randomToken()] as const));
-  if (tokens.size === 0) return tokens;
-  const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);
-  realm.db
-    .insert(realm.resets)
-    .values([...tokens].map(([userId, token]) => ({ userId, tokenHash: hashToken(token), createdAt: now, expiresAt })))
-    .run();
-  return tokens;
+  return issueMany(realm, realm.resets, personIds, INVITATION_LIFETIME_MS, now);
 }
 
 /** Sets a new password with a reset token; every session of the person is revoked. */
